@@ -1,0 +1,13 @@
+"""Process exit codes (documented in the README; tests assert them)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    OK = 0  #: everything readable was processed
+    PARTIAL = 1  #: some input was rejected; the rest was processed
+    USAGE = 2  #: bad arguments, invalid team file, refused SQL
+    NOTHING_READABLE = 3  #: no input could be read at all
+    LOCKED = 4  #: another runscore process holds a lock we need

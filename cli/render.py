@@ -1,0 +1,38 @@
+"""Jinja rendering of markdown reports (templates ship in runscore/cli/templates).
+
+StrictUndefined: a template that names a missing value fails loudly in tests
+instead of printing an empty cell. Autoescape is off (this is markdown, not
+HTML); every data value goes through the ``md`` filter instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jinja2
+
+from runscore.cli.output import fmt_num, md_escape
+
+_ENV: jinja2.Environment | None = None
+
+
+def env() -> jinja2.Environment:
+    global _ENV
+    if _ENV is None:
+        e = jinja2.Environment(
+            loader=jinja2.PackageLoader("runscore.cli", "templates"),
+            undefined=jinja2.StrictUndefined,
+            autoescape=False,
+            keep_trailing_newline=True,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        e.filters["md"] = md_escape
+        e.filters["num"] = lambda v, d=2: fmt_num(v, d)
+        e.filters["usd"] = lambda v, d=4: "unknown" if v is None else f"${v:.{d}f}"
+        _ENV = e
+    return _ENV
+
+
+def render(template: str, **ctx: Any) -> str:
+    return env().get_template(template).render(**ctx)

@@ -1,0 +1,166 @@
+"""Append-only JSONL history stores (effectiveness, pipelines, plugins, ...).
+
+Rules shared by every pack (spec effectiveness §4):
+
+* existing lines are never rewritten; records are appended as whole lines;
+* a torn last line left by a crash is terminated with a newline before the next
+  append, so it can never glue onto a new record (readers skip and report it);
+* an exclusive ``flock`` on ``<history>.lock`` is held while checking
+  idempotency keys and appending, so concurrent writers neither interleave nor
+  duplicate;
+* writing through a symlink is refused (``O_NOFOLLOW`` as well as a check).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from runscore.engine.errors import HistoryError, LockTimeout
+
+#: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
+#: two writes leaves only whole groups behind.
+WRITE_CHUNK = 1 << 20
+
+
+def _check_not_symlink(path: str) -> None:
+    if os.path.islink(path):
+        raise HistoryError(f"{path}: refusing to write through a symlink")
+
+
+@contextlib.contextmanager
+def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -> Iterator[None]:
+    """Hold an exclusive lock on ``path + '.lock'``.
+
+    ``timeout`` None waits forever; 0 tries once. Raises ``LockTimeout``.
+    """
+    lock_path = path + ".lock"
+    parent = os.path.dirname(os.path.abspath(lock_path))
+    os.makedirs(parent, exist_ok=True)
+    _check_not_symlink(lock_path)
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    try:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except OSError as e:
+                if e.errno not in (errno.EAGAIN, errno.EACCES):
+                    raise
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise LockTimeout(
+                        f"{path}: another runscore process holds the {what} lock"
+                    ) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def _json_default(o: Any) -> Any:
+    if hasattr(o, "isoformat"):
+        return o.isoformat()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+def _clean(v: Any) -> Any:
+    # NaN/Infinity are not JSON: unknown numbers are written as null.
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def dumps_record(record: dict[str, Any]) -> str:
+    """One history line (no trailing newline); key order is the record's order."""
+    return json.dumps(
+        {k: _clean(v) for k, v in record.items()},
+        ensure_ascii=False,
+        separators=(",", ":"),
+        allow_nan=False,
+        default=_json_default,
+    )
+
+
+def append_groups(
+    path: str,
+    groups: Sequence[Sequence[str]],
+) -> int:
+    """Append groups of lines (no trailing newlines) atomically per group.
+
+    The caller must hold ``locked(path)``. Returns the number of lines written.
+    """
+    _check_not_symlink(path)
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    fd = os.open(
+        path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644
+    )
+    written = 0
+    try:
+        size = os.fstat(fd).st_size
+        if size > 0:
+            with open(path, "rb") as r:
+                r.seek(size - 1)
+                if r.read(1) != b"\n":
+                    # A torn last line (crash mid-append, or another tool's
+                    # unterminated line): close it off so it stays one bad line.
+                    _write_all(fd, b"\n")
+        buf: list[bytes] = []
+        buf_len = 0
+        for g in groups:
+            data = "".join(line + "\n" for line in g).encode("utf-8")
+            if buf and buf_len + len(data) > WRITE_CHUNK:
+                _write_all(fd, b"".join(buf))
+                buf, buf_len = [], 0
+            buf.append(data)
+            buf_len += len(data)
+            written += len(g)
+        if buf:
+            _write_all(fd, b"".join(buf))
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    return written
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+
+
+def atomic_write_text(path: str, text: str) -> None:
+    """Write a whole file atomically (temp file in the same folder + rename)."""
+    _check_not_symlink(path)
+    d = os.path.dirname(os.path.abspath(path))
+    os.makedirs(d, exist_ok=True)
+    tmp = os.path.join(d, f".{os.path.basename(path)}.tmp-{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def append_records(
+    path: str,
+    records: Iterable[dict[str, Any]],
+    *,
+    group_key: Callable[[dict[str, Any]], Any] | None = None,
+    lock_timeout: float | None = 300.0,
+) -> int:
+    """Convenience for packs: lock, append records grouped by ``group_key``."""
+    groups: dict[Any, list[str]] = {}
+    for i, r in enumerate(records):
+        k = group_key(r) if group_key else i
+        groups.setdefault(k, []).append(dumps_record(r))
+    with locked(path, timeout=lock_timeout):
+        return append_groups(path, list(groups.values()))

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The test command (README, .ci/run): install runscore NON-editable into a fresh
+# virtualenv, lint and type-check, then run the suite from outside the repo so
+# the tests import the installed wheel (a .sql file missing from package data
+# fails here, not on a user's machine).
+set -euo pipefail
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+venv=${RUNSCORE_TEST_VENV:-$repo/.venv-test}
+py=${PYTHON:-python3}
+[ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
+# Non-editable, rebuilt every time: tests must see what a user would install.
+"$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$repo"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check "$repo[test]"
+cd "$repo"
+"$venv/bin/ruff" check .
+"$venv/bin/ruff" format --check .
+"$venv/bin/mypy" --strict -p runscore.engine
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+RUNSCORE_REPO="$repo" "$venv/bin/pytest" "$repo/tests" "$@"
