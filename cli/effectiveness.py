@@ -1,10 +1,138 @@
-"""CLI commands: effectiveness (being built)."""
+"""``runscore extract``: score ArcheFlow run logs into the effectiveness history."""
 
 from __future__ import annotations
 
+import json
+import sys
+from typing import Any
+
 import click
+
+from runscore.cli.exitcodes import ExitCode
+from runscore.cli.output import note
+from runscore.engine.packs import effectiveness
+
+
+class _Progress:
+    """A progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self) -> None:
+        self.enabled = sys.stderr.isatty()
+        self.bar: Any = None
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        if not self.enabled or total < 200:
+            return
+        if self.bar is None and phase == "scan":
+            self.bar = click.progressbar(length=total, label="reading", file=sys.stderr)
+            self.bar.__enter__()
+        if self.bar is not None:
+            if phase == "scan":
+                self.bar.update(done - self.bar.pos)
+            else:
+                self.bar.__exit__(None, None, None)
+                self.bar = None
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+
+@click.command("extract")
+@click.argument("paths", nargs=-1, required=True)
+@click.option(
+    "--history",
+    "history_path",
+    default=effectiveness.DEFAULT_HISTORY,
+    show_default=True,
+    help="History file to append to (created if missing).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: summary on stderr only; json: one summary object on stdout.",
+)
+@click.option(
+    "--sql-version",
+    "version",
+    default=effectiveness.DEFAULT_VERSION,
+    show_default=True,
+    help="Scoring version: a folder of sql/effectiveness (v1, archeflow-legacy).",
+)
+@click.option(
+    "--full",
+    is_flag=True,
+    help="Re-read every file, ignoring the manifest of already-read files.",
+)
+@click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Score and report, but write nothing (no history, no manifest).",
+)
+@click.option(
+    "--lock-timeout",
+    type=float,
+    default=300.0,
+    show_default=True,
+    help="Seconds to wait for another writer's history lock (exit 4 after).",
+)
+def extract_cmd(
+    paths: tuple[str, ...],
+    history_path: str,
+    fmt: str,
+    version: str,
+    full: bool,
+    dry_run: bool,
+    lock_timeout: float,
+) -> None:
+    """Score ArcheFlow run logs and append the scores to the history.
+
+    PATHS are JSONL files, directories (every *.jsonl below, sorted), globs, or -
+    for stdin. A file may hold many runs; runs are grouped by run_id. Runs without
+    a run.complete event are reported as incomplete and not scored. Malformed
+    lines are reported as file:line: reason and the rest is still scored.
+
+    Exit codes: 0 all readable input scored; 1 some input rejected; 2 usage
+    error; 3 nothing could be read; 4 history lock held by another process.
+    """
+    progress = _Progress()
+    try:
+        result = effectiveness.extract(
+            list(paths),
+            history_path,
+            version,
+            incremental=not full,
+            write=not dry_run,
+            lock_timeout=lock_timeout,
+            progress=progress,
+        )
+    finally:
+        progress.close()
+    summary = result.summary()
+    if fmt == "json":
+        click.echo(json.dumps(summary, ensure_ascii=False))
+    for s in result.skipped_lines:
+        note(f"{s['file']}:{s['line']}: {s['reason']}")
+    for u in result.unreadable:
+        note(f"{u['file']}: {u['reason']}")
+    for inv in result.invalid:
+        note(f"invalid run {inv['run_id']}: {inv['reason']} ({', '.join(inv['locations'])})")
+    note(
+        f"{result.runs_scored} run(s) scored, {result.records_written} record(s) written"
+        f" to {history_path if not dry_run else '(dry run)'}"
+        f"; {len(result.already_scored)} already scored"
+        f", {len(result.incomplete)} incomplete, {len(result.invalid)} invalid"
+        f", {len(result.skipped_lines)} line(s) skipped, {len(result.warnings)} warning(s)"
+        f", {result.files_unchanged} unchanged file(s) not re-read"
+    )
+    if result.rejected:
+        click.get_current_context().exit(ExitCode.PARTIAL)
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to the runscore group."""
-    del group
+    """Add ``extract`` to the runscore group."""
+    group.add_command(extract_cmd)

@@ -24,7 +24,7 @@ from runscore.engine.errors import (
 )
 
 #: Command modules, each with ``register(group)``.
-COMMAND_MODULES = ("effectiveness", "sqlcmd", "pipeline", "plugin", "routes", "nightly")
+COMMAND_MODULES = ("effectiveness", "analytics", "sqlcmd", "pipeline", "plugin", "routes", "nightly")
 
 
 class Group(click.Group):

@@ -166,3 +166,21 @@ def header(f: SqlFile) -> str:
         else:
             break
     return "\n".join(lines)
+
+
+def run_range(
+    con: duckdb.DuckDBPyConnection,
+    pack: str,
+    version: str,
+    lo: int,
+    hi: int,
+    params: Mapping[str, Any] | None = None,
+) -> None:
+    """Run the files numbered ``lo``..``hi`` (inclusive) of a pack version.
+
+    Packs use number ranges as stages (e.g. effectiveness: 000-099 extract,
+    100-199 report), so one version folder holds every concern of that version.
+    """
+    for f in files(pack, version):
+        if lo <= int(f.name[:3]) <= hi:
+            execute(con, f, params)

@@ -1,0 +1,371 @@
+"""Effectiveness pack, extract side: ArcheFlow run logs → per-run archetype scores.
+
+Data flow: files → ``raw_events`` (``sources.read_jsonl``) → the version's extract SQL
+(files 000–099 of ``sql/effectiveness/<version>/``) → ``history_records`` (Arrow) →
+append-only history. Every formula lives in the SQL; this module orchestrates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from runscore.engine import db, history, sources, sqlpack
+from runscore.engine.errors import NothingReadable, UsageError
+
+PACK = "effectiveness"
+DEFAULT_VERSION = "v1"
+DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
+EXTRACT_STAGE = (0, 99)
+
+#: Envelope of spec §1, all kept as JSON and typed in SQL (a field that first appears
+#: late in a corpus is never dropped by auto-detection, and bad types are diagnosed).
+EVENT_COLUMNS: dict[str, str] = {
+    "ts": "JSON",
+    "run_id": "JSON",
+    "seq": "JSON",
+    "parent": "JSON",
+    "type": "JSON",
+    "phase": "JSON",
+    "agent": "JSON",
+    "data": "JSON",
+}
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class ExtractResult:
+    """What one extract did. ``records`` holds every record scored (written or not)."""
+
+    records: pa.Table
+    version: str
+    runs_scored: int = 0
+    records_written: int = 0
+    already_scored: list[str] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)
+    invalid: list[dict[str, Any]] = field(default_factory=list)
+    skipped_lines: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    files_read: int = 0
+    files_unchanged: int = 0
+    unreadable: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> bool:
+        """Some input was rejected (exit code 1)."""
+        return bool(self.invalid or self.skipped_lines or self.unreadable)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "runs_scored": self.runs_scored,
+            "records_written": self.records_written,
+            "already_scored": self.already_scored,
+            "incomplete": self.incomplete,
+            "invalid": self.invalid,
+            "skipped_lines": self.skipped_lines,
+            "warnings": self.warnings,
+            "files_read": self.files_read,
+            "files_unchanged": self.files_unchanged,
+            "scoring_version": f"{PACK}/{self.version}"
+            if self.version.startswith("v")
+            else self.version,
+        }
+
+
+@dataclass
+class EventTables:
+    """Diagnostics of building the event tables on a connection."""
+
+    files: list[sources.SourceFile]
+    skipped: list[sources.LineIssue]
+    discovery_issues: list[sources.LineIssue]
+
+
+def _now_iso() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _check_version(version: str) -> None:
+    if version not in sqlpack.versions(PACK):
+        raise UsageError(
+            f"unknown scoring version {version!r} (have: {', '.join(sqlpack.versions(PACK))})"
+        )
+
+
+def build_event_tables(
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str] | Sequence[sources.SourceFile],
+    version: str = DEFAULT_VERSION,
+    *,
+    scored_at: str | None = None,
+    progress: Progress | None = None,
+) -> EventTables:
+    """Read event logs into ``raw_events`` and run the version's extract SQL.
+
+    Leaves on ``con``: ``events``, ``verdicts``, ``findings``, ``fixes``,
+    ``fix_attribution``, ``run_scores``, ``run_status``, ``row_issues``,
+    ``event_warnings`` and ``history_records`` (v1 names; other versions document theirs).
+    """
+    _check_version(version)
+    if paths and isinstance(paths[0], sources.SourceFile):
+        files = [p for p in paths if isinstance(p, sources.SourceFile)]
+        disc: list[sources.LineIssue] = []
+    else:
+        files, disc = sources.discover([str(p) for p in paths])
+    for i, f in enumerate(files):
+        if not f.sha256 and f.error is None:
+            sources.prescan(f)
+        if progress:
+            progress("scan", i + 1, len(files))
+    res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS)
+    if progress:
+        progress("score", 0, 1)
+    sqlpack.run_range(
+        con, PACK, version, *EXTRACT_STAGE, {"scored_at": scored_at or _now_iso()}
+    )
+    return EventTables(files=files, skipped=res.skipped, discovery_issues=disc)
+
+
+def score_runs(
+    paths: Sequence[str], version: str = DEFAULT_VERSION, *, scored_at: str | None = None
+) -> pa.Table:
+    """Score runs without touching any history: one row per (run, review archetype)."""
+    con = db.connect()
+    build_event_tables(con, paths, version, scored_at=scored_at)
+    return con.sql("SELECT * FROM history_records").to_arrow_table()
+
+
+# --------------------------------------------------------------------------- manifest
+
+
+def manifest_path(history_path: str) -> str:
+    return history_path + ".manifest.json"
+
+
+def _load_manifest(history_path: str) -> dict[str, Any]:
+    """The manifest, or an empty one when it cannot be trusted.
+
+    It is trusted only while the history it describes is at least as long as when
+    the manifest was written (a truncated or replaced history means re-read all).
+    """
+    mp = manifest_path(history_path)
+    try:
+        with open(mp, encoding="utf-8") as f:
+            m = json.load(f)
+        hsize = os.stat(history_path).st_size
+    except (OSError, ValueError):
+        return {"history_size": 0, "files": {}}
+    if not isinstance(m, dict) or not isinstance(m.get("files"), dict):
+        return {"history_size": 0, "files": {}}
+    if hsize < int(m.get("history_size", 0)):
+        return {"history_size": 0, "files": {}}
+    return m
+
+
+def _manifest_key(version: str, f: sources.SourceFile) -> str:
+    return f"{version}\t{os.path.realpath(f.path)}"
+
+
+# --------------------------------------------------------------------------- extract
+
+
+def extract(
+    paths: Sequence[str],
+    history_path: str = DEFAULT_HISTORY,
+    version: str = DEFAULT_VERSION,
+    *,
+    incremental: bool = True,
+    write: bool = True,
+    lock_timeout: float | None = 300.0,
+    scored_at: str | None = None,
+    progress: Progress | None = None,
+) -> ExtractResult:
+    """Score runs from ``paths`` and append new records to the history.
+
+    Incremental: a file whose (size, mtime) — or, failing that, SHA-256 — matches the
+    manifest beside the history is not read again, and its runs are not re-scored.
+    Idempotent: a record whose (run_id, archetype, scoring_version, events_sha256) is
+    already in the history is not written again.
+    """
+    _check_version(version)
+    if write and os.path.islink(history_path):
+        raise UsageError(f"{history_path}: refusing to write through a symlink")
+    files, disc = sources.discover(list(paths))
+    if not files and not disc:
+        raise NothingReadable("no input files")
+    manifest = _load_manifest(history_path) if (incremental and write) else {"files": {}}
+    mfiles: dict[str, Any] = manifest["files"]
+
+    to_read: list[sources.SourceFile] = []
+    unchanged: list[sources.SourceFile] = []
+    for i, f in enumerate(files):
+        entry = mfiles.get(_manifest_key(version, f))
+        if entry is not None:
+            try:
+                st = os.stat(f.path)
+            except OSError:
+                st = None
+            if st is not None and entry["size"] == st.st_size and entry["mtime_ns"] == st.st_mtime_ns:
+                unchanged.append(f)
+                continue
+        sources.prescan(f)
+        if entry is not None and f.error is None and entry.get("sha256") == f.sha256:
+            unchanged.append(f)
+            continue
+        to_read.append(f)
+        if progress:
+            progress("scan", i + 1, len(files))
+
+    # A run can span files: re-read the unchanged files that hold runs of changed ones.
+    con = db.connect()
+    stamp = scored_at or _now_iso()
+    tables = build_event_tables(con, to_read, version, scored_at=stamp, progress=progress)
+    if unchanged and to_read:
+        runs_now = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM run_status").fetchall()}
+        extra = [
+            f
+            for f in unchanged
+            if runs_now.intersection(mfiles.get(_manifest_key(version, f), {}).get("runs", []))
+        ]
+        if extra:
+            for f in extra:
+                sources.prescan(f)
+            unchanged = [f for f in unchanged if f not in extra]
+            to_read = sorted(to_read + extra, key=files.index)
+            tables = build_event_tables(con, to_read, version, scored_at=stamp)
+
+    readable = [f for f in to_read if f.error is None]
+    skipped = tables.skipped + disc
+    row_issues = con.sql("SELECT file, line, reason FROM row_issues ORDER BY file, line").fetchall()
+    skipped_lines = [i.as_dict() for i in skipped if i.line > 0] + [
+        {"file": r[0], "line": r[1], "reason": r[2]} for r in row_issues
+    ]
+    unreadable = [{"file": f.display, "line": 0, "reason": f.error} for f in to_read if f.error] + [
+        i.as_dict() for i in skipped if i.line == 0
+    ]
+    accepted = int(con.sql("SELECT count(*) FROM accepted").fetchall()[0][0])
+    if not unchanged and accepted == 0 and (unreadable or skipped_lines or not readable):
+        problems = "; ".join(
+            f"{d['file']}{':' + str(d['line']) if d['line'] else ''}: {d['reason']}"
+            for d in (unreadable + skipped_lines)[:5]
+        )
+        raise NothingReadable(f"nothing could be read{': ' + problems if problems else ''}")
+
+    records = con.sql("SELECT * FROM history_records").to_arrow_table()
+    status = con.sql(
+        "SELECT run_id, status, reason, locations FROM run_status ORDER BY first_ord"
+    ).fetchall()
+    result = ExtractResult(
+        records=records,
+        version=version,
+        files_read=len(readable),
+        files_unchanged=len(unchanged),
+        skipped_lines=skipped_lines,
+        unreadable=unreadable,
+        incomplete=[r[0] for r in status if r[1] == "incomplete"],
+        invalid=[
+            {"run_id": r[0], "reason": r[2], "locations": list(r[3])}
+            for r in status
+            if r[1] == "invalid"
+        ],
+        warnings=[
+            {"run_id": r[0], "file": r[1], "line": r[2], "reason": r[3]}
+            for r in con.sql(
+                "SELECT run_id, file, line, reason FROM event_warnings "
+                "ORDER BY run_id, file, line, reason"
+            ).fetchall()
+        ],
+    )
+    scored_runs = [r[0] for r in status if r[1] == "scored"]
+    result.runs_scored = len(scored_runs)
+    if not write:
+        return result
+
+    new_manifest_entries = _manifest_entries(con, version, readable)
+    with history.locked(history_path, timeout=lock_timeout):
+        existing = _existing_keys(con, history_path)
+        con.register("_records", records)
+        new = con.sql(
+            """
+            SELECT r.* FROM _records r
+            WHERE NOT EXISTS (
+                SELECT 1 FROM _existing e
+                WHERE e.run_id = r.run_id AND e.archetype = r.archetype
+                  AND e.scoring_version = r.scoring_version
+                  AND e.events_sha256 = r.events_sha256)
+            """
+        ).to_arrow_table()
+        con.unregister("_records")
+        del existing
+        new_runs = set(new.column("run_id").to_pylist()) if new.num_rows else set()
+        result.already_scored = [r for r in scored_runs if r not in new_runs]
+        groups: dict[str, list[str]] = {}
+        for rec in new.to_pylist():
+            groups.setdefault(rec["run_id"], []).append(history.dumps_record(rec))
+        result.records_written = history.append_groups(history_path, list(groups.values()))
+        _save_manifest(history_path, version, new_manifest_entries)
+    return result
+
+
+def _existing_keys(con: duckdb.DuckDBPyConnection, history_path: str) -> int:
+    """Load the idempotency keys of the history into ``_existing``; returns the count."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE _existing (run_id VARCHAR, archetype VARCHAR, "
+        "scoring_version VARCHAR, events_sha256 VARCHAR)"
+    )
+    if not os.path.exists(history_path) or os.path.getsize(history_path) == 0:
+        return 0
+    # Torn or foreign lines simply contribute no key (ignore_errors): the reader of
+    # `report` is the one that diagnoses them.
+    con.execute(
+        """
+        INSERT INTO _existing
+        SELECT DISTINCT run_id, archetype, scoring_version, events_sha256
+        FROM read_json($p, format='newline_delimited', ignore_errors=true,
+                       columns={run_id: 'VARCHAR', archetype: 'VARCHAR',
+                                scoring_version: 'VARCHAR', events_sha256: 'VARCHAR'})
+        WHERE events_sha256 IS NOT NULL
+        """,
+        {"p": history_path},
+    )
+    return int(con.sql("SELECT count(*) FROM _existing").fetchall()[0][0])
+
+
+def _manifest_entries(
+    con: duckdb.DuckDBPyConnection, version: str, files: Sequence[sources.SourceFile]
+) -> dict[str, Any]:
+    runs_by_file: dict[str, list[str]] = {}
+    for path, runs in con.sql(
+        "SELECT _file, list(DISTINCT run_id ORDER BY run_id) FROM accepted GROUP BY _file"
+    ).fetchall():
+        runs_by_file[path] = list(runs)
+    out: dict[str, Any] = {}
+    for f in files:
+        out[_manifest_key(version, f)] = {
+            "size": f.size,
+            "mtime_ns": f.mtime_ns,
+            "sha256": f.sha256,
+            "runs": runs_by_file.get(f.display, []),
+        }
+    return out
+
+
+def _save_manifest(history_path: str, version: str, entries: dict[str, Any]) -> None:
+    """Merge ``entries`` into the manifest (caller holds the history lock)."""
+    m = _load_manifest(history_path)
+    m["files"].update(entries)
+    try:
+        m["history_size"] = os.stat(history_path).st_size
+    except OSError:
+        m["history_size"] = 0
+    history.atomic_write_text(
+        manifest_path(history_path), json.dumps(m, separators=(",", ":"), sort_keys=True)
+    )

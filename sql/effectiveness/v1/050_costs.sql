@@ -1,0 +1,57 @@
+-- effectiveness/v1 · 050 cost, tokens, model                    spec: effectiveness.md §3 (Cost)
+-- Reads:    events (010).
+-- Produces: archetype_costs — one row per (run_id, archetype) having agent.complete or
+--           agent.start events: cost_usd (sum of present per-event costs; null when none),
+--           cost_basis ('observed' | 'estimated' | 'unknown'), tokens (null without any
+--           agent.complete), model (highest-seq non-empty data.model of agent.complete or
+--           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
+-- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
+-- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
+CREATE OR REPLACE TEMP TABLE _agent_events AS
+SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
+       CASE WHEN json_type(e.data -> '$.cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+            THEN TRY_CAST(e.data ->> '$.cost_usd' AS DOUBLE) END AS c_obs,
+       CASE WHEN json_type(e.data -> '$.estimated_cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+            THEN TRY_CAST(e.data ->> '$.estimated_cost_usd' AS DOUBLE) END AS c_est,
+       CASE WHEN json_type(e.data -> '$.tokens') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens' AS DOUBLE)) AS BIGINT) END AS tok,
+       CASE WHEN json_type(e.data -> '$.tokens_input') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens_input' AS DOUBLE)) AS BIGINT) END AS tok_in,
+       CASE WHEN json_type(e.data -> '$.tokens_output') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens_output' AS DOUBLE)) AS BIGINT) END AS tok_out,
+       nullif(trim(e.data ->> '$.model'), '') AS model
+FROM events e
+WHERE e.type IN ('agent.complete', 'agent.start');
+
+CREATE OR REPLACE TEMP TABLE cost_warnings AS
+SELECT run_id, _file AS file, _line AS line,
+       'cost ignored: not a finite non-negative number' AS reason
+FROM _agent_events
+WHERE type = 'agent.complete'
+  AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
+    OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))));
+
+CREATE OR REPLACE TEMP TABLE archetype_costs AS
+WITH per_event AS (
+    SELECT *,
+           CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END AS c_raw,
+           c_obs IS NOT NULL AS from_obs
+    FROM _agent_events
+), valid AS (
+    SELECT *, CASE WHEN c_raw >= 0 AND isfinite(c_raw) THEN c_raw END AS c
+    FROM per_event
+)
+SELECT run_id, archetype,
+       sum(c) FILTER (WHERE type = 'agent.complete') AS cost_usd,
+       CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
+            WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
+              THEN 'estimated'
+            ELSE 'observed' END AS cost_basis,
+       CASE WHEN count(*) FILTER (WHERE type = 'agent.complete') > 0
+            THEN sum(CASE WHEN tok IS NOT NULL THEN tok
+                          ELSE coalesce(tok_in, 0) + coalesce(tok_out, 0) END)
+                     FILTER (WHERE type = 'agent.complete') END AS tokens,
+       arg_max(model, seq) FILTER (WHERE model IS NOT NULL) AS model
+FROM valid
+GROUP BY run_id, archetype;
+DROP TABLE _agent_events;
