@@ -248,6 +248,8 @@ def extract(
     skipped_lines = [i.as_dict() for i in skipped if i.line > 0] + [
         {"file": r[0], "line": r[1], "reason": r[2]} for r in row_issues
     ]
+    order = {f.display: i for i, f in enumerate(files)}
+    skipped_lines.sort(key=lambda d: (order.get(str(d["file"]), len(order)), int(d["line"])))
     unreadable = [{"file": f.display, "line": 0, "reason": f.error} for f in to_read if f.error] + [
         i.as_dict() for i in skipped if i.line == 0
     ]

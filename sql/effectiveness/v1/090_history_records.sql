@@ -6,11 +6,16 @@
 --           event_warnings (run_id, file, line, reason) over every scored/incomplete run.
 CREATE OR REPLACE TEMP TABLE history_records AS
 SELECT $scored_at::VARCHAR AS ts,
-       r.run_id, r.archetype, r.signal_to_noise, r.fix_rate, r.cost_efficiency, r.accuracy,
-       r.cycle_impact, r.composite_score, r.tokens, r.cost_usd, r.model,
-       r.findings_total, r.findings_useful, r.fixes_applied,
+       r.run_id, r.archetype, r.signal_to_noise::DOUBLE AS signal_to_noise,
+       r.fix_rate::DOUBLE AS fix_rate, r.cost_efficiency::DOUBLE AS cost_efficiency,
+       r.accuracy::DOUBLE AS accuracy, r.cycle_impact,
+       r.composite_score::DOUBLE AS composite_score, r.tokens::BIGINT AS tokens,
+       r.cost_usd::DOUBLE AS cost_usd, r.model,
+       r.findings_total::BIGINT AS findings_total, r.findings_useful::BIGINT AS findings_useful,
+       r.fixes_applied::BIGINT AS fixes_applied,
        'effectiveness/v1' AS scoring_version,
-       s.run_ts, r.cost_basis, r.cost_efficiency_norm, r.findings_contradicted,
+       s.run_ts, r.cost_basis, r.cost_efficiency_norm::DOUBLE AS cost_efficiency_norm,
+       r.findings_contradicted::BIGINT AS findings_contradicted,
        s.events_sha256, s.source
 FROM run_scores r
 JOIN run_status s USING (run_id)

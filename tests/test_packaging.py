@@ -1,0 +1,72 @@
+"""The installed package carries its SQL, and every SQL file documents its contract."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from importlib import metadata, resources
+from pathlib import Path
+
+import pytest
+
+import runscore
+from runscore.engine import sqlpack
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _repo_sql_files() -> list[Path]:
+    return sorted(p for p in (REPO / "sql").rglob("*") if p.is_file() and p.suffix in {".sql", ".json", ".csv"})
+
+
+def test_every_repo_sql_file_is_installed() -> None:
+    """A .sql file missing from package data is the classic failure of this design."""
+    root = resources.files("runscore.sql")
+    missing = []
+    for p in _repo_sql_files():
+        rel = p.relative_to(REPO / "sql")
+        if not (root / str(rel)).is_file():
+            missing.append(str(rel))
+    assert missing == []
+
+
+def test_no_generic_top_level_packages_installed() -> None:
+    """Installed files live under runscore/ only (no top-level engine/ or cli/)."""
+    files = metadata.files("runscore") or []
+    tops = {
+        f.parts[0]
+        for f in files
+        if f.suffix in {".py", ".sql"} and not f.parts[0].startswith("__editable__")
+    }
+    assert tops <= {"runscore"}, tops
+
+
+@pytest.mark.parametrize("pack", sqlpack.packs())
+def test_sql_headers(pack: str) -> None:
+    for version in sqlpack.versions(pack):
+        for f in sqlpack.files(pack, version):
+            head = sqlpack.header(f)
+            assert head, f"{f.ref} has no header comment"
+            assert re.search(r"Reads:", head), f"{f.ref} header lacks 'Reads:'"
+            assert re.search(r"Produces:", head), f"{f.ref} header lacks 'Produces:'"
+            assert re.search(r"spec|§", head, re.I), f"{f.ref} header names no spec section"
+
+
+def test_python_m_runscore_works() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "runscore", "--version"], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.strip() == f"runscore, version {runscore.__version__}"
+
+
+def test_engine_never_imports_click_or_jinja() -> None:
+    code = (
+        "import sys, pkgutil, importlib, runscore.engine, runscore.engine.packs\n"
+        "for m in pkgutil.walk_packages(runscore.engine.__path__, 'runscore.engine.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = [m for m in ('click', 'jinja2') if m in sys.modules]\n"
+        "print(','.join(bad))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
