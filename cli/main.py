@@ -8,6 +8,8 @@ to stdout (data) and messages to stderr, and maps errors to exit codes.
 from __future__ import annotations
 
 import importlib
+import logging
+import os
 import sys
 from typing import Any
 
@@ -62,6 +64,9 @@ for _name in COMMAND_MODULES:
 
 
 def main() -> None:
+    level = os.environ.get("RUNSCORE_LOG", "").upper()
+    if level:
+        logging.basicConfig(level=level, stream=sys.stderr, format="%(name)s: %(message)s")
     cli(prog_name="runscore")
 
 

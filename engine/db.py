@@ -13,7 +13,10 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     ``preserve_insertion_order`` stays on: line numbers of fast-path reads are
     derived from the order rows are inserted (see ``sources``).
     """
-    config: dict[str, str | bool | int] = {"preserve_insertion_order": True}
+    config: dict[str, str | bool | int] = {
+        "preserve_insertion_order": True,
+        "enable_progress_bar": False,
+    }
     threads = os.environ.get("RUNSCORE_THREADS")
     if threads:
         config["threads"] = int(threads)

@@ -194,7 +194,7 @@ def prescan(sf: SourceFile) -> SourceFile:
                 newlines += chunk.count(b"\n")
                 if clean:
                     probe = prev_tail + chunk
-                    if b"NaN" in probe or b"Infinity" in probe or b"\x00" in probe:
+                    if b"NaN" in probe or b"Infinity" in probe:
                         clean = False
                     if ascii_only and not chunk.isascii():
                         ascii_only = False
@@ -229,12 +229,20 @@ def _utf8_ok(path: str) -> bool:
 # --------------------------------------------------------------------------- reader
 
 
-def _read_json_sql(max_obj: int) -> str:
-    # The file list and the column map are bind parameters, never formatted in.
-    return (
-        "SELECT * FROM read_json($files, format='newline_delimited', columns=$columns, "
-        f"filename='_path', ignore_errors=true, maximum_object_size={int(max_obj)})"
-    )
+#: The default projection: every declared column as read. A pack may pass its own
+#: (a versioned SQL file) to extract fields during the one scan instead of keeping
+#: whole JSON payloads in memory. Contract: one statement creating ``_stage`` from
+#: ``read_json($files, ..., columns=$columns, filename='_path', ignore_errors=true,
+#: maximum_object_size=$max_object_size)`` with output columns ``_path``, ``_nonobj``
+#: (true when the line gave no object: every declared column null) and the rest.
+DEFAULT_PROJECTION = """
+CREATE OR REPLACE TEMP TABLE _stage AS
+SELECT *, list_count(list_value(*COLUMNS(* EXCLUDE (_path)))) = 0 AS _nonobj
+FROM read_json($files, format='newline_delimited', columns=$columns, filename='_path',
+               ignore_errors=true, maximum_object_size=$max_object_size)
+"""
+
+_ORD_FILE_STRIDE = 1 << 32  # _ord = file index * stride + line: global order, no sort
 
 
 def read_jsonl(
@@ -243,6 +251,7 @@ def read_jsonl(
     table: str,
     columns: Mapping[str, str],
     *,
+    projection: str | None = None,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
     spool_dir: str | None = None,
 ) -> ReadResult:
@@ -250,130 +259,137 @@ def read_jsonl(
 
     ``columns`` maps top-level field names to DuckDB types (``JSON`` keeps a
     field raw; extract in SQL). The table gets ``_file`` (display path),
-    ``_line`` (1-based line in the file), ``_ord`` (global input order) and the
-    declared columns. Files must have been pre-scanned (``prescan``); an
-    unreadable one is skipped and listed in ``ReadResult.unreadable``.
+    ``_line`` (1-based line in the file), ``_ord`` (global input order: increases
+    with file order, then line) and the projected columns (by default the declared
+    ones). Files must have been pre-scanned (``prescan``); an unreadable one is
+    skipped and listed in ``ReadResult.unreadable``.
     """
     if not table.isidentifier():
         raise UsageError(f"bad table name {table!r}")
-    cols = dict(columns)
-    # Sentinel column: a row whose line was not a JSON object (or was malformed)
-    # comes back from ignore_errors with every column null; `_obj` lets SQL tell
-    # an object that merely lacks fields from a line that is not an object.
-    readable = [f for f in files if f.error is None and f.size > 0]
-    result = ReadResult(table=table, files=list(files))
-    col_defs = ", ".join(f'"{k}" {v}' for k, v in cols.items())
-    con.execute(
-        f"CREATE OR REPLACE TEMP TABLE {table} "
-        f"(_file VARCHAR, _line BIGINT, _ord BIGINT, {col_defs})"
-    )
-    if not readable:
-        return result
+    from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
+    proj = projection or DEFAULT_PROJECTION
+    cols = dict(columns)
+    result = ReadResult(table=table, files=list(files))
+    readable = [f for f in files if f.error is None and f.size > 0]
+    order_of = {f.path: i for i, f in enumerate(files)}
+    params = {"columns": cols, "max_object_size": max_line_bytes + 1024}
+
+    def stage(paths: list[str]) -> None:
+        sqlpack.execute(con, proj, {**params, "files": paths})
+
+    # The output table takes its shape from the projection (run on no rows if need be).
     fast = [f for f in readable if f.clean]
     dirty = [f for f in readable if not f.clean]
-    display_of = {f.path: f.display for f in readable}
-    order_of = {f.path: i for i, f in enumerate(readable)}
-    stage = f"_stage_{table}"
+    created = False
+
+    def emit(select_sql: str, args: Mapping[str, object]) -> None:
+        nonlocal created
+        if not created:
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {select_sql}", args)
+            created = True
+        else:
+            con.execute(f"INSERT INTO {table} {select_sql}", args)
 
     if fast:
-        _stage(con, stage, [f.path for f in fast], cols, max_line_bytes)
-        # Per-file counts decide whether rows are aligned with lines.
-        counts = {
-            r[0]: (int(r[1]), int(r[2]))
+        stage([f.path for f in fast])
+        # Rows keep file order then line order (insertion order), so a row's line is
+        # its offset from its file's first rowid — exact when counts match the lines.
+        stats = {
+            r[0]: (int(r[1]), int(r[2]), int(r[3]))
             for r in con.execute(
-                f"SELECT _path, count(*) FILTER (WHERE NOT _nonobj), count(*) "
-                f"FROM {stage} GROUP BY _path"
+                "SELECT _path, min(rowid), count(*), count(*) FILTER (WHERE _nonobj) "
+                "FROM _stage GROUP BY _path"
             ).fetchall()
         }
-        bad_paths: list[str] = []
+        rows = []
         for f in fast:
-            ok, total = counts.get(f.path, (0, 0))
-            if total != f.lines or ok != total:
-                bad_paths.append(f.path)
-        bad = set(bad_paths)
+            first, total, nonobj = stats.get(f.path, (0, 0, 0))
+            if total == f.lines and nonobj == 0:
+                rows.append((f.path, f.display, order_of[f.path], first))
+            else:
+                dirty.append(f)
         con.execute(
-            "CREATE OR REPLACE TEMP TABLE _paths (path VARCHAR, display VARCHAR, ord BIGINT)"
+            "CREATE OR REPLACE TEMP TABLE _paths "
+            "(path VARCHAR, display VARCHAR, ord BIGINT, first_rowid BIGINT)"
         )
-        con.executemany(
-            "INSERT INTO _paths VALUES (?, ?, ?)",
-            [(p, display_of[p], order_of[p]) for p in [f.path for f in fast] if p not in bad],
+        if rows:
+            con.executemany("INSERT INTO _paths VALUES (?, ?, ?, ?)", rows)
+        emit(
+            "SELECT p.display AS _file, s.rowid - p.first_rowid + 1 AS _line, "
+            "p.ord * $stride + (s.rowid - p.first_rowid + 1) AS _ord, "
+            "s.* EXCLUDE (_path, _nonobj) "
+            "FROM _stage s JOIN _paths p ON p.path = s._path",
+            {"stride": _ORD_FILE_STRIDE},
         )
-        sel = ", ".join(f's."{k}"' for k in cols)
-        con.execute(
-            f"""
-            INSERT INTO {table}
-            SELECT p.display,
-                   s._rid - min(s._rid) OVER (PARTITION BY s._path) + 1,
-                   0, {sel}
-            FROM {stage} s JOIN _paths p ON p.path = s._path
-            """
-        )
-        con.execute(f"DROP TABLE {stage}")
-        dirty.extend(f for f in fast if f.path in bad)
+        con.execute("DROP TABLE _stage")
 
     for f in sorted(dirty, key=lambda x: order_of[x.path]):
-        issues = _careful(con, f, table, cols, max_line_bytes, spool_dir)
+        spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
         result.skipped.extend(issues)
+        try:
+            if not good_lines:
+                continue
+            stage([spool])
+            n = int(con.execute("SELECT count(*) FROM _stage").fetchall()[0][0])
+            if n != len(good_lines):
+                # DuckDB disagreed with Python's JSON parser on some line; the file
+                # cannot be aligned reliably, so say so instead of guessing lines.
+                result.skipped.append(
+                    LineIssue(f.display, 0, "file could not be aligned line by line; skipped")
+                )
+                continue
+            con.register(
+                "_careful_lines",
+                pa.table(
+                    {
+                        "i": pa.array(range(len(good_lines)), pa.int64()),
+                        "_orig": pa.array(good_lines, pa.int64()),
+                    }
+                ),
+            )
+            con.execute("CREATE OR REPLACE TEMP TABLE _careful_map AS SELECT * FROM _careful_lines")
+            con.unregister("_careful_lines")
+            emit(
+                "SELECT $display AS _file, m._orig AS _line, "
+                "$ord * $stride + m._orig AS _ord, s.* EXCLUDE (_path, _nonobj) "
+                "FROM _stage s JOIN _careful_map m "
+                "ON m.i = s.rowid - (SELECT min(rowid) FROM _stage)",
+                {"display": f.display, "ord": order_of[f.path], "stride": _ORD_FILE_STRIDE},
+            )
+            con.execute("DROP TABLE _stage")
+        finally:
+            try:
+                os.unlink(spool)
+            except OSError:
+                pass
 
-    # Global deterministic order: input order of files, then line.
-    con.execute("CREATE OR REPLACE TEMP TABLE _paths (display VARCHAR, ord BIGINT)")
-    con.executemany(
-        "INSERT INTO _paths VALUES (?, ?)", [(f.display, order_of[f.path]) for f in readable]
-    )
-    con.execute(
-        f"""
-        CREATE OR REPLACE TEMP TABLE _ordered_{table} AS
-        SELECT t._file, t._line,
-               row_number() OVER (ORDER BY p.ord, t._line) AS _ord,
-               t.* EXCLUDE (_file, _line, _ord)
-        FROM {table} t JOIN _paths p ON p.display = t._file
-        ORDER BY p.ord, t._line
-        """
-    )
-    con.execute(f"DROP TABLE {table}")
-    con.execute(f"ALTER TABLE _ordered_{table} RENAME TO {table}")
+    if not created:
+        # No readable rows at all: still give the table its projected shape.
+        fd, empty = tempfile.mkstemp(prefix="runscore-empty-", suffix=".jsonl", dir=spool_dir)
+        os.close(fd)
+        try:
+            stage([empty])
+            emit(
+                "SELECT NULL::VARCHAR AS _file, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
+                "s.* EXCLUDE (_path, _nonobj) FROM _stage s WHERE false",
+                {},
+            )
+            con.execute("DROP TABLE _stage")
+        finally:
+            os.unlink(empty)
     result.rows = int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
-    result.skipped.sort(key=lambda i: (order_of.get(_path_of(readable, i.file), 0), i.line))
+    pos = {f.display: order_of[f.path] for f in files}
+    result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result
 
 
-def _path_of(files: Iterable[SourceFile], display: str) -> str:
-    for f in files:
-        if f.display == display:
-            return f.path
-    return display
-
-
-def _stage(
-    con: duckdb.DuckDBPyConnection,
-    stage: str,
-    paths: list[str],
-    cols: Mapping[str, str],
-    max_line_bytes: int,
-) -> None:
-    # `_rid` is the table's insertion order: read_json keeps file order and row
-    # order with preserve_insertion_order, which is what makes `_line` exact.
-    probe = dict(cols)
-    con.execute(
-        f"""
-        CREATE OR REPLACE TEMP TABLE {stage} AS
-        SELECT row_number() OVER () AS _rid, *,
-               ({' AND '.join(f'"{k}" IS NULL' for k in probe)}) AS _nonobj
-        FROM ({_read_json_sql(max_line_bytes + 1024)})
-        """,
-        {"files": paths, "columns": probe},
-    )
-
-
 def _careful(
-    con: duckdb.DuckDBPyConnection,
     f: SourceFile,
-    table: str,
-    cols: Mapping[str, str],
     max_line_bytes: int,
     spool_dir: str | None,
-) -> list[LineIssue]:
+) -> tuple[str, list[int], list[LineIssue]]:
+    """Check a dirty file line by line; spool its good lines. Returns (spool, lines, issues)."""
     issues: list[LineIssue] = []
     good_lines: list[int] = []
     fd, spool = tempfile.mkstemp(prefix="runscore-clean-", suffix=".jsonl", dir=spool_dir)
@@ -405,37 +421,10 @@ def _careful(
                 out.write(line)
                 out.write(b"\n")
                 good_lines.append(lineno)
-        if good_lines:
-            stage = f"_stage_{table}"
-            _stage(con, stage, [spool], cols, max_line_bytes)
-            n = int(con.execute(f"SELECT count(*) FROM {stage}").fetchall()[0][0])
-            if n != len(good_lines):
-                # DuckDB disagreed with Python's JSON parser on some line; the file
-                # cannot be aligned reliably, so say so instead of guessing lines.
-                issues.append(
-                    LineIssue(f.display, 0, "file could not be aligned line by line; skipped")
-                )
-                con.execute(f"DROP TABLE {stage}")
-                return issues
-            lines_tbl = pa.table({"_rid": pa.array(range(1, n + 1), pa.int64()),
-                                  "_orig": pa.array(good_lines, pa.int64())})
-            con.register("_careful_lines", lines_tbl)
-            sel = ", ".join(f's."{k}"' for k in cols)
-            con.execute(
-                f"INSERT INTO {table} SELECT $display, l._orig, 0, {sel} "
-                f"FROM {stage} s JOIN _careful_lines l ON l._rid = s._rid",
-                {"display": f.display},
-            )
-            con.unregister("_careful_lines")
-            con.execute(f"DROP TABLE {stage}")
     except OSError as e:
         issues.append(LineIssue(f.display, 0, f"cannot read file: {e.strerror or e}"))
-    finally:
-        try:
-            os.unlink(spool)
-        except OSError:
-            pass
-    return issues
+        good_lines = []
+    return spool, good_lines, issues
 
 
 def _reject_constant(name: str) -> object:

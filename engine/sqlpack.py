@@ -12,7 +12,9 @@ bound from the mapping the caller passes.
 
 from __future__ import annotations
 
+import logging
 import re
+import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +27,8 @@ import duckdb
 from runscore.engine.errors import SqlPackError
 
 _FILE_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
+#: Per-statement timings at DEBUG level (RUNSCORE_LOG=debug in the CLI).
+log = logging.getLogger("runscore.sql")
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,7 @@ def execute(
         missing = [n for n in names if n not in params]
         if missing:
             raise SqlPackError(f"{ref}: missing bind parameter(s) {', '.join(missing)}")
+        t0 = time.perf_counter()
         try:
             if names:
                 cur = con.execute(st, {n: params[n] for n in names})
@@ -136,6 +141,7 @@ def execute(
                 cur = con.execute(st)
         except duckdb.Error as e:
             raise SqlPackError(f"{ref}: {e}") from e
+        log.debug("%s [%s] %.3fs", ref, st.type.name, time.perf_counter() - t0)
     return cur
 
 
