@@ -7,7 +7,6 @@ import sys
 from typing import Any
 
 import click
-
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.output import note
 from runscore.engine.packs import effectiveness

@@ -14,7 +14,6 @@ import sys
 from typing import Any
 
 import click
-
 from runscore import __version__
 from runscore.cli.exitcodes import ExitCode
 from runscore.engine.errors import (
@@ -26,7 +25,15 @@ from runscore.engine.errors import (
 )
 
 #: Command modules, each with ``register(group)``.
-COMMAND_MODULES = ("effectiveness", "analytics", "sqlcmd", "pipeline", "plugin", "routes", "nightly")
+COMMAND_MODULES = (
+    "effectiveness",
+    "analytics",
+    "sqlcmd",
+    "pipeline",
+    "plugin",
+    "routes",
+    "nightly",
+)
 
 
 class Group(click.Group):

@@ -51,7 +51,7 @@ def md_escape(v: Any) -> str:
     if v is None:
         return "—"
     s = str(v)
-    s = _CTRL.sub(lambda m: "\\x%02x" % ord(m.group(0)), s)
+    s = _CTRL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", s)
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     s = s.replace("<", "&lt;").replace(">", "&gt;")
@@ -68,12 +68,23 @@ def fmt_num(v: Any, digits: int = 2) -> str:
     return str(v)
 
 
-def to_markdown(data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+def to_markdown(
+    data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+) -> str:
     rows = rows_of(data)
-    cols = list(columns) if columns else (list(rows[0].keys()) if rows else (
-        data.column_names if isinstance(data, pa.Table) else []))
-    out = ["| " + " | ".join(md_escape(c) for c in cols) + " |",
-           "|" + "|".join("---" for _ in cols) + "|"]
+    cols = (
+        list(columns)
+        if columns
+        else (
+            list(rows[0].keys())
+            if rows
+            else (data.column_names if isinstance(data, pa.Table) else [])
+        )
+    )
+    out = [
+        "| " + " | ".join(md_escape(c) for c in cols) + " |",
+        "|" + "|".join("---" for _ in cols) + "|",
+    ]
     for r in rows:
         cells = []
         for c in cols:
@@ -93,10 +104,19 @@ def _csv_cell(v: Any) -> Any:
     return v
 
 
-def to_csv(data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+def to_csv(
+    data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+) -> str:
     rows = rows_of(data)
-    cols = list(columns) if columns else (list(rows[0].keys()) if rows else (
-        data.column_names if isinstance(data, pa.Table) else []))
+    cols = (
+        list(columns)
+        if columns
+        else (
+            list(rows[0].keys())
+            if rows
+            else (data.column_names if isinstance(data, pa.Table) else [])
+        )
+    )
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
@@ -105,16 +125,40 @@ def to_csv(data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] 
     return buf.getvalue()
 
 
-def to_table(data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None) -> str:
+def to_table(
+    data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+) -> str:
     """A plain aligned text table for terminals."""
     rows = rows_of(data)
-    cols = list(columns) if columns else (list(rows[0].keys()) if rows else (
-        data.column_names if isinstance(data, pa.Table) else []))
-    cells = [[_CTRL.sub("?", "" if r.get(c) is None else (fmt_num(r.get(c), 4) if isinstance(r.get(c), float) else str(r.get(c)))).replace("\n", " ") for c in cols] for r in rows]
+    cols = (
+        list(columns)
+        if columns
+        else (
+            list(rows[0].keys())
+            if rows
+            else (data.column_names if isinstance(data, pa.Table) else [])
+        )
+    )
+    cells = [
+        [
+            _CTRL.sub(
+                "?",
+                ""
+                if r.get(c) is None
+                else (fmt_num(r.get(c), 4) if isinstance(r.get(c), float) else str(r.get(c))),
+            ).replace("\n", " ")
+            for c in cols
+        ]
+        for r in rows
+    ]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
-    lines = ["  ".join(c.ljust(widths[i]) for i, c in enumerate(cols)).rstrip(),
-             "  ".join("-" * widths[i] for i in range(len(cols)))]
-    lines += ["  ".join(row[i].ljust(widths[i]) for i in range(len(cols))).rstrip() for row in cells]
+    lines = [
+        "  ".join(c.ljust(widths[i]) for i, c in enumerate(cols)).rstrip(),
+        "  ".join("-" * widths[i] for i in range(len(cols))),
+    ]
+    lines += [
+        "  ".join(row[i].ljust(widths[i]) for i in range(len(cols))).rstrip() for row in cells
+    ]
     return "\n".join(lines) + "\n"
 
 

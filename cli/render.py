@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 import jinja2
-
 from runscore.cli.output import fmt_num, md_escape
 
 _ENV: jinja2.Environment | None = None

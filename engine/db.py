@@ -13,9 +13,8 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     ``preserve_insertion_order`` stays on: line numbers of fast-path reads are
     derived from the order rows are inserted (see ``sources``).
     """
-    config: dict[str, str | bool | int] = {
+    config: dict[str, str | bool | int | float | list[str]] = {
         "preserve_insertion_order": True,
-        "enable_progress_bar": False,
     }
     threads = os.environ.get("RUNSCORE_THREADS")
     if threads:
@@ -23,4 +22,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     mem = os.environ.get("RUNSCORE_MEMORY_LIMIT")
     if mem:
         config["memory_limit"] = mem
-    return duckdb.connect(database, read_only=read_only, config=config)
+    con = duckdb.connect(database, read_only=read_only, config=config)
+    # Progress bars would write to the terminal behind the CLI's back (stdout is data).
+    con.execute("SET enable_progress_bar = false")
+    return con

@@ -38,12 +38,19 @@ from pathlib import Path
 
 import duckdb
 import pyarrow as pa
-
 from runscore.engine.errors import UsageError
 
 CHUNK = 8 << 20
 #: Lines longer than this are reported and skipped (keeps memory bounded).
 DEFAULT_MAX_LINE_BYTES = 64 << 20
+#: Environment override of the line limit (bytes), read at each call.
+MAX_LINE_ENV = "RUNSCORE_MAX_LINE_BYTES"
+
+
+def max_line_limit() -> int:
+    """The line limit: ``$RUNSCORE_MAX_LINE_BYTES`` when set to a positive integer."""
+    raw = os.environ.get(MAX_LINE_ENV, "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_LINE_BYTES
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,11 @@ class SourceFile:
     lines: int = 0  # '\n'-separated segments, a final empty segment not counted
     clean: bool = True  # pre-scan found nothing that needs the careful path
     error: str | None = None  # unreadable: the whole file is skipped
+    #: Longest line that spans a read chunk (exact from CHUNK bytes up; shorter lines
+    #: lie inside one chunk). read_json does not enforce maximum_object_size on
+    #: newline-delimited input, so a file with a line over the limit takes the
+    #: careful path, which reports and skips that line.
+    long_line: int = 0
 
 
 @dataclass
@@ -185,6 +197,8 @@ def prescan(sf: SourceFile) -> SourceFile:
         prev_tail = b""
         last = b""
         ascii_only = True
+        run = 0  # bytes since the last newline
+        longest = 0
         with open(sf.path, "rb") as f:
             while True:
                 chunk = f.read(CHUNK)
@@ -192,6 +206,12 @@ def prescan(sf: SourceFile) -> SourceFile:
                     break
                 h.update(chunk)
                 newlines += chunk.count(b"\n")
+                first = chunk.find(b"\n")
+                if first < 0:
+                    run += len(chunk)
+                else:
+                    longest = max(longest, run + first)
+                    run = len(chunk) - chunk.rfind(b"\n") - 1
                 if clean:
                     probe = prev_tail + chunk
                     if b"NaN" in probe or b"Infinity" in probe:
@@ -205,6 +225,7 @@ def prescan(sf: SourceFile) -> SourceFile:
         sf.sha256 = h.hexdigest()
         sf.lines = newlines + (1 if last not in (b"", b"\n") else 0)
         sf.clean = clean
+        sf.long_line = max(longest, run)
     except OSError as e:
         sf.error = f"cannot read file: {e.strerror or e}"
     return sf
@@ -252,7 +273,7 @@ def read_jsonl(
     columns: Mapping[str, str],
     *,
     projection: str | None = None,
-    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    max_line_bytes: int | None = None,
     spool_dir: str | None = None,
 ) -> ReadResult:
     """Read JSONL ``files`` into table ``table`` (replaced if it exists).
@@ -269,6 +290,8 @@ def read_jsonl(
     from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
     proj = projection or DEFAULT_PROJECTION
+    if max_line_bytes is None:
+        max_line_bytes = max_line_limit()
     cols = dict(columns)
     result = ReadResult(table=table, files=list(files))
     readable = [f for f in files if f.error is None and f.size > 0]
@@ -279,8 +302,8 @@ def read_jsonl(
         sqlpack.execute(con, proj, {**params, "files": paths})
 
     # The output table takes its shape from the projection (run on no rows if need be).
-    fast = [f for f in readable if f.clean]
-    dirty = [f for f in readable if not f.clean]
+    fast = [f for f in readable if f.clean and f.long_line <= max_line_bytes]
+    dirty = [f for f in readable if not (f.clean and f.long_line <= max_line_bytes)]
     created = False
 
     def emit(select_sql: str, args: Mapping[str, object]) -> None:

@@ -23,7 +23,6 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 import duckdb
-
 from runscore.engine.errors import SqlPackError
 
 _FILE_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")

@@ -19,17 +19,45 @@ def run(i: int, rng: random.Random) -> list[dict[str, object]]:
     rid = f"run-2026-11-{i + 1:02d}"
     ev: list[dict[str, object]] = []
 
-    def add(t: str, parent: list[int], agent: str | None, data: dict[str, object], phase: str) -> int:
+    def add(
+        t: str, parent: list[int], agent: str | None, data: dict[str, object], phase: str
+    ) -> int:
         seq = len(ev) + 1
-        ev.append({"ts": f"2026-11-{i + 1:02d}T10:{seq:02d}:00Z", "run_id": rid, "seq": seq,
-                   "parent": parent, "type": t, "phase": phase, "agent": agent, "data": data})
+        ev.append(
+            {
+                "ts": f"2026-11-{i + 1:02d}T10:{seq:02d}:00Z",
+                "run_id": rid,
+                "seq": seq,
+                "parent": parent,
+                "type": t,
+                "phase": phase,
+                "agent": agent,
+                "data": data,
+            }
+        )
         return seq
 
     s = add("run.start", [], None, {"task": f"feature {i + 1}"}, "plan")
-    s = add("agent.complete", [s], "explorer", {"archetype": "explorer", "model": "claude-haiku-4",
-            "tokens": 900, "cost_usd": 0.002}, "plan")
-    s = add("agent.complete", [s], "maker", {"archetype": "maker", "model": "claude-sonnet-4",
-            "tokens_input": 4000, "tokens_output": 1500, "cost_usd": 0.05}, "do")
+    s = add(
+        "agent.complete",
+        [s],
+        "explorer",
+        {"archetype": "explorer", "model": "claude-haiku-4", "tokens": 900, "cost_usd": 0.002},
+        "plan",
+    )
+    s = add(
+        "agent.complete",
+        [s],
+        "maker",
+        {
+            "archetype": "maker",
+            "model": "claude-sonnet-4",
+            "tokens_input": 4000,
+            "tokens_output": 1500,
+            "cost_usd": 0.05,
+        },
+        "do",
+    )
     drift = 0.1 if i >= 7 else 0.0  # the skeptic gets better in the later runs
     for cycle in (1, 2):
         verdicts = []
@@ -38,17 +66,39 @@ def run(i: int, rng: random.Random) -> list[dict[str, object]]:
             findings = []
             for k in range(rng.randint(0, 3)):
                 useful = rng.random() < pu + (drift if arch == "skeptic" else 0.0)
-                findings.append({"severity": "warning" if useful else "info",
-                                 "fix_required": useful, "file": f"src/m{k}.py",
-                                 "line": rng.randint(1, 200),
-                                 "description": f"{arch} finding {k} in cycle {cycle}"})
-            v = add("review.verdict", [a], arch, {"archetype": arch, "cycle": cycle,
+                findings.append(
+                    {
+                        "severity": "warning" if useful else "info",
+                        "fix_required": useful,
+                        "file": f"src/m{k}.py",
+                        "line": rng.randint(1, 200),
+                        "description": f"{arch} finding {k} in cycle {cycle}",
+                    }
+                )
+            v = add(
+                "review.verdict",
+                [a],
+                arch,
+                {
+                    "archetype": arch,
+                    "cycle": cycle,
                     "verdict": "approved" if not findings else "needs_changes",
-                    "findings": findings}, "check")
-            add("agent.complete", [v], arch, {"archetype": arch, "model": model,
-                "tokens": rng.randint(800, 3000),
-                **({"cost_usd": cost} if arch != "trickster" else {"estimated_cost_usd": cost})},
-                "check")
+                    "findings": findings,
+                },
+                "check",
+            )
+            add(
+                "agent.complete",
+                [v],
+                arch,
+                {
+                    "archetype": arch,
+                    "model": model,
+                    "tokens": rng.randint(800, 3000),
+                    **({"cost_usd": cost} if arch != "trickster" else {"estimated_cost_usd": cost}),
+                },
+                "check",
+            )
             verdicts.append((arch, v, findings, pf))
         last = s
         for arch, v, findings, pf in verdicts:

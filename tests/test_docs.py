@@ -6,7 +6,6 @@ from pathlib import Path
 
 import click
 from click.testing import CliRunner
-
 from runscore.cli.main import cli
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -9,7 +9,6 @@ from importlib import metadata, resources
 from pathlib import Path
 
 import pytest
-
 import runscore
 from runscore.engine import sqlpack
 
@@ -17,7 +16,11 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _repo_sql_files() -> list[Path]:
-    return sorted(p for p in (REPO / "sql").rglob("*") if p.is_file() and p.suffix in {".sql", ".json", ".csv"})
+    return sorted(
+        p
+        for p in (REPO / "sql").rglob("*")
+        if p.is_file() and p.suffix in {".sql", ".json", ".csv"}
+    )
 
 
 def test_every_repo_sql_file_is_installed() -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-
 from runscore.engine import db, history, sources, sqlpack
 from runscore.engine.errors import NothingReadable, UsageError
 
@@ -24,6 +23,10 @@ PACK = "effectiveness"
 DEFAULT_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
 EXTRACT_STAGE = (0, 99)
+#: A version whose extract stage starts with this file reads events through it (the
+#: reader's projection: fields extracted during the one scan); the stage then runs
+#: from 001. Without it the raw envelope columns are read and the stage runs from 000.
+PROJECTION_FILE = "000_read_events.sql"
 
 #: Envelope of spec §1, all kept as JSON and typed in SQL (a field that first appears
 #: late in a corpus is never dropped by auto-detection, and bad types are diagnosed).
@@ -125,11 +128,21 @@ def build_event_tables(
             sources.prescan(f)
         if progress:
             progress("scan", i + 1, len(files))
-    res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS)
+    names = {f.name for f in sqlpack.files(PACK, version)}
+    projection = (
+        sqlpack.load(PACK, version, PROJECTION_FILE).text if PROJECTION_FILE in names else None
+    )
+    res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS, projection=projection)
     if progress:
         progress("score", 0, 1)
+    lo, hi = EXTRACT_STAGE
     sqlpack.run_range(
-        con, PACK, version, *EXTRACT_STAGE, {"scored_at": scored_at or _now_iso()}
+        con,
+        PACK,
+        version,
+        lo + (1 if projection else 0),
+        hi,
+        {"scored_at": scored_at or _now_iso()},
     )
     return EventTables(files=files, skipped=res.skipped, discovery_issues=disc)
 
@@ -213,7 +226,11 @@ def extract(
                 st = os.stat(f.path)
             except OSError:
                 st = None
-            if st is not None and entry["size"] == st.st_size and entry["mtime_ns"] == st.st_mtime_ns:
+            if (
+                st is not None
+                and entry["size"] == st.st_size
+                and entry["mtime_ns"] == st.st_mtime_ns
+            ):
                 unchanged.append(f)
                 continue
         sources.prescan(f)

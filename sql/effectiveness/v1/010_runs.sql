@@ -3,27 +3,28 @@
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
 --           run's first input file), run_ts (ts of the highest-seq run.complete),
---           events_sha256 (sha256 over the run's normalised events in seq order: the
---           concatenation of each event's content md5), n_events;
+--           events_sha256 (sha256 over the run's normalised events in seq order: each
+--           event's seq and content md5), n_events;
 --           events — the normalised events of every run that is not invalid, one row per
---           (run_id, seq): exact duplicates collapsed to their first line.
+--           (run_id, seq): exact duplicates collapsed to their first line (in input order).
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 CREATE OR REPLACE TEMP TABLE _dups AS
-SELECT run_id, seq,
-       count(DISTINCT content_md5) AS variants,
-       list(_file || ':' || _line ORDER BY _ord) AS locations
-FROM accepted
-GROUP BY run_id, seq
-HAVING count(*) > 1;
-
-CREATE OR REPLACE TEMP TABLE events AS
-SELECT * EXCLUDE (rn)
-FROM (
-    SELECT a.*, row_number() OVER (PARTITION BY a.run_id, a.seq ORDER BY a._ord) AS rn
-    FROM accepted a
-    WHERE a.run_id NOT IN (SELECT run_id FROM _dups WHERE variants > 1)
+WITH keys AS (
+    SELECT run_id, seq FROM accepted GROUP BY run_id, seq HAVING count(*) > 1
 )
-WHERE rn = 1;
+SELECT a.run_id, a.seq,
+       count(DISTINCT a.content_md5) AS variants,
+       list(a._file || ':' || a._line ORDER BY a._ord) AS locations,
+       list(a._ord ORDER BY a._ord)[2:] AS later_ords
+FROM accepted a SEMI JOIN keys k ON k.run_id = a.run_id AND k.seq = a.seq
+GROUP BY a.run_id, a.seq;
+
+-- Duplicates are rare: drop the later copies instead of ranking every event.
+CREATE OR REPLACE TEMP TABLE events AS
+SELECT a.*
+FROM accepted a
+WHERE a.run_id NOT IN (SELECT run_id FROM _dups WHERE variants > 1)
+  AND a._ord NOT IN (SELECT unnest(later_ords) FROM _dups);
 
 CREATE OR REPLACE TEMP TABLE run_status AS
 WITH runs AS (
@@ -38,7 +39,9 @@ WITH runs AS (
     SELECT run_id, arg_max(ts, seq) AS run_ts
     FROM events WHERE type = 'run.complete' GROUP BY run_id
 ), digest AS (
-    SELECT run_id, sha256(string_agg(content_md5, '' ORDER BY seq)) AS events_sha256,
+    -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
+    SELECT run_id,
+           sha256(string_agg(seq || ':' || content_md5, ',' ORDER BY seq)) AS events_sha256,
            count(*) AS n_events
     FROM events GROUP BY run_id
 )

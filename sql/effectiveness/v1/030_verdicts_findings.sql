@@ -10,15 +10,13 @@
 --           description; lower/trim; empty counts as absent).
 CREATE OR REPLACE TEMP TABLE verdicts AS
 SELECT v.run_id, v.seq, v.archetype,
-       lower(trim(v.data ->> '$.verdict')) AS verdict,
+       v.verdict,
        coalesce(
-           CASE WHEN json_type(v.data -> '$.cycle') IN ('BIGINT', 'UBIGINT')
-                THEN TRY_CAST(v.data ->> '$.cycle' AS BIGINT) END,
+           v.data_cycle,
            1 + (SELECT count(*) FROM events b
                 WHERE b.run_id = v.run_id AND b.type = 'cycle.boundary' AND b.seq < v.seq)
        ) AS cycle,
-       CASE WHEN json_type(v.data -> '$.findings') = 'ARRAY'
-            THEN json_extract(v.data, '$.findings[*]') ELSE []::JSON[] END AS items,
+       coalesce(json_extract(v.findings, '$[*]'), []::JSON[]) AS items,
        v._file, v._line
 FROM events v
 WHERE v.type = 'review.verdict';

@@ -1,5 +1,5 @@
 -- effectiveness/v1 · 050 cost, tokens, model                    spec: effectiveness.md §3 (Cost)
--- Reads:    events (010).
+-- Reads:    events (010; cost/token/model fields extracted by 000).
 -- Produces: archetype_costs — one row per (run_id, archetype) having agent.complete or
 --           agent.start events: cost_usd (sum of present per-event costs; null when none),
 --           cost_basis ('observed' | 'estimated' | 'unknown'), tokens (null without any
@@ -9,17 +9,7 @@
 -- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
 CREATE OR REPLACE TEMP TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
-       CASE WHEN json_type(e.data -> '$.cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-            THEN TRY_CAST(e.data ->> '$.cost_usd' AS DOUBLE) END AS c_obs,
-       CASE WHEN json_type(e.data -> '$.estimated_cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-            THEN TRY_CAST(e.data ->> '$.estimated_cost_usd' AS DOUBLE) END AS c_est,
-       CASE WHEN json_type(e.data -> '$.tokens') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens' AS DOUBLE)) AS BIGINT) END AS tok,
-       CASE WHEN json_type(e.data -> '$.tokens_input') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens_input' AS DOUBLE)) AS BIGINT) END AS tok_in,
-       CASE WHEN json_type(e.data -> '$.tokens_output') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-            THEN TRY_CAST(round(TRY_CAST(e.data ->> '$.tokens_output' AS DOUBLE)) AS BIGINT) END AS tok_out,
-       nullif(trim(e.data ->> '$.model'), '') AS model
+       e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
 FROM events e
 WHERE e.type IN ('agent.complete', 'agent.start');
 

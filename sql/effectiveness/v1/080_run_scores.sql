@@ -23,8 +23,7 @@ WITH reviewers AS (
     SELECT run_id, max(seq) AS met_seq
     FROM events
     WHERE type = 'cycle.boundary'
-      AND (json_type(data -> '$.met') = 'BOOLEAN' AND (data ->> '$.met') = 'true'
-           OR json_type(data -> '$.met') = 'VARCHAR' AND lower(data ->> '$.met') = 'true')
+      AND met
     GROUP BY run_id
 ), impact AS (
     SELECT DISTINCT a.run_id, a.archetype
