@@ -91,7 +91,7 @@ def dumps_record(record: dict[str, Any]) -> str:
 
 def append_groups(
     path: str,
-    groups: Sequence[Sequence[str]],
+    groups: Iterable[Sequence[str]],
 ) -> int:
     """Append groups of lines (no trailing newlines) atomically per group.
 

@@ -24,6 +24,7 @@ the reader only guarantees one row per JSON-object line, with ``_file``,
 
 from __future__ import annotations
 
+import atexit
 import glob as globmod
 import hashlib
 import json
@@ -126,7 +127,7 @@ def discover(
     for raw in paths:
         if raw == "-":
             spool = _spool_stdin(stdin_spool_dir)
-            out.append(SourceFile(path=spool, display="<stdin>"))
+            out.append(SourceFile(path=spool, display=STDIN_DISPLAY))
             continue
         if os.path.isdir(raw):
             found, errs = _walk(raw, pattern)
@@ -172,11 +173,24 @@ def _walk(root: str, pattern: str) -> tuple[list[str], list[LineIssue]]:
     return found, issues
 
 
+STDIN_DISPLAY = "<stdin>"
+
+
 def _spool_stdin(spool_dir: str | None) -> str:
+    # stdin is read once into a temp file so it takes the same two-path reader as
+    # any file; the spool is removed when the process exits.
     fd, name = tempfile.mkstemp(prefix="runscore-stdin-", suffix=".jsonl", dir=spool_dir)
     with os.fdopen(fd, "wb") as f:
         shutil.copyfileobj(sys.stdin.buffer, f, CHUNK)
+    atexit.register(_unlink_quietly, name)
     return name
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
 
 
 # --------------------------------------------------------------------------- pre-scan

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -310,28 +310,48 @@ def extract(
 
     new_manifest_entries = _manifest_entries(con, version, readable)
     with history.locked(history_path, timeout=lock_timeout):
-        existing = _existing_keys(con, history_path)
-        con.register("_records", records)
-        new = con.sql(
+        _existing_keys(con, history_path)
+        con.execute(
             """
-            SELECT r.* FROM _records r
+            CREATE OR REPLACE TEMP TABLE _new AS
+            SELECT r.* FROM history_records r
             WHERE NOT EXISTS (
                 SELECT 1 FROM _existing e
                 WHERE e.run_id = r.run_id AND e.archetype = r.archetype
                   AND e.scoring_version = r.scoring_version
                   AND e.events_sha256 = r.events_sha256)
             """
-        ).to_arrow_table()
-        con.unregister("_records")
-        del existing
-        new_runs = set(new.column("run_id").to_pylist()) if new.num_rows else set()
+        )
+        new_runs = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM _new").fetchall()}
         result.already_scored = [r for r in scored_runs if r not in new_runs]
-        groups: dict[str, list[str]] = {}
-        for rec in new.to_pylist():
-            groups.setdefault(rec["run_id"], []).append(history.dumps_record(rec))
-        result.records_written = history.append_groups(history_path, list(groups.values()))
+        # DuckDB renders the lines (field order = column order, shortest round-trip
+        # floats), streamed in batches so memory stays flat on big corpora.
+        cur = con.execute(
+            "SELECT n.run_id, to_json(n)::VARCHAR FROM _new n "
+            "ORDER BY (SELECT first_ord FROM run_status s WHERE s.run_id = n.run_id), "
+            "n.archetype"
+        )
+        result.records_written = history.append_groups(history_path, _run_groups(cur))
         _save_manifest(history_path, version, new_manifest_entries)
     return result
+
+
+def _run_groups(cur: duckdb.DuckDBPyConnection) -> Iterator[list[str]]:
+    """Consecutive rows of one run as one group (written with one write(2))."""
+    group: list[str] = []
+    current: str | None = None
+    while True:
+        batch = cur.fetchmany(10_000)
+        if not batch:
+            break
+        for run_id, line in batch:
+            if run_id != current and group:
+                yield group
+                group = []
+            current = run_id
+            group.append(line)
+    if group:
+        yield group
 
 
 def _existing_keys(con: duckdb.DuckDBPyConnection, history_path: str) -> int:
@@ -368,6 +388,8 @@ def _manifest_entries(
         runs_by_file[path] = list(runs)
     out: dict[str, Any] = {}
     for f in files:
+        if f.display == sources.STDIN_DISPLAY:
+            continue  # a pipe has no identity to skip it by next time
         out[_manifest_key(version, f)] = {
             "size": f.size,
             "mtime_ns": f.mtime_ns,

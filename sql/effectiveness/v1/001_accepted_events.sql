@@ -7,6 +7,7 @@
 --           that need it), seq (the line's own integer seq ≥ 1, else pos), seq_replaced,
 --           parents BIGINT[] (distinct integer parents), parent_bad VARCHAR[] (unusable
 --           parent parts), content_md5 (identity of the whole event, parents normalised).
+--           Drops raw_events afterwards (its rows live on in these two tables).
 CREATE OR REPLACE TEMP TABLE row_issues AS
 SELECT _file AS file, _line AS line, problem AS reason
 FROM raw_events
@@ -38,3 +39,6 @@ SELECT ok.* EXCLUDE (own_seq, body_md5), p.pos,
        ok.own_seq IS NULL AS seq_replaced,
        md5(ok.body_md5 || list_sort(ok.parents)::VARCHAR) AS content_md5
 FROM ok LEFT JOIN positioned p ON p._ord = ok._ord;
+
+-- The projected lines are all in `accepted` or `row_issues` now; free them.
+DROP TABLE raw_events;

@@ -19,12 +19,16 @@ SELECT a.run_id, a.seq,
 FROM accepted a SEMI JOIN keys k ON k.run_id = a.run_id AND k.seq = a.seq
 GROUP BY a.run_id, a.seq;
 
--- Duplicates are rare: drop the later copies instead of ranking every event.
-CREATE OR REPLACE TEMP TABLE events AS
-SELECT a.*
-FROM accepted a
-WHERE a.run_id NOT IN (SELECT run_id FROM _dups WHERE variants > 1)
-  AND a._ord NOT IN (SELECT unnest(later_ords) FROM _dups);
+-- Duplicates are rare: drop the later copies instead of ranking every event. A view,
+-- not a copy: the event rows stay in memory once.
+CREATE OR REPLACE TEMP TABLE _dropped AS
+SELECT unnest(later_ords) AS _ord FROM _dups
+UNION ALL
+SELECT a._ord FROM accepted a
+WHERE a.run_id IN (SELECT run_id FROM _dups WHERE variants > 1);
+
+CREATE OR REPLACE TEMP VIEW events AS
+SELECT a.* FROM accepted a ANTI JOIN _dropped d ON d._ord = a._ord;
 
 CREATE OR REPLACE TEMP TABLE run_status AS
 WITH runs AS (
