@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import tempfile
 
 import duckdb
+
+DEFAULT_MEMORY_LIMIT = "1200MB"
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -19,9 +22,12 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     threads = os.environ.get("RUNSCORE_THREADS")
     if threads:
         config["threads"] = int(threads)
-    mem = os.environ.get("RUNSCORE_MEMORY_LIMIT")
-    if mem:
-        config["memory_limit"] = mem
+    # A bounded buffer pool: past it DuckDB spills to its temp directory instead of
+    # growing the process (history of 100k runs in one pass stays under ~2 GB).
+    config["memory_limit"] = os.environ.get("RUNSCORE_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
+    config["temp_directory"] = os.environ.get(
+        "RUNSCORE_TEMP_DIR", os.path.join(tempfile.gettempdir(), "runscore-duckdb")
+    )
     con = duckdb.connect(database, read_only=read_only, config=config)
     # Progress bars would write to the terminal behind the CLI's back (stdout is data).
     con.execute("SET enable_progress_bar = false")

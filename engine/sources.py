@@ -290,13 +290,14 @@ def read_jsonl(
     max_line_bytes: int | None = None,
     spool_dir: str | None = None,
 ) -> ReadResult:
-    """Read JSONL ``files`` into table ``table`` (replaced if it exists).
+    """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
     ``columns`` maps top-level field names to DuckDB types (``JSON`` keeps a
     field raw; extract in SQL). The table gets ``_file`` (display path),
     ``_line`` (1-based line in the file), ``_ord`` (global input order: increases
     with file order, then line) and the projected columns (by default the declared
-    ones). Files must have been pre-scanned (``prescan``); an unreadable one is
+    ones). ``table`` is a view over ``<table>__rows`` (the data, with a file id) and
+    ``<table>__files``. Files must have been pre-scanned (``prescan``); an unreadable one is
     skipped and listed in ``ReadResult.unreadable``.
     """
     if not table.isidentifier():
@@ -304,6 +305,8 @@ def read_jsonl(
     from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
     proj = projection or DEFAULT_PROJECTION
+    data_tbl = f"{table}__rows"
+    con.execute(f"DROP VIEW IF EXISTS {table}")
     if max_line_bytes is None:
         max_line_bytes = max_line_limit()
     cols = dict(columns)
@@ -323,10 +326,10 @@ def read_jsonl(
     def emit(select_sql: str, args: Mapping[str, object]) -> None:
         nonlocal created
         if not created:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {table} AS {select_sql}", args)
+            con.execute(f"CREATE OR REPLACE TEMP TABLE {data_tbl} AS {select_sql}", args)
             created = True
         else:
-            con.execute(f"INSERT INTO {table} {select_sql}", args)
+            con.execute(f"INSERT INTO {data_tbl} {select_sql}", args)
 
     if fast:
         stage([f.path for f in fast])
@@ -353,7 +356,7 @@ def read_jsonl(
         if rows:
             con.executemany("INSERT INTO _paths VALUES (?, ?, ?, ?)", rows)
         emit(
-            "SELECT p.display AS _file, s.rowid - p.first_rowid + 1 AS _line, "
+            "SELECT p.ord::INTEGER AS _fid, s.rowid - p.first_rowid + 1 AS _line, "
             "p.ord * $stride + (s.rowid - p.first_rowid + 1) AS _ord, "
             "s.* EXCLUDE (_path, _nonobj) "
             "FROM _stage s JOIN _paths p ON p.path = s._path",
@@ -388,11 +391,11 @@ def read_jsonl(
             con.execute("CREATE OR REPLACE TEMP TABLE _careful_map AS SELECT * FROM _careful_lines")
             con.unregister("_careful_lines")
             emit(
-                "SELECT $display AS _file, m._orig AS _line, "
+                "SELECT $ord::INTEGER AS _fid, m._orig AS _line, "
                 "$ord * $stride + m._orig AS _ord, s.* EXCLUDE (_path, _nonobj) "
                 "FROM _stage s JOIN _careful_map m "
                 "ON m.i = s.rowid - (SELECT min(rowid) FROM _stage)",
-                {"display": f.display, "ord": order_of[f.path], "stride": _ORD_FILE_STRIDE},
+                {"ord": order_of[f.path], "stride": _ORD_FILE_STRIDE},
             )
             con.execute("DROP TABLE _stage")
         finally:
@@ -408,14 +411,26 @@ def read_jsonl(
         try:
             stage([empty])
             emit(
-                "SELECT NULL::VARCHAR AS _file, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
+                "SELECT NULL::INTEGER AS _fid, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
                 "s.* EXCLUDE (_path, _nonobj) FROM _stage s WHERE false",
                 {},
             )
             con.execute("DROP TABLE _stage")
         finally:
             os.unlink(empty)
-    result.rows = int(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
+    # `_file` through a join on a file id: a path string per row would cost more memory
+    # than most of the row.
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {table}__files (_fid INTEGER, _file VARCHAR)")
+    if files:
+        con.executemany(
+            f"INSERT INTO {table}__files VALUES (?, ?)",
+            [(order_of[f.path], f.display) for f in files],
+        )
+    con.execute(
+        f"CREATE OR REPLACE TEMP VIEW {table} AS SELECT f._file, r.* EXCLUDE (_fid) "
+        f"FROM {data_tbl} r JOIN {table}__files f ON f._fid = r._fid"
+    )
+    result.rows = int(con.execute(f"SELECT count(*) FROM {data_tbl}").fetchall()[0][0])
     pos = {f.display: order_of[f.path] for f in files}
     result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result

@@ -7,8 +7,9 @@
 --           few `data` fields later files use, extracted in this one scan so the JSON
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
---           c_obs, c_est, tok, tok_in, tok_out, model, met, body_md5 (identity of the
---           event but for seq and parent).
+--           c_obs, c_est, tok, tok_in, tok_out, model, met, own_seq (integer seq ≥ 1
+--           or null), parents BIGINT[] / parent_bad VARCHAR[] (usable and unusable parent
+--           parts), content_md5 (identity of the event but for its seq).
 -- One json_extract with a list of paths parses `data` once per line.
 CREATE OR REPLACE TEMP TABLE _stage AS
 WITH r AS (
@@ -24,7 +25,23 @@ WITH r AS (
 ), t AS (
     SELECT r.*,
            json_type(run_id) AS run_id_type, json_type(type) AS type_type,
-           run_id ->> '$' AS rid, type ->> '$' AS typ
+           run_id ->> '$' AS rid, type ->> '$' AS typ,
+           list_transform(
+               CASE coalesce(json_type(parent), 'NULL')
+                 WHEN 'NULL' THEN []::JSON[]
+                 WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
+                 WHEN 'VARCHAR' THEN
+                   list_transform(list_filter(string_split(parent ->> '$', ','),
+                                              lambda s: trim(s) <> ''),
+                                  lambda s: to_json(trim(s)))
+                 ELSE [parent]
+               END,
+               lambda p: {
+                 'is_int': json_type(p) IN ('BIGINT', 'UBIGINT')
+                           OR (json_type(p) = 'VARCHAR'
+                               AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}')),
+                 'v': TRY_CAST(trim(p ->> '$') AS BIGINT),
+                 'raw': p::VARCHAR}) AS parent_parts
     FROM r
 )
 SELECT
@@ -43,15 +60,12 @@ SELECT
     END AS problem,
     CASE WHEN json_type(seq) IN ('BIGINT', 'UBIGINT') AND TRY_CAST(seq ->> '$' AS BIGINT) >= 1
          THEN TRY_CAST(seq ->> '$' AS BIGINT) END AS own_seq,
-    -- parent: array of integers, one integer, "3,4", "" or absent; 001 keeps the integers.
-    CASE coalesce(json_type(parent), 'NULL')
-      WHEN 'NULL' THEN []::JSON[]
-      WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
-      WHEN 'VARCHAR' THEN
-        list_transform(list_filter(string_split(parent ->> '$', ','), lambda s: trim(s) <> ''),
-                       lambda s: to_json(trim(s)))
-      ELSE [parent]
-    END AS parent_parts,
+    -- parent: array of integers, one integer, "3,4", "" or absent; integers are kept,
+    -- anything else is reported.
+    list_distinct(list_transform(list_filter(parent_parts, lambda p: p.is_int), lambda p: p.v))
+        AS parents,
+    list_transform(list_filter(parent_parts, lambda p: NOT p.is_int), lambda p: p.raw)
+        AS parent_bad,
     ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
     coalesce(nullif(lower(trim(d[1] ->> '$')), ''), nullif(lower(trim(agent ->> '$')), ''),
              'unknown') AS archetype,
@@ -83,8 +97,10 @@ SELECT
          THEN coalesce(json_type(d[16]) = 'BOOLEAN' AND (d[16] ->> '$') = 'true'
                        OR json_type(d[16]) = 'VARCHAR' AND lower(d[16] ->> '$') = 'true', false)
     END AS met,
-    -- identity of everything but seq and parent (001 adds the normalised parents)
+    -- identity of the event but for its seq: envelope, normalised parents, data
     md5(concat_ws(chr(31), coalesce(ts::VARCHAR, 'null'), typ, coalesce(phase::VARCHAR, 'null'),
                   coalesce(agent::VARCHAR, 'null'),
-                  coalesce(CASE WHEN data_is_object THEN data_text END, 'null'))) AS body_md5
+                  list_sort(list_distinct(list_transform(list_filter(parent_parts,
+                      lambda p: p.is_int), lambda p: p.v)))::VARCHAR,
+                  coalesce(CASE WHEN data_is_object THEN data_text END, 'null'))) AS content_md5
 FROM t;
