@@ -1,10 +1,267 @@
-"""CLI commands: pipeline (being built)."""
+"""CLI commands: ``runscore pipeline`` (spec pipeline.md).
+
+A thin layer: the engine (``runscore.engine.packs.pipeline``) scores; this module
+renders the per-pipeline markdown/JSON reports and the batch summary, appends
+the history and maps the outcome to an exit code. ``run_batch`` is the same
+flow as a function, for the nightly job.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+import os
+from collections.abc import Sequence
+from typing import Any
+
 import click
+from runscore.cli import output
+from runscore.cli.exitcodes import ExitCode
+from runscore.cli.render import render
+from runscore.engine.errors import UsageError
+from runscore.engine.history import atomic_write_text
+from runscore.engine.packs import pipeline as engine
+
+FORMATS = ("markdown", "json", "csv")
+
+
+def _display(v: Any) -> Any:
+    """Timestamps as UTC ISO-8601 (``…Z``) for reports; everything else unchanged."""
+    if isinstance(v, dt.datetime):
+        return v.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return v
+
+
+def _md(template: str, **ctx: Any) -> str:
+    """Render a markdown template; exactly one trailing newline whatever the branches."""
+    return render(template, **ctx).rstrip("\n") + "\n"
+
+
+def _rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{k: _display(v) for k, v in r.items()} for r in rows]
+
+
+def render_pipeline_markdown(result: engine.PipelineResult, pipeline_id: str) -> str:
+    """The markdown evaluation report of one scored pipeline."""
+    p = _rows(result.rows_for(result.pipelines, pipeline_id))[0]
+    dims = result.rows_for(result.dimensions, pipeline_id)
+    return _md(
+        "pipeline.md.j2",
+        p=p,
+        dims=dims,
+        weight_total=sum(d["weight"] for d in dims),
+        recs=result.rows_for(result.recommendations, pipeline_id),
+        tasks=_rows(result.rows_for(result.tasks, pipeline_id)),
+        notes=result.diagnostics_for(pipeline_id),
+        evaluated_at=result.evaluated_at,
+        scoring_version=result.scoring_version,
+    )
+
+
+def render_summary_markdown(result: engine.PipelineResult) -> str:
+    rows = _rows(engine.summary_rows(result).to_pylist())
+    return _md(
+        "pipeline_summary.md.j2",
+        eval_date=result.eval_date.isoformat(),
+        rows=rows,
+        scored=[r for r in rows if r["status"] == "scored"],
+        verdicts=engine.verdict_names(),
+        issues=result.errors + result.warnings,
+    )
+
+
+def summary_document(result: engine.PipelineResult) -> dict[str, Any]:
+    """The batch summary as one JSON document (written beside the reports)."""
+    return {
+        "evalDate": result.eval_date.isoformat(),
+        "evaluatedAt": result.evaluated_at,
+        "scoringVersion": result.scoring_version,
+        "pipelines": _rows(engine.summary_rows(result).to_pylist()),
+        "issues": [d.as_dict() for d in result.errors + result.warnings],
+    }
+
+
+def write_reports(result: engine.PipelineResult, out_dir: str) -> list[str]:
+    """Per scored pipeline ``.md`` + ``.json``, plus the summary pair; return the paths."""
+    written = engine.write_json_reports(result, out_dir)
+    for pid in result.documents:
+        path = os.path.join(out_dir, engine.report_basename(pid, result.eval_date) + ".md")
+        atomic_write_text(path, render_pipeline_markdown(result, pid))
+        written.append(path)
+    base = os.path.join(out_dir, engine.summary_basename(result.eval_date))
+    atomic_write_text(base + ".md", render_summary_markdown(result))
+    atomic_write_text(base + ".json", output.to_json(summary_document(result)))
+    written += [base + ".md", base + ".json"]
+    return written
+
+
+def run_batch(
+    paths: Sequence[str],
+    out_dir: str,
+    eval_date: dt.date | None = None,
+    *,
+    plans: Sequence[str] | None = None,
+    history_path: str | None = engine.DEFAULT_HISTORY,
+) -> dict[str, Any]:
+    """Evaluate, write every report into ``out_dir``, append history (unless None).
+
+    For the nightly job. Returns a JSON-ready summary; raises ``NothingReadable``
+    like the command when no input is usable.
+    """
+    result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
+    files = write_reports(result, out_dir)
+    hist = engine.append_history(result, history_path) if history_path else None
+    statuses = result.pipelines.column("status").to_pylist()
+    verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
+    return {
+        "evalDate": result.eval_date.isoformat(),
+        "scoringVersion": result.scoring_version,
+        "pipelines": len(statuses),
+        "scored": statuses.count("scored"),
+        "notTerminal": statuses.count("not_terminal"),
+        "verdicts": {v: verdicts.count(v) for v in engine.verdict_names()},
+        "files": files,
+        "history": None
+        if hist is None
+        else {"path": hist.path, "written": hist.written, "already": hist.already},
+        "errors": [str(d) for d in result.errors],
+        "warnings": [str(d) for d in result.warnings],
+        "partial": result.partial,
+    }
+
+
+def _report(history_path: str, period: str, fmt: str) -> int:
+    rep = engine.history_report(history_path, period=period)
+    for d in rep.errors:
+        output.note(f"{d.location()}: {d.reason}")
+    rows = _rows(rep.trend.to_pylist())
+    periods = [r for r in rows if not r["is_total"]]
+    totals = [r for r in rows if r["is_total"]]
+    if not totals:
+        output.note(f"{history_path}: no {rep.scoring_version} pipeline records")
+    if fmt == "markdown":
+        if totals:
+            click.echo(
+                _md(
+                    "pipeline_report.md.j2",
+                    rows=periods,
+                    total=totals[0],
+                    path=history_path,
+                    period=period,
+                    scoring_version=rep.scoring_version,
+                ),
+                nl=False,
+            )
+    else:
+        output.write(rep.trend, fmt)
+    return ExitCode.PARTIAL if rep.errors else ExitCode.OK
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the runscore group."""
-    del group
+
+    @group.command("pipeline")
+    @click.argument("tasks", nargs=-1)
+    @click.option(
+        "--plans",
+        multiple=True,
+        metavar="FILE",
+        help="Plans JSONL with {pipelineId, estimatedDurationMinutes or estimatedDurationMs}; "
+        "repeatable. Without an estimate, time efficiency scores neutral.",
+    )
+    @click.option(
+        "--out",
+        "out_dir",
+        default=".",
+        show_default=True,
+        type=click.Path(file_okay=False),
+        help="Directory for pipeline-eval-{pipelineId}-{date}.md/.json and the summary.",
+    )
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="markdown",
+        show_default=True,
+        help="Format of the summary (or --report table) written to stdout.",
+    )
+    @click.option(
+        "--history",
+        "history_path",
+        default=engine.DEFAULT_HISTORY,
+        show_default=True,
+        metavar="FILE",
+        help="Pipeline history JSONL (appended to; read by --report).",
+    )
+    @click.option("--no-history", is_flag=True, help="Do not append results to the history.")
+    @click.option(
+        "--date",
+        "date_text",
+        metavar="YYYY-MM-DD",
+        help="Evaluation date for file names and evaluatedAt (default: today, UTC).",
+    )
+    @click.option(
+        "--report",
+        is_flag=True,
+        help="Instead of scoring, report verdict counts and dimension averages over "
+        "time from the history.",
+    )
+    @click.option(
+        "--period",
+        type=click.Choice(engine.PERIODS),
+        default="month",
+        show_default=True,
+        help="Period of the --report trend rows.",
+    )
+    @click.pass_context
+    def pipeline_cmd(
+        ctx: click.Context,
+        tasks: tuple[str, ...],
+        plans: tuple[str, ...],
+        out_dir: str,
+        fmt: str,
+        history_path: str,
+        no_history: bool,
+        date_text: str | None,
+        report: bool,
+        period: str,
+    ) -> None:
+        """Score finished multi-task pipelines from task-snapshot JSONL.
+
+        TASKS are files, directories (*.jsonl inside), globs or - (stdin). Each
+        scored pipeline gets a markdown and a JSON report in --out; a summary over
+        all pipelines goes to stdout. Pipelines with unfinished tasks are listed
+        as not_terminal and not scored. Scored pipelines are appended to the
+        history once per (pipeline, scoring version, inputs hash); re-running on
+        the same inputs adds nothing. Exit 1 when some input lines were rejected.
+        """
+        if report:
+            if tasks or plans:
+                raise UsageError("--report reads the history only; give no TASKS or --plans")
+            ctx.exit(_report(history_path, period, fmt))
+        if not tasks:
+            raise UsageError("give TASKS (files, directories, globs or -), or use --report")
+        eval_date = engine.parse_date(date_text) if date_text else None
+        result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
+        for d in result.errors:
+            output.note(f"{d.location()}: {d.reason}")
+        for d in result.warnings:
+            output.note(f"warning: {d.location()}: {d.reason}")
+        for r in result.pipelines.to_pylist():
+            if r["status"] != "scored":
+                ids = ", ".join(r["non_terminal_task_ids"])
+                output.note(f"pipeline {r['pipeline_id']}: not terminal ({ids}); not scored")
+
+        written = write_reports(result, out_dir)
+        output.note(f"wrote {len(written)} report file(s) to {out_dir}")
+        if not no_history:
+            hist = engine.append_history(result, history_path)
+            output.note(
+                f"history {hist.path}: {hist.written} new record(s)"
+                + (f", {hist.already} already recorded" if hist.already else "")
+            )
+
+        if fmt == "markdown":
+            click.echo(render_summary_markdown(result), nl=False)
+        else:
+            output.write(engine.summary_rows(result), fmt)
+        ctx.exit(ExitCode.PARTIAL if result.partial else ExitCode.OK)

@@ -92,7 +92,7 @@ SELECT
     CASE WHEN typ = 'agent.complete' AND json_type(d[14]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
          THEN TRY_CAST(round(TRY_CAST(d[14] ->> '$' AS DOUBLE)) AS BIGINT) END AS tok_out,
     CASE WHEN typ IN ('agent.complete', 'agent.start')
-         THEN nullif(trim(d[15] ->> '$'), '') END AS model,
+         AND trim(d[15] ->> '$') <> '' THEN d[15] ->> '$' END AS model,
     CASE WHEN typ = 'cycle.boundary'
          THEN coalesce(json_type(d[16]) = 'BOOLEAN' AND (d[16] ->> '$') = 'true'
                        OR json_type(d[16]) = 'VARCHAR' AND lower(d[16] ->> '$') = 'true', false)

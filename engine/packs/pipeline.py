@@ -1,0 +1,610 @@
+"""Pipeline pack (spec pipeline.md): score finished multi-task pipelines.
+
+Python orchestrates, SQL scores. The flow:
+
+1. ``sources`` reads task snapshots (and optional plans) into ``pl_raw_tasks`` /
+   ``pl_raw_plans``; one ``read_json`` pass over all files.
+2. ``sql/pipeline/v1/000``–``099`` normalise, pick the latest snapshot per task,
+   score D1–D5, the composite, the verdict and the ranked recommendations.
+3. ``100`` shapes the per-pipeline JSON report, ``110`` the history record.
+4. ``append_history`` appends records to ``.archeflow/memory/pipelines.jsonl``
+   under the history lock, idempotently on (pipeline_id, scoring_version,
+   inputs_sha256); ``history_report`` (SQL ``200``–``299``) reads it back.
+
+The markdown report is the CLI's business (Jinja lives there); everything a
+caller needs to render it is in ``PipelineResult``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import functools
+import hashlib
+import json
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from runscore.engine import db, history, sources, sqlpack
+from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.sources import LineIssue, SourceFile
+
+PACK = "pipeline"
+VERSION = "v1"
+SCORING_VERSION = f"{PACK}/{VERSION}"
+SCHEMA_NAME = "pipeline-evaluation.schema.json"
+DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "pipelines.jsonl")
+PERIODS = ("day", "week", "month", "year")
+
+#: Raw columns read from task snapshots; everything is typed and validated in SQL.
+TASK_COLUMNS = {
+    "pipelineId": "JSON",
+    "id": "JSON",
+    "taskId": "JSON",
+    "status": "JSON",
+    "createdAt": "JSON",
+    "updatedAt": "JSON",
+    "metadata": "JSON",
+}
+PLAN_COLUMNS = {
+    "pipelineId": "JSON",
+    "estimatedDurationMinutes": "JSON",
+    "estimatedDurationMs": "JSON",
+}
+#: The history record's fields, in record order (sql 110 writes them, 200/220 read them).
+HISTORY_FIELDS = (
+    "ts",
+    "pipeline_id",
+    "scoring_version",
+    "inputs_sha256",
+    "evaluated_at",
+    "eval_date",
+    "started_at",
+    "finished_at",
+    "task_count",
+    "completed",
+    "failed",
+    "cancelled",
+    "completion_rate",
+    "task_completion_score",
+    "deviation_count",
+    "deviation_score",
+    "tests_passed",
+    "tests_total",
+    "test_pass_rate",
+    "test_pass_rate_verified",
+    "test_score",
+    "actual_minutes",
+    "estimated_minutes",
+    "time_efficiency",
+    "quality_score",
+    "composite_score",
+    "verdict",
+    "recommendations",
+    "sources",
+)
+HISTORY_COLUMNS = {name: "JSON" for name in HISTORY_FIELDS}
+
+#: Views ``history_tables`` returns (for ``runscore sql`` / exports), with what they hold.
+HISTORY_VIEWS: dict[str, str] = {
+    "pipeline_history": "every usable pipeline history line, all scoring versions, typed "
+    "(record fields + history_file, history_line)",
+    "pipeline_history_current": "the current line per (pipeline_id, scoring_version): latest ts",
+}
+
+_EVAL_STAGE = (0, 99)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A rejected line (``error``) or a caveat on a used one (``warning``)."""
+
+    severity: str
+    file: str | None
+    line: int | None
+    reason: str
+    pipeline_id: str | None = None
+
+    def location(self) -> str:
+        if self.file is None:
+            return f"pipeline {self.pipeline_id}" if self.pipeline_id is not None else "input"
+        return f"{self.file}:{self.line}" if self.line else self.file
+
+    def __str__(self) -> str:
+        return f"{self.location()}: {self.reason}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "file": self.file,
+            "line": self.line,
+            "pipeline_id": self.pipeline_id,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class PipelineResult:
+    """Everything one evaluation pass produced (tables ordered by pipeline_id)."""
+
+    scoring_version: str
+    eval_date: dt.date
+    evaluated_at: str
+    #: one row per pipeline (scored and not_terminal); see sql 060 for columns
+    pipelines: pa.Table
+    #: one row per (scored pipeline, dimension): ord, code, label, score, weight, weighted
+    dimensions: pa.Table
+    #: one row per (scored pipeline, recommendation): rank, code, label, score, sentence
+    recommendations: pa.Table
+    #: one row per (pipeline, task): the latest snapshot's report fields
+    tasks: pa.Table
+    #: pipeline_id -> the JSON report (pipeline-evaluation.schema.json)
+    documents: dict[str, dict[str, Any]]
+    #: history records (sql 110), one per scored pipeline
+    history_records: list[dict[str, Any]]
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    files: list[SourceFile] = field(default_factory=list)
+    plan_files: list[SourceFile] = field(default_factory=list)
+    _groups: dict[int, tuple[pa.Table, dict[str, list[dict[str, Any]]]]] = field(
+        default_factory=dict, init=False, repr=False
+    )
+    _diag_groups: dict[str, list[Diagnostic]] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def partial(self) -> bool:
+        """Some input was rejected (exit code 1), the rest was scored."""
+        return bool(self.errors)
+
+    def issues_table(self) -> pa.Table:
+        rows = [d.as_dict() for d in self.errors + self.warnings]
+        return _issues_arrow(rows)
+
+    def rows_for(self, table: pa.Table, pipeline_id: str) -> list[dict[str, Any]]:
+        """Rows of one of the result tables that belong to ``pipeline_id``.
+
+        Each table is grouped once (by identity) and cached, so rendering every
+        pipeline's report stays linear in the number of result rows.
+        """
+        cached = self._groups.get(id(table))
+        if cached is None:
+            groups: dict[str, list[dict[str, Any]]] = {}
+            for row in table.to_pylist():
+                groups.setdefault(row["pipeline_id"], []).append(row)
+            # The table is kept with its groups so its id() cannot be reused.
+            cached = self._groups[id(table)] = (table, groups)
+        return cached[1].get(pipeline_id, [])
+
+    def diagnostics_for(self, pipeline_id: str) -> list[Diagnostic]:
+        if self._diag_groups is None:
+            self._diag_groups = {}
+            for d in self.errors + self.warnings:
+                if d.pipeline_id is not None:
+                    self._diag_groups.setdefault(d.pipeline_id, []).append(d)
+        return self._diag_groups.get(pipeline_id, [])
+
+
+@dataclass
+class HistoryOutcome:
+    path: str
+    written: int
+    already: int
+
+
+@dataclass
+class HistoryReport:
+    path: str
+    scoring_version: str
+    period: str
+    #: one row per period, oldest first, then the total row (is_total)
+    trend: pa.Table
+    #: the current history line per pipeline (the rows the trend aggregates)
+    pipelines: pa.Table
+    errors: list[Diagnostic] = field(default_factory=list)
+
+
+def _issues_arrow(rows: list[dict[str, Any]]) -> pa.Table:
+    schema = pa.schema(
+        [
+            ("severity", pa.string()),
+            ("file", pa.string()),
+            ("line", pa.int64()),
+            ("pipeline_id", pa.string()),
+            ("reason", pa.string()),
+        ]
+    )
+    return pa.Table.from_pylist(rows, schema=schema)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def schema_text() -> str:
+    """The draft-07 JSON schema every per-pipeline JSON report validates against."""
+    return sqlpack.resource_text(PACK, VERSION, SCHEMA_NAME)
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def _iso(t: dt.datetime) -> str:
+    return t.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_date(text: str) -> dt.date:
+    """A ``YYYY-MM-DD`` evaluation date (UsageError otherwise)."""
+    try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--date {text!r} is not a date in YYYY-MM-DD form") from None
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_MAX_STEM = 80
+
+
+def safe_pipeline_name(pipeline_id: str) -> str:
+    """``pipeline_id`` as a file-name part: ``[A-Za-z0-9._-]``, no leading dot or dash.
+
+    An id that had to be changed gets ``-`` + the first 8 hex digits of its
+    SHA-256, so two ids that sanitise alike (``a/b``, ``a:b``) never share a file.
+    """
+    s = _UNSAFE.sub("_", pipeline_id).lstrip(".-")[:_MAX_STEM]
+    if s == pipeline_id and s:
+        return s
+    digest = hashlib.sha256(pipeline_id.encode("utf-8")).hexdigest()[:8]
+    return f"{s or 'pipeline'}-{digest}"
+
+
+def report_basename(pipeline_id: str, eval_date: dt.date) -> str:
+    """``pipeline-eval-{pipelineId}-{YYYY-MM-DD}`` (no extension), id sanitised."""
+    return f"pipeline-eval-{safe_pipeline_name(pipeline_id)}-{eval_date.isoformat()}"
+
+
+def summary_basename(eval_date: dt.date) -> str:
+    return f"pipeline-eval-summary-{eval_date.isoformat()}"
+
+
+def _read(
+    con: duckdb.DuckDBPyConnection,
+    paths: Sequence[str],
+    table: str,
+    columns: dict[str, str],
+) -> tuple[list[SourceFile], list[Diagnostic], bool]:
+    """Discover, pre-scan and read ``paths``; return files, errors, any-readable."""
+    files, missing = sources.discover(paths)
+    for f in files:
+        sources.prescan(f)
+    errors = [Diagnostic("error", i.file, i.line or None, i.reason) for i in missing]
+    errors += [Diagnostic("error", f.display, None, f.error or "") for f in files if f.error]
+    try:
+        res = sources.read_jsonl(con, files, table, columns)
+    finally:
+        for f in files:
+            if f.display == "<stdin>":  # discover() spooled stdin to a temp file
+                with contextlib.suppress(OSError):
+                    os.unlink(f.path)
+    errors += [_from_line_issue(i) for i in res.skipped]
+    readable = any(f.error is None for f in files)
+    return files, errors, readable
+
+
+def _from_line_issue(i: LineIssue) -> Diagnostic:
+    return Diagnostic("error", i.file, i.line or None, i.reason)
+
+
+def _diagnostics(con: duckdb.DuckDBPyConnection, table: str) -> list[Diagnostic]:
+    rows = con.execute(
+        f"SELECT severity, file, line, reason, pipeline_id FROM {table} "
+        "ORDER BY file NULLS LAST, line NULLS LAST, severity, reason"
+    ).fetchall()
+    return [Diagnostic(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+
+def _table(con: duckdb.DuckDBPyConnection, sql: str) -> pa.Table:
+    return con.sql(sql).to_arrow_table()
+
+
+def _records(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Rows of the last statement as dicts, in the statement's column order."""
+    names = [d[0] for d in cur.description or []]
+    return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
+
+
+def _fmt_problems(problems: Sequence[Diagnostic], limit: int = 20) -> str:
+    lines = [f"  {p}" for p in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"  … and {len(problems) - limit} more")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- evaluation
+
+
+def evaluate_pipelines(
+    paths: Sequence[str],
+    plans: Sequence[str] | None = None,
+    *,
+    eval_date: dt.date | None = None,
+    now: dt.datetime | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> PipelineResult:
+    """Score every pipeline found in the task-snapshot files ``paths``.
+
+    ``paths`` may mix files, directories (``*.jsonl`` inside, recursively), globs
+    and ``-`` (stdin). ``plans`` are optional plan files (estimates). The
+    evaluation date defaults to today (UTC); with an explicit ``eval_date`` the
+    reports' ``evaluatedAt`` is that date at 00:00:00Z, so outputs are
+    reproducible. ``now`` (default: the clock) stamps history records.
+
+    Raises ``NothingReadable`` when no task file could be read or no line is a
+    usable task snapshot; otherwise bad lines are in ``errors`` and every other
+    pipeline is scored.
+    """
+    now = now or _utc_now()
+    if eval_date is None:
+        eval_date = now.astimezone(dt.UTC).date()
+        evaluated_at = _iso(now)
+    else:
+        evaluated_at = f"{eval_date.isoformat()}T00:00:00Z"
+    con = con or db.connect()
+
+    files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS)
+    if not readable:
+        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(errors))
+    plan_files: list[SourceFile] = []
+    if plans:
+        plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS)
+        errors += plan_errors
+    else:
+        sources.read_jsonl(con, [], "pl_raw_plans", PLAN_COLUMNS)
+
+    params = {
+        "eval_date": eval_date.isoformat(),
+        "evaluated_at": evaluated_at,
+        "ts": _iso(now),
+        "scoring_version": SCORING_VERSION,
+    }
+    sqlpack.run_range(con, PACK, VERSION, *_EVAL_STAGE, params)
+
+    diags = _diagnostics(con, "pl_issue")
+    errors += [d for d in diags if d.severity == "error"]
+    warnings = [d for d in diags if d.severity != "error"]
+    # Reader and SQL diagnostics in one order: input file order, then line.
+    rank = {f.display: i for i, f in enumerate(files + plan_files)}
+
+    def order(d: Diagnostic) -> tuple[int, int]:
+        return (rank.get(d.file, -1) if d.file is not None else len(rank), d.line or 0)
+
+    errors.sort(key=order)
+    warnings.sort(key=order)
+    usable = con.execute("SELECT count(*) FROM pl_snapshot").fetchall()[0][0]
+    if usable == 0:
+        raise NothingReadable("no usable task snapshot in the input:\n" + _fmt_problems(errors))
+
+    doc_rows = sqlpack.execute(
+        con, sqlpack.load(PACK, VERSION, "evaluation_document"), params
+    ).fetchall()
+    documents = {str(r[0]): json.loads(r[1]) for r in doc_rows}
+    records = _records(sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_record"), params))
+    return PipelineResult(
+        scoring_version=SCORING_VERSION,
+        eval_date=eval_date,
+        evaluated_at=evaluated_at,
+        pipelines=_table(con, "SELECT * FROM pl_pipeline ORDER BY pipeline_id"),
+        dimensions=_table(
+            con,
+            "SELECT pipeline_id, ord, code, label, score, weight, weighted "
+            "FROM pl_dim_score ORDER BY pipeline_id, ord",
+        ),
+        recommendations=_table(
+            con,
+            "SELECT pipeline_id, rank, code, label, score, sentence "
+            "FROM pl_recommendation ORDER BY pipeline_id, rank",
+        ),
+        tasks=_table(con, "SELECT * FROM pl_task_report ORDER BY pipeline_id, task_id"),
+        documents=documents,
+        history_records=records,
+        errors=errors,
+        warnings=warnings,
+        files=files,
+        plan_files=plan_files,
+    )
+
+
+def summary_rows(result: PipelineResult) -> pa.Table:
+    """The batch summary over all pipelines (scored and not_terminal), with report names."""
+    names = [
+        report_basename(pid, result.eval_date) if status == "scored" else None
+        for pid, status in zip(
+            result.pipelines.column("pipeline_id").to_pylist(),
+            result.pipelines.column("status").to_pylist(),
+            strict=True,
+        )
+    ]
+    t = result.pipelines.select(
+        [
+            "pipeline_id",
+            "status",
+            "verdict",
+            "composite_score",
+            "task_count",
+            "completion_rate",
+            "task_completion_score",
+            "deviation_count",
+            "deviation_score",
+            "test_pass_rate",
+            "test_pass_rate_verified",
+            "test_score",
+            "time_efficiency",
+            "quality_score",
+            "recommendations",
+            "non_terminal_task_ids",
+        ]
+    )
+    return t.append_column("report", pa.array(names, pa.string()))
+
+
+def write_json_reports(result: PipelineResult, out_dir: str) -> list[str]:
+    """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
+    written: list[str] = []
+    for pid, doc in result.documents.items():
+        path = os.path.join(out_dir, report_basename(pid, result.eval_date) + ".json")
+        history.atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        written.append(path)
+    return written
+
+
+# --------------------------------------------------------------------------- history
+
+
+def append_history(
+    result: PipelineResult,
+    path: str = DEFAULT_HISTORY,
+    *,
+    lock_timeout: float | None = 300.0,
+) -> HistoryOutcome:
+    """Append the scored pipelines' records to the history, idempotently.
+
+    Key: (pipeline_id, scoring_version, inputs_sha256). A pipeline whose key is
+    already in the file is not written again, so re-running on the same inputs
+    (on any day) adds nothing; changed inputs add a new line, and readers take
+    the latest ``ts`` per (pipeline_id, scoring_version).
+    """
+    records = result.history_records
+    if not records:
+        return HistoryOutcome(path, 0, 0)
+    with history.locked(path, timeout=lock_timeout, what="pipeline history"):
+        con = db.connect()
+        new = pa.Table.from_pylist(
+            [
+                {
+                    "i": i,
+                    "pipeline_id": r["pipeline_id"],
+                    "scoring_version": r["scoring_version"],
+                    "inputs_sha256": r["inputs_sha256"],
+                }
+                for i, r in enumerate(records)
+            ]
+        )
+        con.register("pl_new_records", new)
+        if os.path.exists(path):
+            f = sources.prescan(SourceFile(path=path, display=path))
+            if f.error:
+                raise NothingReadable(f"{path}: {f.error}")
+            sources.read_jsonl(
+                con,
+                [f],
+                "pl_history_keys",
+                {"pipeline_id": "JSON", "scoring_version": "JSON", "inputs_sha256": "JSON"},
+            )
+            fresh = con.execute(
+                """
+                SELECT n.i FROM pl_new_records n
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM pl_history_keys h
+                    WHERE json_extract_string(h.pipeline_id, '$') = n.pipeline_id
+                      AND json_extract_string(h.scoring_version, '$') = n.scoring_version
+                      AND json_extract_string(h.inputs_sha256, '$') = n.inputs_sha256)
+                ORDER BY n.i
+                """
+            ).fetchall()
+        else:
+            fresh = [(i,) for i in range(len(records))]
+        keep = [records[row[0]] for row in fresh]
+        written = history.append_groups(path, [[history.dumps_record(r)] for r in keep])
+        con.close()
+    return HistoryOutcome(path, written, len(records) - written)
+
+
+def history_report(
+    path: str = DEFAULT_HISTORY,
+    *,
+    period: str = "month",
+    scoring_version: str = SCORING_VERSION,
+) -> HistoryReport:
+    """Verdict counts and dimension averages per period, from the pipeline history."""
+    if period not in PERIODS:
+        raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {period!r}")
+    params = {"scoring_version": scoring_version, "period": period}
+    con, errors = _load_history(path, params)
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_trend"), params)
+    report = HistoryReport(
+        path=path,
+        scoring_version=scoring_version,
+        period=period,
+        trend=_table(con, "SELECT * FROM pl_hist_trend ORDER BY is_total, period_start"),
+        pipelines=_table(
+            con,
+            "SELECT pipeline_id, period_ts, verdict, d1 AS task_completion_score, "
+            "d2 AS deviation_score, d3 AS test_score, d4 AS time_efficiency, "
+            "d5 AS quality_score, composite AS composite_score, verified "
+            "FROM pl_hist ORDER BY period_ts, pipeline_id",
+        ),
+        errors=errors,
+    )
+    con.close()
+    return report
+
+
+def _load_history(
+    path: str, params: dict[str, Any]
+) -> tuple[duckdb.DuckDBPyConnection, list[Diagnostic]]:
+    """Read the history into ``pl_raw_history`` and run the policy files and 200."""
+    if not os.path.exists(path):
+        raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
+    con = db.connect()
+    _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS)
+    if not readable:
+        raise NothingReadable("the pipeline history could not be read:\n" + _fmt_problems(errors))
+    # The policy tables (input-free files 000-009) define e.g. the known verdicts.
+    sqlpack.run_range(con, PACK, VERSION, 0, 9, params)
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
+    errors += _diagnostics(con, "pl_hist_issue")
+    return con, errors
+
+
+def history_tables(
+    path: str = DEFAULT_HISTORY,
+) -> tuple[dict[str, pa.Table], list[Diagnostic]]:
+    """The pipeline history as typed tables (``HISTORY_VIEWS``), for SQL and export.
+
+    Lines that are not usable records are skipped and returned as diagnostics.
+    """
+    con, errors = _load_history(path, {"scoring_version": SCORING_VERSION})
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_views"))
+    tables = {
+        "pipeline_history": _table(
+            con, "SELECT * EXCLUDE (_ord) FROM pl_history_all ORDER BY _ord"
+        ),
+        "pipeline_history_current": _table(
+            con,
+            "SELECT * EXCLUDE (_ord) FROM pl_history_current ORDER BY pipeline_id, scoring_version",
+        ),
+    }
+    con.close()
+    return tables, errors
+
+
+@functools.cache
+def _verdict_names() -> tuple[str, ...]:
+    con = db.connect()
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "verdicts"))
+    names = tuple(
+        str(r[0]) for r in con.execute("SELECT verdict FROM pl_verdict ORDER BY rank").fetchall()
+    )
+    con.close()
+    return names
+
+
+def verdict_names() -> list[str]:
+    """The verdicts of this scoring version, best first (from the SQL verdict table)."""
+    return list(_verdict_names())

@@ -1,0 +1,21 @@
+-- pipeline/v1 · 004 neutral scores and the test-result grammar (spec pipeline.md §3 D3, D4, D5)
+-- Reads: nothing. Produces: pl_constant(name, value) and macro pl_test_pattern().
+--   test_unverified_score  D3 when no testResult parses (pass rate *unverified*)
+--   time_no_estimate_score D4 without an estimate (also used when the actual
+--                          duration is unknown: timestamps missing or unparsable)
+--   time_max_score         D4 when actual <= 0, and the cap of estimate/actual × 100
+--   quality_base           D5 start value; quality_min / quality_max clamp D5
+--   pl_test_pattern()      the testResult grammar, matched case-insensitively (a
+--                          macro, so the regex is a constant and compiled once)
+CREATE OR REPLACE TEMP TABLE pl_constant AS
+SELECT * FROM (VALUES
+    ('test_unverified_score',  50.0::DOUBLE),
+    ('time_no_estimate_score', 70.0::DOUBLE),
+    ('time_max_score',        100.0::DOUBLE),
+    ('quality_base',           60.0::DOUBLE),
+    ('quality_min',             0.0::DOUBLE),
+    ('quality_max',           100.0::DOUBLE)
+) AS t(name, value);
+
+CREATE OR REPLACE TEMP MACRO pl_test_pattern() AS
+    '^\s*(PASS|FAIL)\s+(\d+)\s*/\s*(\d+)\s*$';

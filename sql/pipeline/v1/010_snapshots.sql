@@ -1,0 +1,93 @@
+-- pipeline/v1 · 010 task snapshots: identify, type, reject (spec pipeline.md §1)
+-- Reads: pl_raw_tasks (sources.read_jsonl: _file, _line, _ord and the raw JSON
+--   columns pipelineId, id, taskId, status, createdAt, updatedAt, metadata).
+-- Produces:
+--   pl_snapshot_all  one row per input line: identifiers, typed fields, `reject`
+--                    (NULL for a usable line, else the reason)
+--   pl_snapshot      the usable lines (grain: one line = one snapshot of a task)
+--   pl_issue         diagnostics table (severity, file, line, pipeline_id, reason);
+--                    created here, later files add warnings to it
+-- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string
+-- or an integer; a line without one, or with an empty one, is rejected.
+-- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
+-- treated as missing (011 reports it).
+CREATE OR REPLACE TEMP TABLE pl_snapshot_all AS
+WITH src AS (
+    SELECT r.*,
+           CASE WHEN coalesce(json_type(r.pipelineId), 'NULL') <> 'NULL' THEN r.pipelineId
+                ELSE r.metadata -> '$.pipelineId' END AS pid_j,
+           CASE WHEN coalesce(json_type(r.id), 'NULL') <> 'NULL' THEN r.id
+                ELSE r.taskId END AS tid_j,
+           CASE WHEN coalesce(json_type(r.pipelineId), 'NULL') <> 'NULL' THEN 'pipelineId'
+                ELSE 'metadata.pipelineId' END AS pid_field,
+           CASE WHEN coalesce(json_type(r.id), 'NULL') <> 'NULL' THEN 'id'
+                ELSE 'taskId' END AS tid_field
+    FROM pl_raw_tasks r
+), ids AS (
+    SELECT s.*,
+           CASE WHEN json_type(pid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                THEN json_extract_string(pid_j, '$') END AS pipeline_id,
+           CASE WHEN json_type(tid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                THEN json_extract_string(tid_j, '$') END AS task_id,
+           CASE
+               WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL'
+                   THEN 'no pipeline id (pipelineId or metadata.pipelineId)'
+               WHEN json_type(pid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                   THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string or integer'
+               WHEN trim(json_extract_string(pid_j, '$')) = ''
+                   THEN pid_field || ' is empty'
+           END AS pid_problem,
+           CASE
+               WHEN coalesce(json_type(tid_j), 'NULL') = 'NULL'
+                   THEN 'no task id (id or taskId)'
+               WHEN json_type(tid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                   THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string or integer'
+               WHEN trim(json_extract_string(tid_j, '$')) = ''
+                   THEN tid_field || ' is empty'
+           END AS tid_problem,
+           CASE WHEN json_type(status) = 'VARCHAR'
+                THEN lower(trim(json_extract_string(status, '$'))) END AS status_norm,
+           CASE WHEN json_type(createdAt) = 'VARCHAR'
+                THEN TRY_CAST(json_extract_string(createdAt, '$') AS TIMESTAMPTZ)
+           END AS created_try,
+           CASE WHEN json_type(updatedAt) = 'VARCHAR'
+                THEN TRY_CAST(json_extract_string(updatedAt, '$') AS TIMESTAMPTZ)
+           END AS updated_try,
+           CASE WHEN json_type(metadata -> '$.completedAt') = 'VARCHAR'
+                THEN TRY_CAST(json_extract_string(metadata, '$.completedAt') AS TIMESTAMPTZ)
+           END AS completed_try
+    FROM src s
+)
+SELECT _file, _line, _ord,
+       pipeline_id, task_id,
+       nullif(concat_ws('; ', pid_problem, tid_problem), '') AS reject,
+       status AS status_json,
+       status_norm AS status,
+       createdAt AS created_json,
+       updatedAt AS updated_json,
+       metadata -> '$.completedAt' AS completed_json,
+       -- A valid timestamp is finite and inside the years Python and ISO-8601 can print.
+       CASE WHEN isfinite(created_try) AND year(created_try) BETWEEN 1 AND 9999
+            THEN created_try END AS created_at,
+       CASE WHEN isfinite(updated_try) AND year(updated_try) BETWEEN 1 AND 9999
+            THEN updated_try END AS updated_at,
+       CASE WHEN isfinite(completed_try) AND year(completed_try) BETWEEN 1 AND 9999
+            THEN completed_try END AS completed_at,
+       metadata
+FROM ids;
+
+CREATE OR REPLACE TEMP TABLE pl_snapshot AS
+SELECT * EXCLUDE (reject) FROM pl_snapshot_all WHERE reject IS NULL;
+
+CREATE OR REPLACE TEMP TABLE pl_issue (
+    severity VARCHAR,   -- 'error' = the line was rejected; 'warning' = used, with a caveat
+    file VARCHAR,
+    line BIGINT,
+    pipeline_id VARCHAR,
+    reason VARCHAR
+);
+
+INSERT INTO pl_issue
+SELECT 'error', _file, _line, pipeline_id, reject
+FROM pl_snapshot_all
+WHERE reject IS NOT NULL;

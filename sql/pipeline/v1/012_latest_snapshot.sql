@@ -1,0 +1,38 @@
+-- pipeline/v1 · 012 latest snapshot per task (spec pipeline.md §1)
+-- Reads: pl_snapshot, pl_status. Produces: pl_task, one row per (pipeline_id, task_id):
+-- the winning snapshot and the metadata fields later files score.
+-- Winner: the latest updatedAt; ties, or no (parsable) updatedAt, are decided by
+-- the later line (_ord, the global input order). A snapshot with an updatedAt
+-- beats one without: a dated snapshot is positive evidence of recency.
+-- Columns: _file, _line (of the winning line), pipeline_id, task_id, status,
+--   terminal (false for unknown/missing status), snapshots (lines seen for the
+--   task), created_at, updated_at, completed_at, summary, files_modified,
+--   deviations_json, test_result_json, quality_json, snapshot_text (canonical
+--   text of the winning snapshot; 110 hashes it for history idempotency).
+CREATE OR REPLACE TEMP TABLE pl_task AS
+WITH ranked AS (
+    SELECT s.*,
+           row_number() OVER w AS rn,
+           count(*) OVER (PARTITION BY pipeline_id, task_id) AS snapshots
+    FROM pl_snapshot s
+    WINDOW w AS (PARTITION BY pipeline_id, task_id
+                 ORDER BY updated_at DESC NULLS LAST, _ord DESC)
+)
+SELECT r._file, r._line, r._ord,
+       r.pipeline_id, r.task_id, r.status,
+       coalesce(st.terminal, false) AS terminal,
+       r.snapshots,
+       r.created_at, r.updated_at, r.completed_at,
+       CASE WHEN json_type(r.metadata -> '$.summary') = 'VARCHAR'
+            THEN json_extract_string(r.metadata, '$.summary') END AS summary,
+       CASE WHEN json_type(r.metadata -> '$.filesModified') = 'ARRAY'
+            THEN json_extract_string(r.metadata, '$.filesModified[*]') END AS files_modified,
+       r.metadata -> '$.deviations' AS deviations_json,
+       r.metadata -> '$.testResult' AS test_result_json,
+       r.metadata -> '$.quality' AS quality_json,
+       concat_ws(chr(31), r.task_id, coalesce(r.status_json::VARCHAR, ''),
+                 coalesce(r.created_json::VARCHAR, ''), coalesce(r.updated_json::VARCHAR, ''),
+                 coalesce(r.metadata::VARCHAR, '')) AS snapshot_text
+FROM ranked r
+LEFT JOIN pl_status st ON st.status = r.status
+WHERE r.rn = 1;

@@ -1,0 +1,59 @@
+-- pipeline/v1 · 013 plans: estimated duration per pipeline (spec pipeline.md §1, §3 D4)
+-- Reads: pl_raw_plans (sources.read_jsonl: _file, _line, _ord, pipelineId,
+--   estimatedDurationMinutes, estimatedDurationMs as raw JSON).
+-- Produces: pl_estimate(pipeline_id, estimate_minutes, _file, _line), one row per
+--   pipeline with a valid estimate (the later line wins when a pipeline is
+--   planned twice); rows in pl_issue: 'error' for a line without a pipeline id
+--   or with an estimate that is not a positive number, 'warning' for a plan
+--   line that carries no estimate at all.
+-- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
+CREATE OR REPLACE TEMP TABLE pl_plan_all AS
+WITH p AS (
+    SELECT _file, _line, _ord,
+           CASE WHEN json_type(pipelineId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                     AND trim(json_extract_string(pipelineId, '$')) <> ''
+                THEN json_extract_string(pipelineId, '$') END AS pipeline_id,
+           pipelineId AS pid_j,
+           estimatedDurationMinutes AS min_j,
+           estimatedDurationMs AS ms_j,
+           CASE WHEN json_type(estimatedDurationMinutes) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(json_extract_string(estimatedDurationMinutes, '$') AS DOUBLE)
+           END AS minutes,
+           CASE WHEN json_type(estimatedDurationMs) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(json_extract_string(estimatedDurationMs, '$') AS DOUBLE) / 60000.0
+           END AS ms_minutes
+    FROM pl_raw_plans
+)
+SELECT _file, _line, _ord, pipeline_id,
+       CASE WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL' THEN minutes
+            ELSE ms_minutes END AS estimate_minutes,
+       CASE
+           WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL' THEN 'plan has no pipelineId'
+           WHEN pipeline_id IS NULL THEN 'plan pipelineId is not a non-empty string'
+           WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL'
+                AND NOT coalesce(minutes > 0 AND isfinite(minutes), false)
+               THEN 'estimatedDurationMinutes ' || left(min_j::VARCHAR, 80)
+                    || ' is not a positive number'
+           WHEN coalesce(json_type(min_j), 'NULL') = 'NULL'
+                AND coalesce(json_type(ms_j), 'NULL') <> 'NULL'
+                AND NOT coalesce(ms_minutes > 0 AND isfinite(ms_minutes), false)
+               THEN 'estimatedDurationMs ' || left(ms_j::VARCHAR, 80)
+                    || ' is not a positive number'
+       END AS reject,
+       coalesce(json_type(min_j), 'NULL') = 'NULL'
+           AND coalesce(json_type(ms_j), 'NULL') = 'NULL' AS no_estimate
+FROM p;
+
+INSERT INTO pl_issue
+SELECT 'error', _file, _line, pipeline_id, reject
+FROM pl_plan_all WHERE reject IS NOT NULL
+UNION ALL
+SELECT 'warning', _file, _line, pipeline_id,
+       'plan has no estimatedDurationMinutes or estimatedDurationMs; ignored'
+FROM pl_plan_all WHERE reject IS NULL AND no_estimate;
+
+CREATE OR REPLACE TEMP TABLE pl_estimate AS
+SELECT pipeline_id, estimate_minutes, _file, _line
+FROM pl_plan_all
+WHERE reject IS NULL AND NOT no_estimate
+QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY _ord DESC) = 1;

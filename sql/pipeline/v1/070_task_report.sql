@@ -1,0 +1,21 @@
+-- pipeline/v1 · 070 task rows for the per-pipeline report
+-- (spec pipeline.md §1: summary, filesModified "carried into the report")
+-- Reads: pl_task, pl_test_result. Produces: pl_task_report, one row per
+--   (pipeline_id, task_id), ordered by pipeline_id, task_id: status (normalised),
+--   snapshots (lines seen), created_at, completed_at (completedAt, else NULL),
+--   updated_at, summary, files_modified, deviations (items; NULL when absent or
+--   not an array), test_result (the string as given), test_result_counted
+--   (whether it entered the pass rate), source (file:line of the winning snapshot).
+CREATE OR REPLACE TEMP TABLE pl_task_report AS
+SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
+       t.created_at, t.completed_at, t.updated_at,
+       t.summary, t.files_modified,
+       CASE WHEN json_type(t.deviations_json) = 'ARRAY'
+            THEN json_array_length(t.deviations_json) END AS deviations,
+       CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
+            THEN coalesce(r.test_result, t.test_result_json::VARCHAR) END AS test_result,
+       coalesce(r.test_result IS NOT NULL AND r.problem IS NULL, false) AS test_result_counted,
+       t._file || ':' || t._line AS source
+FROM pl_task t
+LEFT JOIN pl_test_result r ON r.pipeline_id = t.pipeline_id AND r.task_id = t.task_id
+ORDER BY t.pipeline_id, t.task_id;

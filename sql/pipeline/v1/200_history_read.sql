@@ -1,0 +1,56 @@
+-- pipeline/v1 · 200 pipeline history: validate and pick current lines (for --report;
+-- spec effectiveness.md §4 reader rule)
+-- Reads: pl_raw_history (sources.read_jsonl over pipelines.jsonl: _file, _line,
+--   _ord and raw JSON columns of the 110 record), pl_verdict; $scoring_version.
+-- Produces:
+--   pl_hist_issue  (severity, file, line, pipeline_id, reason): a line without a
+--                  pipeline_id, scoring_version, parsable ts, known verdict or a
+--                  numeric composite_score is skipped and reported
+--   pl_hist        the current line per pipeline_id for $scoring_version (latest
+--                  ts; ties: the later line), with period_ts = the pipeline's
+--                  finished_at, else its eval_date, else ts (when it ran, not when
+--                  it was scored, so re-scoring never moves a pipeline in time)
+CREATE OR REPLACE TEMP TABLE pl_hist_all AS
+WITH h AS (
+    SELECT _file, _line, _ord,
+           CASE WHEN json_type(pipeline_id) = 'VARCHAR'
+                THEN json_extract_string(pipeline_id, '$') END AS pipeline_id,
+           CASE WHEN json_type(scoring_version) = 'VARCHAR'
+                THEN json_extract_string(scoring_version, '$') END AS scoring_version,
+           TRY_CAST(json_extract_string(ts, '$') AS TIMESTAMPTZ) AS ts,
+           TRY_CAST(json_extract_string(finished_at, '$') AS TIMESTAMPTZ) AS finished_at,
+           TRY_CAST(json_extract_string(eval_date, '$') AS DATE) AS eval_date,
+           json_extract_string(verdict, '$') AS verdict,
+           TRY_CAST(json_extract_string(task_completion_score, '$') AS DOUBLE) AS d1,
+           TRY_CAST(json_extract_string(deviation_score, '$') AS DOUBLE) AS d2,
+           TRY_CAST(json_extract_string(test_score, '$') AS DOUBLE) AS d3,
+           TRY_CAST(json_extract_string(time_efficiency, '$') AS DOUBLE) AS d4,
+           TRY_CAST(json_extract_string(quality_score, '$') AS DOUBLE) AS d5,
+           TRY_CAST(json_extract_string(composite_score, '$') AS DOUBLE) AS composite,
+           json_type(test_pass_rate_verified) = 'BOOLEAN'
+               AND json_extract_string(test_pass_rate_verified, '$') = 'true' AS verified
+    FROM pl_raw_history
+)
+SELECT h.*,
+       CASE
+           WHEN h.pipeline_id IS NULL THEN 'history line has no pipeline_id'
+           WHEN h.scoring_version IS NULL THEN 'history line has no scoring_version'
+           WHEN h.ts IS NULL OR NOT isfinite(h.ts) THEN 'history line has no parsable ts'
+           WHEN h.verdict IS NULL OR h.verdict NOT IN (SELECT verdict FROM pl_verdict)
+               THEN 'history line has no known verdict'
+           WHEN h.composite IS NULL THEN 'history line has no numeric composite_score'
+       END AS reject
+FROM h;
+
+CREATE OR REPLACE TEMP TABLE pl_hist_issue AS
+SELECT 'error' AS severity, _file AS file, _line AS line, pipeline_id, reject AS reason
+FROM pl_hist_all
+WHERE reject IS NOT NULL
+ORDER BY _ord;
+
+CREATE OR REPLACE TEMP TABLE pl_hist AS
+SELECT *,
+       coalesce(finished_at, eval_date::TIMESTAMPTZ, ts) AS period_ts
+FROM pl_hist_all
+WHERE reject IS NULL AND scoring_version = $scoring_version::VARCHAR
+QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY ts DESC, _ord DESC) = 1;

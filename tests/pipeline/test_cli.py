@@ -1,0 +1,183 @@
+"""`runscore pipeline`: reports, summary, exit codes, file names, golden outputs, schema."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+DATE = "2026-03-07"
+
+
+@pytest.fixture
+def example(copy_fixture: Callable[[str], Path]) -> Path:
+    """The worked example copied to <tmp>/in/pipeline (the CLI's cwd is <tmp>)."""
+    return copy_fixture("pipeline")
+
+
+def _run_example(run_cli: Any, *extra: str) -> Any:
+    return run_cli(
+        "pipeline",
+        "in/pipeline/tasks.jsonl",
+        "--plans",
+        "in/pipeline/plans.jsonl",
+        "--date",
+        DATE,
+        "--out",
+        "out",
+        *extra,
+    )
+
+
+def test_example_outputs_match_golden(run_cli: Any, example: Path, tmp_path: Path) -> None:
+    res = _run_example(run_cli)
+    assert res.exit_code == 1  # tasks.jsonl:22 was rejected
+    assert "in/pipeline/tasks.jsonl:22: no task id (id or taskId)" in res.stderr
+    assert "pipeline p-blocked: not terminal (bl1); not scored" in res.stderr
+    out = tmp_path / "out"
+    written = sorted(p.name for p in out.iterdir())
+    assert written == sorted(p.name for p in GOLDEN.iterdir())
+    for name in written:
+        assert (out / name).read_text(encoding="utf-8") == (GOLDEN / name).read_text(
+            encoding="utf-8"
+        ), name
+    assert res.stdout == (GOLDEN / f"pipeline-eval-summary-{DATE}.md").read_text(encoding="utf-8")
+
+
+def test_every_json_written_validates(
+    run_cli: Any, example: Path, tmp_path: Path, schema_validator: Any
+) -> None:
+    _run_example(run_cli)
+    reports = sorted((tmp_path / "out").glob("pipeline-eval-p-*.json"))
+    assert len(reports) == 4
+    for p in reports:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        assert list(schema_validator.iter_errors(doc)) == [], p.name
+    # The validator really validates: a broken document is refused.
+    broken = dict(doc, verdict="GREAT", extra=1)
+    assert len(list(schema_validator.iter_errors(broken))) == 2
+    bad_time = dict(doc, evaluatedAt="yesterday")
+    assert len(list(schema_validator.iter_errors(bad_time))) == 1
+
+
+def test_report_markdown_shape(run_cli: Any, example: Path, tmp_path: Path) -> None:
+    _run_example(run_cli)
+    md = (tmp_path / "out" / f"pipeline-eval-p-composite-exactly-75-{DATE}.md").read_text()
+    assert "**Verdict: ACCEPTABLE** · composite score **75.00** / 100" in md
+    assert "| Dimension | Score | Weight | Weighted |" in md
+    recs = [line for line in md.splitlines() if line[:3] in ("1. ", "2. ", "3. ")]
+    assert [r.split("**")[1] for r in recs] == ["Quality", "Task completion", "Test pass rate"]
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_summary_formats(run_cli: Any, example: Path, fmt: str) -> None:
+    res = _run_example(run_cli, "--format", fmt)
+    assert res.exit_code == 1
+    if fmt == "json":
+        rows = json.loads(res.stdout)
+    else:
+        rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    by_id = {r["pipeline_id"]: r for r in rows}
+    assert sorted(by_id) == [
+        "p-blocked",
+        "p-blocked-then-completed",
+        "p-composite-exactly-75",
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+    assert by_id["p-blocked"]["status"] == "not_terminal"
+    assert by_id["p-composite-exactly-90"]["verdict"] == "GOOD"
+    if fmt == "json":
+        assert by_id["p-blocked"]["non_terminal_task_ids"] == ["bl1"]
+        assert by_id["p-blocked"]["composite_score"] is None
+        assert by_id["p-excellent"]["composite_score"] == 100.0
+    else:
+        assert by_id["p-blocked"]["non_terminal_task_ids"] == '["bl1"]'
+        assert by_id["p-blocked"]["composite_score"] == ""
+
+
+def test_clean_input_exits_0_and_stdin_works(run_cli: Any, h: Any) -> None:
+    lines = "".join(json.dumps(r) + "\n" for r in h.pipeline_tasks("s", 2))
+    res = run_cli("pipeline", "-", "--date", DATE, "--out", "r", "--no-history", input=lines)
+    assert res.exit_code == 0, res.stderr
+    assert "| s | scored | GOOD | 78.50 |" in res.stdout
+    assert Path("r", f"pipeline-eval-s-{DATE}.md").is_file()
+    assert not Path(".archeflow").exists()
+
+
+def test_directories_and_globs(run_cli: Any, h: Any, tmp_path: Path) -> None:
+    h.write_jsonl(tmp_path / "d" / "a.jsonl", h.pipeline_tasks("a", 1))
+    h.write_jsonl(tmp_path / "d" / "sub" / "b.jsonl", h.pipeline_tasks("b", 1))
+    h.write_jsonl(tmp_path / "g1.jsonl", h.pipeline_tasks("c", 1))
+    res = run_cli("pipeline", "d", "g*.jsonl", "--date", DATE, "--format", "json", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    assert [r["pipeline_id"] for r in json.loads(res.stdout)] == ["a", "b", "c"]
+
+
+def test_exit_codes(run_cli: Any, tmp_path: Path) -> None:
+    assert run_cli("pipeline", "missing.jsonl").exit_code == 3
+    Path("empty.jsonl").write_text("")
+    empty = run_cli("pipeline", "empty.jsonl")
+    assert empty.exit_code == 3 and "no usable task snapshot" in empty.stderr
+    assert run_cli("pipeline").exit_code == 2
+    assert run_cli("pipeline", "empty.jsonl", "--date", "07/03/2026").exit_code == 2
+    assert run_cli("pipeline", "empty.jsonl", "--report").exit_code == 2
+    assert run_cli("pipeline", "--report", "--period", "fortnight").exit_code == 2
+    assert not Path(".archeflow").exists()
+
+
+def test_hostile_pipeline_ids_stay_in_out_dir(
+    run_cli: Any, h: Any, tmp_path: Path, schema_validator: Any
+) -> None:
+    ids = ["../../escape", "a|b `x`", "a/b", "a:b"]
+    rows = [r for pid in ids for r in h.pipeline_tasks(pid, 1)]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(files) == 2 * len(ids) + 2
+    assert all("/" not in f and not f.startswith(".") for f in files)
+    assert not (tmp_path.parent / "escape").exists()
+    seen = set()
+    for p in (tmp_path / "out").glob("pipeline-eval-*.json"):
+        if "summary" in p.name:
+            continue
+        doc = json.loads(p.read_text())
+        assert list(schema_validator.iter_errors(doc)) == []
+        seen.add(doc["pipelineId"])
+    assert seen == set(ids)  # ids are kept verbatim inside the reports
+    # A hostile id cannot break the summary table: every row has the same cell count.
+    table = [line for line in res.stdout.splitlines() if line.startswith("| ")]
+    assert len({line.replace("\\|", "").count("|") for line in table}) == 1
+    assert "a\\|b \\`x\\`" in res.stdout
+
+
+def test_run_batch_for_the_nightly_job(example: Path, tmp_path: Path, h: Any) -> None:
+    from runscore.cli.pipeline import run_batch
+
+    summary = run_batch(
+        [str(example / "tasks.jsonl")],
+        str(tmp_path / "nightly"),
+        h.EVAL_DATE,
+        plans=[str(example / "plans.jsonl")],
+        history_path=str(tmp_path / "hist.jsonl"),
+    )
+    assert (summary["pipelines"], summary["scored"], summary["notTerminal"]) == (5, 4, 1)
+    assert summary["verdicts"] == {
+        "EXCELLENT": 1,
+        "GOOD": 2,
+        "ACCEPTABLE": 1,
+        "NEEDS_IMPROVEMENT": 0,
+    }
+    assert summary["history"]["written"] == 4
+    assert summary["partial"] is True
+    assert [e.rsplit(": ", 1)[1] for e in summary["errors"]] == ["no task id (id or taskId)"]
+    assert len(summary["files"]) == 10
+    assert all(Path(f).is_file() for f in summary["files"])
+    json.dumps(summary)  # JSON-ready

@@ -1,0 +1,294 @@
+"""D1–D5 per spec pipeline.md §3: every bucket boundary, parsing and neutral values.
+
+Expected values are worked out by hand from the spec tables, never copied from
+output. The table-driven cases are scored together in ONE evaluation (one
+pipeline per case), which is also how the pack is meant to run: many pipelines
+in one pass, none influencing another.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import pipeline as engine
+
+T0 = "2026-02-02T09:00:00Z"
+
+# (completed, failed, cancelled) → (rate, D1)
+D1_CASES = [
+    ((1, 0, 0), 100.0, 100),  # rate = 100 → 100
+    ((9, 1, 0), 90.0, 85),  # exactly 90 → 85
+    ((8, 1, 0), 800 / 9, 70),  # 88.9: below 90 → 70
+    ((3, 1, 0), 75.0, 70),  # exactly 75 → 70
+    ((2, 1, 0), 200 / 3, 50),  # 66.7: below 75 → 50
+    ((3, 2, 0), 60.0, 50),  # exactly 60 → 50
+    ((1, 1, 0), 50.0, 20),  # below 60 → 20
+    ((0, 1, 1), 0.0, 20),
+    ((3, 0, 1), 75.0, 70),  # cancelled is not completed
+    ((19, 0, 1), 95.0, 85),
+]
+
+# deviation count → D2
+D2_CASES = [(0, 100), (1, 85), (2, 85), (3, 65), (5, 65), (6, 40), (10, 40), (11, 10), (40, 10)]
+
+# testResult strings → (passed, total, D3, verified)
+D3_CASES = [
+    (["PASS 42/42"], 42, 42, 100.0, True),
+    (["PASS 38/42", "FAIL 4/8"], 42, 50, 84.0, True),
+    (["  pass 3 / 4  ", "Fail 1/4"], 4, 8, 50.0, True),  # verified 50, not the neutral 50
+    (["PASS 18/25"], 18, 25, 72.0, True),
+    (["PASS 9/10", "PASS 0/10"], 9, 20, 45.0, True),
+    ([], None, None, 50.0, False),  # no result: neutral, unverified
+]
+
+# (plan, start, end) → (actual minutes, D4)
+D4_CASES = [
+    ({"estimatedDurationMinutes": 600}, T0, "2026-02-02T14:00:00Z", 300, 100),
+    ({"estimatedDurationMinutes": 30}, T0, "2026-02-02T10:00:00Z", 60, 50),
+    ({"estimatedDurationMinutes": 60}, T0, "2026-02-02T10:00:00Z", 60, 100),
+    ({"estimatedDurationMinutes": 59.4}, T0, "2026-02-02T10:00:00Z", 60, 99),
+    ({"estimatedDurationMs": 1_800_000}, T0, "2026-02-02T10:00:00Z", 60, 50),
+    ({"estimatedDurationMinutes": 40}, T0, "2026-02-02T11:00:00Z", 120, 100 / 3),
+    ({"estimatedDurationMinutes": 5}, T0, T0, 0, 100),  # actual <= 0 → 100
+    # offsets are honoured: 10:00+01:00 is 09:00Z
+    ({"estimatedDurationMinutes": 15}, "2026-02-02T10:00:00+01:00", "2026-02-02T09:30:00Z", 30, 50),
+    (None, T0, "2026-02-02T19:00:00Z", 600, 70),  # no estimate → 70
+]
+
+# metadata.quality per task (plus one task without) → (D5, tasks reporting quality)
+D5_CASES = [
+    ([], 60, 0),  # no signal at all → 60
+    ([{"lintFix": {"ran": True, "errors": 0}}], 70, 1),
+    ([{"lintFix": {"ran": True, "errors": 3}}], 55, 1),
+    ([{"lintFix": {"ran": False, "errors": 0}}], 60, 1),  # did not run: no points
+    ([{"lintFix": {"ran": True}}], 60, 1),  # errors unknown: no points
+    ([{"format": {"ran": True, "changed": False}}], 65, 1),
+    ([{"format": {"ran": True, "changed": True}}], 60, 1),
+    ([{"unresolvedTodos": 2}], 50, 1),
+    ([{"unresolvedTodos": 0}], 60, 1),
+    (
+        [
+            {
+                "lintFix": {"ran": True, "errors": 0},
+                "format": {"ran": True, "changed": False},
+                "unresolvedTodos": 1,
+            }
+        ],
+        65,
+        1,
+    ),
+    ([{"lintFix": {"ran": True, "errors": 0}}] * 5, 100, 5),  # 110 → clamped to 100
+    ([{"unresolvedTodos": 9, "lintFix": {"ran": True, "errors": 1}}] * 5, 0, 5),  # −15 → 0
+    ([{"lintFix": {"ran": "true", "errors": "0"}}], 60, 1),  # not a boolean / number
+]
+
+
+def _timed(h: Any, pid: str, start: str, end: str) -> list[dict[str, Any]]:
+    return [
+        h.task(pid, "a", created=start, updated=start, completed_at=start),
+        h.task(pid, "b", created=start, updated=end, completed_at=end),
+    ]
+
+
+@pytest.fixture(scope="module")
+def batch(h: Any, tmp_path_factory: pytest.TempPathFactory) -> engine.PipelineResult:
+    rows: list[dict[str, Any]] = []
+    plans: list[dict[str, Any]] = []
+    for i, (counts, _, _) in enumerate(D1_CASES):
+        rows += h.pipeline_tasks(f"d1-{i}", *counts)
+    for i, (count, _) in enumerate(D2_CASES):
+        first = count // 2  # split over two tasks: the count is over all tasks
+        rows.append(h.task(f"d2-{i}", "a", deviations=[f"d{k}" for k in range(first)]))
+        rows.append(h.task(f"d2-{i}", "b", deviations=[{"k": k} for k in range(count - first)]))
+    for i, (results, *_) in enumerate(D3_CASES):
+        rows += [h.task(f"d3-{i}", f"t{k}", testResult=r) for k, r in enumerate(results)]
+        rows.append(h.task(f"d3-{i}", "no-tests"))
+    for i, (plan, start, end, _, _) in enumerate(D4_CASES):
+        rows += _timed(h, f"d4-{i}", start, end)
+        if plan is not None:
+            plans.append({"pipelineId": f"d4-{i}", **plan})
+    for i, (qualities, _, _) in enumerate(D5_CASES):
+        rows += [h.task(f"d5-{i}", f"t{k}", quality=q) for k, q in enumerate(qualities)]
+        rows.append(h.task(f"d5-{i}", "plain"))
+    d = tmp_path_factory.mktemp("dims")
+    tasks = h.write_jsonl(d / "tasks.jsonl", rows)
+    plan_file = h.write_jsonl(d / "plans.jsonl", plans)
+    return engine.evaluate_pipelines([str(tasks)], [str(plan_file)], eval_date=h.EVAL_DATE)
+
+
+def test_batch_is_clean(batch: engine.PipelineResult) -> None:
+    assert batch.errors == [] and batch.warnings == []
+    assert set(batch.pipelines.column("status").to_pylist()) == {"scored"}
+
+
+@pytest.mark.parametrize(("i", "case"), list(enumerate(D1_CASES)), ids=str)
+def test_d1_completion_buckets(batch: Any, h: Any, i: int, case: Any) -> None:
+    counts, rate, score = case
+    row = h.row_of(batch, f"d1-{i}")
+    assert row["completion_rate"] == pytest.approx(rate)
+    assert row["task_completion_score"] == score
+    assert (row["completed"], row["failed"], row["cancelled"]) == counts
+
+
+@pytest.mark.parametrize(("i", "case"), list(enumerate(D2_CASES)), ids=str)
+def test_d2_deviation_buckets(batch: Any, h: Any, i: int, case: Any) -> None:
+    count, score = case
+    row = h.row_of(batch, f"d2-{i}")
+    assert row["deviation_count"] == count
+    assert row["deviation_score"] == score
+
+
+@pytest.mark.parametrize(("i", "case"), list(enumerate(D3_CASES)), ids=str)
+def test_d3_pass_rate(batch: Any, h: Any, i: int, case: Any) -> None:
+    _, passed, total, score, verified = case
+    row = h.row_of(batch, f"d3-{i}")
+    assert row["test_score"] == pytest.approx(score)
+    assert row["test_pass_rate_verified"] is verified
+    assert row["test_pass_rate"] == (pytest.approx(score) if verified else None)
+    assert (row["tests_passed"], row["tests_total"]) == (passed, total)
+
+
+@pytest.mark.parametrize(("i", "case"), list(enumerate(D4_CASES)), ids=str)
+def test_d4_time_efficiency(batch: Any, h: Any, i: int, case: Any) -> None:
+    plan, _, _, actual, score = case
+    row = h.row_of(batch, f"d4-{i}")
+    assert row["actual_minutes"] == pytest.approx(actual)
+    assert row["time_efficiency"] == pytest.approx(score)
+    assert (row["estimated_minutes"] is None) is (plan is None)
+
+
+@pytest.mark.parametrize(("i", "case"), list(enumerate(D5_CASES)), ids=str)
+def test_d5_quality(batch: Any, h: Any, i: int, case: Any) -> None:
+    _, score, reporting = case
+    row = h.row_of(batch, f"d5-{i}")
+    assert row["quality_score"] == score
+    assert row["quality_reporting_tasks"] == reporting
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+def test_d2_counts_only_latest_snapshot_and_reports_non_arrays(evaluate: Any, h: Any) -> None:
+    rows = [
+        h.task("p", "a", "in_progress", updated="2026-02-02T09:00:00Z", deviations=[1, 2, 3, 4]),
+        h.task("p", "a", updated="2026-02-02T10:00:00Z", deviations=["kept"]),
+        h.task("p", "b", deviations="scope grew"),
+    ]
+    res = evaluate(rows)
+    row = h.row_of(res, "p")
+    assert row["deviation_count"] == 1
+    assert row["deviation_score"] == 85
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (3, "task b: metadata.deviations is string, not an array; not counted")
+    ]
+
+
+def test_d3_invalid_results_are_reported_never_counted(evaluate: Any, h: Any) -> None:
+    bad = {
+        "b1": "42/42",
+        "b2": "PASSED 3/4",
+        "b3": "PASS 3/4 extra",
+        "b4": "PASS -1/4",
+        "b5": "",
+        "b6": "PASS 0/0",
+        "b7": "PASS 5/4",
+        "b8": 42,
+        "b9": "PASS 99999999999999999999/99999999999999999999",
+    }
+    rows = [h.task("p", "good", testResult="FAIL 3/4")]
+    rows += [h.task("p", tid, testResult=v) for tid, v in bad.items()]
+    res = evaluate(rows)
+    row = h.row_of(res, "p")
+    # Only the one valid result counts: 3 of 4.
+    assert (row["tests_passed"], row["tests_total"]) == (3, 4)
+    assert row["test_score"] == pytest.approx(75.0)
+    assert row["test_pass_rate_verified"] is True
+    assert res.errors == []
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (2, 'task b1: testResult "42/42" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (3, 'task b2: testResult "PASSED 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (4, 'task b3: testResult "PASS 3/4 extra" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (5, 'task b4: testResult "PASS -1/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (6, 'task b5: testResult "" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (7, 'task b6: testResult "PASS 0/0" has a total of 0; ignored'),
+        (8, 'task b7: testResult "PASS 5/4" has more passed than total; ignored'),
+        (9, "task b8: testResult is number, not a string; ignored"),
+        (
+            10,
+            'task b9: testResult "PASS 99999999999999999999/99999999999999999999" '
+            "has numbers too large to count; ignored",
+        ),
+    ]
+    assert {d.pipeline_id for d in res.warnings} == {"p"}
+    assert all(str(d).startswith(f"{d.file}:{d.line}: task b") for d in res.warnings)
+
+
+def test_d3_only_invalid_results_is_unverified(evaluate: Any, h: Any) -> None:
+    res = evaluate([h.task("p", "a", testResult="all green"), h.task("p", "b")])
+    row = h.row_of(res, "p")
+    assert row["test_score"] == 50
+    assert row["test_pass_rate_verified"] is False
+    assert row["test_pass_rate"] is None
+    assert len(res.warnings) == 1
+
+
+def test_d4_end_is_completed_at_else_updated_at(evaluate: Any, h: Any) -> None:
+    rows = [
+        h.task(
+            "p",
+            "a",
+            created=T0,
+            updated="2026-02-02T12:00:00Z",
+            completed_at="2026-02-02T10:00:00Z",
+        ),
+        # no completedAt: its updatedAt (11:00) ends it
+        h.task(
+            "p", "b", "cancelled", created="2026-02-02T09:30:00Z", updated="2026-02-02T11:00:00Z"
+        ),
+    ]
+    row = h.row_of(evaluate(rows, [{"pipelineId": "p", "estimatedDurationMinutes": 60}]), "p")
+    assert row["actual_minutes"] == 120
+    assert row["time_efficiency"] == 50
+
+
+def test_d4_plans_later_line_wins_and_bad_lines_rejected(evaluate: Any, h: Any) -> None:
+    plans = [
+        {"pipelineId": "p", "estimatedDurationMinutes": 10},
+        {"pipelineId": "p", "estimatedDurationMinutes": 120},  # wins
+        {"pipelineId": "p", "estimatedDurationMinutes": "soon"},  # rejected
+        {"pipelineId": "p", "estimatedDurationMs": -5},  # rejected
+        {"estimatedDurationMinutes": 5},  # rejected: no pipeline
+        {"pipelineId": "p"},  # warning: nothing to use
+        {"pipelineId": "other", "estimatedDurationMinutes": 1},
+    ]
+    res = evaluate(_timed(h, "p", T0, "2026-02-02T13:00:00Z"), plans)
+    row = h.row_of(res, "p")
+    assert row["estimated_minutes"] == 120
+    assert row["time_efficiency"] == 50
+    assert [(d.line, d.reason) for d in res.errors] == [
+        (3, 'estimatedDurationMinutes "soon" is not a positive number'),
+        (4, "estimatedDurationMs -5 is not a positive number"),
+        (5, "plan has no pipelineId"),
+    ]
+    assert [(d.line, d.severity) for d in res.warnings] == [(6, "warning")]
+
+
+def test_d4_estimate_without_timestamps_is_neutral_and_warned(evaluate: Any, h: Any) -> None:
+    rows = [h.task("p", "a", created=None, updated=None)]
+    res = evaluate(rows, [{"pipelineId": "p", "estimatedDurationMinutes": 60}])
+    row = h.row_of(res, "p")
+    assert row["actual_minutes"] is None
+    assert row["time_efficiency"] == 70
+    assert [str(d) for d in res.warnings] == [
+        "pipeline p: pipeline has an estimate but no parsable createdAt and "
+        "completedAt/updatedAt; time efficiency is neutral"
+    ]
+
+
+def test_d4_missing_plans_file_is_reported_and_scoring_goes_on(tmp_path: Path, h: Any) -> None:
+    t = h.write_jsonl(tmp_path / "tasks.jsonl", [h.task("p", "a")])
+    res = engine.evaluate_pipelines([str(t)], [str(tmp_path / "nope.jsonl")], eval_date=h.EVAL_DATE)
+    assert [d.reason for d in res.errors] == ["no such file or directory"]
+    assert h.row_of(res, "p")["time_efficiency"] == 70

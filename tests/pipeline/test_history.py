@@ -1,0 +1,195 @@
+"""Pipeline history: append-only, idempotent, locked; `--report` trends; typed views."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import pipeline as engine
+
+HIST = Path(".archeflow/memory/pipelines.jsonl")
+DATE = "2026-03-07"
+
+
+@pytest.fixture
+def example(copy_fixture: Callable[[str], Path]) -> Path:
+    return copy_fixture("pipeline")
+
+
+def _score(run_cli: Any, *extra: str, date: str = DATE) -> Any:
+    return run_cli(
+        "pipeline",
+        "in/pipeline/tasks.jsonl",
+        "--plans",
+        "in/pipeline/plans.jsonl",
+        "--date",
+        date,
+        "--out",
+        "out",
+        *extra,
+    )
+
+
+def _records(path: Path = HIST) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_records_written_once_in_field_order(run_cli: Any, example: Path) -> None:
+    res = _score(run_cli)
+    assert "history .archeflow/memory/pipelines.jsonl: 4 new record(s)" in res.stderr
+    recs = _records()
+    assert [r["pipeline_id"] for r in recs] == [
+        "p-blocked-then-completed",
+        "p-composite-exactly-75",
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]  # p-blocked is not terminal: no score, no record
+    assert all(list(r) == list(engine.HISTORY_FIELDS) for r in recs)
+    assert {r["scoring_version"] for r in recs} == {"pipeline/v1"}
+    ex = recs[3]
+    assert (ex["verdict"], ex["composite_score"], ex["eval_date"]) == ("EXCELLENT", 100.0, DATE)
+    assert (ex["started_at"], ex["finished_at"]) == ("2026-02-02T09:00:00Z", "2026-02-02T14:00:00Z")
+    assert recs[1]["recommendations"] == ["D5", "D1", "D3"]
+    before = HIST.read_bytes()
+    # Same inputs, another day: nothing new.
+    again = _score(run_cli, date="2026-04-01")
+    assert "0 new record(s), 4 already recorded" in again.stderr
+    assert HIST.read_bytes() == before
+
+
+def test_changed_inputs_append_and_latest_wins(run_cli: Any, example: Path) -> None:
+    _score(run_cli)
+    tasks = example / "tasks.jsonl"
+    lines = tasks.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["metadata"]["deviations"] = ["d"] * 6  # p-excellent: D2 → 40, composite 88
+    first["updatedAt"] = "2026-02-02T15:00:00Z"
+    tasks.write_text("\n".join([*lines, json.dumps(first)]) + "\n")
+    res = _score(run_cli)
+    assert "1 new record(s), 3 already recorded" in res.stderr
+    recs = _records()
+    assert [r["pipeline_id"] for r in recs][-1] == "p-excellent"
+    assert recs[-1]["composite_score"] == pytest.approx(88.0)
+    assert recs[-1]["verdict"] == "GOOD"
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    assert rep.exit_code == 0, rep.stderr
+    total = [r for r in json.loads(rep.stdout) if r["is_total"]][0]
+    # the current record per pipeline: p-excellent is now GOOD
+    assert (total["pipelines"], total["excellent"], total["good"]) == (4, 0, 3)
+
+
+def test_report_counts_and_averages(run_cli: Any, example: Path) -> None:
+    _score(run_cli)
+    res = run_cli("pipeline", "--report", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    rows = json.loads(res.stdout)
+    # Periods follow when each pipeline finished: three in February, one in March.
+    feb, mar, total = rows
+    assert (feb["period_start"], feb["pipelines"]) == ("2026-02-01", 3)
+    assert (feb["excellent"], feb["good"], feb["acceptable"], feb["needs_improvement"]) == (
+        1,
+        1,
+        1,
+        0,
+    )
+    assert feb["avg_composite"] == pytest.approx((100 + 90 + 75) / 3)
+    assert feb["avg_task_completion"] == pytest.approx((100 + 100 + 70) / 3)
+    assert feb["avg_test_pass_rate"] == pytest.approx((100 + 96 + 72) / 3)
+    assert (mar["period_start"], mar["pipelines"], mar["good"]) == ("2026-03-01", 1, 1)
+    assert mar["verified_share"] == 0.0
+    assert total["is_total"] and total["period_start"] is None
+    assert total["avg_composite"] == pytest.approx((100 + 90 + 75 + 78.5) / 4)
+    assert total["avg_quality"] == pytest.approx((100 + 60 + 60 + 60) / 4)
+    md = run_cli("pipeline", "--report")
+    assert (
+        "| 2026-02-01 | 3 | 1 | 1 | 1 | 0 | 100.00 | 90.00 | 100.00 | 89.33 | 80.00 | 73.33 | 88.33 |"
+        in md.stdout
+    )
+    assert "| **All** | **4** |" in md.stdout
+    week = json.loads(
+        run_cli("pipeline", "--report", "--period", "week", "--format", "json").stdout
+    )
+    assert [r["period_start"] for r in week] == ["2026-02-02", "2026-02-23", None]
+
+
+def test_no_history_and_custom_path(run_cli: Any, example: Path) -> None:
+    _score(run_cli, "--no-history")
+    assert not HIST.exists()
+    _score(run_cli, "--history", "h/p.jsonl")
+    assert len(_records(Path("h/p.jsonl"))) == 4
+    assert run_cli("pipeline", "--report").exit_code == 3  # default history absent
+    assert run_cli("pipeline", "--report", "--history", "h/p.jsonl").exit_code == 0
+
+
+def test_torn_and_bad_history_lines(run_cli: Any, example: Path) -> None:
+    _score(run_cli)
+    with HIST.open("a", encoding="utf-8") as f:
+        f.write('{"pipeline_id": "x", "scoring_version": "pipeline/v1"}\n{"ts": "2026-')
+    # A torn last line is closed off before the next append, never glued to it.
+    tasks = example / "tasks.jsonl"
+    tasks.write_text(tasks.read_text().replace("did a0", "did a0 again"))
+    _score(run_cli)
+    lines = HIST.read_text().splitlines()
+    assert lines[-2] == '{"ts": "2026-'
+    assert json.loads(lines[-1])["pipeline_id"] == "p-excellent"
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    assert rep.exit_code == 1
+    assert ".archeflow/memory/pipelines.jsonl:5: history line has no parsable ts" in rep.stderr
+    assert ".archeflow/memory/pipelines.jsonl:6: not JSON" in rep.stderr
+    total = [r for r in json.loads(rep.stdout) if r["is_total"]][0]
+    assert total["pipelines"] == 4
+
+
+def test_symlinked_history_is_refused(run_cli: Any, example: Path, tmp_path: Path) -> None:
+    target = tmp_path / "elsewhere.jsonl"
+    target.write_text("")
+    HIST.parent.mkdir(parents=True)
+    os.symlink(target, HIST)
+    res = _score(run_cli)
+    assert res.exit_code == 2
+    assert "symlink" in res.stderr
+    assert target.read_text() == ""
+
+
+def test_concurrent_appends_do_not_duplicate(tmp_path: Path, h: Any) -> None:
+    t = h.write_jsonl(
+        tmp_path / "t.jsonl", [r for i in range(5) for r in h.pipeline_tasks(f"p{i}", 1)]
+    )
+    result = engine.evaluate_pipelines([str(t)], eval_date=h.EVAL_DATE)
+    path = str(tmp_path / "hist.jsonl")
+    outcomes: list[engine.HistoryOutcome] = []
+    threads = [
+        threading.Thread(target=lambda: outcomes.append(engine.append_history(result, path)))
+        for _ in range(4)
+    ]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    lines = Path(path).read_text().splitlines()
+    assert len(lines) == 5
+    assert sorted(o.written for o in outcomes) == [0, 0, 0, 5]
+
+
+def test_history_tables_for_sql(run_cli: Any, example: Path) -> None:
+    _score(run_cli)
+    tables, errors = engine.history_tables(str(HIST))
+    assert errors == []
+    assert set(tables) == set(engine.HISTORY_VIEWS)
+    cur = tables["pipeline_history_current"].to_pylist()
+    assert [r["pipeline_id"] for r in cur] == [
+        "p-blocked-then-completed",
+        "p-composite-exactly-75",
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+    assert cur[1]["recommendations"] == ["D5", "D1", "D3"]
+    assert cur[0]["history_line"] == 1
+    assert tables["pipeline_history"].column_names[: len(engine.HISTORY_FIELDS)] == list(
+        engine.HISTORY_FIELDS
+    )

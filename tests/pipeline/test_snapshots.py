@@ -1,0 +1,193 @@
+"""Input handling per spec pipeline.md §1–§2: latest snapshot wins, statuses, ids, rejects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.errors import NothingReadable
+from runscore.engine.packs import pipeline as engine
+
+
+def test_latest_snapshot_wins(evaluate: Any, h: Any) -> None:
+    rows = [
+        # out of order: the later line is older → the earlier line wins
+        h.task("order", "t", "completed", updated="2026-02-02T10:00:00Z"),
+        h.task("order", "t", "in_progress", updated="2026-02-02T09:00:00Z"),
+        # equal updatedAt: the later line wins
+        h.task("tie", "t", "completed", updated="2026-02-02T10:00:00Z"),
+        h.task("tie", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        # no updatedAt at all: the later line wins
+        h.task("undated", "t", "completed", updated=None),
+        h.task("undated", "t", "cancelled", updated=None),
+        # a dated snapshot beats an undated one, whatever the line order
+        h.task("mixed", "t", "completed", updated="2026-02-02T10:00:00Z"),
+        h.task("mixed", "t", "in_progress", updated=None),
+        # an unparsable updatedAt counts as missing (and is reported)
+        h.task("garbled", "t", "completed", updated="2026-02-02T10:00:00Z"),
+        h.task("garbled", "t", "pending", updated="yesterday at noon"),
+        # offsets: 10:30+02:00 is 08:30Z, older than 09:00Z
+        h.task("tz", "t", "failed", updated="2026-02-02T09:00:00Z"),
+        h.task("tz", "t", "completed", updated="2026-02-02T10:30:00+02:00"),
+    ]
+    res = evaluate(rows)
+    outcome = {
+        pid: (
+            h.row_of(res, pid)["completed"],
+            h.row_of(res, pid)["failed"],
+            h.row_of(res, pid)["cancelled"],
+            h.row_of(res, pid)["status"],
+        )
+        for pid in ("order", "tie", "undated", "mixed", "garbled", "tz")
+    }
+    assert outcome == {
+        "order": (1, 0, 0, "scored"),
+        "tie": (0, 1, 0, "scored"),
+        "undated": (0, 0, 1, "scored"),
+        "mixed": (1, 0, 0, "scored"),
+        "garbled": (1, 0, 0, "scored"),
+        "tz": (0, 1, 0, "scored"),
+    }
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (10, 'updatedAt "yesterday at noon" is not an ISO-8601 timestamp; treated as missing')
+    ]
+    [t] = res.rows_for(res.tasks, "order")
+    assert (t["snapshots"], t["source"].rsplit(":", 1)[1]) == (2, "1")
+
+
+def test_snapshots_across_files(tmp_path: Path, h: Any) -> None:
+    a = h.write_jsonl(
+        tmp_path / "a.jsonl", [h.task("p", "t", "completed", updated="2026-02-02T11:00:00Z")]
+    )
+    b = h.write_jsonl(
+        tmp_path / "sub" / "b.jsonl", [h.task("p", "t", "blocked", updated="2026-02-02T10:00:00Z")]
+    )
+    # b is read after a, but a's snapshot is newer.
+    res = engine.evaluate_pipelines([str(a), str(tmp_path / "sub")], eval_date=h.EVAL_DATE)
+    assert h.row_of(res, "p")["status"] == "scored"
+    del b
+
+
+def test_mixed_case_statuses_and_non_terminal(evaluate: Any, h: Any) -> None:
+    rows = [
+        h.task("cases", "a", "COMPLETED"),
+        h.task("cases", "b", " Failed "),
+        h.task("cases", "c", "Cancelled"),
+        h.task("cases", "d", "completed"),
+        h.task("open", "z", "Pending"),
+        h.task("open", "y", "IN_PROGRESS"),
+        h.task("open", "x", "completed"),
+        h.task("open", "w", "Blocked"),
+        h.task("odd", "a", "done"),
+        {"pipelineId": "odd", "id": "b"},
+        h.task("odd", "c", "completed"),
+    ]
+    res = evaluate(rows)
+    cases = h.row_of(res, "cases")
+    assert (cases["status"], cases["completed"], cases["failed"], cases["cancelled"]) == (
+        "scored",
+        2,
+        1,
+        1,
+    )
+    assert cases["completion_rate"] == 50.0
+    open_ = h.row_of(res, "open")
+    assert open_["status"] == "not_terminal"
+    assert open_["non_terminal_task_ids"] == ["w", "y", "z"]
+    assert open_["composite_score"] is None and open_["task_completion_score"] is None
+    assert open_["verdict"] is None and open_["recommendations"] is None
+    odd = h.row_of(res, "odd")
+    assert (odd["status"], odd["non_terminal_task_ids"]) == ("not_terminal", ["a", "b"])
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (9, 'unknown status "done"; the task counts as not terminal'),
+        (10, "no status; the task counts as not terminal"),
+    ]
+    assert set(res.documents) == {"cases"}
+    assert [r["pipeline_id"] for r in res.history_records] == ["cases"]
+
+
+def test_blocked_then_completed_counts_as_completed(evaluate: Any, h: Any) -> None:
+    rows = [
+        h.task("p", "a", "blocked", updated="2026-02-02T09:00:00Z"),
+        h.task("p", "a", "in_progress", updated="2026-02-02T09:30:00Z"),
+        h.task("p", "a", "Completed", updated="2026-02-02T10:00:00Z"),
+    ]
+    row = h.row_of(evaluate(rows), "p")
+    assert (row["status"], row["completed"], row["task_completion_score"]) == ("scored", 1, 100)
+
+
+def test_alternative_id_fields_and_integer_ids(evaluate: Any, h: Any) -> None:
+    rows = [
+        {"taskId": "a", "status": "completed", "metadata": {"pipelineId": "meta"}},
+        {"pipelineId": 7, "id": 1, "status": "completed"},
+        {"pipelineId": 7, "taskId": 2, "status": "failed"},
+    ]
+    res = evaluate(rows)
+    assert res.errors == []
+    assert h.row_of(res, "meta")["task_count"] == 1
+    assert (h.row_of(res, "7")["task_count"], h.row_of(res, "7")["completion_rate"]) == (2, 50.0)
+
+
+def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> None:
+    rows: list[Any] = [
+        h.task("p", "ok"),
+        {"id": "x", "status": "completed"},
+        {"pipelineId": {"nested": 1}, "id": "x"},
+        {"pipelineId": "p", "id": ""},
+        {"pipelineId": "  ", "id": ["a"]},
+        "[1, 2]",
+        "{not json",
+        "",
+        {"pipelineId": "p", "id": "ok2", "status": "completed", "metadata": "text"},
+    ]
+    res = evaluate(rows)
+    assert [(d.line, d.reason) for d in res.errors] == [
+        (2, "no pipeline id (pipelineId or metadata.pipelineId)"),
+        (3, "pipelineId is object, not a string or integer"),
+        (4, "id is empty"),
+        (5, "pipelineId is empty; id is array, not a string or integer"),
+        (6, "not a JSON object (list)"),
+        (
+            7,
+            "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        ),
+    ]
+    assert all(d.file is not None and d.file.endswith("tasks.jsonl") for d in res.errors)
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (9, "metadata is string, not an object; ignored")
+    ]
+    assert h.row_of(res, "p")["task_count"] == 2
+    assert res.partial
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["", '{"id": "x"}\n{"pipelineId": "p"}\n'],
+    ids=["empty", "all-rejected"],
+)
+def test_nothing_usable_raises(tmp_path: Path, h: Any, content: str) -> None:
+    p = tmp_path / "tasks.jsonl"
+    p.write_text(content, encoding="utf-8")
+    with pytest.raises(NothingReadable):
+        engine.evaluate_pipelines([str(p)], eval_date=h.EVAL_DATE)
+
+
+def test_nothing_readable_raises(tmp_path: Path, h: Any) -> None:
+    with pytest.raises(NothingReadable, match="no such file"):
+        engine.evaluate_pipelines([str(tmp_path / "missing.jsonl")], eval_date=h.EVAL_DATE)
+
+
+def test_safe_pipeline_names() -> None:
+    assert engine.safe_pipeline_name("p-excellent") == "p-excellent"
+    assert engine.safe_pipeline_name("v1.2_x") == "v1.2_x"
+    a = engine.safe_pipeline_name("a/b")
+    b = engine.safe_pipeline_name("a:b")
+    assert a.startswith("a_b-") and b.startswith("a_b-") and a != b
+    evil = engine.safe_pipeline_name("../../etc/passwd")
+    assert "/" not in evil and not evil.startswith(".")
+    assert engine.safe_pipeline_name("").startswith("pipeline-")
+    assert len(engine.safe_pipeline_name("x" * 500)) <= 80 + 9
+    assert engine.report_basename("a b", engine.parse_date("2026-03-07")).startswith(
+        "pipeline-eval-a_b-"
+    )
