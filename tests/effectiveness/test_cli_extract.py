@@ -1,0 +1,329 @@
+"""``runscore extract``: JSON summary, exit codes, idempotency, history lines (spec §4)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+
+Run = Callable[..., Result]
+HISTORY = Path(".archeflow") / "memory" / "effectiveness.jsonl"
+SUMMARY_KEYS = {
+    "runs_scored",
+    "records_written",
+    "already_scored",
+    "incomplete",
+    "invalid",
+    "skipped_lines",
+    "warnings",
+}
+
+
+@pytest.fixture
+def events(tmp_path: Path, fixtures: Path) -> Path:
+    """The worked example, copied to <cwd>/in/events.jsonl (run_cli's cwd is tmp_path)."""
+    dst = tmp_path / "in" / "events.jsonl"
+    dst.parent.mkdir()
+    shutil.copy(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl", dst)
+    return dst
+
+
+def _json(result: Result) -> dict[str, Any]:
+    out: dict[str, Any] = json.loads(result.stdout)
+    assert SUMMARY_KEYS <= set(out)
+    return out
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    raw = path.read_text(encoding="utf-8")
+    assert raw == "" or raw.endswith("\n")
+    return [json.loads(line) for line in raw.splitlines()]
+
+
+def test_json_summary_and_default_history(run_cli: Run, events: Path, h: Any) -> None:
+    r = run_cli("extract", "in/events.jsonl", "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    out = _json(r)
+    assert out["runs_scored"] == 1 and out["records_written"] == 2
+    assert out["already_scored"] == [] and out["incomplete"] == [] and out["invalid"] == []
+    assert out["skipped_lines"] == [] and out["warnings"] == []
+    assert out["scoring_version"] == "effectiveness/v1"
+    # default history: .archeflow/memory/effectiveness.jsonl under the current directory
+    lines = _lines(Path(HISTORY))
+    assert [(x["run_id"], x["archetype"]) for x in lines] == [
+        ("score-run", "guardian"),
+        ("score-run", "sage"),
+    ]
+    for line in lines:
+        assert list(line)[:15] == h.ARCHEFLOW_FIELDS
+        assert list(line) == h.RECORD_FIELDS
+        assert line["source"] == "in/events.jsonl"
+    assert [x["composite_score"] for x in lines] == [0.5625, 0.1875]
+
+
+def test_text_format_prints_nothing_on_stdout(run_cli: Run, events: Path) -> None:
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert "1 run(s) scored" in r.stderr and "2 record(s) written" in r.stderr
+
+
+def test_rejected_input_exits_1_with_every_diagnostic(
+    run_cli: Run, tmp_path: Path, events: Path
+) -> None:
+    good = events.read_text().splitlines()
+    clash = json.loads(good[3])
+    clash["data"]["verdict"] = "approved"  # seq 4 again, different content
+    broken = [line.replace("score-run", "broken") for line in good] + [
+        json.dumps(clash).replace("score-run", "broken")
+    ]
+    lines = [
+        *good[:2],
+        "{not json",
+        *good[2:],
+        *broken,
+        '{"run_id":"w","type":"note"}',  # no seq: replaced by position 1 (a warning)
+    ]
+    (tmp_path / "in" / "mixed.jsonl").write_text("\n".join(lines) + "\n")
+    r = run_cli("extract", "in/mixed.jsonl", "--history", "h.jsonl", "--format", "json")
+    assert r.exit_code == 1, r.stderr
+    out = _json(r)
+    assert out["runs_scored"] == 1 and out["records_written"] == 2
+    assert out["skipped_lines"] == [
+        {"file": "in/mixed.jsonl", "line": 3, "reason": out["skipped_lines"][0]["reason"]}
+    ]
+    assert out["skipped_lines"][0]["reason"].startswith("not JSON")
+    assert out["invalid"] == [
+        {
+            "run_id": "broken",
+            "reason": out["invalid"][0]["reason"],
+            "locations": ["in/mixed.jsonl:13", "in/mixed.jsonl:18"],
+        }
+    ]
+    assert out["incomplete"] == ["w"]
+    assert out["warnings"] == [
+        {
+            "run_id": "w",
+            "file": "in/mixed.jsonl",
+            "line": 19,
+            "reason": out["warnings"][0]["reason"],
+        }
+    ]
+    assert "in/mixed.jsonl:3: not JSON" in r.stderr
+    assert "in/mixed.jsonl:13" in r.stderr and "in/mixed.jsonl:18" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--sql-version", "v99"),
+        ("--format", "yaml"),
+        ("--no-such-option",),
+    ],
+)
+def test_usage_errors_exit_2(run_cli: Run, events: Path, args: tuple[str, ...]) -> None:
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl", *args)
+    assert r.exit_code == 2
+    assert not Path("h.jsonl").exists()
+
+
+def test_no_paths_is_a_usage_error(run_cli: Run) -> None:
+    assert run_cli("extract").exit_code == 2
+
+
+def test_symlinked_history_is_refused(run_cli: Run, tmp_path: Path, events: Path) -> None:
+    target = tmp_path / "elsewhere.jsonl"
+    target.write_text("")
+    link = tmp_path / "h.jsonl"
+    link.symlink_to(target)
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl")
+    assert r.exit_code == 2
+    assert "symlink" in r.stderr
+    assert target.read_text() == "" and link.is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["missing", "garbage", "no-match"])
+def test_nothing_readable_exits_3(run_cli: Run, tmp_path: Path, kind: str) -> None:
+    arg = {"missing": "nope.jsonl", "garbage": "junk.jsonl", "no-match": "logs/*.jsonl"}[kind]
+    (tmp_path / "junk.jsonl").write_bytes(b"\xff\xfe\x00garbage\n[1,2]\n{}\n")
+    r = run_cli("extract", arg, "--history", "h.jsonl", "--format", "json")
+    assert r.exit_code == 3, (r.stdout, r.stderr)
+    assert "error:" in r.stderr
+    assert not (tmp_path / "h.jsonl").exists() or (tmp_path / "h.jsonl").read_text() == ""
+
+
+def test_empty_file_is_read_and_holds_no_run(run_cli: Run, tmp_path: Path) -> None:
+    """Spec-silent: an empty log was read fine, nothing was rejected → exit 0, 0 runs."""
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    r = run_cli("extract", "empty.jsonl", "--history", "h.jsonl", "--format", "json")
+    assert r.exit_code == 0
+    out = _json(r)
+    assert out["runs_scored"] == 0 and out["records_written"] == 0
+
+
+def test_incomplete_only_is_not_an_error(run_cli: Run, events: Path) -> None:
+    lines = events.read_text().splitlines()
+    events.write_text("\n".join(lines[:-1]) + "\n")  # no run.complete yet
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
+    assert r.exit_code == 0
+    out = _json(r)
+    assert out["incomplete"] == ["score-run"] and out["records_written"] == 0
+    # the run completes later: now it is scored
+    events.write_text("\n".join(lines) + "\n")
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
+    out = _json(r)
+    assert (r.exit_code, out["runs_scored"], out["records_written"]) == (0, 1, 2)
+
+
+def test_second_extract_is_idempotent(run_cli: Run, events: Path) -> None:
+    args = ("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
+    first = _json(run_cli(*args))
+    assert first["records_written"] == 2
+    before = Path("h.jsonl").read_bytes()
+
+    again = run_cli(*args, "--full")  # re-read everything: the run is already scored
+    out = _json(again)
+    assert again.exit_code == 0
+    assert out["records_written"] == 0 and out["already_scored"] == ["score-run"]
+    assert out["runs_scored"] == 1
+    assert "1 already scored" in again.stderr
+
+    inc = run_cli(*args)  # incremental: the unchanged file is not even read
+    out = _json(inc)
+    assert inc.exit_code == 0
+    assert out["records_written"] == 0 and out["runs_scored"] == 0
+    assert out["files_unchanged"] == 1 and out["files_read"] == 0
+    assert Path("h.jsonl").read_bytes() == before
+
+
+def test_changed_run_appends_new_lines(run_cli: Run, events: Path, h: Any) -> None:
+    args = ("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
+    assert _json(run_cli(*args))["records_written"] == 2
+    before = Path("h.jsonl").read_bytes()
+    # a second guardian fix arrives (seq 9)
+    extra = {
+        "ts": "2026-04-03T10:07:00Z",
+        "run_id": "score-run",
+        "seq": 9,
+        "parent": [8],
+        "type": "fix.applied",
+        "agent": None,
+        "data": {"source": "Guardian", "finding": "Consider logging"},
+    }
+    with events.open("a") as f:
+        f.write(json.dumps(extra) + "\n")
+    r = run_cli(*args)
+    out = _json(r)
+    assert (r.exit_code, out["records_written"], out["already_scored"]) == (0, 2, [])
+    after = Path("h.jsonl").read_bytes()
+    assert after.startswith(before)  # append-only: old lines untouched
+    old, new = _lines(Path("h.jsonl"))[:2], _lines(Path("h.jsonl"))[2:]
+    assert new[0]["events_sha256"] != old[0]["events_sha256"]
+    guardian = next(x for x in new if x["archetype"] == "guardian")
+    # 2 fixes / 2 findings; "Consider logging" is now confirmed by the fix → accuracy 1;
+    # (0.30·0.5 + 0.25·1 + 0.15·1 + 0.10·1) / 0.80 = 0.8125
+    h.assert_close_record(
+        guardian,
+        {
+            "fixes_applied": 2,
+            "fix_rate": 1.0,
+            "accuracy": 1.0,
+            "findings_contradicted": 0,
+            "composite_score": 0.8125,
+        },
+    )
+
+
+def test_renumbered_seqs_are_a_changed_run(run_cli: Run, tmp_path: Path, h: Any) -> None:
+    """Same event bodies, different seqs (so a different DAG): not 'already scored'."""
+    verdict = {
+        "type": "review.verdict",
+        "agent": "guardian",
+        "data": {
+            "verdict": "needs_changes",
+            "findings": [{"severity": "bug", "fix_required": True}],
+        },
+    }
+    a = [
+        {"run_id": "r", "seq": 1, "type": "run.start"},
+        {"run_id": "r", "seq": 2, "parent": [1], **verdict},
+        {"run_id": "r", "seq": 3, "parent": [2], "type": "fix.applied", "data": {}},
+        {"run_id": "r", "seq": 4, "type": "run.complete"},
+    ]
+    b = [dict(e, seq=e["seq"] + (1 if e["seq"] > 1 else 0)) for e in a]  # 1, 3, 4, 5
+    path = h.write_jsonl(tmp_path / "run.jsonl", a)
+    args = ("extract", "run.jsonl", "--history", "h.jsonl", "--format", "json", "--full")
+    assert _json(run_cli(*args))["records_written"] == 1
+    h.write_jsonl(path, b)  # the fix's parent 2 no longer exists
+    out = _json(run_cli(*args))
+    assert out["records_written"] == 1 and out["already_scored"] == []
+    first, second = _lines(Path("h.jsonl"))
+    assert (first["fixes_applied"], second["fixes_applied"]) == (1, 0)
+
+
+def test_history_lines_stay_whole_after_a_torn_line(run_cli: Run, events: Path, h: Any) -> None:
+    torn = '{"ts":"2026-01-01T00:00:00Z","run_id":"old","archetype":"guardian","signal'
+    Path("h.jsonl").write_text(torn)  # a crash left half a line, no newline
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl")
+    assert r.exit_code == 0
+    raw = Path("h.jsonl").read_text()
+    assert raw.startswith(torn + "\n") and raw.endswith("\n")
+    new = [json.loads(line) for line in raw.splitlines()[1:]]
+    assert [list(x) for x in new] == [h.RECORD_FIELDS, h.RECORD_FIELDS]
+
+
+def test_stdin_input(run_cli: Run, events: Path) -> None:
+    text = events.read_text()
+    r = run_cli("extract", "-", "--history", "h.jsonl", "--format", "json", input=text)
+    assert r.exit_code == 0, r.stderr
+    assert _json(r)["records_written"] == 2
+    assert {x["source"] for x in _lines(Path("h.jsonl"))} == {"<stdin>"}
+
+    bad = text.replace("score-run", "piped") + "NaN\n"
+    r = run_cli("extract", "-", "--history", "h2.jsonl", "--format", "json", input=bad)
+    assert r.exit_code == 1
+    out = _json(r)
+    assert [(s["file"], s["line"]) for s in out["skipped_lines"]] == [("<stdin>", 9)]
+    assert out["records_written"] == 2
+
+
+def test_dry_run_writes_nothing(run_cli: Run, events: Path, tmp_path: Path) -> None:
+    r = run_cli("extract", "in/events.jsonl", "--dry-run", "--format", "json")
+    assert r.exit_code == 0
+    out = _json(r)
+    assert out["runs_scored"] == 1 and out["records_written"] == 0
+    assert not (tmp_path / ".archeflow").exists()
+    assert sorted(os.listdir(tmp_path)) == ["in"]
+
+
+def test_incremental_rereads_the_other_files_of_a_changed_run(
+    run_cli: Run, events: Path, tmp_path: Path, h: Any
+) -> None:
+    """A run split over two files: when one changes, the unchanged one is read again."""
+    lines = events.read_text().splitlines()
+    (tmp_path / "in" / "a.jsonl").write_text("\n".join(lines[:4]) + "\n")  # guardian's verdict
+    (tmp_path / "in" / "b.jsonl").write_text("\n".join(lines[4:]) + "\n")
+    events.unlink()
+    args = ("extract", "in", "--history", "h.jsonl", "--format", "json")
+    assert _json(run_cli(*args))["records_written"] == 2
+    extra = {
+        "run_id": "score-run",
+        "seq": 9,
+        "parent": [8],
+        "type": "fix.applied",
+        "data": {"source": "guardian"},
+    }
+    with (tmp_path / "in" / "b.jsonl").open("a") as f:
+        f.write(json.dumps(extra) + "\n")
+    out = _json(run_cli(*args))
+    assert out["records_written"] == 2 and out["files_unchanged"] == 0
+    new = {x["archetype"]: x for x in _lines(Path("h.jsonl"))[2:]}
+    # guardian's findings live in the unchanged a.jsonl: they must still count
+    assert new["guardian"]["findings_total"] == 2 and new["guardian"]["fixes_applied"] == 2
+    full = h.records([tmp_path / "in" / "a.jsonl", tmp_path / "in" / "b.jsonl"])
+    assert {r["events_sha256"] for r in full} == {new["guardian"]["events_sha256"]}
