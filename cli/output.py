@@ -8,6 +8,7 @@ every cell so a hostile name cannot break a table.
 from __future__ import annotations
 
 import csv
+import decimal
 import io
 import json
 import math
@@ -37,6 +38,10 @@ def _json_safe(v: Any) -> Any:
         return [_json_safe(x) for x in v]
     if hasattr(v, "isoformat"):
         return v.isoformat()
+    if isinstance(v, decimal.Decimal):  # DECIMAL columns (e.g. SQL literals like 1.5)
+        return int(v) if v == v.to_integral_value() and abs(v) < 2**53 else float(v)
+    if isinstance(v, bytes | bytearray):  # BLOB columns
+        return v.hex()
     return v
 
 

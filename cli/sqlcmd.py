@@ -1,10 +1,111 @@
-"""CLI commands: sqlcmd (being built)."""
+"""``runscore sql``: read-only ad-hoc SQL over the effectiveness history and events."""
 
 from __future__ import annotations
 
+import io
+import os
+
 import click
+import pyarrow.parquet as pq
+from runscore.cli import output
+from runscore.cli.analytics import report_diagnostics
+from runscore.engine.errors import UsageError
+from runscore.engine.packs import effectiveness_history as eh
+
+
+def _views_help() -> str:
+    lines = [f"  {n}: {d}" for n, d in eh.HISTORY_VIEWS.items()]
+    lines.append("with --events PATH:")
+    lines += [f"  {n}: {d}" for n, d in eh.EVENT_VIEWS.items()]
+    return "\n".join(lines)
+
+
+_HELP = f"""Run one read-only SELECT over the effectiveness views.
+
+\b
+Views (see all columns with --schema):
+{_views_help()}
+
+Only a single SELECT-type statement runs (WITH, FROM-first, VALUES, DESCRIBE,
+SHOW and SUMMARIZE included). Anything that writes, attaches, installs, loads or
+changes a setting (COPY, ATTACH, INSTALL/LOAD, PRAGMA, SET, CALL, EXPORT, CREATE,
+INSERT, ...) is refused with exit 2. The query runs on a connection that holds
+only these views, with file access disabled and the configuration locked, so it
+cannot read files either (read_csv('/etc/passwd') is refused): to join with
+other data, `runscore export` and use DuckDB directly.
+"""
+
+
+@click.command("sql", help=_HELP)
+@click.argument("query", required=False)
+@click.option(
+    "--history",
+    "history_path",
+    default=eh.DEFAULT_HISTORY,
+    show_default=True,
+    help="History file (JSONL) behind the history views.",
+)
+@click.option(
+    "--events",
+    multiple=True,
+    help="Event logs (files, directories, globs; repeatable) behind the event views.",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "markdown", "json", "csv", "parquet"]),
+    default="table",
+    show_default=True,
+    help="Output format; parquet needs --output.",
+)
+@click.option(
+    "--output",
+    "out_path",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the result to this file instead of stdout.",
+)
+@click.option("--schema", is_flag=True, help="List the views and their columns instead.")
+@click.option(
+    "--sql-version",
+    "version",
+    default=None,
+    help="Scoring version behind archetype_runs, archetype_aggregates and report "
+    "(default: the newest present in the history).",
+)
+def sql_cmd(
+    query: str | None,
+    history_path: str,
+    events: tuple[str, ...],
+    fmt: str,
+    out_path: str | None,
+    schema: bool,
+    version: str | None,
+) -> None:
+    if schema:
+        if query:
+            raise UsageError("give either a QUERY or --schema, not both")
+        res = eh.schema(history_path, list(events) or None, version)
+    else:
+        if not query:
+            raise UsageError("missing QUERY (or use --schema to list the views)")
+        res = eh.run_sql(query, history_path, list(events) or None, version)
+    if fmt == "parquet":
+        if out_path is None:
+            raise UsageError("--format parquet needs --output FILE.parquet")
+        pq.write_table(res.table, out_path)
+    elif out_path is not None:
+        buf = io.StringIO()
+        output.write(res.table, fmt, stream=buf)
+        tmp = f"{out_path}.tmp-{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(buf.getvalue())
+        os.replace(tmp, out_path)
+    else:
+        output.write(res.table, fmt)
+    report_diagnostics(res.issues, res.notes)
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to the runscore group."""
-    del group
+    """Add ``sql`` to the runscore group."""
+    group.add_command(sql_cmd)

@@ -1,0 +1,227 @@
+"""``runscore report | recommend | summary | export``: answers from the effectiveness history.
+
+Thin layer: each command calls ``runscore.engine.packs.effectiveness_history``,
+prints the data to stdout (Jinja markdown, JSON or CSV) and every diagnostic to
+stderr. Skipped history lines (torn, foreign, invalid) make the exit code 1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+from runscore.cli import output
+from runscore.cli.exitcodes import ExitCode
+from runscore.cli.render import render
+from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.sources import LineIssue
+
+_HISTORY_HELP = "History file (JSONL) to read."
+_VERSION_HELP = (
+    "Scoring version to report: v1 / effectiveness/v1, archeflow-legacy, or all (report "
+    "only: every version present, side by side). Default: the newest effectiveness/vN "
+    "present in the history."
+)
+_WINDOW_HELP = "Runs per archetype averaged (its most recent by run time). Default: 10."
+
+
+def history_option(f: Any) -> Any:
+    return click.option(
+        "--history",
+        "history_path",
+        default=eh.DEFAULT_HISTORY,
+        show_default=True,
+        help=_HISTORY_HELP,
+    )(f)
+
+
+def version_option(f: Any) -> Any:
+    return click.option("--sql-version", "version", default=None, help=_VERSION_HELP)(f)
+
+
+def window_option(f: Any) -> Any:
+    return click.option("--window", type=click.IntRange(min=1), default=None, help=_WINDOW_HELP)(f)
+
+
+def format_option(choices: Sequence[str], default: str) -> Any:
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=default,
+        show_default=True,
+        help="Output format (json/csv: raw, unrounded numbers and action codes).",
+    )
+
+
+def report_diagnostics(issues: Sequence[LineIssue], notes: Sequence[str]) -> None:
+    """Print skipped lines and notes to stderr; exit 1 (partial) when lines were skipped."""
+    for i in issues:
+        output.note(f"{i.location()}: {i.reason}")
+    for n in notes:
+        output.note(n)
+    if issues:
+        click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+# --------------------------------------------------------------------------- report
+
+
+@click.command("report")
+@history_option
+@format_option(["markdown", "json", "csv"], "markdown")
+@version_option
+@window_option
+def report_cmd(history_path: str, fmt: str, version: str | None, window: int | None) -> None:
+    """Per-archetype effectiveness: rolling averages, trend, recommendation, model advice.
+
+    Uses the current history line per (run, archetype) of one scoring version. The
+    trend compares the last 5 runs with the 5 before (insufficient_data under 10
+    runs); markdown flags a trend whose exact 95% bootstrap interval includes 0 as
+    "not significant". Exit 3 when there is no history file.
+    """
+    res = eh.report(history_path, version=version, window=window)
+    if fmt == "markdown":
+        rows = res.table.to_pylist()
+        sections = [
+            {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]}
+            for v in res.versions
+        ]
+        level = float(res.windows.get("interval_level", 0.95)) * 100
+        click.echo(
+            render(
+                "effectiveness_report.md.j2",
+                sections=sections,
+                multi=len(sections) > 1,
+                window=res.window,
+                trend_runs=res.windows.get("trend_runs"),
+                level=f"{level:g}",
+            ),
+            nl=False,
+        )
+    else:
+        output.write(res.table, fmt)
+    report_diagnostics(res.issues, res.notes)
+
+
+# --------------------------------------------------------------------------- recommend
+
+
+@click.command("recommend")
+@click.argument("team", type=click.Path(dir_okay=False))
+@history_option
+@format_option(["markdown", "json", "csv"], "markdown")
+@version_option
+@window_option
+def recommend_cmd(
+    team: str, history_path: str, fmt: str, version: str | None, window: int | None
+) -> None:
+    """Model advice for each member of an ArcheFlow team preset (TEAM.yaml).
+
+    Members are the plan, do and check lists, an archetypes: list and the keys of
+    model_overrides. Actions: keep, downgrade, upgrade, optimize, remove, no_data
+    (no history), not_scored (plan/do only, never reviewed). An invalid team file
+    is a usage error (exit 2).
+    """
+    res = eh.recommend(history_path, team, version=version, window=window)
+    if fmt == "markdown":
+        click.echo(
+            render(
+                "effectiveness_recommend.md.j2",
+                team_name=res.team.name,
+                version=res.version,
+                window=res.window,
+                rows=res.table.to_pylist(),
+            ),
+            nl=False,
+        )
+    else:
+        output.write(res.table, fmt)
+    report_diagnostics(res.issues, res.notes)
+
+
+# --------------------------------------------------------------------------- summary
+
+
+def _cost_text(v: float | None) -> str:
+    """'$0.004/run avg': dollars to 4 decimals, trailing zeros dropped (at least 2 kept)."""
+    if v is None:
+        return "cost unknown"
+    s = f"{v:.4f}"
+    whole, frac = s.split(".")
+    frac = frac.rstrip("0").ljust(2, "0")
+    return f"${whole}.{frac}/run avg"
+
+
+@click.command("summary")
+@history_option
+@click.option(
+    "--team",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Only this team preset's members (TEAM.yaml), in team order.",
+)
+@format_option(["text", "json"], "text")
+@version_option
+@window_option
+def summary_cmd(
+    history_path: str, team: str | None, fmt: str, version: str | None, window: int | None
+) -> None:
+    """The run-start block: one line per archetype with score, recommendation, model, cost.
+
+    With no history yet it prints a one-line notice (exit 0), so it is safe to run at
+    the start of every run.
+    """
+    res = eh.summary(history_path, team, version=version, window=window)
+    rows = res.table.to_pylist()
+    if fmt == "json":
+        output.write(res.table, "json")
+    else:
+        for r in rows:
+            r["cost_text"] = _cost_text(r["avg_cost_usd"])
+        width = max((len(output.md_escape(r["archetype"])) + 1 for r in rows), default=0)
+        click.echo(
+            render("effectiveness_summary.md.j2", rows=rows, window=res.window, width=width),
+            nl=False,
+        )
+    report_diagnostics(res.issues, res.notes)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@click.command("export")
+@click.option(
+    "--to",
+    "target",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="FILE.parquet (history; event tables as FILE.<table>.parquet beside it) or "
+    "FILE.duckdb (one database with tables history, history_current and the event tables).",
+)
+@history_option
+@click.option(
+    "--events",
+    multiple=True,
+    help="Also export the normalised events of these logs (files, directories, globs; repeatable).",
+)
+def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
+    """Export the history (every scoring version, typed) as Parquet or a DuckDB file.
+
+    The files open directly in the DuckDB CLI, Polars or any Parquet reader. Files are
+    written to a temporary name and renamed into place.
+    """
+    res = eh.export(target, history_path, list(events) or None)
+    for f in res.files:
+        click.echo(f)
+    output.note(
+        "exported " + ", ".join(f"{n}: {k} row{'' if k == 1 else 's'}" for n, k in res.rows.items())
+    )
+    report_diagnostics(res.issues, res.notes)
+
+
+def register(group: click.Group) -> None:
+    """Add report, recommend, summary and export to the runscore group."""
+    for cmd in (report_cmd, recommend_cmd, summary_cmd, export_cmd):
+        group.add_command(cmd)

@@ -1,0 +1,754 @@
+"""Effectiveness history analytics: report, recommend, summary, ad-hoc SQL, export.
+
+Everything here is computed on demand from the append-only history
+(``.archeflow/memory/effectiveness.jsonl``, spec effectiveness §4-§8). Python only
+orchestrates: it reads the history through ``sources.read_jsonl`` (torn or foreign
+lines become ``file:line: reason`` issues, never a crash), flattens a team YAML
+into rows, and runs the SQL of a scoring version:
+
+* ``sql/effectiveness/<version>/100-149`` — history typing, thresholds, windows,
+  model tiers, per-archetype runs, aggregates, trend (with its exact bootstrap
+  interval) and the report rows;
+* ``150-169`` — team members, default models, team recommendations;
+* ``170-179`` — the run-start summary.
+
+A history line names the scoring version that wrote it; reports never mix versions
+unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
+``archeflow-legacy``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
+from runscore.engine import db, sources, sqlpack
+from runscore.engine.errors import NothingReadable, SqlPackError, UsageError
+from runscore.engine.packs import effectiveness
+from runscore.engine.sources import LineIssue
+
+PACK = "effectiveness"
+LEGACY = "archeflow-legacy"
+#: Relative to the current directory, as in ArcheFlow (the same file `extract` writes).
+DEFAULT_HISTORY = effectiveness.DEFAULT_HISTORY
+
+#: The history record of spec §4, in order: ArcheFlow's 15 fields, then runscore's.
+HISTORY_FIELDS: tuple[str, ...] = (
+    "ts",
+    "run_id",
+    "archetype",
+    "signal_to_noise",
+    "fix_rate",
+    "cost_efficiency",
+    "accuracy",
+    "cycle_impact",
+    "composite_score",
+    "tokens",
+    "cost_usd",
+    "model",
+    "findings_total",
+    "findings_useful",
+    "fixes_applied",
+    "scoring_version",
+    "run_ts",
+    "cost_basis",
+    "cost_efficiency_norm",
+    "findings_contradicted",
+    "events_sha256",
+    "source",
+)
+
+# Stages of a version folder, by file number (see the module docstring). File 100 types
+# the history; load_history runs it (the newest version's: it reads every version's
+# lines), so the report stage proper starts after it.
+_REPORT = (100, 149)
+_AFTER_LOAD = (101, 149)
+_TEAM = (150, 169)
+_SUMMARY = (170, 179)
+
+#: Views `runscore sql` registers, with what they hold (also printed by `--help`).
+HISTORY_VIEWS: dict[str, str] = {
+    "history": "every usable history line, all scoring versions, typed (§4 fields + "
+    "history_file, history_line)",
+    "history_current": "the current line per (run_id, archetype, scoring_version): latest ts",
+    "archetype_runs": "current lines of the selected scoring version with recency (1 = newest "
+    "by run_ts), runs, in_window, trend_half",
+    "archetype_aggregates": "per archetype: runs, rolling means over the window, model, "
+    "value_per_dollar",
+    "report": "the report rows (what `runscore report --format json` prints)",
+}
+EVENT_VIEWS: dict[str, str] = {
+    "events": "normalised events of every run that is not invalid, one row per (run_id, seq)",
+    "verdicts": "one row per review.verdict event",
+    "findings": "one row per finding of a verdict",
+    "fixes": "one row per fix.applied event",
+    "fix_attribution": "one row per (run, fix, archetype) it is attributed to",
+    "run_scores": "one row per scored (run, review archetype), every dimension",
+    "run_status": "one row per run: scored / incomplete / invalid, with the reason",
+}
+
+
+# --------------------------------------------------------------------------- versions
+
+
+def _version_key(v: str) -> tuple[int, int, str]:
+    m = re.fullmatch(r"v(\d+)", v)
+    return (1, int(m.group(1)), v) if m else (0, 0, v)
+
+
+def sql_version_of(scoring_version: str) -> str | None:
+    """'effectiveness/v1' → 'v1'; 'archeflow-legacy' → itself; anything else → None."""
+    if scoring_version == LEGACY:
+        return LEGACY
+    m = re.fullmatch(r"effectiveness/(v\d+)", scoring_version)
+    return m.group(1) if m else None
+
+
+def scoring_version_of(sql_version: str) -> str:
+    return LEGACY if sql_version == LEGACY else f"{PACK}/{sql_version}"
+
+
+def report_versions() -> list[str]:
+    """SQL versions that can report (have files numbered 100-149), oldest first."""
+    out = []
+    for v in sqlpack.versions(PACK):
+        try:
+            fs = sqlpack.files(PACK, v)
+        except SqlPackError:
+            continue
+        if any(_REPORT[0] <= int(f.name[:3]) <= _REPORT[1] for f in fs):
+            out.append(v)
+    return sorted(out, key=_version_key)
+
+
+def parse_version_option(requested: str | None) -> str | None:
+    """Validate a ``--sql-version`` value: None, 'all', or a known version (either form)."""
+    if requested is None or requested == "all":
+        return requested
+    known = report_versions()
+    v = requested if requested in known else sql_version_of(requested)
+    if v is None or v not in known:
+        have = ", ".join(known + ["all"])
+        raise UsageError(f"unknown scoring version {requested!r} (have: {have})")
+    return v
+
+
+# --------------------------------------------------------------------------- history
+
+
+@dataclass
+class HistoryLoad:
+    """What reading the history found. ``issues`` are skipped lines (``file:line``)."""
+
+    path: str
+    exists: bool
+    lines: int = 0
+    issues: list[LineIssue] = field(default_factory=list)
+    #: scoring_version → number of usable lines
+    versions: dict[str, int] = field(default_factory=dict)
+
+    def present_sql_versions(self) -> list[str]:
+        known = set(report_versions())
+        vs = {sql_version_of(s) for s in self.versions}
+        return sorted((v for v in vs if v is not None and v in known), key=_version_key)
+
+    def unknown_versions(self) -> dict[str, int]:
+        known = set(report_versions())
+        return {s: n for s, n in sorted(self.versions.items()) if sql_version_of(s) not in known}
+
+
+def connect() -> duckdb.DuckDBPyConnection:
+    con = db.connect()
+    # Naive times in the history are UTC, and results print in UTC whatever the host.
+    con.execute("SET TimeZone = 'UTC'")
+    return con
+
+
+def load_history(
+    con: duckdb.DuckDBPyConnection,
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
+    *,
+    version: str | None = None,
+) -> HistoryLoad:
+    """Read the history file into ``history_raw`` and build ``history``/``history_current``.
+
+    A missing file is an empty history (``exists`` False). A directory, or a file that
+    cannot be read, is a usage error. ``version`` picks whose ``100_history.sql`` types
+    the lines (the newest known one by default; the file is the same in every version).
+    """
+    p = os.fspath(path)
+    load = HistoryLoad(path=p, exists=os.path.exists(p) or os.path.islink(p))
+    if os.path.isdir(p):
+        raise UsageError(f"{p}: the history must be a file, not a directory")
+    files: list[sources.SourceFile] = []
+    if load.exists:
+        files, _missing = sources.discover([p])
+        for f in files:
+            sources.prescan(f)
+            if f.error is not None:
+                raise UsageError(f"{f.display}: {f.error}")
+    res = sources.read_jsonl(con, files, "history_raw", {k: "JSON" for k in HISTORY_FIELDS})
+    load.issues.extend(res.skipped)
+    v = version or report_versions()[-1]
+    sqlpack.execute(con, sqlpack.load(PACK, v, "100_history"))
+    load.issues.extend(
+        LineIssue(str(f), int(line), str(reason))
+        for f, line, reason in con.execute(
+            "SELECT file, line, reason FROM history_issues"
+        ).fetchall()
+    )
+    load.issues.sort(key=lambda i: i.line)
+    rows = con.execute(
+        "SELECT scoring_version, count(*) FROM history GROUP BY ALL ORDER BY 1"
+    ).fetchall()
+    load.versions = {str(s): int(n) for s, n in rows}
+    load.lines = sum(load.versions.values())
+    return load
+
+
+def _notes_for(load: HistoryLoad) -> list[str]:
+    notes = []
+    if not load.exists:
+        notes.append(f"no effectiveness history at {load.path}; run `runscore extract` first")
+    for s, n in load.unknown_versions().items():
+        notes.append(
+            f"{load.path}: {n} line(s) of scoring version {s!r} ignored "
+            f"(this runscore knows {', '.join(scoring_version_of(v) for v in report_versions())})"
+        )
+    return notes
+
+
+def select_versions(load: HistoryLoad, requested: str | None) -> list[str]:
+    """SQL versions to report: the newest present by default, all present with 'all'."""
+    requested = parse_version_option(requested)
+    present = load.present_sql_versions()
+    if requested == "all":
+        return present or [report_versions()[-1]]
+    if requested is not None:
+        return [requested]
+    return [present[-1]] if present else [report_versions()[-1]]
+
+
+def _stage(
+    con: duckdb.DuckDBPyConnection, version: str, stage: tuple[int, int], params: dict[str, Any]
+) -> None:
+    sqlpack.run_range(con, PACK, version, stage[0], stage[1], params)
+
+
+def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
+    if window is not None and window < 1:
+        raise UsageError("--window must be at least 1")
+    return {"scoring_version": scoring_version_of(version), "window": window, **extra}
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass
+class ReportResult:
+    table: pa.Table
+    versions: list[str]  # scoring versions shown, oldest first
+    window: int
+    history: HistoryLoad
+    notes: list[str] = field(default_factory=list)
+    #: the version's windows row (window_runs, trend_runs, trend_margin, interval_level, ...)
+    windows: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def issues(self) -> list[LineIssue]:
+        return self.history.issues
+
+
+def _window_of(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.sql("SELECT window_runs FROM windows").fetchall()[0][0])
+
+
+def _windows_of(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = con.sql("SELECT * FROM windows").to_arrow_table().to_pylist()
+    return rows[0]
+
+
+def report(
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
+    version: str | None = None,
+    window: int | None = None,
+) -> ReportResult:
+    """Per-archetype aggregates (spec §5) of one scoring version (or 'all', side by side)."""
+    parse_version_option(version)
+    con = connect()
+    load = load_history(con, path)
+    if not load.exists:
+        raise NothingReadable(
+            f"no effectiveness history at {load.path}; run `runscore extract` first"
+        )
+    versions = select_versions(load, version)
+    tables = []
+    windows: dict[str, Any] = {}
+    for v in versions:
+        _stage(con, v, _AFTER_LOAD, _params(v, window))
+        tables.append(con.sql("SELECT * FROM report").to_arrow_table())
+        windows = _windows_of(con)
+    notes = _notes_for(load)
+    for v in versions:
+        if scoring_version_of(v) not in load.versions and load.lines:
+            notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
+    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
+    if others:
+        notes.append(
+            f"{load.path} also holds {', '.join(others)} lines, reported separately: "
+            "use --sql-version VERSION or --sql-version all"
+        )
+    table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    return ReportResult(
+        table,
+        [scoring_version_of(v) for v in versions],
+        int(windows["window_runs"]),
+        load,
+        notes,
+        windows,
+    )
+
+
+# --------------------------------------------------------------------------- teams
+
+
+@dataclass(frozen=True)
+class Team:
+    path: str
+    name: str | None
+    #: (name, phase, model) per mention, in file order
+    entries: tuple[tuple[str, str, str | None], ...]
+
+
+_PHASES = ("plan", "do", "check")
+
+
+def parse_team(path: str | os.PathLike[str]) -> Team:
+    """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError."""
+    p = os.fspath(path)
+    try:
+        text = Path(p).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UsageError(f"{p}: team file not found") from None
+    except IsADirectoryError:
+        raise UsageError(f"{p}: a team file must be a file, not a directory") from None
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{p}: not UTF-8 text (byte {e.start + 1})") from None
+    except OSError as e:
+        raise UsageError(f"{p}: cannot read: {e.strerror or e}") from None
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise UsageError(f"{p}{where}: not valid YAML: {problem}") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{p}: a team file must be a YAML mapping (name, plan, do, check, ...)")
+
+    entries: list[tuple[str, str, str | None]] = []
+
+    def name_of(v: Any, where: str) -> str:
+        if not isinstance(v, str) or not v.strip():
+            raise UsageError(f"{p}: {where}: expected an archetype name, got {v!r}")
+        return v
+
+    def model_of(v: Any, where: str) -> str | None:
+        if v is None:
+            return None
+        if not isinstance(v, str):
+            raise UsageError(f"{p}: {where}: expected a model name, got {v!r}")
+        return v
+
+    for phase in _PHASES:
+        val = doc.get(phase)
+        if val is None:
+            continue
+        items = [val] if isinstance(val, str) else val
+        if not isinstance(items, list):
+            raise UsageError(f"{p}: {phase}: expected a list of archetype names")
+        for i, item in enumerate(items):
+            entries.append((name_of(item, f"{phase}[{i}]"), phase, None))
+
+    arch = doc.get("archetypes")
+    if arch is not None:
+        if not isinstance(arch, list):
+            raise UsageError(f"{p}: archetypes: expected a list")
+        for i, item in enumerate(arch):
+            where = f"archetypes[{i}]"
+            if isinstance(item, dict):
+                raw = item.get("name", item.get("archetype"))
+                entries.append(
+                    (
+                        name_of(raw, f"{where}.name"),
+                        "archetypes",
+                        model_of(item.get("model"), f"{where}.model"),
+                    )
+                )
+            else:
+                entries.append((name_of(item, where), "archetypes", None))
+
+    overrides = doc.get("model_overrides")
+    if overrides is not None:
+        if not isinstance(overrides, dict):
+            raise UsageError(f"{p}: model_overrides: expected a mapping archetype: model")
+        for k, m in overrides.items():
+            entries.append(
+                (
+                    name_of(k, "model_overrides key"),
+                    "model_overrides",
+                    model_of(m, f"model_overrides.{k}"),
+                )
+            )
+
+    if not entries:
+        raise UsageError(
+            f"{p}: names no archetype (expected plan, do, check, archetypes or model_overrides)"
+        )
+    name = doc.get("name")
+    return Team(p, None if name is None else str(name), tuple(entries))
+
+
+_TEAM_SCHEMA = pa.schema(
+    [("ord", pa.int64()), ("name", pa.string()), ("phase", pa.string()), ("model", pa.string())]
+)
+
+
+def _load_team(con: duckdb.DuckDBPyConnection, team: Team | None) -> None:
+    rows = team.entries if team is not None else ()
+    tbl = pa.table(
+        {
+            "ord": list(range(1, len(rows) + 1)),
+            "name": [r[0] for r in rows],
+            "phase": [r[1] for r in rows],
+            "model": [r[2] for r in rows],
+        },
+        schema=_TEAM_SCHEMA,
+    )
+    con.register("_team_entries_arrow", tbl)
+    con.execute("CREATE OR REPLACE TEMP TABLE team_entries AS SELECT * FROM _team_entries_arrow")
+    con.unregister("_team_entries_arrow")
+
+
+# --------------------------------------------------------------------------- recommend
+
+
+@dataclass
+class RecommendResult:
+    table: pa.Table
+    team: Team
+    version: str
+    window: int
+    history: HistoryLoad
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def issues(self) -> list[LineIssue]:
+        return self.history.issues
+
+
+def recommend(
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
+    team_yaml: str | os.PathLike[str] = "",
+    version: str | None = None,
+    window: int | None = None,
+) -> RecommendResult:
+    """Per team member: current model and action code (spec §6)."""
+    if version == "all":
+        raise UsageError("recommend works on one scoring version; --sql-version all is for report")
+    parse_version_option(version)
+    team = parse_team(team_yaml)
+    con = connect()
+    load = load_history(con, path)
+    (v,) = select_versions(load, version)
+    params = _params(v, window)
+    _stage(con, v, _AFTER_LOAD, params)
+    _load_team(con, team)
+    _stage(con, v, _TEAM, params)
+    table = con.sql("SELECT * FROM recommend").to_arrow_table()
+    return RecommendResult(
+        table, team, scoring_version_of(v), _window_of(con), load, _notes_for(load)
+    )
+
+
+# --------------------------------------------------------------------------- summary
+
+
+@dataclass
+class SummaryResult:
+    table: pa.Table
+    window: int
+    version: str
+    history: HistoryLoad
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def issues(self) -> list[LineIssue]:
+        return self.history.issues
+
+
+def summary(
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
+    team_yaml: str | os.PathLike[str] | None = None,
+    version: str | None = None,
+    window: int | None = None,
+) -> SummaryResult:
+    """The run-start block's rows (spec §7), optionally limited to a team's members."""
+    if version == "all":
+        raise UsageError("summary works on one scoring version; --sql-version all is for report")
+    parse_version_option(version)
+    team = parse_team(team_yaml) if team_yaml is not None else None
+    con = connect()
+    load = load_history(con, path)
+    (v,) = select_versions(load, version)
+    params = _params(v, window, has_team=team is not None)
+    _stage(con, v, _AFTER_LOAD, params)
+    _load_team(con, team)
+    _stage(con, v, _TEAM, params)
+    _stage(con, v, _SUMMARY, params)
+    table = con.sql("SELECT * FROM summary").to_arrow_table()
+    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, _notes_for(load))
+
+
+# --------------------------------------------------------------------------- events
+
+
+def _build_events(con: duckdb.DuckDBPyConnection, events: Sequence[str]) -> list[LineIssue]:
+    """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``."""
+    res = effectiveness.build_event_tables(con, list(events), version="v1")
+    issues = list(res.discovery_issues) + list(res.skipped)
+    issues.extend(
+        LineIssue(str(f), int(line), str(reason))
+        for f, line, reason in con.sql(
+            "SELECT file, line, reason FROM row_issues ORDER BY file, line"
+        ).fetchall()
+    )
+    issues.extend(LineIssue(f.display, 0, str(f.error)) for f in res.files if f.error is not None)
+    return issues
+
+
+# --------------------------------------------------------------------------- ad-hoc SQL
+
+
+@dataclass
+class SqlResult:
+    table: pa.Table
+    issues: list[LineIssue] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+#: Statement types `runscore sql` runs. DESCRIBE, SHOW, SUMMARIZE, VALUES, FROM-first
+#: and WITH queries all parse as SELECT; everything else (COPY, ATTACH, INSTALL/LOAD,
+#: PRAGMA, SET, CALL, EXPORT, CREATE/INSERT/UPDATE/DELETE, PIVOT's MULTI) is refused.
+_ALLOWED = {duckdb.StatementType.SELECT}
+
+
+def check_read_only(query: str) -> None:
+    """Refuse anything but exactly one SELECT-type statement (raises UsageError)."""
+    try:
+        stmts = duckdb.extract_statements(query)
+    except duckdb.Error as e:
+        raise UsageError(f"SQL does not parse: {e}") from None
+    if not stmts:
+        raise UsageError("no SQL statement given")
+    if len(stmts) > 1:
+        raise UsageError("runscore sql runs one statement at a time")
+    kind = stmts[0].type
+    if kind not in _ALLOWED:
+        name = getattr(kind, "name", str(kind))
+        raise UsageError(
+            f"refused: runscore sql is read-only and runs only SELECT queries (got {name})"
+        )
+
+
+def _query_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
+    """A fresh connection holding only ``tables``, with file access and settings locked."""
+    q = connect()
+    for name, tbl in tables.items():
+        q.register("_arrow_in", tbl)
+        q.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _arrow_in')
+        q.unregister("_arrow_in")
+    # After this nothing can read or write files, attach databases, install or load
+    # extensions, or change a setting back: defence in depth behind check_read_only.
+    q.execute("SET enable_external_access = false")
+    q.execute("SET lock_configuration = true")
+    return q
+
+
+def _gather(
+    history: str | os.PathLike[str],
+    events: Sequence[str] | None,
+    version: str | None,
+) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
+    version = parse_version_option(None if version == "all" else version)
+    con = connect()
+    load = load_history(con, history)
+    (v,) = select_versions(load, version)
+    _stage(con, v, _AFTER_LOAD, _params(v, None))
+    issues = list(load.issues)
+    notes = _notes_for(load) if load.exists else []
+    names = list(HISTORY_VIEWS)
+    if events:
+        issues.extend(_build_events(con, events))
+        names += list(EVENT_VIEWS)
+    tables = {n: con.sql(f'SELECT * FROM "{n}"').to_arrow_table() for n in names}
+    return tables, issues, notes
+
+
+def run_sql(
+    query: str,
+    history: str | os.PathLike[str] = DEFAULT_HISTORY,
+    events: Sequence[str] | None = None,
+    version: str | None = None,
+) -> SqlResult:
+    """Run one read-only SELECT over the documented views (see HISTORY_VIEWS/EVENT_VIEWS).
+
+    The query runs on a connection that holds only those views' data, with external
+    access disabled and the configuration locked: it cannot read or write files
+    (``read_csv('/etc/passwd')`` is refused), attach databases or load extensions.
+    """
+    check_read_only(query)
+    tables, issues, notes = _gather(history, events, version)
+    q = _query_connection(tables)
+    try:
+        table = q.sql(query).to_arrow_table()
+    except duckdb.PermissionException as e:
+        raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
+    except duckdb.Error as e:
+        msg = str(e)
+        if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
+            msg += " (the event views need --events PATH)"
+        raise UsageError(f"query failed: {msg}") from None
+    return SqlResult(table, issues, notes)
+
+
+def schema(
+    history: str | os.PathLike[str] = DEFAULT_HISTORY,
+    events: Sequence[str] | None = None,
+    version: str | None = None,
+) -> SqlResult:
+    """The registered views and their columns (view, position, column, type)."""
+    tables, issues, notes = _gather(history, events, version)
+    q = _query_connection(tables)
+    rows: dict[str, list[Any]] = {"view": [], "position": [], "column": [], "type": []}
+    for name in tables:
+        for pos, (col, typ) in enumerate(
+            q.execute(
+                "SELECT column_name, data_type FROM information_schema.columns "
+                "WHERE table_name = $t ORDER BY ordinal_position",
+                {"t": name},
+            ).fetchall(),
+            start=1,
+        ):
+            rows["view"].append(name)
+            rows["position"].append(pos)
+            rows["column"].append(col)
+            rows["type"].append(typ)
+    return SqlResult(pa.table(rows), issues, notes)
+
+
+# --------------------------------------------------------------------------- export
+
+
+@dataclass
+class ExportResult:
+    files: list[str]
+    rows: dict[str, int]
+    issues: list[LineIssue] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+_EXPORT_HISTORY = ("history", "history_current")
+
+
+def export(
+    to: str | os.PathLike[str],
+    history: str | os.PathLike[str] = DEFAULT_HISTORY,
+    events: Sequence[str] | None = None,
+) -> ExportResult:
+    """Write the history (all versions, typed; and with ``events`` the normalised event
+    tables) as Parquet or as a DuckDB database file.
+
+    ``FILE.parquet`` holds the ``history`` table; with events, each event table goes to
+    ``FILE.<table>.parquet`` beside it. ``FILE.duckdb`` holds tables ``history``,
+    ``history_current`` and the event tables. Files are written to a temporary name and
+    renamed into place, so a reader never sees half a file.
+    """
+    target = os.fspath(to)
+    suffix = Path(target).suffix.lower()
+    if suffix not in (".parquet", ".duckdb", ".db"):
+        raise UsageError(f"{target}: export writes FILE.parquet or FILE.duckdb")
+    con = connect()
+    load = load_history(con, history)
+    if not load.exists and not events:
+        raise NothingReadable(f"no effectiveness history at {load.path}; nothing to export")
+    issues = list(load.issues)
+    notes = _notes_for(load)
+    names = list(_EXPORT_HISTORY)
+    if events:
+        issues.extend(_build_events(con, events))
+        names += list(EVENT_VIEWS)
+    tables = {n: con.sql(f'SELECT * FROM "{n}"').to_arrow_table() for n in names}
+    rows = {n: t.num_rows for n, t in tables.items()}
+    if suffix == ".parquet":
+        written = [_write_parquet(tables["history"], target)]
+        stem = target[: -len(".parquet")]
+        for n in names:
+            if n in EVENT_VIEWS:
+                written.append(_write_parquet(tables[n], f"{stem}.{n}.parquet"))
+        rows.pop("history_current")
+    else:
+        written = [_write_duckdb(tables, target)]
+    return ExportResult(written, rows, issues, notes)
+
+
+def _tmp_beside(target: str, suffix: str) -> str:
+    if os.path.islink(target):
+        raise UsageError(f"{target}: refusing to write through a symlink")
+    d = os.path.dirname(os.path.abspath(target))
+    os.makedirs(d, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=suffix, dir=d)
+    os.close(fd)
+    return tmp
+
+
+def _write_parquet(table: pa.Table, target: str) -> str:
+    tmp = _tmp_beside(target, ".tmp")
+    try:
+        pq.write_table(table, tmp)
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+    return target
+
+
+def _write_duckdb(tables: dict[str, pa.Table], target: str) -> str:
+    tmp = _tmp_beside(target, ".tmp")
+    os.unlink(tmp)  # DuckDB creates the file itself
+    try:
+        out = duckdb.connect(tmp)
+        try:
+            out.execute("SET TimeZone = 'UTC'")
+            for name, tbl in tables.items():
+                out.register("_arrow_in", tbl)
+                out.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _arrow_in')
+                out.unregister("_arrow_in")
+            out.execute("CHECKPOINT")
+        finally:
+            out.close()
+        os.replace(tmp, target)
+    finally:
+        for p in (tmp, tmp + ".wal"):
+            if os.path.exists(p):
+                os.unlink(p)
+    return target

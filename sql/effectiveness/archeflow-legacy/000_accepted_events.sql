@@ -1,0 +1,81 @@
+-- archeflow-legacy · 000 accepted events                        spec: effectiveness.md §1, §8
+-- Reads:    raw_events (_file, _line, _ord, ts, run_id, seq, parent, type, phase, agent,
+--           data; all JSON but the first three), one row per JSON-object line.
+-- Produces: row_issues (file, line, reason) — lines without a non-empty string run_id/type;
+--           accepted (one row per accepted line), the columns of effectiveness/v1 000 with
+--           the archetype of ArcheFlow's scorer: arch_raw = jq `.data.archetype // .agent`
+--           (jq's `//` skips null and false only; no case folding, no trimming; a
+--           non-string value is its JSON text) and archetype = arch_raw, else 'unknown'.
+-- Everything else (seq, parents, content identity, rejected lines) follows the first
+-- effectiveness/v1 extract: the scorer's rules of §8 start after the events are accepted.
+CREATE OR REPLACE TEMP TABLE row_issues AS
+SELECT _file AS file, _line AS line,
+       CASE
+         WHEN run_id IS NULL OR json_type(run_id) = 'NULL' THEN 'missing run_id'
+         WHEN json_type(run_id) <> 'VARCHAR' THEN 'run_id is not a string'
+         WHEN run_id ->> '$' = '' THEN 'run_id is empty'
+         WHEN type IS NULL OR json_type(type) = 'NULL' THEN 'missing type'
+         WHEN json_type(type) <> 'VARCHAR' THEN 'type is not a string'
+         ELSE 'type is empty'
+       END AS reason
+FROM raw_events
+WHERE run_id IS NULL OR json_type(run_id) <> 'VARCHAR' OR run_id ->> '$' = ''
+   OR type IS NULL OR json_type(type) <> 'VARCHAR' OR type ->> '$' = '';
+
+-- jq truthiness: a value is "present" for `//` unless it is absent, null or false.
+CREATE OR REPLACE TEMP MACRO _jq_present(j) AS
+    j IS NOT NULL AND json_type(j) <> 'NULL'
+    AND NOT (json_type(j) = 'BOOLEAN' AND (j ->> '$') = 'false');
+CREATE OR REPLACE TEMP MACRO _jq_text(j) AS
+    CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' ELSE j::VARCHAR END;
+
+CREATE OR REPLACE TEMP TABLE accepted AS
+WITH ok AS (
+    SELECT r.*, r.run_id ->> '$' AS rid, r.type ->> '$' AS typ,
+           CASE WHEN json_type(r.data) = 'OBJECT' THEN r.data END AS obj
+    FROM raw_events r
+    WHERE json_type(r.run_id) = 'VARCHAR' AND r.run_id ->> '$' <> ''
+      AND json_type(r.type) = 'VARCHAR' AND r.type ->> '$' <> ''
+), positioned AS (
+    SELECT ok.*,
+           row_number() OVER (PARTITION BY rid ORDER BY _ord) AS pos,
+           CASE WHEN json_type(seq) IN ('BIGINT', 'UBIGINT')
+                     AND TRY_CAST(seq ->> '$' AS BIGINT) >= 1
+                THEN TRY_CAST(seq ->> '$' AS BIGINT) END AS own_seq,
+           CASE coalesce(json_type(parent), 'NULL')
+             WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
+             WHEN 'VARCHAR' THEN
+               list_transform(
+                 list_filter(string_split(parent ->> '$', ','), lambda s: trim(s) <> ''),
+                 lambda s: to_json(trim(s)))
+             WHEN 'BIGINT' THEN [parent]
+             WHEN 'UBIGINT' THEN [parent]
+             WHEN 'NULL' THEN []::JSON[]
+             ELSE [parent]
+           END AS parent_parts,
+           CASE WHEN _jq_present(obj -> '$.archetype') THEN _jq_text(obj -> '$.archetype')
+                WHEN _jq_present(agent) THEN _jq_text(agent) END AS arch_raw
+    FROM ok
+)
+-- a parent part is usable when it is an integer or a string of 1-18 digits
+SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
+       coalesce(own_seq, pos) AS seq,
+       own_seq IS NULL AS seq_replaced,
+       list_distinct(list_transform(
+           list_filter(parent_parts, lambda p: json_type(p) IN ('BIGINT', 'UBIGINT')
+                       OR (json_type(p) = 'VARCHAR'
+                           AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))),
+           lambda p: CAST(trim(p ->> '$') AS BIGINT))) AS parents,
+       list_filter(parent_parts, lambda p: NOT (json_type(p) IN ('BIGINT', 'UBIGINT')
+                   OR (json_type(p) = 'VARCHAR'
+                       AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))))
+           AS parent_bad,
+       ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
+       obj AS data,
+       arch_raw,
+       coalesce(arch_raw, 'unknown') AS archetype,
+       md5(concat_ws(chr(31), coalesce(ts::VARCHAR, 'null'), typ,
+                     coalesce(phase::VARCHAR, 'null'), coalesce(agent::VARCHAR, 'null'),
+                     parents::VARCHAR, coalesce(data::VARCHAR, 'null')))
+           AS content_md5
+FROM positioned;

@@ -1,0 +1,59 @@
+-- archeflow-legacy · 010 runs: duplicates, validity, completeness  spec: effectiveness.md §1, §8
+-- Identical to effectiveness/v1 010: run validity is not a scoring rule of §8.
+-- Reads:    accepted (000).
+-- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
+--           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
+--           run's first input file), run_ts (ts of the highest-seq run.complete),
+--           events_sha256 (sha256 over the run's normalised events in seq order: the
+--           concatenation of each event's content md5), n_events;
+--           events — the normalised events of every run that is not invalid, one row per
+--           (run_id, seq): exact duplicates collapsed to their first line.
+-- An invalid run (same seq, different content) beats incomplete: it is broken either way.
+CREATE OR REPLACE TEMP TABLE _dups AS
+SELECT run_id, seq,
+       count(DISTINCT content_md5) AS variants,
+       list(_file || ':' || _line ORDER BY _ord) AS locations
+FROM accepted
+GROUP BY run_id, seq
+HAVING count(*) > 1;
+
+CREATE OR REPLACE TEMP TABLE events AS
+SELECT * EXCLUDE (rn)
+FROM (
+    SELECT a.*, row_number() OVER (PARTITION BY a.run_id, a.seq ORDER BY a._ord) AS rn
+    FROM accepted a
+    WHERE a.run_id NOT IN (SELECT run_id FROM _dups WHERE variants > 1)
+)
+WHERE rn = 1;
+
+CREATE OR REPLACE TEMP TABLE run_status AS
+WITH runs AS (
+    SELECT run_id, arg_min(_file, _ord) AS source, min(_ord) AS first_ord
+    FROM accepted GROUP BY run_id
+), conflicts AS (
+    SELECT run_id,
+           list(locations ORDER BY seq) AS loc_lists,
+           list(seq ORDER BY seq) AS seqs
+    FROM _dups WHERE variants > 1 GROUP BY run_id
+), complete AS (
+    SELECT run_id, arg_max(ts, seq) AS run_ts
+    FROM events WHERE type = 'run.complete' GROUP BY run_id
+), digest AS (
+    SELECT run_id, sha256(string_agg(content_md5, '' ORDER BY seq)) AS events_sha256,
+           count(*) AS n_events
+    FROM events GROUP BY run_id
+)
+SELECT r.run_id,
+       CASE WHEN c.run_id IS NOT NULL THEN 'invalid'
+            WHEN k.run_id IS NULL THEN 'incomplete'
+            ELSE 'scored' END AS status,
+       CASE WHEN c.run_id IS NOT NULL
+              THEN 'conflicting duplicate events for seq ' || array_to_string(c.seqs, ', ')
+            WHEN k.run_id IS NULL THEN 'no run.complete event'
+       END AS reason,
+       coalesce(flatten(c.loc_lists), []::VARCHAR[]) AS locations,
+       r.source, k.run_ts, d.events_sha256, d.n_events, r.first_ord
+FROM runs r
+LEFT JOIN conflicts c USING (run_id)
+LEFT JOIN complete k USING (run_id)
+LEFT JOIN digest d USING (run_id);

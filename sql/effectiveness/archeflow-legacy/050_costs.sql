@@ -1,0 +1,40 @@
+-- archeflow-legacy · 050 cost, tokens, model                    spec: effectiveness.md §8
+-- Reads:    events (010).
+-- Produces: legacy_costs (run_id, arch_raw, cost_usd, cost_basis, tokens, model) — from the
+--           LAST agent.complete (input order) of each archetype, as ArcheFlow's scorer:
+--           cost = estimated_cost_usd // cost_usd // 0 (estimated first; a value that is
+--           not a number is skipped, where jq would fail), tokens = tokens //
+--           (tokens_input // 0) + (tokens_output // 0), model = model // "unknown".
+--           cost_basis records which field the cost came from ('unknown' when it is the
+--           default 0). An archetype without agent.complete has no row (scored 0/0/unknown).
+CREATE OR REPLACE TEMP TABLE legacy_costs AS
+WITH last_complete AS (
+    SELECT run_id, arch_raw, arg_max(data, _ord) AS d
+    FROM events
+    WHERE type = 'agent.complete' AND arch_raw IS NOT NULL
+    GROUP BY run_id, arch_raw
+), parts AS (
+    SELECT run_id, arch_raw,
+           CASE WHEN json_type(d -> '$.estimated_cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(d ->> '$.estimated_cost_usd' AS DOUBLE) END AS est,
+           CASE WHEN json_type(d -> '$.cost_usd') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(d ->> '$.cost_usd' AS DOUBLE) END AS obs,
+           CASE WHEN json_type(d -> '$.tokens') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(round(TRY_CAST(d ->> '$.tokens' AS DOUBLE)) AS BIGINT) END AS tok,
+           CASE WHEN json_type(d -> '$.tokens_input') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(round(TRY_CAST(d ->> '$.tokens_input' AS DOUBLE)) AS BIGINT)
+                ELSE 0 END AS tok_in,
+           CASE WHEN json_type(d -> '$.tokens_output') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+                THEN TRY_CAST(round(TRY_CAST(d ->> '$.tokens_output' AS DOUBLE)) AS BIGINT)
+                ELSE 0 END AS tok_out,
+           CASE WHEN _jq_present(d -> '$.model') THEN _jq_text(d -> '$.model') END AS model
+    FROM last_complete
+)
+SELECT run_id, arch_raw,
+       coalesce(est, obs, 0.0) AS cost_usd,
+       CASE WHEN est IS NOT NULL THEN 'estimated'
+            WHEN obs IS NOT NULL THEN 'observed'
+            ELSE 'unknown' END AS cost_basis,
+       coalesce(tok, tok_in + tok_out) AS tokens,
+       coalesce(model, 'unknown') AS model
+FROM parts;

@@ -1,0 +1,48 @@
+-- archeflow-legacy · 130 rolling averages per archetype         spec: effectiveness.md §5
+-- Reads:    archetype_runs (125).
+-- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
+--           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
+--           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
+--           only, NULL when none), cost_runs (recent runs with a known cost), model (most
+--           frequent non-null model in the window; tie: the alphabetically first, as
+--           jq's `group_by(.model) | sort_by(-length)` picks; 'unknown' when none) and
+--           value_per_dollar (avg_composite / avg_cost_usd, NULL
+--           when the cost is unknown or 0).
+-- Means are a left-to-right sum in run order divided by the count: deterministic to the
+-- last bit, and the same arithmetic as ArcheFlow's jq `add / length`.
+CREATE OR REPLACE TEMP TABLE archetype_aggregates AS
+WITH means AS (
+    SELECT archetype,
+           any_value(scoring_version) AS scoring_version,
+           max(runs) AS runs,
+           count(*) FILTER (WHERE in_window) AS runs_in_window,
+           sum(composite_score ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(composite_score) FILTER (WHERE in_window) AS avg_composite,
+           sum(signal_to_noise ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(signal_to_noise) FILTER (WHERE in_window) AS avg_signal_noise,
+           sum(fix_rate ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(fix_rate) FILTER (WHERE in_window) AS avg_fix_rate,
+           sum(cost_efficiency ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(cost_efficiency) FILTER (WHERE in_window) AS avg_cost_efficiency,
+           sum(accuracy ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(accuracy) FILTER (WHERE in_window) AS avg_accuracy,
+           sum(cost_usd ORDER BY recency DESC) FILTER (WHERE in_window)
+               / count(cost_usd) FILTER (WHERE in_window) AS avg_cost_usd,
+           count(cost_usd) FILTER (WHERE in_window) AS cost_runs
+    FROM archetype_runs
+    GROUP BY archetype
+), models AS (
+    SELECT archetype, model
+    FROM archetype_runs
+    WHERE in_window AND model IS NOT NULL
+    GROUP BY archetype, model
+    QUALIFY row_number() OVER (PARTITION BY archetype
+                               ORDER BY count(*) DESC, model ASC) = 1
+)
+SELECT m.*,
+       coalesce(o.model, 'unknown') AS model,
+       CASE WHEN m.avg_cost_usd > 0 THEN m.avg_composite / m.avg_cost_usd END
+           AS value_per_dollar
+FROM means m
+LEFT JOIN models o USING (archetype)
+ORDER BY m.archetype;

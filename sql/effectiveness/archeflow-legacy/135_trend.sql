@@ -1,0 +1,86 @@
+-- archeflow-legacy · 135 trend and its uncertainty              spec: effectiveness.md §5
+-- Reads:    archetype_runs (125), windows (115).
+-- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
+--           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
+--           2·trend_runs runs), trend ('insufficient_data' | 'improving' | 'declining' |
+--           'stable': ArcheFlow compares the unrounded delta against ±trend_margin),
+--           trend_delta_low / trend_delta_high (the interval_level exact bootstrap
+--           percentile interval of the delta) and trend_significant (false when that
+--           interval, rounded to delta_decimals, includes 0; NULL without a delta).
+-- The bootstrap is exact, not sampled, so it needs no seed and is the same on every
+-- machine: resampling n values with replacement can only produce the multisets of the
+-- n values, i.e. the compositions of n into n parts (126 for n = 5), each with
+-- multinomial probability n!/(c1!…cn!)/n^n. Each half is resampled independently; the
+-- delta distribution is the product of the two (126 × 126 weighted points). Its
+-- quantiles are read off the cumulative integer weights (no rounding in the weights).
+-- Caveat, documented for users: with 5 values per half a percentile bootstrap interval
+-- is narrow (it under-covers); "not significant" is the meaningful flag, not the reverse.
+CREATE OR REPLACE TEMP TABLE archetype_trends AS
+WITH RECURSIVE comp(k, remaining, counts) AS (
+    SELECT 0, w.trend_runs, []::INTEGER[] FROM windows w
+    UNION ALL
+    SELECT c.k + 1, c.remaining - r.n, list_append(c.counts, r.n::INTEGER)
+    FROM comp c, windows w, range(0, w.trend_runs + 1) AS r(n)
+    WHERE c.k < w.trend_runs AND r.n <= c.remaining
+      AND (c.k < w.trend_runs - 1 OR r.n = c.remaining)
+), compositions AS (
+    SELECT counts::DOUBLE[] AS counts,
+           CAST(factorial(w.trend_runs)
+                // list_reduce(list_transform(counts, lambda x: factorial(x)),
+                              lambda a, b: a * b) AS BIGINT) AS weight
+    FROM comp, windows w
+    WHERE k = w.trend_runs
+), halves AS (
+    SELECT a.archetype,
+           list(a.composite_score ORDER BY a.recency DESC) FILTER (WHERE a.trend_half = 'last')
+               AS last_xs,
+           list(a.composite_score ORDER BY a.recency DESC) FILTER (WHERE a.trend_half = 'prior')
+               AS prior_xs
+    FROM archetype_runs a
+    GROUP BY a.archetype
+), observed AS (
+    SELECT h.archetype, h.last_xs, h.prior_xs,
+           CASE WHEN len(h.last_xs) = w.trend_runs AND len(h.prior_xs) = w.trend_runs
+                THEN list_reduce(h.last_xs, lambda a, b: a + b) / w.trend_runs
+                     - list_reduce(h.prior_xs, lambda a, b: a + b) / w.trend_runs
+           END AS trend_delta
+    FROM halves h, windows w
+), boot_last AS (
+    SELECT o.archetype, list_dot_product(c.counts, o.last_xs) / w.trend_runs AS m, c.weight
+    FROM observed o, compositions c, windows w
+    WHERE o.trend_delta IS NOT NULL
+), boot_prior AS (
+    SELECT o.archetype, list_dot_product(c.counts, o.prior_xs) / w.trend_runs AS m, c.weight
+    FROM observed o, compositions c, windows w
+    WHERE o.trend_delta IS NOT NULL
+), dist AS (
+    SELECT l.archetype, l.m - p.m AS d, l.weight * p.weight AS wt
+    FROM boot_last l JOIN boot_prior p USING (archetype)
+), cumulative AS (
+    SELECT archetype, d,
+           sum(wt) OVER (PARTITION BY archetype ORDER BY d
+                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS cw,
+           sum(wt) OVER (PARTITION BY archetype) AS tw
+    FROM dist
+), bounds AS (
+    SELECT c.archetype,
+           min(c.d) FILTER (WHERE c.cw >= c.tw * (1 - w.interval_level) / 2) AS lo,
+           min(c.d) FILTER (WHERE c.cw >= c.tw * (1 + w.interval_level) / 2) AS hi
+    FROM cumulative c, windows w
+    GROUP BY c.archetype
+)
+SELECT o.archetype,
+       o.trend_delta,
+       CASE WHEN o.trend_delta IS NULL THEN 'insufficient_data'
+            WHEN o.trend_delta > w.trend_margin THEN 'improving'
+            WHEN o.trend_delta < -w.trend_margin THEN 'declining'
+            ELSE 'stable' END AS trend,
+       b.lo AS trend_delta_low,
+       b.hi AS trend_delta_high,
+       CASE WHEN o.trend_delta IS NOT NULL
+            THEN NOT (round(b.lo, w.delta_decimals) <= 0 AND round(b.hi, w.delta_decimals) >= 0)
+       END AS trend_significant
+FROM observed o
+CROSS JOIN windows w
+LEFT JOIN bounds b USING (archetype)
+ORDER BY o.archetype;

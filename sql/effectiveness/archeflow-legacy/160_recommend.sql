@@ -1,0 +1,61 @@
+-- archeflow-legacy · 160 team recommendations                   spec: effectiveness.md §6
+-- Same rules as effectiveness/v1 (each version folder is self-contained and frozen).
+-- Reads:    team_members (150), default_models (155), report (140), thresholds (110),
+--           model_tiers, tier_steps (120).
+-- Produces: recommend — one row per team member, in team order: archetype, current_model,
+--           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
+--           'unknown'), model_tier, score (avg_composite over the recent window; NULL
+--           without history), runs, action, suggested_model, scoring_version.
+-- Current model: model_overrides → archetypes: model → ArcheFlow default → the most
+-- frequent model in the member's history → 'unknown'.
+-- action: not in history and named only in plan/do → not_scored; not in history →
+-- no_data; score >= keep_min: cheap → keep, expensive → downgrade, unknown tier → keep;
+-- score >= optimize_min: cheap → upgrade, expensive or unknown tier → optimize;
+-- below → remove. (The unknown-tier cases follow ArcheFlow's scorer.)
+CREATE OR REPLACE TEMP TABLE recommend AS
+WITH resolved AS (
+    SELECT m.ord, m.archetype, m.phases,
+           CASE WHEN m.override_model IS NOT NULL THEN m.override_model
+                WHEN m.listed_model IS NOT NULL THEN m.listed_model
+                WHEN d.model IS NOT NULL THEN d.model
+                WHEN r.model IS NOT NULL AND r.model <> 'unknown' THEN r.model
+                ELSE 'unknown' END AS current_model,
+           CASE WHEN m.override_model IS NOT NULL THEN 'model_overrides'
+                WHEN m.listed_model IS NOT NULL THEN 'archetypes'
+                WHEN d.model IS NOT NULL THEN 'default'
+                WHEN r.model IS NOT NULL AND r.model <> 'unknown' THEN 'history'
+                ELSE 'unknown' END AS model_source,
+           r.avg_composite AS score,
+           coalesce(r.runs, 0) AS runs,
+           r.archetype IS NOT NULL AS has_history
+    FROM team_members m
+    LEFT JOIN default_models d USING (archetype)
+    LEFT JOIN report r USING (archetype)
+), tiered AS (
+    SELECT r.ord, t.tier, t.rank
+    FROM resolved r
+    JOIN model_tiers t ON model_tier_match(r.current_model, t.pattern, t.match)
+    QUALIFY row_number() OVER (PARTITION BY r.ord
+                               ORDER BY length(t.pattern) DESC, t.rank, t.pattern) = 1
+), decided AS (
+    SELECT r.*, ti.tier AS model_tier, ti.rank AS model_tier_rank,
+           CASE
+             WHEN NOT r.has_history AND list_has_all(['plan', 'do'], r.phases) THEN 'not_scored'
+             WHEN NOT r.has_history THEN 'no_data'
+             WHEN round(r.score, th.compare_decimals) >= th.keep_min
+               THEN CASE WHEN ti.rank > 1 THEN 'downgrade' ELSE 'keep' END
+             WHEN round(r.score, th.compare_decimals) >= th.optimize_min
+               THEN CASE WHEN ti.rank = 1 THEN 'upgrade' ELSE 'optimize' END
+             ELSE 'remove'
+           END AS action
+    FROM resolved r
+    LEFT JOIN tiered ti USING (ord)
+    CROSS JOIN thresholds th
+)
+SELECT d.archetype, d.current_model, d.model_source, d.model_tier, d.score, d.runs, d.action,
+       CASE d.action WHEN 'upgrade' THEN st.upgrade_to
+                     WHEN 'downgrade' THEN st.downgrade_to END AS suggested_model,
+       $scoring_version::VARCHAR AS scoring_version
+FROM decided d
+LEFT JOIN tier_steps st ON st.rank = d.model_tier_rank
+ORDER BY d.ord;

@@ -1,0 +1,14 @@
+-- archeflow-legacy · 170 run-start summary                      spec: effectiveness.md §7
+-- Same rules as effectiveness/v1 (each version folder is self-contained and frozen).
+-- Reads:    report (140), team_members (150); bind parameter $has_team (BOOLEAN).
+-- Produces: summary — one row per archetype with history (only the team's members, in
+--           team order, when $has_team; else archetype order): archetype, score
+--           (avg_composite), recommendation, model, avg_cost_usd (NULL = cost unknown),
+--           runs_in_window, window_runs.
+CREATE OR REPLACE TEMP TABLE summary AS
+SELECT r.archetype, r.avg_composite AS score, r.recommendation, r.model, r.avg_cost_usd,
+       r.runs_in_window, r.window_runs
+FROM report r
+LEFT JOIN team_members t USING (archetype)
+WHERE NOT $has_team::BOOLEAN OR t.archetype IS NOT NULL
+ORDER BY CASE WHEN $has_team::BOOLEAN THEN t.ord END, r.archetype;

@@ -1,0 +1,147 @@
+"""Thresholds at their exact boundaries (spec §5, §6; README: compare at 6 decimals).
+
+Each table of cases becomes one history with one archetype per case, scored by one
+report call (a report costs a fraction of a second; one per case would not).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import effectiveness_history as eh
+
+
+def _report(
+    write_history, make_series, cases: list[tuple[list[float], str | None]], **kw: Any
+) -> list[dict[str, Any]]:
+    records = []
+    for i, (composites, model) in enumerate(cases):
+        records += make_series(f"case-{i:02d}", composites, model=model)
+    rows = {r["archetype"]: r for r in eh.report(write_history(records), **kw).table.to_pylist()}
+    return [rows[f"case-{i:02d}"] for i in range(len(cases))]
+
+
+RECOMMENDATION = [
+    ([0.70], "keep"),
+    ([0.7, 0.7, 0.7], "keep"),  # sum/3 = 0.6999999999999998: equal at 6 decimals
+    ([0.6999996], "keep"),  # 0.700000 at 6 decimals
+    ([0.6999994], "optimize"),  # 0.699999
+    ([0.40], "optimize"),
+    ([0.1, 0.2, 0.9], "optimize"),  # 0.4000000000000001 on the float path
+    ([0.3999996], "optimize"),
+    ([0.3999994], "consider_removing"),
+    ([0.0], "consider_removing"),
+]
+
+
+def test_recommendation_thresholds(write_history, make_series):
+    rows = _report(write_history, make_series, [(c, None) for c, _ in RECOMMENDATION])
+    for (composites, expected), row in zip(RECOMMENDATION, rows, strict=True):
+        assert row["avg_composite"] == pytest.approx(sum(composites) / len(composites), abs=1e-15)
+        assert row["recommendation"] == expected, composites
+
+
+def test_float_noise_really_misses_the_threshold():
+    # The float cases above only test something if the raw means miss the threshold.
+    assert (0.7 + 0.7 + 0.7) / 3 < 0.70
+    assert (0.1 + 0.2 + 0.9) / 3 > 0.40
+
+
+SUGGESTION = [
+    (0.70, "claude-haiku-4-5", "keep", None),
+    (0.69, "claude-haiku-4-5", "none", None),
+    (0.50, "claude-haiku-4-5", "none", None),  # < 0.50 is needed to upgrade
+    (0.4999996, "claude-haiku-4-5", "none", None),  # 0.500000 at 6 decimals
+    (0.4999994, "claude-haiku-4-5", "upgrade", "sonnet"),
+    (0.49, "claude-haiku-4-5", "upgrade", "sonnet"),
+    (0.70, "Claude-SONNET-4", "downgrade", "haiku"),  # substring, case-insensitive
+    (0.50, "claude-sonnet-4", "none", None),
+    (0.49, "claude-sonnet-4", "remove", None),
+    (0.49, "claude-opus-4", "remove", None),
+    (0.90, "claude-opus-4", "downgrade", "sonnet"),  # the next cheaper tier, not the cheapest
+    (0.90, "gpt-4o", "none", None),  # matches no tier: unknown
+    (0.10, None, "none", None),  # no model: unknown
+]
+
+
+def test_model_suggestion_thresholds(write_history, make_series):
+    rows = _report(write_history, make_series, [([c], m) for c, m, _, _ in SUGGESTION])
+    for (c, model, suggestion, target), row in zip(SUGGESTION, rows, strict=True):
+        assert (row["suggestion"], row["suggested_model"]) == (suggestion, target), (c, model)
+
+
+TREND = [
+    (0.70, 0.75, "stable"),  # delta 0.050000000000000044: exactly +0.05 at 6 decimals
+    (0.75, 0.70, "stable"),  # exactly -0.05
+    (0.70, 0.750001, "improving"),
+    (0.750001, 0.70, "declining"),
+    (0.20, 0.2500004, "stable"),  # 0.0500004 → 0.050000
+    (0.20, 0.2500006, "improving"),  # 0.0500006 → 0.050001
+    (0.50, 0.50, "stable"),
+]
+
+
+def test_trend_margin_boundaries(write_history, make_series):
+    rows = _report(write_history, make_series, [([p] * 5 + [q] * 5, None) for p, q, _ in TREND])
+    for (prior, last, trend), row in zip(TREND, rows, strict=True):
+        assert row["trend"] == trend, (prior, last, row["trend_delta"])
+
+
+def test_exact_margin_delta_is_not_exact_in_floating_point():
+    # Without the rounding to 6 decimals the first TREND case would be "improving".
+    assert (0.75 * 5) / 5 - (0.70 * 5) / 5 > 0.05
+
+
+def test_trend_needs_ten_runs_and_ignores_the_window(write_history, make_series):
+    cases = [
+        ([0.1] * 5 + [0.9] * 4, None),
+        ([0.1] * 5 + [0.9] * 5, None),
+        ([0.2] * 5 + [0.8] * 5, None),
+    ]
+    nine, ten, _ = _report(write_history, make_series, cases)
+    assert (nine["trend"], nine["trend_delta"], nine["trend_significant"]) == (
+        "insufficient_data",
+        None,
+        None,
+    )
+    assert ten["trend"] == "improving"
+    # --window changes the averages only; the trend halves stay 5 and 5
+    *_, small = _report(write_history, make_series, cases, window=3)
+    assert small["avg_composite"] == pytest.approx(0.8)
+    assert (small["runs_in_window"], small["window_runs"], small["trend"]) == (3, 3, "improving")
+
+
+RECOMMEND = [
+    (0.70, "haiku", "keep"),
+    (0.70, "sonnet", "downgrade"),
+    (0.70, "mystery-model", "keep"),
+    (0.6999996, "opus", "downgrade"),
+    (0.6999994, "opus", "optimize"),
+    (0.40, "haiku", "upgrade"),
+    (0.40, "sonnet", "optimize"),
+    (0.40, "mystery-model", "optimize"),
+    (0.3999996, "sonnet", "optimize"),
+    (0.3999994, "haiku", "remove"),
+]
+
+
+def test_recommend_thresholds(tmp_path: Path, write_history, make_series):
+    records = []
+    for i, (score, _, _) in enumerate(RECOMMEND):
+        records += make_series(f"case-{i:02d}", [score])
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "check: [" + ", ".join(f"case-{i:02d}" for i in range(len(RECOMMEND))) + "]\n"
+        "model_overrides:\n"
+        + "".join(f"  case-{i:02d}: {m}\n" for i, (_, m, _) in enumerate(RECOMMEND))
+    )
+    rows = eh.recommend(write_history(records), team).table.to_pylist()
+    for (score, model, action), row in zip(RECOMMEND, rows, strict=True):
+        assert (row["current_model"], row["model_source"], row["action"]) == (
+            model,
+            "model_overrides",
+            action,
+        ), score
+        assert row["score"] == pytest.approx(score)

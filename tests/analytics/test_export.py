@@ -1,0 +1,131 @@
+"""`runscore export`: Parquet and DuckDB files that other tools open directly."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+HERE = Path(__file__).resolve().parent
+HISTORY = str(HERE / "data" / "history.jsonl")
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, **params: object) -> list[tuple]:
+    return con.execute(sql, params).fetchall()
+
+
+def test_parquet_duckdb_round_trip(run_cli, tmp_path: Path) -> None:
+    pq_path, db_path = tmp_path / "h.parquet", tmp_path / "h.duckdb"
+    r = run_cli("export", "--to", str(pq_path), "--history", HISTORY)
+    assert r.exit_code == 1  # the fixed history has skipped lines; the rest is exported
+    assert r.stdout == f"{pq_path}\n"
+    assert "exported history: 42 rows" in r.stderr
+    assert run_cli("export", "--to", str(db_path), "--history", HISTORY).exit_code == 1
+
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("ATTACH $p AS exp (READ_ONLY)", {"p": str(db_path)})
+    from_parquet = _rows(
+        con, "SELECT * FROM read_parquet($p) ORDER BY history_line", p=str(pq_path)
+    )
+    from_duckdb = _rows(con, "SELECT * FROM exp.history ORDER BY history_line")
+    assert len(from_parquet) == 42 and from_parquet == from_duckdb
+    # Parquet → DuckDB → the same rows again
+    con.execute("CREATE TABLE again AS SELECT * FROM read_parquet($p)", {"p": str(pq_path)})
+    assert _rows(con, "SELECT * FROM again ORDER BY history_line") == from_duckdb
+    types = dict(
+        _rows(
+            con,
+            "SELECT column_name, data_type FROM information_schema.columns "
+            "WHERE table_catalog = 'exp' AND table_name = 'history'",
+        )
+    )
+    assert (types["ts"], types["run_ts"], types["composite_score"], types["tokens"]) == (
+        "TIMESTAMP WITH TIME ZONE",
+        "TIMESTAMP WITH TIME ZONE",
+        "DOUBLE",
+        "BIGINT",
+    )
+    assert _rows(con, "SELECT count(*) FROM exp.history_current") == [(40,)]  # 2 re-scored lines
+
+    # The same lines as `runscore sql` sees, and what Polars reads.
+    sql = json.loads(
+        run_cli(
+            "sql",
+            "SELECT run_id, archetype, composite_score FROM history",
+            "--history",
+            HISTORY,
+            "--format",
+            "json",
+        ).stdout
+    )
+    df = pl.read_parquet(pq_path)
+    assert df.select("run_id", "archetype", "composite_score").to_dicts() == sql
+    assert df.schema["ts"] == pl.Datetime("us", "UTC")
+    assert df.filter(pl.col("archetype") == "prüfer-🦉").height == 2
+
+
+def test_export_with_events(run_cli, tmp_path: Path, fixtures: Path) -> None:
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    target = tmp_path / "out" / "all.parquet"
+    r = run_cli("export", "--to", str(target), "--history", HISTORY, "--events", events)
+    names = [
+        "events",
+        "verdicts",
+        "findings",
+        "fixes",
+        "fix_attribution",
+        "run_scores",
+        "run_status",
+    ]
+    assert r.stdout.splitlines() == [str(target)] + [
+        str(tmp_path / "out" / f"all.{n}.parquet") for n in names
+    ]
+    scores = pl.read_parquet(tmp_path / "out" / "all.run_scores.parquet").sort("archetype")
+    assert scores["composite_score"].to_list() == [0.5625, 0.1875]
+    db_path = tmp_path / "all.duckdb"
+    run_cli("export", "--to", str(db_path), "--history", HISTORY, "--events", events)
+    con = duckdb.connect(str(db_path), read_only=True)
+    tables = sorted(x[0] for x in con.execute("SHOW TABLES").fetchall())
+    assert tables == sorted(["history", "history_current", *names])
+    assert con.execute("SELECT count(*) FROM events").fetchall() == [(8,)]
+
+
+def test_export_events_without_history(run_cli, tmp_path: Path, fixtures: Path) -> None:
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    db_path = tmp_path / "e.duckdb"
+    r = run_cli(
+        "export",
+        "--to",
+        str(db_path),
+        "--history",
+        str(tmp_path / "none.jsonl"),
+        "--events",
+        events,
+    )
+    assert r.exit_code == 0
+    con = duckdb.connect(str(db_path), read_only=True)
+    assert con.execute("SELECT count(*) FROM history").fetchall() == [(0,)]
+
+
+def test_export_errors(run_cli, tmp_path: Path) -> None:
+    r = run_cli("export", "--to", str(tmp_path / "h.csv"), "--history", HISTORY)
+    assert r.exit_code == 2 and "FILE.parquet or FILE.duckdb" in r.stderr
+    elsewhere = tmp_path / "elsewhere.parquet"
+    link = tmp_path / "link.parquet"
+    os.symlink(elsewhere, link)
+    r = run_cli("export", "--to", str(link), "--history", HISTORY)
+    assert r.exit_code == 2 and "symlink" in r.stderr
+    assert not elsewhere.exists()
+
+
+def test_export_replaces_atomically(run_cli, tmp_path: Path) -> None:
+    target = tmp_path / "h.duckdb"
+    target.write_text("not a database")
+    run_cli("export", "--to", str(target), "--history", HISTORY)
+    con = duckdb.connect(str(target), read_only=True)
+    assert con.execute("SELECT count(*) FROM history").fetchall() == [(42,)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.duckdb"]

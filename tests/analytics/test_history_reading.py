@@ -1,0 +1,127 @@
+"""Reading the history: current lines, skipped lines with reasons, missing files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from runscore.engine.packs import effectiveness_history as eh
+
+
+def test_current_line_per_run_archetype_version(write_history, make_record) -> None:
+    r = make_record
+    hist = write_history(
+        [
+            r("run-1", "sage", 0.10, "2026-01-01T00:00:00Z", ts="2026-01-02T00:00:00Z"),
+            r(
+                "run-1", "sage", 0.20, "2026-01-01T00:00:00Z", ts="2026-01-03T00:00:00Z"
+            ),  # latest ts
+            r(
+                "run-1", "sage", 0.30, "2026-01-01T00:00:00Z", ts="2026-01-01T12:00:00Z"
+            ),  # older, later line
+            r("run-2", "sage", 0.40, "2026-01-02T00:00:00Z", ts="2026-01-05T00:00:00Z"),
+            r(
+                "run-2", "sage", 0.50, "2026-01-02T00:00:00Z", ts="2026-01-05T00:00:00Z"
+            ),  # tie: later line
+            r(
+                "run-2",
+                "sage",
+                0.90,
+                "2026-01-02T00:00:00Z",
+                ts="2026-01-09T00:00:00Z",
+                version="effectiveness/v9",
+            ),  # another version: its own current line
+        ]
+    )
+    res = eh.run_sql(
+        "SELECT run_id, scoring_version, composite_score FROM history_current ORDER BY ALL",
+        hist,
+    )
+    assert res.table.to_pylist() == [
+        {"run_id": "run-1", "scoring_version": "effectiveness/v1", "composite_score": 0.2},
+        {"run_id": "run-2", "scoring_version": "effectiveness/v1", "composite_score": 0.5},
+        {"run_id": "run-2", "scoring_version": "effectiveness/v9", "composite_score": 0.9},
+    ]
+    rep = eh.report(hist)
+    assert rep.table.column("avg_composite").to_pylist() == [0.35]
+    assert rep.notes == [
+        f"{hist}: 1 line(s) of scoring version 'effectiveness/v9' ignored "
+        "(this runscore knows archeflow-legacy, effectiveness/v1)"
+    ]
+
+
+def test_window_follows_run_time_not_file_order(write_history, make_series) -> None:
+    recs = make_series("guardian", [0.1] * 3 + [0.9] * 3)
+    hist = write_history(list(reversed(recs)))  # newest runs first in the file
+    (row,) = eh.report(hist, window=3).table.to_pylist()
+    assert row["avg_composite"] == 0.9
+
+
+def test_bad_lines_are_skipped_with_reasons(run_cli, tmp_path: Path, make_record) -> None:
+    good = make_record("run-1", "guardian", 0.8, "2026-01-01T00:00:00Z")
+    bad = [
+        {**good, "run_id": ""},
+        {**good, "archetype": 7},
+        {k: v for k, v in good.items() if k != "archetype"},
+        {**good, "ts": "yesterday"},
+        {**good, "composite_score": None},
+        {**good, "tokens": 1.5, "cycle_impact": "yes"},
+        {**good, "scoring_version": 1},
+    ]
+    text = "\n".join(json.dumps(x) for x in [good, *bad]) + '\n[1, 2]\n\n{"ts": "2026'
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(text)
+    r = run_cli("report", "--history", str(hist), "--format", "json")
+    assert r.exit_code == 1
+    assert [x["runs"] for x in json.loads(r.stdout)] == [1]
+    assert r.stderr.splitlines() == [
+        f"{hist}:2: history line skipped: run_id is empty",
+        f"{hist}:3: history line skipped: archetype is not a string",
+        f"{hist}:4: history line skipped: missing archetype",
+        f"{hist}:5: history line skipped: ts is not an ISO-8601 time",
+        f"{hist}:6: history line skipped: missing composite_score",
+        f"{hist}:7: history line skipped: cycle_impact is not a boolean; tokens is not an integer",
+        f"{hist}:8: history line skipped: scoring_version is not a string",
+        f"{hist}:9: not a JSON object (list)",
+        f"{hist}:11: not JSON: Unterminated string starting at: line 1 column 8 (char 7)",
+    ]
+
+
+def test_missing_history(run_cli, tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope.jsonl")
+    r = run_cli("report", "--history", missing)
+    assert r.exit_code == 3
+    assert (
+        r.stderr == f"error: no effectiveness history at {missing}; run `runscore extract` first\n"
+    )
+    r = run_cli("summary", "--history", missing)
+    assert (r.exit_code, r.stdout) == (0, "Archetype effectiveness: no scored runs yet.\n")
+    r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", missing, "--format", "csv")
+    assert (r.exit_code, r.stdout) == (0, "n\n0\n")
+    r = run_cli("export", "--to", str(tmp_path / "x.parquet"), "--history", missing)
+    assert r.exit_code == 3
+
+
+def test_history_must_be_a_file(run_cli, tmp_path: Path) -> None:
+    r = run_cli("report", "--history", str(tmp_path))
+    assert r.exit_code == 2 and "must be a file" in r.stderr
+
+
+def test_default_history_path_is_cwd_relative(run_cli, tmp_path: Path, make_record) -> None:
+    p = tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl"
+    p.parent.mkdir(parents=True)
+    p.write_text(json.dumps(make_record("run-1", "sage", 0.8, "2026-01-01T00:00:00Z")) + "\n")
+    r = run_cli("summary")
+    assert r.exit_code == 0
+    assert (
+        r.stdout
+        == "Archetype effectiveness (last 10 runs):\n  sage: 0.80 (keep)     — unknown, cost unknown\n"
+    )
+
+
+def test_bad_options(run_cli) -> None:
+    assert run_cli("report", "--window", "0").exit_code == 2
+    r = run_cli("report", "--sql-version", "v7")
+    assert r.exit_code == 2 and "unknown scoring version 'v7'" in r.stderr
+    r = run_cli("recommend", "t.yaml", "--sql-version", "all")
+    assert r.exit_code == 2

@@ -1,0 +1,325 @@
+"""The `archeflow-legacy` version (spec §8) and ArcheFlow's own 15-field history lines."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from runscore.engine.packs import effectiveness_history as eh
+
+LEGACY_FIELDS = [
+    "ts",
+    "run_id",
+    "archetype",
+    "signal_to_noise",
+    "fix_rate",
+    "cost_efficiency",
+    "accuracy",
+    "cycle_impact",
+    "composite_score",
+    "tokens",
+    "cost_usd",
+    "model",
+    "findings_total",
+    "findings_useful",
+    "fixes_applied",
+]
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_fixture_legacy_numbers(run_cli, fixtures: Path, tmp_path: Path) -> None:
+    """tests/fixtures/effectiveness/archeflow-fixture/README.md, archeflow-legacy table."""
+    events = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    r = run_cli("extract", "--sql-version", "archeflow-legacy", str(events))
+    assert r.exit_code == 0, r.stderr
+    hist = tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl"
+    lines = _lines(hist)
+    assert list(lines[0])[:15] == LEGACY_FIELDS
+    got = {x["archetype"]: {k: x[k] for k in LEGACY_FIELDS[3:]} for x in lines}
+    assert got == {
+        "guardian": {
+            "signal_to_noise": 0.5,
+            "fix_rate": 0.5,
+            "cost_efficiency": 0,
+            "accuracy": 0.75,
+            "cycle_impact": True,
+            "composite_score": 0.49,
+            "tokens": 0,
+            "cost_usd": 0,
+            "model": "unknown",
+            "findings_total": 2,
+            "findings_useful": 1,
+            "fixes_applied": 1,
+        },
+        "sage": {
+            "signal_to_noise": 0,
+            "fix_rate": 0,
+            "cost_efficiency": 0,
+            "accuracy": 1,
+            "cycle_impact": False,
+            "composite_score": 0.15,
+            "tokens": 0,
+            "cost_usd": 0,
+            "model": "unknown",
+            "findings_total": 0,
+            "findings_useful": 0,
+            "fixes_applied": 0,
+        },
+    }
+    assert {x["scoring_version"] for x in lines} == {"archeflow-legacy"}
+    assert {x["run_ts"] for x in lines} == {"2026-04-03T10:06:00Z"}
+    assert [x["cost_basis"] for x in lines] == ["unknown", "unknown"]
+
+    # The v1 extract of the same run, then each version's report on its own lines.
+    assert run_cli("extract", str(events)).exit_code == 0
+    v1 = json.loads(run_cli("report", "--format", "json").stdout)  # default: newest vN
+    assert [
+        (
+            x["archetype"],
+            x["scoring_version"],
+            x["avg_composite"],
+            x["recommendation"],
+            x["trend"],
+            x["model"],
+            x["suggestion"],
+        )
+        for x in v1
+    ] == [
+        (
+            "guardian",
+            "effectiveness/v1",
+            0.5625,
+            "optimize",
+            "insufficient_data",
+            "unknown",
+            "none",
+        ),
+        (
+            "sage",
+            "effectiveness/v1",
+            0.1875,
+            "consider_removing",
+            "insufficient_data",
+            "unknown",
+            "none",
+        ),
+    ]
+    legacy = json.loads(
+        run_cli("report", "--format", "json", "--sql-version", "archeflow-legacy").stdout
+    )
+    assert [
+        (x["archetype"], x["scoring_version"], x["avg_composite"], x["recommendation"])
+        for x in legacy
+    ] == [
+        ("guardian", "archeflow-legacy", 0.49, "optimize"),
+        ("sage", "archeflow-legacy", 0.15, "consider_removing"),
+    ]
+    both = json.loads(run_cli("report", "--format", "json", "--sql-version", "all").stdout)
+    assert [x["scoring_version"] for x in both] == ["archeflow-legacy"] * 2 + [
+        "effectiveness/v1"
+    ] * 2
+
+
+def _event(seq: int, typ: str, data: dict | None = None, agent: str | None = None) -> str:
+    return json.dumps(
+        {
+            "ts": f"2026-04-03T10:{seq:02d}:00Z",
+            "run_id": "legacy-run",
+            "seq": seq,
+            "parent": [seq - 1] if seq > 1 else [],
+            "type": typ,
+            "phase": None,
+            "agent": agent,
+            "data": data or {},
+        }
+    )
+
+
+CRAFTED = [
+    _event(1, "run.start"),
+    _event(
+        2,
+        "agent.complete",
+        {
+            "archetype": "Guardian",
+            "model": "claude-haiku",
+            "tokens_input": 100,
+            "tokens_output": 50,
+            "cost_usd": 0.01,
+        },
+    ),
+    _event(
+        3,
+        "agent.complete",
+        {"archetype": "Guardian", "model": "claude-haiku-2", "tokens": 500, "cost_usd": 0.04},
+    ),
+    _event(
+        4,
+        "review.verdict",
+        {
+            "archetype": "Guardian",
+            "verdict": "needs_changes",
+            "findings": [
+                {"severity": "warning", "fix_required": True, "description": "A"},
+                {"severity": "WARNING", "fix_required": True, "description": "B"},
+                {"severity": "bug", "fix_required": "true", "description": "C"},
+            ],
+        },
+    ),
+    _event(5, "review.verdict", {"archetype": "sage", "verdict": "approved", "findings": []}),
+    _event(6, "review.verdict", {"verdict": "APPROVED"}, agent="skeptic"),
+    _event(7, "fix.applied", {"source": "Guardian", "finding": "A"}),
+    _event(8, "fix.applied", {"source": "Guardian", "finding": "B"}),
+    _event(9, "fix.applied", {"source": "Guardian", "finding": "C"}),
+    _event(10, "fix.applied", {"source": "Guardian", "finding": "A again"}),
+    _event(11, "cycle.boundary", {"cycle": 1, "met": True}),
+    _event(12, "run.complete", {"status": "completed"}),
+]
+
+
+def test_legacy_scorer_rules(run_cli, tmp_path: Path) -> None:
+    """Numbers worked out by hand from archeflow-score.sh's jq program (spec §8)."""
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(CRAFTED) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    hist = tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl"
+    got = {x["archetype"]: x for x in _lines(hist)}
+    # No case folding: "Guardian" stays itself; archetypes in jq's sorted order.
+    assert list(got) == ["Guardian", "sage", "skeptic"]
+    g = got["Guardian"]
+    assert {k: g[k] for k in LEGACY_FIELDS[3:]} == {
+        "signal_to_noise": 0.33,  # only "warning" + JSON true is useful: 1 of 3
+        "fix_rate": 1.33,  # 4 fixes / 3 findings, no cap
+        "cost_efficiency": 25.0,  # 1 useful / $0.04 (last agent.complete only)
+        "accuracy": 0.83,  # 1 - min(1, 1 approving verdict / 3 verdicts) * 0.5
+        "cycle_impact": True,
+        # 0.30*(1/3) + 0.25*(4/3) + 0.20*0.25 + 0.15*(1 - 1/6) + 0.10 = 0.708333…
+        "composite_score": 0.71,
+        "tokens": 500,
+        "cost_usd": 0.04,
+        "model": "claude-haiku-2",
+        "findings_total": 3,
+        "findings_useful": 1,
+        "fixes_applied": 4,
+    }
+    assert (g["cost_basis"], g["cost_efficiency_norm"], g["findings_contradicted"]) == (
+        "observed",
+        0.25,
+        None,
+    )
+    for name in ("sage", "skeptic"):  # no findings, no agent.complete: 0 / 0 / "unknown"
+        x = got[name]
+        assert (
+            x["composite_score"],
+            x["accuracy"],
+            x["tokens"],
+            x["cost_usd"],
+            x["model"],
+            x["cost_basis"],
+        ) == (0.15, 1.0, 0, 0.0, "unknown", "unknown")
+
+    # effectiveness/v1 on the same run folds case, caps fix_rate, sums costs.
+    assert run_cli("extract", str(events)).exit_code == 0
+    v1 = {x["archetype"]: x for x in _lines(hist) if x["scoring_version"] == "effectiveness/v1"}
+    assert list(v1) == ["guardian", "sage", "skeptic"]
+    assert (
+        v1["guardian"]["findings_useful"],
+        v1["guardian"]["fix_rate"],
+        v1["guardian"]["cost_usd"],
+        v1["guardian"]["tokens"],
+    ) == (3, 1.0, 0.05, 650)
+
+
+def test_estimated_cost_wins_and_truthy_met(run_cli, tmp_path: Path) -> None:
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2,
+            "agent.complete",
+            {"model": "haiku", "cost_usd": 0.5, "estimated_cost_usd": 0.25},
+            agent="guardian",
+        ),
+        _event(
+            3,
+            "review.verdict",
+            {"findings": [{"severity": "critical", "fix_required": True}]},
+            agent="guardian",
+        ),
+        _event(4, "fix.applied", {"source": "guardian"}),
+        # jq `.data.met // false` is truthy for the string "false"
+        _event(5, "cycle.boundary", {"met": "false"}),
+        _event(6, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    (g,) = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert (g["cost_usd"], g["cost_basis"], g["cost_efficiency"], g["cycle_impact"]) == (
+        0.25,
+        "estimated",
+        4.0,
+        True,
+    )
+    # signal 1, fix 1, ce_norm min(1, 4/100) = 0.04, accuracy 1, impact 1:
+    # 0.30 + 0.25 + 0.20*0.04 + 0.15 + 0.10 = 0.808
+    assert g["composite_score"] == 0.81
+
+
+def test_archeflow_written_lines_are_legacy(write_history, make_series) -> None:
+    hist = write_history(make_series("guardian", [0.49, 0.51], version=None, model="haiku"))
+    res = eh.report(hist)
+    assert res.versions == ["archeflow-legacy"]  # the only version present
+    (row,) = res.table.to_pylist()
+    assert (row["scoring_version"], row["runs"], row["avg_composite"], row["model"]) == (
+        "archeflow-legacy",
+        2,
+        pytest.approx(0.5),
+        "haiku",
+    )
+
+
+def test_legacy_report_rules_differ_where_the_shell_differs(write_history, make_series) -> None:
+    records = []
+    for version in (None, "effectiveness/v1"):
+        # ArcheFlow rounds the average to 2 decimals before comparing: 0.696 → 0.70
+        records += make_series("rounding", [0.696], version=version, model="haiku")
+        # ArcheFlow compares the raw delta: 0.050000000000000044 > 0.05
+        records += make_series("margin", [0.70] * 5 + [0.75] * 5, version=version)
+        # ArcheFlow knows the exact names haiku and sonnet only
+        records += make_series("tiers", [0.9], version=version, model="claude-3-5-haiku")
+    hist = write_history(records)
+    rows = {
+        (r["scoring_version"], r["archetype"]): r
+        for r in eh.report(hist, version="all").table.to_pylist()
+    }
+    legacy, v1 = "archeflow-legacy", "effectiveness/v1"
+    assert rows[(legacy, "rounding")]["recommendation"] == "keep"
+    assert rows[(v1, "rounding")]["recommendation"] == "optimize"
+    assert rows[(legacy, "rounding")]["suggestion"] == "keep"
+    assert rows[(v1, "rounding")]["suggestion"] == "none"
+    assert rows[(legacy, "margin")]["trend"] == "improving"
+    assert rows[(v1, "margin")]["trend"] == "stable"
+    assert (rows[(legacy, "tiers")]["model_tier"], rows[(legacy, "tiers")]["suggestion"]) == (
+        None,
+        "none",
+    )
+    assert (rows[(v1, "tiers")]["model_tier"], rows[(v1, "tiers")]["suggestion"]) == (
+        "cheap",
+        "keep",
+    )
+
+
+def test_default_version_is_newest_vn_present(write_history, make_series) -> None:
+    legacy_only = write_history(make_series("sage", [0.5], version=None), "a.jsonl")
+    assert eh.report(legacy_only).versions == ["archeflow-legacy"]
+    mixed = write_history(
+        make_series("sage", [0.5], version=None) + make_series("sage", [0.6]), "b.jsonl"
+    )
+    assert eh.report(mixed).versions == ["effectiveness/v1"]
+    assert eh.report(mixed, version="archeflow-legacy").versions == ["archeflow-legacy"]
+    assert eh.report(mixed, version="effectiveness/v1").versions == ["effectiveness/v1"]
+    assert eh.report(mixed, version="all").versions == ["archeflow-legacy", "effectiveness/v1"]

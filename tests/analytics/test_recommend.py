@@ -1,0 +1,162 @@
+"""`runscore recommend TEAM.yaml` on ArcheFlow's team preset format (spec §6)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from runscore.engine.errors import UsageError
+from runscore.engine.packs import effectiveness_history as eh
+
+# ArcheFlow's bundle format: comments, description/domain/exit keys, an unexpanded
+# ${max_cycles} placeholder, and the lists recommend reads.
+ARCHEFLOW_TEAM = """\
+# Team: Backend Feature
+# Explorer scopes the change, Creator designs, Maker implements,
+# Guardian + Sage review.
+
+name: backend-feature
+description: "Backend feature development: scope, design, implement, review"
+domain: code
+
+plan: [explorer, creator]
+do: [maker]
+check: [guardian, sage]
+
+exit: all_approved
+max_cycles: ${max_cycles}
+"""
+
+
+def test_archeflow_bundle_team(tmp_path: Path, run_cli, write_history, make_series) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    hist = write_history(make_series("guardian", [0.9, 0.8]) + make_series("sage", [0.3]))
+    r = run_cli("recommend", str(team), "--history", str(hist), "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    rows = json.loads(r.stdout)
+    assert [
+        (x["archetype"], x["current_model"], x["model_source"], x["score"], x["runs"], x["action"])
+        for x in rows
+    ] == [
+        ("explorer", "haiku", "default", None, 0, "not_scored"),
+        ("creator", "sonnet", "default", None, 0, "not_scored"),
+        ("maker", "sonnet", "default", None, 0, "not_scored"),
+        ("guardian", "haiku", "default", pytest.approx(0.85), 2, "keep"),
+        ("sage", "sonnet", "default", 0.3, 1, "remove"),
+    ]
+    md = run_cli("recommend", str(team), "--history", str(hist)).stdout
+    assert md.splitlines()[0] == "# Model Recommendations for team: backend-feature"
+    assert "| Archetype | Current Model | Score | Suggestion |" in md
+    assert (
+        "| guardian | haiku | 0.85 (2 runs) | Keep haiku: high effectiveness at low cost (`keep`) |"
+        in md
+    )
+
+
+def test_members_models_and_order(tmp_path: Path, write_history, make_series) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "name: custom\n"
+        "plan: [Explorer]\n"
+        "check: [ Guardian , sage]\n"
+        "archetypes:\n"
+        "  - name: Skeptic\n"
+        "    model: claude-opus-4\n"
+        "  - archetype: sage\n"
+        "    model: claude-haiku-4\n"
+        "  - reviewer-x\n"
+        "model_overrides:\n"
+        "  SAGE: claude-sonnet-4\n"
+        "  maker: opus\n"
+    )
+    hist = write_history(
+        make_series("skeptic", [0.5])
+        + make_series("reviewer-x", [0.75, 0.75], model="claude-sonnet-4")
+        + make_series("explorer", [0.9])  # a plan-only member with history is scored
+    )
+    rows = eh.recommend(hist, team).table.to_pylist()
+    got = [(r["archetype"], r["current_model"], r["model_source"], r["action"]) for r in rows]
+    assert got == [
+        ("explorer", "haiku", "default", "keep"),
+        ("guardian", "haiku", "default", "no_data"),
+        # model_overrides beats the archetypes: entry; keys are lower-cased too
+        ("sage", "claude-sonnet-4", "model_overrides", "no_data"),
+        ("skeptic", "claude-opus-4", "archetypes", "optimize"),
+        ("reviewer-x", "claude-sonnet-4", "history", "downgrade"),
+        # named only in model_overrides: not plan/do only, so no_data (not not_scored)
+        ("maker", "opus", "model_overrides", "no_data"),
+    ]
+    assert [r["suggested_model"] for r in rows] == [None, None, None, None, "haiku", None]
+
+
+def test_no_history_file_gives_no_data(tmp_path: Path, run_cli) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    r = run_cli(
+        "recommend", str(team), "--history", str(tmp_path / "none.jsonl"), "--format", "json"
+    )
+    assert r.exit_code == 0
+    assert [x["action"] for x in json.loads(r.stdout)] == [
+        "not_scored",
+        "not_scored",
+        "not_scored",
+        "no_data",
+        "no_data",
+    ]
+    assert "no effectiveness history at" in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("plan: [explorer\ncheck: [guardian]\n", "not valid YAML"),
+        ("name: empty\ndescription: nothing\n", "names no archetype"),
+        ("plan: []\ncheck: []\n", "names no archetype"),
+        ("- guardian\n- sage\n", "must be a YAML mapping"),
+        ("", "must be a YAML mapping"),
+        ("check: guardian: sage\n", "not valid YAML"),
+        ("check: [guardian, 42]\n", "check[1]: expected an archetype name, got 42"),
+        ("check: {guardian: 1}\n", "check: expected a list of archetype names"),
+        ("check: [guardian]\nmodel_overrides: [sonnet]\n", "model_overrides: expected a mapping"),
+        (
+            "check: [guardian]\nmodel_overrides: {guardian: 3}\n",
+            "model_overrides.guardian: expected a model name, got 3",
+        ),
+        ("archetypes: [{model: opus}]\n", "archetypes[0].name: expected an archetype name"),
+        ("check: ['  ']\n", "check[0]: expected an archetype name"),
+    ],
+)
+def test_bad_team_files_are_usage_errors(tmp_path: Path, run_cli, text: str, message: str):
+    team = tmp_path / "team.yaml"
+    team.write_text(text)
+    r = run_cli("recommend", str(team), "--history", str(tmp_path / "h.jsonl"))
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr.startswith(f"error: {team}")
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_yaml_error_names_line_and_column(tmp_path: Path) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text("name: x\ncheck: [guardian\nplan: [a]\n")
+    with pytest.raises(UsageError, match=r"team\.yaml:3:\d+: not valid YAML"):
+        eh.parse_team(team)
+
+
+def test_missing_and_binary_team_files(tmp_path: Path, run_cli) -> None:
+    r = run_cli("recommend", str(tmp_path / "nope.yaml"))
+    assert r.exit_code == 2 and "team file not found" in r.stderr
+    bad = tmp_path / "bin.yaml"
+    bad.write_bytes(b"check: [\xff]\n")
+    r = run_cli("recommend", str(bad))
+    assert r.exit_code == 2 and "not UTF-8" in r.stderr
+
+
+def test_yaml_tags_are_not_executed(tmp_path: Path) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text("check: !!python/object/apply:os.system ['echo pwned']\n")
+    with pytest.raises(UsageError, match="not valid YAML"):
+        eh.parse_team(team)

@@ -1,0 +1,253 @@
+"""`runscore sql`: read-only ad-hoc SQL over the documented views."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import duckdb
+import pytest
+
+HERE = Path(__file__).resolve().parent
+HISTORY = str(HERE / "data" / "history.jsonl")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "COPY (SELECT * FROM history) TO '{out}'",
+        "ATTACH '{out}' AS o",
+        "INSTALL httpfs",
+        "LOAD httpfs",
+        "PRAGMA enable_profiling",
+        "SET threads = 1",
+        "RESET threads",
+        "CALL pragma_version()",
+        "CHECKPOINT",
+        "EXPORT DATABASE '{out}'",
+        "CREATE TABLE t AS SELECT 1",
+        "INSERT INTO history SELECT * FROM history",
+        "DELETE FROM history",
+        "DROP TABLE history",
+        "EXPLAIN SELECT 1",
+        "SELECT 1; SELECT 2",
+        "SELECT 1; COPY (SELECT 1) TO '{out}'",
+        "PIVOT (SELECT 1 AS a) ON a",
+        "USE memory",
+        "DETACH o",
+        "BEGIN",
+    ],
+)
+def test_refuses_anything_but_one_select(run_cli, tmp_path: Path, query: str) -> None:
+    out = tmp_path / "written"
+    r = run_cli("sql", query.format(out=out), "--history", HISTORY)
+    assert r.exit_code == 2, r.stdout
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: ")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT * FROM read_csv('{passwd}')",
+        "WITH x AS (SELECT 1) SELECT * FROM read_text('{passwd}')",
+        "SELECT * FROM query('SET enable_external_access = true')",
+    ],
+)
+def test_selects_cannot_touch_files(run_cli, tmp_path: Path, query: str) -> None:
+    passwd = tmp_path / "secret.csv"
+    passwd.write_text("a,b\n1,2\n")
+    r = run_cli(
+        "sql", query.format(passwd=passwd, out=tmp_path / "x.parquet"), "--history", HISTORY
+    )
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert "1,2" not in r.stderr
+
+
+def test_select_over_history_views(run_cli) -> None:
+    r = run_cli(
+        "sql",
+        "SELECT archetype, count(*) AS n FROM history_current "
+        "WHERE scoring_version = 'effectiveness/v1' GROUP BY ALL ORDER BY archetype",
+        "--history",
+        HISTORY,
+        "--format",
+        "json",
+    )
+    assert r.exit_code == 1  # the fixed history has three skipped lines
+    assert json.loads(r.stdout) == [
+        {"archetype": "evil|`name`\n<b>", "n": 1},
+        {"archetype": "guardian", "n": 12},
+        {"archetype": "prüfer-🦉", "n": 2},
+        {"archetype": "sage", "n": 10},
+        {"archetype": "skeptic", "n": 3},
+        {"archetype": "trickster", "n": 10},
+    ]
+    assert len(r.stderr.splitlines()) == 3
+
+
+def test_views_agree_with_report(run_cli) -> None:
+    sql = json.loads(
+        run_cli(
+            "sql",
+            "SELECT archetype, avg_composite, model FROM archetype_aggregates ORDER BY 1",
+            "--history",
+            HISTORY,
+            "--format",
+            "json",
+        ).stdout
+    )
+    rep = json.loads(run_cli("report", "--history", HISTORY, "--format", "json").stdout)
+    assert sql == [{k: x[k] for k in ("archetype", "avg_composite", "model")} for x in rep]
+    runs = json.loads(
+        run_cli(
+            "sql",
+            "SELECT recency, run_id, in_window, trend_half FROM archetype_runs "
+            "WHERE archetype = 'guardian' ORDER BY recency LIMIT 3",
+            "--history",
+            HISTORY,
+            "--format",
+            "json",
+        ).stdout
+    )
+    assert runs == [
+        {"recency": 1, "run_id": "run-12", "in_window": True, "trend_half": "last"},
+        {"recency": 2, "run_id": "run-11", "in_window": True, "trend_half": "last"},
+        {"recency": 3, "run_id": "run-10", "in_window": True, "trend_half": "last"},
+    ]
+
+
+def test_legacy_version_views(run_cli) -> None:
+    r = run_cli(
+        "sql",
+        "SELECT DISTINCT scoring_version FROM archetype_runs",
+        "--history",
+        HISTORY,
+        "--sql-version",
+        "archeflow-legacy",
+        "--format",
+        "csv",
+    )
+    assert r.stdout == "scoring_version\narcheflow-legacy\n"
+
+
+def test_event_views(run_cli, fixtures: Path) -> None:
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    r = run_cli(
+        "sql",
+        "SELECT archetype, composite_score, findings_contradicted FROM run_scores "
+        "ORDER BY archetype",
+        "--events",
+        events,
+        "--history",
+        HISTORY,
+        "--format",
+        "json",
+    )
+    assert json.loads(r.stdout) == [
+        {"archetype": "guardian", "composite_score": 0.5625, "findings_contradicted": 1},
+        {"archetype": "sage", "composite_score": 0.1875, "findings_contradicted": 0},
+    ]
+    r = run_cli(
+        "sql",
+        "SELECT count(*) AS n FROM fix_attribution",
+        "--events",
+        events,
+        "--history",
+        HISTORY,
+        "--format",
+        "csv",
+    )
+    assert r.stdout == "n\n1\n"
+    r = run_cli("sql", "SELECT count(*) FROM verdicts", "--history", HISTORY)
+    assert r.exit_code == 2 and "the event views need --events PATH" in r.stderr
+
+
+def test_schema_lists_views(run_cli, fixtures: Path) -> None:
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    r = run_cli("sql", "--schema", "--history", HISTORY, "--format", "json")
+    rows = json.loads(r.stdout)
+    views = list(dict.fromkeys(x["view"] for x in rows))
+    assert views == [
+        "history",
+        "history_current",
+        "archetype_runs",
+        "archetype_aggregates",
+        "report",
+    ]
+    hist_cols = [x["column"] for x in rows if x["view"] == "history"]
+    assert hist_cols[:22] == [
+        "ts",
+        "run_id",
+        "archetype",
+        "signal_to_noise",
+        "fix_rate",
+        "cost_efficiency",
+        "accuracy",
+        "cycle_impact",
+        "composite_score",
+        "tokens",
+        "cost_usd",
+        "model",
+        "findings_total",
+        "findings_useful",
+        "fixes_applied",
+        "scoring_version",
+        "run_ts",
+        "cost_basis",
+        "cost_efficiency_norm",
+        "findings_contradicted",
+        "events_sha256",
+        "source",
+    ]
+    assert hist_cols[22:] == ["history_file", "history_line"]
+    r = run_cli("sql", "--schema", "--events", events, "--history", HISTORY, "--format", "json")
+    views = list(dict.fromkeys(x["view"] for x in json.loads(r.stdout)))
+    assert views[5:] == [
+        "events",
+        "verdicts",
+        "findings",
+        "fixes",
+        "fix_attribution",
+        "run_scores",
+        "run_status",
+    ]
+
+
+def test_output_formats(run_cli, tmp_path: Path) -> None:
+    q = "SELECT 'a|b' AS name, 1.5 AS x, NULL AS y"
+    assert (
+        run_cli("sql", q, "--history", HISTORY, "--format", "csv").stdout == "name,x,y\na|b,1.5,\n"
+    )
+    md = run_cli("sql", q, "--history", HISTORY, "--format", "markdown").stdout
+    assert md.splitlines()[2] == "| a\\|b | 1.5 | — |"
+    out = tmp_path / "r.parquet"
+    r = run_cli(
+        "sql",
+        "SELECT run_id, composite_score FROM history ORDER BY ALL",
+        "--history",
+        HISTORY,
+        "--format",
+        "parquet",
+        "--output",
+        str(out),
+    )
+    assert r.stdout == ""
+    n = duckdb.sql("SELECT count(*) FROM read_parquet($p)", params={"p": str(out)}).fetchall()
+    assert n == [(42,)]
+    r = run_cli("sql", q, "--history", HISTORY, "--format", "parquet")
+    assert r.exit_code == 2 and "needs --output" in r.stderr
+    txt = tmp_path / "r.json"
+    run_cli("sql", q, "--history", HISTORY, "--format", "json", "--output", str(txt))
+    assert json.loads(txt.read_text()) == [{"name": "a|b", "x": 1.5, "y": None}]
+
+
+def test_usage_errors(run_cli) -> None:
+    assert run_cli("sql", "--history", HISTORY).exit_code == 2
+    r = run_cli("sql", "SELEC 1", "--history", HISTORY)
+    assert r.exit_code == 2 and "does not parse" in r.stderr
+    r = run_cli("sql", "SELECT nope FROM history", "--history", HISTORY)
+    assert r.exit_code == 2 and r.stderr.startswith("error: query failed:")
+    assert run_cli("sql", "SELECT 1", "--schema").exit_code == 2
