@@ -1,10 +1,322 @@
-"""CLI commands: plugin (being built)."""
+"""CLI commands: ``runscore plugin score`` and ``runscore plugin rank`` (spec plugin-eval.md).
+
+A thin layer: ``runscore.engine.packs.plugin`` scores (features in Python, every
+formula in ``sql/plugin/v1``); this module renders markdown / JSON / CSV, writes
+``--out`` files and maps the outcome to an exit code.
+"""
 
 from __future__ import annotations
 
+import os
+import re
+from typing import Any
+
 import click
+from runscore.cli import output
+from runscore.cli.exitcodes import ExitCode
+from runscore.cli.render import render
+from runscore.engine.history import atomic_write_text
+from runscore.engine.packs import plugin as engine
+
+FORMATS = ("markdown", "json", "csv")
+RANK_FORMATS = ("markdown", "json", "csv", "table")
+
+SUB_CHECKS = (
+    "frontmatter_quality",
+    "orchestration_wiring",
+    "progressive_disclosure",
+    "structural_completeness",
+    "token_efficiency",
+    "ecosystem_coherence",
+    "harness_portability",
+)
+DIMENSIONS = (
+    "triggering_accuracy",
+    "orchestration_fitness",
+    "output_quality",
+    "scope_calibration",
+    "progressive_disclosure",
+    "token_efficiency",
+    "robustness",
+    "structural_completeness",
+    "code_template_quality",
+    "ecosystem_coherence",
+)
+RANK_COLUMNS = (
+    "rank",
+    "skill",
+    "name",
+    "composite",
+    "grade",
+    "badge",
+    "elo",
+    "elo_ci_low",
+    "elo_ci_high",
+    "depth",
+    "confidence",
+    "flags",
+)
+
+
+def _md(template: str, **ctx: Any) -> str:
+    """Render a markdown template; exactly one trailing newline whatever the branches."""
+    return render(template, **ctx).rstrip("\n") + "\n"
+
+
+def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One flat row per skill (CSV): every score, unmeasured dimensions empty."""
+    rows = []
+    for s in skills:
+        elo = s["elo"] or {}
+        mc = s["mc"] or {}
+        judges = s["judges"] or {}
+        row: dict[str, Any] = {
+            "skill": s["skill"],
+            "name": s["name"],
+            "path": s["path"],
+            "depth": s["depth"],
+            "confidence": s["confidence"],
+            "composite": s["composite"],
+            "grade": s["grade"],
+            "badge": s["badge"],
+            "elo": elo.get("rating"),
+            "elo_ci_low": elo.get("ci_low"),
+            "elo_ci_high": elo.get("ci_high"),
+            "static_score": s["static"]["score"],
+            "penalty": s["static"]["penalty"],
+            "flags": ";".join(a["flag"] for a in s["anti_patterns"]),
+        }
+        for k in SUB_CHECKS:
+            row[k] = s["static"]["sub_scores"][k]
+        for d in DIMENSIONS:
+            dim = s["dimensions"][d]
+            row[f"dim_{d}"] = None if dim is None else dim["score"]
+        row["mc_score"] = mc.get("mc_score")
+        row["activation_rate"] = mc.get("activation_rate")
+        row["failure_rate"] = mc.get("failure_rate")
+        row["judges"] = judges.get("count")
+        row["kappa"] = judges.get("kappa")
+        row["line_count"] = s["line_count"]
+        rows.append(row)
+    return rows
+
+
+def render_skill(skill: dict[str, Any], weights: dict[str, float], rank: int | None = None) -> str:
+    return _md(
+        "plugin_skill.md.j2",
+        s=skill,
+        rank=rank,
+        sub_checks=SUB_CHECKS,
+        dims=DIMENSIONS,
+        weights=weights,
+    )
+
+
+def render_report(result: engine.PluginResult) -> str:
+    skills = result.skills()
+    ranking = result.ranking.to_pylist()
+    by_key = {(s["skill"], s["path"]): s for s in skills}
+    ordered = [(r["rank"], by_key[(r["skill"], r["path"])]) for r in ranking]
+    return _md(
+        "plugin.md.j2",
+        ranking=ranking,
+        skills=ordered,
+        issues=result.issues,
+        sub_checks=SUB_CHECKS,
+        dims=DIMENSIONS,
+        weights=result.dimension_weights,
+        scoring_version=engine.SCORING_VERSION,
+    )
+
+
+def _slug(skill: str) -> str:
+    s = re.sub(r"[^A-Za-z0-9._-]+", "_", skill.replace("/", "__")).strip("._") or "skill"
+    return s[:180]
+
+
+def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
+    """Write the report into ``out_dir``; markdown also gets one file per skill."""
+    os.makedirs(out_dir, exist_ok=True)
+    written: list[str] = []
+    if fmt == "json":
+        path = os.path.join(out_dir, "plugin-report.json")
+        atomic_write_text(path, output.to_json(result.skills()))
+        written.append(path)
+    elif fmt == "csv":
+        path = os.path.join(out_dir, "plugin-report.csv")
+        atomic_write_text(path, output.to_csv(flat_rows(result.skills())))
+        written.append(path)
+    else:
+        path = os.path.join(out_dir, "plugin-report.md")
+        atomic_write_text(path, render_report(result))
+        written.append(path)
+        ranks = {(r["skill"], r["path"]): r["rank"] for r in result.ranking.to_pylist()}
+        used: set[str] = set()
+        for s in result.skills():
+            base = _slug(s["skill"])
+            name, n = base, 2
+            while name in used:
+                name, n = f"{base}-{n}", n + 1
+            used.add(name)
+            p = os.path.join(out_dir, "skills", name + ".md")
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            atomic_write_text(
+                p, render_skill(s, result.dimension_weights, ranks.get((s["skill"], s["path"])))
+            )
+            written.append(p)
+    return written
+
+
+def _notes(result: engine.PluginResult) -> None:
+    for i in result.issues:
+        output.note(f"{i.location()}: {i.reason}")
+    for w in result.warnings:
+        output.note(f"warning: {w.location()}: {w.reason}")
+
+
+def _inputs(f: Any) -> Any:
+    """The options both commands share."""
+    f = click.option(
+        "--matchups",
+        metavar="FILE",
+        type=click.Path(dir_okay=False),
+        help='Pairwise matchups JSONL, one line per comparison: {"skill", "opponent", '
+        '"opponent_elo", "result": "win|loss|draw"}, in order. Gives each skill an Elo '
+        "rating with a bootstrap 95% interval.",
+    )(f)
+    f = click.option(
+        "--mc",
+        metavar="FILE",
+        type=click.Path(dir_okay=False),
+        help='Monte Carlo runs JSONL, one line per simulated invocation: {"skill", '
+        '"activated", "quality_score", "tokens", "errored"}. Raises depth to deep.',
+    )(f)
+    f = click.option(
+        "--judge",
+        metavar="FILE",
+        type=click.Path(dir_okay=False),
+        help='LLM-judge results JSONL, one line per skill per judge: {"skill", "judge", '
+        '"scores": {triggering_accuracy, orchestration_fitness, output_quality, '
+        "scope_calibration}}. Raises depth to standard.",
+    )(f)
+    return f
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the runscore group."""
-    del group
+
+    @group.group("plugin")
+    def plugin_group() -> None:
+        """Score and rank agent skills (folders with a SKILL.md).
+
+        The static layer reproduces PluginEval's static analyser; judge, Monte
+        Carlo and matchup results are ingested from JSONL. A `skill` field in
+        those files names a skill by its folder path, its path relative to the
+        ROOT, or its name (the first that matches exactly one skill).
+        """
+
+    @plugin_group.command("score")
+    @click.argument("roots", nargs=-1, required=True, type=click.Path())
+    @_inputs
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(FORMATS),
+        default="markdown",
+        show_default=True,
+        help="Report format: markdown (per-skill report + ranking), json (one object per "
+        "skill, every number) or csv (one flat row per skill).",
+    )
+    @click.option(
+        "--out",
+        "out_dir",
+        type=click.Path(file_okay=False),
+        help="Write the report into this directory (plugin-report.md|json|csv; markdown "
+        "also skills/<skill>.md per skill) instead of stdout.",
+    )
+    @click.option(
+        "--history",
+        "history_path",
+        default=engine.DEFAULT_HISTORY,
+        show_default=True,
+        help="Plugin history JSONL, appended to (one record per skill, idempotent per "
+        "skill, scoring version and content hash).",
+    )
+    @click.option("--no-history", is_flag=True, help="Do not append results to the history.")
+    @click.pass_context
+    def score_cmd(
+        ctx: click.Context,
+        roots: tuple[str, ...],
+        judge: str | None,
+        mc: str | None,
+        matchups: str | None,
+        fmt: str,
+        out_dir: str | None,
+        history_path: str,
+        no_history: bool,
+    ) -> None:
+        """Score every skill folder (a folder holding SKILL.md) under the ROOTs.
+
+        Per skill: the static sub-checks, anti-patterns with their evidence,
+        dimension scores and grades (— when unmeasured), depth and confidence,
+        composite, grade, badge, Elo, and the three weakest weighted dimensions
+        with a tip each; then a ranking over all skills. Exit code 1 when a
+        skill or an input line could not be used (each is reported on stderr).
+        """
+        result = engine.score(
+            list(roots),
+            judge=judge,
+            mc=mc,
+            matchups=matchups,
+            history_path=None if no_history else history_path,
+        )
+        _notes(result)
+        if out_dir is not None:
+            written = write_out(result, out_dir, fmt)
+            output.note(f"wrote {len(written)} file(s) to {out_dir}")
+        elif fmt == "markdown":
+            click.echo(render_report(result), nl=False)
+        elif fmt == "json":
+            click.echo(output.to_json(result.skills()), nl=False)
+        else:
+            click.echo(output.to_csv(flat_rows(result.skills())), nl=False)
+        output.note(f"scored {result.report.num_rows} skill(s)")
+        if result.history_path is not None:
+            output.note(
+                f"history {result.history_path}: {result.history_written} new record(s)"
+                + (f", {result.history_skipped} already recorded" if result.history_skipped else "")
+            )
+        ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)
+
+    @plugin_group.command("rank")
+    @click.argument("roots", nargs=-1, required=True, type=click.Path())
+    @_inputs
+    @click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(RANK_FORMATS),
+        default="markdown",
+        show_default=True,
+        help="Output format of the ranking table.",
+    )
+    @click.pass_context
+    def rank_cmd(
+        ctx: click.Context,
+        roots: tuple[str, ...],
+        judge: str | None,
+        mc: str | None,
+        matchups: str | None,
+        fmt: str,
+    ) -> None:
+        """Rank every skill under the ROOTs: composite (best first), then Elo.
+
+        Scores like `plugin score` but prints only the ranking table and writes
+        no history.
+        """
+        result = engine.rank(list(roots), judge=judge, mc=mc, matchups=matchups)
+        _notes(result)
+        if fmt == "markdown":
+            click.echo(_md("plugin_rank.md.j2", ranking=result.ranking.to_pylist()), nl=False)
+        else:
+            output.write(result.ranking, fmt, columns=RANK_COLUMNS)
+        ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)

@@ -11,6 +11,7 @@ from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
 from runscore.engine.errors import UsageError
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.packs import pipeline
 
 
 def _views_help() -> str:
@@ -65,6 +66,14 @@ other data, `runscore export` and use DuckDB directly.
     default=None,
     help="Write the result to this file instead of stdout.",
 )
+@click.option(
+    "--pipelines",
+    "pipelines_path",
+    default=pipeline.DEFAULT_HISTORY,
+    show_default=True,
+    help="Pipeline history behind pipeline_history and pipeline_history_current "
+    "(registered when the file exists).",
+)
 @click.option("--schema", is_flag=True, help="List the views and their columns instead.")
 @click.option(
     "--sql-version",
@@ -79,17 +88,21 @@ def sql_cmd(
     events: tuple[str, ...],
     fmt: str,
     out_path: str | None,
+    pipelines_path: str,
     schema: bool,
     version: str | None,
 ) -> None:
+    extra = None
+    if os.path.exists(pipelines_path):
+        extra, _ = pipeline.history_tables(pipelines_path)
     if schema:
         if query:
             raise UsageError("give either a QUERY or --schema, not both")
-        res = eh.schema(history_path, list(events) or None, version)
+        res = eh.schema(history_path, list(events) or None, version, extra)
     else:
         if not query:
             raise UsageError("missing QUERY (or use --schema to list the views)")
-        res = eh.run_sql(query, history_path, list(events) or None, version)
+        res = eh.run_sql(query, history_path, list(events) or None, version, extra)
     if fmt == "parquet":
         if out_path is None:
             raise UsageError("--format parquet needs --output FILE.parquet")

@@ -588,6 +588,7 @@ def _gather(
     history: str | os.PathLike[str],
     events: Sequence[str] | None,
     version: str | None,
+    extra: dict[str, pa.Table] | None = None,
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     version = parse_version_option(None if version == "all" else version)
     con = connect()
@@ -601,6 +602,8 @@ def _gather(
         issues.extend(_build_events(con, events))
         names += list(EVENT_VIEWS)
     tables = {n: con.sql(f'SELECT * FROM "{n}"').to_arrow_table() for n in names}
+    # Other packs' histories (e.g. pipeline_history) join the same read-only session.
+    tables.update(extra or {})
     return tables, issues, notes
 
 
@@ -609,6 +612,7 @@ def run_sql(
     history: str | os.PathLike[str] = DEFAULT_HISTORY,
     events: Sequence[str] | None = None,
     version: str | None = None,
+    extra: dict[str, pa.Table] | None = None,
 ) -> SqlResult:
     """Run one read-only SELECT over the documented views (see HISTORY_VIEWS/EVENT_VIEWS).
 
@@ -617,7 +621,7 @@ def run_sql(
     (``read_csv('/etc/passwd')`` is refused), attach databases or load extensions.
     """
     check_read_only(query)
-    tables, issues, notes = _gather(history, events, version)
+    tables, issues, notes = _gather(history, events, version, extra)
     q = _query_connection(tables)
     try:
         table = q.sql(query).to_arrow_table()
@@ -635,9 +639,10 @@ def schema(
     history: str | os.PathLike[str] = DEFAULT_HISTORY,
     events: Sequence[str] | None = None,
     version: str | None = None,
+    extra: dict[str, pa.Table] | None = None,
 ) -> SqlResult:
     """The registered views and their columns (view, position, column, type)."""
-    tables, issues, notes = _gather(history, events, version)
+    tables, issues, notes = _gather(history, events, version, extra)
     q = _query_connection(tables)
     rows: dict[str, list[Any]] = {"view": [], "position": [], "column": [], "type": []}
     for name in tables:

@@ -1,0 +1,243 @@
+"""Plugin pack (spec plugin-eval.md): score agent skills (folders with a SKILL.md).
+
+Python orchestrates, SQL scores. The flow:
+
+1. ``plugin_features.scan`` finds every skill folder under the roots and reduces each
+   SKILL.md to raw features (counts, regex flags, located links and cross-references);
+   they enter DuckDB as Arrow tables ``plugin_features``, ``plugin_links``,
+   ``plugin_xrefs``. An unreadable or non-UTF-8 SKILL.md is reported, never fatal.
+2. ``sources.read_jsonl`` reads the optional judge / Monte Carlo / matchup JSONL into
+   ``plugin_judge_in``, ``plugin_mc_in``, ``plugin_matchups_in`` (raw JSON columns).
+3. ``sql/plugin/v1/000``–``299``: policy, static sub-checks, anti-patterns, the
+   static score, judge means and kappa, Monte Carlo run counts.
+4. Python computes the exact Clopper–Pearson bounds (``stats.clopper_pearson``, at the
+   confidence level SQL declares) for each distinct (errored, n) into ``plugin_cp``.
+5. ``300``–``699``: Monte Carlo statistics, Elo with its bootstrap interval, blending,
+   composite, grade, depth, badge, tips, the per-skill report and the ranking.
+6. ``700``–``799`` (under the history lock): history records and which are new.
+
+The markdown report is the CLI's business; ``PluginResult`` carries everything.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from runscore.engine import db, history, plugin_features, sources, sqlpack, stats
+from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.sources import LineIssue, SourceFile
+
+PACK = "plugin"
+VERSION = "v1"
+SCORING_VERSION = f"{PACK}/{VERSION}"
+DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "plugins.jsonl")
+
+JUDGE_COLUMNS = {"skill": "JSON", "judge": "JSON", "scores": "JSON"}
+MC_COLUMNS = {
+    "skill": "JSON",
+    "activated": "JSON",
+    "quality_score": "JSON",
+    "tokens": "JSON",
+    "errored": "JSON",
+}
+MATCHUP_COLUMNS = {"skill": "JSON", "opponent": "JSON", "opponent_elo": "JSON", "result": "JSON"}
+HISTORY_KEY_COLUMNS = {"skill": "JSON", "scoring_version": "JSON", "content_hash": "JSON"}
+
+_SCORE_STAGE = (0, 299)
+_REPORT_STAGE = (300, 699)
+_HISTORY_STAGE = (700, 799)
+
+#: Internal columns of plugin_report that are not part of the JSON contract.
+_INTERNAL = ("seq", "sid")
+
+
+@dataclass
+class PluginResult:
+    #: one row per scored skill, discovery order: the JSON contract (see sql 600)
+    report: pa.Table
+    #: one row per skill, best first (sql 600)
+    ranking: pa.Table
+    #: rejected input: skills not scored (unreadable SKILL.md, roots without skills) and
+    #: judge / Monte Carlo / matchup lines not used, with file, line and reason
+    issues: list[LineIssue] = field(default_factory=list)
+    #: scored anyway, but worth knowing (odd frontmatter, unreadable history lines)
+    warnings: list[LineIssue] = field(default_factory=list)
+    #: composite weight per dimension, in dimension order (sql 010)
+    dimension_weights: dict[str, float] = field(default_factory=dict)
+    history_path: str | None = None
+    history_written: int = 0
+    history_skipped: int = 0
+
+    def skills(self) -> list[dict[str, Any]]:
+        """The report as plain dicts (the JSON array of ``plugin score --format json``)."""
+        rows: list[dict[str, Any]] = self.report.to_pylist()
+        return rows
+
+
+def _load_arrow(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
+    con.register("_plugin_arrow", table)
+    con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _plugin_arrow")
+    con.unregister("_plugin_arrow")
+
+
+def _read_input(
+    con: duckdb.DuckDBPyConnection,
+    path: str | None,
+    table: str,
+    columns: dict[str, str],
+    option: str,
+) -> list[LineIssue]:
+    """Read one optional JSONL input; a missing file is a usage error, bad lines are issues."""
+    if path is None:
+        sources.read_jsonl(con, [], table, columns)
+        return []
+    if not os.path.exists(path):
+        raise UsageError(f"{option} {path}: no such file")
+    files, problems = sources.discover([path])
+    if problems:
+        raise UsageError(f"{option} {problems[0].location()}: {problems[0].reason}")
+    for f in files:
+        sources.prescan(f)
+    res = sources.read_jsonl(con, files, table, columns)
+    issues = list(res.skipped)
+    issues.extend(LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable)
+    return issues
+
+
+def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """Exact intervals for every distinct (errored, runs) pair SQL counted."""
+    level = float(con.execute("SELECT cp_confidence FROM plugin_params").fetchall()[0][0])
+    pairs = con.execute("SELECT DISTINCT n_errored, n FROM plugin_mc_counts").fetchall()
+    ks, ns, lows, highs = [], [], [], []
+    for k, n in pairs:
+        lo, hi = stats.clopper_pearson(int(k), int(n), level)
+        ks.append(int(k))
+        ns.append(int(n))
+        lows.append(lo)
+        highs.append(hi)
+    return pa.table(
+        {
+            "k": pa.array(ks, pa.int64()),
+            "n": pa.array(ns, pa.int64()),
+            "lower": pa.array(lows, pa.float64()),
+            "upper": pa.array(highs, pa.float64()),
+        }
+    )
+
+
+def evaluate(
+    roots: Sequence[str],
+    *,
+    judge: str | None = None,
+    mc: str | None = None,
+    matchups: str | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
+) -> tuple[PluginResult, duckdb.DuckDBPyConnection]:
+    """Score every skill under ``roots``; returns the result and the open connection."""
+    if not roots:
+        raise UsageError("give at least one ROOT folder to search for skills")
+    scan = plugin_features.scan(roots)
+    if scan.features.num_rows == 0:
+        detail = "\n".join(f"  {i.location()}: {i.reason}" for i in scan.issues)
+        raise NothingReadable("no skill could be scored:\n" + detail)
+    con = con or db.connect()
+    _load_arrow(con, "plugin_features", scan.features)
+    _load_arrow(con, "plugin_links", scan.links)
+    _load_arrow(con, "plugin_xrefs", scan.xrefs)
+
+    issues = list(scan.issues)
+    issues += _read_input(con, judge, "plugin_judge_in", JUDGE_COLUMNS, "--judge")
+    issues += _read_input(con, mc, "plugin_mc_in", MC_COLUMNS, "--mc")
+    issues += _read_input(con, matchups, "plugin_matchups_in", MATCHUP_COLUMNS, "--matchups")
+
+    sqlpack.run_range(con, PACK, VERSION, *_SCORE_STAGE)
+    _load_arrow(con, "plugin_cp", _clopper_pearson_table(con))
+    sqlpack.run_range(con, PACK, VERSION, *_REPORT_STAGE)
+
+    issues += [
+        LineIssue(str(f), int(ln), str(r))
+        for f, ln, r in con.execute(
+            "SELECT file, line, reason FROM plugin_input_issues ORDER BY file, line, reason"
+        ).fetchall()
+    ]
+    report = con.sql("SELECT * FROM plugin_report ORDER BY seq").to_arrow_table()
+    ranking = con.sql("SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank").to_arrow_table()
+    weights = con.execute("SELECT dimension, weight FROM plugin_dimensions ORDER BY ord").fetchall()
+    result = PluginResult(
+        report=report.drop_columns(list(_INTERNAL)),
+        ranking=ranking,
+        issues=sorted(issues, key=lambda i: (i.file, i.line, i.reason)),
+        warnings=list(scan.warnings),
+        dimension_weights={str(d): float(w) for d, w in weights},
+    )
+    return result, con
+
+
+def score(
+    roots: Sequence[str],
+    *,
+    judge: str | None = None,
+    mc: str | None = None,
+    matchups: str | None = None,
+    history_path: str | None = DEFAULT_HISTORY,
+    now: dt.datetime | None = None,
+    lock_timeout: float | None = 300.0,
+) -> PluginResult:
+    """Score the skills and append new records to the history (``history_path`` None: don't)."""
+    result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
+    try:
+        if history_path is not None:
+            _append_history(con, result, history_path, now=now, lock_timeout=lock_timeout)
+    finally:
+        con.close()
+    return result
+
+
+def rank(
+    roots: Sequence[str],
+    *,
+    judge: str | None = None,
+    mc: str | None = None,
+    matchups: str | None = None,
+) -> PluginResult:
+    """Score the skills for the ranking table only (no history is written)."""
+    result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
+    con.close()
+    return result
+
+
+def _append_history(
+    con: duckdb.DuckDBPyConnection,
+    result: PluginResult,
+    path: str,
+    *,
+    now: dt.datetime | None,
+    lock_timeout: float | None,
+) -> None:
+    stamp = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    params = {"scored_at": stamp.isoformat().replace("+00:00", "Z")}
+    with history.locked(path, timeout=lock_timeout, what="plugin history"):
+        files: list[SourceFile] = []
+        if os.path.exists(path) or os.path.islink(path):
+            f = sources.prescan(SourceFile(path=path, display=path))
+            if f.error:
+                raise NothingReadable(f"{path}: {f.error}")
+            files.append(f)
+        res = sources.read_jsonl(con, files, "plugin_history_in", HISTORY_KEY_COLUMNS)
+        result.warnings.extend(
+            LineIssue(i.file, i.line, f"history line skipped: {i.reason}") for i in res.skipped
+        )
+        sqlpack.run_range(con, PACK, VERSION, *_HISTORY_STAGE, params)
+        new = con.execute("SELECT record FROM plugin_history_new ORDER BY seq").fetchall()
+        total = con.execute("SELECT count(*) FROM plugin_history_records").fetchall()[0][0]
+        lines = [[history.dumps_record(dict(row[0]))] for row in new]
+        written = history.append_groups(path, lines) if lines else 0
+    result.history_path = path
+    result.history_written = written
+    result.history_skipped = int(total) - written

@@ -1,0 +1,443 @@
+"""Raw features of skill folders (spec plugin-eval §2), for the SQL that scores them.
+
+A skill is a document, not an event stream: each SKILL.md is read and parsed
+here, once, and reduced to counts, flags and located matches. Python does this
+part because the reference analyser's semantics are Python's: YAML via
+``yaml.safe_load``, ``re`` with Unicode ``\\w``/``\\b`` and a look-behind (RE2
+has neither), ``str.lower``/``strip``/``splitlines`` and universal-newline
+reading. No weight, threshold or bonus lives here: every number that turns a
+feature into a score is in ``sql/plugin/v1``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+import pyarrow as pa
+import yaml
+from runscore.engine.sources import LineIssue
+
+SKILL_FILE = "SKILL.md"
+
+# --------------------------------------------------------------------------- patterns
+# Spelled exactly as spec §2-§4 (and the reference analyser) give them.
+
+TRIGGER = re.compile(
+    r"\b(?:should\s+be\s+)?used?\s+(?:this\s+skill\s+)?(?:immediately\s+)?"
+    r"(?:when|after|before|whenever)\b"
+    r"|\buse\s+proactively\b"
+    r"|\btrigger(?:s)?\s+(?:when|on)\b"
+    r"|\bauto[-\s]?loads?\s+(?:when|on)\b",
+    re.IGNORECASE,
+)
+PROACTIVELY = re.compile(r"\bproactively\b")
+TRIGGER_WORDS = re.compile(r"\bautomatically\b|\balways\s+use\b|\btrigger\b|\binvoke\b")
+USE_CASES = re.compile(
+    r",\s*(?:or\s+)?(?:when|for|during|implementing|building|creating|debugging|testing"
+    r"|deploying|configuring|setting up)"
+)
+ING_CONTEXT = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b")
+
+OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturn.*json\b")
+RETURNS = re.compile(r"\breturns?\b|\bproduces?\b|\boutputs?\b|\bgenerates?\b")
+INPUTS = re.compile(r"\binput\b|\breceives?\b|\baccepts?\b|\bparameters?\b|\bargs?\b")
+ORCHESTRATES = re.compile(r"\borchestrat\w*\b|\bcoordinat\w*\b|\bdispatch\w*\b")
+
+H2 = re.compile(r"^## ")
+H3 = re.compile(r"^### ")
+FENCE = re.compile(r"```(\w*)")
+EXAMPLES = re.compile(r"(## example|### example|## usage)")
+TROUBLESHOOTING = re.compile(r"(## troubleshoot|## common issue|## faq)")
+TABLE = re.compile(r"\|.*\|.*\|")
+DECISION = re.compile(r"(decision|when to use|comparison|tradeoff)")
+
+MUST = re.compile(r"\b(MUST|NEVER|ALWAYS)\b")
+RELATED = re.compile(r"\brelated\b|\bsee also\b|\bcompanion\b|\bcomplement")
+CROSS_REF = re.compile(r"(?<![\w-])((?:skill|skills|sub-skills)/[a-z0-9-]+(?:/[a-z0-9-]+)*)")
+REF_LINK = re.compile(r"\(references/([^)]+)\)")
+
+_TOOLS = "Read|Edit|Write|Bash|Grep|Glob|Agent|Task|TodoWrite|WebFetch|WebSearch|LS|LSP"
+TOOL_REF = re.compile(
+    rf"(?:\b(?:the|use|using|call|calling|invoke|invoking|via)\s+)`({_TOOLS})`"
+    rf"|`({_TOOLS})`\s+tool\b",
+    re.IGNORECASE,
+)
+TOOL_PROSE = re.compile(rf"(?i:\bthe)\s+(?:`)?({_TOOLS})(?:`)?\s+tool\b")
+#: Every TOOL_REF match contains this; it starts with a literal, so `re` scans for it fast.
+_TOOL_IN_TICKS = re.compile(rf"`(?:{_TOOLS})`", re.IGNORECASE)
+
+
+def _search(pattern: re.Pattern[str], text: str, *needles: str) -> bool:
+    """``pattern.search(text)``, skipped when no needle (a substring every match must
+    contain) occurs: ``str`` containment is far cheaper than ``re`` on large files,
+    and the answer is the same."""
+    if needles and not any(n in text for n in needles):
+        return False
+    return pattern.search(text) is not None
+
+
+#: How many MUST/NEVER/ALWAYS line numbers to keep as evidence.
+_MUST_EVIDENCE = 5
+
+# --------------------------------------------------------------------------- schemas
+
+FEATURES_SCHEMA = pa.schema(
+    [
+        ("seq", pa.int64()),  # discovery order (roots as given, folders sorted)
+        ("skill", pa.string()),  # path relative to its root ("/"-separated)
+        ("path", pa.string()),  # the skill folder as found (root joined)
+        ("skill_md", pa.string()),  # display path of SKILL.md
+        ("folder", pa.string()),  # folder name (the name bonus compares with it)
+        ("name", pa.string()),  # display name: frontmatter name, else folder
+        ("content_sha256", pa.string()),
+        ("has_frontmatter", pa.bool_()),
+        ("name_present", pa.bool_()),  # frontmatter/folder name is truthy
+        ("name_is_folder", pa.bool_()),
+        ("description", pa.string()),
+        ("desc_len", pa.int64()),  # len(description.strip())
+        ("desc_trigger", pa.bool_()),
+        ("desc_proactively", pa.bool_()),
+        ("desc_trigger_words", pa.bool_()),
+        ("desc_use_cases", pa.int64()),
+        ("desc_ing_context", pa.bool_()),
+        ("disable_model_invocation", pa.bool_()),
+        ("paths_trigger", pa.bool_()),  # frontmatter `paths` is a non-empty string
+        ("line_count", pa.int64()),  # L
+        ("byte_count", pa.int64()),  # UTF-8 bytes of the (newline-translated) text
+        ("headings", pa.int64()),  # h2 + h3
+        ("fences", pa.int64()),
+        ("languages", pa.int64()),  # distinct non-empty fence languages
+        ("has_examples", pa.bool_()),
+        ("has_troubleshooting", pa.bool_()),
+        ("has_table", pa.bool_()),
+        ("has_decision", pa.bool_()),
+        ("has_output_format", pa.bool_()),
+        ("has_returns", pa.bool_()),
+        ("has_inputs", pa.bool_()),
+        ("orchestrates", pa.bool_()),
+        ("has_references_dir", pa.bool_()),
+        ("reference_files", pa.int64()),
+        ("has_assets_dir", pa.bool_()),
+        ("asset_files", pa.int64()),
+        ("must_count", pa.int64()),
+        ("must_lines", pa.list_(pa.int64())),  # first few lines with a directive
+        ("rep_total", pa.int64()),
+        ("rep_distinct", pa.int64()),
+        ("cross_refs", pa.int64()),
+        ("has_related", pa.bool_()),
+        ("tool_names", pa.list_(pa.string())),  # distinct, sorted, as written
+        ("tool_prose", pa.bool_()),
+        ("tool_prose_line", pa.int64()),
+    ]
+)
+
+LINKS_SCHEMA = pa.schema(
+    [
+        ("skill_md", pa.string()),
+        ("ord", pa.int64()),
+        ("target", pa.string()),  # "references/<link>"
+        ("line", pa.int64()),
+        ("exists", pa.bool_()),
+    ]
+)
+
+XREFS_SCHEMA = pa.schema(
+    [
+        ("skill_md", pa.string()),
+        ("ord", pa.int64()),
+        ("target", pa.string()),  # leading skill/ or skills/ removed
+        ("written", pa.string()),  # as written in the text
+        ("line", pa.int64()),
+        ("exists", pa.bool_()),
+    ]
+)
+
+
+@dataclass
+class SkillScan:
+    """Features of every readable skill under the roots, plus what went wrong."""
+
+    features: pa.Table
+    links: pa.Table
+    xrefs: pa.Table
+    #: Skills that could not be scored (unreadable, not UTF-8) or roots not found.
+    issues: list[LineIssue] = field(default_factory=list)
+    #: Scored, but something was odd (e.g. frontmatter that is not a mapping).
+    warnings: list[LineIssue] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- discovery
+
+
+def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineIssue]]:
+    """Every folder holding a SKILL.md under the roots: (root, folder), sorted per root."""
+    found: list[tuple[str, str]] = []
+    issues: list[LineIssue] = []
+    seen: set[str] = set()
+    for root in roots:
+        if not os.path.isdir(root):
+            reason = "not a directory" if os.path.exists(root) else "no such directory"
+            issues.append(LineIssue(root, 0, reason))
+            continue
+        before = len(found)
+
+        def onerror(e: OSError, root: str = root) -> None:
+            issues.append(
+                LineIssue(str(e.filename or root), 0, f"cannot read directory: {e.strerror}")
+            )
+
+        for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
+            dirnames.sort()
+            if SKILL_FILE in filenames:
+                key = os.path.realpath(dirpath)
+                if key not in seen:
+                    seen.add(key)
+                    found.append((root, dirpath))
+        if len(found) == before:
+            issues.append(LineIssue(root, 0, f"no {SKILL_FILE} found under this root"))
+    return found, issues
+
+
+def _rel_skill(root: str, folder: str) -> str:
+    rel = os.path.relpath(folder, root)
+    if rel == ".":
+        # The root itself is the skill: name it by its folder.
+        return Path(os.path.abspath(folder)).name
+    return PurePosixPath(*Path(rel).parts).as_posix()
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def decode(data: bytes) -> str:
+    """SKILL.md as the reference reads it: strict UTF-8, universal newlines.
+
+    ``Path.read_text()`` translates ``\\r\\n`` and a lone ``\\r`` to ``\\n``; L, the
+    byte count and every line-based feature depend on it. A decoding error is
+    raised (and reported by the caller).
+    """
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+
+
+def split_frontmatter(text: str) -> tuple[Any, str, bool, str | None]:
+    """(frontmatter object, body, had a frontmatter block, loader problem) per spec §2.
+
+    Invalid YAML reads as empty, as in the reference. A loader failure that is
+    not a YAML syntax error (e.g. an impossible date) crashes the reference;
+    here it also reads as empty and is returned as a warning.
+    """
+    if not text.startswith("---"):
+        return {}, text, False, None
+    parts = text.split("---", 2)
+    if len(parts) < 3:
+        return {}, text, False, None
+    try:
+        fm = yaml.safe_load(parts[1]) or {}
+    except yaml.YAMLError:
+        fm = {}
+    except (ValueError, TypeError, OverflowError, RecursionError) as e:
+        return (
+            {},
+            parts[2],
+            True,
+            f"frontmatter could not be loaded ({type(e).__name__}); read as empty",
+        )
+    return fm, parts[2], True, None
+
+
+def _line_at(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def _files_in(folder: str) -> tuple[bool, int, list[str]]:
+    """(folder exists, number of plain files directly in it, their names)."""
+    if not os.path.exists(folder):
+        return False, 0, []
+    try:
+        names = [e.name for e in os.scandir(folder) if e.is_file()]
+    except OSError:
+        # e.g. `references` is a file: it exists, but holds no files.
+        names = []
+    return True, len(names), names
+
+
+def extract(
+    root: str, folder: str
+) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], list[LineIssue]]:
+    """Features of one skill folder. Raises OSError / UnicodeDecodeError when unreadable."""
+    skill_md = os.path.join(folder, SKILL_FILE)
+    with open(skill_md, "rb") as f:
+        raw = f.read()
+    text = decode(raw)
+    warnings: list[LineIssue] = []
+
+    fm, body, has_fm, problem = split_frontmatter(text)
+    if problem:
+        warnings.append(LineIssue(skill_md, 1, problem))
+    if not isinstance(fm, dict):
+        warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
+        fm = {}
+    folder_name = Path(os.path.abspath(folder)).name
+    name_raw = fm.get("name", folder_name)
+    desc_raw = fm.get("description", "")
+    if desc_raw is None:
+        description = ""
+    elif isinstance(desc_raw, str):
+        description = desc_raw
+    else:
+        warnings.append(LineIssue(skill_md, 1, "frontmatter description is not text; read as text"))
+        description = str(desc_raw)
+    desc_lower = description.lower()
+    d = len(description.strip())
+
+    lower = text.lower()
+    body_lines = body.strip().split("\n")
+    fences = FENCE.findall(text)
+    langs = {x for x in fences if x}
+
+    refs_dir = os.path.join(folder, "references")
+    has_refs, n_refs, ref_names = _files_in(refs_dir)
+    has_assets, n_assets, _ = _files_in(os.path.join(folder, "assets"))
+
+    has_must = "MUST" in text or "NEVER" in text or "ALWAYS" in text
+    musts = list(MUST.finditer(text)) if has_must else []
+    rep = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("---")]
+
+    # Prefilters (necessary conditions, same answers): every TOOL_REF match holds a
+    # backticked tool name; every TOOL_PROSE match the word "tool".
+    tool_hits = (
+        {m.group(1) or m.group(2) for m in TOOL_REF.finditer(text)}
+        if _TOOL_IN_TICKS.search(text)
+        else set()
+    )
+    prose = TOOL_PROSE.search(text) if "tool" in text else None
+
+    body_offset = len(text) - len(body)
+    skill_path = Path(folder)
+    xrefs: list[dict[str, Any]] = []
+    xref_matches = CROSS_REF.finditer(body) if "skill/" in body or "skills/" in body else iter(())
+    for i, m in enumerate(xref_matches):
+        written = m.group(1)
+        ref = written.split("/", 1)[1] if written.startswith(("skill/", "skills/")) else written
+        exists = (skill_path.parent / ref).exists()
+        if not exists and ref.startswith("sub-skills/"):
+            exists = (skill_path / ref).exists()
+        xrefs.append(
+            {
+                "skill_md": skill_md,
+                "ord": i,
+                "target": ref,
+                "written": written,
+                "line": _line_at(text, body_offset + m.start(1)),
+                "exists": exists,
+            }
+        )
+
+    existing = {n.lower() for n in ref_names}
+    links = [
+        {
+            "skill_md": skill_md,
+            "ord": i,
+            "target": "references/" + m.group(1),
+            "line": _line_at(text, m.start()),
+            "exists": PurePosixPath(m.group(1)).name.lower() in existing,
+        }
+        for i, m in enumerate(REF_LINK.finditer(text))
+    ]
+
+    paths = fm.get("paths")
+    display_name = name_raw if isinstance(name_raw, str) and name_raw else folder_name
+    if name_raw and not isinstance(name_raw, str):
+        display_name = str(name_raw)
+    row: dict[str, Any] = {
+        "skill": _rel_skill(root, folder),
+        "path": folder,
+        "skill_md": skill_md,
+        "folder": folder_name,
+        "name": display_name,
+        "content_sha256": hashlib.sha256(raw).hexdigest(),
+        "has_frontmatter": has_fm,
+        "name_present": bool(name_raw),
+        "name_is_folder": bool(name_raw == folder_name),
+        "description": description,
+        "desc_len": d,
+        "desc_trigger": TRIGGER.search(description) is not None,
+        "desc_proactively": PROACTIVELY.search(desc_lower) is not None,
+        "desc_trigger_words": TRIGGER_WORDS.search(desc_lower) is not None,
+        "desc_use_cases": len(USE_CASES.findall(desc_lower)),
+        "desc_ing_context": ING_CONTEXT.search(desc_lower) is not None,
+        "disable_model_invocation": fm.get("disable-model-invocation") is True,
+        "paths_trigger": isinstance(paths, str) and paths != "",
+        "line_count": len(text.split("\n")),
+        "byte_count": len(text.encode("utf-8")),
+        "headings": sum(1 for ln in body_lines if H2.match(ln))
+        + sum(1 for ln in body_lines if H3.match(ln)),
+        "fences": len(fences),
+        "languages": len(langs),
+        "has_examples": EXAMPLES.search(body.lower()) is not None,
+        "has_troubleshooting": TROUBLESHOOTING.search(body.lower()) is not None,
+        "has_table": TABLE.search(text) is not None,
+        "has_decision": _search(
+            DECISION, lower, "decision", "when to use", "comparison", "tradeoff"
+        ),
+        "has_output_format": _search(OUTPUT_FORMAT, lower, "format", "json"),
+        "has_returns": _search(RETURNS, lower, "return", "produce", "output", "generate"),
+        "has_inputs": _search(INPUTS, lower, "input", "receive", "accept", "parameter", "arg"),
+        "orchestrates": _search(ORCHESTRATES, lower, "orchestrat", "coordinat", "dispatch"),
+        "has_references_dir": has_refs,
+        "reference_files": n_refs,
+        "has_assets_dir": has_assets,
+        "asset_files": n_assets,
+        "must_count": len(musts),
+        "must_lines": sorted({_line_at(text, m.start()) for m in musts})[:_MUST_EVIDENCE],
+        "rep_total": len(rep),
+        "rep_distinct": len(set(rep)),
+        "cross_refs": len(xrefs),
+        "has_related": _search(RELATED, lower, "related", "see also", "companion", "complement"),
+        "tool_names": sorted(tool_hits),
+        "tool_prose": prose is not None,
+        "tool_prose_line": _line_at(text, prose.start()) if prose else None,
+    }
+    return row, links, xrefs, warnings
+
+
+def scan(roots: Sequence[str]) -> SkillScan:
+    """Find and read every skill under ``roots``; unreadable ones are reported, not fatal."""
+    found, issues = find_skills(roots)
+    rows: list[dict[str, Any]] = []
+    links: list[dict[str, Any]] = []
+    xrefs: list[dict[str, Any]] = []
+    warnings: list[LineIssue] = []
+    for root, folder in found:
+        skill_md = os.path.join(folder, SKILL_FILE)
+        try:
+            row, lk, xr, warn = extract(root, folder)
+        except UnicodeDecodeError as e:
+            line = e.object[: e.start].count(b"\n") + 1
+            issues.append(LineIssue(skill_md, line, f"not valid UTF-8 (byte {e.start + 1})"))
+            continue
+        except OSError as e:
+            issues.append(LineIssue(skill_md, 0, f"cannot read file: {e.strerror or e}"))
+            continue
+        row["seq"] = len(rows) + 1
+        rows.append(row)
+        links.extend(lk)
+        xrefs.extend(xr)
+        warnings.extend(warn)
+    return SkillScan(
+        features=_table(rows, FEATURES_SCHEMA),
+        links=_table(links, LINKS_SCHEMA),
+        xrefs=_table(xrefs, XREFS_SCHEMA),
+        issues=issues,
+        warnings=warnings,
+    )
+
+
+def _table(rows: Iterable[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    return pa.Table.from_pylist(list(rows), schema=schema)

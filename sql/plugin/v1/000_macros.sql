@@ -1,0 +1,32 @@
+-- plugin/v1 · 000 macros                                   spec: plugin-eval.md §3, §5, README
+-- Reads:    nothing.
+-- Produces: macros used by every later file:
+--           plugin_fsum(xs DOUBLE[]) → DOUBLE: Python ≥ 3.12 `sum()` of floats, bit for bit
+--             (Neumaier-compensated, the compensation added once at the end when it is
+--             non-zero and finite). PluginEval sums its weighted sub-scores, blend weights and
+--             dimension contributions with `sum()`, so its last bits depend on this algorithm;
+--             plain `a + b + …` (left to right) is used wherever it adds with `+=`.
+--           plugin_clamp01(x) → x limited to [0, 1].
+--           plugin_cmp(x) → x rounded to 6 decimals: every score-vs-threshold comparison uses
+--             it (spec README "Conventions for all numbers").
+CREATE OR REPLACE TEMP MACRO plugin_fsum_state(xs) AS
+    list_reduce(
+        xs,
+        lambda acc, x: {
+            's': acc.s + x,
+            'c': acc.c + CASE WHEN abs(acc.s) >= abs(x)
+                              THEN (acc.s - (acc.s + x)) + x
+                              ELSE (x - (acc.s + x)) + acc.s END
+        },
+        {'s': 0.0::DOUBLE, 'c': 0.0::DOUBLE}
+    );
+
+CREATE OR REPLACE TEMP MACRO plugin_fsum(xs) AS
+    list_transform(
+        [plugin_fsum_state(xs)],
+        lambda r: CASE WHEN r.c <> 0 AND isfinite(r.c) THEN r.s + r.c ELSE r.s END
+    )[1];
+
+CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS greatest(0.0::DOUBLE, least(1.0::DOUBLE, x));
+
+CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS round(x, 6);

@@ -1,0 +1,49 @@
+-- plugin/v1 · 020 skill keys and input issues                         spec: plugin-eval.md §1
+-- Reads:    plugin_features (one row per scored skill: skill, path, skill_md, name, …);
+--           plugin_judge_in, plugin_mc_in, plugin_matchups_in (one row per JSON-object line
+--           of --judge / --mc / --matchups; `skill` is raw JSON).
+-- Produces: plugin_key_map (key, sid, candidates) — how a `skill` value of an input line
+--             finds its skill: first the skill folder as found (`path`), then the path
+--             relative to its root (`skill`), then the frontmatter/folder `name`; the first
+--             rule with any match decides, and it must match exactly one skill
+--             (candidates = 1), else the line is reported as ambiguous.
+--           plugin_input_issues (file, line, reason) — empty here; later files add the
+--             lines they reject (and why).
+-- sid (the internal skill id) is the display path of the skill's SKILL.md: unique even
+-- when two roots hold the same relative path.
+CREATE OR REPLACE TEMP TABLE plugin_input_keys AS
+SELECT DISTINCT skill ->> '$' AS key FROM (
+    SELECT skill FROM plugin_judge_in
+    UNION ALL SELECT skill FROM plugin_mc_in
+    UNION ALL SELECT skill FROM plugin_matchups_in
+) WHERE json_type(skill) = 'VARCHAR';
+
+CREATE OR REPLACE TEMP TABLE plugin_key_map AS
+WITH cand AS (
+    SELECT k.key, 1 AS rule, f.skill_md AS sid
+    FROM plugin_input_keys k JOIN plugin_features f ON f.path = k.key
+    UNION ALL
+    SELECT k.key, 2, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.skill = k.key
+    UNION ALL
+    SELECT k.key, 3, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.name = k.key
+), best AS (
+    SELECT key, min(rule) AS rule FROM cand GROUP BY key
+)
+SELECT c.key, any_value(c.sid) AS sid, count(DISTINCT c.sid) AS candidates
+FROM cand c JOIN best b ON b.key = c.key AND b.rule = c.rule
+GROUP BY c.key;
+
+CREATE OR REPLACE TEMP TABLE plugin_input_issues (file VARCHAR, line BIGINT, reason VARCHAR);
+
+-- Why an input line's `skill` cannot be used (NULL when it can). `candidates` comes from
+-- `LEFT JOIN plugin_key_map m ON m.key = <skill> ->> '$'` (NULL = no match).
+CREATE OR REPLACE TEMP MACRO plugin_skill_problem(skill_json, candidates) AS
+    CASE
+        WHEN skill_json IS NULL OR json_type(skill_json) = 'NULL' THEN 'missing skill'
+        WHEN json_type(skill_json) <> 'VARCHAR' THEN 'skill is not a string'
+        WHEN candidates IS NULL
+            THEN 'no scored skill matches skill ' || to_json(skill_json ->> '$')
+        WHEN candidates > 1
+            THEN 'skill ' || to_json(skill_json ->> '$')
+                 || ' matches several skills; give its path relative to the root'
+    END;

@@ -1,0 +1,53 @@
+-- plugin/v1 · 110 anti-patterns with evidence                         spec: plugin-eval.md §4
+-- Reads:    plugin_features, plugin_links (sid=skill_md, ord, target, line, exists — every
+--           `(references/…)` link), plugin_xrefs (skill_md, ord, target, written, line,
+--           exists — every cross-reference), plugin_params.
+-- Produces: plugin_anti (sid, flag, flag_ord, ord, target, line, evidence) — one row per
+--             flag raised, in PluginEval's order (flag_ord, then position in the text);
+--             `target` is the link or cross-reference for ORPHAN_REFERENCE/DEAD_CROSS_REF;
+--             `line` the SKILL.md line that triggered it (NULL for whole-file counts);
+--           plugin_penalty (sid, flags, penalty) — penalty = max(floor, 1 − 0.05 × flags).
+CREATE OR REPLACE TEMP TABLE plugin_anti AS
+WITH f AS (SELECT * FROM plugin_features, plugin_params)
+SELECT skill_md AS sid, 'OVER_CONSTRAINED' AS flag, 1 AS flag_ord, 0 AS ord,
+       NULL::VARCHAR AS target, must_lines[1] AS line,
+       format('{} MUST/NEVER/ALWAYS directives (more than {}); first on line(s) {}',
+              must_count, over_constrained_above, array_to_string(must_lines, ', ')) AS evidence
+FROM f WHERE must_count > over_constrained_above
+UNION ALL
+SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, NULL,
+       format('description is {} characters (fewer than {})', desc_len, empty_description_below)
+FROM f WHERE desc_len < empty_description_below
+UNION ALL
+SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, NULL,
+       CASE WHEN desc_len = 0 THEN 'no description, so no trigger phrase ("Use when …")'
+            ELSE 'description has no trigger phrase ("Use when …"): '
+                 || to_json(CASE WHEN length(trim(description)) > 120
+                                 THEN left(trim(description), 117) || '…'
+                                 ELSE trim(description) END)
+       END
+FROM f
+WHERE NOT desc_trigger AND NOT disable_model_invocation AND NOT paths_trigger
+UNION ALL
+SELECT skill_md, 'BLOATED_SKILL', 4, 0, NULL, NULL,
+       format('{} lines (more than {}) and no references/ folder', line_count, bloated_lines_above)
+FROM f WHERE line_count > bloated_lines_above AND NOT has_references_dir
+UNION ALL
+SELECT l.skill_md, 'ORPHAN_REFERENCE', 5, l.ord, l.target, l.line,
+       format('line {}: link ({}) names no file in references/', l.line, l.target)
+FROM plugin_links l JOIN plugin_features f USING (skill_md)
+WHERE f.has_references_dir AND NOT l.exists
+UNION ALL
+SELECT x.skill_md, 'DEAD_CROSS_REF', 6, x.ord, x.target, x.line,
+       format('line {}: {} resolves to no folder next to this skill', x.line, x.written)
+FROM plugin_xrefs x
+WHERE NOT x.exists;
+
+CREATE OR REPLACE TEMP TABLE plugin_penalty AS
+SELECT f.skill_md AS sid, count(a.flag) AS flags,
+       greatest(p.penalty_floor, 1.0::DOUBLE - p.penalty_per_flag * count(a.flag)::DOUBLE)
+           AS penalty
+FROM plugin_features f
+CROSS JOIN plugin_params p
+LEFT JOIN plugin_anti a ON a.sid = f.skill_md
+GROUP BY f.skill_md, p.penalty_floor, p.penalty_per_flag;

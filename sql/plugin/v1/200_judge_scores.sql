@@ -1,0 +1,70 @@
+-- plugin/v1 · 200 judge results                                   spec: plugin-eval.md §1, §5
+-- Reads:    plugin_judge_in (_file, _line, _ord, skill, judge, scores: JSON), plugin_key_map,
+--           plugin_dimensions (judge_feeds: the four judged dimensions).
+-- Produces: plugin_judge_lines (sid, judge, _file, _line, _ord) — the accepted lines; when a
+--             judge scores the same skill twice the later line wins (the earlier one is
+--             reported);
+--           plugin_judge_scores (sid, judge, judge_ord, dimension, dim_ord, score) — one row per
+--             measured score (numeric and within [0, 1]); missing, null or non-numeric scores
+--             are unmeasured (no row), out-of-range numbers are reported and unmeasured;
+--           plugin_judge_dims (sid, dimension, score, judges) — the mean over judges per
+--             dimension (Python sum() / count, judges in input order);
+--           plugin_judge_count (sid, judges) — judges with an accepted line per skill;
+--           rows appended to plugin_input_issues.
+CREATE OR REPLACE TEMP TABLE plugin_judge_checked AS
+SELECT j.*, m.sid,
+       coalesce(
+           plugin_skill_problem(j.skill, m.candidates),
+           CASE WHEN j.judge IS NULL OR json_type(j.judge) = 'NULL' THEN 'missing judge'
+                WHEN json_type(j.judge) <> 'VARCHAR' THEN 'judge is not a string'
+                WHEN j.judge ->> '$' = '' THEN 'judge is empty' END,
+           CASE WHEN j.scores IS NULL OR json_type(j.scores) <> 'OBJECT'
+                THEN 'scores is not an object' END
+       ) AS problem
+FROM plugin_judge_in j
+LEFT JOIN plugin_key_map m ON m.key = j.skill ->> '$' AND json_type(j.skill) = 'VARCHAR';
+
+CREATE OR REPLACE TEMP TABLE plugin_judge_lines AS
+WITH ok AS (
+    SELECT sid, judge ->> '$' AS judge, scores, _file, _line, _ord,
+           row_number() OVER (PARTITION BY sid, judge ->> '$' ORDER BY _ord DESC) AS newest
+    FROM plugin_judge_checked WHERE problem IS NULL
+)
+SELECT sid, judge, scores, _file, _line, _ord FROM ok WHERE newest = 1;
+
+INSERT INTO plugin_input_issues
+SELECT _file, _line, problem FROM plugin_judge_checked WHERE problem IS NOT NULL
+UNION ALL
+SELECT c._file, c._line,
+       'judge ' || to_json(c.judge ->> '$') || ' scored this skill again later; this line is ignored'
+FROM plugin_judge_checked c
+WHERE c.problem IS NULL
+  AND NOT EXISTS (SELECT 1 FROM plugin_judge_lines l WHERE l._ord = c._ord);
+
+CREATE OR REPLACE TEMP TABLE plugin_judge_values AS
+SELECT l.sid, l.judge, l._file, l._line, l._ord, d.dimension, d.ord AS dim_ord,
+       json_type(l.scores, '$.' || d.dimension) AS vtype,
+       TRY_CAST(json_extract(l.scores, '$.' || d.dimension) AS DOUBLE) AS value
+FROM plugin_judge_lines l CROSS JOIN plugin_dimensions d
+WHERE d.judge_feeds;
+
+INSERT INTO plugin_input_issues
+SELECT _file, _line,
+       format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension, value)
+FROM plugin_judge_values
+WHERE vtype IN ('DOUBLE', 'BIGINT', 'UBIGINT') AND NOT (value BETWEEN 0 AND 1);
+
+CREATE OR REPLACE TEMP TABLE plugin_judge_scores AS
+SELECT sid, judge, _ord AS judge_ord, dimension, dim_ord, value AS score
+FROM plugin_judge_values
+WHERE vtype IN ('DOUBLE', 'BIGINT', 'UBIGINT') AND value BETWEEN 0 AND 1;
+
+CREATE OR REPLACE TEMP TABLE plugin_judge_dims AS
+SELECT sid, dimension,
+       plugin_fsum(list(score ORDER BY judge_ord)) / count(*)::DOUBLE AS score,
+       count(*) AS judges
+FROM plugin_judge_scores
+GROUP BY sid, dimension;
+
+CREATE OR REPLACE TEMP TABLE plugin_judge_count AS
+SELECT sid, count(*) AS judges FROM plugin_judge_lines GROUP BY sid;

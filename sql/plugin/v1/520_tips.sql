@@ -1,0 +1,122 @@
+-- plugin/v1 · 520 weakest dimensions and improvement tips             spec: plugin-eval.md §8
+-- Reads:    plugin_dims, plugin_features, plugin_anti, plugin_static_sub, plugin_mc,
+--           plugin_judge_dims, plugin_params.
+-- Produces: plugin_tips (sid, rank, dimension, score, weight, lost, tip) — per skill the
+--             measured dimensions that cost the composite most, lost = w_d × (1 − score)
+--             (ties: dimension order), at most tips_per_skill of them and only those with
+--             lost > 0, each with one concrete tip: the first rule of that dimension whose
+--             condition holds, from the static evidence first, then judge / Monte Carlo.
+CREATE OR REPLACE TEMP TABLE plugin_tips AS
+WITH ranked AS (
+    SELECT d.sid, d.dimension, d.score, d.weight, d.weight * (1.0 - d.score) AS lost,
+           row_number() OVER (PARTITION BY d.sid ORDER BY d.weight * (1.0 - d.score) DESC, d.ord)
+               AS rank
+    FROM plugin_dims d
+    WHERE d.score IS NOT NULL AND d.weight * (1.0 - d.score) > 0
+), ctx AS (
+    SELECT r.*, f.*, mc.activation_rate, mc.failure_rate, mc.median_tokens, mc.mean_quality,
+           jd.score AS judge_score, p.token_cap,
+           (SELECT count(*) FROM plugin_anti a
+             WHERE a.sid = r.sid AND a.flag = 'DEAD_CROSS_REF') AS dead_refs,
+           (SELECT count(*) FROM plugin_anti a
+             WHERE a.sid = r.sid AND a.flag = 'ORPHAN_REFERENCE') AS orphan_links
+    FROM ranked r
+    JOIN plugin_features f ON f.skill_md = r.sid
+    CROSS JOIN plugin_params p
+    LEFT JOIN plugin_mc mc ON mc.sid = r.sid
+    LEFT JOIN plugin_judge_dims jd ON jd.sid = r.sid AND jd.dimension = r.dimension
+    WHERE r.rank <= p.tips_per_skill
+)
+SELECT sid, rank, dimension, score, weight, lost,
+  CASE dimension
+    WHEN 'triggering_accuracy' THEN CASE
+        WHEN desc_len = 0
+            THEN 'no description: add one to the frontmatter that says what the skill does and "Use when …"'
+        WHEN NOT desc_trigger
+            THEN 'description has no trigger phrase: add "Use when …"'
+        WHEN desc_len < 100
+            THEN format('description is {} characters: expand it to 100+ with the situations it covers', desc_len)
+        WHEN desc_use_cases < 3
+            THEN format('description lists {} comma-separated contexts: name 3+ (", when …", ", for …", ", debugging …")', desc_use_cases)
+        WHEN NOT desc_ing_context
+            THEN 'describe the context as an activity ("when reviewing …", "for deploying …")'
+        WHEN NOT desc_trigger_words AND NOT desc_proactively
+            THEN 'say when the model should pick it up unprompted ("Use proactively when …")'
+        WHEN activation_rate IS NOT NULL AND activation_rate < 1
+            THEN format('Monte Carlo activation is {}%: sharpen the trigger phrases to the prompts that missed', round(activation_rate * 100, 1))
+        ELSE 'give the skill a name of its own in the frontmatter and sharpen the trigger phrases'
+    END
+    WHEN 'orchestration_fitness' THEN CASE
+        WHEN orchestrates
+            THEN 'remove orchestration wording ("orchestrate", "coordinate", "dispatch"): a skill should be a worker'
+        WHEN NOT has_output_format
+            THEN 'document the output format (an "## Output format" section, or what JSON it returns)'
+        WHEN NOT has_inputs
+            THEN 'document the inputs: which parameters or arguments the skill accepts'
+        WHEN fences < 2
+            THEN format('{} code fence(s): add at least one complete code example', fences)
+        WHEN NOT has_returns
+            THEN 'say what the skill returns or produces'
+        ELSE 'judges rate orchestration fitness low: make inputs and outputs explicit contracts'
+    END
+    WHEN 'output_quality' THEN CASE
+        WHEN mean_quality IS NOT NULL
+            THEN format('mean output quality is {}: add a worked example of the expected output', round(mean_quality, 2))
+        ELSE 'judges rate output quality low: add a worked example of the expected output'
+    END
+    WHEN 'scope_calibration' THEN
+        'judges rate scope calibration low: cover one coherent domain, split out unrelated tasks'
+    WHEN 'progressive_disclosure' THEN CASE
+        WHEN line_count > 600
+            THEN format('SKILL.md has {} lines: move detail into references/ and keep 200–600 lines', line_count)
+        WHEN line_count < 100
+            THEN format('SKILL.md has only {} lines: flesh it out to 200–600 lines of guidance', line_count)
+        WHEN NOT has_references_dir OR reference_files = 0
+            THEN 'add a references/ folder with the deep-dive material, linked from SKILL.md'
+        WHEN NOT has_assets_dir OR asset_files = 0
+            THEN 'add an assets/ folder with templates or examples'
+        WHEN line_count < 200
+            THEN format('SKILL.md has {} lines: 200–600 is the sweet spot', line_count)
+        ELSE 'keep SKILL.md a summary and link detail in references/'
+    END
+    WHEN 'token_efficiency' THEN CASE
+        WHEN must_count::DOUBLE / greatest(line_count, 1) > 0.1
+            THEN format('{} MUST/NEVER/ALWAYS in {} lines: state rules once, without capitals', must_count, line_count)
+        WHEN rep_total > rep_distinct
+            THEN format('{} repeated lines: remove the duplicates', rep_total - rep_distinct)
+        WHEN median_tokens IS NOT NULL
+            THEN format('median run uses {} tokens (cap {}): trim what the model reads', median_tokens, token_cap)
+        ELSE 'cut repeated or boilerplate text'
+    END
+    WHEN 'robustness' THEN CASE
+        WHEN failure_rate IS NOT NULL
+            THEN format('Monte Carlo failure rate is {}%: find what makes runs error and guard against it', round(failure_rate * 100, 1))
+        ELSE 'judges rate robustness low: cover error cases and what to do when inputs are missing'
+    END
+    WHEN 'structural_completeness' THEN CASE
+        WHEN headings < 6
+            THEN format('{} ## / ### headings: structure it into 6+ sections', headings)
+        WHEN NOT has_examples
+            THEN 'add an "## Examples" section'
+        WHEN NOT has_troubleshooting
+            THEN 'add a "## Troubleshooting" section'
+        WHEN fences < 5
+            THEN format('{} code fence(s): add code examples (5+ fences)', fences)
+        WHEN languages < 3
+            THEN format('code examples use {} language(s): tag fences (```bash, ```json, …)', languages)
+        WHEN NOT has_table
+            THEN 'add a comparison or decision table'
+        ELSE 'add a "when to use" / decision section'
+    END
+    WHEN 'code_template_quality' THEN 'judges rate the code templates low: make them complete and runnable'
+    WHEN 'ecosystem_coherence' THEN CASE
+        WHEN dead_refs > 0
+            THEN format('{} cross-reference(s) point nowhere: fix or remove them', dead_refs)
+        WHEN NOT has_related
+            THEN 'add a "Related skills" / "See also" section'
+        WHEN cross_refs < 4
+            THEN 'link related skills by path (skills/<name>)'
+        ELSE 'name the companion skills it works with'
+    END
+  END AS tip
+FROM ctx;

@@ -1,0 +1,163 @@
+"""Every anti-pattern of spec plugin-eval §4, with its evidence, and the penalty."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+TRIGGERED = "Use when the tests need a description that is long enough."  # no flag from it
+
+
+def skill(desc: str = TRIGGERED, body: str = "", extra: str = "", **more: Any) -> dict[str, Any]:
+    head = f"---\nname: n\ndescription: {desc!r}\n{extra}---\n" if desc is not None else ""
+    return {"text": head + body, **more}
+
+
+SKILLS: dict[str, dict[str, Any]] = {
+    "clean": skill(),
+    "over-16": skill(body="MUST\n" * 8 + "NEVER ALWAYS\n" * 4),
+    "over-15": skill(body="MUST\n" * 7 + "NEVER ALWAYS\n" * 4),
+    "empty-19": skill(desc="Use when a" + "b" * 9),  # 19 characters
+    "empty-20": skill(desc="Use when a" + "b" * 10),
+    "empty-none": {"text": "---\nname: n\n---\nbody\n"},
+    "trigger-missing": skill(desc="A description without any trigger phrase at all."),
+    "trigger-disabled": skill(
+        desc="A description without any trigger phrase at all.",
+        extra="disable-model-invocation: true\n",
+    ),
+    "trigger-disabled-text": skill(
+        desc="A description without any trigger phrase at all.",
+        extra="disable-model-invocation: 'true'\n",
+    ),
+    "trigger-paths": skill(
+        desc="A description without any trigger phrase at all.", extra="paths: 'src/**'\n"
+    ),
+    "trigger-paths-empty": skill(
+        desc="A description without any trigger phrase at all.", extra="paths: ''\n"
+    ),
+    "trigger-paths-list": skill(
+        desc="A description without any trigger phrase at all.", extra="paths: [src]\n"
+    ),
+    "bloated-801": skill(body="".join(f"l{i}\n" for i in range(796))),
+    "bloated-800": skill(body="".join(f"l{i}\n" for i in range(795))),
+    "bloated-refs": skill(body="".join(f"l{i}\n" for i in range(796)), refs=[]),
+    "orphan": skill(
+        body="[a](references/a.md)\n[b](references/A.MD) [c](references/sub/a.md)\n"
+        "[d](references/missing.md#part)\n",
+        refs=["a.md"],
+    ),
+    "orphan-no-refs-dir": skill(body="[d](references/missing.md)\n"),
+    "dead": skill(
+        body="skills/sibling and skills/nowhere\nsub-skills/child, sub-skills/none\n"
+        "my-skills/x skills/sibling/deep\n",
+        dirs=["sub-skills/child"],
+    ),
+    "sibling": skill(),
+    "floor": skill(body="".join(f"(references/m{i}.md)\n" for i in range(12)), refs=["x.md"]),
+}
+
+
+@pytest.fixture(scope="module")
+def scored(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) -> dict[str, Any]:
+    by_skill, _ = kit.score(tmp_path_factory.mktemp("anti"), SKILLS)
+    return by_skill
+
+
+def flags(scored: dict[str, Any], name: str) -> list[str]:
+    return [a["flag"] for a in scored[name]["anti_patterns"]]
+
+
+def test_clean_skill_has_no_flag(scored: dict[str, Any]) -> None:
+    assert scored["clean"]["anti_patterns"] == []
+    assert scored["clean"]["static"]["penalty"] == 1.0
+
+
+def test_over_constrained_above_15(scored: dict[str, Any]) -> None:
+    assert flags(scored, "over-16") == ["OVER_CONSTRAINED"]
+    assert flags(scored, "over-15") == []
+    (a,) = scored["over-16"]["anti_patterns"]
+    assert a["evidence"] == (
+        "16 MUST/NEVER/ALWAYS directives (more than 15); first on line(s) 5, 6, 7, 8, 9"
+    )
+    assert a["line"] == 5
+
+
+def test_empty_description_below_20(scored: dict[str, Any]) -> None:
+    assert flags(scored, "empty-19") == ["EMPTY_DESCRIPTION"]
+    assert scored["empty-19"]["anti_patterns"][0]["evidence"] == (
+        "description is 19 characters (fewer than 20)"
+    )
+    assert flags(scored, "empty-20") == []
+    assert flags(scored, "empty-none") == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+
+
+def test_missing_trigger_and_its_exemptions(scored: dict[str, Any]) -> None:
+    assert flags(scored, "trigger-missing") == ["MISSING_TRIGGER"]
+    assert scored["trigger-missing"]["anti_patterns"][0]["evidence"] == (
+        'description has no trigger phrase ("Use when …"): '
+        '"A description without any trigger phrase at all."'
+    )
+    assert flags(scored, "trigger-disabled") == []
+    assert flags(scored, "trigger-disabled-text") == ["MISSING_TRIGGER"]  # a string, not true
+    assert flags(scored, "trigger-paths") == []
+    assert flags(scored, "trigger-paths-empty") == ["MISSING_TRIGGER"]
+    assert flags(scored, "trigger-paths-list") == ["MISSING_TRIGGER"]  # not a string
+
+
+def test_bloated_skill_over_800_lines_without_references(scored: dict[str, Any]) -> None:
+    assert scored["bloated-801"]["line_count"] == 801
+    assert flags(scored, "bloated-801") == ["BLOATED_SKILL"]
+    assert scored["bloated-801"]["anti_patterns"][0]["evidence"] == (
+        "801 lines (more than 800) and no references/ folder"
+    )
+    assert flags(scored, "bloated-800") == []
+    assert flags(scored, "bloated-refs") == []  # an empty references/ folder is enough
+
+
+def test_orphan_reference_one_per_dead_link(scored: dict[str, Any]) -> None:
+    anti = scored["orphan"]["anti_patterns"]
+    assert [(a["flag"], a["target"], a["line"]) for a in anti] == [
+        ("ORPHAN_REFERENCE", "references/missing.md#part", 7)
+    ]
+    assert anti[0]["evidence"] == (
+        "line 7: link (references/missing.md#part) names no file in references/"
+    )
+    assert flags(scored, "orphan-no-refs-dir") == []  # only checked when references/ exists
+
+
+def test_dead_cross_references(scored: dict[str, Any]) -> None:
+    anti = scored["dead"]["anti_patterns"]
+    # skills/sibling resolves next to this skill; sub-skills/child inside it; the
+    # look-behind keeps "my-skills/x" out; nested paths stay whole.
+    assert [(a["flag"], a["target"], a["line"]) for a in anti] == [
+        ("DEAD_CROSS_REF", "nowhere", 5),
+        ("DEAD_CROSS_REF", "sub-skills/none", 6),
+        ("DEAD_CROSS_REF", "sibling/deep", 7),
+    ]
+    assert anti[0]["evidence"] == "line 5: skills/nowhere resolves to no folder next to this skill"
+    assert scored["dead"]["static"]["penalty"] == 1.0 - 0.05 * 3
+    assert scored["dead"]["static"]["flags"] == 3
+
+
+def test_penalty_floor(scored: dict[str, Any]) -> None:
+    assert flags(scored, "floor") == ["ORPHAN_REFERENCE"] * 12
+    assert scored["floor"]["static"]["penalty"] == 0.5
+    subs = scored["floor"]["static"]["sub_scores"]
+    weights = (0.32, 0.23, 0.14, 0.10, 0.09, 0.06, 0.06)
+    raw = sum(v * w for v, w in zip(subs.values(), weights, strict=True))
+    assert scored["floor"]["static"]["score"] == pytest.approx(raw * 0.5, abs=1e-15)
+
+
+def test_weakest_dimensions_get_concrete_tips(scored: dict[str, Any]) -> None:
+    tips = scored["trigger-missing"]["tips"]
+    assert len(tips) == 3
+    # lost composite points w × (1 − score), largest first
+    lost = [t["weight"] * (1.0 - t["score"]) for t in tips]
+    assert lost == sorted(lost, reverse=True)
+    assert tips[0]["dimension"] == "triggering_accuracy"
+    assert tips[0]["tip"] == 'description has no trigger phrase: add "Use when …"'
+    assert {t["dimension"]: t["tip"] for t in scored["bloated-801"]["tips"]}[
+        "progressive_disclosure"
+    ] == "SKILL.md has 801 lines: move detail into references/ and keep 200–600 lines"

@@ -1,0 +1,208 @@
+"""`runscore plugin score` / `plugin rank`: output contract, golden reports, history, errors."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+ROOT = "in/plugin"  # copy_fixture("plugin") lands here, relative to the run's cwd
+HISTORY = Path(".archeflow/memory/plugins.jsonl")
+
+CONTRACT = [
+    "skill",
+    "name",
+    "static",
+    "anti_patterns",
+    "dimensions",
+    "depth",
+    "composite",
+    "grade",
+    "badge",
+    "elo",
+    "mc",
+    "judges",
+]
+
+
+def golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if os.environ.get("RUNSCORE_UPDATE_GOLDEN"):
+        path.write_text(text)
+    assert text == path.read_text()
+
+
+@pytest.fixture
+def fixture_root(copy_fixture: Callable[[str], Path]) -> str:
+    copy_fixture("plugin")
+    return ROOT
+
+
+def test_json_contract(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    r = run_cli("plugin", "score", fixture_root, "--format", "json", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    skills = json.loads(r.stdout)
+    assert [s["skill"] for s in skills] == [
+        "async-python-patterns",
+        "evaluation-methodology",
+        "team-composition-patterns",
+    ]
+    for s in skills:
+        assert [k for k in s if k in CONTRACT] == CONTRACT
+        assert set(s["static"]) >= {"score", "sub_scores", "penalty"}
+        assert all(set(a) >= {"flag", "evidence"} for a in s["anti_patterns"])
+        assert len(s["dimensions"]) == 10
+        assert s["elo"] is None and s["mc"] is None and s["judges"] is None
+        expected = json.loads(Path(ROOT, s["skill"], "expected.json").read_text())
+        assert s["composite"] == expected["composite"]
+        assert s["static"]["score"] == expected["static"]["score"]
+    assert not HISTORY.exists()
+
+
+def test_markdown_report_golden(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    r = run_cli("plugin", "score", fixture_root, "--no-history")
+    assert r.exit_code == 0, r.stderr
+    golden("score.md", r.stdout)
+    assert "description has no trigger phrase" not in r.stdout  # all three have one
+    assert "| output_quality | 0.15 | — | — |" in r.stdout
+
+
+def test_csv_golden(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    r = run_cli("plugin", "score", fixture_root, "--format", "csv", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    golden("score.csv", r.stdout)
+
+
+def test_rank_golden_and_json(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    r = run_cli("plugin", "rank", fixture_root)
+    assert r.exit_code == 0, r.stderr
+    golden("rank.md", r.stdout)
+    j = json.loads(run_cli("plugin", "rank", fixture_root, "--format", "json").stdout)
+    assert [(x["rank"], x["skill"]) for x in j] == [
+        (1, "team-composition-patterns"),
+        (2, "async-python-patterns"),
+        (3, "evaluation-methodology"),
+    ]
+    assert not HISTORY.exists()  # rank never writes history
+
+
+def test_history_is_append_only_and_idempotent(
+    run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
+) -> None:
+    assert run_cli("plugin", "score", fixture_root, "--format", "json").exit_code == 0
+    first = HISTORY.read_text().splitlines()
+    assert len(first) == 3
+    rec = json.loads(first[0])
+    assert rec["scoring_version"] == "plugin/v1"
+    assert rec["skill"] == "async-python-patterns"
+    assert rec["composite"] == 72.56508749466497
+    assert rec["dimensions"]["output_quality"] is None
+    r = run_cli("plugin", "score", fixture_root, "--format", "json")
+    assert "0 new record(s), 3 already recorded" in r.stderr
+    assert HISTORY.read_text().splitlines() == first
+    # New evidence for one skill is a new record; the others stay put.
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text(
+        json.dumps(
+            {"skill": "async-python-patterns", "judge": "j", "scores": {"scope_calibration": 0.5}}
+        )
+        + "\n"
+    )
+    r = run_cli("plugin", "score", fixture_root, "--judge", str(judge), "--format", "json")
+    lines = HISTORY.read_text().splitlines()
+    assert lines[:3] == first and len(lines) == 4
+    assert json.loads(lines[3])["depth"] == "standard"
+    # A custom history path.
+    run_cli("plugin", "score", fixture_root, "--history", "h.jsonl", "--format", "json")
+    assert len(Path("h.jsonl").read_text().splitlines()) == 3
+
+
+def test_unreadable_and_non_utf8_skills_are_reported_not_fatal(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    bad = Path(ROOT, "latin1")
+    bad.mkdir()
+    (bad / "SKILL.md").write_bytes(b"---\nname: caf\xe9\n---\n")
+    gone = Path(ROOT, "dangling")
+    gone.mkdir()
+    (gone / "SKILL.md").symlink_to(gone / "nowhere.md")
+    r = run_cli("plugin", "score", fixture_root, "--format", "json", "--no-history")
+    assert r.exit_code == 1
+    assert [s["skill"] for s in json.loads(r.stdout)] == [
+        "async-python-patterns",
+        "evaluation-methodology",
+        "team-composition-patterns",
+    ]
+    assert f"{ROOT}/latin1/SKILL.md:2: not valid UTF-8 (byte 14)" in r.stderr
+    assert f"{ROOT}/dangling/SKILL.md: cannot read file: No such file or directory" in r.stderr
+
+
+def test_markdown_lists_input_not_used(
+    run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
+) -> None:
+    mc = tmp_path / "mc.jsonl"
+    mc.write_text('{"skill": "ghost", "activated": true}\n')
+    r = run_cli("plugin", "score", fixture_root, "--mc", str(mc), "--no-history")
+    assert r.exit_code == 1
+    assert "## Input not used" in r.stdout
+    assert f'{mc}:1: no scored skill matches skill "ghost"' in r.stderr
+
+
+def test_nothing_to_score(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    r = run_cli("plugin", "score", "empty", "missing")
+    assert r.exit_code == 3
+    assert "empty: no SKILL.md found under this root" in r.stderr
+    assert "missing: no such directory" in r.stderr
+
+
+def test_missing_input_file_is_a_usage_error(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    r = run_cli("plugin", "score", fixture_root, "--judge", "nope.jsonl")
+    assert r.exit_code == 2
+    assert "--judge nope.jsonl: no such file" in r.stderr
+
+
+def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    r = run_cli("plugin", "score", fixture_root, "--out", "report", "--no-history")
+    assert r.exit_code == 0 and r.stdout == ""
+    assert sorted(p.relative_to("report").as_posix() for p in Path("report").rglob("*.md")) == [
+        "plugin-report.md",
+        "skills/async-python-patterns.md",
+        "skills/evaluation-methodology.md",
+        "skills/team-composition-patterns.md",
+    ]
+    one = Path("report/skills/evaluation-methodology.md").read_text()
+    assert one.startswith("## 3. evaluation-methodology: 70.50 / 100, grade C-")
+    assert "**DEAD_CROSS_REF** (agents): line 35: skills/agents" in one
+    r = run_cli(
+        "plugin", "score", fixture_root, "--out", "report", "--format", "json", "--no-history"
+    )
+    assert len(json.loads(Path("report/plugin-report.json").read_text())) == 3
+
+
+def test_help_texts(run_cli: Callable[..., Result]) -> None:
+    for cmd in (("plugin",), ("plugin", "score"), ("plugin", "rank")):
+        r = run_cli(*cmd, "--help")
+        assert r.exit_code == 0
+    assert "--matchups FILE" in run_cli("plugin", "score", "--help").stdout
+
+
+def test_deep_report_golden(run_cli: Callable[..., Result], fixture_root: str) -> None:
+    """Judges, Monte Carlo runs and matchups together: every section of the report."""
+    inputs = Path(__file__).resolve().parent / "inputs"
+    args = [f"--{k}={inputs / (k + '.jsonl')}" for k in ("judge", "mc", "matchups")]
+    r = run_cli("plugin", "score", fixture_root, *args, "--no-history")
+    assert r.exit_code == 1  # inputs hold bad lines on purpose
+    text = r.stdout.replace(str(inputs), "INPUTS")
+    golden("score_deep.md", text)
+    assert "j1 vs j2: kappa 0.33 over 2 dimensions" in text
+    assert "Elo: 1534.2 (95% CI" in text
+    assert "Clopper–Pearson 95% 0.006–0.806" in text
+    assert "INPUTS/mc.jsonl:5: activated is not true/false" in text

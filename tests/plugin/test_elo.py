@@ -1,0 +1,132 @@
+"""Elo from pairwise matchups (spec plugin-eval §7), badges, ranking, and how input lines
+find their skill. One scoring run serves most tests (each run costs a DuckDB session)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+DESC = "Use when testing Elo ratings from matchups in this pack, for testing."
+SKILL = {"text": f"---\nname: elo\ndescription: {DESC}\n---\nbody\n"}
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "plugin" / "team-composition-patterns"
+
+VECTOR = [(1500, "win"), (1550, "draw"), (1450, "loss"), (1600, "win"), (1500, "win")]
+BADGES = {  # matchups of a copy of team-composition-patterns (composite 72.80)
+    "b-unknown/team-composition-patterns": ([], "Silver"),  # no Elo: the composite decides
+    "b-silver/team-composition-patterns": ([(1500, "win")] * 3, "Silver"),  # Elo >= 1400
+    "b-bronze/team-composition-patterns": ([(1300, "loss")] * 6, "Bronze"),  # 1367: < 1400
+    "b-none/team-composition-patterns": ([(1100, "loss")] * 9, "none"),  # 970: < 1300
+}
+
+
+def m(skill: Any, elo: Any, result: str) -> dict[str, Any]:
+    return {"skill": skill, "opponent": "o", "opponent_elo": elo, "result": result}
+
+
+def elo(matchups: list[tuple[float, str]]) -> float:
+    ra = 1500.0
+    for rb, res in matchups:
+        s = {"win": 1.0, "draw": 0.5, "loss": 0.0}[res]
+        ra = ra + 32.0 * (s - 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0)))
+    return ra
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) -> Any:
+    base = tmp_path_factory.mktemp("elo")
+    for folder in BADGES:
+        shutil.copytree(REAL, base / "skills" / folder)  # the folder name stays the same
+    skills = {
+        "vector": SKILL,
+        "single": SKILL,
+        "unrated": SKILL,
+        "rank-win": SKILL,
+        "rank-loss": SKILL,
+        "group/one": {"text": "---\nname: uno\ndescription: Use when one\n---\n"},
+        "group/two": {"text": "---\nname: dup\ndescription: Use when two\n---\n"},
+        "other/two": {"text": "---\nname: dup\ndescription: Use when two\n---\n"},
+    }
+    lines: list[Any] = [m("vector", rb, r) for rb, r in VECTOR]
+    lines += [m("single", 1600, "draw"), m("rank-win", 1500, "win"), m("rank-loss", 1500, "loss")]
+    for folder, (results, _) in BADGES.items():
+        lines += [m(folder, rb, r) for rb, r in results]
+    start = len(lines)
+    lines += [
+        m("group/one", 1500, "win"),  # path relative to the root
+        m("uno", 1500, "win"),  # its name
+        m(str(base / "skills" / "group" / "two"), 1500, "win"),  # the folder as found
+        m("dup", 1500, "win"),  # a name two skills share
+        m("two", 1500, "win"),  # neither a path nor a name
+        {"skill": 3, "opponent_elo": 1500, "result": "win"},
+        m("uno", "1500", "win"),
+        m("uno", 1500, "tie"),
+    ]
+    by_skill, result = kit.score(base, skills, matchups=lines)
+    return by_skill, result, start
+
+
+def test_test_vector(rated: Any) -> None:
+    got = rated[0]["vector"]["elo"]
+    assert round(got["rating"], 4) == 1534.1586
+    assert got["rating"] == elo(VECTOR)
+    assert got["matchups"] == 5
+    assert 1400 < got["ci_low"] < got["ci_high"] < 1650
+
+
+def test_bootstrap_is_deterministic_and_per_skill(
+    rated: Any, tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace
+) -> None:
+    # Scored again alone, with other matchups around it: the interval does not move.
+    lines = [m("b", 1500, "loss"), *[m("vector", rb, r) for rb, r in VECTOR], m("b", 1400, "win")]
+    again, _ = kit.score(
+        tmp_path_factory.mktemp("e2"), {"vector": SKILL, "b": SKILL}, matchups=lines
+    )
+    assert again["vector"]["elo"] == rated[0]["vector"]["elo"]
+    assert again["b"]["elo"]["rating"] == elo([(1500, "loss"), (1400, "win")])
+
+
+def test_fewer_than_two_matchups_use_the_point_estimate(rated: Any) -> None:
+    got = rated[0]["single"]["elo"]
+    assert got["rating"] == elo([(1600, "draw")])
+    assert got["ci_low"] == got["ci_high"] == got["rating"]
+
+
+def test_no_matchups_no_elo(rated: Any) -> None:
+    assert rated[0]["unrated"]["elo"] is None
+
+
+@pytest.mark.parametrize("folder", list(BADGES))
+def test_badge_needs_the_elo_minimum_when_elo_is_known(rated: Any, folder: str) -> None:
+    results, badge = BADGES[folder]
+    s = rated[0][folder]
+    assert s["composite"] == 72.8030303030303
+    if results:
+        assert s["elo"]["rating"] == elo(results)
+    assert s["badge"] == badge
+
+
+def test_rank_orders_by_composite_then_elo(rated: Any) -> None:
+    ranking = [r["skill"] for r in rated[1].ranking.to_pylist()]
+    # same SKILL.md text and folder-name relation: equal composites; Elo breaks the tie,
+    # unknown Elo last
+    same = [s for s in ranking if s in ("rank-win", "vector", "single", "rank-loss", "unrated")]
+    assert same == ["vector", "rank-win", "single", "rank-loss", "unrated"]
+    assert [r["rank"] for r in rated[1].ranking.to_pylist()] == list(range(1, len(ranking) + 1))
+
+
+def test_input_lines_find_skills_by_path_or_name(rated: Any) -> None:
+    by_skill, result, start = rated
+    assert by_skill["group/one"]["elo"]["matchups"] == 2
+    assert by_skill["group/two"]["elo"]["matchups"] == 1
+    assert by_skill["other/two"]["elo"] is None
+    assert sorted((i.line - start, i.reason) for i in result.issues) == [
+        (4, 'skill "dup" matches several skills; give its path relative to the root'),
+        (5, 'no scored skill matches skill "two"'),
+        (6, "skill is not a string"),
+        (7, "opponent_elo is not a number"),
+        (8, "result is not one of win, draw, loss"),
+    ]

@@ -1,0 +1,378 @@
+"""Judge and Monte Carlo ingestion, blending (spec plugin-eval §1, §5, §6) and input checks."""
+
+from __future__ import annotations
+
+import math
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from runscore.engine import stats
+
+DESC = "Use when testing the blending of evidence layers in this pack, for testing."
+BASE = {"text": f"---\nname: base\ndescription: {DESC}\n---\n## Usage\nIt returns text.\n"}
+
+DIM_W = {
+    "triggering_accuracy": 0.25,
+    "orchestration_fitness": 0.20,
+    "output_quality": 0.15,
+    "scope_calibration": 0.12,
+    "progressive_disclosure": 0.10,
+    "token_efficiency": 0.06,
+    "robustness": 0.05,
+    "structural_completeness": 0.03,
+    "code_template_quality": 0.02,
+    "ecosystem_coherence": 0.02,
+}
+BLEND = {  # static, judge, mc
+    "triggering_accuracy": (0.15, 0.25, 0.60),
+    "orchestration_fitness": (0.10, 0.70, 0.20),
+    "output_quality": (0.00, 0.40, 0.60),
+    "scope_calibration": (0.30, 0.55, 0.15),
+    "progressive_disclosure": (0.80, 0.20, 0.00),
+    "token_efficiency": (0.40, 0.10, 0.50),
+    "robustness": (0.00, 0.20, 0.80),
+    "structural_completeness": (0.90, 0.10, 0.00),
+    "code_template_quality": (0.30, 0.70, 0.00),
+    "ecosystem_coherence": (0.85, 0.15, 0.00),
+}
+STATIC_DIM = {
+    "triggering_accuracy": "frontmatter_quality",
+    "orchestration_fitness": "orchestration_wiring",
+    "progressive_disclosure": "progressive_disclosure",
+    "token_efficiency": "token_efficiency",
+    "structural_completeness": "structural_completeness",
+    "ecosystem_coherence": "ecosystem_coherence",
+}
+
+
+def psum(xs: list[float]) -> float:
+    """Python >= 3.12 sum() of floats (what PluginEval's numbers come from)."""
+    s, c = 0.0, 0.0
+    for x in xs:
+        t = s + x
+        c += (s - t) + x if abs(s) >= abs(x) else (x - t) + s
+        s = t
+    return s + c if c and math.isfinite(c) else s
+
+
+def expected_blend(
+    static: dict[str, float], judge: dict[str, float], mc: dict[str, float], penalty: float
+) -> tuple[dict[str, float | None], float]:
+    """Spec §5 written out independently of the SQL."""
+    dims: dict[str, float | None] = {}
+    for d, (bs, bj, bm) in BLEND.items():
+        layers = []
+        if d in STATIC_DIM:
+            layers.append((static[STATIC_DIM[d]], bs))
+        if d in judge:
+            layers.append((judge[d], bj))
+        if d in mc:
+            layers.append((mc[d], bm))
+        if not layers:
+            dims[d] = None
+            continue
+        tw = psum([b for _, b in layers])
+        dims[d] = (
+            psum([v for v, _ in layers]) / len(layers)
+            if tw == 0
+            else psum([v * b / tw for v, b in layers])
+        )
+    measured = [d for d in DIM_W if dims[d] is not None]
+    mw = psum([DIM_W[d] for d in measured])
+    raw = psum([(DIM_W[d] / mw) * dims[d] for d in measured])  # type: ignore[operator]
+    return dims, min(100.0, max(0.0, raw * 100.0 * penalty))
+
+
+def judge_line(skill: str, judge: str, **scores: Any) -> dict[str, Any]:
+    return {"skill": skill, "judge": judge, "scores": scores}
+
+
+# --------------------------------------------------------------------------- judges
+
+
+@pytest.fixture(scope="module")
+def judged(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) -> Any:
+    skills = {"base": BASE, "kappa-known": BASE, "kappa-same": BASE, "three": BASE, "solo": BASE}
+    lines = [
+        judge_line(
+            "base",
+            "j1",
+            triggering_accuracy=0.8,
+            orchestration_fitness=0.7,
+            output_quality=0.75,
+            scope_calibration=0.6,
+        ),
+        judge_line(
+            "base",
+            "j2",
+            triggering_accuracy=0.9,
+            orchestration_fitness=None,
+            output_quality="good",
+            scope_calibration=0.4,
+        ),
+        # bands A, B, C, D against A, B, D, D: p_o = 3/4, p_e = 1/4, kappa = 2/3
+        judge_line(
+            "kappa-known",
+            "a",
+            triggering_accuracy=0.9,
+            orchestration_fitness=0.7,
+            output_quality=0.5,
+            scope_calibration=0.3,
+        ),
+        judge_line(
+            "kappa-known",
+            "b",
+            triggering_accuracy=0.8,
+            orchestration_fitness=0.6,
+            output_quality=0.39,
+            scope_calibration=0.2,
+        ),
+        # every item in band A for both judges: p_e = 1, kappa defined as 1
+        judge_line("kappa-same", "a", triggering_accuracy=0.9, orchestration_fitness=0.95),
+        judge_line("kappa-same", "b", triggering_accuracy=0.8, orchestration_fitness=0.85),
+        # three judges: pairs (x,y) = 1, (x,z) = (y,z) = -1/3 … mean
+        judge_line("three", "x", triggering_accuracy=0.9, orchestration_fitness=0.1),
+        judge_line("three", "y", triggering_accuracy=0.9, orchestration_fitness=0.1),
+        judge_line("three", "z", triggering_accuracy=0.1, orchestration_fitness=0.9),
+        judge_line("solo", "only", scope_calibration=0.5),
+        judge_line("solo", "only", scope_calibration=0.7),  # same judge again: later wins
+        judge_line("nobody", "j1", scope_calibration=0.5),
+        judge_line("base", "j3", triggering_accuracy=1.2),
+        {"skill": "base", "scores": {}},
+        {"skill": "base", "judge": "j4", "scores": [1]},
+        "not json",
+    ]
+    return kit.score(tmp_path_factory.mktemp("judge"), skills, judge=lines)
+
+
+def test_judges_are_averaged_per_dimension(judged: Any) -> None:
+    by_skill, _ = judged
+    base = by_skill["base"]
+    # j3 is a judge too (its only score is out of range, so it measured nothing)
+    assert base["judges"]["count"] == 3
+    judge = {
+        "triggering_accuracy": psum([0.8, 0.9]) / 2,
+        "orchestration_fitness": 0.7,  # j2's null is unmeasured
+        "output_quality": 0.75,  # j2's "good" is not a number
+        "scope_calibration": psum([0.6, 0.4]) / 2,
+    }
+    dims, composite = expected_blend(base["static"]["sub_scores"], judge, {}, 1.0)
+    for d, v in dims.items():
+        got = base["dimensions"][d]
+        assert (got is None and v is None) or got["score"] == v, d
+    assert base["composite"] == composite
+    assert base["depth"] == "standard" and base["confidence"] == "Assessed"
+
+
+def test_judge_only_dimensions_take_the_judge_score(judged: Any) -> None:
+    base = judged[0]["base"]
+    assert base["dimensions"]["scope_calibration"]["score"] == (0.5 * 0.55) / 0.55
+    assert base["dimensions"]["robustness"] is None  # no judge, no Monte Carlo
+    assert base["dimensions"]["code_template_quality"] is None
+
+
+@pytest.mark.parametrize(
+    ("skill", "kappa"),
+    [("kappa-known", 2 / 3), ("kappa-same", 1.0), ("three", (1.0 - 1.0 - 1.0) / 3)],
+)
+def test_cohens_kappa_over_anchor_bands(judged: Any, skill: str, kappa: float) -> None:
+    assert judged[0][skill]["judges"]["kappa"] == pytest.approx(kappa, abs=1e-12)
+
+
+def test_kappa_pairs_are_listed(judged: Any) -> None:
+    pairs = judged[0]["three"]["judges"]["pairs"]
+    assert [(p["judge_a"], p["judge_b"], p["dimensions"]) for p in pairs] == [
+        ("x", "y", 2),
+        ("x", "z", 2),
+        ("y", "z", 2),
+    ]
+    # x and z disagree on both items with 2 bands each: p_o = 0, p_e = 1/2, kappa = -1
+    assert [p["kappa"] for p in pairs] == pytest.approx([1.0, -1.0, -1.0])
+
+
+def test_single_judge_has_no_kappa_and_later_line_wins(judged: Any) -> None:
+    solo = judged[0]["solo"]
+    assert solo["judges"] == {"count": 1, "kappa": None, "pairs": []}
+    assert solo["dimensions"]["scope_calibration"]["score"] == (0.7 * 0.55) / 0.55
+
+
+def test_bad_judge_lines_are_reported_with_file_and_line(judged: Any) -> None:
+    _, result = judged
+    got = sorted((i.file.rsplit("/", 1)[-1], i.line, i.reason) for i in result.issues)
+    assert got == [
+        ("judge.jsonl", 10, 'judge "only" scored this skill again later; this line is ignored'),
+        ("judge.jsonl", 12, 'no scored skill matches skill "nobody"'),
+        (
+            "judge.jsonl",
+            13,
+            "scores.triggering_accuracy = 1.2 is outside [0, 1]; treated as unmeasured",
+        ),
+        ("judge.jsonl", 14, "missing judge"),
+        ("judge.jsonl", 15, "scores is not an object"),
+        ("judge.jsonl", 16, "not JSON: Expecting value: line 1 column 1 (char 0)"),
+    ]
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+
+
+def run(
+    skill: str, activated: bool, q: Any = None, tokens: Any = None, errored: Any = False
+) -> dict[str, Any]:
+    return {
+        "skill": skill,
+        "activated": activated,
+        "quality_score": q,
+        "tokens": tokens,
+        "errored": errored,
+    }
+
+
+@pytest.fixture(scope="module")
+def simulated(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) -> Any:
+    names = ("mc", "none-active", "all-active", "even", "no-quality", "three-of-100", "all-layers")
+    skills = dict.fromkeys(names, BASE)
+    lines = [
+        run("mc", True, 0.8, 100),
+        run("mc", True, 0.6, 200),
+        run("mc", True, 1.0, 300),
+        run("mc", False, None, 400),
+        run("mc", True, 0.9, 99999, errored=True),  # errored: no quality, no tokens
+        run("mc", True, None, 10000),
+        *[run("none-active", False) for _ in range(50)],
+        *[run("all-active", True) for _ in range(50)],
+        run("even", True, 0.5, 10),
+        run("even", True, 0.5, 20),
+        run("even", True, 0.5, 30),
+        run("even", True, 0.5, 41),
+        run("no-quality", True, None, None, errored=True),
+        *[run("three-of-100", i < 3, errored=i >= 97) for i in range(100)],
+        run("mc", "yes"),
+        run("mc", True, 1.5, -3, errored="no"),
+    ]
+    lines = [run("all-layers", True, 0.7, 2000), run("all-layers", False, None, 1000)] + lines
+    judges = [
+        judge_line(
+            "all-layers",
+            "j",
+            triggering_accuracy=0.5,
+            orchestration_fitness=0.9,
+            output_quality=0.6,
+            scope_calibration=0.8,
+        )
+    ]
+    return kit.score(tmp_path_factory.mktemp("mc"), skills, mc=lines, judge=judges)
+
+
+def test_monte_carlo_statistics(simulated: Any) -> None:
+    mc = simulated[0]["mc"]["mc"]
+    # 7 accepted runs (the last line is kept with its bad fields read as absent)
+    assert mc["n"] == 7 and mc["activated"] == 6
+    assert mc["activation_rate"] == 6 / 7
+    q = [0.8, 0.6, 1.0]  # activated, not errored, with a quality value
+    mean = psum(q) / 3
+    std = math.sqrt(psum([(x - mean) * (x - mean) for x in q]) / 3)
+    assert mc["quality_n"] == 3
+    assert mc["mean_quality"] == mean and mc["std_quality"] == std
+    assert mc["cv"] == std / abs(mean)
+    assert mc["errored"] == 1 and mc["failure_rate"] == 1 / 7
+    assert (mc["failure_ci_low"], mc["failure_ci_high"]) == stats.clopper_pearson(1, 7, 0.95)
+    # tokens of non-errored runs: 100 200 300 400 10000 (the bad -3 is absent)
+    assert mc["tokens_n"] == 5
+    assert (mc["median_tokens"], mc["q1_tokens"], mc["q3_tokens"]) == (300, 200, 400)
+    assert mc["iqr_tokens"] == 200 and mc["token_outliers"] == 1
+    assert mc["efficiency_norm"] == 1.0 - 300 / 8000
+    score = (
+        0.40 * (6 / 7)
+        + 0.30 * (1.0 - min(1.0, std / mean))
+        + 0.20 * (1.0 - 1 / 7)
+        + 0.10 * (1.0 - 300 / 8000)
+    )
+    assert mc["mc_score"] == score
+
+
+def test_wilson_interval_known_values(simulated: Any) -> None:
+    none_, all_ = simulated[0]["none-active"]["mc"], simulated[0]["all-active"]["mc"]
+    assert none_["activation_rate"] == 0.0 and none_["activation_ci_low"] == 0.0
+    # With 0 (or n) successes Wilson's bound is z² / (n + z²): 0.07135003…
+    assert none_["activation_ci_high"] == pytest.approx(1.96**2 / (50 + 1.96**2), rel=1e-12)
+    assert all_["activation_ci_low"] == pytest.approx(50 / (50 + 1.96**2), rel=1e-12)
+    assert all_["activation_ci_high"] == 1.0
+    assert none_["failure_ci_low"] == 0.0
+    assert none_["failure_ci_high"] == pytest.approx(1 - 0.025 ** (1 / 50), rel=1e-12)
+
+
+def test_three_of_a_hundred(simulated: Any) -> None:
+    mc = simulated[0]["three-of-100"]["mc"]
+    assert mc["activation_rate"] == 0.03
+    # Wilson 95% for 3/100 with z = 1.96 (published: 0.0103–0.0845); the digits are the
+    # 40-digit decimal evaluation of the closed form
+    assert mc["activation_ci_low"] == pytest.approx(0.010254338223414805, rel=1e-13)
+    assert mc["activation_ci_high"] == pytest.approx(0.08452078080402699, rel=1e-13)
+    # exact Clopper–Pearson for 3 failures in 100 (published: 0.0062–0.0852)
+    assert mc["failure_ci_low"] == pytest.approx(0.006229971538306489, rel=1e-12)
+    assert mc["failure_ci_high"] == pytest.approx(0.08517605297427962, rel=1e-12)
+
+
+def test_even_token_count_median_and_no_quality(simulated: Any) -> None:
+    even = simulated[0]["even"]["mc"]
+    assert even["median_tokens"] == (20 + 30) / 2
+    assert even["q1_tokens"] == 20 and even["q3_tokens"] == 41  # sorted[1], sorted[3]
+    assert even["cv"] == 0.0  # mean 0.5, std 0
+    nq = simulated[0]["no-quality"]
+    assert nq["mc"]["mean_quality"] is None and nq["mc"]["cv"] == 0.0
+    assert nq["mc"]["median_tokens"] is None and nq["mc"]["efficiency_norm"] == 0.0
+    assert nq["dimensions"]["output_quality"] is None  # unmeasured, not 0
+    assert nq["dimensions"]["robustness"]["score"] == ((1.0 - 1.0) * 0.8) / 0.8
+
+
+def test_monte_carlo_only_blend(simulated: Any) -> None:
+    s = simulated[0]["mc"]
+    mc = s["mc"]
+    layer = {
+        "triggering_accuracy": mc["activation_rate"],
+        "output_quality": mc["mean_quality"],
+        "robustness": 1.0 - mc["failure_rate"],
+        "token_efficiency": mc["efficiency_norm"],
+    }
+    dims, composite = expected_blend(s["static"]["sub_scores"], {}, layer, 1.0)
+    for d, v in dims.items():
+        got = s["dimensions"][d]
+        assert (got is None and v is None) or got["score"] == v, d
+    assert s["composite"] == composite
+    assert s["depth"] == "deep" and s["confidence"] == "Certified"
+    assert s["judges"] is None
+
+
+def test_all_three_layers_blend(simulated: Any) -> None:
+    s = simulated[0]["all-layers"]
+    judge = {
+        "triggering_accuracy": 0.5,
+        "orchestration_fitness": 0.9,
+        "output_quality": 0.6,
+        "scope_calibration": 0.8,
+    }
+    mc = {
+        "triggering_accuracy": 0.5,
+        "output_quality": 0.7,
+        "robustness": 1.0,
+        "token_efficiency": 1.0 - 1500 / 8000,
+    }
+    dims, composite = expected_blend(s["static"]["sub_scores"], judge, mc, 1.0)
+    for d, v in dims.items():
+        got = s["dimensions"][d]
+        assert (got is None and v is None) or got["score"] == v, d
+    assert s["dimensions"]["robustness"]["score"] == 1.0  # Monte Carlo alone
+    assert s["composite"] == composite
+    assert s["depth"] == "deep" and s["judges"]["count"] == 1
+
+
+def test_bad_monte_carlo_lines(simulated: Any) -> None:
+    got = sorted((i.line, i.reason) for i in simulated[1].issues)
+    assert got == [
+        (214, "activated is not true/false"),
+        (215, "errored is not true/false; read as false"),
+        (215, "quality_score = 1.5 is outside [0, 1]; read as absent"),
+        (215, "tokens is negative; read as absent"),
+    ]

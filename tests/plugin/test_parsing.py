@@ -1,0 +1,95 @@
+"""Parsing a skill (spec plugin-eval §2) with Python's semantics: universal newlines, YAML
+safe_load, Unicode \\b / \\w, str.splitlines; odd frontmatter is read, never fatal."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+DESC = "Use when parsing skills, for testing the parser, when reading files."
+LF = f"---\nname: p\ndescription: {DESC}\n---\n## A\n### B\nIt returns JSON.\n```python\nx\n```\n"
+
+SKILLS: dict[str, dict[str, Any]] = {
+    "lf": {"text": LF},
+    "crlf": {"text": LF.replace("\n", "\r\n")},
+    "cr": {"text": LF.replace("\n", "\r")},
+    "bom": {"text": "\ufeff" + LF},
+    "bad-yaml": {"text": "---\nname: [unclosed\ndescription: x\n---\nbody\n"},
+    "list-frontmatter": {"text": "---\n- a\n- b\n---\nbody\n"},
+    "bad-date": {"text": "---\nname: x\ncreated: 2024-13-45\n---\nbody\n"},
+    "number-description": {"text": "---\nname: n\ndescription: 12345678901234567890123\n---\n"},
+    "unclosed": {"text": "---\nname: x\ndescription: Use when never closed\n"},
+    "unicode-boundary": {"text": "---\nname: u\ndescription: éproactively, ça\n---\n"},
+    "line-separators": {"text": "dup\u2028dup\nx\x85y\n"},
+    "parent": {"text": LF},
+    "parent/sub-skills/child": {"text": LF},
+}
+
+
+@pytest.fixture(scope="module")
+def parsed(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) -> Any:
+    return kit.score(tmp_path_factory.mktemp("parse"), SKILLS)
+
+
+def test_newline_styles_score_alike(parsed: Any) -> None:
+    by_skill = parsed[0]
+    lf = by_skill["lf"]
+    for name in ("crlf", "cr"):
+        s = by_skill[name]
+        assert s["line_count"] == lf["line_count"] == 11
+        assert s["static"] == lf["static"]
+        assert s["name"] == "p"
+
+
+def test_bom_hides_the_frontmatter(parsed: Any) -> None:
+    s = parsed[0]["bom"]
+    assert s["name"] == "bom"  # no frontmatter: the folder name
+    assert [a["flag"] for a in s["anti_patterns"]] == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+
+
+def test_invalid_yaml_reads_as_empty(parsed: Any) -> None:
+    s = parsed[0]["bad-yaml"]
+    assert s["name"] == "bad-yaml"
+    assert s["static"]["sub_scores"]["frontmatter_quality"] == 0.10  # name = folder, no desc
+
+
+def test_frontmatter_oddities_are_warnings(parsed: Any) -> None:
+    by_skill, result = parsed
+    assert by_skill["list-frontmatter"]["name"] == "list-frontmatter"
+    assert by_skill["bad-date"]["name"] == "bad-date"
+    assert by_skill["number-description"]["static"]["sub_scores"]["frontmatter_quality"] == (
+        0.15 + 0.05
+    )  # 23 characters of text, name differs from the folder
+    warnings = sorted((w.file.split("/skills/")[1], w.reason) for w in result.warnings)
+    assert warnings == [
+        ("bad-date/SKILL.md", "frontmatter could not be loaded (ValueError); read as empty"),
+        ("list-frontmatter/SKILL.md", "frontmatter is not a mapping; read as empty"),
+        ("number-description/SKILL.md", "frontmatter description is not text; read as text"),
+    ]
+    assert result.issues == []
+
+
+def test_unclosed_frontmatter_is_body(parsed: Any) -> None:
+    s = parsed[0]["unclosed"]
+    assert s["name"] == "unclosed" and s["line_count"] == 4
+
+
+def test_unicode_word_boundaries(parsed: Any) -> None:
+    # "é" is a word character for Python's re: no \\bproactively\\b, no ", for" either
+    fq = parsed[0]["unicode-boundary"]["static"]["sub_scores"]["frontmatter_quality"]
+    assert fq == 0.15 + 0.05
+
+
+def test_splitlines_semantics(parsed: Any) -> None:
+    s = parsed[0]["line-separators"]
+    # \u2028 and \x85 split lines for str.splitlines(), not for L ("\n" only)
+    assert s["line_count"] == 3
+    assert s["static"]["sub_scores"]["token_efficiency"] == 1.0 - (1.0 - 3 / 4) * 0.4
+
+
+def test_nested_skills_are_all_found(parsed: Any) -> None:
+    by_skill = parsed[0]
+    assert "parent" in by_skill and "parent/sub-skills/child" in by_skill
+    assert by_skill["parent/sub-skills/child"]["static"] == by_skill["lf"]["static"]
