@@ -1,10 +1,255 @@
-"""CLI commands: routes (being built)."""
+"""CLI commands: ``runscore routes`` (spec routes.md).
+
+``runscore routes FILE...`` is short for ``runscore routes report FILE...``: the
+group dispatches to ``report`` whenever its first argument is not a subcommand
+name, so ``runscore routes export-router-rows FILE...`` still reaches its own
+subcommand. (A file literally named ``report`` or ``export-router-rows`` needs
+the explicit form: ``runscore routes report ./report``.)
+"""
 
 from __future__ import annotations
 
+import json
+import re
+from typing import Any
+
 import click
+from runscore.cli import output, render
+from runscore.cli.exitcodes import ExitCode
+from runscore.engine.packs import routes as engine
+
+_FORMATS = ["markdown", "json", "csv"]
+_ROW_FORMATS = ["jsonl", "json", "csv"]
+_CTRL = re.compile(r"[\x00-\x1f\x7f]")
+#: Link brackets, emphasis stars/tildes, and underscores that could open emphasis (intra-word
+#: underscores, as in api_equivalent, cannot in CommonMark and stay readable).
+_MD_EXTRA = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+
+
+class _RoutesGroup(click.Group):
+    """A group whose first argument may be a file: then it means ``report``."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["report", *args]
+        return super().parse_args(ctx, args)
+
+
+def _mdx(v: str) -> str:
+    """Applied after ``md``: escape the inline markdown that could make a name a link/emphasis."""
+    return _MD_EXTRA.sub(r"\\\1", v)
+
+
+def _command_block(cmd: str | None) -> str | None:
+    """A fenced shell block that a name cannot break out of (fence longer than any backtick run)."""
+    if cmd is None or _CTRL.search(cmd):
+        return None
+    longest = max((len(m) for m in re.findall(r"`+", cmd)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}sh\n{cmd}\n{fence}"
+
+
+def _policy_options(f: Any) -> Any:
+    opts = [
+        click.option(
+            "--policy",
+            "policy_file",
+            type=click.Path(dir_okay=False),
+            help="Policy file (YAML or JSON): tolerance, min_labelled_per_route, "
+            "min_pairs, max_ci_width, freshness_days, min_stratum_overlap, "
+            "incumbents, model_tiers. Flags override it.",
+        ),
+        click.option(
+            "--as-of",
+            "as_of",
+            metavar="ISO",
+            help="Clock for freshness (ISO date-time, UTC if no offset). "
+            "Default: today 00:00 UTC, so reruns on one day are identical.",
+        ),
+        click.option("--tolerance", type=float, help="Non-inferiority tolerance (default 0.05)."),
+        click.option(
+            "--min-labelled",
+            "min_labelled_per_route",
+            type=int,
+            help="Minimum labelled episodes per route in compared strata (default 30).",
+        ),
+        click.option("--min-pairs", type=int, help="Minimum paired fixtures (default 20)."),
+        click.option(
+            "--max-ci-width",
+            type=float,
+            help="Widest 95% interval that still grades above insufficient (default 0.25).",
+        ),
+        click.option(
+            "--freshness-days",
+            type=int,
+            help="Evidence older than this many days is stale (default 30).",
+        ),
+        click.option(
+            "--min-overlap",
+            "min_stratum_overlap",
+            type=float,
+            help="Minimum share of a route's labelled episodes in compared strata (default 0.5).",
+        ),
+    ]
+    for o in reversed(opts):
+        f = o(f)
+    return f
+
+
+def _policy(kw: dict[str, Any]) -> engine.Policy:
+    file_values = engine.load_policy_file(kw["policy_file"]) if kw.get("policy_file") else None
+    flags = {k: kw.get(k) for k in engine.NUMERIC_POLICY}
+    return engine.build_policy(file_values, flags, where=kw.get("policy_file") or "flags")
+
+
+def _report_problems(rep: engine.RoutesReport) -> None:
+    for issue in rep.problems:
+        output.note(f"{issue.location()}: {issue.reason}")
+
+
+def _exit(ctx: click.Context, rep: engine.RoutesReport) -> None:
+    if rep.problems:
+        ctx.exit(ExitCode.PARTIAL)
+
+
+def _flat_finding(f: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": f["type"],
+        "activity": f["activity"],
+        "grade": f["grade"],
+        "candidate_host": f["candidate"]["host"],
+        "candidate_provider": f["candidate"]["provider"],
+        "candidate_model": f["candidate"]["model"],
+        "incumbent_host": f["incumbent"]["host"],
+        "incumbent_provider": f["incumbent"]["provider"],
+        "incumbent_model": f["incumbent"]["model"],
+        "effect": f["effect"],
+        "ci_low": f["ci_low"],
+        "ci_high": f["ci_high"],
+        "tolerance": f["tolerance"],
+        "evidence_source": f["evidence_source"],
+        "cost_basis": f["cost"]["basis"],
+        "cost_claim": f["cost"]["claim"],
+        "net_saving_per_accepted": f["cost"]["net_saving_per_accepted"],
+        "newest_evidence": f["freshness"]["newest_evidence"],
+        "evidence_episodes": f["counts"]["evidence_episodes"],
+        "actionable": f["actionable"],
+        "command": f["command"],
+        "headline": f["headline"],
+    }
+
+
+@click.group("routes", cls=_RoutesGroup, invoke_without_command=False)
+def routes_group() -> None:
+    """Evidence-backed route intelligence from operation episodes (JSONL).
+
+    `runscore routes FILE...` is short for `runscore routes report FILE...`.
+    """
+
+
+@routes_group.command("report")
+@click.argument("paths", nargs=-1, required=True)
+@_policy_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_FORMATS),
+    default="markdown",
+    show_default=True,
+    help="markdown (findings, comparisons, matrix), json "
+    "(everything) or csv (one row per finding).",
+)
+@click.pass_context
+def report_cmd(ctx: click.Context, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
+    """Findings, comparisons and the activity x model matrix for EPISODES.jsonl files."""
+    rep = engine.analyze(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
+    _report_problems(rep)
+    data = rep.to_dict()
+    if fmt == "json":
+        click.echo(output.to_json(data), nl=False)
+    elif fmt == "csv":
+        output.write(
+            [_flat_finding(f) for f in data["findings"]],
+            "csv",
+            columns=list(_flat_finding_columns()),
+        )
+    else:
+        for f in data["findings"]:
+            f["command_block"] = _command_block(f["command"])
+        groups: list[dict[str, Any]] = []
+        for f in data["findings"]:
+            if not groups or groups[-1]["type"] != f["type"]:
+                groups.append({"type": f["type"], "findings": []})
+            groups[-1]["findings"].append(f)
+        render.env().filters.setdefault("mdx", _mdx)
+        text = render.render(
+            "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
+        )
+        click.echo(text, nl=False)
+    _exit(ctx, rep)
+
+
+def _flat_finding_columns() -> list[str]:
+    return [
+        "type",
+        "activity",
+        "grade",
+        "candidate_host",
+        "candidate_provider",
+        "candidate_model",
+        "incumbent_host",
+        "incumbent_provider",
+        "incumbent_model",
+        "effect",
+        "ci_low",
+        "ci_high",
+        "tolerance",
+        "evidence_source",
+        "cost_basis",
+        "cost_claim",
+        "net_saving_per_accepted",
+        "newest_evidence",
+        "evidence_episodes",
+        "actionable",
+        "command",
+        "headline",
+    ]
+
+
+@routes_group.command("export-router-rows")
+@click.argument("paths", nargs=-1, required=True)
+@_policy_options
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(_ROW_FORMATS),
+    default="jsonl",
+    show_default=True,
+    help="jsonl (one row per line), json or csv.",
+)
+@click.pass_context
+def export_cmd(ctx: click.Context, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
+    """Labelled episodes as training rows for an external learned router.
+
+    Each row: activity, task fingerprint, features, model, quality label, cost and
+    basis, evidence grade. runscore itself is not a learned router.
+    """
+    rep = engine.router_rows(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
+    _report_problems(rep)
+    assert rep.router_rows is not None
+    rows = rep.router_rows.to_pylist()
+    if fmt == "jsonl":
+        click.echo(
+            "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows),
+            nl=False,
+        )
+    elif fmt == "json":
+        click.echo(output.to_json(rows), nl=False)
+    else:
+        output.write(rows, "csv", columns=rep.router_rows.column_names)
+    _exit(ctx, rep)
 
 
 def register(group: click.Group) -> None:
     """Add this module's commands to the runscore group."""
-    del group
+    group.add_command(routes_group)

@@ -1,0 +1,373 @@
+"""Pack ``routes`` (spec routes.md): evidence-backed route intelligence.
+
+Python orchestrates; the SQL in ``sql/routes/v1`` scores. This module reads the
+operation-episode JSONL through ``sources`` (declaring only the fields the pack
+uses, so prompt/transcript text never enters DuckDB), resolves the policy (file,
+then flags; unset values fall back to the defaults in ``000_policy_defaults.sql``),
+runs the versioned SQL and hands back Arrow tables.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+import yaml
+from runscore.engine import db, sources, sqlpack
+from runscore.engine.errors import NothingReadable, UsageError
+
+PACK = "routes"
+VERSION = "v1"
+SCORING_VERSION = f"{PACK}/{VERSION}"
+
+#: The only top-level fields read from an episode line. Anything else on the line
+#: (prompts, transcripts, tool output) is never read, so it cannot reach any output.
+COLUMNS: dict[str, str] = {
+    "episodeId": "JSON",
+    "source": "JSON",
+    "project": "JSON",
+    "activity": "JSON",
+    "task": "JSON",
+    "execution": "JSON",
+    "usage": "JSON",
+    "outcome": "JSON",
+}
+
+#: Numeric policy keys and their type; the defaults live in SQL (000_policy_defaults.sql).
+NUMERIC_POLICY: dict[str, type] = {
+    "tolerance": float,
+    "min_labelled_per_route": int,
+    "min_pairs": int,
+    "max_ci_width": float,
+    "freshness_days": int,
+    "min_stratum_overlap": float,
+}
+_FRACTIONS = {"tolerance", "max_ci_width", "min_stratum_overlap"}
+
+
+@dataclass(frozen=True)
+class Incumbent:
+    """A configured incumbent route for one activity (provider optional)."""
+
+    activity: str
+    host: str | None
+    provider: str | None
+    model: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Policy overrides. ``None`` means "use the SQL default"."""
+
+    tolerance: float | None = None
+    min_labelled_per_route: int | None = None
+    min_pairs: int | None = None
+    max_ci_width: float | None = None
+    freshness_days: int | None = None
+    min_stratum_overlap: float | None = None
+    incumbents: tuple[Incumbent, ...] = ()
+    model_tiers: tuple[tuple[str, int], ...] = ()
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: getattr(self, k) for k in NUMERIC_POLICY}
+        out["incumbents_json"] = json.dumps(
+            [
+                {"activity": i.activity, "host": i.host, "provider": i.provider, "model": i.model}
+                for i in self.incumbents
+            ],
+            sort_keys=True,
+        )
+        out["model_tiers_json"] = json.dumps(dict(self.model_tiers), sort_keys=True)
+        return out
+
+
+def _number(key: str, value: Any, where: str) -> float | int:
+    kind = NUMERIC_POLICY[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageError(f"{where}: {key} must be a number, got {value!r}")
+    if kind is int:
+        if isinstance(value, float) and not value.is_integer():
+            raise UsageError(f"{where}: {key} must be a whole number, got {value!r}")
+        if value < 0:
+            raise UsageError(f"{where}: {key} must be >= 0, got {value!r}")
+        return int(value)
+    f = float(value)
+    if not math.isfinite(f) or f < 0 or (key in _FRACTIONS and f > 1):
+        raise UsageError(f"{where}: {key} must be between 0 and 1, got {value!r}")
+    return f
+
+
+def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:
+    """``{activity: "host:model" | "host:provider:model" | {host, provider, model}}``."""
+    if not isinstance(value, Mapping):
+        raise UsageError(f"{where}: incumbents must map activity -> route")
+    out: list[Incumbent] = []
+    for activity in sorted(value, key=str):
+        spec = value[activity]
+        host: str | None
+        provider: str | None
+        if isinstance(spec, str):
+            parts = spec.split(":")
+            if len(parts) == 2:
+                host, provider, model = parts[0], None, parts[1]
+            elif len(parts) == 3:
+                host, provider, model = parts
+            else:
+                raise UsageError(
+                    f"{where}: incumbent for {activity!r} must be 'host:model' or "
+                    f"'host:provider:model', got {spec!r}"
+                )
+        elif isinstance(spec, Mapping) and isinstance(spec.get("model"), str):
+            host, provider, model = spec.get("host"), spec.get("provider"), spec["model"]
+            extra = set(spec) - {"host", "provider", "model"}
+            if extra:
+                raise UsageError(
+                    f"{where}: incumbent for {activity!r} has unknown keys {sorted(extra)}"
+                )
+        else:
+            raise UsageError(f"{where}: incumbent for {activity!r} needs at least a model")
+        for name, v in (("host", host), ("provider", provider)):
+            if v is not None and not isinstance(v, str):
+                raise UsageError(f"{where}: incumbent {name} for {activity!r} must be text")
+        out.append(Incumbent(str(activity), host or None, provider or None, model))
+    return tuple(out)
+
+
+def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, Mapping):
+        raise UsageError(f"{where}: model_tiers must map a model-name fragment to a tier number")
+    out: list[tuple[str, int]] = []
+    for k in sorted(value, key=str):
+        v = value[k]
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise UsageError(f"{where}: model tier for {k!r} must be a whole number")
+        out.append((str(k).lower(), v))
+    return tuple(out)
+
+
+def load_policy_file(path: str) -> dict[str, Any]:
+    """Read a YAML or JSON policy file (JSON is valid YAML)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.safe_load(f)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read policy file: {e.strerror or e}") from e
+    except yaml.YAMLError as e:
+        raise UsageError(f"{path}: not valid YAML/JSON: {e}") from e
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: a policy file must be a mapping of settings")
+    return data
+
+
+def build_policy(
+    file_values: Mapping[str, Any] | None = None,
+    flags: Mapping[str, Any] | None = None,
+    *,
+    where: str = "policy",
+) -> Policy:
+    """Merge a policy file's values with flags (flags win) and validate them."""
+    merged: dict[str, Any] = {}
+    allowed = set(NUMERIC_POLICY) | {"incumbents", "model_tiers"}
+    for k, v in (file_values or {}).items():
+        if k not in allowed:
+            raise UsageError(
+                f"{where}: unknown setting {k!r} (known: {', '.join(sorted(allowed))})"
+            )
+        merged[k] = v
+    for k, v in (flags or {}).items():
+        if v is not None:
+            merged[k] = v
+    kwargs: dict[str, Any] = {}
+    for k in NUMERIC_POLICY:
+        if merged.get(k) is not None:
+            kwargs[k] = _number(k, merged[k], where)
+    if merged.get("incumbents") is not None:
+        kwargs["incumbents"] = _incumbents(merged["incumbents"], where)
+    if merged.get("model_tiers") is not None:
+        kwargs["model_tiers"] = _tiers(merged["model_tiers"], where)
+    return Policy(**kwargs)
+
+
+def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
+    """The report clock as naive UTC. Default: the current UTC date at 00:00."""
+    if text is None:
+        d = today or dt.datetime.now(dt.UTC).date()
+        return dt.datetime(d.year, d.month, d.day)
+    try:
+        parsed = dt.datetime.fromisoformat(text.strip())
+    except ValueError as e:
+        raise UsageError(f"--as-of: not an ISO date-time: {text!r}") from e
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+    return parsed
+
+
+@dataclass
+class RoutesReport:
+    as_of: dt.datetime
+    policy: dict[str, Any]
+    files: list[sources.SourceFile]
+    issues: list[sources.LineIssue]
+    rejected: list[sources.LineIssue]
+    episodes: int
+    findings: pa.Table
+    comparisons: pa.Table
+    cascades: pa.Table
+    matrix: pa.Table
+    router_rows: pa.Table | None = None
+    inputs: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def problems(self) -> list[sources.LineIssue]:
+        """Every input problem, in input order: unreadable files, bad lines, rejected episodes."""
+        return self.issues + self.rejected
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything, as plain JSON-ready data (deterministic order, no wall-clock time)."""
+        return {
+            "scoring_version": SCORING_VERSION,
+            "as_of": iso(self.as_of),
+            "policy": self.policy,
+            "inputs": {
+                "files": self.inputs,
+                "episodes": self.episodes,
+                "rejected": [i.as_dict() for i in self.problems],
+            },
+            "findings": nest_rows(
+                self.findings, drop=("type_rank", "sort_candidate", "sort_incumbent")
+            ),
+            "comparisons": nest_rows(self.comparisons),
+            "cascades": nest_rows(self.cascades),
+            "matrix": nest_rows(self.matrix),
+        }
+
+
+def iso(v: dt.datetime) -> str:
+    return v.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, dt.datetime):
+        return iso(v)
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_plain(x) for x in v]
+    return v
+
+
+def nest_rows(table: pa.Table, drop: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """Rows as dicts; a ``__`` in a column name nests (``cost__basis`` -> ``cost.basis``)."""
+    out: list[dict[str, Any]] = []
+    for row in table.to_pylist():
+        d: dict[str, Any] = {}
+        for k, v in row.items():
+            if k in drop:
+                continue
+            parts = k.split("__")
+            cur = d
+            for p in parts[:-1]:
+                cur = cur.setdefault(p, {})
+            cur[parts[-1]] = _plain(v)
+        out.append(d)
+    return out
+
+
+def _read(
+    con: duckdb.DuckDBPyConnection, paths: Sequence[str]
+) -> tuple[list[sources.SourceFile], list[sources.LineIssue]]:
+    files, issues = sources.discover(paths)
+    for f in files:
+        sources.prescan(f)
+    res = sources.read_jsonl(con, files, "routes_raw", COLUMNS)
+    issues = issues + [
+        sources.LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable
+    ]
+    issues += res.skipped
+    if not any(f.error is None for f in files):
+        raise NothingReadable(
+            "no readable episode file"
+            + (f": {issues[0].location()}: {issues[0].reason}" if issues else "")
+        )
+    return files, issues
+
+
+def analyze(
+    paths: Sequence[str],
+    policy: Policy | None = None,
+    as_of: dt.datetime | None = None,
+    *,
+    with_router_rows: bool = False,
+) -> RoutesReport:
+    """Score operation episodes: comparisons, cascades, findings and the matrix."""
+    if not paths:
+        raise UsageError("no episode files given")
+    policy = policy or Policy()
+    clock = as_of or parse_as_of(None)
+    con = db.connect()
+    try:
+        files, issues = _read(con, paths)
+        params = policy.params()
+        params["as_of"] = clock.strftime("%Y-%m-%d %H:%M:%S.%f")
+        sqlpack.run_pack(con, PACK, VERSION, params)
+        rejected = [
+            sources.LineIssue(str(f), int(ln), str(r))
+            for f, ln, r in con.execute("SELECT file, line, reason FROM routes_rejects").fetchall()
+        ]
+        episodes = int(con.execute("SELECT count(*) FROM routes_ep").fetchall()[0][0])
+        pol = con.execute(
+            "SELECT tolerance, min_labelled_per_route, min_pairs, max_ci_width, freshness_days, "
+            "min_stratum_overlap FROM routes_policy"
+        ).fetchall()[0]
+        effective: dict[str, Any] = dict(zip(NUMERIC_POLICY, pol, strict=True))
+        effective["incumbents"] = {
+            i.activity: {"host": i.host, "provider": i.provider, "model": i.model}
+            for i in policy.incumbents
+        }
+        effective["model_tiers"] = {
+            str(p): int(t)
+            for p, t in con.execute(
+                "SELECT pattern, tier FROM routes_model_tiers ORDER BY tier, pattern"
+            ).fetchall()
+        }
+        per_file = dict(
+            con.execute("SELECT _file, count(*) FROM routes_ep GROUP BY _file").fetchall()
+        )
+        inputs = [
+            {"path": f.display, "sha256": f.sha256, "episodes": int(per_file.get(f.display, 0))}
+            for f in files
+            if f.error is None
+        ]
+        report = RoutesReport(
+            as_of=clock,
+            policy=effective,
+            files=files,
+            issues=issues,
+            rejected=rejected,
+            episodes=episodes,
+            findings=con.sql("SELECT * FROM routes_findings").to_arrow_table(),
+            comparisons=con.sql("SELECT * FROM routes_comparisons_out").to_arrow_table(),
+            cascades=con.sql("SELECT * FROM routes_cascades_out").to_arrow_table(),
+            matrix=con.sql("SELECT * FROM routes_matrix").to_arrow_table(),
+            inputs=inputs,
+        )
+        if with_router_rows:
+            report.router_rows = con.sql("SELECT * FROM routes_router_rows").to_arrow_table()
+        return report
+    finally:
+        con.close()
+
+
+def router_rows(
+    paths: Sequence[str], policy: Policy | None = None, as_of: dt.datetime | None = None
+) -> RoutesReport:
+    """Labelled episodes with a known model as training rows for an external router."""
+    return analyze(paths, policy, as_of, with_router_rows=True)

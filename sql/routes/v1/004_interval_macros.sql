@@ -1,0 +1,88 @@
+-- routes/v1 · interval methods (documented here; the markdown "Method" note repeats them).
+-- Reads: nothing (defines macros).
+-- Produces: macros
+--   routes_wilson_lo(p, n, z) / routes_wilson_hi(p, n, z): Wilson score interval of a
+--     proportion p observed on n trials (n may be an effective, non-integer sample size).
+--   routes_newcombe_lo(p1, n1, p0, n0, z) / routes_newcombe_hi(...): Newcombe's hybrid score
+--     interval (method 10, 1998) for p1 - p0 from two Wilson intervals:
+--       lo = d - sqrt((p1 - l1)^2 + (u0 - p0)^2),  hi = d + sqrt((u1 - p1)^2 + (p0 - l0)^2).
+--   Stratified difference (spec §3 "Effect"): the Mantel-Haenszel risk difference
+--     d = sum(w_i (p1_i - p0_i)) / sum(w_i), w_i = n1_i n0_i / (n1_i + n0_i),
+--     written as p1* - p0* with p*_g = sum(w_i p_g,i) / sum(w_i). Its interval is the Newcombe
+--     hybrid above applied to p1* and p0* with Kish effective sizes
+--     n*_g = (sum w_i)^2 / sum(w_i^2 / n_g,i) (stratified Newcombe with MH weights). With one
+--     stratum it is exactly Newcombe method 10. Unlike the Sato/Greenland-Robins variance it
+--     never collapses to a zero-width interval when every episode succeeded.
+--   routes_paired_lo(a, b, c, d, z) / routes_paired_hi(...): Newcombe method 10 for paired
+--     proportions (a both succeed, b candidate only, c incumbent only, d both fail); the
+--     effect (b - c) / n rests on the discordant pairs, the phi correlation enters the interval.
+-- Spec: routes.md §3 "Effect", "Paired evidence".
+CREATE OR REPLACE TEMP MACRO routes_wilson_lo(p, n, z) AS
+    CASE WHEN n > 0 THEN
+        greatest(0.0, (p + z * z / (2 * n)
+            - z * sqrt(greatest(0.0, p * (1 - p) / n + z * z / (4 * n * n)))) / (1 + z * z / n))
+    END;
+
+CREATE OR REPLACE TEMP MACRO routes_wilson_hi(p, n, z) AS
+    CASE WHEN n > 0 THEN
+        least(1.0, (p + z * z / (2 * n)
+            + z * sqrt(greatest(0.0, p * (1 - p) / n + z * z / (4 * n * n)))) / (1 + z * z / n))
+    END;
+
+CREATE OR REPLACE TEMP MACRO routes_newcombe_lo(p1, n1, p0, n0, z) AS
+    (p1 - p0) - sqrt(pow(p1 - routes_wilson_lo(p1, n1, z), 2)
+                     + pow(routes_wilson_hi(p0, n0, z) - p0, 2));
+
+CREATE OR REPLACE TEMP MACRO routes_newcombe_hi(p1, n1, p0, n0, z) AS
+    (p1 - p0) + sqrt(pow(routes_wilson_hi(p1, n1, z) - p1, 2)
+                     + pow(p0 - routes_wilson_lo(p0, n0, z), 2));
+
+CREATE OR REPLACE TEMP MACRO routes_phi(a, b, c, d) AS
+    CASE WHEN (a + b) * (c + d) * (a + c) * (b + d) > 0
+         THEN (a * d - b * c) / sqrt(CAST((a + b) AS DOUBLE) * (c + d) * (a + c) * (b + d))
+         ELSE 0.0 END;
+
+CREATE OR REPLACE TEMP MACRO routes_paired_lo(a, b, c, d, z) AS
+    CASE WHEN a + b + c + d > 0 THEN
+        (b - c) / CAST(a + b + c + d AS DOUBLE) - sqrt(greatest(0.0,
+            pow((a + b) / CAST(a + b + c + d AS DOUBLE)
+                - routes_wilson_lo((a + b) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z), 2)
+            - 2 * routes_phi(a, b, c, d)
+                * ((a + b) / CAST(a + b + c + d AS DOUBLE)
+                   - routes_wilson_lo((a + b) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z))
+                * (routes_wilson_hi((a + c) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z)
+                   - (a + c) / CAST(a + b + c + d AS DOUBLE))
+            + pow(routes_wilson_hi((a + c) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z)
+                  - (a + c) / CAST(a + b + c + d AS DOUBLE), 2)))
+    END;
+
+CREATE OR REPLACE TEMP MACRO routes_paired_hi(a, b, c, d, z) AS
+    CASE WHEN a + b + c + d > 0 THEN
+        (b - c) / CAST(a + b + c + d AS DOUBLE) + sqrt(greatest(0.0,
+            pow(routes_wilson_hi((a + b) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z)
+                - (a + b) / CAST(a + b + c + d AS DOUBLE), 2)
+            - 2 * routes_phi(a, b, c, d)
+                * (routes_wilson_hi((a + b) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z)
+                   - (a + b) / CAST(a + b + c + d AS DOUBLE))
+                * ((a + c) / CAST(a + b + c + d AS DOUBLE)
+                   - routes_wilson_lo((a + c) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z))
+            + pow((a + c) / CAST(a + b + c + d AS DOUBLE)
+                  - routes_wilson_lo((a + c) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z), 2)))
+    END;
+
+-- Display helpers: a route as people read it, a signed effect, a percentage.
+CREATE OR REPLACE TEMP MACRO routes_route_label(host, provider, model) AS
+    coalesce(model, 'unknown model') || ' via ' || coalesce(host, 'unknown host')
+    || '/' || coalesce(provider, 'unknown provider');
+
+CREATE OR REPLACE TEMP MACRO routes_signed(x) AS
+    CASE WHEN x IS NULL THEN 'unknown'
+         WHEN round(x, 3) = 0 THEN '0.000'
+         ELSE printf('%+.3f', x) END;
+
+CREATE OR REPLACE TEMP MACRO routes_pct(x) AS
+    CASE WHEN x IS NULL THEN 'unknown' ELSE printf('%.0f%%', 100 * x) END;
+
+CREATE OR REPLACE TEMP MACRO routes_usd(x) AS
+    CASE WHEN x IS NULL THEN 'unknown' WHEN round(x, 4) < 0 THEN printf('-$%.4f', -x)
+         ELSE printf('$%.4f', abs(x)) END;

@@ -1,0 +1,175 @@
+-- routes/v1 · operation episodes: typed, validated, normalised.
+-- Reads: routes_raw (_file, _line, _ord and the JSON columns episodeId, source, project,
+--   activity, task, execution, usage, outcome, as declared by the reader; nothing else of the
+--   input line is ever read, so prompt/transcript text never enters any table).
+-- Produces: routes_parsed (one row per input line: typed fields + reject_reason),
+--   routes_rejects(file, line, reason) for lines that cannot be scored, and
+--   routes_valid (the rows with reject_reason NULL). Host, inference provider, provider
+--   provenance, model, reasoning effort and harness stay separate columns; unknown stays NULL.
+--   cost is the episode's cost on its own basis (observed -> observedCostUsd;
+--   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
+-- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
+--   (observational data is what a log is unless it says otherwise).
+-- Each JSON column is parsed once: one multi-path json_type list and one multi-path
+-- json_extract_string list per column (t = types, s = strings), indexed below.
+CREATE OR REPLACE TEMP MACRO routes_s(t, s, i) AS
+    CASE WHEN t[i] = 'VARCHAR' THEN nullif(trim(s[i]), '') END;
+
+CREATE OR REPLACE TEMP MACRO routes_n(t, s, i) AS
+    CASE WHEN t[i] IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT') THEN CAST(s[i] AS DOUBLE) END;
+
+-- A field that is present, not null and not a number (so it cannot be read).
+CREATE OR REPLACE TEMP MACRO routes_badn(t, i) AS
+    coalesce(t[i] NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT', 'NULL'), false);
+
+CREATE OR REPLACE TEMP TABLE routes_parsed AS
+WITH r AS (
+    SELECT _file, _line, _ord,
+        json_type(episodeId) AS it, json_extract_string(episodeId, '$') AS i_s,
+        json_type(source, ['$.kind', '$.host', '$.sessionKey', '$.runId', '$.workerId', '$.pairId'])
+            AS st,
+        json_extract_string(source,
+            ['$.kind', '$.host', '$.sessionKey', '$.runId', '$.workerId', '$.pairId']) AS ss,
+        json_type(project, ['$.id', '$.revision']) AS pt,
+        json_extract_string(project, ['$.id', '$.revision']) AS ps,
+        json_type(activity, ['$.id', '$.provenance', '$.confidence']) AS act_t,
+        json_extract_string(activity, ['$.id', '$.provenance', '$.confidence']) AS act_s,
+        json_type(task, ['$.fingerprint', '$.complexity']) AS tt,
+        json_extract_string(task, ['$.fingerprint', '$.complexity']) AS ts,
+        json_type(execution, ['$.host', '$.inferenceProvider', '$.providerProvenance', '$.model',
+            '$.reasoningEffort', '$.harnessFingerprint', '$.startedAt', '$.endedAt',
+            '$.durationMs']) AS et,
+        json_extract_string(execution, ['$.host', '$.inferenceProvider', '$.providerProvenance',
+            '$.model', '$.reasoningEffort', '$.harnessFingerprint', '$.startedAt', '$.endedAt',
+            '$.durationMs']) AS es,
+        json_type(usage, ['$.input', '$.output', '$.cacheRead', '$.cacheWrite', '$.observedCostUsd',
+            '$.apiEquivalentCostUsd', '$.costBasis', '$.quotaPressure']) AS ut,
+        json_extract_string(usage, ['$.input', '$.output', '$.cacheRead', '$.cacheWrite',
+            '$.observedCostUsd', '$.apiEquivalentCostUsd', '$.costBasis', '$.quotaPressure']) AS us,
+        json_type(outcome, ['$.status', '$.retries', '$.repairs', '$.escalation.escalated',
+            '$.escalation.toModel', '$.signals']) AS ot,
+        json_extract_string(outcome, ['$.status', '$.retries', '$.repairs',
+            '$.escalation.escalated', '$.escalation.toModel', '$.signals']) AS os
+    FROM routes_raw
+),
+x AS (
+    SELECT
+        _file, _line, _ord,
+        CASE WHEN it = 'VARCHAR' THEN nullif(trim(i_s), '') END AS episode_id,
+        lower(routes_s(st, ss, 1)) AS kind_raw,
+        routes_s(st, ss, 2) AS source_host,
+        routes_s(st, ss, 3) AS session_key,
+        routes_s(st, ss, 4) AS run_id,
+        routes_s(st, ss, 5) AS worker_id,
+        routes_s(st, ss, 6) AS pair_id,
+        routes_s(pt, ps, 1) AS project_id,
+        routes_s(pt, ps, 2) AS project_revision,
+        routes_s(act_t, act_s, 1) AS activity,
+        routes_s(act_t, act_s, 2) AS activity_provenance,
+        routes_n(act_t, act_s, 3) AS activity_confidence,
+        routes_s(tt, ts, 1) AS fingerprint,
+        lower(routes_s(tt, ts, 2)) AS complexity,
+        routes_s(et, es, 1) AS host,
+        routes_s(et, es, 2) AS provider,
+        routes_s(et, es, 3) AS provider_provenance,
+        routes_s(et, es, 4) AS model,
+        routes_s(et, es, 5) AS reasoning_effort,
+        routes_s(et, es, 6) AS harness,
+        routes_s(et, es, 7) AS started_raw,
+        routes_s(et, es, 8) AS ended_raw,
+        routes_n(et, es, 9) AS duration_ms,
+        routes_n(ut, us, 1) AS tok_input,
+        routes_n(ut, us, 2) AS tok_output,
+        routes_n(ut, us, 3) AS tok_cache_read,
+        routes_n(ut, us, 4) AS tok_cache_write,
+        routes_n(ut, us, 5) AS observed_cost_usd,
+        routes_n(ut, us, 6) AS api_cost_usd,
+        routes_badn(ut, 5) OR routes_badn(ut, 6) AS bad_cost,
+        lower(routes_s(ut, us, 7)) AS cost_basis_raw,
+        routes_n(ut, us, 8) AS quota_pressure,
+        lower(routes_s(ot, os, 1)) AS status,
+        routes_n(ot, os, 2) AS retries_raw,
+        routes_n(ot, os, 3) AS repairs_raw,
+        routes_badn(ot, 2) OR routes_badn(ot, 3) AS bad_counts,
+        coalesce(ot[4] = 'BOOLEAN' AND os[4] = 'true', false) AS escalated,
+        routes_s(ot, os, 5) AS to_model,
+        ot[6] AS signals_type,
+        CASE WHEN ot[6] = 'ARRAY' THEN CAST(CAST(os[6] AS JSON) AS JSON[]) END AS signals
+    FROM r
+),
+t AS (
+    SELECT *,
+        coalesce(kind_raw, 'historical') AS kind,
+        CASE WHEN started_raw IS NOT NULL
+             THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
+        CASE WHEN ended_raw IS NOT NULL
+             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
+        count(*) OVER (PARTITION BY episode_id) AS id_count,
+        row_number() OVER (PARTITION BY episode_id ORDER BY _ord) AS id_rank,
+        first(_file || ':' || _line) OVER (
+            PARTITION BY episode_id ORDER BY _ord
+            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
+    FROM x
+)
+SELECT * EXCLUDE (id_count, id_first_at, signals_type),
+    CASE
+        WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
+        WHEN id_rank > 1 THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
+        WHEN activity IS NULL THEN 'lacks activity.id'
+        WHEN kind NOT IN ('historical', 'paired', 'prospective')
+            THEN 'unknown source.kind ' || kind_raw || ' (historical, paired or prospective)'
+        WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
+        WHEN kind = 'prospective' AND run_id IS NULL THEN 'prospective episode lacks source.runId'
+        WHEN complexity IS NOT NULL AND complexity NOT IN ('low', 'medium', 'high')
+            THEN 'unknown task.complexity ' || complexity || ' (low, medium or high)'
+        WHEN status IS NOT NULL
+             AND status NOT IN ('succeeded', 'failed', 'cancelled', 'timed_out', 'blocked')
+            THEN 'unknown outcome.status ' || status
+        WHEN bad_cost OR observed_cost_usd < 0 OR api_cost_usd < 0
+            THEN 'usage cost is not a non-negative number'
+        WHEN cost_basis_raw IS NOT NULL
+             AND cost_basis_raw NOT IN ('observed', 'api_equivalent', 'subscription', 'unknown')
+            THEN 'unknown usage.costBasis ' || cost_basis_raw
+        WHEN bad_counts OR retries_raw < 0 OR repairs_raw < 0
+             OR retries_raw <> floor(retries_raw) OR repairs_raw <> floor(repairs_raw)
+            THEN 'outcome.retries/repairs is not a non-negative integer'
+        WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
+            THEN 'outcome.signals is not a list'
+        WHEN started_raw IS NOT NULL AND started_at IS NULL
+            THEN 'execution.startedAt is not an ISO date-time: ' || started_raw
+        WHEN ended_raw IS NOT NULL AND ended_at IS NULL
+            THEN 'execution.endedAt is not an ISO date-time: ' || ended_raw
+    END AS reject_reason
+FROM t;
+
+CREATE OR REPLACE TEMP TABLE routes_rejects AS
+SELECT _file AS file, _line AS line, reject_reason AS reason
+FROM routes_parsed WHERE reject_reason IS NOT NULL
+ORDER BY _ord;
+
+CREATE OR REPLACE TEMP TABLE routes_valid AS
+SELECT
+    episode_id, _file, _line, _ord, kind, source_host, session_key, run_id, worker_id, pair_id,
+    project_id, project_revision, activity, activity_provenance, activity_confidence,
+    fingerprint, complexity, host, provider, provider_provenance, model, reasoning_effort,
+    harness, started_at, ended_at, duration_ms, coalesce(ended_at, started_at) AS evidence_at,
+    tok_input, tok_output, tok_cache_read, tok_cache_write, observed_cost_usd, api_cost_usd,
+    quota_pressure, status,
+    CAST(coalesce(retries_raw, 0) AS BIGINT) AS retries,
+    CAST(coalesce(repairs_raw, 0) AS BIGINT) AS repairs,
+    escalated, to_model, signals,
+    -- The cost of the episode on its declared basis; any gap leaves it unknown (NULL).
+    CASE coalesce(cost_basis_raw, 'unknown')
+        WHEN 'observed' THEN CAST(observed_cost_usd AS DECIMAL(38, 9))
+        WHEN 'api_equivalent' THEN CAST(api_cost_usd AS DECIMAL(38, 9))
+        WHEN 'subscription' THEN CAST(api_cost_usd AS DECIMAL(38, 9))
+    END AS cost,
+    CASE
+        WHEN coalesce(cost_basis_raw, 'unknown') = 'observed' AND observed_cost_usd IS NOT NULL
+            THEN 'observed'
+        WHEN cost_basis_raw IN ('api_equivalent', 'subscription') AND api_cost_usd IS NOT NULL
+            THEN cost_basis_raw
+        ELSE 'unknown'
+    END AS cost_basis
+FROM routes_parsed
+WHERE reject_reason IS NULL;

@@ -1,0 +1,54 @@
+-- routes/v1 · routes per activity and the incumbent of each activity.
+-- Reads: routes_ep; $incumbents_json (JSON list of {activity, host, provider?, model} from the
+--   policy file; '[]' for none).
+-- Produces: routes_activity_routes (grain: activity x route with a known model): route fields,
+--   n_episodes, n_labelled, n_success, n_comparable (historical + paired episodes);
+--   routes_incumbents (grain: activity): the incumbent route and incumbent_source
+--   ('configured' | 'most labelled episodes'), plus configured_missing when a configured
+--   incumbent has no episode in that activity.
+-- Spec: routes.md §3, §6 "Incumbent" (most labelled episodes; ties: most episodes, then
+--   lexicographic order of host, provider, model; a policy file may name it).
+CREATE OR REPLACE TEMP TABLE routes_activity_routes AS
+SELECT activity, route_key, any_value(host) AS host, any_value(provider) AS provider,
+    any_value(model) AS model, any_value(route_label) AS route_label, any_value(tier) AS tier,
+    count(*) AS n_episodes,
+    count(*) FILTER (WHERE label IS NOT NULL) AS n_labelled,
+    count(*) FILTER (WHERE label = 'success') AS n_success,
+    count(*) FILTER (WHERE kind IN ('historical', 'paired')) AS n_comparable
+FROM routes_ep
+WHERE model IS NOT NULL
+GROUP BY activity, route_key;
+
+CREATE OR REPLACE TEMP TABLE routes_cfg_incumbents AS
+SELECT j ->> '$.activity' AS activity, j ->> '$.host' AS host,
+    j ->> '$.provider' AS provider, j ->> '$.model' AS model
+FROM (SELECT unnest(CAST(CAST($incumbents_json AS JSON) AS JSON[])) AS j);
+
+CREATE OR REPLACE TEMP TABLE routes_incumbents AS
+WITH ranked AS (
+    SELECT r.*,
+        row_number() OVER (
+            PARTITION BY r.activity
+            ORDER BY r.n_labelled DESC, r.n_episodes DESC,
+                     r.host NULLS LAST, r.provider NULLS LAST, r.model) AS rk
+    FROM routes_activity_routes r
+),
+configured AS (
+    SELECT r.activity, r.route_key,
+        row_number() OVER (PARTITION BY r.activity
+                           ORDER BY r.n_labelled DESC, r.provider NULLS LAST) AS rk
+    FROM routes_activity_routes r
+    JOIN routes_cfg_incumbents c
+      ON c.activity = r.activity AND c.model = r.model
+     AND (c.host IS NULL OR c.host = r.host)
+     AND (c.provider IS NULL OR c.provider = r.provider)
+)
+SELECT d.activity,
+    coalesce(cf.route_key, d.route_key) AS route_key,
+    CASE WHEN cf.route_key IS NOT NULL THEN 'configured' ELSE 'most labelled episodes' END
+        AS incumbent_source,
+    (cf.route_key IS NULL AND d.activity IN (SELECT activity FROM routes_cfg_incumbents))
+        AS configured_missing
+FROM ranked d
+LEFT JOIN configured cf ON cf.activity = d.activity AND cf.rk = 1
+WHERE d.rk = 1;

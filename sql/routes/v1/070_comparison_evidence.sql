@@ -1,0 +1,121 @@
+-- routes/v1 · the episodes behind each comparison: cost, rates and freshness.
+-- Reads: routes_ep, routes_comparisons_base, routes_comp_strata, routes_pair_picks,
+--   routes_model_tiers (via routes_ep.tier).
+-- Produces: routes_comp_evidence (grain: comparison x episode): part ('historical' = any
+--   episode of either route in a compared stratum; 'paired' = the episode picked for a shared
+--   fixture), role, label, cost_total (the episode's cost plus the cost of the follow-up attempt
+--   it escalated to — same activity, runId, task fingerprint and model = toModel; NULL when any
+--   part is unknown or no follow-up is in the input), cost_basis_total;
+--   accepted (a success, or an escalation whose follow-up succeeded);
+--   routes_comp_cost (grain: comparison x role): episodes, labelled, successes, accepted, cost_sum,
+--   cost_basis ('observed' | 'api_equivalent' | 'subscription' | 'mixed' | 'unknown'),
+--   unknown_cost_episodes, cost_per_accepted, retry_rate, repair_rate, escalation_rate;
+--   routes_comp_fresh (grain: comparison): newest_evidence, undated, harnesses, models,
+--   reasoning_efforts (sorted lists), current_harness (harness of the activity's newest
+--   episode), episode_ids (sorted), cost_basis of the comparison (one basis shared by both
+--   routes, else 'unknown' when either is unknown, else 'mixed').
+-- Spec: routes.md §3 "Net route value", "Cost basis" (bases are never added together),
+--   §5 freshness fields, §6 "Unknown cost".
+CREATE OR REPLACE TEMP TABLE routes_comp_evidence AS
+WITH hist AS (
+    SELECT s.comp_id, 'historical' AS part,
+        CASE WHEN e.route_key = b.cand_key THEN 'candidate' ELSE 'incumbent' END AS role,
+        e.episode_id
+    FROM routes_comp_strata s
+    JOIN routes_comparisons_base b ON b.comp_id = s.comp_id
+    JOIN routes_ep e ON e.activity = b.activity AND e.kind = 'historical'
+        AND e.route_key IN (b.cand_key, b.inc_key)
+        AND e.complexity IS NOT DISTINCT FROM s.complexity
+        AND e.harness IS NOT DISTINCT FROM s.harness
+),
+ev AS (
+    SELECT * FROM hist
+    UNION ALL
+    SELECT comp_id, 'paired', role, episode_id FROM routes_pair_picks
+),
+follow AS (
+    -- Escalated episodes and the attempt(s) they escalated to.
+    SELECT e.episode_id,
+        count(f.episode_id) AS n_follow,
+        sum(f.cost) AS follow_cost,
+        count(*) FILTER (WHERE f.episode_id IS NOT NULL AND f.cost IS NULL) AS follow_unknown,
+        list(DISTINCT f.cost_basis) FILTER (WHERE f.episode_id IS NOT NULL) AS follow_bases,
+        coalesce(bool_or(f.label = 'success'), false) AS follow_success
+    FROM routes_ep e
+    LEFT JOIN routes_ep f
+        ON e.run_id IS NOT NULL AND f.activity = e.activity AND f.run_id = e.run_id
+       AND f.fingerprint IS NOT DISTINCT FROM e.fingerprint AND f.model = e.to_model
+       AND f.episode_id <> e.episode_id
+       AND (e.started_at IS NULL OR f.started_at IS NULL OR f.started_at >= e.started_at)
+    WHERE e.escalated
+    GROUP BY e.episode_id
+)
+SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.harness,
+    e.model, e.reasoning_effort, e.retries, e.repairs, e.escalated,
+    -- Accepted for cost: a success, or an escalation whose follow-up attempt succeeded (the
+    -- operation was accepted and paid for both attempts). Quality effects use `label` only.
+    (e.label = 'success' OR (e.escalated AND coalesce(fo.follow_success, false))) AS accepted,
+    CASE WHEN NOT e.escalated THEN e.cost
+         WHEN fo.n_follow > 0 AND fo.follow_unknown = 0 AND e.cost IS NOT NULL
+              AND len(fo.follow_bases) = 1 AND fo.follow_bases[1] = e.cost_basis
+         THEN e.cost + fo.follow_cost
+    END AS cost_total,
+    CASE WHEN NOT e.escalated THEN e.cost_basis
+         WHEN fo.n_follow = 0 OR fo.follow_unknown > 0 OR e.cost IS NULL THEN 'unknown'
+         WHEN len(fo.follow_bases) = 1 AND fo.follow_bases[1] = e.cost_basis THEN e.cost_basis
+         ELSE 'mixed'
+    END AS cost_basis_total
+FROM ev
+JOIN routes_ep e USING (episode_id)
+LEFT JOIN follow fo USING (episode_id);
+
+CREATE OR REPLACE TEMP TABLE routes_comp_cost AS
+WITH g AS (
+    SELECT comp_id, role,
+        count(*) AS episodes,
+        count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
+        count(*) FILTER (WHERE label = 'success') AS successes,
+        count(*) FILTER (WHERE accepted) AS accepted,
+        sum(cost_total) AS cost_sum_known,
+        count(*) FILTER (WHERE cost_total IS NULL) AS unknown_cost_episodes,
+        count(DISTINCT cost_basis_total) AS n_bases,
+        min(cost_basis_total) AS any_basis,
+        bool_or(cost_basis_total = 'unknown') AS has_unknown,
+        count(*) FILTER (WHERE retries > 0) AS retried,
+        count(*) FILTER (WHERE repairs > 0) AS repaired,
+        count(*) FILTER (WHERE escalated) AS escalations
+    FROM routes_comp_evidence GROUP BY comp_id, role
+)
+SELECT comp_id, role, episodes, labelled, successes, accepted, unknown_cost_episodes,
+    CASE WHEN has_unknown THEN 'unknown' WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END
+        AS cost_basis,
+    CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 THEN cost_sum_known END AS cost_sum,
+    CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 AND accepted > 0
+         THEN CAST(cost_sum_known AS DOUBLE) / accepted END AS cost_per_accepted,
+    retried / CAST(episodes AS DOUBLE) AS retry_rate,
+    repaired / CAST(episodes AS DOUBLE) AS repair_rate,
+    escalations / CAST(episodes AS DOUBLE) AS escalation_rate,
+    retried, repaired, escalations
+FROM g;
+
+CREATE OR REPLACE TEMP TABLE routes_activity_now AS
+SELECT activity,
+    first(harness ORDER BY evidence_at DESC NULLS LAST, episode_id DESC) AS current_harness,
+    max(evidence_at) AS newest_activity_evidence
+FROM routes_ep GROUP BY activity;
+
+CREATE OR REPLACE TEMP TABLE routes_comp_fresh AS
+SELECT ev.comp_id,
+    max(ev.evidence_at) AS newest_evidence,
+    count(*) FILTER (WHERE ev.evidence_at IS NULL) AS undated,
+    list_sort(list(DISTINCT ev.harness) FILTER (WHERE ev.harness IS NOT NULL)) AS harnesses,
+    list_sort(list(DISTINCT ev.model)) AS models,
+    list_sort(list(DISTINCT ev.reasoning_effort) FILTER (WHERE ev.reasoning_effort IS NOT NULL))
+        AS reasoning_efforts,
+    list_sort(list(DISTINCT ev.episode_id)) AS episode_ids,
+    any_value(n.current_harness) AS current_harness,
+    bool_or(ev.harness IS NOT DISTINCT FROM n.current_harness) AS current_harness_in_evidence
+FROM routes_comp_evidence ev
+JOIN routes_comparisons_base b USING (comp_id)
+JOIN routes_activity_now n ON n.activity = b.activity
+GROUP BY ev.comp_id;

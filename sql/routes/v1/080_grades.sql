@@ -1,0 +1,219 @@
+-- routes/v1 · comparison verdicts, evidence grades and the reasons for them.
+-- Reads: routes_comparisons_base, routes_mh (analysis 'route'), routes_route_strata,
+--   routes_paired, routes_comp_cost, routes_comp_fresh, routes_harness_changes, routes_policy,
+--   routes_grades.
+-- Produces: routes_comparisons (grain: activity x candidate route; every incumbent-candidate
+--   pair, including insufficient ones) with the historical (MH) effect and interval, overlap
+--   per route, the repair+escalation difference, the paired effect and interval, cost per
+--   accepted outcome per route and the comparison's cost basis, freshness, and:
+--   evidence_source ('paired' when pairs >= min_pairs and its CI is narrow enough, else
+--   'historical' when both routes have >= min_labelled_per_route labelled episodes in compared
+--   strata, the CI width <= max_ci_width and both overlaps >= min_stratum_overlap; paired
+--   outranks historical), conclusion ('candidate_better' lower bound > 0, 'incumbent_better'
+--   upper bound < 0, 'non_inferior' lower bound >= -tolerance, 'inconclusive'),
+--   evidence_grade (verified | correlated for a definite conclusion from paired | historical
+--   evidence, observed when inconclusive, insufficient without sufficient evidence),
+--   grade (evidence_grade, but insufficient when stale and at most observed when the activity
+--   has a harness_change), reasons (list of text), cheaper_route and cheaper_by ('cost' when
+--   both routes have a cost per accepted outcome on one shared basis, else 'tier'),
+--   premium_by, would_be_type (cheaper_equivalent | premium_justified | NULL) and finding_type
+--   (would_be_type when fresh; evidence_drift when stale or the harness changed since).
+--   All threshold comparisons use values rounded to 6 decimals.
+-- Spec: routes.md §3 (non-inferiority, paired evidence), §4 (grades), §5 (cheaper_equivalent,
+--   premium_justified, evidence_drift), §6 (premium_justified, unknown cost), README numbers.
+CREATE OR REPLACE TEMP TABLE routes_comparisons AS
+WITH j AS (
+    SELECT b.*,
+        h.strata AS strata_compared,
+        coalesce(h.n1, 0) AS cand_lab_matched, coalesce(h.x1, 0) AS cand_succ_matched,
+        coalesce(h.n0, 0) AS inc_lab_matched, coalesce(h.x0, 0) AS inc_succ_matched,
+        h.p1 AS hist_cand_rate, h.p0 AS hist_inc_rate,
+        h.effect AS hist_effect, h.ci_low AS hist_ci_low, h.ci_high AS hist_ci_high,
+        h.ci_width AS hist_ci_width,
+        re.effect AS re_effect, re.ci_low AS re_ci_low, re.ci_high AS re_ci_high,
+        rc.lab_total AS cand_lab_total, rc.strata_total AS cand_strata_total,
+        ri.lab_total AS inc_lab_total, ri.strata_total AS inc_strata_total,
+        CASE WHEN rc.lab_total > 0 THEN rc.lab_matched / CAST(rc.lab_total AS DOUBLE) END
+            AS cand_overlap,
+        CASE WHEN ri.lab_total > 0 THEN ri.lab_matched / CAST(ri.lab_total AS DOUBLE) END
+            AS inc_overlap,
+        coalesce(p.pairs, 0) AS pairs, p.both_success, p.candidate_only, p.incumbent_only,
+        p.both_fail, p.effect AS paired_effect, p.ci_low AS paired_ci_low,
+        p.ci_high AS paired_ci_high, p.ci_width AS paired_ci_width,
+        cc.cost_basis AS cand_cost_basis, cc.cost_per_accepted AS cand_cost_per_accepted,
+        cc.cost_sum AS cand_cost_sum, cc.accepted AS cand_accepted,
+        cc.unknown_cost_episodes AS cand_unknown_cost, cc.episodes AS cand_evidence_episodes,
+        cc.retry_rate AS cand_retry_rate, cc.repair_rate AS cand_repair_rate,
+        cc.escalation_rate AS cand_escalation_rate,
+        ci.cost_basis AS inc_cost_basis, ci.cost_per_accepted AS inc_cost_per_accepted,
+        ci.cost_sum AS inc_cost_sum, ci.accepted AS inc_accepted,
+        ci.unknown_cost_episodes AS inc_unknown_cost, ci.episodes AS inc_evidence_episodes,
+        ci.retry_rate AS inc_retry_rate, ci.repair_rate AS inc_repair_rate,
+        ci.escalation_rate AS inc_escalation_rate,
+        f.newest_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
+        f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
+        coalesce(f.current_harness_in_evidence, false) AS current_harness_in_evidence,
+        b.activity IN (SELECT activity FROM routes_harness_changes) AS harness_capped,
+        pol.*
+    FROM routes_comparisons_base b
+    CROSS JOIN routes_policy pol
+    LEFT JOIN routes_mh h ON h.analysis = 'route' AND h.metric = 'success'
+        AND h.key = CAST(b.comp_id AS VARCHAR)
+    LEFT JOIN routes_mh re ON re.analysis = 'route' AND re.metric = 'repair_escalation'
+        AND re.key = CAST(b.comp_id AS VARCHAR)
+    LEFT JOIN routes_route_strata rc ON rc.comp_id = b.comp_id AND rc.role = 'candidate'
+    LEFT JOIN routes_route_strata ri ON ri.comp_id = b.comp_id AND ri.role = 'incumbent'
+    LEFT JOIN routes_paired p ON p.comp_id = b.comp_id
+    LEFT JOIN routes_comp_cost cc ON cc.comp_id = b.comp_id AND cc.role = 'candidate'
+    LEFT JOIN routes_comp_cost ci ON ci.comp_id = b.comp_id AND ci.role = 'incumbent'
+    LEFT JOIN routes_comp_fresh f ON f.comp_id = b.comp_id
+),
+g AS (
+    SELECT *,
+        (cand_lab_matched >= min_labelled_per_route AND inc_lab_matched >= min_labelled_per_route
+         AND round(hist_ci_width, 6) <= max_ci_width
+         AND round(cand_overlap, 6) >= min_stratum_overlap
+         AND round(inc_overlap, 6) >= min_stratum_overlap) IS TRUE AS hist_sufficient,
+        (pairs >= min_pairs AND round(paired_ci_width, 6) <= max_ci_width) IS TRUE
+            AS paired_sufficient,
+        CASE WHEN newest_evidence IS NULL THEN NULL
+             ELSE (epoch(as_of) - epoch(newest_evidence)) / 86400.0 END AS age_days,
+        CASE
+            WHEN cand_cost_basis = 'unknown' OR inc_cost_basis = 'unknown' THEN 'unknown'
+            WHEN cand_cost_basis = inc_cost_basis THEN cand_cost_basis
+            ELSE 'mixed'
+        END AS cost_basis
+    FROM j
+),
+v AS (
+    SELECT *,
+        CASE WHEN paired_sufficient THEN 'paired' WHEN hist_sufficient THEN 'historical' END
+            AS evidence_source,
+        CASE WHEN paired_sufficient THEN paired_effect
+             WHEN hist_sufficient THEN hist_effect END AS effect,
+        CASE WHEN paired_sufficient THEN paired_ci_low
+             WHEN hist_sufficient THEN hist_ci_low END AS ci_low,
+        CASE WHEN paired_sufficient THEN paired_ci_high
+             WHEN hist_sufficient THEN hist_ci_high END AS ci_high,
+        (newest_evidence IS NULL OR round(age_days, 6) > freshness_days) AS stale,
+        (current_harness IS NOT NULL AND NOT current_harness_in_evidence) AS harness_drift,
+        CASE
+            WHEN cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
+                 AND inc_cost_per_accepted IS NOT NULL
+                 AND round(cand_cost_per_accepted, 6) <> round(inc_cost_per_accepted, 6)
+                THEN 'cost'
+            WHEN cand_tier IS NOT NULL AND inc_tier IS NOT NULL AND cand_tier <> inc_tier
+                THEN 'tier'
+        END AS cheaper_by
+    FROM g
+),
+c AS (
+    SELECT *,
+        CASE
+            WHEN evidence_source IS NULL THEN 'insufficient'
+            WHEN round(ci_low, 6) > 0 THEN 'candidate_better'
+            WHEN round(ci_high, 6) < 0 THEN 'incumbent_better'
+            WHEN round(ci_low, 6) >= -tolerance THEN 'non_inferior'
+            ELSE 'inconclusive'
+        END AS conclusion,
+        CASE cheaper_by
+            WHEN 'cost' THEN CASE WHEN cand_cost_per_accepted < inc_cost_per_accepted
+                                  THEN 'candidate' ELSE 'incumbent' END
+            WHEN 'tier' THEN CASE WHEN cand_tier < inc_tier THEN 'candidate' ELSE 'incumbent' END
+        END AS cheaper_route
+    FROM v
+),
+d AS (
+    SELECT *,
+        CASE
+            WHEN conclusion = 'insufficient' THEN 'insufficient'
+            WHEN conclusion = 'inconclusive' THEN 'observed'
+            WHEN evidence_source = 'paired' THEN 'verified'
+            ELSE 'correlated'
+        END AS evidence_grade,
+        CASE
+            WHEN cheaper_route = 'candidate' AND conclusion = 'incumbent_better' THEN 'success_rate'
+            WHEN cheaper_route = 'incumbent' AND conclusion = 'candidate_better' THEN 'success_rate'
+            WHEN hist_sufficient AND cheaper_route = 'candidate' AND round(re_ci_low, 6) > 0
+                 AND conclusion <> 'candidate_better' THEN 'repair_escalation'
+            WHEN hist_sufficient AND cheaper_route = 'incumbent' AND round(re_ci_high, 6) < 0
+                 AND conclusion IN ('candidate_better', 'non_inferior')
+                THEN 'repair_escalation'
+        END AS premium_by
+    FROM c
+),
+w AS (
+    SELECT *,
+        CASE
+            WHEN evidence_grade NOT IN ('correlated', 'verified') THEN NULL
+            WHEN premium_by IS NOT NULL THEN 'premium_justified'
+            WHEN cheaper_route = 'candidate' AND conclusion IN ('non_inferior', 'candidate_better')
+                THEN 'cheaper_equivalent'
+        END AS would_be_type
+    FROM d
+)
+SELECT w.*,
+    CASE
+        WHEN stale THEN 'insufficient'
+        WHEN harness_capped AND evidence_grade IN ('correlated', 'verified') THEN 'observed'
+        ELSE evidence_grade
+    END AS grade,
+    CASE
+        WHEN would_be_type IS NULL THEN NULL
+        WHEN stale OR harness_drift THEN 'evidence_drift'
+        WHEN harness_capped THEN NULL
+        ELSE would_be_type
+    END AS finding_type,
+    list_filter([
+        CASE WHEN strata_compared IS NULL
+             THEN 'no (complexity, harness) stratum where both routes have labelled historical episodes' END,
+        CASE WHEN strata_compared IS NOT NULL AND cand_lab_matched < min_labelled_per_route
+             THEN 'candidate has ' || cand_lab_matched || ' labelled episodes in compared strata (minimum '
+                  || min_labelled_per_route || ')' END,
+        CASE WHEN strata_compared IS NOT NULL AND inc_lab_matched < min_labelled_per_route
+             THEN 'incumbent has ' || inc_lab_matched || ' labelled episodes in compared strata (minimum '
+                  || min_labelled_per_route || ')' END,
+        CASE WHEN round(hist_ci_width, 6) > max_ci_width
+             THEN 'historical 95% CI width ' || printf('%.3f', hist_ci_width)
+                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+        CASE WHEN round(cand_overlap, 6) < min_stratum_overlap
+             THEN 'candidate overlap ' || routes_pct(cand_overlap)
+                  || ' of its labelled episodes is below min_stratum_overlap '
+                  || routes_pct(min_stratum_overlap) END,
+        CASE WHEN round(inc_overlap, 6) < min_stratum_overlap
+             THEN 'incumbent overlap ' || routes_pct(inc_overlap)
+                  || ' of its labelled episodes is below min_stratum_overlap '
+                  || routes_pct(min_stratum_overlap) END,
+        CASE WHEN pairs > 0 AND pairs < min_pairs
+             THEN 'paired fixtures: ' || pairs || ' (minimum ' || min_pairs || ' for paired evidence)' END,
+        CASE WHEN pairs >= min_pairs AND round(paired_ci_width, 6) > max_ci_width
+             THEN 'paired 95% CI width ' || printf('%.3f', paired_ci_width)
+                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+        CASE WHEN paired_sufficient AND hist_sufficient
+             THEN 'paired evidence outranks the historical strata and decides the verdict' END,
+        CASE conclusion
+            WHEN 'non_inferior' THEN 'non-inferior: lower bound ' || routes_signed(ci_low)
+                || ' ≥ -tolerance ' || printf('-%.3f', tolerance)
+            WHEN 'candidate_better' THEN 'candidate better: lower bound ' || routes_signed(ci_low) || ' above 0'
+            WHEN 'incumbent_better' THEN 'incumbent better: upper bound ' || routes_signed(ci_high) || ' below 0'
+            WHEN 'inconclusive' THEN 'not shown non-inferior: lower bound ' || routes_signed(ci_low)
+                || ' below -tolerance ' || printf('-%.3f', tolerance)
+        END,
+        CASE WHEN newest_evidence IS NULL AND evidence_source IS NOT NULL
+             THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
+        CASE WHEN newest_evidence IS NOT NULL AND round(age_days, 6) > freshness_days
+             THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
+                  || CAST(floor(age_days) AS BIGINT) || ' days old (freshness_days ' || freshness_days || ')' END,
+        CASE WHEN current_harness IS NOT NULL AND NOT current_harness_in_evidence
+                  AND evidence_source IS NOT NULL
+             THEN 'harness changed since: the activity now runs on ' || current_harness
+                  || ', absent from the evidence' END,
+        CASE WHEN harness_capped
+             THEN 'a harness change in this activity moved several models; no route attribution until the shift is separated' END,
+        CASE WHEN would_be_type IS NULL AND evidence_grade IN ('correlated', 'verified')
+                  AND cheaper_by IS NULL
+             THEN 'neither cost nor the model tier table says which route is cheaper' END,
+        CASE WHEN premium_by = 'repair_escalation'
+             THEN 'the pricier route has materially fewer repairs/escalations (upper bound below 0)' END
+    ], lambda x: x IS NOT NULL) AS reasons
+FROM w;

@@ -1,0 +1,206 @@
+-- routes/v1 · prospective cheap-first cascades and their net value after escalation.
+-- Reads: routes_ep (prospective episodes; every kind for the baseline route), routes_incumbents,
+--   routes_activity_routes, routes_policy.
+-- Produces: routes_attempts (grain: prospective episode): operation key (activity, runId,
+--   task fingerprint), attempt_no (by startedAt, then episode id);
+--   routes_operations (grain: operation): entry route (first attempt), final route, attempts,
+--   escalations, retries, repairs, labelled/accepted (label of the final attempt), cost (sum of
+--   every attempt; NULL when any is unknown or bases differ), cost_basis, newest evidence;
+--   routes_cascades (grain: activity x entry route): operations, labelled and accepted counts,
+--   acceptance rate with Wilson interval, escalation/retry/repair rates, the target route (most
+--   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
+--   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
+--   without escalation), the baseline (the target route's cost per accepted outcome over all its
+--   episodes of the activity, same basis), gross saving = baseline - cheap-only,
+--   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
+--   operation) and net_total = net saving x accepted operations, the quality check against the
+--   target route's success rate (Newcombe interval of acceptance - target rate; the bar is kept
+--   unless the upper bound < -tolerance), grade ('proven' when labelled operations >=
+--   min_labelled_per_route, the acceptance CI width <= max_ci_width, cost is known and the
+--   evidence is fresh; else 'insufficient'), reasons, would_be_type (cascade_working when net
+--   saving > 0 and the quality bar holds; escalation_tax when net saving <= 0 and there were
+--   escalations or retries) and finding_type (evidence_drift when stale).
+-- Spec: routes.md §3 "Net route value", §4 proven, §5 cascade_working / escalation_tax,
+--   §6 "Operations and attempts", "Grades of the other finding types".
+CREATE OR REPLACE TEMP TABLE routes_attempts AS
+SELECT *,
+    row_number() OVER (PARTITION BY activity, run_id, fingerprint
+                       ORDER BY started_at NULLS LAST, episode_id) AS attempt_no,
+    count(*) OVER (PARTITION BY activity, run_id, fingerprint) AS n_attempts
+FROM routes_ep
+WHERE kind = 'prospective' AND model IS NOT NULL;
+
+CREATE OR REPLACE TEMP TABLE routes_operations AS
+SELECT activity, run_id, fingerprint,
+    first(route_key ORDER BY attempt_no) AS entry_key,
+    first(route_key ORDER BY attempt_no DESC) AS final_key,
+    first(label ORDER BY attempt_no DESC) AS final_label,
+    count(*) AS attempts,
+    count(*) FILTER (WHERE escalated) AS escalations,
+    CAST(sum(retries) AS BIGINT) AS retries,
+    CAST(sum(repairs) AS BIGINT) AS repairs,
+    count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
+    count(DISTINCT cost_basis) AS n_bases,
+    min(cost_basis) AS any_basis,
+    sum(cost) AS cost_known,
+    max(evidence_at) AS newest_evidence,
+    count(*) FILTER (WHERE evidence_at IS NULL) AS undated,
+    list(episode_id ORDER BY attempt_no) AS episode_ids,
+    list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harnesses
+FROM routes_attempts
+GROUP BY activity, run_id, fingerprint;
+
+CREATE OR REPLACE TEMP TABLE routes_cascades AS
+WITH ops AS (
+    SELECT *,
+        final_label IS NOT NULL AS labelled,
+        coalesce(final_label = 'success', false) AS accepted,
+        CASE WHEN unknown_cost = 0 AND n_bases = 1 THEN cost_known END AS cost,
+        CASE WHEN unknown_cost > 0 OR any_basis = 'unknown' THEN 'unknown'
+             WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END AS cost_basis
+    FROM routes_operations
+),
+targets AS (
+    SELECT activity, entry_key,
+        first(final_key ORDER BY n DESC, final_key) AS target_key
+    FROM (SELECT activity, entry_key, final_key, count(*) AS n FROM ops
+          WHERE escalations > 0 AND final_key <> entry_key
+          GROUP BY activity, entry_key, final_key)
+    GROUP BY activity, entry_key
+),
+agg AS (
+    SELECT activity, entry_key,
+        count(*) AS operations,
+        count(*) FILTER (WHERE labelled) AS labelled_ops,
+        count(*) FILTER (WHERE accepted) AS accepted_ops,
+        count(*) FILTER (WHERE escalations > 0) AS escalated_ops,
+        count(*) FILTER (WHERE retries > 0) AS retried_ops,
+        count(*) FILTER (WHERE repairs > 0) AS repaired_ops,
+        CAST(sum(attempts) AS BIGINT) AS attempts,
+        count(*) FILTER (WHERE cost IS NULL) AS unknown_cost_ops,
+        count(DISTINCT cost_basis) AS n_bases,
+        min(cost_basis) AS any_basis,
+        sum(cost) AS cost_known,
+        count(*) FILTER (WHERE accepted AND attempts = 1 AND escalations = 0) AS direct_accepted,
+        sum(cost) FILTER (WHERE attempts = 1 AND escalations = 0) AS direct_cost_known,
+        count(*) FILTER (WHERE attempts = 1 AND escalations = 0 AND cost IS NULL) AS direct_unknown,
+        max(newest_evidence) AS newest_evidence,
+        CAST(sum(undated) AS BIGINT) AS undated,
+        list_sort(flatten(list(episode_ids))) AS episode_ids,
+        list_sort(list_distinct(flatten(list(harnesses)))) AS harnesses
+    FROM ops GROUP BY activity, entry_key
+),
+target_stats AS (
+    -- The baseline: what the target route costs per accepted outcome on this activity.
+    SELECT activity, route_key,
+        count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
+        count(*) FILTER (WHERE label = 'success') AS successes,
+        count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
+        count(DISTINCT cost_basis) AS n_bases,
+        min(cost_basis) AS any_basis,
+        sum(cost) AS cost_known
+    FROM routes_ep GROUP BY activity, route_key
+),
+c AS (
+    SELECT a.*, pol.*,
+        coalesce(t.target_key, CASE WHEN i.route_key <> a.entry_key THEN i.route_key END)
+            AS target_key,
+        CASE WHEN a.unknown_cost_ops = 0 AND a.n_bases = 1 THEN a.any_basis
+             WHEN a.unknown_cost_ops > 0 THEN 'unknown' ELSE 'mixed' END AS cascade_basis,
+        CASE WHEN a.unknown_cost_ops = 0 AND a.n_bases = 1 AND a.accepted_ops > 0
+             THEN CAST(a.cost_known AS DOUBLE) / a.accepted_ops END AS cascade_cost_per_accepted,
+        CASE WHEN a.unknown_cost_ops = 0 AND a.n_bases = 1 AND a.direct_accepted > 0
+             THEN CAST(a.direct_cost_known AS DOUBLE) / a.direct_accepted END
+            AS cheap_only_cost_per_accepted,
+        a.accepted_ops / nullif(CAST(a.labelled_ops AS DOUBLE), 0) AS acceptance_rate
+    FROM agg a
+    CROSS JOIN routes_policy pol
+    LEFT JOIN targets t USING (activity, entry_key)
+    LEFT JOIN routes_incumbents i ON i.activity = a.activity
+),
+b AS (
+    SELECT c.*,
+        er.host AS entry_host, er.provider AS entry_provider, er.model AS entry_model,
+        er.route_label AS entry_label, er.tier AS entry_tier,
+        tr.host AS target_host, tr.provider AS target_provider, tr.model AS target_model,
+        tr.route_label AS target_label, tr.tier AS target_tier,
+        ts.labelled AS target_labelled, ts.successes AS target_successes,
+        ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate,
+        CASE WHEN ts.unknown_cost = 0 AND ts.n_bases = 1 THEN ts.any_basis
+             WHEN ts.unknown_cost > 0 THEN 'unknown' ELSE 'mixed' END AS target_basis,
+        CASE WHEN ts.unknown_cost = 0 AND ts.n_bases = 1 AND ts.successes > 0
+             THEN CAST(ts.cost_known AS DOUBLE) / ts.successes END AS baseline_cost_per_accepted,
+        CASE WHEN c.newest_evidence IS NULL THEN NULL
+             ELSE (epoch(c.as_of) - epoch(c.newest_evidence)) / 86400.0 END AS age_days
+    FROM c
+    JOIN routes_activity_routes er ON er.activity = c.activity AND er.route_key = c.entry_key
+    LEFT JOIN routes_activity_routes tr ON tr.activity = c.activity AND tr.route_key = c.target_key
+    LEFT JOIN target_stats ts ON ts.activity = c.activity AND ts.route_key = c.target_key
+),
+m AS (
+    SELECT *,
+        CASE WHEN cascade_basis = target_basis AND cascade_basis NOT IN ('unknown', 'mixed')
+             THEN cascade_basis
+             WHEN cascade_basis = 'unknown' OR target_basis IS NULL OR target_basis = 'unknown'
+             THEN 'unknown' ELSE 'mixed' END AS cost_basis,
+        routes_wilson_lo(acceptance_rate, labelled_ops, z95) AS acceptance_ci_low,
+        routes_wilson_hi(acceptance_rate, labelled_ops, z95) AS acceptance_ci_high,
+        routes_newcombe_lo(acceptance_rate, labelled_ops, target_success_rate, target_labelled, z95)
+            AS quality_ci_low,
+        routes_newcombe_hi(acceptance_rate, labelled_ops, target_success_rate, target_labelled, z95)
+            AS quality_ci_high,
+        (newest_evidence IS NULL OR round(age_days, 6) > freshness_days) AS stale
+    FROM b
+),
+n AS (
+    SELECT *,
+        CASE WHEN cost_basis NOT IN ('unknown', 'mixed')
+             THEN baseline_cost_per_accepted - cascade_cost_per_accepted END AS net_saving_per_accepted,
+        CASE WHEN cost_basis NOT IN ('unknown', 'mixed')
+             THEN baseline_cost_per_accepted - cheap_only_cost_per_accepted END AS gross_saving_per_accepted,
+        CASE WHEN cost_basis NOT IN ('unknown', 'mixed')
+             THEN cascade_cost_per_accepted - cheap_only_cost_per_accepted END AS escalation_tax_per_accepted,
+        NOT coalesce(round(quality_ci_high, 6) < -tolerance, false) AS quality_bar_kept,
+        (labelled_ops >= min_labelled_per_route
+         AND round(acceptance_ci_high - acceptance_ci_low, 6) <= max_ci_width) IS TRUE AS meets_minimums
+    FROM m
+    WHERE target_key IS NOT NULL
+)
+SELECT *,
+    net_saving_per_accepted * accepted_ops AS net_total,
+    CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL AND NOT stale
+         THEN 'proven' ELSE 'insufficient' END AS grade,
+    CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL
+         THEN 'proven' ELSE 'insufficient' END AS evidence_grade,
+    CASE
+        WHEN net_saving_per_accepted IS NULL THEN NULL
+        WHEN round(net_saving_per_accepted, 6) > 0 AND quality_bar_kept THEN 'cascade_working'
+        WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+            THEN 'escalation_tax'
+    END AS would_be_type,
+    list_filter([
+        CASE WHEN labelled_ops < min_labelled_per_route
+             THEN 'labelled operations ' || labelled_ops || ' (minimum ' || min_labelled_per_route || ')' END,
+        CASE WHEN round(acceptance_ci_high - acceptance_ci_low, 6) > max_ci_width
+             THEN 'acceptance 95% CI width ' || printf('%.3f', acceptance_ci_high - acceptance_ci_low)
+                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+        CASE WHEN cost_basis = 'unknown' THEN 'cost unknown for some attempts or the baseline: No $ claimed' END,
+        CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
+        CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
+             THEN 'no accepted operation or no accepted baseline outcome to price' END,
+        CASE WHEN NOT quality_bar_kept
+             THEN 'acceptance is below the target route by more than the tolerance (upper bound '
+                  || routes_signed(quality_ci_high) || ')' END,
+        CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
+        CASE WHEN round(age_days, 6) > freshness_days
+             THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
+                  || CAST(floor(age_days) AS BIGINT) || ' days old (freshness_days ' || freshness_days || ')' END
+    ], lambda x: x IS NOT NULL) AS reasons,
+    CASE
+        WHEN net_saving_per_accepted IS NULL THEN NULL
+        WHEN round(net_saving_per_accepted, 6) > 0 AND quality_bar_kept
+            THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'cascade_working' END
+        WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+            THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'escalation_tax' END
+    END AS finding_type
+FROM n;

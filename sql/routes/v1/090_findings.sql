@@ -1,0 +1,414 @@
+-- routes/v1 · findings: the seven types, each with its evidence, freshness and language.
+-- Reads: routes_comparisons, routes_comp_evidence, routes_cascades, routes_harness_changes,
+--   routes_harness_shifts, routes_ep, routes_policy, routes_grades, routes_finding_types.
+-- Produces: routes_findings (grain: finding) with flat columns; a '__' in a column name nests
+--   it in the JSON output (incumbent__model -> incumbent.model): type, activity, grade,
+--   headline (opens with the language its grade allows, never a higher grade's), actionable,
+--   command (only when actionable: ak host pick --route '<activity>:<host>:<model>', shell
+--   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
+--   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
+--   interval_method, evidence_source, counts__*, cost__* (basis, claim — "No $ claimed" when
+--   unknown — per accepted outcome, net saving), rates__*, freshness__*, why (list of text),
+--   episode_ids (every episode behind the numbers), sort columns.
+-- Spec: routes.md §4 (allowed language), §5 (fields and types), §6 (grades of the other types,
+--   blind_spot thresholds, unknown cost).
+CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
+
+CREATE OR REPLACE TEMP MACRO routes_command(activity, host, model) AS
+    CASE WHEN activity IS NOT NULL AND host IS NOT NULL AND model IS NOT NULL
+              AND NOT regexp_matches(activity || host || model, '[\x00-\x1f\x7f]')
+         THEN 'ak host pick --route ' || routes_shq(activity || ':' || host || ':' || model) END;
+
+CREATE OR REPLACE TEMP MACRO routes_cost_claim(basis, per_accepted) AS
+    CASE WHEN basis IN ('unknown', 'mixed') OR basis IS NULL OR per_accepted IS NULL
+         THEN 'No $ claimed'
+         ELSE routes_usd(per_accepted) || ' per accepted outcome ('
+              || CASE basis WHEN 'observed' THEN 'observed cash'
+                            WHEN 'api_equivalent' THEN 'API-equivalent'
+                            ELSE 'API-equivalent subscription capacity' END || ')'
+    END;
+
+CREATE OR REPLACE TEMP TABLE routes_role_harness AS
+SELECT comp_id, role,
+    list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harness_scope
+FROM routes_comp_evidence GROUP BY comp_id, role;
+
+CREATE OR REPLACE TEMP TABLE routes_findings AS
+WITH comp AS (
+    SELECT c.*,
+        rc.harness_scope AS cand_scope, ri.harness_scope AS inc_scope,
+        CASE WHEN c.cheaper_route = 'candidate' THEN c.inc_model ELSE c.cand_model END AS pricier_model,
+        CASE WHEN c.cheaper_route = 'candidate' THEN c.cand_model ELSE c.inc_model END AS cheaper_model,
+        CASE WHEN c.cheaper_route = 'candidate' THEN -1 ELSE 1 END AS pricier_sign,
+        CASE WHEN c.cost_basis NOT IN ('unknown', 'mixed')
+             THEN c.inc_cost_per_accepted - c.cand_cost_per_accepted END AS net_saving,
+        CASE c.evidence_source
+            WHEN 'paired' THEN 'Newcombe method 10 (paired, discordant pairs)'
+            WHEN 'historical' THEN 'Mantel-Haenszel difference, stratified Newcombe-Wilson interval'
+        END AS method,
+        CASE WHEN c.evidence_source = 'paired'
+             THEN ' on ' || c.pairs || ' paired ' || c.activity || ' fixtures'
+             ELSE ' in matched historical ' || c.activity || ' strata' END AS where_text,
+        ' (difference ' || routes_signed(c.effect) || ', 95% CI [' || routes_signed(c.ci_low)
+            || ', ' || routes_signed(c.ci_high) || '])' AS effect_text
+    FROM routes_comparisons c
+    LEFT JOIN routes_role_harness rc ON rc.comp_id = c.comp_id AND rc.role = 'candidate'
+    LEFT JOIN routes_role_harness ri ON ri.comp_id = c.comp_id AND ri.role = 'incumbent'
+    WHERE c.finding_type IS NOT NULL
+),
+comp_f AS (
+    SELECT
+        finding_type AS type, activity,
+        CASE WHEN finding_type = 'evidence_drift' THEN evidence_grade ELSE grade END AS grade,
+        CASE WHEN finding_type = 'evidence_drift' THEN would_be_type END AS drift_of,
+        CASE
+            WHEN finding_type = 'evidence_drift' THEN
+                'No recommendation until re-measured: the evidence that ' || cand_model || ' vs '
+                || inc_model || ' on ' || activity || ' supported ' || would_be_type || ' ('
+                || evidence_grade || ') is out of date — '
+                || CASE WHEN stale AND newest_evidence IS NOT NULL
+                        THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
+                             || CAST(floor(age_days) AS BIGINT) || ' days before the as-of date'
+                        WHEN stale THEN 'the evidence carries no timestamps'
+                        ELSE 'the activity now runs on harness ' || current_harness
+                             || ', which the evidence does not cover' END || '.'
+            WHEN finding_type = 'cheaper_equivalent' AND grade = 'verified' THEN
+                cand_model || ' matched the incumbent within tolerance (' || printf('%.2f', tolerance)
+                || ')' || where_text || effect_text || ', at lower '
+                || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
+                                   ELSE 'model tier (No $ claimed).' END
+            WHEN finding_type = 'cheaper_equivalent' THEN
+                cand_model || ' is associated with a success rate within ' || printf('%.2f', tolerance)
+                || ' of ' || inc_model || where_text || effect_text || ', at lower '
+                || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
+                                   ELSE 'model tier (No $ claimed).' END
+            WHEN finding_type = 'premium_justified' AND premium_by = 'success_rate' THEN
+                CASE WHEN grade = 'verified'
+                     THEN 'On ' || pairs || ' paired ' || activity || ' fixtures, ' || pricier_model
+                          || ' succeeded more often than ' || cheaper_model
+                     ELSE pricier_model || ' is associated with a higher ' || activity
+                          || ' success rate than ' || cheaper_model || ' in matched historical strata' END
+                || ' (difference ' || routes_signed(pricier_sign * effect) || ', 95% CI ['
+                || routes_signed(CASE WHEN pricier_sign = 1 THEN ci_low ELSE -ci_high END) || ', '
+                || routes_signed(CASE WHEN pricier_sign = 1 THEN ci_high ELSE -ci_low END)
+                || ']): the premium earns its cost.'
+            WHEN finding_type = 'premium_justified' THEN
+                pricier_model || ' is associated with materially fewer repairs/escalations on '
+                || activity || ' than ' || cheaper_model || ' (difference '
+                || routes_signed(pricier_sign * re_effect) || ', 95% CI ['
+                || routes_signed(CASE WHEN pricier_sign = 1 THEN re_ci_low ELSE -re_ci_high END) || ', '
+                || routes_signed(CASE WHEN pricier_sign = 1 THEN re_ci_high ELSE -re_ci_low END)
+                || ']): the premium earns its cost.'
+        END AS headline,
+        (finding_type = 'cheaper_equivalent'
+         OR (finding_type = 'premium_justified' AND cheaper_route = 'incumbent'))
+            AND routes_command(activity, cand_host, cand_model) IS NOT NULL AS actionable,
+        CASE WHEN finding_type = 'cheaper_equivalent'
+                  OR (finding_type = 'premium_justified' AND cheaper_route = 'incumbent')
+             THEN routes_command(activity, cand_host, cand_model) END AS command,
+        inc_host AS incumbent__host, inc_provider AS incumbent__provider,
+        inc_model AS incumbent__model, inc_label AS incumbent__route,
+        coalesce(inc_scope, []) AS incumbent__harness_scope,
+        cand_host AS candidate__host, cand_provider AS candidate__provider,
+        cand_model AS candidate__model, cand_label AS candidate__route,
+        coalesce(cand_scope, []) AS candidate__harness_scope,
+        CASE WHEN premium_by = 'repair_escalation'
+             THEN 'share of episodes with a repair or escalation'
+             ELSE 'labelled success rate' END AS quality_metric,
+        tolerance,
+        CASE WHEN premium_by = 'repair_escalation' THEN re_effect ELSE effect END AS effect,
+        CASE WHEN premium_by = 'repair_escalation' THEN re_ci_low ELSE ci_low END AS ci_low,
+        CASE WHEN premium_by = 'repair_escalation' THEN re_ci_high ELSE ci_high END AS ci_high,
+        CASE WHEN premium_by = 'repair_escalation'
+             THEN 'Mantel-Haenszel difference, stratified Newcombe-Wilson interval'
+             ELSE method END AS interval_method,
+        evidence_source,
+        coalesce(strata_compared, 0) AS counts__strata_compared,
+        cand_lab_matched AS counts__matched_candidate, inc_lab_matched AS counts__matched_incumbent,
+        pairs AS counts__pairs, candidate_only AS counts__discordant_candidate_only,
+        incumbent_only AS counts__discordant_incumbent_only,
+        0 AS counts__prospective_operations, len(episode_ids) AS counts__evidence_episodes,
+        cost_basis AS cost__basis,
+        CASE WHEN net_saving IS NULL THEN 'No $ claimed'
+             ELSE 'candidate ' || routes_cost_claim(cost_basis, cand_cost_per_accepted)
+                  || ' vs incumbent ' || routes_usd(inc_cost_per_accepted) END AS cost__claim,
+        cand_cost_per_accepted AS cost__candidate_per_accepted,
+        inc_cost_per_accepted AS cost__incumbent_per_accepted,
+        net_saving AS cost__net_saving_per_accepted,
+        net_saving * cand_accepted AS cost__net_total,
+        cand_retry_rate AS rates__candidate_retry, cand_repair_rate AS rates__candidate_repair,
+        cand_escalation_rate AS rates__candidate_escalation,
+        inc_retry_rate AS rates__incumbent_retry, inc_repair_rate AS rates__incumbent_repair,
+        inc_escalation_rate AS rates__incumbent_escalation,
+        newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
+        stale AS freshness__stale, coalesce(models, []) AS freshness__models,
+        coalesce(harnesses, []) AS freshness__harnesses,
+        coalesce(reasoning_efforts, []) AS freshness__reasoning_efforts,
+        current_harness AS freshness__current_harness,
+        list_filter([
+            'Compared strata (activity x complexity x harness): ' || coalesce(strata_compared, 0)
+                || '; candidate ' || cand_lab_matched || ' labelled episodes there ('
+                || routes_pct(cand_overlap) || ' of its labelled history), incumbent '
+                || inc_lab_matched || ' (' || routes_pct(inc_overlap) || ').',
+            CASE WHEN strata_compared IS NOT NULL THEN
+                'Matched historical success: candidate ' || cand_succ_matched || '/' || cand_lab_matched
+                || ', incumbent ' || inc_succ_matched || '/' || inc_lab_matched
+                || '; Mantel-Haenszel difference ' || routes_signed(hist_effect) || ', 95% CI ['
+                || routes_signed(hist_ci_low) || ', ' || routes_signed(hist_ci_high) || '].' END,
+            CASE WHEN pairs > 0 THEN
+                'Paired fixtures: ' || pairs || ' (both succeeded ' || both_success
+                || ', only candidate ' || candidate_only || ', only incumbent ' || incumbent_only
+                || ', both failed ' || both_fail || '); paired difference '
+                || routes_signed(paired_effect) || ', 95% CI [' || routes_signed(paired_ci_low)
+                || ', ' || routes_signed(paired_ci_high) || '].'
+                ELSE 'Paired fixtures: none (paired evidence would be needed for verified).' END,
+            'Verdict from ' || evidence_source || ' evidence at tolerance ' || printf('%.2f', tolerance)
+                || ': ' || CASE conclusion WHEN 'non_inferior' THEN 'non-inferior'
+                   WHEN 'candidate_better' THEN 'candidate better'
+                   WHEN 'incumbent_better' THEN 'incumbent better' ELSE conclusion END || '.',
+            CASE WHEN re_effect IS NOT NULL THEN
+                'Repair or escalation share (candidate - incumbent): ' || routes_signed(re_effect)
+                || ', 95% CI [' || routes_signed(re_ci_low) || ', ' || routes_signed(re_ci_high) || '].' END,
+            CASE WHEN net_saving IS NOT NULL THEN
+                'Cost per accepted outcome (' || cost_basis || ', every attempt, retry and escalation counted): candidate '
+                || routes_usd(cand_cost_per_accepted) || ', incumbent ' || routes_usd(inc_cost_per_accepted)
+                || '; net saving ' || routes_usd(net_saving) || ' per accepted outcome.'
+                ELSE 'No $ claimed: cost basis ' || cost_basis || ' (candidate ' || cand_cost_basis
+                || ', incumbent ' || inc_cost_basis || '); cheaper by '
+                || coalesce(cheaper_by, 'nothing known') || ' (tiers: candidate '
+                || coalesce(CAST(cand_tier AS VARCHAR), 'unknown') || ', incumbent '
+                || coalesce(CAST(inc_tier AS VARCHAR), 'unknown') || ').' END,
+            'Retry/repair/escalation rates: candidate ' || routes_pct(cand_retry_rate) || '/'
+                || routes_pct(cand_repair_rate) || '/' || routes_pct(cand_escalation_rate)
+                || ', incumbent ' || routes_pct(inc_retry_rate) || '/' || routes_pct(inc_repair_rate)
+                || '/' || routes_pct(inc_escalation_rate) || '.',
+            'Newest evidence: ' || coalesce(strftime(newest_evidence, '%Y-%m-%dT%H:%M:%SZ'), 'unknown')
+                || '; evidence harnesses: ' || coalesce(array_to_string(harnesses, ', '), 'unknown')
+                || '; current harness: ' || coalesce(current_harness, 'unknown') || '.'
+        ] || reasons, lambda x: x IS NOT NULL) AS why,
+        episode_ids,
+        cand_key AS sort_candidate, inc_key AS sort_incumbent
+    FROM comp
+),
+casc AS (
+    SELECT c.*,
+        ' (' || operations || ' prospective operations, ' || accepted_ops || ' accepted)' AS ops_text
+    FROM routes_cascades c
+    WHERE finding_type IS NOT NULL
+),
+casc_f AS (
+    SELECT
+        finding_type AS type, activity,
+        CASE WHEN finding_type = 'evidence_drift' THEN evidence_grade ELSE grade END AS grade,
+        CASE WHEN finding_type = 'evidence_drift' THEN would_be_type END AS drift_of,
+        CASE
+            WHEN finding_type = 'evidence_drift' THEN
+                'No recommendation until re-measured: the prospective evidence that cheap-first '
+                || entry_model || ' → ' || target_model || ' on ' || activity || ' showed '
+                || would_be_type || ' is out of date — '
+                || CASE WHEN newest_evidence IS NOT NULL
+                        THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
+                             || CAST(floor(age_days) AS BIGINT) || ' days before the as-of date.'
+                        ELSE 'the evidence carries no timestamps.' END
+            WHEN grade = 'insufficient' THEN
+                'No recommendation yet: cheap-first ' || entry_model || ' → ' || target_model || ' on '
+                || activity || CASE finding_type
+                    WHEN 'cascade_working' THEN ' shows a net saving of ' || routes_usd(net_saving_per_accepted)
+                    ELSE ' shows escalations and retries erasing the saving (net '
+                         || routes_usd(net_saving_per_accepted) || ')' END
+                || ' per accepted operation, but the prospective evidence is below the minimums' || ops_text || '.'
+            WHEN finding_type = 'cascade_working' THEN
+                'This route saved cost/capacity while keeping the quality bar: cheap-first ' || entry_model
+                || ' → ' || target_model || ' on ' || activity || ' saved '
+                || routes_usd(net_saving_per_accepted) || ' per accepted operation ('
+                || routes_usd(net_total) || ' in total, ' || cost_basis || ') after every retry and escalation'
+                || ops_text || '.'
+            ELSE
+                'Cheap-first ' || entry_model || ' → ' || target_model || ' on ' || activity
+                || ' does not pay: escalations and retries add ' || routes_usd(escalation_tax_per_accepted)
+                || ' per accepted operation, so it costs ' || routes_usd(cascade_cost_per_accepted)
+                || ' against ' || routes_usd(baseline_cost_per_accepted) || ' for ' || target_model
+                || ' directly (net ' || routes_usd(net_saving_per_accepted) || ', ' || cost_basis || ')'
+                || ops_text || '.'
+        END AS headline,
+        (finding_type IN ('cascade_working', 'escalation_tax') AND grade = 'proven'
+         AND routes_command(activity, CASE finding_type WHEN 'cascade_working' THEN entry_host
+                                           ELSE target_host END,
+                            CASE finding_type WHEN 'cascade_working' THEN entry_model
+                                 ELSE target_model END) IS NOT NULL) AS actionable,
+        CASE WHEN finding_type IN ('cascade_working', 'escalation_tax') AND grade = 'proven'
+             THEN routes_command(activity,
+                    CASE finding_type WHEN 'cascade_working' THEN entry_host ELSE target_host END,
+                    CASE finding_type WHEN 'cascade_working' THEN entry_model ELSE target_model END)
+        END AS command,
+        target_host AS incumbent__host, target_provider AS incumbent__provider,
+        target_model AS incumbent__model, target_label AS incumbent__route,
+        CAST([] AS VARCHAR[]) AS incumbent__harness_scope,
+        entry_host AS candidate__host, entry_provider AS candidate__provider,
+        entry_model AS candidate__model, entry_label AS candidate__route,
+        harnesses AS candidate__harness_scope,
+        'accepted share of labelled operations vs target route success rate' AS quality_metric,
+        tolerance,
+        acceptance_rate - target_success_rate AS effect,
+        quality_ci_low AS ci_low, quality_ci_high AS ci_high,
+        'Newcombe hybrid score interval (Wilson)' AS interval_method,
+        'prospective' AS evidence_source,
+        0 AS counts__strata_compared, 0 AS counts__matched_candidate,
+        0 AS counts__matched_incumbent, 0 AS counts__pairs,
+        CAST(NULL AS BIGINT) AS counts__discordant_candidate_only,
+        CAST(NULL AS BIGINT) AS counts__discordant_incumbent_only,
+        operations AS counts__prospective_operations, len(episode_ids) AS counts__evidence_episodes,
+        cost_basis AS cost__basis,
+        CASE WHEN net_saving_per_accepted IS NULL THEN 'No $ claimed'
+             ELSE 'cascade ' || routes_cost_claim(cost_basis, cascade_cost_per_accepted)
+                  || ' vs ' || target_model || ' directly ' || routes_usd(baseline_cost_per_accepted) END
+            AS cost__claim,
+        cascade_cost_per_accepted AS cost__candidate_per_accepted,
+        baseline_cost_per_accepted AS cost__incumbent_per_accepted,
+        net_saving_per_accepted AS cost__net_saving_per_accepted,
+        net_total AS cost__net_total,
+        retried_ops / CAST(operations AS DOUBLE) AS rates__candidate_retry,
+        repaired_ops / CAST(operations AS DOUBLE) AS rates__candidate_repair,
+        escalated_ops / CAST(operations AS DOUBLE) AS rates__candidate_escalation,
+        CAST(NULL AS DOUBLE) AS rates__incumbent_retry, CAST(NULL AS DOUBLE) AS rates__incumbent_repair,
+        CAST(NULL AS DOUBLE) AS rates__incumbent_escalation,
+        newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
+        stale AS freshness__stale,
+        list_sort(list_distinct([entry_model, target_model])) AS freshness__models,
+        harnesses AS freshness__harnesses, CAST([] AS VARCHAR[]) AS freshness__reasoning_efforts,
+        CAST(NULL AS VARCHAR) AS freshness__current_harness,
+        list_filter([
+            'Operations (episodes sharing runId and task fingerprint, cheap-first on ' || entry_model
+                || '): ' || operations || '; labelled ' || labelled_ops || ', accepted ' || accepted_ops
+                || ' (' || routes_pct(acceptance_rate) || ', 95% CI [' || routes_pct(acceptance_ci_low)
+                || ', ' || routes_pct(acceptance_ci_high) || ']); attempts ' || attempts || '.',
+            'Escalated ' || escalated_ops || ' (' || routes_pct(escalated_ops / CAST(operations AS DOUBLE))
+                || '), retried ' || retried_ops || ', repaired ' || repaired_ops || ' operations.',
+            CASE WHEN net_saving_per_accepted IS NOT NULL THEN
+                'Cost per accepted operation (' || cost_basis || '): cascade '
+                || routes_usd(cascade_cost_per_accepted) || ' (first-attempt successes alone '
+                || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
+                || routes_usd(escalation_tax_per_accepted) || '); ' || target_model || ' directly '
+                || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_successes
+                || ' accepted outcomes on this activity; net saving '
+                || routes_usd(net_saving_per_accepted) || '.'
+                ELSE 'No $ claimed: cost basis ' || cost_basis || '.' END,
+            'Quality: accepted share ' || routes_pct(acceptance_rate) || ' vs ' || target_model || ' '
+                || coalesce(CAST(target_successes AS VARCHAR), '0') || '/'
+                || coalesce(CAST(target_labelled AS VARCHAR), '0') || ' ('
+                || routes_pct(target_success_rate) || '); difference ' || routes_signed(acceptance_rate - target_success_rate)
+                || ', 95% CI [' || routes_signed(quality_ci_low) || ', ' || routes_signed(quality_ci_high) || '].',
+            'Newest evidence: ' || coalesce(strftime(newest_evidence, '%Y-%m-%dT%H:%M:%SZ'), 'unknown') || '.'
+        ] || reasons, lambda x: x IS NOT NULL) AS why,
+        episode_ids,
+        entry_key AS sort_candidate, target_key AS sort_incumbent
+    FROM casc
+),
+harness_ids AS (
+    SELECT h.step_id, h.direction, list_sort(list(DISTINCT e.episode_id)) AS episode_ids
+    FROM routes_harness_changes h
+    JOIN routes_harness_shifts s ON s.step_id = h.step_id AND s.direction = h.direction AND s.enough
+    JOIN routes_ep e ON e.activity = h.activity AND e.route_key = s.route_key
+        AND e.harness IN (h.harness_from, h.harness_to) AND e.label IS NOT NULL
+        AND e.kind IN ('historical', 'paired')
+    GROUP BY h.step_id, h.direction
+),
+harness_f AS (
+    SELECT
+        'harness_change' AS type, h.activity, h.grade, CAST(NULL AS VARCHAR) AS drift_of,
+        CASE WHEN h.grade = 'correlated'
+             THEN 'The harness change ' || h.harness_from || ' → ' || h.harness_to
+                  || ' is associated with ' || CASE h.direction WHEN 'up' THEN 'higher' ELSE 'lower' END
+                  || ' ' || h.activity || ' success for ' || len(h.models) || ' models ('
+                  || array_to_string(h.models, ', ') || '): the shift follows the harness, not a model switch.'
+             ELSE h.activity || ' success was observed to move ' || h.direction || ' across the harness change '
+                  || h.harness_from || ' → ' || h.harness_to || ' for ' || len(h.models) || ' models ('
+                  || array_to_string(h.models, ', ') || '): the shift follows the harness, not a model switch.'
+        END AS headline,
+        false AS actionable, CAST(NULL AS VARCHAR) AS command,
+        'labelled success rate' AS quality_metric, pol.tolerance,
+        m.effect, m.ci_low, m.ci_high,
+        'Mantel-Haenszel difference within complexity (new harness - old), stratified Newcombe-Wilson interval'
+            AS interval_method,
+        'historical' AS evidence_source,
+        len(ids.episode_ids) AS counts__evidence_episodes,
+        'unknown' AS cost__basis, 'No $ claimed' AS cost__claim,
+        h.changed_at AS freshness__newest_evidence,
+        h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
+        list_transform(h.shifts, lambda s: s.route || ': ' || s.succ_from || '/' || s.n_from || ' on '
+            || h.harness_from || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || h.harness_to
+            || ', within-complexity difference ' || routes_signed(s.effect) || ', 95% CI ['
+            || routes_signed(s.ci_low) || ', ' || routes_signed(s.ci_high) || ']')
+        || ['Models moving the same way by more than the tolerance ' || printf('%.2f', pol.tolerance)
+            || ' across one fingerprint change: ' || len(h.models)
+            || '. Route comparisons in this activity are held at observed until the shift is separated.',
+            'Reported effect: the smallest of these shifts.'] AS why,
+        ids.episode_ids,
+        h.harness_from AS sort_candidate, h.harness_to AS sort_incumbent
+    FROM routes_harness_changes h
+    CROSS JOIN routes_policy pol
+    JOIN harness_ids ids ON ids.step_id = h.step_id AND ids.direction = h.direction
+    JOIN LATERAL (
+        SELECT s.effect, s.ci_low, s.ci_high FROM unnest(h.shifts) u(s)
+        ORDER BY abs(s.effect), s.route LIMIT 1
+    ) m ON true
+),
+blind AS (
+    SELECT e.activity,
+        count(*) AS episodes,
+        count(*) FILTER (WHERE e.label IS NOT NULL) AS labelled,
+        count(*) FILTER (WHERE e.label_reason = 'only medium/weak signals') AS medium_weak,
+        count(*) FILTER (WHERE e.label_reason = 'only assistant_done (never counts)') AS assistant_only,
+        count(*) FILTER (WHERE e.label_reason = 'blocked/cancelled without a strong signal') AS blocked,
+        count(*) FILTER (WHERE e.label_reason = 'no outcome signal') AS no_signal,
+        count(*) FILTER (WHERE e.label_reason = 'strong signal without a pass/fail value') AS neutral_strong,
+        max(e.evidence_at) AS newest_evidence,
+        list_sort(list(DISTINCT e.model) FILTER (WHERE e.model IS NOT NULL)) AS models,
+        list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses,
+        list_sort(list(e.episode_id)) AS episode_ids
+    FROM routes_ep e GROUP BY e.activity
+),
+blind_f AS (
+    SELECT 'blind_spot' AS type, b.activity, 'insufficient' AS grade,
+        'No recommendation yet: ' || b.activity || ' has ' || b.episodes || ' episodes but only '
+            || b.labelled || ' (' || routes_pct(b.labelled / CAST(b.episodes AS DOUBLE))
+            || ') carry a strong outcome signal. Record one per episode: a gate (build/test/release) '
+            || 'pass/fail, a qe verdict, an independent review accept/reject or an explicit user accept/reject.'
+            AS headline,
+        false AS actionable, CAST(NULL AS VARCHAR) AS command,
+        'labelled share of episodes' AS quality_metric, pol.tolerance,
+        'none' AS evidence_source,
+        b.episodes AS counts__evidence_episodes,
+        'unknown' AS cost__basis, 'No $ claimed' AS cost__claim,
+        b.newest_evidence AS freshness__newest_evidence,
+        (epoch(pol.as_of) - epoch(b.newest_evidence)) / 86400.0 AS freshness__age_days,
+        b.models AS freshness__models, b.harnesses AS freshness__harnesses,
+        list_filter([
+            'Labelled: ' || b.labelled || ' of ' || b.episodes || ' episodes (blind-spot threshold: ≥ '
+                || pol.blind_spot_min_episodes || ' episodes with under '
+                || routes_pct(pol.blind_spot_max_labelled_share) || ' labelled).',
+            CASE WHEN b.medium_weak > 0 THEN b.medium_weak
+                || ' episodes carry only medium/weak signals (handoff, retry, escalation, session_end); these never create a label.' END,
+            CASE WHEN b.assistant_only > 0 THEN b.assistant_only
+                || ' episodes carry only assistant_done, which never counts.' END,
+            CASE WHEN b.blocked > 0 THEN b.blocked
+                || ' episodes are blocked/cancelled without a strong signal (unlabelled, not failures).' END,
+            CASE WHEN b.neutral_strong > 0 THEN b.neutral_strong
+                || ' episodes have a strong signal without a pass/fail value: record pass/fail or accept/reject.' END,
+            CASE WHEN b.no_signal > 0 THEN b.no_signal || ' episodes have no outcome signal at all.' END
+        ], lambda x: x IS NOT NULL) AS why,
+        b.episode_ids,
+        '' AS sort_candidate, '' AS sort_incumbent
+    FROM blind b CROSS JOIN routes_policy pol
+    WHERE b.episodes >= pol.blind_spot_min_episodes
+      AND round(b.labelled / CAST(b.episodes AS DOUBLE), 6) < pol.blind_spot_max_labelled_share
+)
+SELECT u.*, t.rank AS type_rank
+FROM (
+    SELECT * FROM comp_f
+    UNION ALL BY NAME SELECT * FROM casc_f
+    UNION ALL BY NAME SELECT * FROM harness_f
+    UNION ALL BY NAME SELECT * FROM blind_f
+) u
+JOIN routes_finding_types t ON t.type = u.type
+ORDER BY t.rank, u.activity, u.sort_candidate, u.sort_incumbent;

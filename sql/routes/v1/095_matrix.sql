@@ -1,0 +1,80 @@
+-- routes/v1 · the activity x model matrix.
+-- Reads: routes_ep, routes_comparisons, routes_cascades, routes_policy, routes_grades.
+-- Produces: routes_matrix (grain: activity x route — host, provider and model kept as separate
+--   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes,
+--   success_rate with Wilson 95% interval, retry_rate, repair_rate, escalation_rate (shares of
+--   episodes), cost_per_accepted (total cost of every episode / successes; NULL when any cost is
+--   unknown or bases differ) and cost_basis, newest_evidence, grade (the best of: 'observed'
+--   when labelled >= min_labelled_per_route, the interval width <= max_ci_width and the evidence
+--   is fresh, else 'insufficient'; the grade of a comparison in which the route is the candidate
+--   and which concluded it non-inferior or better; the grade of its cheap-first cascade when
+--   that cascade works) and grade_basis (which of these gave the grade).
+-- Spec: routes.md §4 (grades), §5, issue "activity x model matrix".
+CREATE OR REPLACE TEMP TABLE routes_matrix AS
+WITH m AS (
+    SELECT activity, route_key, any_value(host) AS host, any_value(provider) AS provider,
+        any_value(model) AS model, any_value(route_label) AS route,
+        count(*) AS episodes,
+        count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
+        count(*) FILTER (WHERE label = 'success') AS successes,
+        count(*) FILTER (WHERE retries > 0) AS retried,
+        count(*) FILTER (WHERE repairs > 0) AS repaired,
+        count(*) FILTER (WHERE escalated) AS escalations,
+        count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
+        count(DISTINCT cost_basis) AS n_bases,
+        min(cost_basis) AS any_basis,
+        sum(cost) AS cost_known,
+        max(evidence_at) AS newest_evidence
+    FROM routes_ep GROUP BY activity, route_key
+),
+d AS (
+    SELECT m.*, pol.*,
+        m.labelled / CAST(m.episodes AS DOUBLE) AS labelled_share,
+        m.successes / nullif(CAST(m.labelled AS DOUBLE), 0) AS success_rate,
+        m.retried / CAST(m.episodes AS DOUBLE) AS retry_rate,
+        m.repaired / CAST(m.episodes AS DOUBLE) AS repair_rate,
+        m.escalations / CAST(m.episodes AS DOUBLE) AS escalation_rate,
+        CASE WHEN m.unknown_cost > 0 THEN 'unknown' WHEN m.n_bases = 1 THEN m.any_basis
+             ELSE 'mixed' END AS cost_basis,
+        CASE WHEN m.unknown_cost = 0 AND m.n_bases = 1 AND m.successes > 0
+             THEN CAST(m.cost_known AS DOUBLE) / m.successes END AS cost_per_accepted
+    FROM m CROSS JOIN routes_policy pol
+),
+w AS (
+    SELECT d.*,
+        routes_wilson_lo(success_rate, labelled, z95) AS success_ci_low,
+        routes_wilson_hi(success_rate, labelled, z95) AS success_ci_high
+    FROM d
+),
+candidates AS (
+    SELECT activity, route_key, grade, basis FROM (
+        SELECT activity, route_key,
+            CASE WHEN labelled >= min_labelled_per_route
+                      AND round(success_ci_high - success_ci_low, 6) <= max_ci_width
+                      AND newest_evidence IS NOT NULL
+                      AND round((epoch(as_of) - epoch(newest_evidence)) / 86400.0, 6) <= freshness_days
+                 THEN 'observed' ELSE 'insufficient' END AS grade,
+            'descriptive' AS basis
+        FROM w
+        UNION ALL
+        SELECT activity, cand_key, grade, 'comparison with ' || inc_label
+        FROM routes_comparisons
+        WHERE conclusion IN ('non_inferior', 'candidate_better') AND grade IN ('correlated', 'verified')
+        UNION ALL
+        SELECT activity, entry_key, grade, 'cheap-first cascade'
+        FROM routes_cascades WHERE finding_type = 'cascade_working' AND grade = 'proven'
+    )
+),
+best AS (
+    SELECT c.activity, c.route_key,
+        first(c.grade ORDER BY g.rank DESC, c.basis) AS grade,
+        first(c.basis ORDER BY g.rank DESC, c.basis) AS grade_basis
+    FROM candidates c JOIN routes_grades g ON g.grade = c.grade
+    GROUP BY c.activity, c.route_key
+)
+SELECT w.activity, w.host, w.provider, w.model, w.route, w.episodes, w.labelled,
+    w.labelled_share, w.successes, w.success_rate, w.success_ci_low, w.success_ci_high,
+    w.retry_rate, w.repair_rate, w.escalation_rate, w.cost_per_accepted, w.cost_basis,
+    w.newest_evidence, b.grade, b.grade_basis
+FROM w JOIN best b USING (activity, route_key)
+ORDER BY w.activity, w.model NULLS LAST, w.host NULLS LAST, w.provider NULLS LAST;

@@ -1,0 +1,353 @@
+"""Spec routes.md §7: each required behaviour on a synthetic corpus (see conftest.Gen)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from runscore.cli.main import cli
+
+# Same names as tests/routes/conftest.py (test modules cannot import it under importlib mode).
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET, OPUS = "claude-haiku-4", "claude-sonnet-4", "claude-opus-4"
+Gen = Any
+
+
+def types_of(rep: dict[str, Any]) -> list[str]:
+    return [f["type"] for f in rep["findings"]]
+
+
+def only(rep: dict[str, Any], type_: str) -> list[dict[str, Any]]:
+    return [f for f in rep["findings"] if f["type"] == type_]
+
+
+GRADE_LANGUAGE = {
+    "insufficient": "No recommendation",
+    "correlated": "is associated with",
+}
+
+
+def _clean_equivalent(g: Gen, **kw: Any) -> Gen:  # noqa: D103
+    # Same success rate in every stratum; the cheaper model has fewer episodes, so the
+    # pricier one is the incumbent.
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx, **kw)
+        g.cell(HAIKU, 120, 108, complexity=cx, **kw)
+    return g
+
+
+def _build(g: Any) -> None:
+    """One corpus, one activity per behaviour: activities are analysed independently."""
+    a = {"activity": "confounded"}
+    g.cell(OPUS, 60, 57, complexity="low", **a)
+    g.cell(OPUS, 320, 240, complexity="high", **a)
+    g.cell(HAIKU, 300, 282, complexity="low", **a)
+    g.cell(HAIKU, 60, 33, complexity="high", **a)
+    g.cell(SONNET, 6, 6, activity="thin")
+    g.cell(HAIKU, 5, 5, activity="thin")
+    _clean_equivalent(g, activity="clean")
+    g.pairs(200, 180, 5, 5, cand=HAIKU, inc=SONNET, activity="paired")
+    g.cell(SONNET, 5, 5, kind="paired", pair_id="solo", activity="paired")
+    _clean_equivalent(g, activity="weaker")
+    g.pairs(200, 140, 5, 35, cand=HAIKU, inc=SONNET, activity="weaker")
+    g.cell(OPUS, 100, 95, activity="esctax")
+    g.cascade(
+        100,
+        cheap=HAIKU,
+        premium=OPUS,
+        direct_ok=15,
+        escalate=80,
+        premium_ok=76,
+        retries_on_escalated=2,
+        cheap_cost=0.04,
+        activity="esctax",
+    )
+    g.cell(OPUS, 100, 95, activity="healthy")
+    g.cascade(
+        200,
+        cheap=HAIKU,
+        premium=OPUS,
+        direct_ok=170,
+        escalate=20,
+        premium_ok=19,
+        activity="healthy",
+    )
+    g.cell(OPUS, 40, 38, activity="thincascade")
+    g.cascade(
+        12,
+        cheap=HAIKU,
+        premium=OPUS,
+        direct_ok=10,
+        escalate=2,
+        premium_ok=2,
+        activity="thincascade",
+    )
+    for m in (HAIKU, SONNET, OPUS):
+        g.cell(m, 120, 84, harness="h1", day="2025-02-01", activity="harness")
+        g.cell(m, 120, 108, harness="h2", day="2025-02-20", activity="harness")
+    _clean_equivalent(g, activity="stale", day="2024-12-01")
+    _clean_equivalent(g, activity="moved")
+    g.cell(SONNET, 3, 3, harness="h9", day="2025-02-28", activity="moved")
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx, cost=None, basis="unknown", activity="nocost")
+        g.cell(HAIKU, 120, 108, complexity=cx, cost=None, basis=None, activity="nocost")
+        g.cell(SONNET, 150, 135, complexity=cx, basis="observed", activity="mixed")
+        g.cell(HAIKU, 120, 108, complexity=cx, basis="subscription", activity="mixed")
+    g.cell(SONNET, 5, 4, activity="blind")
+    g.unlabelled(SONNET, 50, activity="blind")
+    g.episode(model=SONNET, success=None, status="blocked", signals=[], activity="blind")
+
+
+@pytest.fixture(scope="module")
+def combined(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    gen_cls = _gen_class()
+    g = gen_cls()
+    _build(g)
+    path = str(g.write(tmp_path_factory.mktemp("routes") / "all.jsonl"))
+    runner = CliRunner()
+    res = runner.invoke(
+        cli,
+        ["routes", path, "--format", "json", "--as-of", AS_OF],
+        catch_exceptions=False,
+        env={"RUNSCORE_THREADS": "1"},
+    )
+    assert res.exit_code == 0, res.stderr
+    md = runner.invoke(
+        cli,
+        ["routes", path, "--as-of", AS_OF],
+        catch_exceptions=False,
+        env={"RUNSCORE_THREADS": "1"},
+    )
+    return {"json": json.loads(res.stdout), "md": md.stdout}
+
+
+def _gen_class() -> Any:
+    import importlib.util
+    import sys
+
+    name = "routes_corpus_gen"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name("conftest.py"))
+        assert spec is not None and spec.loader is not None
+        mod = importlib.util.module_from_spec(spec)
+        sys.modules[name] = mod
+        spec.loader.exec_module(mod)
+    return sys.modules[name].Gen
+
+
+def _sub(rep: dict[str, Any], activity: str) -> dict[str, Any]:
+    """The part of a report about one activity."""
+    return {
+        k: [x for x in rep[k] if x["activity"] == activity]
+        for k in ("findings", "comparisons", "cascades", "matrix")
+    }
+
+
+def test_confounded_corpus_yields_no_cheaper_equivalent(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "confounded")
+    # Hard tasks go to the strong model: unstratified haiku looks better (0.875 vs 0.78).
+    assert "cheaper_equivalent" not in types_of(rep)
+    (comp,) = rep["comparisons"]
+    assert comp["incumbent"]["model"] == OPUS and comp["candidate"]["model"] == HAIKU
+    assert comp["conclusion"] == "incumbent_better"
+    assert comp["historical"]["strata_compared"] == 2
+    assert comp["effect"] < -0.1 and comp["ci_high"] < 0
+    (prem,) = only(rep, "premium_justified")
+    assert prem["grade"] == "correlated" and prem["actionable"] is False and prem["command"] is None
+    assert prem["headline"].startswith(f"{OPUS} is associated with a higher")
+
+
+def test_thin_cohorts_are_insufficient(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "thin")
+    assert rep["findings"] == []
+    (comp,) = rep["comparisons"]
+    assert comp["grade"] == "insufficient"
+    assert any("minimum 30" in r for r in comp["reasons"])
+    assert any("exceeds max_ci_width" in r for r in comp["reasons"])
+    assert {m["grade"] for m in rep["matrix"]} == {"insufficient"}
+
+
+def test_clean_historical_equivalence_is_correlated_never_verified(
+    combined: dict[str, Any],
+) -> None:
+    rep = _sub(combined["json"], "clean")
+    (f,) = rep["findings"]
+    assert f["type"] == "cheaper_equivalent"
+    assert f["grade"] == "correlated"
+    assert f["headline"].startswith(f"{HAIKU} is associated with")
+    assert "matched the incumbent" not in f["headline"]
+    assert f["command"] == f"ak host pick --route 'clean:claude-code:{HAIKU}'"
+    assert f["counts"] == {
+        "strata_compared": 3,
+        "matched_candidate": 360,
+        "matched_incumbent": 450,
+        "pairs": 0,
+        "discordant_candidate_only": None,
+        "discordant_incumbent_only": None,
+        "prospective_operations": 0,
+        "evidence_episodes": 810,
+    }
+    assert f["cost"]["basis"] == "api_equivalent"
+    assert round(f["cost"]["candidate_per_accepted"], 6) == round(3.6 / 324, 6)
+    assert round(f["cost"]["incumbent_per_accepted"], 6) == round(13.5 / 405, 6)
+    assert len(f["episode_ids"]) == 810 and f["episode_ids"] == sorted(f["episode_ids"])
+    (comp,) = rep["comparisons"]
+    assert comp["evidence_source"] == "historical" and comp["grade"] == "correlated"
+    assert abs(comp["effect"]) < 1e-9
+
+
+def test_paired_evidence_is_verified(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "paired")
+    (f,) = rep["findings"]
+    assert (f["type"], f["grade"], f["evidence_source"]) == (
+        "cheaper_equivalent",
+        "verified",
+        "paired",
+    )
+    assert f["headline"].startswith(f"{HAIKU} matched the incumbent within tolerance")
+    assert f["counts"]["pairs"] == 200
+    assert (f["counts"]["discordant_candidate_only"], f["counts"]["discordant_incumbent_only"]) == (
+        5,
+        5,
+    )
+    assert f["effect"] == 0.0 and f["ci_low"] >= -0.05
+
+
+def test_weaker_paired_candidate_is_not_recommended(combined: dict[str, Any]) -> None:
+    # Historical strata alone would call haiku equivalent; the paired fixtures show it is worse.
+    rep = _sub(combined["json"], "weaker")
+    assert "cheaper_equivalent" not in types_of(rep)
+    assert all(f["command"] is None or HAIKU not in f["command"] for f in rep["findings"])
+    (comp,) = rep["comparisons"]
+    assert comp["evidence_source"] == "paired" and comp["conclusion"] == "incumbent_better"
+    assert comp["historical"]["sufficient"] is True
+    assert comp["paired"]["effect"] == -0.15
+
+
+def test_escalation_heavy_cascade_yields_escalation_tax(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "esctax")
+    (f,) = only(rep, "escalation_tax")
+    assert "cascade_working" not in types_of(rep)
+    assert f["grade"] == "proven"
+    assert f["counts"]["prospective_operations"] == 100
+    # cascade: 100 cheap attempts x 0.04 + 80 premium attempts x 0.10 over 91 accepted.
+    assert round(f["cost"]["candidate_per_accepted"], 6) == round(12.0 / 91, 6)
+    # baseline: opus over all its episodes: (100 + 80) x 0.10 over 95 + 76 successes.
+    assert round(f["cost"]["incumbent_per_accepted"], 6) == round(18.0 / 171, 6)
+    assert f["cost"]["net_saving_per_accepted"] < 0
+    assert f["rates"]["candidate_escalation"] == 0.8
+
+
+def test_healthy_cascade_is_cascade_working_proven(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "healthy")
+    (f,) = only(rep, "cascade_working")
+    assert f["grade"] == "proven"
+    assert f["headline"].startswith("This route saved cost/capacity while keeping the quality bar")
+    assert f["command"] == f"ak host pick --route 'healthy:claude-code:{HAIKU}'"
+    assert round(f["cost"]["candidate_per_accepted"], 6) == round(4.0 / 189, 6)
+    (k,) = rep["cascades"]
+    assert (k["operations"], k["accepted_operations"], k["escalated_operations"]) == (200, 189, 20)
+
+
+def test_thin_cascade_is_insufficient(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "thincascade")
+    (f,) = only(rep, "cascade_working")
+    assert f["grade"] == "insufficient" and f["command"] is None
+    assert f["headline"].startswith("No recommendation yet")
+
+
+def test_harness_change_is_not_a_model_switch(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "harness")
+    assert types_of(rep) == ["harness_change"]
+    (f,) = rep["findings"]
+    assert f["grade"] == "correlated" and f["command"] is None
+    assert f["freshness"]["models"] == [HAIKU, OPUS, SONNET]
+    assert f["freshness"]["harnesses"] == ["h1", "h2"]
+    assert rep["comparisons"] and all(
+        c["grade"] in ("observed", "insufficient") for c in rep["comparisons"]
+    )
+    assert all(c["harness_capped"] for c in rep["comparisons"])
+
+
+def test_stale_evidence_yields_evidence_drift(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "stale")
+    (f,) = rep["findings"]
+    assert f["type"] == "evidence_drift" and f["drift_of"] == "cheaper_equivalent"
+    assert f["grade"] == "correlated"  # keeps the grade its evidence had
+    assert f["actionable"] is False and f["command"] is None
+    assert f["freshness"]["stale"] is True
+    (comp,) = rep["comparisons"]
+    assert comp["grade"] == "insufficient" and comp["evidence_grade"] == "correlated"
+
+
+def test_harness_changed_since_is_drift(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "moved")
+    (f,) = rep["findings"]
+    assert f["type"] == "evidence_drift" and "harness h9" in f["headline"]
+
+
+def test_unknown_cost_claims_no_dollars(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "nocost")
+    (f,) = rep["findings"]
+    assert f["type"] == "cheaper_equivalent"
+    assert f["cost"]["basis"] == "unknown" and f["cost"]["claim"] == "No $ claimed"
+    assert f["cost"]["net_saving_per_accepted"] is None
+    assert not re.search(r"\$\d", json.dumps(f)), (
+        "a dollar figure leaked into an unknown-cost finding"
+    )
+    card = combined["md"].split("#### nocost: ")[1].split("\n#### ")[0]
+    assert "No $ claimed" in card and not re.search(r"\$\d", card)
+
+
+def test_mixed_cost_bases_are_never_added(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "mixed")
+    (f,) = rep["findings"]
+    assert f["cost"]["basis"] == "mixed" and f["cost"]["claim"] == "No $ claimed"
+
+
+def test_blind_spot_says_what_to_record(combined: dict[str, Any]) -> None:
+    rep = _sub(combined["json"], "blind")
+    (f,) = rep["findings"]
+    assert (f["type"], f["grade"]) == ("blind_spot", "insufficient")
+    assert f["headline"].startswith("No recommendation yet: blind has 56 episodes but only 5")
+    assert "gate" in f["headline"]
+    assert any("medium/weak" in w for w in f["why"])
+    assert any("blocked/cancelled" in w for w in f["why"])
+
+
+def test_no_finding_speaks_above_its_grade(combined: dict[str, Any]) -> None:
+    higher = {
+        "observed": ["is associated with", "matched the incumbent", "saved cost/capacity"],
+        "correlated": ["matched the incumbent", "saved cost/capacity"],
+        "insufficient": ["is associated with", "matched the incumbent", "saved cost/capacity"],
+        "verified": ["saved cost/capacity"],
+    }
+    findings = combined["json"]["findings"]
+    assert len(findings) >= 10
+    for f in findings:
+        for phrase in higher.get(f["grade"], []):
+            assert phrase not in f["headline"], (f["type"], f["grade"], f["headline"])
+        if f["grade"] == "insufficient":
+            assert f["headline"].startswith("No recommendation")
+            assert f["command"] is None
+        if f["type"] in ("harness_change", "blind_spot", "evidence_drift"):
+            assert f["actionable"] is False and f["command"] is None
+
+
+def test_findings_are_grouped_and_ordered(combined: dict[str, Any]) -> None:
+    order = [
+        "cheaper_equivalent",
+        "premium_justified",
+        "cascade_working",
+        "escalation_tax",
+        "harness_change",
+        "blind_spot",
+        "evidence_drift",
+    ]
+    seen = [order.index(t) for t in types_of(combined["json"])]
+    assert seen == sorted(seen)
+    assert set(types_of(combined["json"])) == set(order)

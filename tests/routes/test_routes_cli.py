@@ -1,0 +1,268 @@
+"""CLI surface of `runscore routes`: formats, dispatch, policy, rejects, privacy, determinism."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from runscore.engine import db, sqlpack
+from runscore.engine.packs import routes as engine
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def _equivalent(g: Any) -> Any:
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx)
+        g.cell(HAIKU, 120, 108, complexity=cx)
+    return g
+
+
+def _small(g: Any) -> Any:
+    """A small mixed corpus for golden files: one insufficient comparison, one blind spot."""
+    g.cell(SONNET, 8, 7, complexity="low")
+    g.cell(HAIKU, 6, 5, complexity="low")
+    g.cell(SONNET, 4, 1, activity="triage")
+    g.unlabelled(SONNET, 50, activity="triage")
+    return g
+
+
+def test_bare_file_dispatches_to_report(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    a = run_cli("routes", path, "--as-of", AS_OF)
+    b = run_cli("routes", "report", path, "--as-of", AS_OF)
+    c = run_cli("routes", "--as-of", AS_OF, path)
+    assert a.exit_code == b.exit_code == c.exit_code == 0
+    assert a.stdout == b.stdout == c.stdout
+    assert a.stdout.startswith("# Route findings")
+
+
+def test_markdown_and_json_golden(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    _small(gen()).write(path)
+    for fmt, name in (("markdown", "small.md"), ("json", "small.json"), ("csv", "small.csv")):
+        res = run_cli("routes", "report", "s.jsonl", "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 0, res.stderr
+        golden = GOLDEN / name
+        # Paths print as given; the CLI runs in tmp_path's parent-independent cwd, so make
+        # the input path relative by running from its folder.
+        assert res.stdout == golden.read_text(encoding="utf-8"), name
+
+
+def test_byte_identical_reruns(gen: Any, run_cli: Any, tmp_path: Path, monkeypatch: Any) -> None:
+    g = _equivalent(gen())
+    g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
+    path = str(g.write(tmp_path / "r.jsonl"))
+    outs: dict[str, set[str]] = {"json": set(), "markdown": set()}
+    for fmt, threads in (("json", "1"), ("json", "2"), ("markdown", "1"), ("markdown", "2")):
+        monkeypatch.setenv("RUNSCORE_THREADS", threads)
+        res = run_cli("routes", path, "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 0
+        outs[fmt].add(res.stdout)
+    assert len(outs["json"]) == 1 and len(outs["markdown"]) == 1
+
+
+def test_default_as_of_is_today_midnight_utc() -> None:
+    import datetime as dt
+
+    assert engine.parse_as_of(None, today=dt.date(2025, 1, 2)) == dt.datetime(2025, 1, 2)
+    assert engine.parse_as_of("2025-01-02T03:00:00+02:00") == dt.datetime(2025, 1, 2, 1)
+
+
+def test_rejected_lines_are_reported_and_the_rest_scored(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    g = _small(gen())
+    path = g.write(tmp_path / "bad.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    dup = json.loads(good[0])
+    lines = [
+        good[0],
+        "{not json",
+        json.dumps({"activity": {"id": "x"}}),
+        json.dumps(dup),
+        json.dumps({**dup, "episodeId": "k1", "source": {"kind": "weird"}}),
+        json.dumps(
+            {
+                **dup,
+                "episodeId": "k2",
+                "usage": {"observedCostUsd": "lots", "costBasis": "observed"},
+            }
+        ),
+    ]
+    path.write_text("\n".join(lines + good[1:]) + "\n", encoding="utf-8")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1
+    err = res.stderr.splitlines()
+    assert err[0].startswith(f"{path}:2: not JSON")
+    assert err[1] == f"{path}:3: lacks episodeId (a non-empty string)"
+    assert err[2] == f"{path}:4: duplicate episodeId ep-000001 (first at {path}:1)"
+    assert err[3] == f"{path}:5: unknown source.kind weird (historical, paired or prospective)"
+    assert err[4] == f"{path}:6: usage cost is not a non-negative number"
+    rep = json.loads(res.stdout)
+    assert rep["inputs"]["episodes"] == len(good)
+    assert len(rep["inputs"]["rejected"]) == 5
+
+
+def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
+    res = run_cli("routes", str(tmp_path / "missing.jsonl"))
+    assert res.exit_code == 3 and "no such file" in res.stderr
+
+
+def test_raw_prompt_text_never_reaches_output(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    g = _equivalent(gen())
+    for ep in g.episodes[:40]:
+        ep["prompt"] = "SECRET-PROMPT-TEXT"
+        ep["transcript"] = [{"role": "user", "content": "SECRET-TRANSCRIPT"}]
+        ep["task"]["prompt"] = "SECRET-TASK-PROMPT"
+        ep["outcome"]["signals"][0]["note"] = "SECRET-SIGNAL-NOTE"
+    path = str(g.write(tmp_path / "p.jsonl"))
+    outs = [
+        run_cli("routes", path, "--format", f, "--as-of", AS_OF).stdout
+        for f in ("markdown", "json", "csv")
+    ]
+    outs += [
+        run_cli("routes", "export-router-rows", path, "--format", f).stdout
+        for f in ("jsonl", "csv")
+    ]
+    assert all(o for o in outs)
+    for o in outs:
+        assert "SECRET" not in o
+    assert "prompt" not in engine.COLUMNS and "transcript" not in engine.COLUMNS
+
+
+def test_route_fields_stay_separate(gen: Any, report: Any, tmp_path: Path) -> None:
+    g = gen()
+    g.cell(SONNET, 40, 36)
+    ep = g.episode(model=HAIKU, success=True)
+    ep["execution"].update({"host": "codex", "inferenceProvider": None, "reasoningEffort": "high"})
+    rep = report(str(g.write(tmp_path / "f.jsonl")))
+    row = next(m for m in rep["matrix"] if m["model"] == HAIKU)
+    assert (row["host"], row["provider"]) == ("codex", None)
+    assert row["route"] == f"{HAIKU} via codex/unknown provider"
+
+
+def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    g = gen()
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 80, 72, complexity=cx)
+        g.cell(HAIKU, 60, 54, complexity=cx)
+    path = str(g.write(tmp_path / "q.jsonl"))
+
+    def comp(*args: str) -> dict[str, Any]:
+        res = run_cli("routes", path, "--format", "json", "--as-of", AS_OF, *args)
+        assert res.exit_code == 0, res.stderr
+        return json.loads(res.stdout)
+
+    base = comp()
+    assert base["comparisons"][0]["conclusion"] == "inconclusive"
+    assert base["findings"] == []
+    (tmp_path / "pol.yaml").write_text("tolerance: 0.10\nmin_labelled_per_route: 50\n")
+    loose = comp("--policy", str(tmp_path / "pol.yaml"))
+    assert loose["policy"]["tolerance"] == 0.10
+    assert [f["type"] for f in loose["findings"]] == ["cheaper_equivalent"]
+    (tmp_path / "pol.json").write_text(
+        json.dumps({"tolerance": 0.10, "incumbents": {"documentation": f"claude-code:{HAIKU}"}})
+    )
+    flipped = comp("--policy", str(tmp_path / "pol.json"), "--tolerance", "0.05")
+    assert flipped["policy"]["tolerance"] == 0.05
+    assert flipped["comparisons"][0]["incumbent"]["model"] == HAIKU
+    assert flipped["comparisons"][0]["incumbent"]["source"] == "configured"
+    (tmp_path / "bad.yaml").write_text("tolerence: 0.1\n")
+    res = run_cli("routes", path, "--policy", str(tmp_path / "bad.yaml"))
+    assert res.exit_code == 2 and "unknown setting 'tolerence'" in res.stderr
+    res = run_cli("routes", path, "--tolerance", "2")
+    assert res.exit_code == 2 and "between 0 and 1" in res.stderr
+    res = run_cli("routes", path, "--as-of", "yesterday")
+    assert res.exit_code == 2
+
+
+def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    g = _equivalent(gen())
+    g.unlabelled(HAIKU, 3)
+    path = str(g.write(tmp_path / "e.jsonl"))
+    res = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert len(rows) == 810  # the 3 unlabelled episodes are not training rows
+    r = rows[0]
+    assert set(r) == {
+        "episode_id",
+        "activity",
+        "task_fingerprint",
+        "features",
+        "model",
+        "quality_label",
+        "cost",
+        "cost_basis",
+        "evidence_grade",
+    }
+    assert r["features"]["host"] == "claude-code" and r["features"]["complexity"] in (
+        "low",
+        "medium",
+        "high",
+    )
+    assert {x["evidence_grade"] for x in rows if x["model"] == HAIKU} == {"correlated"}
+    assert sum(x["quality_label"] for x in rows) == 324 + 405
+    csv_out = run_cli("routes", "export-router-rows", path, "--format", "csv").stdout
+    assert len(list(csv.reader(io.StringIO(csv_out)))) == 811
+
+
+def test_hostile_names_are_escaped(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    evil = "haiku-[x](javascript:alert(1))-<script>|`"
+    g = gen()
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx)
+        g.cell(evil, 120, 108, complexity=cx, cost=0.01)
+    path = str(g.write(tmp_path / "h.jsonl"))
+    md = run_cli("routes", path, "--as-of", AS_OF).stdout
+    fence = "```sh\nak host pick --route 'documentation:claude-code:" + evil + "'\n```"
+    prose = md.replace(fence, "")
+    assert "<script>" not in prose and "[x](" not in prose
+    assert "haiku-\\[x\\](javascript:alert(1))-&lt;script&gt;\\|\\`" in prose
+    # The copyable command is shell-quoted and fenced so the backtick cannot close the fence.
+    assert fence in md
+
+
+def test_interval_methods_match_published_examples() -> None:
+    """Newcombe (1998) worked examples: 56/70 vs 48/80 -> [0.0524, 0.3339] (method 10);
+    paired (a, b, c, d) = (36, 12, 2, 0) -> [0.0569, 0.3404] (method 10)."""
+    con = db.connect()
+    first = [f.name for f in sqlpack.files("routes", "v1") if int(f.name[:3]) <= 4]
+    sqlpack.run_pack(
+        con, "routes", "v1", {**engine.Policy().params(), "as_of": "2025-01-01"}, only=first
+    )
+    lo, hi = con.execute(
+        "SELECT routes_newcombe_lo(56/70, 70, 48/80, 80, z95), "
+        "routes_newcombe_hi(56/70, 70, 48/80, 80, z95) FROM routes_policy"
+    ).fetchall()[0]
+    assert (round(lo, 4), round(hi, 4)) == (0.0524, 0.3339)
+    lo, hi = con.execute(
+        "SELECT routes_paired_lo(36, 12, 2, 0, z95), routes_paired_hi(36, 12, 2, 0, z95) "
+        "FROM routes_policy"
+    ).fetchall()[0]
+    assert (round(lo, 4), round(hi, 4)) == (0.0569, 0.3404)
+    assert not math.isnan(lo)
+
+
+def test_benchmark_script_runs_small(tmp_path: Path) -> None:
+    """benchmarks/routes_bench.py generates and scores a corpus (1M by default; small here)."""
+    import runpy
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "routes_bench.py"
+    argv = sys.argv
+    sys.argv = [str(bench), "--episodes", "3000", "--out", str(tmp_path)]
+    try:
+        runpy.run_path(str(bench), run_name="__main__")
+    except SystemExit as e:
+        assert e.code == 0
+    finally:
+        sys.argv = argv
+    assert sum(1 for _ in open(tmp_path / "episodes.jsonl", encoding="utf-8")) == 3000
