@@ -9,6 +9,7 @@
 --                    created here, later files add warnings to it
 -- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string
 -- or an integer; a line without one, or with an empty one, is rejected.
+-- "Trimmed"/"empty" here means ASCII whitespace (tabs, newlines too), not only spaces.
 -- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
 -- treated as missing (011 reports it).
 CREATE OR REPLACE TEMP TABLE pl_snapshot_all AS
@@ -34,7 +35,8 @@ WITH src AS (
                    THEN 'no pipeline id (pipelineId or metadata.pipelineId)'
                WHEN json_type(pid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                    THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string or integer'
-               WHEN trim(json_extract_string(pid_j, '$')) = ''
+               WHEN trim(json_extract_string(pid_j, '$'),
+                         ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) = ''
                    THEN pid_field || ' is empty'
            END AS pid_problem,
            CASE
@@ -42,11 +44,14 @@ WITH src AS (
                    THEN 'no task id (id or taskId)'
                WHEN json_type(tid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                    THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string or integer'
-               WHEN trim(json_extract_string(tid_j, '$')) = ''
+               WHEN trim(json_extract_string(tid_j, '$'),
+                         ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) = ''
                    THEN tid_field || ' is empty'
            END AS tid_problem,
            CASE WHEN json_type(status) = 'VARCHAR'
-                THEN lower(trim(json_extract_string(status, '$'))) END AS status_norm,
+                THEN lower(trim(json_extract_string(status, '$'),
+                                ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))
+           END AS status_norm,
            CASE WHEN json_type(createdAt) = 'VARCHAR'
                 THEN TRY_CAST(json_extract_string(createdAt, '$') AS TIMESTAMPTZ)
            END AS created_try,

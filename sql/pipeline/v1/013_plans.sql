@@ -11,7 +11,8 @@ CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
     SELECT _file, _line, _ord,
            CASE WHEN json_type(pipelineId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                     AND trim(json_extract_string(pipelineId, '$')) <> ''
+                     AND trim(json_extract_string(pipelineId, '$'),
+                              ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) <> ''
                 THEN json_extract_string(pipelineId, '$') END AS pipeline_id,
            pipelineId AS pid_j,
            estimatedDurationMinutes AS min_j,
