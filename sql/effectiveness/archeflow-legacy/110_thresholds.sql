@@ -1,12 +1,14 @@
--- archeflow-legacy · 110 score thresholds                    spec: effectiveness.md §5, §6, §8
+-- archeflow-legacy · 110 score thresholds                       spec: effectiveness.md §5, §6
+-- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
+-- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
 -- Reads:    nothing.
--- Produces: thresholds — one row: the cut-offs of ArcheFlow's `archeflow-score.sh report`
---           and `recommend` (the same numbers as effectiveness/v1), and compare_decimals:
---           ArcheFlow rounds the average to 2 decimals (`* 100 | round / 100`) before it
---           compares, so 0.696 counts as 0.70 here (v1 compares at 6 decimals).
+-- Produces: thresholds — one row: the cut-offs that turn an average composite score into a
+--           recommendation (§5), a model suggestion (§5) and a team action (§6), and the
+--           number of decimals a score is rounded to before any comparison (README: "the
+--           comparison is made on the value rounded to 6 decimal places").
 CREATE OR REPLACE TEMP TABLE thresholds AS
 SELECT 0.70::DOUBLE AS keep_min,          -- avg_composite >= keep_min: 'keep'
        0.40::DOUBLE AS optimize_min,      -- >= optimize_min: 'optimize', else 'consider_removing'
        0.70::DOUBLE AS suggest_high_min,  -- model suggestion: working well at or above this
        0.50::DOUBLE AS suggest_low_below, -- model suggestion: not contributing below this
-       2 AS compare_decimals;
+       6 AS compare_decimals;

@@ -1,12 +1,13 @@
 -- archeflow-legacy · 130 rolling averages per archetype         spec: effectiveness.md §5
+-- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
+-- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
 -- Reads:    archetype_runs (125).
 -- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
 --           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
 --           only, NULL when none), cost_runs (recent runs with a known cost), model (most
---           frequent non-null model in the window; tie: the alphabetically first, as
---           jq's `group_by(.model) | sort_by(-length)` picks; 'unknown' when none) and
---           value_per_dollar (avg_composite / avg_cost_usd, NULL
+--           frequent non-null model in the window; tie: the one used most recently;
+--           'unknown' when none) and value_per_dollar (avg_composite / avg_cost_usd, NULL
 --           when the cost is unknown or 0).
 -- Means are a left-to-right sum in run order divided by the count: deterministic to the
 -- last bit, and the same arithmetic as ArcheFlow's jq `add / length`.
@@ -37,7 +38,7 @@ WITH means AS (
     WHERE in_window AND model IS NOT NULL
     GROUP BY archetype, model
     QUALIFY row_number() OVER (PARTITION BY archetype
-                               ORDER BY count(*) DESC, model ASC) = 1
+                               ORDER BY count(*) DESC, min(recency) ASC) = 1
 )
 SELECT m.*,
        coalesce(o.model, 'unknown') AS model,

@@ -1,9 +1,11 @@
 -- archeflow-legacy · 135 trend and its uncertainty              spec: effectiveness.md §5
+-- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
+-- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
 -- Reads:    archetype_runs (125), windows (115).
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
 --           2·trend_runs runs), trend ('insufficient_data' | 'improving' | 'declining' |
---           'stable': ArcheFlow compares the unrounded delta against ±trend_margin),
+--           'stable', on the delta rounded to delta_decimals against ±trend_margin),
 --           trend_delta_low / trend_delta_high (the interval_level exact bootstrap
 --           percentile interval of the delta) and trend_significant (false when that
 --           interval, rounded to delta_decimals, includes 0; NULL without a delta).
@@ -72,8 +74,8 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
 SELECT o.archetype,
        o.trend_delta,
        CASE WHEN o.trend_delta IS NULL THEN 'insufficient_data'
-            WHEN o.trend_delta > w.trend_margin THEN 'improving'
-            WHEN o.trend_delta < -w.trend_margin THEN 'declining'
+            WHEN round(o.trend_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
+            WHEN round(o.trend_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
             ELSE 'stable' END AS trend,
        b.lo AS trend_delta_low,
        b.hi AS trend_delta_high,
