@@ -462,6 +462,8 @@ def _careful(
                     )
                     continue
                 line = raw.rstrip(b"\n")
+                if lineno == 1 and line.startswith(b"\xef\xbb\xbf"):
+                    line = line[3:]  # a UTF-8 BOM, as the fast path accepts it
                 if line.endswith(b"\r"):
                     line = line[:-1]
                 if not line.strip():

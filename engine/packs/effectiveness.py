@@ -136,15 +136,93 @@ def build_event_tables(
     if progress:
         progress("score", 0, 1)
     lo, hi = EXTRACT_STAGE
-    sqlpack.run_range(
-        con,
-        PACK,
-        version,
-        lo + (1 if projection else 0),
-        hi,
-        {"scored_at": scored_at or _now_iso()},
-    )
+    first = lo + (1 if projection else 0)
+    params = {"scored_at": scored_at or _now_iso()}
+    sqlpack.run_range(con, PACK, version, first, first, params)
+    if projection:
+        _merge_equal_duplicates(con, files)
+    sqlpack.run_range(con, PACK, version, first + 1, hi, params)
     return EventTables(files=files, skipped=res.skipped, discovery_issues=disc)
+
+
+#: Envelope fields that make up an event's content (seq is the key; parent is compared
+#: normalised, by the SQL).
+_CONTENT_FIELDS = ("ts", "run_id", "type", "phase", "agent", "data")
+
+
+def _merge_equal_duplicates(
+    con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile]
+) -> None:
+    """Treat lines with the same (run_id, seq) and equal JSON content as one event.
+
+    The SQL identity hash is exact on text, so two objects that differ only in member
+    order (or 1 vs 1.0) look different to it. Such conflicts are rare, so the few
+    lines involved are re-read and compared as parsed JSON here; equal ones get the
+    first line's hash before duplicates are judged (010).
+    """
+    groups = con.sql(
+        """
+        SELECT list(_file ORDER BY _ord), list(_line ORDER BY _ord),
+               list(_ord ORDER BY _ord), list(parents ORDER BY _ord),
+               list(content_md5 ORDER BY _ord)
+        FROM accepted
+        WHERE (run_id, seq) IN (SELECT (run_id, seq) FROM accepted GROUP BY run_id, seq
+                                HAVING count(DISTINCT content_md5) > 1)
+        GROUP BY run_id, seq
+        """
+    ).fetchall()
+    if not groups:
+        return
+    wanted: dict[str, set[int]] = {}
+    for fs, ls, *_ in groups:
+        for f, ln in zip(fs, ls, strict=True):
+            wanted.setdefault(f, set()).add(int(ln))
+    path_of = {f.display: f.path for f in files}
+    text = _read_lines(path_of, wanted)
+    updates: list[tuple[str, int]] = []
+    for fs, ls, ords, parents, md5s in groups:
+        objs = []
+        for f, ln, par in zip(fs, ls, parents, strict=True):
+            obj = text.get((f, int(ln)))
+            if obj is None:
+                break
+            objs.append(({k: obj.get(k) for k in _CONTENT_FIELDS}, sorted(set(par))))
+        else:
+            first = objs[0]
+            for o, md5 in zip(ords[1:], objs[1:], strict=True):
+                if md5 == first:
+                    updates.append((md5s[0], int(o)))
+    if updates:
+        con.executemany("UPDATE raw_events__rows SET content_md5 = ? WHERE _ord = ?", updates)
+
+
+def _read_lines(
+    path_of: dict[str, str], wanted: dict[str, set[int]]
+) -> dict[tuple[str, int], dict[str, Any]]:
+    out: dict[tuple[str, int], dict[str, Any]] = {}
+    for display, lines in wanted.items():
+        path = path_of.get(display)
+        if path is None:
+            continue
+        last = max(lines)
+        try:
+            with open(path, "rb") as fh:
+                for n, raw in enumerate(fh, start=1):
+                    if n in lines:
+                        line = raw.rstrip(b"\r\n")
+                        if n == 1 and line.startswith(b"\xef\xbb\xbf"):
+                            line = line[3:]
+                        try:
+                            obj = json.loads(line)
+                        except ValueError:
+                            continue
+                        if isinstance(obj, dict):
+                            out[(display, n)] = obj
+                    if n >= last:
+                        break
+        except OSError:
+            continue
+    return out
 
 
 def score_runs(

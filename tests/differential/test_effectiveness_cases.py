@@ -434,13 +434,7 @@ def bom_in_clean_file(r: str) -> Case:
     return [[first, done(r, 2)]]
 
 
-@case(
-    xfail="INCONSISTENT (engine/sources.py, spec-silent on BOMs): a UTF-8 BOM before line 1 "
-    "is accepted when every line of the file is well-formed (fast DuckDB path) but line 1 "
-    "is skipped as 'not JSON: Unexpected UTF-8 BOM' when any other line of the file is "
-    "malformed (the careful per-line path). The same line must not be accepted or rejected "
-    "depending on other lines; the reference accepts it in both cases."
-)
+@case()
 def bom_in_file_with_a_bad_line(r: str) -> Case:
     first = b"\xef\xbb\xbf" + json.dumps(verdict(r, 1, "guardian", findings=[bug()])).encode()
     return [[first, b"not json", done(r, 2)]]
@@ -460,7 +454,7 @@ TRIM = (
 )
 
 
-@case(xfail=TRIM)
+@case()
 def trim_tab_archetype(r: str) -> Case:
     return [
         [
@@ -471,12 +465,12 @@ def trim_tab_archetype(r: str) -> Case:
     ]
 
 
-@case(xfail=TRIM)
+@case()
 def trim_tab_severity(r: str) -> Case:
     return [[verdict(r, 1, "guardian", findings=[bug(severity="bug\t")]), done(r, 2)]]
 
 
-@case(xfail=TRIM)
+@case()
 def trim_newline_verdict(r: str) -> Case:
     return [
         [
@@ -487,7 +481,7 @@ def trim_newline_verdict(r: str) -> Case:
     ]
 
 
-@case(xfail=TRIM)
+@case()
 def trim_tab_source(r: str) -> Case:
     return [
         [
@@ -498,7 +492,7 @@ def trim_tab_source(r: str) -> Case:
     ]
 
 
-@case(xfail=TRIM)
+@case()
 def trim_tab_location(r: str) -> Case:
     return [
         [
@@ -510,12 +504,7 @@ def trim_tab_location(r: str) -> Case:
     ]
 
 
-@case(
-    xfail="SPEC §1 'identical content': two lines whose data objects hold the same members "
-    "in a different order are the same JSON value (RFC 8259: an object is unordered) and so "
-    "one event; runscore compares data as text and reports the run invalid (it already "
-    "ignores member order at the top level)."
-)
+@case()
 def duplicate_member_order(r: str) -> Case:
     return [
         [
@@ -545,11 +534,7 @@ def blank_archetype_string(r: str) -> Case:
     return [[verdict(r, 1, "  ", agent="sage"), done(r, 2)]]
 
 
-@case(
-    xfail="AMBIGUOUS (spec §3 '{lower(trim(data.source))} when data.source is a non-empty "
-    "string'): '  ' is a non-empty string, so the reference attributes the fix to '' (nobody); "
-    "runscore treats a blank source as no source and walks the DAG to the verdict."
-)
+@case()
 def blank_source(r: str) -> Case:
     return [
         [
@@ -560,11 +545,7 @@ def blank_source(r: str) -> Case:
     ]
 
 
-@case(
-    xfail="AMBIGUOUS (spec §3 match key: lower(trim(location)) 'when present'): the reference "
-    "takes an empty location as present (key ''); runscore treats it as absent and falls back "
-    "to the description, which another reviewer shares, so the finding is not contradicted."
-)
+@case()
 def empty_location(r: str) -> Case:
     return [
         [
@@ -575,11 +556,7 @@ def empty_location(r: str) -> Case:
     ]
 
 
-@case(
-    xfail="AMBIGUOUS (spec §3 'the cycle.boundary event with met = true'): the reference takes "
-    "JSON true only (the spec names the string form for fix_required, not for met); runscore "
-    "also accepts the strings 'true'/'TRUE'/'True'."
-)
+@case()
 def met_as_string(r: str) -> Case:
     return [
         [
@@ -591,10 +568,7 @@ def met_as_string(r: str) -> Case:
     ]
 
 
-@case(
-    xfail="AMBIGUOUS/spec-silent (spec §1 parent: 'array of integers'): the reference ignores "
-    "non-integer array elements; runscore also accepts numeric strings inside the array."
-)
+@case()
 def parent_array_of_strings(r: str) -> Case:
     return [
         [

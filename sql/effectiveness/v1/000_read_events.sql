@@ -11,6 +11,10 @@
 --           or null), parents BIGINT[] / parent_bad VARCHAR[] (usable and unusable parent
 --           parts), content_md5 (identity of the event but for its seq).
 -- One json_extract with a list of paths parses `data` once per line.
+-- trim as Python's str.strip() does for ASCII: spaces, tabs, newlines, CR, VT, FF.
+CREATE OR REPLACE TEMP MACRO eff_trim(s) AS
+    trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
+
 CREATE OR REPLACE TEMP TABLE _stage AS
 WITH r AS (
     SELECT _path, run_id, type, seq, parent, ts, phase, agent,
@@ -32,15 +36,16 @@ WITH r AS (
                  WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
                  WHEN 'VARCHAR' THEN
                    list_transform(list_filter(string_split(parent ->> '$', ','),
-                                              lambda s: trim(s) <> ''),
-                                  lambda s: to_json(trim(s)))
+                                              lambda s: eff_trim(s) <> ''),
+                                  lambda s: to_json(eff_trim(s)))
                  ELSE [parent]
                END,
                lambda p: {
-                 'is_int': json_type(p) IN ('BIGINT', 'UBIGINT')
-                           OR (json_type(p) = 'VARCHAR'
-                               AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}')),
-                 'v': TRY_CAST(trim(p ->> '$') AS BIGINT),
+                 -- array elements must be JSON integers; the parts of "3,4" are text
+                 'is_int': json_type(parent) <> 'ARRAY' AND json_type(p) = 'VARCHAR'
+                               AND regexp_full_match(eff_trim(p ->> '$'), '[0-9]{1,18}')
+                           OR json_type(p) IN ('BIGINT', 'UBIGINT'),
+                 'v': TRY_CAST(eff_trim(p ->> '$') AS BIGINT),
                  'raw': p::VARCHAR}) AS parent_parts
     FROM r
 )
@@ -67,18 +72,20 @@ SELECT
     list_transform(list_filter(parent_parts, lambda p: NOT p.is_int), lambda p: p.raw)
         AS parent_bad,
     ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
-    coalesce(nullif(lower(trim(d[1] ->> '$')), ''), nullif(lower(trim(agent ->> '$')), ''),
+    coalesce(nullif(lower(eff_trim(d[1] ->> '$')), ''), nullif(lower(eff_trim(agent ->> '$')), ''),
              'unknown') AS archetype,
-    CASE WHEN typ = 'review.verdict' THEN lower(trim(d[2] ->> '$')) END AS verdict,
+    CASE WHEN typ = 'review.verdict' THEN lower(eff_trim(d[2] ->> '$')) END AS verdict,
     CASE WHEN typ = 'review.verdict' AND json_type(d[3]) IN ('BIGINT', 'UBIGINT')
          THEN TRY_CAST(d[3] ->> '$' AS BIGINT) END AS data_cycle,
     CASE WHEN typ = 'review.verdict' AND json_type(d[4]) = 'ARRAY' THEN d[4] END AS findings,
-    CASE WHEN typ = 'fix.applied' AND json_type(d[5]) = 'VARCHAR' AND trim(d[5] ->> '$') <> ''
-         THEN lower(trim(d[5] ->> '$')) END AS fix_source,
-    CASE WHEN typ = 'fix.applied' THEN nullif(lower(trim(d[6] ->> '$')), '') END AS fix_finding,
+    -- a non-empty string source is authoritative (even one of blanks: it names nobody)
+    CASE WHEN typ = 'fix.applied' AND json_type(d[5]) = 'VARCHAR' AND (d[5] ->> '$') <> ''
+         THEN lower(eff_trim(d[5] ->> '$')) END AS fix_source,
+    -- "present" = given and not null (an empty string is present)
+    CASE WHEN typ = 'fix.applied' THEN lower(eff_trim(d[6] ->> '$')) END AS fix_finding,
     CASE WHEN typ = 'fix.applied' THEN coalesce(
-           nullif(lower(trim(d[7] ->> '$')), ''),
-           nullif(lower(trim(d[8] ->> '$')), '')
+           lower(eff_trim(d[7] ->> '$')),
+           lower(eff_trim(d[8] ->> '$'))
              || CASE WHEN d[9] IS NOT NULL AND json_type(d[9]) <> 'NULL'
                      THEN ':' || (d[9] ->> '$') ELSE '' END) END AS fix_loc_key,
     CASE WHEN typ = 'agent.complete' AND json_type(d[10]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
@@ -92,10 +99,9 @@ SELECT
     CASE WHEN typ = 'agent.complete' AND json_type(d[14]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
          THEN TRY_CAST(round(TRY_CAST(d[14] ->> '$' AS DOUBLE)) AS BIGINT) END AS tok_out,
     CASE WHEN typ IN ('agent.complete', 'agent.start')
-         AND trim(d[15] ->> '$') <> '' THEN d[15] ->> '$' END AS model,
+         AND eff_trim(d[15] ->> '$') <> '' THEN d[15] ->> '$' END AS model,
     CASE WHEN typ = 'cycle.boundary'
-         THEN coalesce(json_type(d[16]) = 'BOOLEAN' AND (d[16] ->> '$') = 'true'
-                       OR json_type(d[16]) = 'VARCHAR' AND lower(d[16] ->> '$') = 'true', false)
+         THEN coalesce(json_type(d[16]) = 'BOOLEAN' AND (d[16] ->> '$') = 'true', false)
     END AS met,
     -- identity of the event but for its seq: envelope, normalised parents, data
     md5(concat_ws(chr(31), coalesce(ts::VARCHAR, 'null'), typ, coalesce(phase::VARCHAR, 'null'),

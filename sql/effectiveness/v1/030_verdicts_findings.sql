@@ -7,7 +7,7 @@
 --           counts; a missing/null/non-array findings is empty): run_id, verdict_seq, idx,
 --           archetype, cycle, severity (lower/trim), fix_required (JSON true or "true" in
 --           any case), useful, description, match_key (location, else file[:line], else
---           description; lower/trim; empty counts as absent).
+--           description; lower/trim; present = given and not null, so "" is a key).
 CREATE OR REPLACE TEMP TABLE verdicts AS
 SELECT v.run_id, v.seq, v.archetype,
        v.verdict,
@@ -31,17 +31,17 @@ WITH raw AS (
     FROM raw
 )
 SELECT run_id, verdict_seq, idx, archetype, cycle,
-       lower(trim(obj ->> '$.severity')) AS severity,
+       lower(eff_trim(obj ->> '$.severity')) AS severity,
        coalesce(json_type(obj -> '$.fix_required') = 'BOOLEAN' AND (obj ->> '$.fix_required') = 'true'
                 OR json_type(obj -> '$.fix_required') = 'VARCHAR'
                    AND lower(obj ->> '$.fix_required') = 'true', false) AS fix_required,
        obj ->> '$.description' AS description,
        coalesce(
-           nullif(lower(trim(obj ->> '$.location')), ''),
-           nullif(lower(trim(obj ->> '$.file')), '')
+           lower(eff_trim(obj ->> '$.location')),
+           lower(eff_trim(obj ->> '$.file'))
                || CASE WHEN (obj -> '$.line') IS NOT NULL AND json_type(obj -> '$.line') <> 'NULL'
                        THEN ':' || (obj ->> '$.line') ELSE '' END,
-           nullif(lower(trim(obj ->> '$.description')), '')
+           lower(eff_trim(obj ->> '$.description'))
        ) AS match_key
 FROM typed;
 

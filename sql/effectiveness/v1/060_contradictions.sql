@@ -35,7 +35,7 @@ WITH approvers AS (
     SELECT f.run_id, f.verdict_seq, f.idx
     FROM findings f
     JOIN attributed x ON x.run_id = f.run_id AND x.archetype = f.archetype
-                     AND x.finding = nullif(lower(trim(f.description)), '')
+                     AND x.finding = lower(eff_trim(f.description))
     UNION
     SELECT f.run_id, f.verdict_seq, f.idx
     FROM findings f
