@@ -1,10 +1,405 @@
-"""CLI commands: nightly (being built)."""
+"""``runscore nightly`` (the batch job) and ``runscore history check|repair``.
+
+Thin layer over ``runscore.engine.nightly`` and ``runscore.engine.history_tools``: it
+parses options, hands the engine a renderer (the Jinja templates) and the pack hooks
+(pipeline, plugin, routes: their engine APIs plus their CLI renderers), prints where
+the outputs went and maps the outcome to an exit code.
+"""
 
 from __future__ import annotations
 
+import json
+import os
+import re
+from collections.abc import Mapping
+from typing import Any
+
 import click
+from runscore.cli import output
+from runscore.cli.exitcodes import ExitCode
+from runscore.cli.render import env, render
+from runscore.engine import history_tools, nightly
+from runscore.engine.packs import effectiveness_history as eh
+
+# --------------------------------------------------------------------------- markdown
+
+#: After ``md``: link brackets, emphasis and a leading block marker, so a hostile run id,
+#: path or team name in a list item stays text (``md`` already handles | ` < > newlines
+#: and control characters). Intra-word underscores cannot open emphasis and stay as is.
+_MD_EXTRA = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+_MD_LEAD = re.compile(r"^([#>+=!-])")
+
+
+def md_text(v: Any) -> str:
+    """A value as inline markdown text that cannot become a link, emphasis or block."""
+    s = output.md_escape(v)
+    return _MD_LEAD.sub(r"\\\1", _MD_EXTRA.sub(r"\\\1", s))
+
+
+def _nightly_env() -> None:
+    env().filters.setdefault("mdt", md_text)
+
+
+def _md(template: str, **ctx: Any) -> str:
+    _nightly_env()
+    return render(template, **ctx).rstrip("\n") + "\n"
+
+
+class Renderer:
+    """The nightly renderer: the same markdown as ``runscore report``/``recommend``."""
+
+    def markdown(self, kind: str, ctx: Mapping[str, Any]) -> str:
+        if kind == "effectiveness_report":
+            return report_markdown(ctx["result"])
+        if kind == "effectiveness_recommend":
+            return recommend_markdown(ctx["result"])
+        if kind == "runlog":
+            return _md("nightly_runlog.md.j2", log=ctx["log"])
+        if kind == "index":
+            return _md("nightly_index.md.j2", log=ctx["log"])
+        raise ValueError(f"unknown nightly document {kind!r}")
+
+    def json(self, data: Any) -> str:
+        return output.to_json(data)
+
+
+def report_markdown(res: eh.ReportResult) -> str:
+    """What ``runscore report --format markdown`` prints (same template, same context)."""
+    rows = res.table.to_pylist()
+    sections = [
+        {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]} for v in res.versions
+    ]
+    level = float(res.windows.get("interval_level", 0.95)) * 100
+    return render(
+        "effectiveness_report.md.j2",
+        sections=sections,
+        multi=len(sections) > 1,
+        window=res.window,
+        trend_runs=res.windows.get("trend_runs"),
+        level=f"{level:g}",
+    )
+
+
+def recommend_markdown(res: eh.RecommendResult) -> str:
+    """What ``runscore recommend TEAM --format markdown`` prints."""
+    return render(
+        "effectiveness_recommend.md.j2",
+        team_name=res.team.name,
+        version=res.version,
+        window=res.window,
+        rows=res.table.to_pylist(),
+    )
+
+
+# --------------------------------------------------------------------------- pack hooks
+
+
+def _diag(pack: str, text: str) -> nightly.Diagnostic:
+    return nightly.Diagnostic("pack", "", 0, f"{pack}: {text}")
+
+
+def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
+    from runscore.cli import pipeline as pipeline_cli
+
+    plans = run.inputs.extra.get("plans") or None
+    s = pipeline_cli.run_batch(
+        run.inputs.paths,
+        run.out_dir,
+        run.date,
+        plans=plans,
+        history_path=os.path.join(run.memory_dir, "pipelines.jsonl"),
+    )
+    return nightly.PackOutcome(
+        summary=f"{s['scored']} pipeline(s) scored, {s['notTerminal']} not terminal",
+        files=list(s["files"]),
+        rejected=[_diag("pipeline", str(e)) for e in s["errors"]],
+        warnings=[_diag("pipeline", str(w)) for w in s["warnings"]],
+    )
+
+
+def _plugin_run(run: nightly.PackRun) -> nightly.PackOutcome:
+    from runscore.cli import plugin as plugin_cli
+    from runscore.engine.packs import plugin as plugin_engine
+
+    def one(key: str) -> str | None:
+        v = run.inputs.extra.get(key)
+        return v[0] if v else None
+
+    res = plugin_engine.score(
+        run.inputs.paths,
+        judge=one("judge"),
+        mc=one("mc"),
+        matchups=one("matchups"),
+        history_path=os.path.join(run.memory_dir, "plugins.jsonl"),
+        lock_timeout=max(run.wait, nightly.HISTORY_APPEND_GRACE),
+    )
+    files = plugin_cli.write_out(res, run.out_dir, "markdown")
+    files += plugin_cli.write_out(res, run.out_dir, "json")
+    return nightly.PackOutcome(
+        summary=f"{len(res.skills())} skill(s) scored",
+        files=files,
+        rejected=[
+            nightly.Diagnostic("pack", i.file, i.line, f"plugin: {i.reason}") for i in res.issues
+        ],
+        warnings=[
+            nightly.Diagnostic("pack", w.file, w.line, f"plugin: {w.reason}") for w in res.warnings
+        ],
+    )
+
+
+def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
+    from runscore.cli import routes as routes_cli
+    from runscore.engine.history import atomic_write_text
+    from runscore.engine.packs import routes as routes_engine
+
+    rep = routes_engine.analyze(run.inputs.paths)
+    data = rep.to_dict()
+    files = [os.path.join(run.out_dir, "routes.json")]
+    atomic_write_text(files[0], output.to_json(data))
+    # The markdown of `runscore routes report` (same template and grouping).
+    block = getattr(routes_cli, "_command_block", None)
+    mdx = getattr(routes_cli, "_mdx", None)
+    if block is not None and mdx is not None:
+        for f in data["findings"]:
+            f["command_block"] = block(f["command"])
+        groups: list[dict[str, Any]] = []
+        for f in data["findings"]:
+            if not groups or groups[-1]["type"] != f["type"]:
+                groups.append({"type": f["type"], "findings": []})
+            groups[-1]["findings"].append(f)
+        env().filters.setdefault("mdx", mdx)
+        text = render(
+            "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
+        )
+        files.append(os.path.join(run.out_dir, "routes.md"))
+        atomic_write_text(files[1], text)
+    return nightly.PackOutcome(
+        summary=f"{rep.episodes} episode(s), {rep.findings.num_rows} finding(s)",
+        files=files,
+        rejected=[
+            nightly.Diagnostic("pack", i.file, i.line, f"routes: {i.reason}") for i in rep.problems
+        ],
+    )
+
+
+def pack_hooks() -> list[nightly.PackHook]:
+    """The packs that join the nightly job, in output order."""
+    return [
+        nightly.PackHook("pipeline", nightly.pipeline_inputs, _pipeline_run),
+        nightly.PackHook("plugin", nightly.plugin_inputs, _plugin_run),
+        nightly.PackHook("routes", nightly.routes_inputs, _routes_run),
+    ]
+
+
+# --------------------------------------------------------------------------- nightly
+
+
+@click.command("nightly")
+@click.option(
+    "--root",
+    "roots",
+    multiple=True,
+    metavar="DIR",
+    help="A project root to score (repeatable; default: the current directory). Run "
+    "logs are read from DIR/.archeflow/events/**/*.jsonl.",
+)
+@click.option(
+    "--out",
+    "out",
+    default=nightly.DEFAULT_OUT,
+    show_default=True,
+    metavar="DIR",
+    help="Output folder; the day's reports go to DIR/YYYY-MM-DD/.",
+)
+@click.option(
+    "--team",
+    "teams",
+    multiple=True,
+    metavar="TEAM.yaml",
+    help="A team preset to recommend for, in every root (repeatable). Presets in "
+    "ROOT/.archeflow/teams/*.yaml|*.yml are found on their own.",
+)
+@click.option(
+    "--date",
+    "date_text",
+    metavar="YYYY-MM-DD",
+    help="The date of the output folder (default: today, UTC). Re-running a date "
+    "replaces that day's folder completely or not at all.",
+)
+@click.option(
+    "--history",
+    "history_path",
+    default=None,
+    metavar="FILE",
+    help="One effectiveness history for all roots (default: each root's "
+    "ROOT/.archeflow/memory/effectiveness.jsonl).",
+)
+@click.option(
+    "--wait",
+    type=click.FloatRange(min=0),
+    default=0.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long to wait for another nightly job's lock before giving up (exit 4).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: the path of the day's index.md on stdout; json: the run log.",
+)
+def nightly_cmd(
+    roots: tuple[str, ...],
+    out: str,
+    teams: tuple[str, ...],
+    date_text: str | None,
+    history_path: str | None,
+    wait: float,
+    fmt: str,
+) -> None:
+    """The unattended batch job: extract every root's new runs and render the day's reports.
+
+    For each --root: extract new or changed run logs (unchanged files are not re-read)
+    into its history, then write into OUT/YYYY-MM-DD/ the effectiveness report (markdown
+    and JSON), recommendations per team preset, pipeline/plugin/routes reports when their
+    inputs are present (ROOT/.archeflow/tasks/*.jsonl, .archeflow/plugin-eval/skills/,
+    .archeflow/episodes/*.jsonl), a run log (runlog.md, runlog.json: every file:line
+    rejected and why) and an index.md linking them.
+
+    Exit codes: 0 all good; 1 finished, but some input was rejected (listed in the run
+    log and on stderr); 2 usage error (e.g. an invalid --team file); 3 nothing readable
+    (no root had run logs, pack inputs or a history; nothing is written); 4 another
+    nightly job holds the lock (already running) for longer than --wait.
+    """
+    res = nightly.run_nightly(
+        list(roots),
+        out,
+        renderer=Renderer(),
+        teams=list(teams),
+        date=nightly.parse_date(date_text) if date_text else None,
+        history_path=history_path,
+        wait=wait,
+        hooks=pack_hooks(),
+    )
+    rejected = res.all_rejected
+    for d in rejected:
+        output.note(d.text())
+    scored = sum(len(s.runs_scored) for s in res.scopes)
+    incomplete = sum(len(s.incomplete) for s in res.scopes)
+    unchanged = sum(s.files_unchanged for s in res.scopes)
+    output.note(
+        f"nightly {res.date}: {scored} run(s) scored, {incomplete} incomplete, "
+        f"{unchanged} unchanged file(s) not re-read, {len(rejected)} rejected input(s); "
+        f"{len(res.outputs)} file(s) in {res.out_dir}"
+    )
+    if fmt == "json":
+        click.echo(output.to_json(res.as_dict()), nl=False)
+    else:
+        click.echo(os.path.join(res.out_dir, "index.md"))
+    if res.partial:
+        click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+# --------------------------------------------------------------------------- history
+
+
+@click.group("history")
+def history_group() -> None:
+    """Check or repair an effectiveness history file.
+
+    The readers already skip torn, foreign and invalid lines with a file:line
+    diagnostic; check lists them, repair writes a copy without them.
+    """
+
+
+def _print_check(res: history_tools.CheckResult, fmt: str) -> None:
+    problems = sorted(res.issues + res.duplicates, key=lambda i: i.line)
+    if fmt == "json":
+        click.echo(json.dumps(res.as_dict(), ensure_ascii=False, indent=2))
+    for i in problems:
+        output.note(f"{i.location()}: {i.reason}")
+    for n in res.notes:
+        output.note(n)
+    versions = ", ".join(f"{v}: {n}" for v, n in sorted(res.versions.items())) or "none"
+    output.note(
+        f"{res.path}: {res.lines} line(s), {res.usable} usable ({versions}); "
+        f"{len(res.issues)} bad, {len(res.duplicates)} duplicate"
+    )
+
+
+@history_group.command("check")
+@click.argument("history_path", default=eh.DEFAULT_HISTORY, metavar="[HISTORY]")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="text: findings on stderr only; json: one report object on stdout.",
+)
+def check_cmd(history_path: str, fmt: str) -> None:
+    """Report every history line the readers skip (torn, foreign, not JSON, invalid
+    fields) and every record written twice, as file:line: reason.
+
+    HISTORY defaults to .archeflow/memory/effectiveness.jsonl. ArcheFlow's own
+    15-field lines are valid (archeflow-legacy). Exit 0 when clean, 1 when not,
+    3 when the file does not exist.
+    """
+    res = history_tools.check(history_path)
+    _print_check(res, fmt)
+    if not res.ok:
+        click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+@history_group.command("repair")
+@click.argument("history_path", default=eh.DEFAULT_HISTORY, metavar="[HISTORY]")
+@click.option(
+    "--out",
+    "out",
+    default=None,
+    metavar="FILE",
+    help="Where to write the repaired copy (default: HISTORY with .repaired before "
+    "the extension). Never the history itself.",
+)
+@click.option(
+    "--in-place",
+    is_flag=True,
+    help="Replace the history itself (under its lock), after copying it to HISTORY.bak-<UTC time>.",
+)
+@click.option("--force", is_flag=True, help="Overwrite an existing --out file.")
+@click.option(
+    "--lock-timeout",
+    type=click.FloatRange(min=0),
+    default=300.0,
+    show_default=True,
+    help="Seconds to wait for a writer's history lock with --in-place (exit 4 after).",
+)
+def repair_cmd(
+    history_path: str, out: str | None, in_place: bool, force: bool, lock_timeout: float
+) -> None:
+    """Write the history without the lines check reports (kept lines byte for byte).
+
+    By default to a new file; the history is never rewritten without --in-place, which
+    keeps a backup and makes the next extract re-read its inputs (the manifest is
+    dropped), so runs whose records were torn are scored again. Prints the path of the
+    repaired file.
+    """
+    res = history_tools.repair(
+        history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout
+    )
+    for i in sorted(res.check.issues + res.check.duplicates, key=lambda i: i.line):
+        output.note(f"{i.location()}: dropped: {i.reason}")
+    if not res.changed:
+        output.note(f"{history_path}: clean; nothing to repair")
+    else:
+        extra = f"; backup {res.backup}" if res.backup else ""
+        output.note(f"{res.target}: {res.kept} line(s) kept, {res.dropped} dropped{extra}")
+    click.echo(res.target)
 
 
 def register(group: click.Group) -> None:
-    """Add this module's commands to the runscore group."""
-    del group
+    """Add ``nightly`` and the ``history`` group (``check``, ``repair``)."""
+    group.add_command(nightly_cmd)
+    group.add_command(history_group)

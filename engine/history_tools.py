@@ -1,0 +1,300 @@
+"""``runscore history check|repair``: diagnose and rewrite a damaged effectiveness history.
+
+The history is append-only, so damage is always one of a few shapes: a torn last line
+(a writer killed mid-append), a line another tool wrote into the file, a line that is
+not JSON or not UTF-8, or (after a bug or a hand-merge) the same record twice. The
+readers already skip such lines with a ``file:line: reason`` diagnostic; ``check``
+lists them all, ``repair`` writes a copy without them.
+
+Lines are read by the same reader as ``report`` (``effectiveness_history.load_history``:
+``sources.read_jsonl`` plus the version's ``100_history.sql``), so ``check`` calls a line
+bad exactly when ``report`` would skip it. ArcheFlow's own 15-field lines are valid
+(``archeflow-legacy``) and kept; lines of a scoring version this runscore does not know
+are kept too (a newer runscore may have written them).
+
+``repair`` copies the kept lines byte for byte, in order (a streaming copy of the file:
+a maintenance command, not a scoring hot path), to a new file; ``in_place`` replaces the
+history under its lock after writing a backup, and drops the extract manifest so the
+next extract re-reads its inputs (records lost with a torn line are then scored again;
+the idempotency keys keep everything else from being written twice).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+from dataclasses import dataclass, field
+from typing import Any
+
+from runscore.engine import history
+from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.packs import effectiveness, effectiveness_history
+from runscore.engine.sources import LineIssue
+
+
+@dataclass
+class CheckResult:
+    path: str
+    lines: int  # lines in the file (blank ones included)
+    usable: int  # lines report would use
+    versions: dict[str, int]  # scoring_version -> usable lines
+    legacy: int  # archeflow-legacy lines (ArcheFlow's 15 fields)
+    issues: list[LineIssue] = field(default_factory=list)  # lines report skips
+    duplicates: list[LineIssue] = field(default_factory=list)  # same record again
+    notes: list[str] = field(default_factory=list)
+    keep: list[int] = field(default_factory=list)  # line numbers repair keeps, in order
+
+    @property
+    def ok(self) -> bool:
+        return not self.issues and not self.duplicates
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "ok": self.ok,
+            "lines": self.lines,
+            "usable": self.usable,
+            "versions": self.versions,
+            "legacy": self.legacy,
+            "issues": [i.as_dict() for i in self.issues],
+            "duplicates": [i.as_dict() for i in self.duplicates],
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class RepairResult:
+    check: CheckResult
+    source: str
+    target: str  # the repaired file (the history itself with in_place)
+    kept: int
+    dropped: int
+    backup: str | None = None
+    changed: bool = True
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "target": self.target,
+            "kept": self.kept,
+            "dropped": self.dropped,
+            "backup": self.backup,
+            "changed": self.changed,
+            "issues": [i.as_dict() for i in self.check.issues + self.check.duplicates],
+        }
+
+
+def _require_file(path: str) -> None:
+    if not os.path.lexists(path):
+        raise NothingReadable(f"{path}: no such history file")
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: the history must be a file, not a directory")
+
+
+def check(path: str) -> CheckResult:
+    """Every line the readers would skip, every duplicate record, and counts by version."""
+    _require_file(path)
+    con = effectiveness_history.connect()
+    load = effectiveness_history.load_history(con, path)
+    issues = list(load.issues)
+    # A record written twice: the same idempotency key on two lines (extract never does
+    # that; a hand-merge or a concatenation can). The first line is kept.
+    dups = con.execute(
+        """
+        SELECT history_file, history_line, first_line FROM (
+            SELECT history_file, history_line,
+                   min(history_line) OVER (PARTITION BY run_id, archetype, scoring_version,
+                                           events_sha256) AS first_line
+            FROM history WHERE events_sha256 IS NOT NULL)
+        WHERE history_line <> first_line ORDER BY history_line
+        """
+    ).fetchall()
+    duplicates = [
+        LineIssue(
+            str(f),
+            int(line),
+            f"duplicate record: same run, archetype, version and events as line {int(first)}",
+        )
+        for f, line, first in dups
+    ]
+    dup_lines = {d.line for d in duplicates}
+    keep = [
+        int(r[0])
+        for r in con.execute("SELECT history_line FROM history ORDER BY history_line").fetchall()
+        if int(r[0]) not in dup_lines
+    ]
+    result = CheckResult(
+        path=path,
+        lines=_count_lines(path),
+        usable=load.lines,
+        versions=dict(load.versions),
+        legacy=load.versions.get(effectiveness_history.LEGACY, 0),
+        issues=issues,
+        duplicates=duplicates,
+        keep=keep,
+    )
+    _torn_tail(path, result)
+    for s, n in load.unknown_versions().items():
+        result.notes.append(
+            f"{n} line(s) of scoring version {s!r}, unknown to this runscore: kept, not reported"
+        )
+    if result.legacy:
+        result.notes.append(
+            f"{result.legacy} line(s) written by ArcheFlow's own scorer (archeflow-legacy)"
+        )
+    return result
+
+
+def _torn_tail(path: str, result: CheckResult) -> None:
+    """Name a bad last line without a newline for what it is: a torn append."""
+    try:
+        size = os.path.getsize(path)
+        with open(path, "rb") as f:
+            if size == 0:
+                return
+            f.seek(size - 1)
+            if f.read(1) == b"\n":
+                return
+    except OSError:
+        return
+    for k, i in enumerate(result.issues):
+        if i.line == result.lines:
+            result.issues[k] = LineIssue(
+                i.file,
+                i.line,
+                f"torn last line (no newline at the end; a writer was interrupted): {i.reason}",
+            )
+            return
+    result.notes.append(
+        "the last line has no newline at the end (harmless: the next append ends it)"
+    )
+
+
+def _count_lines(path: str) -> int:
+    n = 0
+    last = b""
+    with open(path, "rb") as f:
+        while True:
+            chunk = f.read(1 << 20)
+            if not chunk:
+                break
+            n += chunk.count(b"\n")
+            last = chunk[-1:]
+    return n + (1 if last not in (b"", b"\n") else 0)
+
+
+def _copy_lines(src: str, dst: str, keep: list[int]) -> int:
+    """Write the lines numbered ``keep`` (sorted) of ``src`` to ``dst``; fsync."""
+    wanted = set(keep)
+    written = 0
+    with open(src, "rb") as fin, open(dst, "wb") as fout:
+        for n, raw in enumerate(fin, start=1):
+            if n in wanted:
+                fout.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                written += 1
+        fout.flush()
+        os.fsync(fout.fileno())
+    return written
+
+
+def default_target(path: str) -> str:
+    """``effectiveness.jsonl`` → ``effectiveness.repaired.jsonl`` beside it."""
+    stem, ext = os.path.splitext(path)
+    return f"{stem}.repaired{ext or '.jsonl'}"
+
+
+def repair(
+    path: str,
+    out: str | None = None,
+    *,
+    in_place: bool = False,
+    force: bool = False,
+    lock_timeout: float | None = 300.0,
+) -> RepairResult:
+    """Rewrite the history without the lines ``check`` flags.
+
+    Default: to a new file (``default_target``), never over an existing one unless
+    ``force``. ``in_place``: under the history lock, copy the history to a backup
+    (``<history>.bak-<UTC time>``), write the repaired lines beside it and rename over
+    the history; an already clean history is left untouched.
+    """
+    _require_file(path)
+    if os.path.islink(path) and in_place:
+        raise UsageError(f"{path}: refusing to rewrite a history through a symlink")
+    if in_place and out is not None:
+        raise UsageError("give either --out or --in-place, not both")
+    if not in_place:
+        target = out or default_target(path)
+        if os.path.realpath(target) == os.path.realpath(path):
+            raise UsageError(f"{target}: that is the history itself; use --in-place")
+        if os.path.lexists(target) and not force:
+            raise UsageError(f"{target}: exists; choose another --out or add --force")
+        if os.path.isdir(target):
+            raise UsageError(f"{target}: is a directory")
+        res = check(path)
+        tmp = _tmp_beside(target)
+        try:
+            kept = _copy_lines(path, tmp, res.keep)
+            os.replace(tmp, target)
+        finally:
+            _unlink(tmp)
+        return RepairResult(res, path, target, kept, _dropped(res))
+
+    with history.locked(path, timeout=lock_timeout):
+        res = check(path)
+        if res.ok and not _needs_newline(path):
+            return RepairResult(res, path, path, len(res.keep), 0, changed=False)
+        backup = _backup_name(path)
+        shutil.copy2(path, backup)
+        _fsync(backup)
+        tmp = _tmp_beside(path)
+        try:
+            kept = _copy_lines(path, tmp, res.keep)
+            os.replace(tmp, path)
+        finally:
+            _unlink(tmp)
+        # Its history_size no longer describes this file: the next extract re-reads all.
+        _unlink(effectiveness.manifest_path(path))
+        return RepairResult(res, path, path, kept, _dropped(res), backup=backup)
+
+
+def _dropped(res: CheckResult) -> int:
+    return len({i.line for i in res.issues if i.line > 0}) + len(res.duplicates)
+
+
+def _needs_newline(path: str) -> bool:
+    size = os.path.getsize(path)
+    if size == 0:
+        return False
+    with open(path, "rb") as f:
+        f.seek(size - 1)
+        return f.read(1) != b"\n"
+
+
+def _backup_name(path: str) -> str:
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
+    base = f"{path}.bak-{stamp}"
+    cand, n = base, 1
+    while os.path.lexists(cand):
+        n += 1
+        cand = f"{base}-{n}"
+    return cand
+
+
+def _tmp_beside(target: str) -> str:
+    d = os.path.dirname(os.path.abspath(target))
+    os.makedirs(d, exist_ok=True)
+    return os.path.join(d, f".{os.path.basename(target)}.tmp-{os.getpid()}")
+
+
+def _fsync(path: str) -> None:
+    with open(path, "rb") as f:
+        os.fsync(f.fileno())
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except FileNotFoundError:
+        pass

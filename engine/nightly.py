@@ -1,0 +1,943 @@
+"""The nightly batch job: extract every root's new runs, render the day's reports.
+
+``run_nightly`` is the orchestration API behind ``runscore nightly``. It never imports
+click or jinja2: markdown comes from a ``Renderer`` the caller passes in, and packs other
+than effectiveness join through ``PackHook`` objects (the CLI wires them).
+
+For each root (``--root DIR``, repeatable):
+
+* run logs are ``<root>/.archeflow/events/**/*.jsonl`` (sorted; ``sources.discover``);
+* they are extracted incrementally (the manifest beside the history: unchanged files
+  are not re-read) into ``<root>/.archeflow/memory/effectiveness.jsonl``, or into the one
+  ``--history FILE`` shared by all roots (then the roots form one scope, ``combined``);
+* team presets are ``<root>/.archeflow/teams/*.yaml`` and ``*.yml``: regular files
+  directly in that folder, dot-files skipped (editor droppings), sorted by name. They
+  apply to the root's scope; ``--team`` files apply to every scope;
+* a pack hook looks for its own inputs under the root (``pipeline_inputs`` etc.).
+
+The day's outputs go to ``OUT/YYYY-MM-DD/``::
+
+    index.md                                  links to everything below
+    runlog.md, runlog.json                    scored / skipped / incomplete / rejected
+    effectiveness/<scope>/report.md|.json     `runscore report` over the scope's history
+    effectiveness/<scope>/recommend-<team>.md|.json   `runscore recommend` per team
+    <pack>/<root>/...                         whatever a pack hook writes
+
+Everything is rendered into ``OUT/.YYYY-MM-DD.tmp-<pid>/`` (each file written with
+temp file + rename) and then swapped in with one ``renameat2(RENAME_EXCHANGE)``, so a
+re-run for the same date replaces that day's outputs completely or not at all; the old
+folder is deleted only once the new one is in place. Where the exchange is unsupported
+the old folder is first renamed aside (``.YYYY-MM-DD.old-<pid>``), and the next run
+restores it if a crash struck between the two renames.
+
+Locks (``history.locked``, flock): ``OUT/.nightly.lock`` for the whole job, then
+``<history>.nightly.lock`` per history, both waiting at most ``wait`` seconds; then
+extract's own append lock on the history (waiting ``max(wait, HISTORY_APPEND_GRACE)``,
+since a hand-run ``runscore extract`` holds it only while appending). Reports are read
+while holding the history's append lock, so they never see a half-appended group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import datetime as dt
+import errno
+import hashlib
+import os
+import re
+import shutil
+import stat
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from runscore import __version__
+from runscore.engine import history, sources
+from runscore.engine.errors import LockTimeout, NothingReadable, RunscoreError, UsageError
+from runscore.engine.packs import effectiveness
+from runscore.engine.packs import effectiveness_history as eh
+
+#: Default output folder (relative to the current directory, like the history default).
+DEFAULT_OUT = os.path.join(".archeflow", "reports", "nightly")
+EVENTS_DIR = os.path.join(".archeflow", "events")
+TEAMS_DIR = os.path.join(".archeflow", "teams")
+MEMORY_DIR = os.path.join(".archeflow", "memory")
+HISTORY_NAME = "effectiveness.jsonl"
+#: Seconds to wait for a history's append lock (held briefly by any extract).
+HISTORY_APPEND_GRACE = 60.0
+COMBINED = "combined"
+
+_DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_MAX_NAME = 60
+
+
+# --------------------------------------------------------------------------- data
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One thing the run log reports: ``file:line: reason`` (line 0 = whole file)."""
+
+    kind: str  # skipped_line | unreadable | invalid_run | root | team | history | pack | ...
+    file: str
+    line: int
+    reason: str
+    run_id: str | None = None
+
+    def location(self) -> str:
+        if not self.file:
+            return ""
+        return f"{self.file}:{self.line}" if self.line > 0 else self.file
+
+    def text(self) -> str:
+        loc = self.location()
+        return f"{loc}: {self.reason}" if loc else self.reason
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "reason": self.reason,
+            "run_id": self.run_id,
+            "text": self.text(),
+        }
+
+
+@dataclass
+class OutputFile:
+    """A file of the day's folder: ``path`` relative to ``OUT/YYYY-MM-DD``."""
+
+    path: str
+    title: str
+    kind: str  # report | recommend | pack | runlog | index
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "title": self.title, "kind": self.kind}
+
+
+@dataclass
+class TeamOutcome:
+    path: str
+    name: str | None
+    origin: str  # given | discovered
+    outputs: list[OutputFile] = field(default_factory=list)
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "name": self.name,
+            "origin": self.origin,
+            "outputs": [o.as_dict() for o in self.outputs],
+            "error": self.error,
+        }
+
+
+@dataclass
+class PackInputs:
+    """What a pack hook found under one root (``paths`` non-empty)."""
+
+    paths: list[str]
+    extra: dict[str, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class PackRun:
+    """Everything a pack hook needs to render into the day's folder."""
+
+    pack: str
+    root: str
+    label: str
+    inputs: PackInputs
+    out_dir: str  # absolute folder to write into (inside the temporary day folder)
+    rel_dir: str  # the same, relative to the day folder
+    date: dt.date
+    memory_dir: str  # <root>/.archeflow/memory: where the pack keeps its history
+    wait: float
+
+
+@dataclass
+class PackOutcome:
+    """What a pack hook did. ``files`` are absolute paths it wrote under ``out_dir``."""
+
+    summary: str = ""
+    files: list[str] = field(default_factory=list)
+    rejected: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PackHook:
+    """A later pack joining the nightly job: where its inputs are, how to run it."""
+
+    pack: str
+    find_inputs: Callable[[str], PackInputs | None]
+    run: Callable[[PackRun], PackOutcome]
+
+
+@dataclass
+class PackResult:
+    pack: str
+    root: str
+    label: str
+    inputs: list[str]
+    summary: str = ""
+    outputs: list[OutputFile] = field(default_factory=list)
+    error: str | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pack": self.pack,
+            "root": self.root,
+            "label": self.label,
+            "inputs": self.inputs,
+            "summary": self.summary,
+            "outputs": [o.as_dict() for o in self.outputs],
+            "error": self.error,
+            "warnings": [d.as_dict() for d in self.warnings],
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class ScopeResult:
+    """One effectiveness history and the roots that feed it."""
+
+    label: str
+    roots: list[str]
+    history: str
+    shared: bool = False  # the one --history of all roots
+    events_dirs: list[str] = field(default_factory=list)
+    files_found: int = 0
+    empty_files: list[str] = field(default_factory=list)
+    extracted: bool = False
+    files_read: int = 0
+    files_unchanged: int = 0
+    runs_scored: list[str] = field(default_factory=list)
+    records_written: int = 0
+    already_scored: list[str] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)
+    history_exists: bool = False
+    history_lines: int = 0
+    report: OutputFile | None = None
+    report_json: OutputFile | None = None
+    teams: list[TeamOutcome] = field(default_factory=list)
+    rejected: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def readable(self) -> bool:
+        """Something could be read: events were extracted, or a history exists."""
+        return self.extracted or self.history_exists
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "roots": self.roots,
+            "history": self.history,
+            "events_dirs": self.events_dirs,
+            "files_found": self.files_found,
+            "files_read": self.files_read,
+            "files_unchanged": self.files_unchanged,
+            "empty_files": self.empty_files,
+            "runs_scored": self.runs_scored,
+            "records_written": self.records_written,
+            "already_scored": self.already_scored,
+            "incomplete": self.incomplete,
+            "history_exists": self.history_exists,
+            "history_lines": self.history_lines,
+            "report": None if self.report is None else self.report.as_dict(),
+            "report_json": None if self.report_json is None else self.report_json.as_dict(),
+            "teams": [t.as_dict() for t in self.teams],
+            "rejected": [d.as_dict() for d in self.rejected],
+            "warnings": [d.as_dict() for d in self.warnings],
+            "notes": self.notes,
+        }
+
+
+@dataclass
+class NightlyResult:
+    date: str
+    out_dir: str  # OUT/YYYY-MM-DD
+    started_at: str
+    finished_at: str = ""
+    roots: list[dict[str, Any]] = field(default_factory=list)
+    scopes: list[ScopeResult] = field(default_factory=list)
+    packs: list[PackResult] = field(default_factory=list)
+    rejected: list[Diagnostic] = field(default_factory=list)  # not tied to a scope
+    outputs: list[OutputFile] = field(default_factory=list)
+
+    @property
+    def all_rejected(self) -> list[Diagnostic]:
+        out = list(self.rejected)
+        for s in self.scopes:
+            out.extend(s.rejected)
+        return out
+
+    @property
+    def partial(self) -> bool:
+        """Some input was rejected (exit code 1); everything else was processed."""
+        return bool(self.all_rejected)
+
+    @property
+    def status(self) -> str:
+        return "partial" if self.partial else "ok"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "runscore_version": __version__,
+            "date": self.date,
+            "status": self.status,
+            "exit_code": 1 if self.partial else 0,
+            "started_at": self.started_at,
+            "finished_at": self.finished_at,
+            "roots": self.roots,
+            "scopes": [s.as_dict() for s in self.scopes],
+            "packs": [p.as_dict() for p in self.packs],
+            "rejected": [d.as_dict() for d in self.all_rejected],
+            "rejected_outside_scopes": [d.as_dict() for d in self.rejected],
+            "outputs": [o.as_dict() for o in self.outputs],
+        }
+
+
+class Renderer(Protocol):
+    """Turns results into file text; the CLI implements it with its Jinja templates.
+
+    ``kind`` is one of ``effectiveness_report`` (ctx: ``result`` = eh.ReportResult),
+    ``effectiveness_recommend`` (``result`` = eh.RecommendResult), ``runlog`` and
+    ``index`` (``log`` = ``NightlyResult.as_dict()``).
+    """
+
+    def markdown(self, kind: str, ctx: Mapping[str, Any]) -> str: ...
+
+    def json(self, data: Any) -> str: ...
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
+    """``YYYY-MM-DD`` (a real calendar date); None = today in UTC."""
+    if text is None:
+        return today or dt.datetime.now(dt.UTC).date()
+    try:
+        if not _DATE_RE.fullmatch(text):
+            raise ValueError
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--date {text!r} is not a date in YYYY-MM-DD form") from None
+
+
+def safe_name(text: str, fallback: str) -> str:
+    """``text`` as one file-name part: ``[A-Za-z0-9._-]``, no leading dot or dash.
+
+    A name that had to change gets ``-`` and 8 hex digits of its SHA-256, so two names
+    that sanitise alike (``a/b``, ``a:b``) never share a file. Never a path: no ``/``,
+    no ``..``, never empty.
+    """
+    s = _UNSAFE.sub("_", text).lstrip(".-")[:_MAX_NAME]
+    if s == text and s:
+        return s
+    digest = hashlib.sha256(text.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return f"{s or fallback}-{digest}"
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    out, n = name, 1
+    while out.lower() in taken:
+        n += 1
+        out = f"{name}-{n}"
+    taken.add(out.lower())
+    return out
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _rel(path: str, base: str) -> str:
+    return os.path.relpath(path, base).replace(os.sep, "/")
+
+
+def history_of(root: str) -> str:
+    return os.path.normpath(os.path.join(root, MEMORY_DIR, HISTORY_NAME))
+
+
+def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
+    """Team presets of a root: regular ``*.yaml``/``*.yml`` files directly in
+    ``<root>/.archeflow/teams/``, dot-files skipped, sorted by name."""
+    d = os.path.normpath(os.path.join(root, TEAMS_DIR))
+    if not os.path.lexists(d):
+        return [], []
+    if not os.path.isdir(d):
+        return [], [Diagnostic("team", d, 0, "not a directory; no team presets read")]
+    try:
+        names = sorted(os.listdir(d))
+    except OSError as e:
+        return [], [Diagnostic("team", d, 0, f"cannot read directory: {e.strerror or e}")]
+    found = []
+    for n in names:
+        if n.startswith(".") or not n.endswith((".yaml", ".yml")):
+            continue
+        p = os.path.join(d, n)
+        if os.path.isfile(p):
+            found.append(p)
+    return found, []
+
+
+def _jsonl_files(d: str) -> list[str]:
+    """Regular ``*.jsonl`` files directly in ``d`` (sorted); [] when ``d`` is absent."""
+    if not os.path.isdir(d):
+        return []
+    try:
+        names = sorted(os.listdir(d))
+    except OSError:
+        return [d]  # let the pack's reader report it with its reason
+    return [
+        os.path.join(d, n)
+        for n in names
+        if n.endswith(".jsonl") and not n.startswith(".") and os.path.isfile(os.path.join(d, n))
+    ]
+
+
+def pipeline_inputs(root: str) -> PackInputs | None:
+    """Pipeline pack: task exports ``<root>/.archeflow/tasks/*.jsonl`` (plans, optional:
+    ``<root>/.archeflow/plans/*.jsonl``)."""
+    tasks = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "tasks")))
+    if not tasks:
+        return None
+    plans = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "plans")))
+    return PackInputs(tasks, {"plans": plans})
+
+
+def routes_inputs(root: str) -> PackInputs | None:
+    """Routes pack: operation episodes ``<root>/.archeflow/episodes/*.jsonl``."""
+    eps = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "episodes")))
+    return PackInputs(eps) if eps else None
+
+
+def plugin_inputs(root: str) -> PackInputs | None:
+    """Plugin pack: skill folders under ``<root>/.archeflow/plugin-eval/skills/``; optional
+    ``judge.jsonl``, ``mc.jsonl``, ``matchups.jsonl`` beside that folder."""
+    base = os.path.normpath(os.path.join(root, ".archeflow", "plugin-eval"))
+    skills = os.path.join(base, "skills")
+    if not os.path.isdir(skills):
+        return None
+    extra = {
+        k: [os.path.join(base, f"{k}.jsonl")]
+        for k in ("judge", "mc", "matchups")
+        if os.path.isfile(os.path.join(base, f"{k}.jsonl"))
+    }
+    return PackInputs([skills], extra)
+
+
+# --------------------------------------------------------------------------- day folder
+
+
+def _fsync_dir(path: str) -> None:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def _exchange(a: str, b: str) -> bool:
+    """Atomically swap two paths (Linux ``renameat2``). False when unsupported."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    rc = fn(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if rc == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP, errno.EOPNOTSUPP):
+        return False
+    raise OSError(err, os.strerror(err), b)
+
+
+def _recover(out: str) -> None:
+    """Clean what a crashed run left in ``out`` (we hold the output lock, so it is dead).
+
+    ``.D.tmp-*``: an unfinished rendering, deleted. ``.D.old-*``: a previous day folder
+    renamed aside by the fallback swap; restored if ``D`` is missing, else deleted.
+    """
+    try:
+        names = sorted(os.listdir(out))
+    except OSError:
+        return
+    for n in names:
+        m = re.fullmatch(r"\.(\d{4}-\d{2}-\d{2})\.(tmp|old)-\d+", n)
+        if not m:
+            continue
+        p = os.path.join(out, n)
+        if os.path.islink(p) or not os.path.isdir(p):
+            continue
+        final = os.path.join(out, m.group(1))
+        if m.group(2) == "old" and not os.path.lexists(final):
+            os.rename(p, final)
+        else:
+            shutil.rmtree(p, ignore_errors=True)
+    _fsync_dir(out)
+
+
+def _swap_in(tmp: str, final: str) -> None:
+    """Make ``tmp`` the day folder ``final``; delete the old one only afterwards."""
+    parent = os.path.dirname(final)
+    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
+        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+    if not os.path.lexists(final):
+        os.rename(tmp, final)
+    elif _exchange(tmp, final):
+        shutil.rmtree(tmp)  # now holds the previous day folder
+    else:
+        old = os.path.join(parent, f".{os.path.basename(final)}.old-{os.getpid()}")
+        os.rename(final, old)
+        os.rename(tmp, final)
+        shutil.rmtree(old)
+    _fsync_dir(parent)
+
+
+class _Day:
+    """Writes the day's files into the temporary folder, atomically each."""
+
+    def __init__(self, tmp: str) -> None:
+        self.tmp = tmp
+        self.outputs: list[OutputFile] = []
+
+    def write(self, rel: str, text: str, title: str, kind: str) -> OutputFile:
+        path = os.path.join(self.tmp, *rel.split("/"))
+        history.atomic_write_text(path, text)
+        o = OutputFile(rel, title, kind)
+        self.outputs.append(o)
+        return o
+
+
+# --------------------------------------------------------------------------- main
+
+
+@dataclass
+class _Root:
+    given: str
+    path: str  # normalised
+    label: str
+
+
+def run_nightly(
+    roots: Sequence[str],
+    out: str = DEFAULT_OUT,
+    *,
+    renderer: Renderer,
+    teams: Sequence[str] = (),
+    date: dt.date | None = None,
+    history_path: str | None = None,
+    wait: float = 0.0,
+    hooks: Sequence[PackHook] = (),
+    version: str = effectiveness.DEFAULT_VERSION,
+    scored_at: str | None = None,
+) -> NightlyResult:
+    """Run the nightly job; returns what was done (``partial`` → exit code 1).
+
+    Raises ``UsageError`` for bad arguments (an invalid ``--team`` file included: it is
+    configuration, checked before anything runs), ``LockTimeout`` when another job
+    holds a lock for more than ``wait`` seconds, and ``NothingReadable`` when no root
+    had any readable input or history (then the day's folder is left untouched).
+    """
+    if wait < 0:
+        raise UsageError("--wait must be 0 or more seconds")
+    day = date or parse_date(None)
+    roots = list(roots) or ["."]
+    given_teams = _check_given_teams(teams)
+    if history_path is not None:
+        if os.path.isdir(history_path):
+            raise UsageError(f"--history {history_path}: is a directory, not a file")
+        if os.path.islink(history_path):
+            raise UsageError(f"--history {history_path}: refusing to write through a symlink")
+    if os.path.lexists(out) and not os.path.isdir(out):
+        raise UsageError(f"--out {out}: exists and is not a directory")
+    os.makedirs(out, exist_ok=True)
+    out = os.path.abspath(out)
+    final = os.path.join(out, day.isoformat())
+    result = NightlyResult(date=day.isoformat(), out_dir=final, started_at=_now())
+
+    with _lock(os.path.join(out, ".nightly"), wait, f"the output directory {out}"):
+        _recover(out)
+        good = _check_roots(roots, result)
+        scopes = _plan_scopes(good, history_path)
+        result.scopes = [s for s, _ in scopes]
+        tmp = os.path.join(out, f".{day.isoformat()}.tmp-{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        os.makedirs(tmp)
+        try:
+            dayf = _Day(tmp)
+            with contextlib.ExitStack() as stack:
+                for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
+                    stack.enter_context(_lock(h + ".nightly", wait, f"the history {h}"))
+                for scope, members in scopes:
+                    _extract_scope(scope, members, version, wait, scored_at)
+                for scope, members in scopes:
+                    _render_scope(scope, members, given_teams, dayf, renderer, wait)
+            for r in good:
+                for hook in hooks:
+                    pr = _run_hook(hook, r, day, tmp, wait, result)
+                    if pr is not None:
+                        result.packs.append(pr)
+                        dayf.outputs.extend(pr.outputs)
+            if not any(s.readable for s in result.scopes) and not any(
+                p.outputs for p in result.packs
+            ):
+                raise NothingReadable(_nothing_message(result))
+            result.finished_at = _now()
+            _write_log(result, dayf, renderer)
+            _swap_in(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return result
+
+
+@contextlib.contextmanager
+def _lock(path: str, wait: float, what: str) -> Iterator[None]:
+    """``history.locked`` with the nightly's own message; only the *taking* of the lock
+    is translated (a LockTimeout from inside the body passes through unchanged)."""
+    stack = contextlib.ExitStack()
+    try:
+        stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
+    except LockTimeout:
+        raise LockTimeout(
+            f"nightly already running: another runscore process holds the lock on {what} "
+            f"({path}.lock); gave up after {wait:g}s (use --wait SECONDS to wait longer)"
+        ) from None
+    with stack:
+        yield
+
+
+def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
+    out: list[tuple[str, eh.Team]] = []
+    seen: set[str] = set()
+    for t in teams:
+        key = os.path.realpath(t)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append((t, eh.parse_team(t)))  # UsageError: exit 2 before anything runs
+    return out
+
+
+def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
+    good: list[_Root] = []
+    seen: set[str] = set()
+    taken: set[str] = set()
+    for given in roots:
+        path = os.path.normpath(given)
+        entry: dict[str, Any] = {"root": given, "status": "ok", "reason": None, "label": None}
+        result.roots.append(entry)
+        reason = None
+        if not os.path.lexists(path):
+            reason = "no such directory"
+        elif not os.path.isdir(path):
+            reason = "not a directory"
+        elif not os.access(path, os.R_OK | os.X_OK):
+            reason = "permission denied"
+        if reason is not None:
+            entry.update(status="rejected", reason=reason)
+            result.rejected.append(Diagnostic("root", given, 0, f"root skipped: {reason}"))
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            entry.update(status="duplicate", reason="same directory as an earlier --root")
+            continue
+        seen.add(key)
+        base = os.path.basename(key) or "root"
+        label = _unique(safe_name(base, "root"), taken)
+        entry["label"] = label
+        good.append(_Root(given, path, label))
+    return good
+
+
+def _plan_scopes(
+    roots: Sequence[_Root], history_path: str | None
+) -> list[tuple[ScopeResult, list[_Root]]]:
+    if history_path is not None:
+        if not roots:
+            return []
+        s = ScopeResult(COMBINED, [r.given for r in roots], history_path, shared=True)
+        return [(s, list(roots))]
+    return [(ScopeResult(r.label, [r.given], history_of(r.path)), [r]) for r in roots]
+
+
+def _uses_history(scope: ScopeResult, members: Sequence[_Root]) -> bool:
+    """Lock (and so create the folder of) a root's history only when there is one to
+    write or read; an explicit ``--history`` is always used."""
+    if scope.shared or os.path.lexists(scope.history):
+        return True
+    return any(os.path.isdir(os.path.join(r.path, EVENTS_DIR)) for r in members)
+
+
+def _extract_scope(
+    scope: ScopeResult,
+    members: Sequence[_Root],
+    version: str,
+    wait: float,
+    scored_at: str | None,
+) -> None:
+    dirs: list[str] = []
+    for r in members:
+        d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
+        if not os.path.lexists(d):
+            scope.notes.append(f"{d}: no event logs (folder missing)")
+            continue
+        if not os.path.isdir(d):
+            scope.rejected.append(Diagnostic("unreadable", d, 0, "not a directory"))
+            continue
+        scope.events_dirs.append(d)
+        files, issues = sources.discover([d])
+        scope.files_found += len(files)
+        for f in files:
+            try:
+                st = os.stat(f.path)
+            except OSError:
+                continue  # extract reports it
+            if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+                scope.empty_files.append(f.display)
+        if files or issues:
+            dirs.append(d)
+        else:
+            scope.notes.append(f"{d}: no *.jsonl run logs")
+    if dirs:
+        try:
+            res = effectiveness.extract(
+                dirs,
+                scope.history,
+                version,
+                lock_timeout=max(wait, HISTORY_APPEND_GRACE),
+                scored_at=scored_at,
+            )
+        except NothingReadable as e:
+            scope.rejected.append(Diagnostic("unreadable", ", ".join(dirs), 0, str(e)))
+        except LockTimeout:
+            raise
+        except RunscoreError as e:  # e.g. a history that is a symlink: this scope only
+            scope.rejected.append(Diagnostic("history", scope.history, 0, f"not extracted: {e}"))
+        else:
+            _take_extract(scope, res)
+    if os.path.isfile(scope.history):
+        scope.history_exists = True
+
+
+def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
+    scope.extracted = True
+    scope.files_read = res.files_read
+    scope.files_unchanged = res.files_unchanged
+    scope.records_written = res.records_written
+    already = set(res.already_scored)
+    seen: set[str] = set()
+    for rid in res.records.column("run_id").to_pylist() if res.records.num_rows else []:
+        if rid not in seen and rid not in already:
+            seen.add(rid)
+            scope.runs_scored.append(str(rid))
+    scope.already_scored = list(res.already_scored)
+    scope.incomplete = list(res.incomplete)
+    for d in res.unreadable:
+        scope.rejected.append(
+            Diagnostic("unreadable", str(d["file"]), int(d.get("line") or 0), str(d["reason"]))
+        )
+    for d in res.skipped_lines:
+        scope.rejected.append(
+            Diagnostic("skipped_line", str(d["file"]), int(d["line"]), str(d["reason"]))
+        )
+    for inv in res.invalid:
+        locs = ", ".join(str(x) for x in inv["locations"])
+        first = str(inv["locations"][0]) if inv["locations"] else ""
+        file, _, line = first.rpartition(":")
+        scope.rejected.append(
+            Diagnostic(
+                "invalid_run",
+                file or first,
+                int(line) if line.isdigit() else 0,
+                f"run {inv['run_id']!r} not scored: {inv['reason']} ({locs})",
+                run_id=str(inv["run_id"]),
+            )
+        )
+    for w in res.warnings:
+        scope.warnings.append(
+            Diagnostic(
+                "warning", str(w["file"]), int(w["line"]), str(w["reason"]), run_id=str(w["run_id"])
+            )
+        )
+
+
+def _render_scope(
+    scope: ScopeResult,
+    members: Sequence[_Root],
+    given_teams: Sequence[tuple[str, eh.Team]],
+    dayf: _Day,
+    renderer: Renderer,
+    wait: float,
+) -> None:
+    team_paths: list[tuple[str, str]] = [(p, "given") for p, _ in given_teams]
+    seen = {os.path.realpath(p) for p, _ in given_teams}
+    for r in members:
+        found, problems = find_teams(r.path)
+        scope.rejected.extend(problems)
+        for p in found:
+            if os.path.realpath(p) not in seen:
+                seen.add(os.path.realpath(p))
+                team_paths.append((p, "discovered"))
+    if not scope.history_exists:
+        scope.notes.append(f"{scope.history}: no history yet; no report")
+        scope.teams.extend(
+            TeamOutcome(p, None, origin, error="no history yet") for p, origin in team_paths
+        )
+        return
+    # Read under the append lock: a concurrent `runscore extract` cannot be mid-append.
+    with history.locked(scope.history, timeout=max(wait, HISTORY_APPEND_GRACE)):
+        try:
+            _render_report(scope, dayf, renderer)
+        except RunscoreError as e:
+            scope.rejected.append(Diagnostic("history", scope.history, 0, f"no report: {e}"))
+            return
+        taken: set[str] = {"report"}
+        for p, origin in team_paths:
+            _render_team(scope, p, origin, taken, dayf, renderer)
+
+
+def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
+    folder = f"effectiveness/{scope.label}"
+    rep = eh.report(scope.history)
+    scope.history_lines = rep.history.lines
+    for i in rep.issues:
+        scope.rejected.append(
+            Diagnostic("history", i.file, i.line, f"{i.reason} (see `runscore history check`)")
+        )
+    scope.notes.extend(rep.notes)
+    scope.report = dayf.write(
+        f"{folder}/report.md",
+        renderer.markdown("effectiveness_report", {"result": rep}),
+        f"Effectiveness report ({scope.label})",
+        "report",
+    )
+    scope.report_json = dayf.write(
+        f"{folder}/report.json",
+        renderer.json(rep.table),
+        f"Effectiveness report ({scope.label}, JSON)",
+        "report",
+    )
+
+
+def _render_team(
+    scope: ScopeResult, path: str, origin: str, taken: set[str], dayf: _Day, renderer: Renderer
+) -> None:
+    folder = f"effectiveness/{scope.label}"
+    stem = os.path.splitext(os.path.basename(path))[0]
+    outcome = TeamOutcome(path, None, origin)
+    scope.teams.append(outcome)
+    try:
+        rec = eh.recommend(scope.history, path)
+    except RunscoreError as e:
+        outcome.error = str(e)
+        scope.rejected.append(Diagnostic("team", path, 0, f"team preset skipped: {e}"))
+        return
+    outcome.name = rec.team.name
+    name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
+    title = f"Recommendations for team {rec.team.name or stem}"
+    outcome.outputs.append(
+        dayf.write(
+            f"{folder}/{name}.md",
+            renderer.markdown("effectiveness_recommend", {"result": rec}),
+            title,
+            "recommend",
+        )
+    )
+    outcome.outputs.append(
+        dayf.write(
+            f"{folder}/{name}.json", renderer.json(rec.table), title + " (JSON)", "recommend"
+        )
+    )
+
+
+def _run_hook(
+    hook: PackHook, root: _Root, day: dt.date, tmp: str, wait: float, result: NightlyResult
+) -> PackResult | None:
+    inputs = hook.find_inputs(root.path)
+    if inputs is None or not inputs.paths:
+        return None
+    pack = safe_name(hook.pack, "pack")
+    rel_dir = f"{pack}/{root.label}"
+    out_dir = os.path.join(tmp, pack, root.label)
+    os.makedirs(out_dir, exist_ok=True)
+    pr = PackResult(hook.pack, root.given, root.label, list(inputs.paths))
+    run = PackRun(
+        hook.pack,
+        root.path,
+        root.label,
+        inputs,
+        out_dir,
+        rel_dir,
+        day,
+        os.path.normpath(os.path.join(root.path, MEMORY_DIR)),
+        wait,
+    )
+    try:
+        outcome = hook.run(run)
+    except LockTimeout:
+        raise
+    except RunscoreError as e:
+        pr.error = str(e)
+        result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {e}"))
+        return pr
+    pr.summary = outcome.summary
+    base = os.path.realpath(tmp)
+    for f in outcome.files:
+        real = os.path.realpath(f)
+        if os.path.commonpath([real, base]) != base:
+            raise RuntimeError(f"pack {hook.pack} wrote outside the day folder: {f}")
+        pr.outputs.append(OutputFile(_rel(real, base), os.path.basename(f), "pack"))
+    result.rejected.extend(outcome.rejected)
+    pr.warnings = list(outcome.warnings)
+    pr.notes = list(outcome.notes)
+    return pr
+
+
+def _nothing_message(result: NightlyResult) -> str:
+    reasons = [d.text() for d in result.all_rejected][:10]
+    for s in result.scopes:
+        reasons.extend(s.notes[:3])
+    head = "nothing readable: no root had run logs, pack inputs or an existing history"
+    return head + "".join(f"\n  {r}" for r in reasons)
+
+
+def _write_log(result: NightlyResult, dayf: _Day, renderer: Renderer) -> None:
+    """The run log (markdown + JSON) and the index; they list every output, themselves too."""
+    own = [
+        OutputFile("index.md", "Index", "index"),
+        OutputFile("runlog.md", "Run log", "runlog"),
+        OutputFile("runlog.json", "Run log (JSON)", "runlog"),
+    ]
+    result.outputs = own + list(dayf.outputs)
+    log = result.as_dict()
+    for rel, text in (
+        ("runlog.json", renderer.json(log)),
+        ("runlog.md", renderer.markdown("runlog", {"log": log})),
+        ("index.md", renderer.markdown("index", {"log": log})),
+    ):
+        history.atomic_write_text(os.path.join(dayf.tmp, rel), text)

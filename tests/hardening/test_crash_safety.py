@@ -1,0 +1,126 @@
+"""Crash safety: ``kill -9`` at random points never costs the history anything.
+
+A real ``python -m runscore extract`` process is killed at random moments (a fixed
+seed: the same delays every run) over a corpus big enough for the kills to land in
+start-up, reading, scoring, appending and the manifest write. After every kill the
+history must be readable, hold only whole records (a torn last line is skipped by the
+readers, never read as a record), and the next uninterrupted run must finish the work
+idempotently: the current records equal an uninterrupted run's, none twice.
+
+The same for ``runscore nightly``: a killed job leaves the day's folder complete
+(the previous one) or absent, never half-written.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine import history_tools
+from runscore.engine.packs import effectiveness_history as eh
+
+SEED = 20260405
+KILLS = 15
+
+
+def _kill_after(proc: Any, delay: float) -> bool:
+    """Kill -9 after ``delay`` seconds unless it finished; True when it was killed."""
+    try:
+        proc.wait(timeout=delay)
+    except Exception:  # still running
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        return True
+    return False
+
+
+@pytest.mark.slow
+def test_kill_9_during_extract_keeps_history_whole_and_converges(tmp_path: Path, hh: Any) -> None:
+    events = tmp_path / "events"
+    hh.corpus(events, files=20, runs_per_file=10)  # 200 runs, 400 records
+    reference = tmp_path / "reference.jsonl"
+    start = time.monotonic()
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(reference))
+    full = time.monotonic() - start  # only used to spread the kill points
+    assert rc == 0, err
+    expected = hh.current_records(reference)
+    assert len(expected) == 400
+
+    hist = tmp_path / "memory" / "effectiveness.jsonl"
+    rng = random.Random(SEED)
+    killed = 0
+    for _ in range(KILLS):
+        proc = hh.runscore("extract", str(events), "--history", str(hist))
+        killed += _kill_after(proc, rng.uniform(0.05, full * 1.1))
+        if hist.exists():
+            hh.assert_whole_records(hist)
+            con = eh.connect()
+            load = eh.load_history(con, hist)  # readable: skips, never raises
+            for issue in load.issues:  # only a torn append can be bad
+                assert issue.reason.startswith(("not JSON", "not valid UTF-8")), issue
+    assert killed > 0  # the delays are fixed: some kills land before the end
+
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(hist))
+    assert rc == 0, err
+    assert hh.current_records(hist) == expected
+    keys = hh.history_keys(hist)
+    assert len(keys) == len(set(keys)) == 400  # no record written twice
+
+    # A re-run changes nothing; repair leaves exactly the same current records.
+    before = hist.read_bytes()
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(hist))
+    assert rc == 0 and hist.read_bytes() == before, err
+    history_tools.repair(str(hist), in_place=True)
+    assert history_tools.check(str(hist)).ok
+    assert hh.current_records(hist) == expected
+
+
+def _day_is_whole(day: Path) -> None:
+    """A day folder is either absent or complete: its run log lists files that exist."""
+    if not day.exists():
+        return
+    log = json.loads((day / "runlog.json").read_text(encoding="utf-8"))
+    for o in log["outputs"]:
+        assert (day / o["path"]).is_file(), o
+    assert (day / "index.md").read_text(encoding="utf-8").startswith("# runscore nightly")
+
+
+@pytest.mark.slow
+def test_kill_9_during_nightly_leaves_the_day_folder_old_or_new(tmp_path: Path, hh: Any) -> None:
+    root = tmp_path / "proj"
+    hh.corpus(root / ".archeflow" / "events", files=20, runs_per_file=10)
+    (root / ".archeflow" / "teams").mkdir(parents=True)
+    (root / ".archeflow" / "teams" / "t.yaml").write_text("check: [guardian, sage]\n")
+    out = tmp_path / "out"
+    args = ("nightly", "--root", str(root), "--out", str(out), "--date", "2026-04-05")
+    start = time.monotonic()
+    rc, _, err = hh.run_to_end(*args)
+    full = time.monotonic() - start
+    assert rc == 0, err
+    day = out / "2026-04-05"
+    first = {p.relative_to(day): p.read_bytes() for p in day.rglob("*") if p.is_file()}
+
+    rng = random.Random(SEED)
+    for i in range(4):
+        if i == 2:  # new input: the next complete run has a different day folder
+            hh.write_jsonl(root / ".archeflow" / "events" / "late.jsonl", hh.run_events("late"))
+        proc = hh.runscore(*args)
+        _kill_after(proc, rng.uniform(0.05, full))
+        _day_is_whole(day)
+        if i < 2 and day.exists():  # same inputs: same files (the log's times aside)
+            now = {p.relative_to(day) for p in day.rglob("*") if p.is_file()}
+            assert now == set(first)
+
+    rc, _, err = hh.run_to_end(*args)
+    assert rc == 0, err
+    _day_is_whole(day)
+    leftovers = [p.name for p in out.iterdir() if p.name.startswith(".2026")]
+    assert leftovers == []  # stale temporary folders were cleaned up
+    log = json.loads((day / "runlog.json").read_text(encoding="utf-8"))
+    assert log["status"] == "ok"
+    assert len(hh.current_records(root / ".archeflow/memory/effectiveness.jsonl")) == 402

@@ -1,0 +1,160 @@
+"""History integrity: damaged histories are read with a diagnostic, checked and repaired.
+
+A torn last line (a writer killed mid-append), a line another tool wrote, and
+ArcheFlow's own 15-field lines: ``report`` reads around them with ``file:line: reason``,
+``runscore history check`` lists them, ``runscore history repair`` writes a clean copy
+(the history itself only with ``--in-place``, which keeps a backup).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine import history_tools
+from runscore.engine.packs import effectiveness
+from runscore.engine.packs import effectiveness_history as eh
+
+LEGACY = {
+    "ts": "2026-03-01T09:00:00Z",
+    "run_id": "old-run",
+    "archetype": "guardian",
+    "signal_to_noise": 0.5,
+    "fix_rate": 0.5,
+    "cost_efficiency": 0,
+    "accuracy": 0.75,
+    "cycle_impact": True,
+    "composite_score": 0.49,
+    "tokens": 0,
+    "cost_usd": 0,
+    "model": "unknown",
+    "findings_total": 2,
+    "findings_useful": 1,
+    "fixes_applied": 1,
+}
+FOREIGN = b'{"level":"info","msg":"backup done","time":"2026-04-01T00:00:00Z"}'
+
+
+@pytest.fixture
+def damaged(tmp_path: Path, hh: Any) -> tuple[Path, Path, list[Any]]:
+    """A history of 3 runs (6 records), then a foreign line, a legacy line and a torn
+    append of a 4th run's records (the first whole, the second cut in the middle)."""
+    ev = tmp_path / "events"
+    for r in ("a", "b", "c"):
+        hh.write_jsonl(ev / f"{r}.jsonl", hh.run_events(r))
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract([str(ev)], str(hist))
+    clean = hh.current_records(hist)
+    hh.write_jsonl(ev / "d.jsonl", hh.run_events("d"))
+    recs = effectiveness.score_runs([str(ev / "d.jsonl")])
+    lines = [json.dumps(r, separators=(",", ":")).encode() for r in recs.to_pylist()]
+    with hist.open("ab") as f:
+        f.write(FOREIGN + b"\n" + json.dumps(LEGACY).encode() + b"\n")
+        f.write(lines[0] + b"\n" + lines[1][: len(lines[1]) // 2])  # killed mid-write
+    return tmp_path, hist, clean
+
+
+def test_readers_skip_with_a_diagnostic(damaged: tuple[Path, Path, list[Any]]) -> None:
+    _, hist, clean = damaged
+    res = eh.report(hist)  # no exception
+    issues = [(i.line, i.reason.split(":")[0]) for i in res.issues]
+    assert issues == [(7, "history line skipped"), (10, "not JSON")]
+    assert {r["archetype"] for r in res.table.to_pylist()} == {"guardian", "sage"}
+    legacy = eh.report(hist, version="archeflow-legacy")
+    assert [(r["archetype"], r["runs"]) for r in legacy.table.to_pylist()] == [("guardian", 1)]
+
+
+def test_check_lists_every_problem(damaged: tuple[Path, Path, list[Any]], run_cli: Any) -> None:
+    _, hist, _ = damaged
+    res = run_cli("history", "check", str(hist))
+    assert res.exit_code == 1
+    lines = res.stderr.splitlines()
+    assert lines[0] == (
+        f"{hist}:7: history line skipped: missing run_id; missing archetype; missing ts; "
+        "missing composite_score"
+    )
+    assert lines[1].startswith(
+        f"{hist}:10: torn last line (no newline at the end; a writer was interrupted): not JSON"
+    )
+    assert "1 line(s) written by ArcheFlow's own scorer (archeflow-legacy)" in res.stderr
+    assert lines[-1].endswith("2 bad, 0 duplicate")
+    data = json.loads(run_cli("history", "check", str(hist), "--format", "json").stdout)
+    assert (data["lines"], data["usable"], data["legacy"], data["ok"]) == (10, 8, 1, False)
+    assert data["versions"] == {"archeflow-legacy": 1, "effectiveness/v1": 7}
+
+
+def test_extract_after_a_torn_line_appends_whole_lines(
+    damaged: tuple[Path, Path, list[Any]], hh: Any
+) -> None:
+    tmp, hist, _ = damaged
+    effectiveness.extract([str(tmp / "events")], str(hist))
+    raw = hist.read_bytes().split(b"\n")
+    with pytest.raises(ValueError):
+        json.loads(raw[9])  # the torn line stays one bad line
+    assert json.loads(raw[10])["run_id"] == "d"  # the next append starts on its own line
+    check = history_tools.check(str(hist))
+    assert [i.line for i in check.issues] == [7, 10]
+    # d's sage record (torn) was written again; d's guardian record was whole: kept once.
+    keys = hh.history_keys(hist)
+    assert len(keys) == len(set(keys))
+    assert {(r[0], r[1]) for r in hh.current_records(hist)} >= {("d", "guardian"), ("d", "sage")}
+
+
+def test_repair_writes_a_new_file(damaged: tuple[Path, Path, list[Any]], run_cli: Any) -> None:
+    _, hist, _ = damaged
+    original = hist.read_bytes()
+    res = run_cli("history", "repair", str(hist))
+    assert res.exit_code == 0, res.stderr
+    target = hist.with_name("effectiveness.repaired.jsonl")
+    assert res.stdout.strip() == str(target)
+    assert hist.read_bytes() == original  # never in place without --in-place
+    kept = original.split(b"\n")
+    assert target.read_bytes() == b"".join(kept[i] + b"\n" for i in (0, 1, 2, 3, 4, 5, 7, 8))
+    assert run_cli("history", "check", str(target)).exit_code == 0
+    assert eh.report(target).table == eh.report(hist).table
+    again = run_cli("history", "repair", str(hist))
+    assert again.exit_code == 2 and "exists" in again.stderr  # no silent overwrite
+    assert run_cli("history", "repair", str(hist), "--force").exit_code == 0
+    same = run_cli("history", "repair", str(hist), "--out", str(hist))
+    assert same.exit_code == 2 and "--in-place" in same.stderr
+
+
+def test_repair_in_place_keeps_a_backup_and_heals(
+    damaged: tuple[Path, Path, list[Any]], run_cli: Any, hh: Any
+) -> None:
+    tmp, hist, _ = damaged
+    original = hist.read_bytes()
+    res = run_cli("history", "repair", str(hist), "--in-place")
+    assert res.exit_code == 0, res.stderr
+    (backup,) = tmp.glob("effectiveness.jsonl.bak-*")
+    assert backup.read_bytes() == original
+    assert run_cli("history", "check", str(hist)).exit_code == 0
+    assert not Path(effectiveness.manifest_path(str(hist))).exists()
+    # The next extract re-reads everything: d's torn record comes back, nothing doubles.
+    effectiveness.extract([str(tmp / "events")], str(hist))
+    reference = tmp / "reference.jsonl"
+    effectiveness.extract([str(tmp / "events")], str(reference))
+    legacy = [r for r in hh.current_records(hist) if r[0] == "old-run"]
+    assert [r for r in hh.current_records(hist) if r[0] != "old-run"] == hh.current_records(
+        reference
+    )
+    assert len(legacy) == 1
+    clean = run_cli("history", "repair", str(hist), "--in-place")
+    assert clean.exit_code == 0 and "nothing to repair" in clean.stderr
+
+
+def test_duplicates_and_missing_files(tmp_path: Path, hh: Any, run_cli: Any) -> None:
+    hh.write_jsonl(tmp_path / "e.jsonl", hh.run_events("a"))
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([str(tmp_path / "e.jsonl")], str(hist))
+    hist.write_bytes(hist.read_bytes() * 2)  # e.g. a careless concatenation
+    res = run_cli("history", "check", str(hist))
+    assert res.exit_code == 1
+    assert f"{hist}:3: duplicate record: same run, archetype, version and events as line 1" in (
+        res.stderr
+    )
+    run_cli("history", "repair", str(hist), "--in-place")
+    assert len(hist.read_bytes().splitlines()) == 2
+    assert run_cli("history", "check", str(tmp_path / "nope.jsonl")).exit_code == 3

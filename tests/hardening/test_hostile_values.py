@@ -1,0 +1,100 @@
+"""Hostile values: names that try to break reports, tables, file names or SQL.
+
+Run ids, archetype names, models, team names and team file names carry ``|``,
+backticks, HTML, newlines, ANSI escapes, path separators, markdown links and SQL. After a
+nightly run: every file stays inside the day folder under a safe name, every markdown
+table keeps its column count, no raw control character or HTML tag reaches a file, the
+JSON round-trips the exact strings, and the history holds them verbatim (values are
+bound parameters, never SQL text).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from runscore.cli.nightly import md_text
+from runscore.engine.nightly import safe_name
+
+DATE = "2026-04-05"
+EVIL = "ev|il`x`<script>alert(1)</script>\n\x1b[31mred\x1b[0m/../../etc/passwd [a](http://x) **b**"
+SQL = "x'); DROP TABLE accepted; --"
+MODEL = "haiku|`<b>`\r\n\x07"
+
+
+def _cells(line: str) -> int:
+    """Number of table cells: unescaped pipes minus one."""
+    return len(re.findall(r"(?<!\\)\|", line)) - 1
+
+
+def test_hostile_names_break_nothing(tmp_path: Path, hh: Any, run_cli: Any) -> None:
+    ev = tmp_path / "proj" / ".archeflow" / "events"
+    hh.write_jsonl(ev / "evil.jsonl", hh.run_events(EVIL, archetype=EVIL, model=MODEL))
+    hh.write_jsonl(ev / "sql.jsonl", hh.run_events(SQL, archetype=SQL))
+    hh.write_jsonl(ev / "plain.jsonl", hh.run_events("plain"))
+    teams = tmp_path / "proj" / ".archeflow" / "teams"
+    teams.mkdir(parents=True)
+    team_file = teams / "we|ird `t` <b>..\x1b[1m.yaml"
+    team_file.write_text(json.dumps({"name": EVIL, "check": [EVIL, "guardian"]}))
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+
+    day = tmp_path / "out" / DATE
+    files = sorted(p for p in day.rglob("*") if p.is_file())
+    assert len(files) == 7  # index, run log x2, report x2, recommend x2
+    for p in files:
+        rel = p.relative_to(day).as_posix()
+        assert re.fullmatch(r"[A-Za-z0-9._/-]+", rel), rel
+        assert p.resolve().is_relative_to(day.resolve())
+        text = p.read_text(encoding="utf-8")
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text), rel  # no ESC, BEL, CR
+        if p.suffix == ".md":
+            assert "<script>" not in text and "<b>" not in text, rel
+            lines = text.splitlines()
+            for i, line in enumerate(lines):
+                if line.startswith("|") and i + 1 < len(lines) and lines[i + 1].startswith("|-"):
+                    width = _cells(line)  # a header: every row below has as many cells
+                    for row in lines[i + 1 :]:
+                        if not row.startswith("|"):
+                            break
+                        assert _cells(row) == width, (rel, row)
+    for name in ("index.md", "runlog.md"):
+        text = (day / name).read_text(encoding="utf-8")
+        assert "[a](http://x)" not in text  # a name never becomes a link in our documents
+
+    report = json.loads((day / "effectiveness" / "proj" / "report.json").read_text())
+    assert {r["archetype"] for r in report} == {EVIL.lower(), SQL.lower(), "guardian", "sage"}
+    (rec_json,) = (day / "effectiveness" / "proj").glob("recommend-*.json")
+    assert [r["archetype"] for r in json.loads(rec_json.read_text())] == [EVIL.lower(), "guardian"]
+    log = json.loads((day / "runlog.json").read_text())
+    assert sorted(log["scopes"][0]["runs_scored"]) == sorted([EVIL, SQL, "plain"])
+
+    hist = tmp_path / "proj" / ".archeflow" / "memory" / "effectiveness.jsonl"
+    recs = [json.loads(line) for line in hist.read_text(encoding="utf-8").splitlines()]
+    by_run = {(r["run_id"], r["archetype"]): r for r in recs}
+    assert by_run[(EVIL, EVIL.lower())]["model"] == MODEL  # verbatim, never interpreted
+    assert (
+        by_run[(SQL, SQL.lower())]["composite_score"]
+        == by_run[("plain", "guardian")]["composite_score"]
+    )
+
+
+def test_safe_name_is_never_a_path() -> None:
+    for raw in ["../../etc", "/abs", "a/b", "a:b", ".hidden", "-rf", "", "x" * 300, EVIL, "ok-1.x"]:
+        s = safe_name(raw, "f")
+        assert re.fullmatch(r"[A-Za-z0-9_][A-Za-z0-9._-]*", s), s
+        assert "/" not in s and s not in (".", "..")
+        assert len(s) <= 70
+    assert safe_name("ok-1.x", "f") == "ok-1.x"  # a safe name is kept as is
+    assert safe_name("a/b", "f") != safe_name("a:b", "f")  # no two names share a file
+
+
+def test_md_text_keeps_text_text() -> None:
+    assert md_text("[a](http://x)") == "\\[a\\](http://x)"
+    assert md_text("# title") == "\\# title"
+    assert md_text("a|b`c`\nd") == "a\\|b\\`c\\` d"
+    assert md_text("snake_case_name") == "snake_case_name"
+    assert md_text("_em_") == "\\_em\\_"
+    assert md_text(None) == "—"

@@ -1,0 +1,280 @@
+"""``runscore nightly``: layout, run log, incremental runs, atomic replacement, exit codes.
+
+The project used throughout: ArcheFlow's own fixture run (guardian 0.5625, sage 0.1875:
+tests/fixtures/effectiveness/archeflow-fixture/README.md), a run still in progress, a
+file with one malformed line, an empty file and a team preset.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.cli.nightly import Renderer, pack_hooks
+from runscore.engine import nightly
+
+DATE = "2026-04-05"
+GOLDEN = Path(__file__).resolve().parent / "golden"
+UPDATE = os.environ.get("RUNSCORE_UPDATE_GOLDEN") == "1"
+
+
+def _project(base: Path, fixtures: Path, name: str = "proj") -> Path:
+    root = base / name
+    ev = root / ".archeflow" / "events"
+    ev.mkdir(parents=True)
+    shutil.copy(
+        fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl", ev / "score-run.jsonl"
+    )
+    (ev / "live.jsonl").write_text(
+        '{"ts":"2026-04-04T09:00:00Z","run_id":"still-running","seq":1,"type":"run.start"}\n'
+    )
+    (ev / "broken.jsonl").write_text(
+        '{"run_id":"b","seq":1,"type":"run.start"}\nnot json at all\n'
+        '{"seq":2,"type":"run.complete"}\n'
+    )
+    (ev / "empty.jsonl").write_text("")
+    teams = root / ".archeflow" / "teams"
+    teams.mkdir(parents=True)
+    (teams / "backend.yaml").write_text(
+        "name: backend-feature\nplan: [explorer, creator]\ndo: [maker]\ncheck: [guardian, sage]\n"
+    )
+    (teams / ".draft.yaml").write_text("check: [x]\n")  # dot-files are not presets
+    (teams / "notes.txt").write_text("not a preset\n")
+    return root
+
+
+def _normalise(text: str) -> str:
+    return re.sub(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", "<time>", text)
+
+
+def _golden(name: str, text: str) -> None:
+    path = GOLDEN / name
+    if UPDATE:
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def _files(day: Path) -> dict[str, bytes]:
+    return {
+        p.relative_to(day).as_posix(): p.read_bytes() for p in sorted(day.rglob("*")) if p.is_file()
+    }
+
+
+def test_layout_run_log_and_index(tmp_path: Path, fixtures: Path, run_cli: Any) -> None:
+    _project(tmp_path, fixtures)
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1  # the malformed line and the line without run_id
+    day = tmp_path / "out" / DATE
+    assert res.stdout == f"{day}/index.md\n"
+    assert sorted(_files(day)) == [
+        "effectiveness/proj/recommend-backend.json",
+        "effectiveness/proj/recommend-backend.md",
+        "effectiveness/proj/report.json",
+        "effectiveness/proj/report.md",
+        "index.md",
+        "runlog.json",
+        "runlog.md",
+    ]
+    assert res.stderr.splitlines()[:2] == [
+        "proj/.archeflow/events/broken.jsonl:2: not JSON: Expecting value: line 1 column 1 (char 0)",
+        "proj/.archeflow/events/broken.jsonl:3: missing run_id",
+    ]
+    _golden("index.md", _normalise((day / "index.md").read_text()))
+    _golden("runlog.md", _normalise((day / "runlog.md").read_text()))
+    log = json.loads((day / "runlog.json").read_text())
+    scope = log["scopes"][0]
+    assert (scope["runs_scored"], scope["incomplete"], scope["records_written"]) == (
+        ["score-run"],
+        ["b", "still-running"],
+        2,
+    )
+    assert scope["empty_files"] == ["proj/.archeflow/events/empty.jsonl"]
+    assert [t["path"] for t in scope["teams"]] == ["proj/.archeflow/teams/backend.yaml"]
+    # The report and recommendations are exactly what the commands print.
+    hist = "proj/.archeflow/memory/effectiveness.jsonl"
+    report = run_cli("report", "--history", hist)
+    assert (day / "effectiveness/proj/report.md").read_text() == report.stdout
+    rows = json.loads((day / "effectiveness/proj/report.json").read_text())
+    assert [(r["archetype"], r["avg_composite"], r["recommendation"]) for r in rows] == [
+        ("guardian", 0.5625, "optimize"),
+        ("sage", 0.1875, "consider_removing"),
+    ]
+    rec = run_cli("recommend", "proj/.archeflow/teams/backend.yaml", "--history", hist)
+    assert (day / "effectiveness/proj/recommend-backend.md").read_text() == rec.stdout
+    as_json = run_cli("report", "--history", hist, "--format", "json").stdout
+    assert json.loads(as_json) == rows
+
+
+def test_second_run_reads_only_what_changed(
+    tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
+) -> None:
+    _project(tmp_path, fixtures)
+    args = ("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    run_cli(*args)
+    again = json.loads(run_cli(*args).stdout)["scopes"][0]
+    assert (again["files_read"], again["files_unchanged"], again["runs_scored"]) == (0, 4, [])
+    assert again["records_written"] == 0
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/new.jsonl", hh.run_events("new"))
+    third = json.loads(run_cli(*args).stdout)["scopes"][0]
+    assert (third["files_read"], third["files_unchanged"], third["runs_scored"]) == (1, 4, ["new"])
+
+
+@pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "rename-aside"])
+def test_rerun_replaces_the_day_completely(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, exchange: bool
+) -> None:
+    if not exchange:
+        monkeypatch.setattr(nightly, "_exchange", lambda a, b: False)
+    root = _project(tmp_path, fixtures)
+    shutil.copy(root / ".archeflow/teams/backend.yaml", root / ".archeflow/teams/other.yml")
+    args = ("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    run_cli(*args)
+    day = tmp_path / "out" / DATE
+    assert (day / "effectiveness/proj/recommend-other.md").exists()
+    (root / ".archeflow/teams/other.yml").unlink()
+    run_cli(*args)
+    assert not (day / "effectiveness/proj/recommend-other.md").exists()  # nothing stale
+    assert (day / "effectiveness/proj/recommend-backend.md").exists()
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock", DATE]
+
+
+class _Failing(Renderer):
+    def markdown(self, kind: str, ctx: Any) -> str:
+        if kind == "index":
+            raise RuntimeError("disk full")
+        return super().markdown(kind, ctx)
+
+
+def test_failure_while_rendering_keeps_the_old_day(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(tmp_path, fixtures)
+    run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    day = tmp_path / "out" / DATE
+    before = _files(day)
+    with pytest.raises(RuntimeError, match="disk full"):
+        nightly.run_nightly(["proj"], "out", renderer=_Failing(), date=nightly.parse_date(DATE))
+    assert _files(day) == before
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock", DATE]
+
+
+def test_leftovers_of_a_crash_are_recovered(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    (out / ".2026-04-05.old-123").mkdir(parents=True)  # crashed between the two renames
+    (out / ".2026-04-05.old-123" / "index.md").write_text("old")
+    (out / ".2026-04-06.tmp-456").mkdir()  # crashed while rendering
+    (out / "2026-04-07").mkdir()
+    (out / ".2026-04-07.old-789").mkdir()  # crashed after the swap, before the delete
+    nightly._recover(str(out))
+    assert sorted(p.name for p in out.iterdir()) == ["2026-04-05", "2026-04-07"]
+    assert (out / "2026-04-05" / "index.md").read_text() == "old"
+
+
+def test_exit_codes(tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any) -> None:
+    hh.write_jsonl(tmp_path / "clean/.archeflow/events/a.jsonl", hh.run_events("a"))
+    assert run_cli("nightly", "--root", "clean", "--out", "out").exit_code == 0
+    bad_date = run_cli("nightly", "--root", "clean", "--date", "2026-02-30")
+    assert bad_date.exit_code == 2 and "YYYY-MM-DD" in bad_date.stderr
+    (tmp_path / "bad.yaml").write_text("check: [")
+    bad_team = run_cli("nightly", "--root", "clean", "--team", "bad.yaml")
+    assert bad_team.exit_code == 2 and "bad.yaml:1" in bad_team.stderr
+    assert run_cli("nightly", "--root", "clean", "--team", "nope.yaml").exit_code == 2
+    (tmp_path / "empty").mkdir()
+    assert run_cli("nightly", "--root", "empty", "--out", "out3").exit_code == 3
+
+
+def test_shared_history_and_given_team(tmp_path: Path, run_cli: Any, hh: Any) -> None:
+    hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("from-a"))
+    hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("from-b"))
+    (tmp_path / "team.yaml").write_text("name: t\ncheck: [guardian]\n")
+    res = run_cli(
+        "nightly",
+        "--root",
+        "a",
+        "--root",
+        "b",
+        "--history",
+        "all.jsonl",
+        "--team",
+        "team.yaml",
+        "--out",
+        "out",
+        "--date",
+        DATE,
+        "--format",
+        "json",
+    )
+    assert res.exit_code == 0, res.stderr
+    log = json.loads(res.stdout)
+    (scope,) = log["scopes"]
+    assert (scope["label"], scope["roots"], scope["history"]) == (
+        "combined",
+        ["a", "b"],
+        "all.jsonl",
+    )
+    assert sorted(scope["runs_scored"]) == ["from-a", "from-b"]
+    assert [t["origin"] for t in scope["teams"]] == ["given"]
+    day = tmp_path / "out" / DATE
+    assert (day / "effectiveness/combined/recommend-team.md").is_file()
+    assert not (tmp_path / "a/.archeflow/memory").exists()  # nothing written per root
+
+
+def test_pipeline_pack_joins_when_its_inputs_are_there(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    root = tmp_path / "proj"
+    (root / ".archeflow/tasks").mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", root / ".archeflow/tasks/tasks.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    log = json.loads(res.stdout)
+    (pack,) = log["packs"]
+    assert pack["pack"] == "pipeline" and pack["error"] is None
+    day = tmp_path / "out" / DATE
+    summary = f"pipeline/proj/pipeline-eval-summary-{DATE}.md"
+    assert summary in {o["path"] for o in pack["outputs"]}
+    assert (day / summary).is_file()
+    assert f"]({summary})" in (day / "index.md").read_text()
+    assert (root / ".archeflow/memory/pipelines.jsonl").is_file()
+    assert log["scopes"][0]["history_exists"] is False  # no run logs: no effectiveness report
+    assert [h.pack for h in pack_hooks()] == ["pipeline", "plugin", "routes"]
+
+
+def test_plugin_and_routes_packs_join(tmp_path: Path, fixtures: Path, run_cli: Any) -> None:
+    root = tmp_path / "proj"
+    skills = root / ".archeflow/plugin-eval/skills"
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", skills / "async-python-patterns")
+    eps = root / ".archeflow/episodes"
+    eps.mkdir(parents=True)
+    ep = {
+        "episodeId": "e1",
+        "source": {"kind": "historical", "host": "h"},
+        "activity": {"id": "docs"},
+        "execution": {"host": "h", "inferenceProvider": "anthropic", "model": "claude-haiku"},
+        "outcome": {"status": "succeeded", "signals": [{"kind": "gate", "value": "pass"}]},
+    }
+    (eps / "e.jsonl").write_text(json.dumps(ep) + "\nnot json\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1  # the bad episode line
+    log = json.loads(res.stdout)
+    outputs = {p["pack"]: sorted(o["path"] for o in p["outputs"]) for p in log["packs"]}
+    assert outputs == {
+        "plugin": [
+            "plugin/proj/plugin-report.json",
+            "plugin/proj/plugin-report.md",
+            "plugin/proj/skills/async-python-patterns.md",
+        ],
+        "routes": ["routes/proj/routes.json", "routes/proj/routes.md"],
+    }
+    assert [d["text"] for d in log["rejected"]] == [
+        "proj/.archeflow/episodes/e.jsonl:2: routes: not JSON: Expecting value: line 1 column 1 "
+        "(char 0)"
+    ]
+    day = tmp_path / "out" / DATE
+    index = (day / "index.md").read_text()
+    assert all(f"]({p})" in index for paths in outputs.values() for p in paths)
+    assert all((day / p).is_file() for paths in outputs.values() for p in paths)
