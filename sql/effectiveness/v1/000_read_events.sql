@@ -93,11 +93,11 @@ SELECT
     CASE WHEN typ = 'agent.complete' AND json_type(d[11]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
          THEN TRY_CAST(d[11] ->> '$' AS DOUBLE) END AS c_est,
     CASE WHEN typ = 'agent.complete' AND json_type(d[12]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(round(TRY_CAST(d[12] ->> '$' AS DOUBLE)) AS BIGINT) END AS tok,
+         THEN TRY_CAST(d[12] ->> '$' AS DOUBLE) END AS tok,
     CASE WHEN typ = 'agent.complete' AND json_type(d[13]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(round(TRY_CAST(d[13] ->> '$' AS DOUBLE)) AS BIGINT) END AS tok_in,
+         THEN TRY_CAST(d[13] ->> '$' AS DOUBLE) END AS tok_in,
     CASE WHEN typ = 'agent.complete' AND json_type(d[14]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(round(TRY_CAST(d[14] ->> '$' AS DOUBLE)) AS BIGINT) END AS tok_out,
+         THEN TRY_CAST(d[14] ->> '$' AS DOUBLE) END AS tok_out,
     CASE WHEN typ IN ('agent.complete', 'agent.start')
          AND eff_trim(d[15] ->> '$') <> '' THEN d[15] ->> '$' END AS model,
     CASE WHEN typ = 'cycle.boundary'

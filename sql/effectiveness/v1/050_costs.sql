@@ -7,6 +7,7 @@
 --           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
 -- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
+-- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
 CREATE OR REPLACE TEMP TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
        e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
@@ -19,7 +20,14 @@ SELECT run_id, _file AS file, _line AS line,
 FROM _agent_events
 WHERE type = 'agent.complete'
   AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
-    OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))));
+    OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))))
+UNION ALL
+SELECT run_id, _file, _line, 'tokens unknown: a token count is negative or too large'
+FROM _agent_events
+WHERE type = 'agent.complete'
+  AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
+            ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
+                 OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END);
 
 CREATE OR REPLACE TEMP TABLE archetype_costs AS
 WITH per_event AS (
@@ -28,7 +36,11 @@ WITH per_event AS (
            c_obs IS NOT NULL AS from_obs
     FROM _agent_events
 ), valid AS (
-    SELECT *, CASE WHEN c_raw >= 0 AND isfinite(c_raw) THEN c_raw END AS c
+    SELECT *, CASE WHEN c_raw >= 0 AND isfinite(c_raw) THEN c_raw END AS c,
+           CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND isfinite(tok))
+                ELSE coalesce(NOT (tok_in >= 0 AND isfinite(tok_in)), false)
+                     OR coalesce(NOT (tok_out >= 0 AND isfinite(tok_out)), false)
+           END AS tok_bad
     FROM per_event
 )
 SELECT run_id, archetype,
@@ -37,7 +49,9 @@ SELECT run_id, archetype,
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
             ELSE 'observed' END AS cost_basis,
+       -- a token count that is negative or not finite makes the total unknown, not 0
        CASE WHEN count(*) FILTER (WHERE type = 'agent.complete') > 0
+                 AND NOT coalesce(bool_or(tok_bad) FILTER (WHERE type = 'agent.complete'), false)
             THEN sum(CASE WHEN tok IS NOT NULL THEN tok
                           ELSE coalesce(tok_in, 0) + coalesce(tok_out, 0) END)
                      FILTER (WHERE type = 'agent.complete') END AS tokens,
