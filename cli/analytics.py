@@ -68,6 +68,34 @@ def report_diagnostics(issues: Sequence[LineIssue], notes: Sequence[str]) -> Non
 # --------------------------------------------------------------------------- report
 
 
+def report_markdown(res: eh.ReportResult) -> str:
+    """The markdown of ``runscore report`` (also written by ``runscore nightly``)."""
+    rows = res.table.to_pylist()
+    sections = [
+        {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]} for v in res.versions
+    ]
+    level = float(res.windows.get("interval_level", 0.95)) * 100
+    return render(
+        "effectiveness_report.md.j2",
+        sections=sections,
+        multi=len(sections) > 1,
+        window=res.window,
+        trend_runs=res.windows.get("trend_runs"),
+        level=f"{level:g}",
+    )
+
+
+def recommend_markdown(res: eh.RecommendResult) -> str:
+    """The markdown of ``runscore recommend`` (also written by ``runscore nightly``)."""
+    return render(
+        "effectiveness_recommend.md.j2",
+        team_name=res.team.name,
+        version=res.version,
+        window=res.window,
+        rows=res.table.to_pylist(),
+    )
+
+
 @click.command("report")
 @history_option
 @format_option(["markdown", "json", "csv"], "markdown")
@@ -83,23 +111,7 @@ def report_cmd(history_path: str, fmt: str, version: str | None, window: int | N
     """
     res = eh.report(history_path, version=version, window=window)
     if fmt == "markdown":
-        rows = res.table.to_pylist()
-        sections = [
-            {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]}
-            for v in res.versions
-        ]
-        level = float(res.windows.get("interval_level", 0.95)) * 100
-        click.echo(
-            render(
-                "effectiveness_report.md.j2",
-                sections=sections,
-                multi=len(sections) > 1,
-                window=res.window,
-                trend_runs=res.windows.get("trend_runs"),
-                level=f"{level:g}",
-            ),
-            nl=False,
-        )
+        click.echo(report_markdown(res), nl=False)
     else:
         output.write(res.table, fmt)
     report_diagnostics(res.issues, res.notes)
@@ -126,16 +138,7 @@ def recommend_cmd(
     """
     res = eh.recommend(history_path, team, version=version, window=window)
     if fmt == "markdown":
-        click.echo(
-            render(
-                "effectiveness_recommend.md.j2",
-                team_name=res.team.name,
-                version=res.version,
-                window=res.window,
-                rows=res.table.to_pylist(),
-            ),
-            nl=False,
-        )
+        click.echo(recommend_markdown(res), nl=False)
     else:
         output.write(res.table, fmt)
     report_diagnostics(res.issues, res.notes)

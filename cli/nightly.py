@@ -16,6 +16,7 @@ from typing import Any
 
 import click
 from runscore.cli import output
+from runscore.cli.analytics import recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.render import env, render
 from runscore.engine import history_tools, nightly
@@ -61,34 +62,6 @@ class Renderer:
 
     def json(self, data: Any) -> str:
         return output.to_json(data)
-
-
-def report_markdown(res: eh.ReportResult) -> str:
-    """What ``runscore report --format markdown`` prints (same template, same context)."""
-    rows = res.table.to_pylist()
-    sections = [
-        {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]} for v in res.versions
-    ]
-    level = float(res.windows.get("interval_level", 0.95)) * 100
-    return render(
-        "effectiveness_report.md.j2",
-        sections=sections,
-        multi=len(sections) > 1,
-        window=res.window,
-        trend_runs=res.windows.get("trend_runs"),
-        level=f"{level:g}",
-    )
-
-
-def recommend_markdown(res: eh.RecommendResult) -> str:
-    """What ``runscore recommend TEAM --format markdown`` prints."""
-    return render(
-        "effectiveness_recommend.md.j2",
-        team_name=res.team.name,
-        version=res.version,
-        window=res.window,
-        rows=res.table.to_pylist(),
-    )
 
 
 # --------------------------------------------------------------------------- pack hooks
@@ -156,23 +129,8 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
     data = rep.to_dict()
     files = [os.path.join(run.out_dir, "routes.json")]
     atomic_write_text(files[0], output.to_json(data))
-    # The markdown of `runscore routes report` (same template and grouping).
-    block = getattr(routes_cli, "_command_block", None)
-    mdx = getattr(routes_cli, "_mdx", None)
-    if block is not None and mdx is not None:
-        for f in data["findings"]:
-            f["command_block"] = block(f["command"])
-        groups: list[dict[str, Any]] = []
-        for f in data["findings"]:
-            if not groups or groups[-1]["type"] != f["type"]:
-                groups.append({"type": f["type"], "findings": []})
-            groups[-1]["findings"].append(f)
-        env().filters.setdefault("mdx", mdx)
-        text = render(
-            "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
-        )
-        files.append(os.path.join(run.out_dir, "routes.md"))
-        atomic_write_text(files[1], text)
+    files.append(os.path.join(run.out_dir, "routes.md"))
+    atomic_write_text(files[1], routes_cli.routes_markdown(rep))
     return nightly.PackOutcome(
         summary=f"{rep.episodes} episode(s), {rep.findings.num_rows} finding(s)",
         files=files,

@@ -174,19 +174,24 @@ def report_cmd(ctx: click.Context, paths: tuple[str, ...], fmt: str, **kw: Any) 
             columns=list(_flat_finding_columns()),
         )
     else:
-        for f in data["findings"]:
-            f["command_block"] = _command_block(f["command"])
-        groups: list[dict[str, Any]] = []
-        for f in data["findings"]:
-            if not groups or groups[-1]["type"] != f["type"]:
-                groups.append({"type": f["type"], "findings": []})
-            groups[-1]["findings"].append(f)
-        render.env().filters.setdefault("mdx", _mdx)
-        text = render.render(
-            "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
-        )
-        click.echo(text, nl=False)
+        click.echo(routes_markdown(rep), nl=False)
     _exit(ctx, rep)
+
+
+def routes_markdown(rep: engine.RoutesReport) -> str:
+    """The markdown of ``runscore routes report`` (also written by ``runscore nightly``)."""
+    data = rep.to_dict()
+    for f in data["findings"]:
+        f["command_block"] = _command_block(f["command"])
+    groups: list[dict[str, Any]] = []
+    for f in data["findings"]:
+        if not groups or groups[-1]["type"] != f["type"]:
+            groups.append({"type": f["type"], "findings": []})
+        groups[-1]["findings"].append(f)
+    render.env().filters.setdefault("mdx", _mdx)
+    return render.render(
+        "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
+    )
 
 
 def _flat_finding_columns() -> list[str]:
