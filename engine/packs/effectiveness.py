@@ -401,7 +401,11 @@ def extract(
             """
         )
         new_runs = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM _new").fetchall()}
-        result.already_scored = [r for r in scored_runs if r not in new_runs]
+        # A scored run with no review archetype has no records: nothing to be "already" in.
+        with_records = {
+            r[0] for r in con.sql("SELECT DISTINCT run_id FROM history_records").fetchall()
+        }
+        result.already_scored = [r for r in scored_runs if r in with_records and r not in new_runs]
         # DuckDB renders the lines (field order = column order, shortest round-trip
         # floats), streamed in batches so memory stays flat on big corpora.
         cur = con.execute(

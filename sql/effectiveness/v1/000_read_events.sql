@@ -9,104 +9,122 @@
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out, model, met, own_seq (integer seq ≥ 1
 --           or null), parents BIGINT[] / parent_bad VARCHAR[] (usable and unusable parent
---           parts), content_md5 (identity of the event but for its seq).
--- One json_extract with a list of paths parses `data` once per line.
+--           parts), content_md5 (identity of the event but for its seq), problem (why a
+--           line is not an event, or null).
+-- Speed: `data` is parsed once (one json_extract with a list of paths). Scalars are
+-- then read from their JSON text without parsing again — DuckDB hands JSON values over
+-- minified, so the first character tells the kind and a string without a backslash is
+-- its text between the quotes; only strings with escapes are parsed (jstr).
 -- trim as Python's str.strip() does for ASCII: spaces, tabs, newlines, CR, VT, FF.
 CREATE OR REPLACE TEMP MACRO eff_trim(s) AS
     trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
+-- JSON kind of a minified JSON text: VARCHAR, BOOLEAN, NULL, ARRAY, OBJECT, INTEGER, DOUBLE
+CREATE OR REPLACE TEMP MACRO jkind(t) AS
+    CASE left(t, 1)
+      WHEN '"' THEN 'VARCHAR' WHEN 't' THEN 'BOOLEAN' WHEN 'f' THEN 'BOOLEAN'
+      WHEN 'n' THEN 'NULL' WHEN '[' THEN 'ARRAY' WHEN '{' THEN 'OBJECT'
+      ELSE CASE WHEN contains(t, '.') OR contains(t, 'e') OR contains(t, 'E')
+                THEN 'DOUBLE' ELSE 'INTEGER' END
+    END;
+-- The value of a JSON string (null for any other kind).
+CREATE OR REPLACE TEMP MACRO jstr(t) AS
+    CASE WHEN left(t, 1) <> '"' THEN NULL
+         WHEN contains(t, '\') THEN json_extract_string(t, '$')
+         ELSE t[2:-2] END;
+-- The text a scalar stands for: a string's value, a number's or boolean's literal.
+CREATE OR REPLACE TEMP MACRO jtext(t) AS
+    CASE WHEN left(t, 1) = '"' THEN jstr(t)
+         WHEN t IS NULL OR t = 'null' THEN NULL
+         ELSE t END;
+-- A JSON number as DOUBLE (null for any other kind).
+CREATE OR REPLACE TEMP MACRO jnum(t) AS
+    CASE WHEN jkind(t) IN ('INTEGER', 'DOUBLE') THEN TRY_CAST(t AS DOUBLE) END;
 
 CREATE OR REPLACE TEMP TABLE _stage AS
 WITH r AS (
-    SELECT _path, run_id, type, seq, parent, ts, phase, agent,
-           json_type(data) = 'OBJECT' AS data_is_object,
+    SELECT _path,
+           run_id::VARCHAR AS run_id_t, type::VARCHAR AS type_t, seq::VARCHAR AS seq_t,
+           parent, parent::VARCHAR AS parent_t, ts::VARCHAR AS ts_t,
+           phase::VARCHAR AS phase_t, agent::VARCHAR AS agent_t,
            data::VARCHAR AS data_text,
            json_extract(data, ['$.archetype', '$.verdict', '$.cycle', '$.findings',
                                '$.source', '$.finding', '$.location', '$.file', '$.line',
                                '$.cost_usd', '$.estimated_cost_usd', '$.tokens',
-                               '$.tokens_input', '$.tokens_output', '$.model', '$.met']) AS d
+                               '$.tokens_input', '$.tokens_output', '$.model', '$.met'])
+               ::VARCHAR[] AS d
     FROM read_json($files, format='newline_delimited', columns=$columns, filename='_path',
                    ignore_errors=true, maximum_object_size=$max_object_size)
 ), t AS (
     SELECT r.*,
-           json_type(run_id) AS run_id_type, json_type(type) AS type_type,
-           run_id ->> '$' AS rid, type ->> '$' AS typ,
-           list_transform(
-               CASE coalesce(json_type(parent), 'NULL')
-                 WHEN 'NULL' THEN []::JSON[]
-                 WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
-                 WHEN 'VARCHAR' THEN
-                   list_transform(list_filter(string_split(parent ->> '$', ','),
-                                              lambda s: eff_trim(s) <> ''),
-                                  lambda s: to_json(eff_trim(s)))
-                 ELSE [parent]
-               END,
-               lambda p: {
-                 -- array elements must be JSON integers; the parts of "3,4" are text
-                 'is_int': json_type(parent) <> 'ARRAY' AND json_type(p) = 'VARCHAR'
-                               AND regexp_full_match(eff_trim(p ->> '$'), '[0-9]{1,18}')
-                           OR json_type(p) IN ('BIGINT', 'UBIGINT'),
-                 'v': TRY_CAST(eff_trim(p ->> '$') AS BIGINT),
-                 'raw': p::VARCHAR}) AS parent_parts
+           jstr(run_id_t) AS rid, jstr(type_t) AS typ,
+           -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
+           -- must be JSON integers; the parts of "3,4" are text.
+           CASE
+             WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
+             WHEN left(parent_t, 1) = '[' THEN
+               list_transform(json_extract(parent, '$[*]')::VARCHAR[],
+                              lambda p: {'is_int': jkind(p) = 'INTEGER',
+                                         'v': TRY_CAST(p AS BIGINT), 'raw': p})
+             WHEN left(parent_t, 1) = '"' THEN
+               list_transform(
+                 list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
+                 lambda s: {'is_int': regexp_full_match(eff_trim(s), '[0-9]{1,18}'),
+                            'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
+             ELSE [{'is_int': jkind(parent_t) = 'INTEGER', 'v': TRY_CAST(parent_t AS BIGINT),
+                    'raw': parent_t}]
+           END AS parent_parts
     FROM r
 )
 SELECT
     _path,
-    (run_id IS NULL AND type IS NULL AND seq IS NULL AND parent IS NULL AND ts IS NULL
-     AND phase IS NULL AND agent IS NULL AND data_text IS NULL) AS _nonobj,
-    CASE WHEN run_id_type = 'VARCHAR' THEN rid END AS run_id,
-    CASE WHEN type_type = 'VARCHAR' THEN typ END AS type,
+    (run_id_t IS NULL AND type_t IS NULL AND seq_t IS NULL AND parent_t IS NULL
+     AND ts_t IS NULL AND phase_t IS NULL AND agent_t IS NULL AND data_text IS NULL) AS _nonobj,
+    rid AS run_id,
+    typ AS type,
     CASE
-      WHEN run_id IS NULL OR run_id_type = 'NULL' THEN 'missing run_id'
-      WHEN run_id_type <> 'VARCHAR' THEN 'run_id is not a string'
+      WHEN run_id_t IS NULL OR run_id_t = 'null' THEN 'missing run_id'
+      WHEN rid IS NULL THEN 'run_id is not a string'
       WHEN rid = '' THEN 'run_id is empty'
-      WHEN type IS NULL OR type_type = 'NULL' THEN 'missing type'
-      WHEN type_type <> 'VARCHAR' THEN 'type is not a string'
+      WHEN type_t IS NULL OR type_t = 'null' THEN 'missing type'
+      WHEN typ IS NULL THEN 'type is not a string'
       WHEN typ = '' THEN 'type is empty'
     END AS problem,
-    CASE WHEN json_type(seq) IN ('BIGINT', 'UBIGINT') AND TRY_CAST(seq ->> '$' AS BIGINT) >= 1
-         THEN TRY_CAST(seq ->> '$' AS BIGINT) END AS own_seq,
-    -- parent: array of integers, one integer, "3,4", "" or absent; integers are kept,
-    -- anything else is reported.
+    CASE WHEN jkind(seq_t) = 'INTEGER' AND TRY_CAST(seq_t AS BIGINT) >= 1
+         THEN TRY_CAST(seq_t AS BIGINT) END AS own_seq,
     list_distinct(list_transform(list_filter(parent_parts, lambda p: p.is_int), lambda p: p.v))
         AS parents,
     list_transform(list_filter(parent_parts, lambda p: NOT p.is_int), lambda p: p.raw)
         AS parent_bad,
-    ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
-    coalesce(nullif(lower(eff_trim(d[1] ->> '$')), ''), nullif(lower(eff_trim(agent ->> '$')), ''),
+    jtext(ts_t) AS ts, jtext(phase_t) AS phase, jtext(agent_t) AS agent,
+    coalesce(nullif(lower(eff_trim(jtext(d[1]))), ''), nullif(lower(eff_trim(jtext(agent_t))), ''),
              'unknown') AS archetype,
-    CASE WHEN typ = 'review.verdict' THEN lower(eff_trim(d[2] ->> '$')) END AS verdict,
-    CASE WHEN typ = 'review.verdict' AND json_type(d[3]) IN ('BIGINT', 'UBIGINT')
-         THEN TRY_CAST(d[3] ->> '$' AS BIGINT) END AS data_cycle,
-    CASE WHEN typ = 'review.verdict' AND json_type(d[4]) = 'ARRAY' THEN d[4] END AS findings,
+    CASE WHEN typ = 'review.verdict' THEN lower(eff_trim(jtext(d[2]))) END AS verdict,
+    CASE WHEN typ = 'review.verdict' AND jkind(d[3]) = 'INTEGER'
+         THEN TRY_CAST(d[3] AS BIGINT) END AS data_cycle,
+    CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN d[4]::JSON END AS findings,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)
-    CASE WHEN typ = 'fix.applied' AND json_type(d[5]) = 'VARCHAR' AND (d[5] ->> '$') <> ''
-         THEN lower(eff_trim(d[5] ->> '$')) END AS fix_source,
+    CASE WHEN typ = 'fix.applied' AND jstr(d[5]) <> ''
+         THEN lower(eff_trim(jstr(d[5]))) END AS fix_source,
     -- "present" = given and not null (an empty string is present)
-    CASE WHEN typ = 'fix.applied' THEN lower(eff_trim(d[6] ->> '$')) END AS fix_finding,
+    CASE WHEN typ = 'fix.applied' THEN lower(eff_trim(jtext(d[6]))) END AS fix_finding,
     CASE WHEN typ = 'fix.applied' THEN coalesce(
-           lower(eff_trim(d[7] ->> '$')),
-           lower(eff_trim(d[8] ->> '$'))
-             || CASE WHEN d[9] IS NOT NULL AND json_type(d[9]) <> 'NULL'
-                     THEN ':' || (d[9] ->> '$') ELSE '' END) END AS fix_loc_key,
-    CASE WHEN typ = 'agent.complete' AND json_type(d[10]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(d[10] ->> '$' AS DOUBLE) END AS c_obs,
-    CASE WHEN typ = 'agent.complete' AND json_type(d[11]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(d[11] ->> '$' AS DOUBLE) END AS c_est,
-    CASE WHEN typ = 'agent.complete' AND json_type(d[12]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(d[12] ->> '$' AS DOUBLE) END AS tok,
-    CASE WHEN typ = 'agent.complete' AND json_type(d[13]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(d[13] ->> '$' AS DOUBLE) END AS tok_in,
-    CASE WHEN typ = 'agent.complete' AND json_type(d[14]) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-         THEN TRY_CAST(d[14] ->> '$' AS DOUBLE) END AS tok_out,
-    CASE WHEN typ IN ('agent.complete', 'agent.start')
-         AND eff_trim(d[15] ->> '$') <> '' THEN d[15] ->> '$' END AS model,
-    CASE WHEN typ = 'cycle.boundary'
-         THEN coalesce(json_type(d[16]) = 'BOOLEAN' AND (d[16] ->> '$') = 'true', false)
-    END AS met,
+           lower(eff_trim(jtext(d[7]))),
+           lower(eff_trim(jtext(d[8])))
+             || CASE WHEN d[9] IS NOT NULL AND d[9] <> 'null'
+                     THEN ':' || jtext(d[9]) ELSE '' END) END AS fix_loc_key,
+    CASE WHEN typ = 'agent.complete' THEN jnum(d[10]) END AS c_obs,
+    CASE WHEN typ = 'agent.complete' THEN jnum(d[11]) END AS c_est,
+    CASE WHEN typ = 'agent.complete' THEN jnum(d[12]) END AS tok,
+    CASE WHEN typ = 'agent.complete' THEN jnum(d[13]) END AS tok_in,
+    CASE WHEN typ = 'agent.complete' THEN jnum(d[14]) END AS tok_out,
+    CASE WHEN typ IN ('agent.complete', 'agent.start') AND eff_trim(jtext(d[15])) <> ''
+         THEN jtext(d[15]) END AS model,
+    CASE WHEN typ = 'cycle.boundary' THEN coalesce(d[16] = 'true', false) END AS met,
     -- identity of the event but for its seq: envelope, normalised parents, data
-    md5(concat_ws(chr(31), coalesce(ts::VARCHAR, 'null'), typ, coalesce(phase::VARCHAR, 'null'),
-                  coalesce(agent::VARCHAR, 'null'),
+    md5(concat_ws(chr(31), coalesce(ts_t, 'null'), typ, coalesce(phase_t, 'null'),
+                  coalesce(agent_t, 'null'),
                   list_sort(list_distinct(list_transform(list_filter(parent_parts,
                       lambda p: p.is_int), lambda p: p.v)))::VARCHAR,
-                  coalesce(CASE WHEN data_is_object THEN data_text END, 'null'))) AS content_md5
+                  coalesce(CASE WHEN left(data_text, 1) = '{' THEN data_text END, 'null')))
+        AS content_md5
 FROM t;
