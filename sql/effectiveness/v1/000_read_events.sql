@@ -1,7 +1,8 @@
 -- effectiveness/v1 · 000 read events (the reader's projection)  spec: effectiveness.md §1
--- Reads:    the event log files, via read_json($files, columns=$columns) — run by
---           runscore.engine.sources.read_jsonl as this version's projection, once per
---           batch of clean files and once per spooled dirty file.
+-- Reads:    the event log lines, via raw_input($files, $columns, $max_object_size)
+--           (read_json with the declared columns, defined by runscore.engine.sources)
+--           — run by read_jsonl as this version's projection, once per batch of clean
+--           files and once per spooled dirty file.
 -- Produces: _stage — one row per JSON line, in file order: _path, _nonobj (the line gave
 --           no object), run_id/type/seq/parent/ts/phase/agent checked and typed, and the
 --           few `data` fields later files use, extracted in this one scan so the JSON
@@ -52,8 +53,7 @@ WITH r AS (
                                '$.cost_usd', '$.estimated_cost_usd', '$.tokens',
                                '$.tokens_input', '$.tokens_output', '$.model', '$.met'])
                ::VARCHAR[] AS d
-    FROM read_json($files, format='newline_delimited', columns=$columns, filename='_path',
-                   ignore_errors=true, maximum_object_size=$max_object_size)
+    FROM raw_input($files, $columns, $max_object_size)
 ), t AS (
     SELECT r.*,
            jstr(run_id_t) AS rid, jstr(type_t) AS typ,
