@@ -1,0 +1,228 @@
+"""Where does ``extract`` (or ``report``) spend its time? Per statement, with DuckDB's profile.
+
+    python -m benchmarks.profile_extract CORPUS... [--history H] [--out DIR] [--python]
+    python -m benchmarks.profile_extract --report HISTORY.jsonl [--out DIR]
+
+Runs ``runscore.engine.packs.effectiveness.extract`` in this process with DuckDB
+profiling on. Every statement the engine executes on its connection is timed and
+attributed to the SQL file that issued it (``sqlpack.execute`` is wrapped to know
+which); the profile tree of each statement slower than ``--min`` seconds is written
+to ``DIR/NN_<file>.txt`` (the same tree ``EXPLAIN ANALYZE`` prints). Prints the
+statements by time with their costliest operators, and the time spent outside
+SQL (file scanning, hashing, history writing: Python).
+
+A diagnostic tool: it changes nothing in the engine, it only observes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+
+class _State:
+    ref = "<engine>"
+    rows: list[dict[str, Any]] = []
+    out: Path | None = None
+    min_s = 0.05
+
+
+def _operators(node: dict[str, Any], acc: list[tuple[float, str, str, int]]) -> None:
+    t = float(node.get("timing") or 0.0)
+    name = str(node.get("name") or node.get("type") or "?")
+    info = node.get("extra_info") or {}
+    detail = ""
+    if isinstance(info, dict):
+        for k in ("Function", "Table", "Join Type", "Aggregates", "Projections"):
+            if k in info:
+                v = info[k]
+                detail = (v if isinstance(v, str) else json.dumps(v))[:90]
+                break
+    if name not in ("RESULT_COLLECTOR", "EXPLAIN_ANALYZE"):
+        acc.append((t, name, detail, int(node.get("intermediate_rows") or 0)))
+    for c in node.get("children") or []:
+        _operators(c, acc)
+
+
+class ProfiledConnection:
+    """Forwards everything to a DuckDB connection; times and profiles ``execute``."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self._con = con
+        con.execute("PRAGMA enable_profiling = 'no_output'")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)
+
+    def execute(self, query: Any, *args: Any, **kw: Any) -> Any:
+        t0 = time.perf_counter()
+        res = self._con.execute(query, *args, **kw)
+        wall = time.perf_counter() - t0
+        self._record(str(getattr(query, "query", query)), wall)
+        return res
+
+    def _record(self, text: str, wall: float) -> None:
+        if text.lstrip().upper().startswith(("PRAGMA", "SET ")):
+            return
+        ops: list[tuple[float, str, str, int]] = []
+        tree = ""
+        extra: dict[str, Any] = {}
+        try:
+            prof = json.loads(self._con.get_profiling_information(format="json"))
+            for node in prof.get("operator") or []:
+                _operators(node, ops)
+            extra = {
+                "cpu_s": round(float(prof.get("query", {}).get("cpu_time") or 0.0), 4),
+                "peak_buffer_mb": round(
+                    float(prof.get("system", {}).get("peak_buffer_memory") or 0) / 2**20, 1
+                ),
+            }
+            if wall >= _State.min_s:
+                tree = self._con.get_profiling_information(format="text")
+        except (duckdb.Error, ValueError):
+            pass
+        ops.sort(reverse=True)
+        i = len(_State.rows) + 1
+        row = {
+            "n": i,
+            "ref": _State.ref,
+            "wall_s": round(wall, 4),
+            "sql": " ".join(text.split())[:160],
+            **extra,
+            "top_operators": [
+                {"operator": n, "s": round(t, 4), "rows": r, "detail": d} for t, n, d, r in ops[:4]
+            ],
+        }
+        _State.rows.append(row)
+        if tree and _State.out is not None:
+            name = _State.ref.replace("/", "_").replace("<", "").replace(">", "")
+            (_State.out / f"{i:03d}_{name}.txt").write_text(text + "\n\n" + tree)
+
+
+@contextlib.contextmanager
+def _patched() -> Iterator[None]:
+    from runscore.engine import db, sqlpack
+
+    orig_connect, orig_execute = db.connect, sqlpack.execute
+
+    def connect(*a: Any, **kw: Any) -> Any:
+        return ProfiledConnection(orig_connect(*a, **kw))
+
+    def execute(con: Any, sql: Any, params: Any = None) -> Any:
+        prev = _State.ref
+        _State.ref = getattr(sql, "ref", "<inline>")
+        try:
+            return orig_execute(con, sql, params)
+        finally:
+            _State.ref = prev
+
+    db.connect = connect  # type: ignore[assignment]
+    sqlpack.execute = execute  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        db.connect = orig_connect  # type: ignore[assignment]
+        sqlpack.execute = orig_execute  # type: ignore[assignment]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m benchmarks.profile_extract",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ap.add_argument(
+        "paths", nargs="+", help="corpus files or directories (or, with --report, one history file)"
+    )
+    ap.add_argument(
+        "--report",
+        action="store_true",
+        help="profile `report` over the history file given instead of extract",
+    )
+    ap.add_argument("--history", default=None, help="history file (default: a fresh temp file)")
+    ap.add_argument("--out", default=None, help="write profile trees and profile.json here")
+    ap.add_argument("--min", type=float, default=0.05, help="write trees of statements ≥ this")
+    ap.add_argument("--top", type=int, default=25, help="statements to print")
+    ap.add_argument("--python", action="store_true", help="also profile the Python side (cProfile)")
+    a = ap.parse_args(argv)
+    from runscore.engine.packs import effectiveness, effectiveness_history
+
+    out = Path(a.out or tempfile.mkdtemp(prefix="runscore-profile-"))
+    out.mkdir(parents=True, exist_ok=True)
+    _State.out, _State.min_s = out, a.min
+    # A fresh history by default: with an old one, the manifest makes extract skip
+    # every unchanged file and there is nothing to profile.
+    hist = a.history or os.path.join(tempfile.mkdtemp(prefix="runscore-hist-"), "e.jsonl")
+    t0 = time.perf_counter()
+    prof = None
+    if a.python:
+        import cProfile
+
+        prof = cProfile.Profile()
+        prof.enable()
+    with _patched():
+        if a.report:
+            effectiveness_history.report(a.paths[0])
+            scored, written = 0, 0
+        else:
+            res = effectiveness.extract(a.paths, hist)
+            scored, written = res.runs_scored, res.records_written
+    total = time.perf_counter() - t0
+    if prof is not None:
+        import io
+        import pstats
+
+        prof.disable()
+        buf = io.StringIO()
+        pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(25)
+        (out / "python-profile.txt").write_text(buf.getvalue())
+    sql_total = sum(r["wall_s"] for r in _State.rows)
+    by_ref: dict[str, float] = {}
+    for r in _State.rows:
+        by_ref[r["ref"]] = by_ref.get(r["ref"], 0.0) + r["wall_s"]
+    doc = {
+        "paths": a.paths,
+        "total_s": round(total, 3),
+        "sql_s": round(sql_total, 3),
+        "outside_sql_s": round(total - sql_total, 3),
+        "runs_scored": scored,
+        "records_written": written,
+        "by_file": dict(sorted(by_ref.items(), key=lambda kv: -kv[1])),
+        "statements": _State.rows,
+    }
+    (out / "profile.json").write_text(json.dumps(doc, indent=1) + "\n")
+    w = sys.stdout.write
+    w(
+        f"total {total:.2f} s = SQL {sql_total:.2f} s + outside SQL {total - sql_total:.2f} s; "
+        f"{scored} runs, {written} records; trees in {out}\n\n"
+    )
+    w("| SQL file | s | share |\n|---|--:|--:|\n")
+    for ref, s in doc["by_file"].items():
+        w(f"| {ref} | {s:.3f} | {s / total:.0%} |\n")
+    w("\n| # | SQL file | s | CPU s | peak MiB | costliest operators (s) |\n")
+    w("|--:|---|--:|--:|--:|---|\n")
+    for r in sorted(_State.rows, key=lambda r: -r["wall_s"])[: a.top]:
+        ops = "; ".join(
+            f"{o['operator']} {o['s']:.3f}" + (f" [{o['detail']}]" if o["detail"] else "")
+            for o in r["top_operators"][:3]
+        )
+        w(
+            f"| {r['n']} | {r['ref']} | {r['wall_s']:.3f} | {r.get('cpu_s', 0):.2f} "
+            f"| {r.get('peak_buffer_mb', 0):.0f} | {ops.replace('|', '/')} |\n"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("RUNSCORE_LOG", "")
+    sys.exit(main())
