@@ -227,8 +227,15 @@ def prescan(sf: SourceFile) -> SourceFile:
                     longest = max(longest, run + first)
                     run = len(chunk) - chunk.rfind(b"\n") - 1
                 if clean:
-                    probe = prev_tail + chunk
-                    if b"NaN" in probe or b"Infinity" in probe:
+                    # The chunk itself, then only the seam with the previous chunk:
+                    # no copy of the whole chunk.
+                    seam = prev_tail + chunk[:8]
+                    if (
+                        b"NaN" in chunk
+                        or b"Infinity" in chunk
+                        or b"NaN" in seam
+                        or b"Infinity" in seam
+                    ):
                         clean = False
                     if ascii_only and not chunk.isascii():
                         ascii_only = False

@@ -8,6 +8,7 @@ append-only history. Every formula lives in the SQL; this module orchestrates.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -261,8 +262,14 @@ def _load_manifest(history_path: str) -> dict[str, Any]:
     return m
 
 
+@functools.lru_cache(maxsize=1 << 18)
+def _realpath(path: str) -> str:
+    # Called for every input file several times per extract; realpath is a syscall chain.
+    return os.path.realpath(path)
+
+
 def _manifest_key(version: str, f: sources.SourceFile) -> str:
-    return f"{version}\t{os.path.realpath(f.path)}"
+    return f"{version}\t{_realpath(f.path)}"
 
 
 # --------------------------------------------------------------------------- extract

@@ -1,0 +1,28 @@
+"""The pre-scan sends a file to the careful path when NaN/Infinity appear anywhere."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from runscore.engine import sources
+
+
+@pytest.mark.parametrize("token", [b"NaN", b"Infinity"])
+@pytest.mark.parametrize("offset", [0, 2, 5])
+def test_token_across_a_chunk_seam_is_seen(tmp_path: Path, token: bytes, offset: int) -> None:
+    # The token starts just before the first chunk boundary and ends after it.
+    data = b"x" * (sources.CHUNK - offset) + token + b"\n"
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
+    assert f.clean is False
+    assert f.lines == 1
+
+
+def test_clean_file_stays_clean(tmp_path: Path) -> None:
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(b'{"run_id": "r", "type": "x"}\n' * 3)
+    f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
+    assert (f.clean, f.lines) == (True, 3)
