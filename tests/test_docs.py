@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import click
 from click.testing import CliRunner
@@ -48,3 +50,16 @@ def test_exit_codes_documented() -> None:
 
     for code in ExitCode:
         assert f"| {int(code)} |" in README
+
+
+def test_readme_main_job_runs_on_the_bundled_sample(run_cli: Any) -> None:
+    """The README's first command works from a clone: the sample run logs are shipped."""
+    repo = Path(__file__).resolve().parents[1]
+    events = repo / "examples" / "project" / ".archeflow" / "events"
+    res = run_cli("extract", str(events), "--history", "h.jsonl", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["runs_scored"] == 14
+    rep = run_cli("report", "--history", "h.jsonl")
+    assert rep.exit_code == 0, rep.stderr
+    assert rep.stdout.startswith("# Archetype Effectiveness Report")
+    assert "| guardian | 14 |" in rep.stdout
