@@ -1,7 +1,7 @@
 """Helpers for the effectiveness extract tests (test files cannot import each other).
 
 Expected values in this suite are derived by hand from the spec
-(/work/shared/spec/effectiveness.md §1-§4), never pasted from the engine's output.
+(../shared/spec/effectiveness.md §1-§4), never pasted from the engine's output.
 """
 
 from __future__ import annotations

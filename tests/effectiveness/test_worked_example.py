@@ -1,7 +1,7 @@
 """The spec's worked example: ArcheFlow's own scorer fixture, effectiveness/v1 records.
 
 Expected values: tests/fixtures/effectiveness/archeflow-fixture/README.md (a copy of
-/work/shared/examples/effectiveness/archeflow-fixture), every field of both records.
+../shared/examples/effectiveness/archeflow-fixture), every field of both records.
 """
 
 from __future__ import annotations
@@ -66,7 +66,10 @@ def fixture_events(fixtures: Path) -> Path:
 
 
 def test_fixture_is_the_shared_example(fixture_events: Path) -> None:
-    shared = Path("/work/shared/examples/effectiveness/archeflow-fixture/events.jsonl")
+    # ../shared beside the repository (as in the workplace and in CI)
+    repo = Path(__file__).resolve().parents[2]
+    shared = repo.parent / "shared" / "examples" / "effectiveness" / "archeflow-fixture"
+    shared = shared / "events.jsonl"
     if not shared.is_file():
         pytest.skip("shared examples not mounted")
     assert fixture_events.read_bytes() == shared.read_bytes()
