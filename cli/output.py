@@ -73,19 +73,24 @@ def fmt_num(v: Any, digits: int = 2) -> str:
     return str(v)
 
 
+def _columns(
+    data: pa.Table | Sequence[Mapping[str, Any]],
+    rows: list[dict[str, Any]],
+    columns: Sequence[str] | None,
+) -> list[str]:
+    """The columns to write: as given, else the first row's keys, else the table's names."""
+    if columns:
+        return list(columns)
+    if rows:
+        return list(rows[0].keys())
+    return data.column_names if isinstance(data, pa.Table) else []
+
+
 def to_markdown(
     data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
     rows = rows_of(data)
-    cols = (
-        list(columns)
-        if columns
-        else (
-            list(rows[0].keys())
-            if rows
-            else (data.column_names if isinstance(data, pa.Table) else [])
-        )
-    )
+    cols = _columns(data, rows, columns)
     out = [
         "| " + " | ".join(md_escape(c) for c in cols) + " |",
         "|" + "|".join("---" for _ in cols) + "|",
@@ -113,15 +118,7 @@ def to_csv(
     data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
     rows = rows_of(data)
-    cols = (
-        list(columns)
-        if columns
-        else (
-            list(rows[0].keys())
-            if rows
-            else (data.column_names if isinstance(data, pa.Table) else [])
-        )
-    )
+    cols = _columns(data, rows, columns)
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(cols)
@@ -135,15 +132,7 @@ def to_table(
 ) -> str:
     """A plain aligned text table for terminals."""
     rows = rows_of(data)
-    cols = (
-        list(columns)
-        if columns
-        else (
-            list(rows[0].keys())
-            if rows
-            else (data.column_names if isinstance(data, pa.Table) else [])
-        )
-    )
+    cols = _columns(data, rows, columns)
     cells = [
         [
             _CTRL.sub(
