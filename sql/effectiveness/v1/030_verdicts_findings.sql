@@ -1,49 +1,68 @@
 -- effectiveness/v1 · 030 verdicts and findings                  spec: effectiveness.md §1, §3
--- Reads:    events (010).
+-- Reads:    events (010); the macros eff_trim, jstr and jtext (000).
 -- Produces: verdicts — one row per review.verdict event: run_id, seq, archetype, verdict
 --           (lower/trim), cycle (data.cycle when an integer, else 1 + number of
---           cycle.boundary events with a smaller seq), _file, _line;
+--           cycle.boundary events with a smaller seq), items (the findings' elements,
+--           JSON[]), _file, _line;
 --           findings — one row per element of a verdict's data.findings (any element
 --           counts; a missing/null/non-array findings is empty): run_id, verdict_seq, idx,
 --           archetype, cycle, severity (lower/trim), fix_required (JSON true or "true" in
 --           any case), useful, description, match_key (location, else file[:line], else
 --           description; lower/trim; present = given and not null, so "" is a key).
+-- Speed: the boundary count is a grouped join over only the verdicts without a
+-- data.cycle (events are unique per (run_id, seq)). Each finding object is parsed once
+-- (one json_extract with a list of paths); its members are then read from their
+-- minified JSON text as 000 does (jtext: a string's value, a scalar's literal, null for
+-- JSON null or absent), each once.
 CREATE OR REPLACE TEMP TABLE verdicts AS
-SELECT v.run_id, v.seq, v.archetype,
-       v.verdict,
-       coalesce(
-           v.data_cycle,
-           1 + (SELECT count(*) FROM events b
-                WHERE b.run_id = v.run_id AND b.type = 'cycle.boundary' AND b.seq < v.seq)
-       ) AS cycle,
+WITH v AS (
+    SELECT run_id, seq, archetype, verdict, data_cycle, findings, _file, _line
+    FROM events WHERE type = 'review.verdict'
+), counted AS (
+    SELECT n.run_id, n.seq, 1 + count(b.seq) AS cycle
+    FROM v n LEFT JOIN events b
+      ON b.run_id = n.run_id AND b.type = 'cycle.boundary' AND b.seq < n.seq
+    WHERE n.data_cycle IS NULL
+    GROUP BY n.run_id, n.seq
+)
+SELECT v.run_id, v.seq, v.archetype, v.verdict,
+       coalesce(v.data_cycle, c.cycle) AS cycle,
        coalesce(json_extract(v.findings, '$[*]'), []::JSON[]) AS items,
        v._file, v._line
-FROM events v
-WHERE v.type = 'review.verdict';
+FROM v LEFT JOIN counted c ON c.run_id = v.run_id AND c.seq = v.seq;
 
 CREATE OR REPLACE TEMP TABLE findings AS
 WITH raw AS (
-    SELECT v.run_id, v.seq AS verdict_seq, v.archetype, v.cycle, f.idx, f.item
-    FROM verdicts v, unnest(v.items) WITH ORDINALITY AS f(item, idx)
-), typed AS (
-    SELECT *,
-           CASE WHEN json_type(item) = 'OBJECT' THEN item END AS obj
+    -- two unnests of equal length in one select list run side by side
+    SELECT run_id, seq AS verdict_seq, archetype, cycle,
+           unnest(items)::VARCHAR AS item, unnest(range(1, len(items) + 1)) AS idx
+    FROM verdicts
+), parts AS (
+    -- only an object has members (json_extract hands elements over minified)
+    SELECT * EXCLUDE (item),
+           CASE WHEN left(item, 1) = '{' THEN
+             json_extract(item, ['$.severity', '$.fix_required', '$.description',
+                                 '$.location', '$.file', '$.line'])::VARCHAR[] END AS p
     FROM raw
+), texts AS (
+    SELECT * EXCLUDE (p),
+           jtext(p[1]) AS severity_t, p[2] AS fix_j, jtext(p[3]) AS description,
+           jtext(p[4]) AS location_t, jtext(p[5]) AS file_t, p[6] AS line_j
+    FROM parts
 )
 SELECT run_id, verdict_seq, idx, archetype, cycle,
-       lower(eff_trim(obj ->> '$.severity')) AS severity,
-       coalesce(json_type(obj -> '$.fix_required') = 'BOOLEAN' AND (obj ->> '$.fix_required') = 'true'
-                OR json_type(obj -> '$.fix_required') = 'VARCHAR'
-                   AND lower(obj ->> '$.fix_required') = 'true', false) AS fix_required,
-       obj ->> '$.description' AS description,
+       lower(eff_trim(severity_t)) AS severity,
+       coalesce(fix_j = 'true' OR left(fix_j, 1) = '"' AND lower(jstr(fix_j)) = 'true',
+                false) AS fix_required,
+       description,
        coalesce(
-           lower(eff_trim(obj ->> '$.location')),
-           lower(eff_trim(obj ->> '$.file'))
-               || CASE WHEN (obj -> '$.line') IS NOT NULL AND json_type(obj -> '$.line') <> 'NULL'
-                       THEN ':' || (obj ->> '$.line') ELSE '' END,
-           lower(eff_trim(obj ->> '$.description'))
+           lower(eff_trim(location_t)),
+           lower(eff_trim(file_t))
+               || CASE WHEN line_j IS NOT NULL AND line_j <> 'null'
+                       THEN ':' || jtext(line_j) ELSE '' END,
+           lower(eff_trim(description))
        ) AS match_key
-FROM typed;
+FROM texts;
 
 ALTER TABLE findings ADD COLUMN useful BOOLEAN;
 UPDATE findings
