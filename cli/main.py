@@ -3,6 +3,9 @@
 Each command module registers its commands on the group; the engine does the
 work and returns Arrow tables, this layer only parses options, writes results
 to stdout (data) and messages to stderr, and maps errors to exit codes.
+
+Command modules are imported on first use: importing all of them (and the engine
+modules, Jinja, YAML and Parquet behind them) cost ~0.5 s of every invocation.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import importlib
 import logging
 import os
 import sys
+from collections.abc import MutableMapping
 from typing import Any
 
 import click
@@ -24,20 +28,98 @@ from runscore.engine.errors import (
     UsageError,
 )
 
+#: Command name -> (module of ``runscore.cli`` whose ``register(group)`` adds it, the
+#: first paragraph of its help). The help is repeated here so that ``runscore --help``
+#: lists every command without importing them all; tests/test_cli_lazy.py checks
+#: that it matches the command's own.
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "extract": ("effectiveness", "Score ArcheFlow run logs and append the scores to the history."),
+    "report": (
+        "analytics",
+        "Per-archetype effectiveness: rolling averages, trend, recommendation, model advice.",
+    ),
+    "recommend": (
+        "analytics",
+        "Model advice for each member of an ArcheFlow team preset (TEAM.yaml).",
+    ),
+    "summary": (
+        "analytics",
+        "The run-start block: one line per archetype with score, recommendation, model, cost.",
+    ),
+    "export": (
+        "analytics",
+        "Export the history (every scoring version, typed) as Parquet or a DuckDB file.",
+    ),
+    "sql": ("sqlcmd", "Run one read-only SELECT over the effectiveness views."),
+    "pipeline": ("pipeline", "Score finished multi-task pipelines from task-snapshot JSONL."),
+    "plugin": ("plugin", "Score and rank agent skills (folders with a SKILL.md)."),
+    "routes": (
+        "routes",
+        "Evidence-backed route intelligence from operation episodes (JSONL).",
+    ),
+    "nightly": (
+        "nightly",
+        "The unattended batch job: extract every root's new runs and render the day's reports.",
+    ),
+    "history": ("nightly", "Check or repair an effectiveness history file."),
+}
+
 #: Command modules, each with ``register(group)``.
-COMMAND_MODULES = (
-    "effectiveness",
-    "analytics",
-    "sqlcmd",
-    "pipeline",
-    "plugin",
-    "routes",
-    "nightly",
-)
+COMMAND_MODULES = tuple(dict.fromkeys(m for m, _ in LAZY_COMMANDS.values()))
 
 
 class Group(click.Group):
-    """Maps engine errors to exit codes and one-line stderr messages."""
+    """Maps engine errors to exit codes and one-line stderr messages.
+
+    Subcommands listed in ``LAZY_COMMANDS`` are imported when first looked up.
+    ``commands`` still holds every command (reading it imports the rest), so code
+    that walks the tree, and click's "did you mean" hints, see them all.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._loaded: dict[str, click.Command] = {}
+        self._imported: set[str] = set()
+        self._listing = False
+        super().__init__(*args, **kwargs)
+
+    @property
+    def commands(self) -> MutableMapping[str, click.Command]:
+        for module in COMMAND_MODULES:
+            self._import(module)
+        return self._loaded
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        self._loaded = dict(value)
+
+    def _import(self, module: str) -> None:
+        if module in self._imported:
+            return
+        # A scratch group: register() calls add_command, which reads ``commands``.
+        scratch = click.Group()
+        importlib.import_module(f"runscore.cli.{module}").register(scratch)
+        self._loaded.update(scratch.commands)
+        self._imported.add(module)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        lazy = LAZY_COMMANDS.get(cmd_name)
+        if lazy is not None and lazy[0] not in self._imported:
+            if self._listing:
+                # A stand-in with the stored help: click shortens it exactly as it
+                # would the real command's, and listing imports nothing.
+                return click.Command(cmd_name, help=lazy[1])
+            self._import(lazy[0])
+        return self._loaded.get(cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(self._loaded) | set(LAZY_COMMANDS))
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        self._listing = True
+        try:
+            super().format_commands(ctx, formatter)
+        finally:
+            self._listing = False
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -64,10 +146,6 @@ def cli() -> None:
     stdout is data; messages go to stderr. Exit codes: 0 ok, 1 some input
     rejected, 2 usage error, 3 nothing readable, 4 lock held elsewhere.
     """
-
-
-for _name in COMMAND_MODULES:
-    importlib.import_module(f"runscore.cli.{_name}").register(cli)
 
 
 def main() -> None:
