@@ -155,6 +155,9 @@ class HistoryLoad:
     issues: list[LineIssue] = field(default_factory=list)
     #: scoring_version → number of usable lines
     versions: dict[str, int] = field(default_factory=dict)
+    #: which reader typed the lines: "fast" (100_history_fast.sql, one scan) or "careful"
+    #: (sources.read_jsonl + 100_history.sql, which names every bad line)
+    reader: str = "careful"
 
     def present_sql_versions(self) -> list[str]:
         known = set(report_versions())
@@ -196,23 +199,80 @@ def load_history(
             sources.prescan(f)
             if f.error is not None:
                 raise UsageError(f"{f.display}: {f.error}")
-    res = sources.read_jsonl(con, files, "history_raw", {k: "JSON" for k in HISTORY_FIELDS})
-    load.issues.extend(res.skipped)
     v = version or report_versions()[-1]
-    sqlpack.execute(con, sqlpack.load(PACK, v, "100_history"))
-    load.issues.extend(
-        LineIssue(str(f), int(line), str(reason))
-        for f, line, reason in con.execute(
-            "SELECT file, line, reason FROM history_issues"
+    if _load_fast(con, files, v):
+        load.reader = "fast"
+        rows = con.execute(
+            "SELECT scoring_version, lines FROM history_version_lines ORDER BY 1"
         ).fetchall()
-    )
-    load.issues.sort(key=lambda i: i.line)
-    rows = con.execute(
-        "SELECT scoring_version, count(*) FROM history GROUP BY ALL ORDER BY 1"
-    ).fetchall()
+    else:
+        res = sources.read_jsonl(con, files, "history_raw", {k: "JSON" for k in HISTORY_FIELDS})
+        load.issues.extend(res.skipped)
+        sqlpack.execute(con, sqlpack.load(PACK, v, "100_history"))
+        load.issues.extend(
+            LineIssue(str(f), int(line), str(reason))
+            for f, line, reason in con.execute(
+                "SELECT file, line, reason FROM history_issues"
+            ).fetchall()
+        )
+        load.issues.sort(key=lambda i: i.line)
+        rows = con.execute(
+            "SELECT scoring_version, count(*) FROM history GROUP BY ALL ORDER BY 1"
+        ).fetchall()
     load.versions = {str(s): int(n) for s, n in rows}
     load.lines = sum(load.versions.values())
     return load
+
+
+#: The fast path's SQL file (types lines while scanning; see its header).
+_FAST_FILE = "100_history_fast"
+
+
+def _load_fast(
+    con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile], version: str
+) -> bool:
+    """Type a clean history in one scan; False (and nothing left behind) when it cannot.
+
+    The fast path is exact only for a file the pre-scan found clean whose every line is
+    a JSON object in the plain form (see ``100_history_fast.sql``); anything else goes to
+    the careful path, which names each bad line. A file whose record count differs from
+    its line count (a blank or torn line) also goes there: line numbers must be exact.
+    """
+    if len(files) != 1:
+        return False
+    f = files[0]
+    limit = sources.max_line_limit()
+    if f.error is not None or not f.clean or f.size == 0 or f.long_line > limit:
+        return False
+    try:
+        fast = sqlpack.load(PACK, version, _FAST_FILE)
+    except SqlPackError:
+        return False
+    try:
+        sqlpack.execute(
+            con, fast, {"files": [f.path], "display": f.display, "max_object_size": limit + 1024}
+        )
+        lines, bad = con.execute("SELECT lines, nonconforming FROM history_fast_check").fetchall()[
+            0
+        ]
+    except SqlPackError as e:
+        # read_json refuses what the careful path reports line by line (malformed JSON,
+        # a line that is not an object, duplicate keys): let it. Anything else is a bug.
+        if not isinstance(e.__cause__, duckdb.InvalidInputException):
+            raise
+        lines, bad = -1, -1
+    if lines == f.lines and bad == 0:
+        return True
+    for stmt in (
+        "DROP VIEW IF EXISTS history",
+        "DROP TABLE IF EXISTS history_current",
+        "DROP TABLE IF EXISTS history_version_lines",
+        "DROP TABLE IF EXISTS history_issues",
+        "DROP TABLE IF EXISTS history_fast_check",
+        "DROP TABLE IF EXISTS _hf_typed",
+    ):
+        con.execute(stmt)
+    return False
 
 
 def _notes_for(load: HistoryLoad) -> list[str]:

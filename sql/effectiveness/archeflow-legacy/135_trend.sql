@@ -1,7 +1,7 @@
 -- archeflow-legacy · 135 trend and its uncertainty              spec: effectiveness.md §5
 -- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
 -- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
--- Reads:    archetype_runs (125), windows (115).
+-- Reads:    archetype_recent (125: the newest runs of each archetype), windows (115).
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
 --           2·trend_runs runs), trend ('insufficient_data' | 'improving' | 'declining' |
@@ -38,7 +38,7 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
                AS last_xs,
            list(a.composite_score ORDER BY a.recency DESC) FILTER (WHERE a.trend_half = 'prior')
                AS prior_xs
-    FROM archetype_runs a
+    FROM archetype_recent a
     GROUP BY a.archetype
 ), observed AS (
     SELECT h.archetype, h.last_xs, h.prior_xs,

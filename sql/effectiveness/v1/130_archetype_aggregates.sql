@@ -1,5 +1,5 @@
 -- effectiveness/v1 · 130 rolling averages per archetype         spec: effectiveness.md §5
--- Reads:    archetype_runs (125).
+-- Reads:    archetype_recent (125: the newest runs of each archetype, as archetype_runs).
 -- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
 --           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
@@ -28,11 +28,11 @@ WITH means AS (
            sum(cost_usd ORDER BY recency DESC) FILTER (WHERE in_window)
                / count(cost_usd) FILTER (WHERE in_window) AS avg_cost_usd,
            count(cost_usd) FILTER (WHERE in_window) AS cost_runs
-    FROM archetype_runs
+    FROM archetype_recent
     GROUP BY archetype
 ), models AS (
     SELECT archetype, model
-    FROM archetype_runs
+    FROM archetype_recent
     WHERE in_window AND model IS NOT NULL
     GROUP BY archetype, model
     QUALIFY row_number() OVER (PARTITION BY archetype

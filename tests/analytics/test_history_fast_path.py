@@ -1,0 +1,283 @@
+"""The history's fast reader (100_history_fast.sql) against the careful one (100_history.sql).
+
+The fast path types a clean history in one scan and is only allowed to answer when it
+gives exactly what the careful path gives; for anything else it must hand over. These
+tests build histories with every value form a field can take and compare the two
+readers' tables row for row, and check which reader answered.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from runscore.engine.packs import effectiveness_history as eh
+
+from .conftest import GOLDEN_HISTORY
+
+STRING_FIELDS = ("model", "cost_basis", "events_sha256", "source")
+NUMBER_FIELDS = (
+    "signal_to_noise",
+    "fix_rate",
+    "cost_efficiency",
+    "accuracy",
+    "cost_usd",
+    "cost_efficiency_norm",
+)
+INT_FIELDS = (
+    "tokens",
+    "findings_total",
+    "findings_useful",
+    "fixes_applied",
+    "findings_contradicted",
+)
+
+_ABSENT = object()
+
+
+def _tables(path: Path, *, careful: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    with monkeypatch.context() as m:
+        if careful:
+            m.setattr(eh, "_load_fast", lambda *a, **k: False)
+        con = eh.connect()
+        load = eh.load_history(con, path)
+        out: dict[str, Any] = {
+            "reader": load.reader,
+            "versions": load.versions,
+            "issues": [i.as_dict() for i in load.issues],
+        }
+        for t in ("history", "history_current"):
+            rel = con.sql(f"SELECT * FROM {t} ORDER BY history_line")
+            out[t] = (rel.columns, [str(c) for c in rel.types], rel.fetchall())
+        con.close()
+    return out
+
+
+def _same(a: Any, b: Any) -> bool:
+    # NaN never reaches a history table (the pre-scan sends NaN files to the careful
+    # path), so plain equality is exact here.
+    return bool(a == b)
+
+
+def _line(**fields: Any) -> str:
+    return json.dumps({k: v for k, v in fields.items() if v is not _ABSENT})
+
+
+def _base(i: int, **over: Any) -> dict[str, Any]:
+    rec: dict[str, Any] = {
+        "ts": f"2026-03-{1 + i % 28:02d}T10:{i % 60:02d}:00Z",
+        "run_id": f"run-{i % 7}",
+        "archetype": ["guardian", "skeptic", "sage"][i % 3],
+        "signal_to_noise": 0.5,
+        "fix_rate": 0.25,
+        "cost_efficiency": 1.5,
+        "accuracy": 1.0,
+        "cycle_impact": i % 2 == 0,
+        "composite_score": round(0.1 * (i % 10), 3),
+        "tokens": 1000 + i,
+        "cost_usd": 0.01 * i,
+        "model": "sonnet",
+        "findings_total": 4,
+        "findings_useful": 2,
+        "fixes_applied": 1,
+        "scoring_version": "effectiveness/v1",
+        "run_ts": f"2026-03-{1 + i % 28:02d}T09:00:00+02:00",
+        "cost_basis": "observed",
+        "cost_efficiency_norm": 0.5,
+        "findings_contradicted": 0,
+        "events_sha256": f"{i:064x}",
+        "source": f".archeflow/events/run-{i % 7}.jsonl",
+    }
+    rec.update(over)
+    return rec
+
+
+def test_clean_history_takes_the_fast_path_and_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [_base(i) for i in range(60)]
+    # legacy 15-field lines, nulls, absent optional fields, escapes and unicode
+    lines += [
+        {k: v for k, v in _base(100 + i).items() if k in eh.HISTORY_FIELDS[:15]} for i in range(5)
+    ]
+    lines.append(_base(200, model=None, cost_usd=None, tokens=None, source='a\\b "q" é ☃'))
+    lines.append(_base(201, run_id="run-0", archetype="guardian"))  # same key as line 1
+    lines.append(_base(0))  # an exact tie on ts with line 1: the later line is current
+    p = tmp_path / "h.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    fast = _tables(p, careful=False, monkeypatch=monkeypatch)
+    careful = _tables(p, careful=True, monkeypatch=monkeypatch)
+    assert fast["reader"] == "fast"
+    assert careful["reader"] == "careful"
+    for k in ("versions", "issues", "history", "history_current"):
+        assert _same(fast[k], careful[k]), k
+    assert fast["issues"] == []
+    assert len(fast["history_current"][2]) < len(fast["history"][2])
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("tokens", "12"),  # a string where an integer belongs
+        ("tokens", 1.0),  # an integer written with a fraction
+        ("tokens", 1e3),
+        ("tokens", 10**17),  # beyond the plain form (15 digits)
+        ("composite_score", "0.5"),
+        ("composite_score", True),
+        ("cost_usd", {"usd": 1}),
+        ("cycle_impact", "true"),
+        ("cycle_impact", 1),
+        ("run_id", 5),
+        ("run_id", "   "),
+        ("archetype", ""),
+        ("model", 3),
+        ("ts", "not a time"),
+        ("run_ts", 1700000000),
+        ("scoring_version", ["effectiveness/v1"]),
+        ("composite_score", _ABSENT),
+    ],
+)
+def test_a_line_out_of_the_plain_form_hands_over_to_the_careful_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, field: str, value: Any
+) -> None:
+    lines = [_line(**_base(i)) for i in range(5)]
+    lines.insert(2, _line(**_base(9, **{field: value})))
+    p = tmp_path / "h.jsonl"
+    p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    fast = _tables(p, careful=False, monkeypatch=monkeypatch)
+    careful = _tables(p, careful=True, monkeypatch=monkeypatch)
+    assert fast["reader"] == "careful"
+    for k in ("versions", "issues", "history", "history_current"):
+        assert _same(fast[k], careful[k]), k
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "\n",  # a blank line: line numbers would shift
+        '{"ts": "2026-03-01T00:00:00Z", "run_id": "x"\n',  # torn
+        "[1, 2]\n",  # not an object
+        '{"run_id": "a", "run_id": "b"}\n',  # duplicate key
+        '{"ts": "2026-03-01T00:00:00Z", "run_id": "r", "archetype": "a", "composite_score": NaN}\n',
+    ],
+)
+def test_a_broken_line_hands_over_and_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str
+) -> None:
+    p = tmp_path / "h.jsonl"
+    body = [_line(**_base(i)) + "\n" for i in range(4)]
+    p.write_text("".join(body[:2]) + text + "".join(body[2:]), encoding="utf-8")
+    fast = _tables(p, careful=False, monkeypatch=monkeypatch)
+    careful = _tables(p, careful=True, monkeypatch=monkeypatch)
+    assert fast["reader"] == "careful"
+    for k in ("versions", "issues", "history", "history_current"):
+        assert _same(fast[k], careful[k]), k
+
+
+def test_golden_history_without_its_bad_lines_reports_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    con = eh.connect()
+    load = eh.load_history(con, GOLDEN_HISTORY)
+    bad = {i.line for i in load.issues}
+    assert bad, "the golden history is meant to hold bad lines"
+    kept = [
+        ln
+        for n, ln in enumerate(GOLDEN_HISTORY.read_text(encoding="utf-8").splitlines(), 1)
+        if n not in bad and ln.strip()
+    ]
+    p = tmp_path / "h.jsonl"
+    p.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    fast = eh.report(p, version="all")
+    assert fast.history.reader == "fast"
+    with monkeypatch.context() as m:
+        m.setattr(eh, "_load_fast", lambda *a, **k: False)
+        careful = eh.report(p, version="all")
+    assert careful.history.reader == "careful"
+    assert fast.table.to_pylist() == careful.table.to_pylist()
+    assert fast.table.num_rows > 0
+
+
+# Value forms per kind: plain ones the fast path types, and others it must hand over.
+_strings = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["", " ", "a\\b", 'q"q', "é☃", "\t", "sonnet", "observed"]),
+)
+_numbers = st.one_of(
+    st.floats(allow_nan=False, allow_infinity=False, width=64),
+    st.integers(min_value=-(10**18), max_value=10**18),
+    st.sampled_from([0, -0.0, 1e-7, 1.5e300, 0.1, 2.0]),
+)
+_ints = st.one_of(
+    st.integers(min_value=-(10**17), max_value=10**17),
+    st.sampled_from([0, 1.0, -3.0, 2.5, 1e15, 123456789012345]),
+)
+_times = st.sampled_from(
+    [
+        "2026-03-01T10:00:00Z",
+        "2026-03-01T10:00:00+02:00",
+        "2026-03-01 10:00:00",
+        "2026-03-01T10:00:00.123456Z",
+        "2026-03-01",
+        "yesterday",
+        "",
+    ]
+)
+_any_kind = st.one_of(st.none(), st.booleans(), _strings, _numbers, st.just([1]), st.just({}))
+
+
+def _field(kind: st.SearchStrategy[Any], plain: bool) -> st.SearchStrategy[Any]:
+    # mostly the expected kind, sometimes null/absent, and (unless plain) any other kind
+    extra = [] if plain else [_any_kind]
+    return st.one_of(kind, kind, kind, st.none(), st.just(_ABSENT), *extra)
+
+
+def _record(plain: bool) -> st.SearchStrategy[dict[str, Any]]:
+    required = {
+        "ts": st.just("2026-03-01T10:00:00Z") if plain else _field(_times, plain),
+        "run_id": st.sampled_from(["r1", "r2", "r3", " r1"]),
+        "archetype": st.sampled_from(["guardian", "sage", "Sage"]),
+        "composite_score": _numbers,
+    }
+    if not plain:
+        required = {k: _field(v, plain) for k, v in required.items()}
+    return st.fixed_dictionaries(
+        {
+            **required,
+            "run_ts": _field(_times, plain),
+            "scoring_version": _field(
+                st.sampled_from(["effectiveness/v1", "archeflow-legacy", "x"]), plain
+            ),
+            "cycle_impact": _field(st.booleans(), plain),
+            **{k: _field(_numbers, plain) for k in NUMBER_FIELDS},
+            **{k: _field(_ints, plain) for k in INT_FIELDS},
+            **{k: _field(_strings, plain) for k in STRING_FIELDS},
+        }
+    )
+
+
+_histories = st.one_of(
+    st.lists(_record(True), min_size=1, max_size=12),
+    st.lists(_record(False), min_size=1, max_size=12),
+)
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(records=_histories)
+def test_fast_and_careful_readers_agree_on_any_history(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    records: list[dict[str, Any]],
+) -> None:
+    p = tmp_path_factory.mktemp("h") / "h.jsonl"
+    p.write_text("".join(_line(**r) + "\n" for r in records), encoding="utf-8")
+    fast = _tables(p, careful=False, monkeypatch=monkeypatch)
+    careful = _tables(p, careful=True, monkeypatch=monkeypatch)
+    for k in ("versions", "issues", "history", "history_current"):
+        assert _same(fast[k], careful[k]), (k, fast["reader"])
