@@ -226,6 +226,26 @@ def load_history(
 
 #: The fast path's SQL file (types lines while scanning; see its header).
 _FAST_FILE = "100_history_fast"
+#: What it creates: views in the fast path, some of them tables in the careful one.
+_FAST_RELATIONS = (
+    "history",
+    "history_current",
+    "history_version_lines",
+    "history_issues",
+    "history_fast_check",
+    "_hf_typed",
+)
+
+
+def _drop_relation(con: duckdb.DuckDBPyConnection, name: str) -> None:
+    # DROP TABLE on a view (and the reverse) is an error, so ask the catalog which it is.
+    kind = con.execute(
+        "SELECT 'VIEW' FROM duckdb_views() WHERE view_name = $n AND temporary "
+        "UNION ALL SELECT 'TABLE' FROM duckdb_tables() WHERE table_name = $n AND temporary",
+        {"n": name},
+    ).fetchall()
+    for (k,) in kind:
+        con.execute(f"DROP {k} IF EXISTS {name}")  # name is one of ours, never input
 
 
 def _load_fast(
@@ -248,6 +268,8 @@ def _load_fast(
         fast = sqlpack.load(PACK, version, _FAST_FILE)
     except SqlPackError:
         return False
+    for name in _FAST_RELATIONS:
+        _drop_relation(con, name)  # a table of the careful path's may have the name
     try:
         sqlpack.execute(
             con, fast, {"files": [f.path], "display": f.display, "max_object_size": limit + 1024}
@@ -263,15 +285,8 @@ def _load_fast(
         lines, bad = -1, -1
     if lines == f.lines and bad == 0:
         return True
-    for stmt in (
-        "DROP VIEW IF EXISTS history",
-        "DROP TABLE IF EXISTS history_current",
-        "DROP TABLE IF EXISTS history_version_lines",
-        "DROP TABLE IF EXISTS history_issues",
-        "DROP TABLE IF EXISTS history_fast_check",
-        "DROP TABLE IF EXISTS _hf_typed",
-    ):
-        con.execute(stmt)
+    for name in _FAST_RELATIONS:
+        _drop_relation(con, name)
     return False
 
 

@@ -5,15 +5,15 @@
 -- Produces: history_fast_check — one row: lines (rows read), nonconforming (rows that are not
 --           in the plain form this path types; any > 0 means "use 100_history.sql instead");
 --           history_issues — empty (same columns as 100's: file, line, reason);
---           history_current — one row per (run_id, archetype, scoring_version): the line
---           with the latest ts (ties: the later line), the §4 fields typed as in 100, then
---           history_file, history_line;
---           history_version_lines — lines per scoring_version;
---           history — one row per line, same columns, in file order (a view over
---           _hf_typed, which holds the same plus _conforms).
+--           history — one row per line, in file order: the §4 fields typed as in 100, then
+--           history_file, history_line (a view over _hf_typed, which adds _conforms and
+--           _current);
+--           history_current — the same columns, one row per (run_id, archetype,
+--           scoring_version): the line with the latest ts (ties: the later line) (a view);
+--           history_version_lines — lines per scoring_version.
 -- Why a second path: 100_history.sql materialises every line's 22 fields as JSON before
 -- typing them (measured 17 s on a 1M-line history). Here each line is typed while it is
--- scanned and only the current line per key is kept. It is exact only for lines every
+-- scanned, and never copied again. It is exact only for lines every
 -- field of which is null, absent, or in the plain form a writer of the §4 record produces
 -- (strings, numbers, integers without fraction or exponent, booleans) and valid per 100's
 -- rules; it counts the lines that are not, and the caller then runs 100_history.sql, which
@@ -174,7 +174,8 @@ SELECT t_ts AS ts,
        AND (_hf_absent(k_cost_basis) OR k_cost_basis = 34)
        AND (_hf_absent(k_events_sha256) OR k_events_sha256 = 34)
        AND (_hf_absent(k_source) OR k_source = 34)
-       , false) AS _conforms
+       , false) AS _conforms,
+       true AS _current
 FROM valued;
 
 CREATE OR REPLACE TEMP TABLE history_fast_check AS
@@ -184,20 +185,25 @@ FROM _hf_typed;
 CREATE OR REPLACE TEMP TABLE history_issues
     (file VARCHAR, line BIGINT, reason VARCHAR);
 
+-- The current line per key: the latest ts, ties to the later line. Most keys have one
+-- line, so instead of copying the current lines into a table (1M rows: seconds) the few
+-- superseded ones are flagged, and both views are ordered scans of the one table.
+UPDATE _hf_typed h SET _current = false
+FROM (
+    SELECT run_id, archetype, scoring_version,
+           arg_max(history_line, {'ts': ts, 'line': history_line}) AS current_line
+    FROM _hf_typed
+    GROUP BY run_id, archetype, scoring_version
+    HAVING count(*) > 1
+) d
+WHERE h.run_id = d.run_id AND h.archetype = d.archetype
+  AND h.scoring_version = d.scoring_version AND h.history_line <> d.current_line;
+
 CREATE OR REPLACE TEMP VIEW history AS
-SELECT * EXCLUDE (_conforms) FROM _hf_typed;
+SELECT * EXCLUDE (_conforms, _current) FROM _hf_typed;
+
+CREATE OR REPLACE TEMP VIEW history_current AS
+SELECT * EXCLUDE (_conforms, _current) FROM _hf_typed WHERE _current;
 
 CREATE OR REPLACE TEMP TABLE history_version_lines AS
 SELECT scoring_version, count(*) AS lines FROM _hf_typed GROUP BY scoring_version;
-
--- The current line per key by an aggregate (a hash table of keys), not a sorted window:
--- the latest ts, ties to the later line.
-CREATE OR REPLACE TEMP TABLE history_current AS
-WITH current_lines AS (
-    SELECT arg_max(history_line, {'ts': ts, 'line': history_line}) AS history_line
-    FROM _hf_typed
-    GROUP BY run_id, archetype, scoring_version
-)
-SELECT h.* EXCLUDE (_conforms)
-FROM _hf_typed h SEMI JOIN current_lines c ON c.history_line = h.history_line
-ORDER BY h.history_line;
