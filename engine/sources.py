@@ -84,6 +84,9 @@ class SourceFile:
     #: newline-delimited input, so a file with a line over the limit takes the
     #: careful path, which reports and skips that line.
     long_line: int = 0
+    #: ``os.path.realpath(path)`` when discovery resolved it (the file's identity for
+    #: de-duplication and the manifest), else "".
+    realpath: str = ""
 
 
 @dataclass
@@ -117,12 +120,14 @@ def discover(
     issues: list[LineIssue] = []
     seen: set[str] = set()
 
+    real_of: dict[str, str] = {}
+
     def add(p: str, display: str) -> None:
-        key = os.path.realpath(p)
+        key = real_of.get(p) or os.path.realpath(p)
         if key in seen:
             return
         seen.add(key)
-        out.append(SourceFile(path=p, display=display))
+        out.append(SourceFile(path=p, display=display, realpath=key))
 
     for raw in paths:
         if raw == "-":
@@ -130,7 +135,7 @@ def discover(
             out.append(SourceFile(path=spool, display=STDIN_DISPLAY))
             continue
         if os.path.isdir(raw):
-            found, errs = _walk(raw, pattern)
+            found, errs = _walk(raw, pattern, real_of)
             issues.extend(errs)
             for p in found:
                 add(p, p)
@@ -143,7 +148,7 @@ def discover(
             files = [m for m in matches if os.path.isfile(m)]
             for m in matches:
                 if os.path.isdir(m):
-                    found, errs = _walk(m, pattern)
+                    found, errs = _walk(m, pattern, real_of)
                     issues.extend(errs)
                     files.extend(found)
             if not files:
@@ -155,7 +160,8 @@ def discover(
     return out, issues
 
 
-def _walk(root: str, pattern: str) -> tuple[list[str], list[LineIssue]]:
+def _walk(root: str, pattern: str, real_of: dict[str, str]) -> tuple[list[str], list[LineIssue]]:
+    """Files below ``root`` matching ``pattern``, sorted; their real paths go to ``real_of``."""
     found: list[str] = []
     issues: list[LineIssue] = []
 
@@ -166,9 +172,19 @@ def _walk(root: str, pattern: str) -> tuple[list[str], list[LineIssue]]:
 
     for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
         dirnames.sort()
+        # A file that is not a link resolves to its directory's real path plus its
+        # name: one lstat per file instead of realpath's walk over every component
+        # (10k run files: 0.25 s).
+        real_dir = ""
         for fn in filenames:
             if fnmatch.fnmatch(fn, pattern):
-                found.append(os.path.join(dirpath, fn))
+                p = os.path.join(dirpath, fn)
+                found.append(p)
+                if os.path.islink(p):
+                    real_of[p] = os.path.realpath(p)
+                else:
+                    real_dir = real_dir or os.path.realpath(dirpath)
+                    real_of[p] = os.path.join(real_dir, fn)
     found.sort()
     return found, issues
 

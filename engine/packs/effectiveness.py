@@ -264,12 +264,12 @@ def _load_manifest(history_path: str) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1 << 18)
 def _realpath(path: str) -> str:
-    # Called for every input file several times per extract; realpath is a syscall chain.
+    # Only for files discovery did not resolve; realpath is a syscall chain per call.
     return os.path.realpath(path)
 
 
 def _manifest_key(version: str, f: sources.SourceFile) -> str:
-    return f"{version}\t{_realpath(f.path)}"
+    return f"{version}\t{f.realpath or _realpath(f.path)}"
 
 
 # --------------------------------------------------------------------------- extract
