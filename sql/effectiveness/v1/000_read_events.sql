@@ -17,8 +17,12 @@
 -- minified, so the first character tells the kind and a string without a backslash is
 -- its text between the quotes; only strings with escapes are parsed (jstr).
 -- trim as Python's str.strip() does for ASCII: spaces, tabs, newlines, CR, VT, FF.
+-- Most values need no trimming (first and last character above the space), and trim
+-- with a character list is slow, so it is only called for the others. s is expanded
+-- several times: pass a column, not an expression.
 CREATE OR REPLACE TEMP MACRO eff_trim(s) AS
-    trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
+    CASE WHEN ord(s) > 32 AND ord(right(s, 1)) > 32 THEN s
+         ELSE trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) END;
 -- JSON kind of a minified JSON text: VARCHAR, BOOLEAN, NULL, ARRAY, OBJECT, INTEGER, DOUBLE
 CREATE OR REPLACE TEMP MACRO jkind(t) AS
     CASE left(t, 1)
@@ -29,13 +33,14 @@ CREATE OR REPLACE TEMP MACRO jkind(t) AS
     END;
 -- The value of a JSON string (null for any other kind).
 CREATE OR REPLACE TEMP MACRO jstr(t) AS
-    CASE WHEN left(t, 1) <> '"' THEN NULL
+    CASE WHEN NOT starts_with(t, '"') THEN NULL
          WHEN contains(t, '\') THEN json_extract_string(t, '$')
          ELSE t[2:-2] END;
 -- The text a scalar stands for: a string's value, a number's or boolean's literal.
 CREATE OR REPLACE TEMP MACRO jtext(t) AS
-    CASE WHEN left(t, 1) = '"' THEN jstr(t)
-         WHEN t IS NULL OR t = 'null' THEN NULL
+    CASE WHEN starts_with(t, '"') AND NOT contains(t, '\') THEN t[2:-2]
+         WHEN t = 'null' THEN NULL
+         WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
          ELSE t END;
 -- A JSON number as DOUBLE (null for any other kind).
 CREATE OR REPLACE TEMP MACRO jnum(t) AS
@@ -54,12 +59,24 @@ WITH r AS (
                                '$.tokens_input', '$.tokens_output', '$.model', '$.met'])
                ::VARCHAR[] AS d
     FROM raw_input($files, $columns, $max_object_size)
-), t AS (
+), f AS (
+    -- the usual parent, an array of at most 18-digit integers, is split as text
     SELECT r.*,
+           regexp_full_match(parent_t, '\[(-?[0-9]{1,18}(,-?[0-9]{1,18})*)?\]') AS parent_plain
+    FROM r
+), t AS (
+    SELECT f.*,
            jstr(run_id_t) AS rid, jstr(type_t) AS typ,
+           CASE WHEN parent_plain THEN
+             CASE WHEN contains(parent_t, ',')
+                    THEN list_distinct(string_split(parent_t[2:-2], ',')::BIGINT[])
+                  WHEN parent_t = '[]' THEN []::BIGINT[]
+                  ELSE [parent_t[2:-2]::BIGINT] END
+           END AS plain_parents,
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
            -- must be JSON integers; the parts of "3,4" are text.
            CASE
+             WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
                list_transform(json_extract(parent, '$[*]')::VARCHAR[],
@@ -73,7 +90,32 @@ WITH r AS (
              ELSE [{'is_int': jkind(parent_t) = 'INTEGER', 'v': TRY_CAST(parent_t AS BIGINT),
                     'raw': parent_t}]
            END AS parent_parts
-    FROM r
+    FROM f
+), u AS (
+    -- each JSON piece's text, once (macros expand inline: a text used twice would be
+    -- computed twice); type-specific fields only for their type
+    SELECT t.* EXCLUDE (parent_parts, plain_parents),
+           CASE WHEN parent_plain THEN plain_parents
+                ELSE list_distinct(list_transform(list_filter(parent_parts, lambda p: p.is_int),
+                                                  lambda p: p.v)) END AS parents,
+           CASE WHEN parent_plain THEN []::VARCHAR[]
+                ELSE list_transform(list_filter(parent_parts, lambda p: NOT p.is_int),
+                                    lambda p: p.raw) END AS parent_bad,
+           jtext(ts_t) AS ts, jtext(phase_t) AS phase, jtext(agent_t) AS agent,
+           jtext(d[1]) AS archetype_t,
+           CASE WHEN typ = 'review.verdict' THEN jtext(d[2]) END AS verdict_t,
+           CASE WHEN typ = 'fix.applied' THEN jstr(d[5]) END AS source_s,
+           CASE WHEN typ = 'fix.applied' THEN jtext(d[6]) END AS finding_t,
+           CASE WHEN typ = 'fix.applied' THEN jtext(d[7]) END AS location_t,
+           CASE WHEN typ = 'fix.applied' THEN jtext(d[8]) END AS file_t,
+           CASE WHEN typ IN ('agent.complete', 'agent.start') THEN jtext(d[15]) END AS model_t
+    FROM t
+), w AS (
+    SELECT u.*,
+           nullif(lower(eff_trim(archetype_t)), '') AS archetype_f,
+           nullif(lower(eff_trim(agent)), '') AS agent_f,
+           eff_trim(model_t) AS model_trim
+    FROM u
 )
 SELECT
     _path,
@@ -91,25 +133,21 @@ SELECT
     END AS problem,
     CASE WHEN jkind(seq_t) = 'INTEGER' AND TRY_CAST(seq_t AS BIGINT) >= 1
          THEN TRY_CAST(seq_t AS BIGINT) END AS own_seq,
-    list_distinct(list_transform(list_filter(parent_parts, lambda p: p.is_int), lambda p: p.v))
-        AS parents,
-    list_transform(list_filter(parent_parts, lambda p: NOT p.is_int), lambda p: p.raw)
-        AS parent_bad,
-    jtext(ts_t) AS ts, jtext(phase_t) AS phase, jtext(agent_t) AS agent,
-    coalesce(nullif(lower(eff_trim(jtext(d[1]))), ''), nullif(lower(eff_trim(jtext(agent_t))), ''),
-             'unknown') AS archetype,
-    CASE WHEN typ = 'review.verdict' THEN lower(eff_trim(jtext(d[2]))) END AS verdict,
+    parents,
+    parent_bad,
+    ts, phase, agent,
+    coalesce(archetype_f, agent_f, 'unknown') AS archetype,
+    lower(eff_trim(verdict_t)) AS verdict,
     CASE WHEN typ = 'review.verdict' AND jkind(d[3]) = 'INTEGER'
          THEN TRY_CAST(d[3] AS BIGINT) END AS data_cycle,
     CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN d[4]::JSON END AS findings,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)
-    CASE WHEN typ = 'fix.applied' AND jstr(d[5]) <> ''
-         THEN lower(eff_trim(jstr(d[5]))) END AS fix_source,
+    CASE WHEN source_s <> '' THEN lower(eff_trim(source_s)) END AS fix_source,
     -- "present" = given and not null (an empty string is present)
-    CASE WHEN typ = 'fix.applied' THEN lower(eff_trim(jtext(d[6]))) END AS fix_finding,
+    lower(eff_trim(finding_t)) AS fix_finding,
     CASE WHEN typ = 'fix.applied' THEN coalesce(
-           lower(eff_trim(jtext(d[7]))),
-           lower(eff_trim(jtext(d[8])))
+           lower(eff_trim(location_t)),
+           lower(eff_trim(file_t))
              || CASE WHEN d[9] IS NOT NULL AND d[9] <> 'null'
                      THEN ':' || jtext(d[9]) ELSE '' END) END AS fix_loc_key,
     CASE WHEN typ = 'agent.complete' THEN jnum(d[10]) END AS c_obs,
@@ -117,14 +155,11 @@ SELECT
     CASE WHEN typ = 'agent.complete' THEN jnum(d[12]) END AS tok,
     CASE WHEN typ = 'agent.complete' THEN jnum(d[13]) END AS tok_in,
     CASE WHEN typ = 'agent.complete' THEN jnum(d[14]) END AS tok_out,
-    CASE WHEN typ IN ('agent.complete', 'agent.start') AND eff_trim(jtext(d[15])) <> ''
-         THEN jtext(d[15]) END AS model,
+    CASE WHEN model_trim <> '' THEN model_t END AS model,
     CASE WHEN typ = 'cycle.boundary' THEN coalesce(d[16] = 'true', false) END AS met,
     -- identity of the event but for its seq: envelope, normalised parents, data
     md5(concat_ws(chr(31), coalesce(ts_t, 'null'), typ, coalesce(phase_t, 'null'),
-                  coalesce(agent_t, 'null'),
-                  list_sort(list_distinct(list_transform(list_filter(parent_parts,
-                      lambda p: p.is_int), lambda p: p.v)))::VARCHAR,
+                  coalesce(agent_t, 'null'), list_sort(parents)::VARCHAR,
                   coalesce(CASE WHEN left(data_text, 1) = '{' THEN data_text END, 'null')))
         AS content_md5
-FROM t;
+FROM w;
