@@ -44,8 +44,13 @@ WITH runs AS (
     FROM events WHERE type = 'run.complete' GROUP BY run_id
 ), digest AS (
     -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
+    -- The text hashed is "seq:md5" joined by ',' in seq order. An ordered aggregate keeps
+    -- a sorted buffer per run (slow with many runs); an unordered list sorted afterwards
+    -- gives the same text: seq is unique within `events`, so (seq, md5) sorts by seq.
     SELECT run_id,
-           sha256(string_agg(seq || ':' || content_md5, ',' ORDER BY seq)) AS events_sha256,
+           sha256(array_to_string(
+               list_transform(list_sort(list({'s': seq, 'm': content_md5})),
+                              lambda x: x.s || ':' || x.m), ',')) AS events_sha256,
            count(*) AS n_events
     FROM events GROUP BY run_id
 )
