@@ -42,9 +42,9 @@ CREATE OR REPLACE TEMP MACRO jtext(t) AS
          WHEN t = 'null' THEN NULL
          WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
          ELSE t END;
--- A JSON number as DOUBLE (null for any other kind).
+-- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
 CREATE OR REPLACE TEMP MACRO jnum(t) AS
-    CASE WHEN jkind(t) IN ('INTEGER', 'DOUBLE') THEN TRY_CAST(t AS DOUBLE) END;
+    CASE WHEN ord(t) NOT IN (34, 116, 102, 110, 91, 123) THEN TRY_CAST(t AS DOUBLE) END;
 
 CREATE OR REPLACE TEMP TABLE _stage AS
 WITH r AS (
@@ -57,11 +57,13 @@ WITH r AS (
                                '$.source', '$.finding', '$.location', '$.file', '$.line',
                                '$.cost_usd', '$.estimated_cost_usd', '$.tokens',
                                '$.tokens_input', '$.tokens_output', '$.model', '$.met'])
-               ::VARCHAR[] AS d
+               AS dj
     FROM raw_input($files, $columns, $max_object_size)
 ), f AS (
-    -- the usual parent, an array of at most 18-digit integers, is split as text
-    SELECT r.*,
+    -- the usual parent, an array of at most 18-digit integers, is split as text; the
+    -- pieces of data are read as text (d), but findings is kept as the JSON it already is
+    -- (a cast back from text would parse it again)
+    SELECT r.* EXCLUDE (dj), dj::VARCHAR[] AS d, dj[4] AS findings_j,
            regexp_full_match(parent_t, '\[(-?[0-9]{1,18}(,-?[0-9]{1,18})*)?\]') AS parent_plain
     FROM r
 ), t AS (
@@ -140,7 +142,7 @@ SELECT
     lower(eff_trim(verdict_t)) AS verdict,
     CASE WHEN typ = 'review.verdict' AND jkind(d[3]) = 'INTEGER'
          THEN TRY_CAST(d[3] AS BIGINT) END AS data_cycle,
-    CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN d[4]::JSON END AS findings,
+    CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN findings_j END AS findings,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)
     CASE WHEN source_s <> '' THEN lower(eff_trim(source_s)) END AS fix_source,
     -- "present" = given and not null (an empty string is present)
