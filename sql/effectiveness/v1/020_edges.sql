@@ -4,16 +4,22 @@
 --           the parent exists in the run and is < the child's seq (this makes every walk
 --           finite, whatever the input); edge_warnings (run_id, file, line, reason) for
 --           ignored edges, unusable parent values and replaced seqs.
+-- Every parent reference, with whether it is usable: one join with the events decides
+-- both the edges and the warnings (events are unique per (run_id, seq)).
 CREATE OR REPLACE TEMP TABLE _edges_all AS
-SELECT e.run_id, e.seq AS child, p.parent, e._file, e._line,
-       e.type = 'review.verdict' AS child_is_verdict
-FROM events e, unnest(e.parents) AS p(parent);
+WITH refs AS (
+    SELECT e.run_id, e.seq AS child, p.parent, e._file, e._line,
+           e.type = 'review.verdict' AS child_is_verdict
+    FROM events e, unnest(e.parents) AS p(parent)
+)
+SELECT a.*, a.parent < a.child AND x.seq IS NOT NULL AS usable
+FROM refs a
+LEFT JOIN (SELECT run_id, seq FROM events) x ON x.run_id = a.run_id AND x.seq = a.parent;
 
 CREATE OR REPLACE TEMP TABLE edges AS
-SELECT a.run_id, a.child, a.parent, a.child_is_verdict
-FROM _edges_all a
-SEMI JOIN events e ON e.run_id = a.run_id AND e.seq = a.parent
-WHERE a.parent < a.child;
+SELECT run_id, child, parent, child_is_verdict
+FROM _edges_all
+WHERE usable;
 
 CREATE OR REPLACE TEMP TABLE edge_warnings AS
 SELECT a.run_id, a._file AS file, a._line AS line,
@@ -22,8 +28,7 @@ SELECT a.run_id, a._file AS file, a._line AS line,
             ELSE 'parent edge to seq ' || a.parent || ' ignored: no such event in the run'
        END AS reason
 FROM _edges_all a
-WHERE a.parent >= a.child
-   OR NOT EXISTS (SELECT 1 FROM events e WHERE e.run_id = a.run_id AND e.seq = a.parent)
+WHERE NOT a.usable
 UNION ALL
 SELECT run_id, _file, _line,
        'parent value ' || array_to_string(list_transform(parent_bad, lambda p: p::VARCHAR), ', ')
