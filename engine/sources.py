@@ -25,6 +25,7 @@ the reader only guarantees one row per JSON-object line, with ``_file``,
 from __future__ import annotations
 
 import atexit
+import functools
 import glob as globmod
 import hashlib
 import json
@@ -33,9 +34,10 @@ import shutil
 import stat
 import sys
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 import duckdb
 import pyarrow as pa
@@ -230,33 +232,35 @@ def prescan(sf: SourceFile) -> SourceFile:
         run = 0  # bytes since the last newline
         longest = 0
         with open(sf.path, "rb") as f:
-            while True:
-                chunk = f.read(CHUNK)
-                if not chunk:
-                    break
-                h.update(chunk)
-                newlines += chunk.count(b"\n")
-                first = chunk.find(b"\n")
-                if first < 0:
-                    run += len(chunk)
-                else:
-                    longest = max(longest, run + first)
-                    run = len(chunk) - chunk.rfind(b"\n") - 1
-                if clean:
-                    # The chunk itself, then only the seam with the previous chunk:
-                    # no copy of the whole chunk.
-                    seam = prev_tail + chunk[:8]
-                    if (
-                        b"NaN" in chunk
-                        or b"Infinity" in chunk
-                        or b"NaN" in seam
-                        or b"Infinity" in seam
-                    ):
-                        clean = False
-                    if ascii_only and not chunk.isascii():
-                        ascii_only = False
-                    prev_tail = chunk[-8:]
-                last = chunk[-1:]
+            ahead = _read_ahead(f, h.update) if st.st_size > CHUNK else None
+            chunks = ahead or iter(functools.partial(_read_hashed, f, h.update), b"")
+            try:
+                for chunk in chunks:
+                    newlines += chunk.count(b"\n")
+                    first = chunk.find(b"\n")
+                    if first < 0:
+                        run += len(chunk)
+                    else:
+                        longest = max(longest, run + first)
+                        run = len(chunk) - chunk.rfind(b"\n") - 1
+                    if clean:
+                        # The chunk itself, then only the seam with the previous chunk:
+                        # no copy of the whole chunk.
+                        seam = prev_tail + chunk[:8]
+                        if (
+                            b"NaN" in chunk
+                            or b"Infinity" in chunk
+                            or b"NaN" in seam
+                            or b"Infinity" in seam
+                        ):
+                            clean = False
+                        if ascii_only and not chunk.isascii():
+                            ascii_only = False
+                        prev_tail = chunk[-8:]
+                    last = chunk[-1:]
+            finally:
+                if ahead is not None:
+                    ahead.close()  # waits for the read in flight before the file closes
         if clean and not ascii_only:
             clean = _utf8_ok(sf.path)
         sf.sha256 = h.hexdigest()
@@ -266,6 +270,31 @@ def prescan(sf: SourceFile) -> SourceFile:
     except OSError as e:
         sf.error = f"cannot read file: {e.strerror or e}"
     return sf
+
+
+def _read_hashed(f: BinaryIO, update: Callable[[bytes], None]) -> bytes:
+    chunk = f.read(CHUNK)
+    if chunk:
+        update(chunk)
+    return chunk
+
+
+def _read_ahead(f: BinaryIO, update: Callable[[bytes], None]) -> Generator[bytes, None, None]:
+    """``f`` in CHUNK-sized reads, each already passed to ``update``, read one ahead.
+
+    The next chunk is read and hashed on a worker thread while the caller scans this
+    one: file reads and SHA-256 release the GIL, the byte scans do not, so with a free
+    core the hash costs no wall time. Only for files of several chunks (a thread per
+    small file would cost more than it overlaps).
+    """
+    from concurrent.futures import ThreadPoolExecutor  # local: only big files
+
+    # Leaving the block (also on close()) waits for the read in flight.
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="runscore-prescan") as pool:
+        pending = pool.submit(_read_hashed, f, update)
+        while chunk := pending.result():
+            pending = pool.submit(_read_hashed, f, update)
+            yield chunk
 
 
 def _utf8_ok(path: str) -> bool:

@@ -25,3 +25,17 @@ def test_clean_file_stays_clean(tmp_path: Path) -> None:
     p.write_bytes(b'{"run_id": "r", "type": "x"}\n' * 3)
     f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
     assert (f.clean, f.lines) == (True, 3)
+
+
+def test_multi_chunk_file_hash_and_counts(tmp_path: Path) -> None:
+    # Over one chunk, reading and hashing run a chunk ahead on a worker thread.
+    import hashlib
+
+    line = b'{"run_id": "r", "type": "x"}\n'
+    data = line * (2 * sources.CHUNK // len(line) + 7) + b'{"tail": 1}'
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
+    assert f.sha256 == hashlib.sha256(data).hexdigest()
+    assert (f.clean, f.lines, f.size) == (True, data.count(b"\n") + 1, len(data))
+    assert f.long_line == len(line) - 1
