@@ -7,6 +7,7 @@
 --           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
 -- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
+-- The per-event costs are added in seq order (deterministic to the last bit).
 -- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
 CREATE OR REPLACE TEMP TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
@@ -44,7 +45,9 @@ WITH per_event AS (
     FROM per_event
 )
 SELECT run_id, archetype,
-       sum(c) FILTER (WHERE type = 'agent.complete') AS cost_usd,
+       -- in seq order: a float sum in whatever order the threads deliver differs in the
+       -- last bit from run to run, and history lines must not depend on the machine
+       sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') AS cost_usd,
        CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
