@@ -214,8 +214,12 @@ def _unlink_quietly(path: str) -> None:
 # --------------------------------------------------------------------------- pre-scan
 
 
-def prescan(sf: SourceFile) -> SourceFile:
-    """Hash and classify one file in a streaming pass (no per-line Python loop)."""
+def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
+    """Hash and classify one file in a streaming pass (no per-line Python loop).
+
+    ``digest=False`` skips the SHA-256 (``sha256`` stays ""): for readers that never
+    compare files, such as the history's.
+    """
     try:
         st = os.stat(sf.path)
         if not stat.S_ISREG(st.st_mode):
@@ -224,6 +228,7 @@ def prescan(sf: SourceFile) -> SourceFile:
         sf.size = st.st_size
         sf.mtime_ns = st.st_mtime_ns
         h = hashlib.sha256()
+        update: Callable[[bytes], None] = h.update if digest else _no_update
         newlines = 0
         clean = True
         prev_tail = b""
@@ -232,8 +237,8 @@ def prescan(sf: SourceFile) -> SourceFile:
         run = 0  # bytes since the last newline
         longest = 0
         with open(sf.path, "rb") as f:
-            ahead = _read_ahead(f, h.update) if st.st_size > CHUNK else None
-            chunks = ahead or iter(functools.partial(_read_hashed, f, h.update), b"")
+            ahead = _read_ahead(f, update) if st.st_size > CHUNK else None
+            chunks = ahead or iter(functools.partial(_read_hashed, f, update), b"")
             try:
                 for chunk in chunks:
                     newlines += chunk.count(b"\n")
@@ -263,13 +268,17 @@ def prescan(sf: SourceFile) -> SourceFile:
                     ahead.close()  # waits for the read in flight before the file closes
         if clean and not ascii_only:
             clean = _utf8_ok(sf.path)
-        sf.sha256 = h.hexdigest()
+        sf.sha256 = h.hexdigest() if digest else ""
         sf.lines = newlines + (1 if last not in (b"", b"\n") else 0)
         sf.clean = clean
         sf.long_line = max(longest, run)
     except OSError as e:
         sf.error = f"cannot read file: {e.strerror or e}"
     return sf
+
+
+def _no_update(chunk: bytes) -> None:
+    return None
 
 
 def _read_hashed(f: BinaryIO, update: Callable[[bytes], None]) -> bytes:

@@ -39,3 +39,17 @@ def test_multi_chunk_file_hash_and_counts(tmp_path: Path) -> None:
     assert f.sha256 == hashlib.sha256(data).hexdigest()
     assert (f.clean, f.lines, f.size) == (True, data.count(b"\n") + 1, len(data))
     assert f.long_line == len(line) - 1
+
+
+@pytest.mark.parametrize("size", [100, 3 * sources.CHUNK + 17])
+def test_without_digest_the_classification_is_the_same(tmp_path: Path, size: int) -> None:
+    p = tmp_path / "f.jsonl"
+    line = b'{"a": "\xc3\xa9", "b": 1}\n'
+    body = (line * (size // len(line) + 1))[:size] + b"NaN"
+    p.write_bytes(body)
+    with_hash = sources.prescan(sources.SourceFile(str(p), str(p)))
+    without = sources.prescan(sources.SourceFile(str(p), str(p)), digest=False)
+    assert without.sha256 == "" and len(with_hash.sha256) == 64
+    for k in ("size", "lines", "clean", "long_line", "error"):
+        assert getattr(without, k) == getattr(with_hash, k), k
+    assert with_hash.clean is False  # the NaN at the end

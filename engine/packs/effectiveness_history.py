@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -195,12 +197,14 @@ def load_history(
     files: list[sources.SourceFile] = []
     if load.exists:
         files, _missing = sources.discover([p])
-        for f in files:
-            sources.prescan(f)
-            if f.error is not None:
-                raise UsageError(f"{f.display}: {f.error}")
     v = version or report_versions()[-1]
-    if _load_fast(con, files, v):
+    fast, scanned = _load_fast(con, files, v)
+    for f in files:
+        if not scanned:
+            sources.prescan(f, digest=False)
+        if f.error is not None:
+            raise UsageError(f"{f.display}: {f.error}")
+    if fast:
         load.reader = "fast"
         rows = con.execute(
             "SELECT scoring_version, lines FROM history_version_lines ORDER BY 1"
@@ -234,6 +238,7 @@ _FAST_RELATIONS = (
     "history_issues",
     "history_fast_check",
     "_hf_typed",
+    "_hf_file",
 )
 
 
@@ -250,44 +255,59 @@ def _drop_relation(con: duckdb.DuckDBPyConnection, name: str) -> None:
 
 def _load_fast(
     con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile], version: str
-) -> bool:
-    """Type a clean history in one scan; False (and nothing left behind) when it cannot.
+) -> tuple[bool, bool]:
+    """Type a clean history in one scan. Returns (answered, pre-scanned).
 
-    The fast path is exact only for a file the pre-scan found clean whose every line is
+    The fast path is exact only for a file the pre-scan finds clean whose every line is
     a JSON object in the plain form (see ``100_history_fast.sql``); anything else goes to
     the careful path, which names each bad line. A file whose record count differs from
     its line count (a blank or torn line) also goes there: line numbers must be exact.
+    When it does not answer, nothing it created is left behind.
     """
     if len(files) != 1:
-        return False
+        return False, False
     f = files[0]
-    limit = sources.max_line_limit()
-    if f.error is not None or not f.clean or f.size == 0 or f.long_line > limit:
-        return False
+    try:
+        regular = stat.S_ISREG(os.stat(f.path).st_mode)
+    except OSError:
+        regular = False
+    if not regular:  # a FIFO would block read_json; the pre-scan reports it
+        return False, False
     try:
         fast = sqlpack.load(PACK, version, _FAST_FILE)
     except SqlPackError:
-        return False
+        return False, False
+    limit = sources.max_line_limit()
     for name in _FAST_RELATIONS:
         _drop_relation(con, name)  # a table of the careful path's may have the name
-    try:
-        sqlpack.execute(
-            con, fast, {"files": [f.path], "display": f.display, "max_object_size": limit + 1024}
-        )
-        lines, bad = con.execute("SELECT lines, nonconforming FROM history_fast_check").fetchall()[
-            0
-        ]
-    except SqlPackError as e:
-        # read_json refuses what the careful path reports line by line (malformed JSON,
-        # a line that is not an object, duplicate keys): let it. Anything else is a bug.
-        if not isinstance(e.__cause__, duckdb.InvalidInputException):
-            raise
-        lines, bad = -1, -1
-    if lines == f.lines and bad == 0:
-        return True
+    # The pre-scan (Python, holding the GIL) and DuckDB's scan (its own threads) read the
+    # file at the same time; the result is used only if the pre-scan then finds it clean.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        scan = pool.submit(sources.prescan, f, digest=False)
+        try:
+            sqlpack.execute(
+                con,
+                fast,
+                {"files": [f.path], "display": f.display, "max_object_size": limit + 1024},
+            )
+            lines, bad = con.execute(
+                "SELECT lines, nonconforming FROM history_fast_check"
+            ).fetchall()[0]
+        except SqlPackError as e:
+            scan.result()
+            # read_json refuses what the careful path reports line by line (malformed
+            # JSON, a line that is not an object, duplicate keys): let it. An unreadable
+            # file is the pre-scan's to report. Anything else is a bug.
+            if f.error is None and not isinstance(e.__cause__, duckdb.InvalidInputException):
+                raise
+            lines, bad = -1, -1
+        scan.result()
+    clean = f.error is None and f.clean and f.size > 0 and f.long_line <= limit
+    if clean and lines == f.lines and bad == 0:
+        return True, True
     for name in _FAST_RELATIONS:
         _drop_relation(con, name)
-    return False
+    return False, True
 
 
 def _notes_for(load: HistoryLoad) -> list[str]:

@@ -42,7 +42,7 @@ _ABSENT = object()
 def _tables(path: Path, *, careful: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     with monkeypatch.context() as m:
         if careful:
-            m.setattr(eh, "_load_fast", lambda *a, **k: False)
+            m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
         con = eh.connect()
         load = eh.load_history(con, path)
         out: dict[str, Any] = {
@@ -195,7 +195,7 @@ def test_golden_history_without_its_bad_lines_reports_the_same(
     fast = eh.report(p, version="all")
     assert fast.history.reader == "fast"
     with monkeypatch.context() as m:
-        m.setattr(eh, "_load_fast", lambda *a, **k: False)
+        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
         careful = eh.report(p, version="all")
     assert careful.history.reader == "careful"
     assert fast.table.to_pylist() == careful.table.to_pylist()

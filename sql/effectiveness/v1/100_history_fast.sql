@@ -33,12 +33,15 @@ CREATE OR REPLACE TEMP MACRO _hf_int(t, k) AS
     _hf_num(k) AND strlen(t) <= 16
     AND NOT contains(t, '.') AND NOT contains(t, 'e') AND NOT contains(t, 'E');
 
--- The lines, typed, in file order: the `history` table of 100_history.sql plus _conforms
--- (false for a line this path cannot vouch for). row_number() OVER () streams in scan
--- order, which is file order: the line number.
+-- The lines, typed, in file order, plus _conforms (false for a line this path cannot
+-- vouch for) and _current. A CREATE TABLE AS keeps insertion order, so a row's line number
+-- is rowid + 1 (sources.read_jsonl relies on the same); numbering in the scan with
+-- row_number() OVER () instead serialised it (measured 7.2 s against 4.0 s for 1M lines).
+CREATE OR REPLACE TEMP TABLE _hf_file AS SELECT $display::VARCHAR AS history_file;
+
 CREATE OR REPLACE TEMP TABLE _hf_typed AS
 WITH raw AS (
-    SELECT row_number() OVER () AS _line, *
+    SELECT *
     FROM read_json($files, format = 'newline_delimited',
                    maximum_object_size = $max_object_size,
                    columns = {
@@ -65,7 +68,7 @@ WITH raw AS (
                               events_sha256: 'JSON',
                               source: 'JSON'})
 ), coded AS (
-    SELECT _line,
+    SELECT
            ts::VARCHAR AS ts,
            run_id::VARCHAR AS run_id,
            archetype::VARCHAR AS archetype,
@@ -148,8 +151,6 @@ SELECT t_ts AS ts,
        TRY_CAST(findings_contradicted AS BIGINT) AS findings_contradicted,
        s_events_sha256 AS events_sha256,
        s_source AS source,
-       $display AS history_file,
-       _line AS history_line,
        -- 100_history.sql's rules, for values in the plain form; an absent field makes a
        -- comparison NULL, hence the coalesce (unknown is not "conforms").
        coalesce(k_run_id = 34 AND trim(s_run_id) <> ''
@@ -191,19 +192,22 @@ CREATE OR REPLACE TEMP TABLE history_issues
 UPDATE _hf_typed h SET _current = false
 FROM (
     SELECT run_id, archetype, scoring_version,
-           arg_max(history_line, {'ts': ts, 'line': history_line}) AS current_line
+           arg_max(rowid, {'ts': ts, 'line': rowid}) AS current_row
     FROM _hf_typed
     GROUP BY run_id, archetype, scoring_version
     HAVING count(*) > 1
 ) d
 WHERE h.run_id = d.run_id AND h.archetype = d.archetype
-  AND h.scoring_version = d.scoring_version AND h.history_line <> d.current_line;
+  AND h.scoring_version = d.scoring_version AND h.rowid <> d.current_row;
 
 CREATE OR REPLACE TEMP VIEW history AS
-SELECT * EXCLUDE (_conforms, _current) FROM _hf_typed;
+SELECT h.* EXCLUDE (_conforms, _current), f.history_file, h.rowid + 1 AS history_line
+FROM _hf_typed h, _hf_file f;
 
 CREATE OR REPLACE TEMP VIEW history_current AS
-SELECT * EXCLUDE (_conforms, _current) FROM _hf_typed WHERE _current;
+SELECT h.* EXCLUDE (_conforms, _current), f.history_file, h.rowid + 1 AS history_line
+FROM _hf_typed h, _hf_file f
+WHERE h._current;
 
 CREATE OR REPLACE TEMP TABLE history_version_lines AS
 SELECT scoring_version, count(*) AS lines FROM _hf_typed GROUP BY scoring_version;
