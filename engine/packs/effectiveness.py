@@ -340,8 +340,12 @@ def extract(
         if extra:
             for f in extra:
                 sources.prescan(f)
-            unchanged = [f for f in unchanged if f not in extra]
-            to_read = sorted(to_read + extra, key=files.index)
+            # By identity and a position table: dataclass equality compares every field,
+            # and list.index/`in` made this quadratic in the number of files.
+            pos = {id(f): i for i, f in enumerate(files)}
+            extra_ids = {id(f) for f in extra}
+            unchanged = [f for f in unchanged if id(f) not in extra_ids]
+            to_read = sorted(to_read + extra, key=lambda f: pos[id(f)])
             tables = build_event_tables(con, to_read, version, scored_at=stamp)
 
     readable = [f for f in to_read if f.error is None]
