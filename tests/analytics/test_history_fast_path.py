@@ -281,3 +281,43 @@ def test_fast_and_careful_readers_agree_on_any_history(
     careful = _tables(p, careful=True, monkeypatch=monkeypatch)
     for k in ("versions", "issues", "history", "history_current"):
         assert _same(fast[k], careful[k]), (k, fast["reader"])
+
+
+def _clean_history(tmp_path: Path) -> Path:
+    lines = [_base(i) for i in range(40)] + [_base(3), _base(40, run_id="run-1")]
+    p = tmp_path / "clean.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    return p
+
+
+def test_sql_export_and_check_agree_on_both_readers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pyarrow.parquet as pq
+    from runscore.engine import history_tools
+
+    p = _clean_history(tmp_path)
+    con = eh.connect()
+    assert eh.load_history(con, p).reader == "fast"
+    con.close()
+
+    def everything(tag: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for view in eh.HISTORY_VIEWS:
+            res = eh.run_sql(f"SELECT * FROM {view}", history=p)
+            out[view] = res.table.to_pylist()
+        target = tmp_path / f"{tag}.parquet"
+        eh.export(target, history=p)
+        out["export"] = pq.read_table(target).to_pylist()
+        chk = history_tools.check(str(p))
+        out["check"] = (chk.lines, chk.usable, [d.as_dict() for d in chk.duplicates])
+        return out
+
+    fast = everything("fast")
+    with monkeypatch.context() as m:
+        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
+        careful = everything("careful")
+    assert fast == careful
+    # run_id = run-{i % 7} and three archetypes: 21 keys over 42 lines
+    assert len(fast["history"]) == 42 and len(fast["history_current"]) == 21
+    assert fast["check"][2], "line 42 repeats line 4's record: check reports it"
