@@ -197,6 +197,11 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
     assert any(n.startswith("incremental single-file 200") for n in names)
     assert any(n.startswith("DAG chain") for n in names)
     assert any(n.startswith("DAG diamond") for n in names)
+    # the walk's own time comes from the engine's debug log, for every DAG extract
+    for x in doc["results"]:
+        if x["corpus"].startswith("dag "):
+            assert x["walk_s"] is not None and 0 < x["walk_s"] < x["wall_s"], x
+    assert any(n.startswith("DAG chain: walk SQL (040) time") for n in names)
 
     # Independently of the harness's own check: the history extract wrote holds one
     # record per (complete run, reviewer with a verdict), as the generator says.
@@ -235,3 +240,19 @@ def _new_records(doc: dict[str, Any], layout: str) -> int:
             )
             return int(x["check"]["records"]) - int(before)
     return 0
+
+
+def test_walk_seconds_sums_the_walk_statements_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(REPO))  # benchmarks/ lives beside the package
+    from benchmarks.run import walk_seconds
+
+    log = "\n".join(
+        [
+            "runscore.sql: effectiveness/v1/030_verdicts_findings.sql [CREATE] 1.500s",
+            "runscore.sql: effectiveness/v1/040_fix_attribution.sql [CREATE] 0.250s",
+            "runscore.sql: effectiveness/v1/040_fix_attribution.sql [CREATE] 0.125s",
+            "1 run(s) scored",
+        ]
+    )
+    assert walk_seconds(log) == 0.375
+    assert walk_seconds("no debug log here") is None
