@@ -13,7 +13,10 @@
 -- composite_score (a number). Any other field that is present must have its type (or be
 -- null); a line that breaks a rule is skipped whole, with every broken rule named.
 CREATE OR REPLACE TEMP MACRO _h_is_null(j) AS j IS NULL OR json_type(j) = 'NULL';
-CREATE OR REPLACE TEMP MACRO _h_is_num(j) AS json_type(j) IN ('BIGINT', 'UBIGINT', 'DOUBLE');
+-- A finite number: DuckDB's JSON parser also reads nan/inf (and 1e400 as inf), which are
+-- not JSON numbers; they must not reach a score or a mean.
+CREATE OR REPLACE TEMP MACRO _h_is_num(j) AS
+    json_type(j) IN ('BIGINT', 'UBIGINT', 'DOUBLE') AND isfinite(TRY_CAST(j ->> '$' AS DOUBLE));
 CREATE OR REPLACE TEMP MACRO _h_is_int(j) AS
     json_type(j) IN ('BIGINT', 'UBIGINT') AND TRY_CAST(j ->> '$' AS BIGINT) IS NOT NULL
     OR json_type(j) = 'DOUBLE'

@@ -18,8 +18,15 @@
 -- (strings, numbers, integers without fraction or exponent, booleans) and valid per 100's
 -- rules; it counts the lines that are not, and the caller then runs 100_history.sql, which
 -- names each problem with file and line. So both paths give the same tables on any file.
--- A value's JSON kind from its first byte: 34 '"' string, 110 'n' null (NaN was excluded
--- by the pre-scan), 116/102 true/false, 45 '-' or 48-57 a number; NULL when absent.
+-- A value's JSON kind from its first byte: 34 '"' string, 110 'n' null, 116/102 true/false,
+-- 45 '-' or 48-57 a number; NULL when absent. DuckDB's parser also takes nan, inf, -inf
+-- (any case; the pre-scan only catches NaN and Infinity) which Python's, on the careful
+-- path, rejects: they get kind 0, so such a line never passes here.
+CREATE OR REPLACE TEMP MACRO _hf_kind(t) AS
+    CASE ascii(t)
+        WHEN 110 THEN CASE WHEN t = 'null' THEN 110 ELSE 0 END
+        WHEN 45 THEN CASE WHEN ascii(substr(t, 2, 1)) BETWEEN 48 AND 57 THEN 45 ELSE 0 END
+        ELSE ascii(t) END;
 CREATE OR REPLACE TEMP MACRO _hf_num(k) AS k = 45 OR k BETWEEN 48 AND 57;
 CREATE OR REPLACE TEMP MACRO _hf_absent(k) AS k IS NULL OR k = 110;
 -- A JSON string's value: the text between the quotes unless it has escapes.
@@ -91,28 +98,28 @@ WITH raw AS (
            findings_contradicted::VARCHAR AS findings_contradicted,
            events_sha256::VARCHAR AS events_sha256,
            source::VARCHAR AS source,
-           ascii(ts::VARCHAR) AS k_ts,
-           ascii(run_id::VARCHAR) AS k_run_id,
-           ascii(archetype::VARCHAR) AS k_archetype,
-           ascii(signal_to_noise::VARCHAR) AS k_signal_to_noise,
-           ascii(fix_rate::VARCHAR) AS k_fix_rate,
-           ascii(cost_efficiency::VARCHAR) AS k_cost_efficiency,
-           ascii(accuracy::VARCHAR) AS k_accuracy,
-           ascii(cycle_impact::VARCHAR) AS k_cycle_impact,
-           ascii(composite_score::VARCHAR) AS k_composite_score,
-           ascii(tokens::VARCHAR) AS k_tokens,
-           ascii(cost_usd::VARCHAR) AS k_cost_usd,
-           ascii(model::VARCHAR) AS k_model,
-           ascii(findings_total::VARCHAR) AS k_findings_total,
-           ascii(findings_useful::VARCHAR) AS k_findings_useful,
-           ascii(fixes_applied::VARCHAR) AS k_fixes_applied,
-           ascii(scoring_version::VARCHAR) AS k_scoring_version,
-           ascii(run_ts::VARCHAR) AS k_run_ts,
-           ascii(cost_basis::VARCHAR) AS k_cost_basis,
-           ascii(cost_efficiency_norm::VARCHAR) AS k_cost_efficiency_norm,
-           ascii(findings_contradicted::VARCHAR) AS k_findings_contradicted,
-           ascii(events_sha256::VARCHAR) AS k_events_sha256,
-           ascii(source::VARCHAR) AS k_source
+           _hf_kind(ts::VARCHAR) AS k_ts,
+           _hf_kind(run_id::VARCHAR) AS k_run_id,
+           _hf_kind(archetype::VARCHAR) AS k_archetype,
+           _hf_kind(signal_to_noise::VARCHAR) AS k_signal_to_noise,
+           _hf_kind(fix_rate::VARCHAR) AS k_fix_rate,
+           _hf_kind(cost_efficiency::VARCHAR) AS k_cost_efficiency,
+           _hf_kind(accuracy::VARCHAR) AS k_accuracy,
+           _hf_kind(cycle_impact::VARCHAR) AS k_cycle_impact,
+           _hf_kind(composite_score::VARCHAR) AS k_composite_score,
+           _hf_kind(tokens::VARCHAR) AS k_tokens,
+           _hf_kind(cost_usd::VARCHAR) AS k_cost_usd,
+           _hf_kind(model::VARCHAR) AS k_model,
+           _hf_kind(findings_total::VARCHAR) AS k_findings_total,
+           _hf_kind(findings_useful::VARCHAR) AS k_findings_useful,
+           _hf_kind(fixes_applied::VARCHAR) AS k_fixes_applied,
+           _hf_kind(scoring_version::VARCHAR) AS k_scoring_version,
+           _hf_kind(run_ts::VARCHAR) AS k_run_ts,
+           _hf_kind(cost_basis::VARCHAR) AS k_cost_basis,
+           _hf_kind(cost_efficiency_norm::VARCHAR) AS k_cost_efficiency_norm,
+           _hf_kind(findings_contradicted::VARCHAR) AS k_findings_contradicted,
+           _hf_kind(events_sha256::VARCHAR) AS k_events_sha256,
+           _hf_kind(source::VARCHAR) AS k_source
     FROM raw
 ), valued AS (
     SELECT *,
@@ -156,15 +163,15 @@ SELECT t_ts AS ts,
        coalesce(k_run_id = 34 AND trim(s_run_id) <> ''
        AND k_archetype = 34 AND trim(s_archetype) <> ''
        AND t_ts IS NOT NULL
-       AND _hf_num(k_composite_score)
+       AND _hf_num(k_composite_score) AND isfinite(TRY_CAST(composite_score AS DOUBLE))
        AND (_hf_absent(k_run_ts) OR t_run_ts IS NOT NULL)
        AND (_hf_absent(k_cycle_impact) OR k_cycle_impact IN (116, 102))
-       AND (_hf_absent(k_signal_to_noise) OR _hf_num(k_signal_to_noise))
-       AND (_hf_absent(k_fix_rate) OR _hf_num(k_fix_rate))
-       AND (_hf_absent(k_cost_efficiency) OR _hf_num(k_cost_efficiency))
-       AND (_hf_absent(k_accuracy) OR _hf_num(k_accuracy))
-       AND (_hf_absent(k_cost_usd) OR _hf_num(k_cost_usd))
-       AND (_hf_absent(k_cost_efficiency_norm) OR _hf_num(k_cost_efficiency_norm))
+       AND (_hf_absent(k_signal_to_noise) OR _hf_num(k_signal_to_noise) AND isfinite(TRY_CAST(signal_to_noise AS DOUBLE)))
+       AND (_hf_absent(k_fix_rate) OR _hf_num(k_fix_rate) AND isfinite(TRY_CAST(fix_rate AS DOUBLE)))
+       AND (_hf_absent(k_cost_efficiency) OR _hf_num(k_cost_efficiency) AND isfinite(TRY_CAST(cost_efficiency AS DOUBLE)))
+       AND (_hf_absent(k_accuracy) OR _hf_num(k_accuracy) AND isfinite(TRY_CAST(accuracy AS DOUBLE)))
+       AND (_hf_absent(k_cost_usd) OR _hf_num(k_cost_usd) AND isfinite(TRY_CAST(cost_usd AS DOUBLE)))
+       AND (_hf_absent(k_cost_efficiency_norm) OR _hf_num(k_cost_efficiency_norm) AND isfinite(TRY_CAST(cost_efficiency_norm AS DOUBLE)))
        AND (_hf_absent(k_tokens) OR _hf_int(tokens, k_tokens))
        AND (_hf_absent(k_findings_total) OR _hf_int(findings_total, k_findings_total))
        AND (_hf_absent(k_findings_useful) OR _hf_int(findings_useful, k_findings_useful))
