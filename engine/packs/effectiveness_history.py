@@ -282,6 +282,7 @@ def _load_fast(
         _drop_relation(con, name)  # a table of the careful path's may have the name
     # The pre-scan (Python, holding the GIL) and DuckDB's scan (its own threads) read the
     # file at the same time; the result is used only if the pre-scan then finds it clean.
+    failure: SqlPackError | None = None
     with ThreadPoolExecutor(max_workers=1) as pool:
         scan = pool.submit(sources.prescan, f, digest=False)
         try:
@@ -294,14 +295,17 @@ def _load_fast(
                 "SELECT lines, nonconforming FROM history_fast_check"
             ).fetchall()[0]
         except SqlPackError as e:
-            scan.result()
-            # read_json refuses what the careful path reports line by line (malformed
-            # JSON, a line that is not an object, duplicate keys): let it. An unreadable
-            # file is the pre-scan's to report. Anything else is a bug.
-            if f.error is None and not isinstance(e.__cause__, duckdb.InvalidInputException):
-                raise
-            lines, bad = -1, -1
+            failure, lines, bad = e, -1, -1
         scan.result()
+    # read_json refuses what the careful path reports line by line (malformed JSON, a line
+    # that is not an object, duplicate keys): let it. An unreadable file is the pre-scan's
+    # to report. Anything else is a bug.
+    if (
+        failure is not None
+        and f.error is None
+        and not isinstance(failure.__cause__, duckdb.InvalidInputException)
+    ):
+        raise failure
     clean = f.error is None and f.clean and f.size > 0 and f.long_line <= limit
     if clean and lines == f.lines and bad == 0:
         return True, True
