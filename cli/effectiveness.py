@@ -115,7 +115,7 @@ def extract_cmd(
     if fmt == "json":
         click.echo(json.dumps(summary, ensure_ascii=False))
     for s in result.skipped_lines:
-        note(f"{s['file']}:{s['line']}: {s['reason']}")
+        note(f"{s['file']}{':' + str(s['line']) if s['line'] else ''}: {s['reason']}")
     for u in result.unreadable:
         note(f"{u['file']}: {u['reason']}")
     for inv in result.invalid:

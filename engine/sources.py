@@ -609,6 +609,16 @@ def _check_line(line: bytes) -> str | None:
         return f"not JSON: {e}"
     if not isinstance(obj, dict):
         return f"not a JSON object ({type(obj).__name__})"
+    if "\\u" in text:
+        # Python's parser keeps a lone UTF-16 surrogate escape ("\\udcff", as Python
+        # itself writes for an undecodable file name); DuckDB's refuses the line. Refuse it
+        # here too, with the reason, rather than let the two readers disagree about it.
+        try:
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as e:
+            bad = e.object[e.start : e.end] if isinstance(e.object, str) else ""
+            code = f" (\\u{ord(bad[0]):04x})" if bad else ""
+            return f"not JSON: lone UTF-16 surrogate escape{code}"
     return None
 
 

@@ -394,10 +394,13 @@ def extract(
     )
     scored_runs = [r[0] for r in status if r[1] == "scored"]
     result.runs_scored = len(scored_runs)
+    # What was said of the files now skipped as unchanged is said again: a rerun (the
+    # nightly job's, say) reports the same rejected lines as the run that read them.
+    _relist(result, unchanged, mfiles, version, order)
     if not write:
         return result
 
-    new_manifest_entries = _manifest_entries(con, version, readable)
+    new_manifest_entries = _manifest_entries(con, version, readable, result)
     with history.locked(history_path, timeout=lock_timeout):
         _existing_keys(con, history_path)
         con.execute(
@@ -471,25 +474,101 @@ def _existing_keys(con: duckdb.DuckDBPyConnection, history_path: str) -> int:
     return int(con.sql("SELECT count(*) FROM _existing").fetchall()[0][0])
 
 
+#: Rejected lines (and warnings) kept per file in the manifest, to be listed again when
+#: the file is skipped as unchanged; past this many, the rest is counted, not listed.
+MANIFEST_DIAGNOSTICS = 10_000
+
+
 def _manifest_entries(
-    con: duckdb.DuckDBPyConnection, version: str, files: Sequence[sources.SourceFile]
+    con: duckdb.DuckDBPyConnection,
+    version: str,
+    files: Sequence[sources.SourceFile],
+    result: ExtractResult,
 ) -> dict[str, Any]:
     runs_by_file: dict[str, list[str]] = {}
     for path, runs in con.sql(
         "SELECT _file, list(DISTINCT run_id ORDER BY run_id) FROM accepted GROUP BY _file"
     ).fetchall():
         runs_by_file[path] = list(runs)
+    skipped: dict[str, list[list[Any]]] = {}
+    for d in result.skipped_lines:
+        skipped.setdefault(str(d["file"]), []).append([int(d["line"]), str(d["reason"])])
+    warned: dict[str, list[list[Any]]] = {}
+    for w in result.warnings:
+        warned.setdefault(str(w["file"]), []).append(
+            [str(w["run_id"]), int(w["line"]), str(w["reason"])]
+        )
+    invalid = {str(i["run_id"]): i for i in result.invalid}
+    incomplete = set(result.incomplete)
     out: dict[str, Any] = {}
     for f in files:
         if f.display == sources.STDIN_DISPLAY:
             continue  # a pipe has no identity to skip it by next time
-        out[_manifest_key(version, f)] = {
+        runs = runs_by_file.get(f.display, [])
+        entry: dict[str, Any] = {
             "size": f.size,
             "mtime_ns": f.mtime_ns,
             "sha256": f.sha256,
-            "runs": runs_by_file.get(f.display, []),
+            "runs": runs,
         }
+        for key, items in (
+            ("skipped", skipped.get(f.display)),
+            ("warnings", warned.get(f.display)),
+        ):
+            if items:
+                entry[key] = items[:MANIFEST_DIAGNOSTICS]
+                if len(items) > MANIFEST_DIAGNOSTICS:
+                    entry[key + "_more"] = len(items) - MANIFEST_DIAGNOSTICS
+        bad = [invalid[r] for r in runs if r in invalid]
+        if bad:
+            entry["invalid"] = bad
+        open_runs = [r for r in runs if r in incomplete]
+        if open_runs:
+            entry["incomplete"] = open_runs
+        out[_manifest_key(version, f)] = entry
     return out
+
+
+def _relist(
+    result: ExtractResult,
+    unchanged: Sequence[sources.SourceFile],
+    mfiles: dict[str, Any],
+    version: str,
+    order: dict[str, int],
+) -> None:
+    """Add to ``result`` what the manifest recorded of the ``unchanged`` files."""
+    invalid = {str(i["run_id"]) for i in result.invalid}
+    incomplete = set(result.incomplete)
+    for f in unchanged:
+        e = mfiles.get(_manifest_key(version, f)) or {}
+        for line, reason in e.get("skipped", []):
+            result.skipped_lines.append({"file": f.display, "line": line, "reason": reason})
+        if e.get("skipped_more"):
+            result.skipped_lines.append(
+                {
+                    "file": f.display,
+                    "line": 0,
+                    "reason": f"and {e['skipped_more']} more rejected line(s), not listed "
+                    "again: the file is unchanged since it was read",
+                }
+            )
+        for run_id, line, reason in e.get("warnings", []):
+            result.warnings.append(
+                {"run_id": run_id, "file": f.display, "line": line, "reason": reason}
+            )
+        for inv in e.get("invalid", []):
+            if inv["run_id"] not in invalid:
+                invalid.add(inv["run_id"])
+                result.invalid.append(inv)
+        for run_id in e.get("incomplete", []):
+            if run_id not in incomplete:
+                incomplete.add(run_id)
+                result.incomplete.append(run_id)
+    if unchanged:
+        result.skipped_lines.sort(
+            key=lambda d: (order.get(str(d["file"]), len(order)), int(d["line"]))
+        )
+        result.warnings.sort(key=lambda w: (w["run_id"], w["file"], w["line"], w["reason"]))
 
 
 def _save_manifest(history_path: str, version: str, entries: dict[str, Any]) -> None:

@@ -115,10 +115,21 @@ def test_second_run_reads_only_what_changed(
 ) -> None:
     _project(tmp_path, fixtures)
     args = ("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
-    run_cli(*args)
-    again = json.loads(run_cli(*args).stdout)["scopes"][0]
+    first = json.loads(run_cli(*args).stdout)["scopes"][0]
+    again_run = run_cli(*args)
+    again = json.loads(again_run.stdout)["scopes"][0]
     assert (again["files_read"], again["files_unchanged"], again["runs_scored"]) == (0, 4, [])
     assert again["records_written"] == 0
+    # A same-day rerun replaces the day's folder: what the first run said of the files it
+    # read (the malformed line, the run still in progress) is said again, not lost.
+    assert [r["text"] for r in first["rejected"]] == [
+        "proj/.archeflow/events/broken.jsonl:2: not JSON: Expecting value: line 1 column 1 "
+        "(char 0)",
+        "proj/.archeflow/events/broken.jsonl:3: missing run_id",
+    ]
+    assert again["rejected"] == first["rejected"]
+    assert again["incomplete"] == first["incomplete"] == ["b", "still-running"]
+    assert again_run.exit_code == 1
     hh.write_jsonl(tmp_path / "proj/.archeflow/events/new.jsonl", hh.run_events("new"))
     third = json.loads(run_cli(*args).stdout)["scopes"][0]
     assert (third["files_read"], third["files_unchanged"], third["runs_scored"]) == (1, 4, ["new"])

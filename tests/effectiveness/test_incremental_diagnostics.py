@@ -1,0 +1,103 @@
+"""An incremental extract says again what was said of the files it skips as unchanged.
+
+Skipping an unchanged file must not change what ``extract`` reports about the input:
+its rejected lines, warnings, invalid and incomplete runs are kept in the manifest when
+the file is read and listed again (with the file's current display path) when it is not.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import effectiveness
+
+
+def _said(res: effectiveness.ExtractResult) -> dict[str, Any]:
+    s = res.summary()
+    return {k: s[k] for k in ("skipped_lines", "warnings", "invalid", "incomplete")}
+
+
+def _corpus(d: Path) -> None:
+    ev = d / "events"
+    ev.mkdir(parents=True)
+    good = (
+        Path(__file__).resolve().parents[1]
+        / "fixtures"
+        / "effectiveness"
+        / "archeflow-fixture"
+        / "events.jsonl"
+    ).read_bytes()
+    (ev / "a.jsonl").write_bytes(good)
+    (ev / "b.jsonl").write_text(
+        '{"run_id":"r-bad","seq":1,"type":"run.start"}\n'
+        "not json at all\n"
+        '{"seq":2,"type":"run.complete"}\n'
+        '{"run_id":"r-cost","seq":1,"type":"run.start"}\n'
+        '{"run_id":"r-cost","seq":2,"parent":[1],"type":"agent.complete","agent":"guardian",'
+        '"data":{"archetype":"guardian","cost_usd":-1}}\n'
+        '{"run_id":"r-cost","seq":3,"parent":[2],"type":"review.verdict","agent":"guardian",'
+        '"data":{"archetype":"guardian","verdict":"approved","findings":[]}}\n'
+        '{"run_id":"r-cost","seq":4,"parent":[3],"type":"run.complete"}\n'
+        '{"run_id":"r-dup","seq":1,"type":"run.start"}\n'
+        '{"run_id":"r-dup","seq":1,"type":"run.start","phase":"x"}\n'
+        '{"run_id":"r-dup","seq":2,"type":"run.complete"}\n'
+    )
+
+
+def test_rerun_lists_the_same_diagnostics(tmp_path: Path) -> None:
+    _corpus(tmp_path)
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([str(tmp_path / "events")], hist)
+    said = _said(first)
+    assert [(d["line"], d["reason"]) for d in said["skipped_lines"]] == [
+        (2, "not JSON: Expecting value: line 1 column 1 (char 0)"),
+        (3, "missing run_id"),
+    ]
+    assert [w["reason"] for w in said["warnings"]] == [
+        "cost ignored: not a finite non-negative number"
+    ]
+    assert [i["run_id"] for i in said["invalid"]] == ["r-dup"]
+    assert said["incomplete"] == ["r-bad"]
+    again = effectiveness.extract([str(tmp_path / "events")], hist)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 2, 0)
+    assert _said(again) == said
+    assert again.rejected
+    # A file that changes is read again: what is said of it is what it holds now.
+    (tmp_path / "events" / "b.jsonl").write_text('{"run_id":"r-new","seq":1,"type":"run.start"}\n')
+    third = effectiveness.extract([str(tmp_path / "events")], hist)
+    assert (third.files_read, third.files_unchanged) == (1, 1)
+    assert _said(third) == {
+        "skipped_lines": [],
+        "warnings": [],
+        "invalid": [],
+        "incomplete": ["r-new"],
+    }
+    assert not third.rejected
+
+
+def test_many_rejected_lines_are_counted_past_the_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(effectiveness, "MANIFEST_DIAGNOSTICS", 2)
+    ev = tmp_path / "events"
+    ev.mkdir()
+    (ev / "x.jsonl").write_text('{"run_id":"r","seq":1,"type":"run.start"}\n' + "garbage\n" * 5)
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([str(ev)], hist)
+    assert [d["line"] for d in first.skipped_lines] == [2, 3, 4, 5, 6]
+    manifest = json.loads(Path(effectiveness.manifest_path(hist)).read_text())
+    (entry,) = manifest["files"].values()
+    assert entry["skipped_more"] == 3 and len(entry["skipped"]) == 2
+    again = effectiveness.extract([str(ev)], hist)
+    assert [(d["line"], d["reason"]) for d in again.skipped_lines] == [
+        (
+            0,
+            "and 3 more rejected line(s), not listed again: the file is unchanged since it "
+            "was read",
+        ),
+        (2, first.skipped_lines[0]["reason"]),
+        (3, first.skipped_lines[1]["reason"]),
+    ]
