@@ -72,7 +72,9 @@ def test_a_non_finite_cost_is_warned_about_not_dropped_silently(
     evs = hh.run_events("r3", cost=0.5)
     text = hh.dump_lines(evs).decode()
     assert text.count('"cost_usd": 0.5') == 1
-    res = _extract(tmp_path, "n", text.replace('"cost_usd": 0.5', f'"cost_usd": {literal}').encode())
+    res = _extract(
+        tmp_path, "n", text.replace('"cost_usd": 0.5', f'"cost_usd": {literal}').encode()
+    )
     assert [(w["line"], w["reason"]) for w in res.warnings] == [
         (2, "cost ignored: not a finite non-negative number")
     ]
