@@ -53,3 +53,46 @@ def test_without_digest_the_classification_is_the_same(tmp_path: Path, size: int
     for k in ("size", "lines", "clean", "long_line", "error"):
         assert getattr(without, k) == getattr(with_hash, k), k
     assert with_hash.clean is False  # the NaN at the end
+
+
+def _scan(tmp_path: Path, data: bytes) -> sources.SourceFile:
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    return sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
+
+
+@pytest.mark.parametrize(
+    ("line", "clean"),
+    [
+        (b'{"a": 1,}', False),
+        (b'{"a": [1, 2 ,\t]}', False),
+        (b'{"a": 1, \r }', False),
+        (b'{"a": 1, "b": [], "c": {}}', True),
+        (b'{"a": [1, 2], "b": "x"}', True),
+        # the same bytes inside a string: a false alarm, which only costs the careful path
+        (b'{"a": "x,}"}', False),
+    ],
+)
+@pytest.mark.parametrize("big", [False, True], ids=["re", "re2"])
+def test_a_trailing_comma_makes_the_file_careful(
+    tmp_path: Path, line: bytes, clean: bool, big: bool
+) -> None:
+    # DuckDB's parser takes a trailing comma, Python's (the careful path) refuses it: the
+    # pre-scan must send such a file the careful way. Over 4 MiB the search runs in RE2.
+    filler = b'{"run_id": "r", "type": "x", "n": [1, 2]}\n'
+    n = (5 << 20) // len(filler) if big else 3
+    f = _scan(tmp_path, filler * n + line + b"\n" + filler)
+    assert (f.clean, f.lines) == (clean, n + 2)
+
+
+@pytest.mark.parametrize("blanks", [b"", b" ", b" \t" * 40])
+@pytest.mark.parametrize("closing", [b"}", b"]", b'"'])
+def test_a_trailing_comma_across_a_chunk_seam_is_seen(
+    tmp_path: Path, blanks: bytes, closing: bytes
+) -> None:
+    # The first chunk ends with the comma; the blanks and the bracket open the next one.
+    head = b'{"a": [1,'
+    data = b"x" * (sources.CHUNK - len(head) - 1) + b"\n" + head + blanks + closing + b"\n"
+    assert data[sources.CHUNK - 1 : sources.CHUNK] == b","
+    f = _scan(tmp_path, data)
+    assert f.clean is (closing == b'"')

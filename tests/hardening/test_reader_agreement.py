@@ -80,3 +80,23 @@ def test_a_non_finite_cost_is_warned_about_not_dropped_silently(
     ]
     rec = _guardian(tmp_path, "n")
     assert rec["cost_usd"] is None and rec["cost_basis"] == "unknown"
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+@pytest.mark.parametrize("tail", [",}}", ", \t}}", "}, }"])
+def test_a_trailing_comma_is_not_json_on_either_path(
+    tmp_path: Path, hh: Any, careful: bool, tail: str
+) -> None:
+    # DuckDB's parser takes '{"a": 1,}'; JSON (and Python's parser) does not. The pre-scan
+    # sends such a file the careful way, so the line is refused wherever it sits.
+    evs = hh.run_events("r4")
+    lines = hh.dump_lines(evs).decode().splitlines()
+    assert lines[1].endswith("}}")
+    lines[1] = lines[1][:-2] + tail
+    body = ("\n".join(lines) + "\n").encode() + (DIRTY if careful else b"")
+    res = _extract(tmp_path, "t", body)
+    got = [(i["line"], i["reason"].split(":")[0]) for i in res.skipped_lines]
+    assert got[0] == (2, "not JSON")
+    assert len(got) == (2 if careful else 1)
+    assert res.runs_scored == 1
+    assert _guardian(tmp_path, "t")["cost_usd"] is None  # the agent.complete line is gone
