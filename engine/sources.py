@@ -541,19 +541,15 @@ def read_jsonl(
                 pass
 
     if not created:
-        # No readable rows at all: still give the table its projected shape.
-        fd, empty = tempfile.mkstemp(prefix="runscore-empty-", suffix=".jsonl", dir=spool_dir)
-        os.close(fd)
-        try:
-            stage([empty], 0)
-            emit(
-                "SELECT NULL::INTEGER AS _fid, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
-                "s.* EXCLUDE (_path, _nonobj) FROM _stage s WHERE false",
-                {},
-            )
-            con.execute("DROP TABLE _stage")
-        finally:
-            os.unlink(empty)
+        # No readable rows at all: still give the table its projected shape, from an
+        # empty input (the null device: no temp file to leave behind if killed here).
+        stage([os.devnull], 0)
+        emit(
+            "SELECT NULL::INTEGER AS _fid, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
+            "s.* EXCLUDE (_path, _nonobj) FROM _stage s WHERE false",
+            {},
+        )
+        con.execute("DROP TABLE _stage")
     # `_file` through a join on a file id: a path string per row would cost more memory
     # than most of the row.
     _load_table(
