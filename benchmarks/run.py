@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -370,9 +372,11 @@ class Bench:
         for shape, fn, kw in shapes:
             # The floor: the same shape at its smallest, to subtract process start-up
             # and fixed costs before comparing two sizes.
+            # Diamonds hold width x events edges: their largest sizes are capped by memory.
+            cap = self.a.diamond_max if shape == "diamond" else max(self.a.dag_sizes)
             sizes = [
                 self.a.dag_floor if shape == "chain" else self.a.diamond_width * 2 + 17,
-                *self.a.dag_sizes,
+                *[n for n in self.a.dag_sizes if n <= cap],
             ]
             for size in sizes:
                 d = self.work / f"dag-{shape}-{size}"
@@ -406,6 +410,8 @@ class Bench:
                 # The walk's own time, fastest of the tries too (independently of wall).
                 walks = [x["walk_s"] for x in tries if x["walk_s"] is not None]
                 m["walk_s"] = min(walks) if walks else None
+                m["walks_s"] = walks
+                m["walk_median_s"] = statistics.median(walks) if walks else None
                 info = {k: doc[k] for k in ("events", "width", "layers", "fixes") if k in doc}
                 self.record(
                     f"dag {shape} {size}",
@@ -568,6 +574,17 @@ class Bench:
                         round((w2 / w1) * (2 * s1 / s2), 2),
                         TARGETS["dag_doubling"],
                     )
+                # Two sizes make one noisy ratio (a 0.3 s walk at 10k events moves by a
+                # third between runs); a fit over every size above the floor does not.
+                fitted = _growth_per_doubling(floor[1:])
+                if fitted is not None:
+                    sizes_s = "/".join(str(r["dag"]["events"]) for r in floor[1:])
+                    add(
+                        f"DAG {shape}: walk SQL (040) time per doubling, fitted over "
+                        f"{sizes_s} events (medians)",
+                        fitted,
+                        TARGETS["dag_doubling"],
+                    )
         return out
 
     def machine(self) -> dict[str, Any]:
@@ -607,6 +624,28 @@ def _doubling(f0: dict[str, Any], f1: dict[str, Any], f2: dict[str, Any], k: str
     x1 = max(f1[k] - f0[k], 1e-3)
     x2 = max(f2[k] - f0[k], 1e-3)
     return round((x2 / x1) * (2 * s1 / s2), 2)
+
+
+def _growth_per_doubling(rows: list[dict[str, Any]]) -> float | None:
+    """2**b for the least-squares slope b of log(walk time) on log(events).
+
+    1 for linear growth means 2.0 per doubling; quadratic, 4.0. Needs three sizes or
+    more: with two it is just their ratio, which the row above already gives.
+    """
+    pts = [
+        (math.log(r["dag"]["events"]), math.log(r["walk_median_s"]))
+        for r in rows
+        if r.get("walk_median_s") and r.get("dag", {}).get("events")
+    ]
+    if len(pts) < 3:
+        return None
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    sxx = sum((x - mx) ** 2 for x, _ in pts)
+    if sxx == 0:
+        return None
+    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
+    return round(2**b, 2)
 
 
 def _ratio(m: dict[str, Any], base: dict[str, Any]) -> dict[str, float | None]:
@@ -719,8 +758,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--dag-sizes",
         type=_csv_ints,
-        default=[10_000, 40_000],
-        help="events per DAG stress run, two sizes (empty skips)",
+        default=[10_000, 20_000, 40_000, 80_000],
+        help="events per DAG stress run (empty skips); three or more also give a fitted "
+        "growth per doubling",
+    )
+    ap.add_argument(
+        "--diamond-max",
+        type=int,
+        default=40_000,
+        help="largest diamond (width x events edges: 4 M at 40k, 1.2 GB)",
     )
     ap.add_argument(
         "--dag-floor",

@@ -167,7 +167,8 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
     r = py(
         "benchmarks.run", "--runs", "200", "--layouts", "single-file,per-run",
         "--work", str(work), "--json", str(out), "--history-lines", "500",
-        "--dag-sizes", "60,120", "--dag-floor", "30", "--diamond-width", "5", "--dag-repeat", "1",
+        "--dag-sizes", "60,90,120", "--dag-floor", "30", "--diamond-width", "5",
+        "--diamond-max", "90", "--dag-repeat", "1",
     )  # fmt: skip
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     doc = json.loads(out.read_text())
@@ -182,9 +183,10 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         for step in ("baseline", "extract", "report", "extract +1% (incremental)"):
             assert (f"{layout} 200", step) in steps
     assert ("history 500 lines", "raw read_json scan") in steps
-    for shape, sizes in (("chain", (30, 60, 120)), ("diamond", (27, 60, 120))):
+    for shape, sizes in (("chain", (30, 60, 90, 120)), ("diamond", (27, 60, 90))):
         for s in sizes:
             assert (f"dag {shape} {s}", "extract") in steps
+    assert ("dag diamond 120", "extract") not in steps  # over --diamond-max
     for x in doc["results"]:
         if x.get("skipped"):
             assert x["step"] == "report"  # the only step allowed to be missing
@@ -202,6 +204,14 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         if x["corpus"].startswith("dag "):
             assert x["walk_s"] is not None and 0 < x["walk_s"] < x["wall_s"], x
     assert any(n.startswith("DAG chain: walk SQL (040) time") for n in names)
+    assert (
+        "DAG chain: walk SQL (040) time per doubling, fitted over 60/90/120 events (medians)"
+        in names
+    )
+    assert (
+        "DAG diamond: walk SQL (040) time per doubling, fitted over 60/90 events (medians)"
+        not in names
+    )
 
     # Independently of the harness's own check: the history extract wrote holds one
     # record per (complete run, reviewer with a verdict), as the generator says.
@@ -256,3 +266,16 @@ def test_walk_seconds_sums_the_walk_statements_only(monkeypatch: pytest.MonkeyPa
     )
     assert walk_seconds(log) == 0.375
     assert walk_seconds("no debug log here") is None
+
+
+def test_growth_per_doubling_fits_every_size() -> None:
+    from benchmarks.run import _growth_per_doubling
+
+    def rows(times: dict[int, float]) -> list[dict[str, object]]:
+        return [{"dag": {"events": n}, "walk_median_s": t} for n, t in times.items()]
+
+    assert _growth_per_doubling(rows({10: 1.0, 20: 2.0, 40: 4.0})) == 2.0
+    assert _growth_per_doubling(rows({10: 1.0, 20: 4.0, 40: 16.0, 80: 64.0})) == 4.0
+    # one fast outlier moves a two-point ratio by half, the fit by much less
+    assert _growth_per_doubling(rows({10: 0.6, 20: 2.0, 40: 4.0, 80: 8.0})) == 2.33
+    assert _growth_per_doubling(rows({10: 1.0, 40: 4.0})) is None
