@@ -20,16 +20,10 @@ def _said(res: effectiveness.ExtractResult) -> dict[str, Any]:
     return {k: s[k] for k in ("skipped_lines", "warnings", "invalid", "incomplete")}
 
 
-def _corpus(d: Path) -> None:
+def _corpus(d: Path, fixtures: Path) -> None:
     ev = d / "events"
     ev.mkdir(parents=True)
-    good = (
-        Path(__file__).resolve().parents[1]
-        / "fixtures"
-        / "effectiveness"
-        / "archeflow-fixture"
-        / "events.jsonl"
-    ).read_bytes()
+    good = (fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl").read_bytes()
     (ev / "a.jsonl").write_bytes(good)
     (ev / "b.jsonl").write_text(
         '{"run_id":"r-bad","seq":1,"type":"run.start"}\n'
@@ -47,8 +41,8 @@ def _corpus(d: Path) -> None:
     )
 
 
-def test_rerun_lists_the_same_diagnostics(tmp_path: Path) -> None:
-    _corpus(tmp_path)
+def test_rerun_lists_the_same_diagnostics(tmp_path: Path, fixtures: Path) -> None:
+    _corpus(tmp_path, fixtures)
     hist = str(tmp_path / "h.jsonl")
     first = effectiveness.extract([str(tmp_path / "events")], hist)
     said = _said(first)
