@@ -498,6 +498,11 @@ def _manifest_entries(
         warned.setdefault(str(w["file"]), []).append(
             [str(w["run_id"]), int(w["line"]), str(w["reason"])]
         )
+    # A file read without error can still have been given up on as a whole (its lines
+    # could not be aligned): said with line 0, among the unreadable.
+    given_up: dict[str, list[str]] = {}
+    for u in result.unreadable:
+        given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
     out: dict[str, Any] = {}
@@ -519,6 +524,8 @@ def _manifest_entries(
                 entry[key] = items[:MANIFEST_DIAGNOSTICS]
                 if len(items) > MANIFEST_DIAGNOSTICS:
                     entry[key + "_more"] = len(items) - MANIFEST_DIAGNOSTICS
+        if f.display in given_up:
+            entry["unreadable"] = given_up[f.display]
         bad = [invalid[r] for r in runs if r in invalid]
         if bad:
             entry["invalid"] = bad
@@ -552,6 +559,8 @@ def _relist(
                     "again: the file is unchanged since it was read",
                 }
             )
+        for reason in e.get("unreadable", []):
+            result.unreadable.append({"file": f.display, "line": 0, "reason": reason})
         for run_id, line, reason in e.get("warnings", []):
             result.warnings.append(
                 {"run_id": run_id, "file": f.display, "line": line, "reason": reason}

@@ -95,3 +95,32 @@ def test_many_rejected_lines_are_counted_past_the_cap(
         (2, first.skipped_lines[0]["reason"]),
         (3, first.skipped_lines[1]["reason"]),
     ]
+
+
+def test_a_file_given_up_on_is_said_again(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "could not be aligned" has no known trigger left (the parsers agree on every line
+    # tried), so the reader is made to give up on b.jsonl; the rerun must say so again.
+    from runscore.engine import sources
+
+    _corpus(tmp_path, fixtures)
+    real = sources.read_jsonl
+
+    def giving_up(*args: Any, **kw: Any) -> sources.ReadResult:
+        res = real(*args, **kw)
+        for f in res.files:
+            if f.display.endswith("b.jsonl"):
+                res.skipped.append(sources.LineIssue(f.display, 0, "given up"))
+        return res
+
+    monkeypatch.setattr(sources, "read_jsonl", giving_up)
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([str(tmp_path / "events")], hist)
+    assert [(Path(u["file"]).name, u["reason"]) for u in first.unreadable] == [
+        ("b.jsonl", "given up")
+    ]
+    monkeypatch.setattr(sources, "read_jsonl", real)
+    again = effectiveness.extract([str(tmp_path / "events")], hist)
+    assert again.files_unchanged == 2
+    assert again.unreadable == first.unreadable
