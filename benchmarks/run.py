@@ -639,13 +639,11 @@ def _growth_per_doubling(rows: list[dict[str, Any]]) -> float | None:
     ]
     if len(pts) < 3:
         return None
-    mx = sum(x for x, _ in pts) / len(pts)
-    my = sum(y for _, y in pts) / len(pts)
-    sxx = sum((x - mx) ** 2 for x, _ in pts)
-    if sxx == 0:
+    try:
+        fit = statistics.linear_regression([x for x, _ in pts], [y for _, y in pts])
+    except statistics.StatisticsError:  # every size the same
         return None
-    b = sum((x - mx) * (y - my) for x, y in pts) / sxx
-    return round(2**b, 2)
+    return round(2**fit.slope, 2)
 
 
 def _ratio(m: dict[str, Any], base: dict[str, Any]) -> dict[str, float | None]:

@@ -25,6 +25,7 @@ the reader only guarantees one row per JSON-object line, with ``_file``,
 from __future__ import annotations
 
 import atexit
+import codecs
 import functools
 import glob as globmod
 import hashlib
@@ -236,7 +237,9 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
         comma_open = False  # the text so far ends in a comma (then blanks, if any)
         prev_tail = b""
         last = b""
-        ascii_only = True
+        # UTF-8 is checked in the same pass, from the first chunk that is not ASCII on
+        # (the chunks before it leave a decoder in its initial state).
+        utf8: codecs.IncrementalDecoder | None = None
         run = 0  # bytes since the last newline
         longest = 0
         with open(sf.path, "rb") as f:
@@ -262,8 +265,10 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
                             or b"Infinity" in seam
                         ):
                             clean = False
-                        if ascii_only and not chunk.isascii():
-                            ascii_only = False
+                        if utf8 is None and not chunk.isascii():
+                            utf8 = codecs.getincrementaldecoder("utf-8")("strict")
+                        if utf8 is not None and not _decodes(utf8, chunk):
+                            clean = False
                         if _trailing_comma(chunk) or (comma_open and _starts_closing(chunk)):
                             clean = False
                         body = chunk.rstrip(_BLANKS)
@@ -274,8 +279,8 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
             finally:
                 if ahead is not None:
                     ahead.close()  # waits for the read in flight before the file closes
-        if clean and not ascii_only:
-            clean = _utf8_ok(sf.path)
+        if clean and utf8 is not None:
+            clean = _decodes(utf8, b"", final=True)  # no sequence cut off at the end
         sf.sha256 = h.hexdigest() if digest else ""
         sf.lines = newlines + (1 if last not in (b"", b"\n") else 0)
         sf.clean = clean
@@ -344,20 +349,12 @@ def _read_ahead(f: BinaryIO, update: Callable[[bytes], None]) -> Generator[bytes
             yield chunk
 
 
-def _utf8_ok(path: str) -> bool:
-    import codecs
-
-    dec = codecs.getincrementaldecoder("utf-8")("strict")
+def _decodes(dec: codecs.IncrementalDecoder, chunk: bytes, final: bool = False) -> bool:
     try:
-        with open(path, "rb") as f:
-            while True:
-                chunk = f.read(CHUNK)
-                if not chunk:
-                    dec.decode(b"", final=True)
-                    return True
-                dec.decode(chunk)
+        dec.decode(chunk, final)
     except UnicodeDecodeError:
         return False
+    return True
 
 
 # --------------------------------------------------------------------------- reader
@@ -650,9 +647,7 @@ def _check_line(line: bytes) -> str | None:
         try:
             json.dumps(obj, ensure_ascii=False).encode("utf-8")
         except UnicodeEncodeError as e:
-            bad = e.object[e.start : e.end] if isinstance(e.object, str) else ""
-            code = f" (\\u{ord(bad[0]):04x})" if bad else ""
-            return f"not JSON: lone UTF-16 surrogate escape{code}"
+            return f"not JSON: lone UTF-16 surrogate escape (\\u{ord(e.object[e.start]):04x})"
     return None
 
 
