@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ import pyarrow.parquet as pq
 import yaml
 from runscore.engine import db, sources, sqlpack
 from runscore.engine.errors import NothingReadable, SqlPackError, UsageError
-from runscore.engine.packs import effectiveness
+from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.sources import LineIssue
 
 PACK = "effectiveness"
@@ -158,7 +159,9 @@ class HistoryLoad:
     #: scoring_version → number of usable lines
     versions: dict[str, int] = field(default_factory=dict)
     #: which reader typed the lines: "fast" (100_history_fast.sql, one scan) or "careful"
-    #: (sources.read_jsonl + 100_history.sql, which names every bad line)
+    #: (sources.read_jsonl + 100_history.sql, which names every bad line); "cache" (the
+    #: typed lines of an earlier read, effectiveness_cache), or "cache+fast" /
+    #: "cache+careful" when lines appended since were typed by that reader
     reader: str = "careful"
 
     def present_sql_versions(self) -> list[str]:
@@ -198,10 +201,52 @@ def load_history(
     if load.exists:
         files, _missing = sources.discover([p])
     v = version or report_versions()[-1]
-    fast, scanned = _load_fast(con, files, v)
+    cache = effectiveness_cache.settings()
+    read_ns = time.time_ns()
+    single = len(files) == 1 and _regular(files[0].path)
+    if cache.enabled and single:
+        hit = effectiveness_cache.read(
+            con,
+            files[0],
+            v,
+            load,
+            load_files=_load_files,
+            drop=_drop_relation,
+            new_load=lambda: HistoryLoad(path=p, exists=True),
+            min_lines=cache.min_lines,
+        )
+        if hit:
+            return load
+    _load_files(con, files, v, load, cache.enabled and single)
+    if cache.enabled and single:
+        effectiveness_cache.write_after_full_read(
+            con, files[0], v, load.issues, cache.min_lines, read_ns
+        )
+    return load
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _load_files(
+    con: duckdb.DuckDBPyConnection,
+    files: list[sources.SourceFile],
+    v: str,
+    load: HistoryLoad,
+    digest: bool,
+) -> None:
+    """Type the history lines of ``files`` into the history relations, filling ``load``.
+
+    ``digest``: also take each file's SHA-256 in its pre-scan (for the cache).
+    """
+    fast, scanned = _load_fast(con, files, v, digest)
     for f in files:
         if not scanned:
-            sources.prescan(f, digest=False)
+            sources.prescan(f, digest=digest)
         if f.error is not None:
             raise UsageError(f"{f.display}: {f.error}")
     if fast:
@@ -225,7 +270,6 @@ def load_history(
         ).fetchall()
     load.versions = {str(s): int(n) for s, n in rows}
     load.lines = sum(load.versions.values())
-    return load
 
 
 #: The fast path's SQL file (types lines while scanning; see its header).
@@ -254,7 +298,10 @@ def _drop_relation(con: duckdb.DuckDBPyConnection, name: str) -> None:
 
 
 def _load_fast(
-    con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile], version: str
+    con: duckdb.DuckDBPyConnection,
+    files: Sequence[sources.SourceFile],
+    version: str,
+    digest: bool = False,
 ) -> tuple[bool, bool]:
     """Type a clean history in one scan. Returns (answered, pre-scanned).
 
@@ -284,7 +331,7 @@ def _load_fast(
     # file at the same time; the result is used only if the pre-scan then finds it clean.
     failure: SqlPackError | None = None
     with ThreadPoolExecutor(max_workers=1) as pool:
-        scan = pool.submit(sources.prescan, f, digest=False)
+        scan = pool.submit(sources.prescan, f, digest=digest)
         try:
             sqlpack.execute(
                 con,

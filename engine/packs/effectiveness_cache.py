@@ -1,0 +1,394 @@
+"""A derived, disposable cache of the typed effectiveness history.
+
+Reading a large history is mostly JSON parsing and kind checks (``100_history_fast.sql``:
+~4.5 s for 1M lines). The history is append-only, so what typing its first N lines
+produced stays true as long as those bytes stay the same. After a read, the typed lines
+(and the skipped ones, with their reasons) are written to ``<history>.cache.duckdb``;
+a later read that finds the file still starting with exactly those bytes (same size or
+longer, same SHA-256 over the covered bytes) reads the typed lines from the cache and
+types only the lines appended since, with the same SQL as a full read.
+
+The SHA-256 costs ~0.45 s per 600 MB. It is skipped only when the file is certainly the
+one that was read: same device, inode, size, mtime and ctime as then (ctime cannot be set
+back by touch or by tools that copy times), and that ctime was at least two seconds older
+than the read that filled the cache, so a write in the same clock tick as that read
+cannot hide (git's "racy" rule for its index).
+
+The cache is never the only copy of anything and never trusted on doubt: a missing,
+unreadable, foreign or stale cache (other format, SQL text, runscore or DuckDB version,
+or bytes that no longer match) means a full read, exactly as without it, and writing it
+is best effort (a read-only directory just means no cache). Delete it at any time.
+
+Settings (environment, read at each call): ``RUNSCORE_HISTORY_CACHE=off`` neither reads
+nor writes it; ``RUNSCORE_HISTORY_CACHE_MIN_LINES`` (default 50,000) is the number of
+lines a history needs before it is worth a cache, and the number of new lines after
+which the cache is rewritten to cover them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import os
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+from runscore import __version__
+from runscore.engine import sources, sqlpack
+from runscore.engine.errors import SqlPackError, UsageError
+from runscore.engine.sources import LineIssue
+
+log = logging.getLogger("runscore.cache")
+
+PACK = "effectiveness"
+#: Bumped when what the cache holds, or how it is checked, changes.
+CACHE_FORMAT = 1
+CACHE_ENV = "RUNSCORE_HISTORY_CACHE"
+MIN_LINES_ENV = "RUNSCORE_HISTORY_CACHE_MIN_LINES"
+DEFAULT_MIN_LINES = 50_000
+_READ = "100_history_cache_read"
+_WRITE = "100_history_cache_write"
+#: Every SQL file whose text decides what a cached line holds.
+_TYPING = ("100_history", "100_history_fast", _READ, _WRITE)
+#: Relations the read leaves or uses (dropped first: a table of a previous read on the
+#: same connection may have the name).
+_RELATIONS = ("_hc_tail", "_hc_new", "_hc_keys", "_hc_demoted")
+_CHUNK = 8 << 20
+#: A file changed this close before its cache was written is always hashed (see above).
+_RACY_NS = 2_000_000_000
+
+#: Reads a history into history/history_current/...: (con, files, version, load, digest).
+Loader = Callable[[duckdb.DuckDBPyConnection, list[sources.SourceFile], str, Any, bool], None]
+#: Drops one temp relation, table or view.
+Dropper = Callable[[duckdb.DuckDBPyConnection, str], None]
+
+
+@dataclass(frozen=True)
+class Settings:
+    enabled: bool
+    min_lines: int
+
+
+def settings() -> Settings:
+    raw = os.environ.get(CACHE_ENV, "on").strip().lower()
+    if raw in ("", "on", "1", "true", "yes"):
+        enabled = True
+    elif raw in ("off", "0", "false", "no"):
+        enabled = False
+    else:
+        raise UsageError(f"{CACHE_ENV} must be on or off, not {raw!r}")
+    m = os.environ.get(MIN_LINES_ENV, "").strip()
+    if m and not m.isdigit():
+        raise UsageError(f"{MIN_LINES_ENV} must be a whole number of lines, not {m!r}")
+    return Settings(enabled, int(m) if m else DEFAULT_MIN_LINES)
+
+
+def cache_path(history_path: str) -> str:
+    return history_path + ".cache.duckdb"
+
+
+def cache_key(version: str) -> str:
+    """What a cache was made by: its format, runscore, DuckDB and the typing SQL's text."""
+    h = hashlib.sha256(f"{CACHE_FORMAT}\0{__version__}\0{duckdb.__version__}".encode())
+    for name in _TYPING:
+        h.update(b"\0" + sqlpack.load(PACK, version, name).text.encode("utf-8"))
+    return h.hexdigest()
+
+
+def _hash_prefix(path: str, size: int) -> hashlib._Hash | None:
+    """SHA-256 of exactly the first ``size`` bytes, or None if the file is shorter."""
+    h = hashlib.sha256()
+    left = size
+    with open(path, "rb") as f:
+        while left > 0:
+            b = f.read(min(_CHUNK, left))
+            if not b:
+                return None
+            h.update(b)  # releases the GIL: DuckDB's read goes on meanwhile
+            left -= len(b)
+    return h
+
+
+@contextlib.contextmanager
+def _tail_copy(path: str, start: int) -> Iterator[tuple[str, bytes]]:
+    """The bytes from ``start`` to the end, in a temp file (read_json reads whole files)."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read()
+    fd, tmp = tempfile.mkstemp(prefix="runscore-tail-", suffix=".jsonl")
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+        yield tmp, data
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
+def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    rel = con.sql("SELECT * FROM _rs_cache.meta")
+    rows: list[dict[str, Any]] = rel.to_arrow_table().to_pylist()
+    if len(rows) != 1:
+        raise ValueError(f"{len(rows)} meta rows")
+    return rows[0]
+
+
+def _detach(con: duckdb.DuckDBPyConnection) -> None:
+    with contextlib.suppress(duckdb.Error):
+        con.execute("DETACH DATABASE IF EXISTS _rs_cache")
+
+
+def read(
+    con: duckdb.DuckDBPyConnection,
+    f: sources.SourceFile,
+    version: str,
+    load: Any,
+    *,
+    load_files: Loader,
+    drop: Dropper,
+    new_load: Callable[[], Any],
+    min_lines: int,
+) -> bool:
+    """Answer ``load_history`` from the cache (and the lines after it). False: not used.
+
+    On True, ``load`` holds the issues (cached ones and the new lines'), the versions and
+    ``reader`` ("cache", or "cache+fast"/"cache+careful" when new lines were typed), and
+    the history relations are built. On False nothing is left behind.
+    """
+    read_ns = time.time_ns()
+    cpath = cache_path(f.path)
+    if not os.path.isfile(cpath):
+        return False
+    for name in _RELATIONS:
+        drop(con, name)
+    _detach(con)
+    try:
+        con.execute("ATTACH $p AS _rs_cache (READ_ONLY)", {"p": cpath})
+        meta = _meta(con)
+        st = os.stat(f.path)
+        size = st.st_size
+    except (duckdb.Error, OSError, ValueError) as e:
+        log.debug("%s: cache not used: %s", cpath, e)
+        _detach(con)
+        return False
+    if meta["format"] != CACHE_FORMAT or meta["key"] != cache_key(version):
+        log.debug("%s: cache not used: made by another runscore, DuckDB or SQL", cpath)
+        _detach(con)
+        return False
+    covered, covered_lines = int(meta["size"]), int(meta["lines"])
+    if size < covered:
+        log.debug("%s: cache not used: the history is shorter than it covers", cpath)
+        _detach(con)
+        return False
+    tail_load = None
+    tail_bytes = b""
+    trusted = _same_file(meta, st)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        digest = pool.submit(_no_hash if trusted else _hash_prefix, f.path, covered)
+        try:
+            if size > covered:
+                with _tail_copy(f.path, covered) as (tmp, tail_bytes):
+                    tail = sources.SourceFile(path=tmp, display=f.display)
+                    tail_load = new_load()
+                    load_files(con, [tail], version, tail_load, False)
+                con.execute("CREATE OR REPLACE TEMP TABLE _hc_tail AS SELECT * FROM history")
+            for name in ("history", "history_current", "history_issues", "history_version_lines"):
+                drop(con, name)
+            sqlpack.execute(
+                con,
+                sqlpack.load(PACK, version, _READ),
+                {"display": f.display, "offset": covered_lines},
+            )
+        except BaseException:
+            digest.cancel()
+            _discard(con, drop)
+            raise
+        h = digest.result()
+    if not trusted and (h is None or h.hexdigest() != meta["sha256"]):
+        log.debug("%s: cache not used: the history's first %d bytes changed", cpath, covered)
+        _discard(con, drop)
+        return False
+    issues = [
+        LineIssue(f.display, int(line), str(reason))
+        for line, reason in con.execute(
+            "SELECT line, reason FROM _rs_cache.issues ORDER BY line, reason"
+        ).fetchall()
+    ]
+    load.reader = "cache"
+    if tail_load is not None:
+        load.reader = f"cache+{tail_load.reader}"
+        issues.extend(
+            LineIssue(i.file, i.line + covered_lines if i.line > 0 else 0, i.reason)
+            for i in tail_load.issues
+        )
+    load.issues = issues
+    rows = con.execute("SELECT scoring_version, lines FROM history_version_lines ORDER BY 1")
+    load.versions = {str(s): int(n) for s, n in rows.fetchall()}
+    load.lines = sum(load.versions.values())
+    new_lines = tail_bytes.count(b"\n")
+    if h is not None and tail_bytes.endswith(b"\n") and new_lines >= max(min_lines, 1):
+        # Enough new lines to be worth covering: the cache is rewritten from what was
+        # just read (the covered bytes' hash, continued over the new ones). The file's
+        # identity is kept only if it did not grow meanwhile.
+        h.update(tail_bytes)
+        now = _stat(f.path)
+        write(
+            con,
+            f.path,
+            version,
+            load.issues,
+            size=covered + len(tail_bytes),
+            sha256=h.hexdigest(),
+            lines=covered_lines + new_lines,
+            st=now if now is not None and now.st_size == covered + len(tail_bytes) else None,
+            read_ns=read_ns,
+        )
+    return True
+
+
+def _no_hash(path: str, size: int) -> None:
+    return None
+
+
+def _stat(path: str) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _same_file(meta: dict[str, Any], st: os.stat_result) -> bool:
+    """The file is the one the cache was made from, by its identity (see the docstring)."""
+    if meta.get("ctime_ns") is None or meta.get("read_ns") is None:
+        return False
+    return bool(
+        meta["dev"] == st.st_dev
+        and meta["ino"] == st.st_ino
+        and meta["size"] == st.st_size
+        and meta["mtime_ns"] == st.st_mtime_ns
+        and meta["ctime_ns"] == st.st_ctime_ns
+        and meta["ctime_ns"] < meta["read_ns"] - _RACY_NS
+    )
+
+
+def _discard(con: duckdb.DuckDBPyConnection, drop: Dropper) -> None:
+    for name in (*_RELATIONS, "history", "history_current", "history_issues"):
+        drop(con, name)
+    for name in ("history_version_lines", "_hf_file", "_hf_typed", "history_fast_check"):
+        drop(con, name)
+    _detach(con)
+
+
+def write_after_full_read(
+    con: duckdb.DuckDBPyConnection,
+    f: sources.SourceFile,
+    version: str,
+    issues: list[LineIssue],
+    min_lines: int,
+    read_ns: int,
+) -> None:
+    """Cache what a full read of ``f`` produced, when it is worth it and certainly exact.
+
+    Needs the pre-scan's SHA-256 (``digest=True``), a file that ends with a newline (a torn
+    last line stays outside, to be read again), and a file that did not change while it
+    was read (same size and mtime as the pre-scan saw).
+    """
+    if f.error is not None or not f.sha256 or f.lines < max(min_lines, 1):
+        return
+    try:
+        st = os.stat(f.path)
+        with open(f.path, "rb") as fh:
+            fh.seek(f.size - 1)
+            last = fh.read(1)
+    except OSError:
+        return
+    if st.st_size != f.size or st.st_mtime_ns != f.mtime_ns or last != b"\n":
+        log.debug("%s: not cached: changed while read, or no final newline", f.display)
+        return
+    write(
+        con,
+        f.path,
+        version,
+        issues,
+        size=f.size,
+        sha256=f.sha256,
+        lines=f.lines,
+        st=st,
+        read_ns=read_ns,
+    )
+
+
+def write(
+    con: duckdb.DuckDBPyConnection,
+    history_path: str,
+    version: str,
+    issues: list[LineIssue],
+    *,
+    size: int,
+    sha256: str,
+    lines: int,
+    st: os.stat_result | None,
+    read_ns: int,
+) -> None:
+    """Write the cache of the first ``lines`` lines (``size`` bytes) from ``history``.
+
+    ``st``: the file's stat when those bytes were all it held (None: unknown, so a later
+    read always hashes); ``read_ns``: the clock just before the read began.
+
+    Best effort: a failure is logged and leaves any previous cache as it was. The new file
+    is complete before it replaces the old one, so a reader sees one or the other.
+    """
+    cpath = cache_path(history_path)
+    d = os.path.dirname(os.path.abspath(cpath))
+    tmp = ""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".runscore-cache-", suffix=".duckdb", dir=d)
+        os.close(fd)
+        os.unlink(tmp)  # DuckDB creates the database file itself
+        con.register(
+            "_hc_issues_in",
+            pa.table(
+                {
+                    "line": pa.array([i.line for i in issues], pa.int64()),
+                    "reason": pa.array([i.reason for i in issues], pa.string()),
+                }
+            ),
+        )
+        con.execute("ATTACH $p AS _rs_cache_new", {"p": tmp})
+        try:
+            sqlpack.execute(
+                con,
+                sqlpack.load(PACK, version, _WRITE),
+                {
+                    "lines": lines,
+                    "format": CACHE_FORMAT,
+                    "key": cache_key(version),
+                    "size": size,
+                    "sha256": sha256,
+                    "dev": st.st_dev if st else None,
+                    "ino": st.st_ino if st else None,
+                    "mtime_ns": st.st_mtime_ns if st else None,
+                    "ctime_ns": st.st_ctime_ns if st else None,
+                    "read_ns": read_ns,
+                },
+            )
+        finally:
+            con.execute("DETACH DATABASE IF EXISTS _rs_cache_new")
+            con.unregister("_hc_issues_in")
+        os.replace(tmp, cpath)
+        tmp = ""
+        log.debug("%s: cached %d lines", cpath, lines)
+    except (OSError, duckdb.Error, SqlPackError) as e:
+        log.debug("%s: not cached: %s", cpath, e)
+    finally:
+        if tmp:
+            for p in (tmp, tmp + ".wal"):
+                with contextlib.suppress(OSError):
+                    os.unlink(p)

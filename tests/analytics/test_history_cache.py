@@ -1,0 +1,419 @@
+"""The history cache (effectiveness_cache): a read from it is a read of the file.
+
+Every test compares what ``load_history`` builds with the cache (cold: it writes one;
+warm: it reads one; tail: it reads one and types the lines appended since) against a
+read with the cache off, table for table, and checks which reader answered. Then the
+cases where the cache must not be believed: changed bytes, a shorter file, a foreign or
+broken cache file, another runscore/DuckDB/SQL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from runscore.cli.main import cli
+from runscore.engine.errors import UsageError
+from runscore.engine.packs import effectiveness_cache as ec
+from runscore.engine.packs import effectiveness_history as eh
+
+from .test_history_fast_path import _base, _line, _record
+
+TABLES = ("history", "history_current")
+
+
+def _read(path: Path, monkeypatch: pytest.MonkeyPatch, **env: str) -> dict[str, Any]:
+    with monkeypatch.context() as m:
+        for k, v in env.items():
+            m.setenv(k, v)
+        con = eh.connect()
+        load = eh.load_history(con, path)
+        out: dict[str, Any] = {
+            "reader": load.reader,
+            "versions": load.versions,
+            "issues": [i.as_dict() for i in load.issues],
+        }
+        for t in TABLES:
+            rel = con.sql(f"SELECT * FROM {t} ORDER BY history_line")
+            out[t] = (rel.columns, [str(c) for c in rel.types], rel.fetchall())
+        con.close()
+    return out
+
+
+def _cached(path: Path, monkeypatch: pytest.MonkeyPatch, min_lines: int = 0) -> dict[str, Any]:
+    return _read(path, monkeypatch, RUNSCORE_HISTORY_CACHE_MIN_LINES=str(min_lines))
+
+
+def _uncached(path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    return _read(path, monkeypatch, RUNSCORE_HISTORY_CACHE="off")
+
+
+def _assert_same(a: dict[str, Any], b: dict[str, Any]) -> None:
+    for k in ("versions", "issues", *TABLES):
+        assert a[k] == b[k], k
+
+
+def _write(path: Path, records: list[dict[str, Any]], extra: str = "") -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records) + extra, encoding="utf-8")
+
+
+def _append(path: Path, text: str) -> None:
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(text)
+
+
+def _cache(path: Path) -> Path:
+    return Path(ec.cache_path(str(path)))
+
+
+BAD = (
+    "not json\n"
+    + json.dumps({"run_id": "x"})  # missing fields
+    + "\n"
+    + json.dumps(_base(77, tokens="12"))  # wrong kind: the careful path
+    + "\n"
+)
+
+
+def test_cold_warm_and_appended_reads_equal_a_read_without_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(30)])
+    _append(p, BAD)
+    _append(p, "".join(json.dumps(_base(i)) + "\n" for i in range(30, 40)))
+
+    cold = _cached(p, monkeypatch)
+    assert cold["reader"] == "careful" and _cache(p).is_file()
+    warm = _cached(p, monkeypatch)
+    assert warm["reader"] == "cache"
+    _assert_same(cold, _uncached(p, monkeypatch))
+    _assert_same(warm, cold)
+    assert [i["line"] for i in warm["issues"]] == [31, 32, 33]
+
+    # New lines: one supersedes a covered line (a later ts), one loses to it (an earlier
+    # ts), one ties it exactly (the later line wins), a new key, and a bad line.
+    _append(
+        p,
+        json.dumps(_base(1, ts="2027-01-01T00:00:00Z", composite_score=0.9))
+        + "\n"
+        + json.dumps(_base(2, ts="2020-01-01T00:00:00Z", composite_score=0.8))
+        + "\n"
+        + json.dumps(_base(3))
+        + "\n"
+        + json.dumps(_base(500, run_id="run-new"))
+        + "\n{oops\n",
+    )
+    appended = _cached(p, monkeypatch, min_lines=1000)  # too few new lines to rewrite
+    assert appended["reader"] == "cache+careful"
+    _assert_same(appended, _uncached(p, monkeypatch))
+    assert appended["issues"][-1]["line"] == 48
+    assert _cached(p, monkeypatch, min_lines=1000)["reader"] == "cache+careful"
+
+    rewritten = _cached(p, monkeypatch, min_lines=1)  # enough: the cache now covers them
+    assert rewritten["reader"] == "cache+careful"
+    again = _cached(p, monkeypatch, min_lines=1)
+    assert again["reader"] == "cache"
+    _assert_same(again, _uncached(p, monkeypatch))
+
+
+def test_a_clean_tail_is_typed_by_the_fast_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    assert _cached(p, monkeypatch)["reader"] == "fast"
+    _append(p, "".join(json.dumps(_base(i, ts="2027-02-01T00:00:00Z")) + "\n" for i in range(5)))
+    got = _cached(p, monkeypatch, min_lines=100)
+    assert got["reader"] == "cache+fast"
+    _assert_same(got, _uncached(p, monkeypatch))
+
+
+def test_a_torn_last_line_is_never_cached(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(10)], extra='{"ts": "2026')
+    _cached(p, monkeypatch)
+    assert not _cache(p).exists()  # the file does not end with a newline
+    _write(p, [_base(i) for i in range(10)])
+    _cached(p, monkeypatch)
+    _append(p, '{"ts": "2026')  # torn after the cache was written: read as new, each time
+    for _ in range(2):
+        got = _cached(p, monkeypatch, min_lines=1)
+        assert got["reader"] == "cache+careful"
+        _assert_same(got, _uncached(p, monkeypatch))
+        assert got["issues"][-1]["line"] == 11
+
+
+@pytest.mark.parametrize("change", ["same_size_edit", "edit_keep_mtime", "truncate", "replace"])
+def test_a_changed_history_is_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, change: str
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _cached(p, monkeypatch)
+    assert _cached(p, monkeypatch)["reader"] == "cache"
+    text = p.read_text(encoding="utf-8")
+    st0 = os.stat(p)
+    if change in ("same_size_edit", "edit_keep_mtime"):
+        p.write_text(text.replace('"composite_score": 0.3', '"composite_score": 0.7'))
+        assert os.stat(p).st_size == st0.st_size
+        if change == "edit_keep_mtime":
+            os.utime(p, ns=(st0.st_atime_ns, st0.st_mtime_ns))  # ctime still moves
+    elif change == "truncate":
+        p.write_text("".join(text.splitlines(keepends=True)[:5]), encoding="utf-8")
+    else:
+        q = tmp_path / "new.jsonl"
+        _write(q, [_base(i, composite_score=0.25) for i in range(30)])
+        os.replace(q, p)
+    got = _cached(p, monkeypatch)
+    assert not got["reader"].startswith("cache")
+    _assert_same(got, _uncached(p, monkeypatch))
+
+
+def test_a_covered_byte_changed_is_caught_by_the_hash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The identity check is not enough alone: with it forced to say "same file", the
+    # SHA-256 of the covered bytes must still be taken when the file has grown.
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _cached(p, monkeypatch)
+    text = p.read_text(encoding="utf-8")
+    p.write_text(text.replace('"composite_score": 0.3', '"composite_score": 0.6') + BAD)
+    got = _cached(p, monkeypatch, min_lines=1000)
+    assert not got["reader"].startswith("cache")
+    _assert_same(got, _uncached(p, monkeypatch))
+
+
+def test_an_untouched_old_file_is_trusted_without_hashing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    monkeypatch.setattr(ec, "_RACY_NS", 0)  # as if the file were older than the read
+    _cached(p, monkeypatch)
+
+    def no_hash(*a: Any) -> None:
+        raise AssertionError("hashed an untouched file")
+
+    with monkeypatch.context() as m:
+        m.setattr(ec, "_hash_prefix", no_hash)
+        assert _cached(p, monkeypatch)["reader"] == "cache"
+        _append(p, json.dumps(_base(99)) + "\n")  # changed: must hash now
+        with pytest.raises(AssertionError, match="hashed"):
+            _cached(p, monkeypatch, min_lines=1000)
+    got = _cached(p, monkeypatch, min_lines=1000)
+    assert got["reader"] == "cache+fast"
+    _assert_same(got, _uncached(p, monkeypatch))
+
+
+def test_a_just_written_file_is_hashed_even_if_untouched(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its ctime is within the racy margin of the read that filled the cache.
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _cached(p, monkeypatch)
+    calls: list[int] = []
+    real = ec._hash_prefix
+
+    def counting(path: str, size: int) -> Any:
+        calls.append(size)
+        return real(path, size)
+
+    monkeypatch.setattr(ec, "_hash_prefix", counting)
+    assert _cached(p, monkeypatch)["reader"] == "cache"
+    assert calls == [p.stat().st_size]
+
+
+@pytest.mark.parametrize("damage", ["garbage", "empty", "foreign_key", "no_meta"])
+def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    import duckdb
+
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    c = _cache(p)
+    if damage == "garbage":
+        c.write_bytes(b"this is not a database" * 100)
+    elif damage == "empty":
+        c.write_bytes(b"")
+    else:
+        _cached(p, monkeypatch)
+        con = duckdb.connect(str(c))
+        if damage == "foreign_key":
+            con.execute("UPDATE meta SET key = 'made by another runscore'")
+        else:
+            con.execute("DROP TABLE meta")
+        con.close()
+    got = _cached(p, monkeypatch)
+    assert not got["reader"].startswith("cache")
+    _assert_same(got, _uncached(p, monkeypatch))
+    assert _cached(p, monkeypatch)["reader"] == "cache"  # written afresh
+
+
+def test_another_typing_sql_or_version_makes_the_cache_stale(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _cached(p, monkeypatch)
+    key = ec.cache_key("v1")
+    with monkeypatch.context() as m:
+        m.setattr(ec, "CACHE_FORMAT", ec.CACHE_FORMAT + 1)
+        assert ec.cache_key("v1") != key
+        assert not _cached(p, monkeypatch)["reader"].startswith("cache")
+
+
+def test_off_min_lines_and_bad_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _read(p, monkeypatch, RUNSCORE_HISTORY_CACHE="off", RUNSCORE_HISTORY_CACHE_MIN_LINES="0")
+    assert not _cache(p).exists()
+    _read(p, monkeypatch)  # default: 50,000 lines before a history is worth a cache
+    assert not _cache(p).exists()
+    _cached(p, monkeypatch, min_lines=20)
+    assert _cache(p).exists()
+    for k, v in (("RUNSCORE_HISTORY_CACHE", "maybe"), ("RUNSCORE_HISTORY_CACHE_MIN_LINES", "-1")):
+        with monkeypatch.context() as m:
+            m.setenv(k, v)
+            with pytest.raises(UsageError, match=k):
+                ec.settings()
+            res = CliRunner().invoke(cli, ["report", "--history", str(p)])
+            assert res.exit_code == 2, res.output
+            assert k in res.output
+
+
+def test_a_cache_that_cannot_be_written_is_not_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+
+    def refuse(*a: Any, **k: Any) -> Any:
+        raise PermissionError("read-only directory")
+
+    with monkeypatch.context() as m:
+        m.setattr(ec.tempfile, "mkstemp", refuse)
+        got = _cached(p, monkeypatch)
+    assert not _cache(p).exists()
+    _assert_same(got, _uncached(p, monkeypatch))
+    assert [f.name for f in tmp_path.iterdir()] == ["h.jsonl"]
+
+
+def test_the_write_refuses_lines_past_the_covered_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A read that saw more lines than the bytes it hashed must not be cached: the
+    # current line of a covered key could be one past the cover.
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "off")
+    con = eh.connect()
+    eh.load_history(con, p)
+    ec.write(con, str(p), "v1", [], size=10, sha256="0" * 64, lines=5, st=None, read_ns=0)
+    assert not _cache(p).exists()
+    assert [f.name for f in tmp_path.iterdir()] == ["h.jsonl"]  # no temp file left
+    ec.write(con, str(p), "v1", [], size=p.stat().st_size, sha256="x", lines=20, st=None, read_ns=0)
+    assert _cache(p).exists()
+
+
+def test_report_sql_and_check_agree_through_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from runscore.engine import history_tools
+
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(40)] + [_base(3), _base(40, run_id="run-1")])
+    _append(p, BAD)
+
+    def everything() -> dict[str, Any]:
+        out: dict[str, Any] = {"report": eh.report(p, version="all").table.to_pylist()}
+        for view in eh.HISTORY_VIEWS:
+            out[view] = eh.run_sql(f"SELECT * FROM {view} ORDER BY ALL", history=p).table
+        chk = history_tools.check(str(p))
+        out["check"] = (chk.lines, chk.usable, [i.as_dict() for i in chk.issues])
+        return out
+
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "off")
+    off = everything()
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "on")
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE_MIN_LINES", "0")
+    everything()  # writes it
+    assert _cache(p).exists()
+    assert everything() == off
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    records=st.lists(st.one_of(_record(True), _record(False)), min_size=2, max_size=16),
+    cut=st.integers(min_value=1, max_value=15),
+    junk=st.sampled_from(["", "not json\n", "\n", '{"run_id": "r1"}\n']),
+)
+def test_any_history_cached_then_grown_reads_as_without_cache(
+    tmp_path_factory: pytest.TempPathFactory,
+    monkeypatch: pytest.MonkeyPatch,
+    records: list[dict[str, Any]],
+    cut: int,
+    junk: str,
+) -> None:
+    p = tmp_path_factory.mktemp("h") / "h.jsonl"
+    cut = min(cut, len(records) - 1)
+    head = "".join(_line(**r) + "\n" for r in records[:cut])
+    tail = junk + "".join(_line(**r) + "\n" for r in records[cut:])
+    p.write_text(head, encoding="utf-8")
+    first = _cached(p, monkeypatch)
+    _assert_same(first, _uncached(p, monkeypatch))
+    _append(p, tail)
+    grown = _cached(p, monkeypatch, min_lines=10**6)
+    if _cache(p).exists():
+        assert grown["reader"].startswith("cache+")
+    _assert_same(grown, _uncached(p, monkeypatch))
+
+
+def test_concurrent_readers_write_and_read_the_cache_safely(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Several processes at once: each may write the cache (a new file renamed into place)
+    # while others read the previous one; every one of them must print the same report.
+    import subprocess
+    import sys
+
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(400)])
+    env = {**os.environ, "RUNSCORE_HISTORY_CACHE_MIN_LINES": "1"}
+    cmd = [sys.executable, "-m", "runscore.cli.main", "report", "--history", str(p)]
+    cmd += ["--format", "json"]
+    expected = CliRunner().invoke(
+        cli,
+        ["report", "--history", str(p), "--format", "json"],
+        env={"RUNSCORE_HISTORY_CACHE": "off"},
+    )
+    assert expected.exit_code == 0
+    for round_ in range(3):
+        if round_ == 2:
+            _append(p, "".join(json.dumps(_base(i, composite_score=0.9)) + "\n" for i in range(9)))
+            expected = CliRunner().invoke(
+                cli,
+                ["report", "--history", str(p), "--format", "json"],
+                env={"RUNSCORE_HISTORY_CACHE": "off"},
+            )
+        procs = [
+            subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            for _ in range(4)
+        ]
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err
+            assert json.loads(out) == json.loads(expected.stdout)
+    assert _cache(p).is_file()
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.cache.duckdb"]
