@@ -730,6 +730,16 @@ def _query_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     return q
 
 
+#: Views whose rows are history lines: fetched in file order. A reader may build them as
+#: a union (the cache and the lines after it), whose scan order is not the file's.
+_LINE_ORDERED = ("history", "history_current")
+
+
+def _fetch_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.Table:
+    order = " ORDER BY history_line" if name in _LINE_ORDERED else ""
+    return con.sql(f'SELECT * FROM "{name}"{order}').to_arrow_table()  # name is ours
+
+
 def _gather(
     history: str | os.PathLike[str],
     events: Sequence[str] | None,
@@ -747,7 +757,7 @@ def _gather(
     if events:
         issues.extend(_build_events(con, events))
         names += list(EVENT_VIEWS)
-    tables = {n: con.sql(f'SELECT * FROM "{n}"').to_arrow_table() for n in names}
+    tables = {n: _fetch_view(con, n) for n in names}
     # Other packs' histories (e.g. pipeline_history) join the same read-only session.
     tables.update(extra or {})
     return tables, issues, notes
@@ -848,7 +858,7 @@ def export(
     if events:
         issues.extend(_build_events(con, events))
         names += list(EVENT_VIEWS)
-    tables = {n: con.sql(f'SELECT * FROM "{n}"').to_arrow_table() for n in names}
+    tables = {n: _fetch_view(con, n) for n in names}
     rows = {n: t.num_rows for n, t in tables.items()}
     if suffix == ".parquet":
         written = [_write_parquet(tables["history"], target)]

@@ -8,8 +8,8 @@
 --           first line); $display, the path diagnostics print; $offset, the lines the
 --           cache covers.
 -- Produces: what 100_history.sql produces, with the same columns:
---           history — one row per usable line (covered, then new), §4 fields typed, then
---           history_file, history_line (a view);
+--           history — one row per usable line, §4 fields typed, then history_file,
+--           history_line (a view over a union: its scan order is not line order);
 --           history_current — one row per (run_id, archetype, scoring_version): the line
 --           with the latest ts, ties: the later line (a view);
 --           history_issues — empty (Python reports the cached and the new skipped lines);
