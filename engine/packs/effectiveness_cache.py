@@ -116,20 +116,46 @@ def _hash_prefix(path: str, size: int) -> hashlib._Hash | None:
     return h
 
 
+@dataclass
+class _Tail:
+    """The bytes after the covered ones, as copied: how many, their lines, the last one."""
+
+    size: int = 0
+    lines: int = 0
+    last: bytes = b""
+
+
 @contextlib.contextmanager
-def _tail_copy(path: str, start: int) -> Iterator[tuple[str, bytes]]:
-    """The bytes from ``start`` to the end, in a temp file (read_json reads whole files)."""
-    with open(path, "rb") as f:
-        f.seek(start)
-        data = f.read()
+def _tail_copy(path: str, start: int) -> Iterator[tuple[str, _Tail]]:
+    """The bytes from ``start`` to the end, streamed into a temp file (read_json reads
+    whole files), with their newline count."""
+    t = _Tail()
     fd, tmp = tempfile.mkstemp(prefix="runscore-tail-", suffix=".jsonl")
     try:
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        yield tmp, data
+        with open(path, "rb") as src, os.fdopen(fd, "wb") as out:
+            src.seek(start)
+            while b := src.read(_CHUNK):
+                out.write(b)
+                t.size += len(b)
+                t.lines += b.count(b"\n")
+                t.last = b[-1:]
+        yield tmp, t
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+
+
+def _hash_more(h: hashlib._Hash, path: str, start: int, size: int) -> bool:
+    """Continue ``h`` over ``size`` bytes of ``path`` from ``start``; False if short."""
+    with open(path, "rb") as f:
+        f.seek(start)
+        while size > 0:
+            b = f.read(min(_CHUNK, size))
+            if not b:
+                return False
+            h.update(b)
+            size -= len(b)
+    return True
 
 
 def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -182,22 +208,55 @@ def read(
         log.debug("%s: cache not used: made by another runscore, DuckDB or SQL", cpath)
         _detach(con)
         return False
-    covered, covered_lines = int(meta["size"]), int(meta["lines"])
+    covered = int(meta["size"])
     if size < covered:
         log.debug("%s: cache not used: the history is shorter than it covers", cpath)
         _detach(con)
         return False
+    if size - covered > covered:
+        # More new bytes than covered ones: a full read costs at most twice this one.
+        log.debug("%s: cache not used: the history has more than doubled", cpath)
+        _detach(con)
+        return False
+    with contextlib.ExitStack() as stack:  # the copy of the new lines lives until the end
+        return _read_checked(
+            con, f, version, load, stack, meta, st, read_ns, load_files, drop, new_load, min_lines
+        )
+
+
+def _read_checked(
+    con: duckdb.DuckDBPyConnection,
+    f: sources.SourceFile,
+    version: str,
+    load: Any,
+    stack: contextlib.ExitStack,
+    meta: dict[str, Any],
+    st: os.stat_result,
+    read_ns: int,
+    load_files: Loader,
+    drop: Dropper,
+    new_load: Callable[[], Any],
+    min_lines: int,
+) -> bool:
+    cpath = cache_path(f.path)
+    covered, covered_lines = int(meta["size"]), int(meta["lines"])
     tail_load = None
-    tail_bytes = b""
+    tail = _Tail()
+    tmp = ""
     trusted = _same_file(meta, st)
     with ThreadPoolExecutor(max_workers=1) as pool:
         digest = pool.submit(_no_hash if trusted else _hash_prefix, f.path, covered)
         try:
-            if size > covered:
-                with _tail_copy(f.path, covered) as (tmp, tail_bytes):
-                    tail = sources.SourceFile(path=tmp, display=f.display)
-                    tail_load = new_load()
-                    load_files(con, [tail], version, tail_load, False)
+            if st.st_size > covered:
+                tmp, tail = stack.enter_context(_tail_copy(f.path, covered))
+                tail_load = new_load()
+                load_files(
+                    con,
+                    [sources.SourceFile(path=tmp, display=f.display)],
+                    version,
+                    tail_load,
+                    False,
+                )
                 con.execute("CREATE OR REPLACE TEMP TABLE _hc_tail AS SELECT * FROM history")
             for name in ("history", "history_current", "history_issues", "history_version_lines"):
                 drop(con, name)
@@ -232,24 +291,24 @@ def read(
     rows = con.execute("SELECT scoring_version, lines FROM history_version_lines ORDER BY 1")
     load.versions = {str(s): int(n) for s, n in rows.fetchall()}
     load.lines = sum(load.versions.values())
-    new_lines = tail_bytes.count(b"\n")
-    if h is not None and tail_bytes.endswith(b"\n") and new_lines >= max(min_lines, 1):
+    if h is not None and tail.last == b"\n" and tail.lines >= max(min_lines, 1):
         # Enough new lines to be worth covering: the cache is rewritten from what was
-        # just read (the covered bytes' hash, continued over the new ones). The file's
-        # identity is kept only if it did not grow meanwhile.
-        h.update(tail_bytes)
-        now = _stat(f.path)
-        write(
-            con,
-            f.path,
-            version,
-            load.issues,
-            size=covered + len(tail_bytes),
-            sha256=h.hexdigest(),
-            lines=covered_lines + new_lines,
-            st=now if now is not None and now.st_size == covered + len(tail_bytes) else None,
-            read_ns=read_ns,
-        )
+        # just read (the covered bytes' hash, continued over the copy of the new ones
+        # that was typed). The file's identity is kept only if it did not grow meanwhile.
+        end = covered + tail.size
+        if _hash_more(h, tmp, 0, tail.size):
+            now = _stat(f.path)
+            write(
+                con,
+                f.path,
+                version,
+                load.issues,
+                size=end,
+                sha256=h.hexdigest(),
+                lines=covered_lines + tail.lines,
+                st=now if now is not None and now.st_size == end else None,
+                read_ns=read_ns,
+            )
     return True
 
 

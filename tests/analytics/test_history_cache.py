@@ -376,7 +376,9 @@ def test_any_history_cached_then_grown_reads_as_without_cache(
     _append(p, tail)
     grown = _cached(p, monkeypatch, min_lines=10**6)
     if _cache(p).exists():
-        assert grown["reader"].startswith("cache+")
+        # Used unless the history more than doubled (then a full read is as cheap).
+        doubled = len(tail.encode()) > len(head.encode())
+        assert grown["reader"].startswith("cache+") != doubled
     _assert_same(grown, _uncached(p, monkeypatch))
 
 
