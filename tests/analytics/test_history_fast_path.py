@@ -44,16 +44,21 @@ def _tables(path: Path, *, careful: bool, monkeypatch: pytest.MonkeyPatch) -> di
         if careful:
             m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
         con = eh.connect()
-        load = eh.load_history(con, path)
-        out: dict[str, Any] = {
-            "reader": load.reader,
-            "versions": load.versions,
-            "issues": [i.as_dict() for i in load.issues],
-        }
-        for t in ("history", "history_current"):
-            rel = con.sql(f"SELECT * FROM {t} ORDER BY history_line")
-            out[t] = (rel.columns, [str(c) for c in rel.types], rel.fetchall())
+        out = snapshot(con, eh.load_history(con, path))
         con.close()
+    return out
+
+
+def snapshot(con: Any, load: eh.HistoryLoad) -> dict[str, Any]:
+    """What a history read built: which reader, versions, issues, both tables in full."""
+    out: dict[str, Any] = {
+        "reader": load.reader,
+        "versions": load.versions,
+        "issues": [i.as_dict() for i in load.issues],
+    }
+    for t in ("history", "history_current"):
+        rel = con.sql(f"SELECT * FROM {t} ORDER BY history_line")
+        out[t] = (rel.columns, [str(c) for c in rel.types], rel.fetchall())
     return out
 
 
