@@ -196,7 +196,9 @@ def read(
         drop(con, name)
     _detach(con)
     try:
-        con.execute("ATTACH $p AS _rs_cache (READ_ONLY)", {"p": cpath})
+        # TYPE DUCKDB: never guess the format (a SQLite-headed file would make DuckDB try to
+        # download its sqlite extension).
+        con.execute("ATTACH $p AS _rs_cache (TYPE DUCKDB, READ_ONLY)", {"p": cpath})
         meta = _meta(con)
         st = os.stat(f.path)
         size = st.st_size
@@ -420,7 +422,7 @@ def write(
                 }
             ),
         )
-        con.execute("ATTACH $p AS _rs_cache_new", {"p": tmp})
+        con.execute("ATTACH $p AS _rs_cache_new (TYPE DUCKDB)", {"p": tmp})
         try:
             sqlpack.execute(
                 con,

@@ -51,6 +51,13 @@ def _assert_same(a: dict[str, Any], b: dict[str, Any]) -> None:
         assert a[k] == b[k], k
 
 
+def _debug_log(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The cache module's debug messages, from now on."""
+    seen: list[str] = []
+    monkeypatch.setattr(ec.log, "debug", lambda msg, *a: seen.append(msg % a))
+    return seen
+
+
 def _write(path: Path, records: list[dict[str, Any]], extra: str = "") -> None:
     path.write_text("".join(json.dumps(r) + "\n" for r in records) + extra, encoding="utf-8")
 
@@ -225,7 +232,7 @@ def test_a_just_written_file_is_hashed_even_if_untouched(
     assert calls == [p.stat().st_size]
 
 
-@pytest.mark.parametrize("damage", ["garbage", "empty", "foreign_key", "no_meta"])
+@pytest.mark.parametrize("damage", ["garbage", "empty", "foreign_key", "no_meta", "sqlite"])
 def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
@@ -238,6 +245,13 @@ def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
         c.write_bytes(b"this is not a database" * 100)
     elif damage == "empty":
         c.write_bytes(b"")
+    elif damage == "sqlite":
+        import sqlite3
+
+        db = sqlite3.connect(c)
+        db.execute("CREATE TABLE meta (format, key, size, sha256, lines)")
+        db.commit()
+        db.close()
     else:
         _cached(p, monkeypatch)
         con = duckdb.connect(str(c))
@@ -246,9 +260,13 @@ def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
         else:
             con.execute("DROP TABLE meta")
         con.close()
+    log = _debug_log(monkeypatch)
     got = _cached(p, monkeypatch)
     assert not got["reader"].startswith("cache")
     _assert_same(got, _uncached(p, monkeypatch))
+    # Read as a DuckDB file or not at all: DuckDB, left to guess, takes a SQLite header
+    # for its sqlite extension and tries to download it.
+    assert not any("extension" in m for m in log), log
     assert _cached(p, monkeypatch)["reader"] == "cache"  # written afresh
 
 
