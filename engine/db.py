@@ -18,6 +18,10 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     """
     config: dict[str, str | bool | int | float | list[str]] = {
         "preserve_insertion_order": True,
+        # Never fetch an extension from the network because of what an input looks like
+        # (a file DuckDB takes for SQLite, a path that looks like a URL). What runscore
+        # uses (json, parquet, icu) is built into the duckdb wheel.
+        "autoinstall_known_extensions": False,
     }
     threads = os.environ.get("RUNSCORE_THREADS")
     if threads:
