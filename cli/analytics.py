@@ -17,7 +17,11 @@ from runscore.cli.render import render
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.sources import LineIssue
 
-_HISTORY_HELP = "History file (JSONL) to read."
+_HISTORY_HELP = (
+    "History file (JSONL) to read. From 50,000 lines its typed lines are kept in "
+    "FILE.cache.duckdb, so later reads parse only new lines; RUNSCORE_HISTORY_CACHE=off "
+    "disables that."
+)
 _VERSION_HELP = (
     "Scoring version to report: v1 / effectiveness/v1, archeflow-legacy, or all (report "
     "only: every version present, side by side). Default: the newest effectiveness/vN "

@@ -44,7 +44,8 @@ other data, `runscore export` and use DuckDB directly.
     "history_path",
     default=eh.DEFAULT_HISTORY,
     show_default=True,
-    help="History file (JSONL) behind the history views.",
+    help="History file (JSONL) behind the history views (read through its cache, "
+    "FILE.cache.duckdb, as `report` does).",
 )
 @click.option(
     "--events",
