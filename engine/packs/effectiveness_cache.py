@@ -90,6 +90,16 @@ def settings() -> Settings:
     return Settings(enabled, int(m) if m else DEFAULT_MIN_LINES)
 
 
+def supported(version: str) -> bool:
+    """Whether a scoring version ships the cache's SQL (and so can type through it)."""
+    try:
+        for name in _TYPING:
+            sqlpack.load(PACK, version, name)
+    except SqlPackError:
+        return False
+    return True
+
+
 def cache_path(history_path: str) -> str:
     return history_path + ".cache.duckdb"
 

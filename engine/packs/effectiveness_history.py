@@ -203,7 +203,7 @@ def load_history(
     v = version or report_versions()[-1]
     cache = effectiveness_cache.settings()
     read_ns = time.time_ns()
-    single = len(files) == 1 and _regular(files[0].path)
+    single = len(files) == 1 and _regular(files[0].path) and effectiveness_cache.supported(v)
     if cache.enabled and single:
         hit = effectiveness_cache.read(
             con,

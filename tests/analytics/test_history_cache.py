@@ -464,3 +464,21 @@ def test_history_views_are_fetched_in_line_order_whatever_the_scan_order() -> No
             "ORDER BY history_line DESC"
         )
         assert eh._fetch_view(con, view).column(0).to_pylist() == list(range(50))
+
+
+def test_a_version_without_the_cache_sql_reads_without_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # archeflow-legacy ships its own 100_history.sql but not the cache's files.
+    assert ec.supported("v1") and not ec.supported("archeflow-legacy")
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE_MIN_LINES", "0")
+    con = eh.connect()
+    load = eh.load_history(con, p, version="archeflow-legacy")
+    assert load.reader == "careful" and load.lines == 20
+    assert not _cache(p).exists()
+    assert _cached(p, monkeypatch)["reader"] == "fast"  # v1 writes one ...
+    con = eh.connect()
+    load = eh.load_history(con, p, version="archeflow-legacy")  # ... legacy leaves it be
+    assert load.reader == "careful" and load.lines == 20
