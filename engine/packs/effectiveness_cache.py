@@ -168,12 +168,34 @@ def _hash_more(h: hashlib._Hash, path: str, start: int, size: int) -> bool:
     return True
 
 
+#: The meta row's columns and the types a usable cache has in them (None allowed where
+#: the file's identity was unknown when it was written).
+_META: dict[str, tuple[type, bool]] = {
+    "format": (int, False),
+    "key": (str, False),
+    "size": (int, False),
+    "sha256": (str, False),
+    "lines": (int, False),
+    "dev": (int, True),
+    "ino": (int, True),
+    "mtime_ns": (int, True),
+    "ctime_ns": (int, True),
+    "read_ns": (int, True),
+}
+
+
 def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The cache's meta row, checked for shape (ValueError if it is not what we write)."""
     rel = con.sql("SELECT * FROM _rs_cache.meta")
     rows: list[dict[str, Any]] = rel.to_arrow_table().to_pylist()
     if len(rows) != 1:
         raise ValueError(f"{len(rows)} meta rows")
-    return rows[0]
+    row = rows[0]
+    for k, (kind, nullable) in _META.items():
+        v = row.get(k)
+        if not (isinstance(v, kind) or (v is None and nullable)):
+            raise ValueError(f"meta {k} is {v!r}")
+    return row
 
 
 def _detach(con: duckdb.DuckDBPyConnection) -> None:
@@ -231,9 +253,27 @@ def read(
         _detach(con)
         return False
     with contextlib.ExitStack() as stack:  # the copy of the new lines lives until the end
-        return _read_checked(
-            con, f, version, load, stack, meta, st, read_ns, load_files, drop, new_load, min_lines
-        )
+        try:
+            return _read_checked(
+                con,
+                f,
+                version,
+                load,
+                stack,
+                meta,
+                st,
+                read_ns,
+                load_files,
+                drop,
+                new_load,
+                min_lines,
+            )
+        except (OSError, duckdb.Error, SqlPackError) as e:
+            # A file that vanished or changed under us, or a cache whose tables are not
+            # what its meta says: a full read decides (and reports a real problem itself).
+            log.debug("%s: cache not used: %s", cpath, e)
+            _discard(con, drop)
+            return False
 
 
 def _read_checked(
@@ -279,7 +319,6 @@ def _read_checked(
             )
         except BaseException:
             digest.cancel()
-            _discard(con, drop)
             raise
         h = digest.result()
     if not trusted and (h is None or h.hexdigest() != meta["sha256"]):
@@ -292,17 +331,18 @@ def _read_checked(
             "SELECT line, reason FROM _rs_cache.issues ORDER BY line, reason"
         ).fetchall()
     ]
-    load.reader = "cache"
+    reader = "cache"
     if tail_load is not None:
-        load.reader = f"cache+{tail_load.reader}"
+        reader = f"cache+{tail_load.reader}"
         issues.extend(
             LineIssue(i.file, i.line + covered_lines if i.line > 0 else 0, i.reason)
             for i in tail_load.issues
         )
-    load.issues = issues
     rows = con.execute("SELECT scoring_version, lines FROM history_version_lines ORDER BY 1")
-    load.versions = {str(s): int(n) for s, n in rows.fetchall()}
-    load.lines = sum(load.versions.values())
+    versions = {str(s): int(n) for s, n in rows.fetchall()}
+    # Nothing above touched `load`: a failure on the way leaves it as it was.
+    load.reader, load.issues, load.versions = reader, issues, versions
+    load.lines = sum(versions.values())
     if h is not None and tail.last == b"\n" and tail.lines >= max(min_lines, 1):
         # Enough new lines to be worth covering: the cache is rewritten from what was
         # just read (the covered bytes' hash, continued over the copy of the new ones

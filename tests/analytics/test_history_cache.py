@@ -232,7 +232,10 @@ def test_a_just_written_file_is_hashed_even_if_untouched(
     assert calls == [p.stat().st_size]
 
 
-@pytest.mark.parametrize("damage", ["garbage", "empty", "foreign_key", "no_meta", "sqlite"])
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "empty", "foreign_key", "no_meta", "sqlite", "meta_types", "no_lines", "no_issues"],
+)
 def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
@@ -257,6 +260,12 @@ def test_a_broken_or_foreign_cache_is_ignored_and_replaced(
         con = duckdb.connect(str(c))
         if damage == "foreign_key":
             con.execute("UPDATE meta SET key = 'made by another runscore'")
+        elif damage == "meta_types":
+            con.execute("ALTER TABLE meta ALTER size TYPE VARCHAR")
+        elif damage == "no_lines":
+            con.execute("DROP TABLE lines")
+        elif damage == "no_issues":
+            con.execute("DROP TABLE issues")
         else:
             con.execute("DROP TABLE meta")
         con.close()
@@ -482,3 +491,21 @@ def test_a_version_without_the_cache_sql_reads_without_it(
     con = eh.connect()
     load = eh.load_history(con, p, version="archeflow-legacy")  # ... legacy leaves it be
     assert load.reader == "careful" and load.lines == 20
+
+
+def test_a_failure_while_checking_the_cache_means_a_full_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    _cached(p, monkeypatch)
+    _append(p, BAD)
+
+    def vanished(path: str, size: int) -> Any:
+        raise FileNotFoundError(path)
+
+    with monkeypatch.context() as m:
+        m.setattr(ec, "_hash_prefix", vanished)
+        got = _cached(p, monkeypatch, min_lines=1000)
+    assert not got["reader"].startswith("cache")
+    _assert_same(got, _uncached(p, monkeypatch))
