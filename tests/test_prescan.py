@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from runscore.engine import sources
+from runscore.engine import db, sources
 
 
 @pytest.mark.parametrize("token", [b"NaN", b"Infinity"])
@@ -96,3 +98,57 @@ def test_a_trailing_comma_across_a_chunk_seam_is_seen(
     assert data[sources.CHUNK - 1 : sources.CHUNK] == b","
     f = _scan(tmp_path, data)
     assert f.clean is (closing == b'"')
+
+
+def test_batches_are_cut_by_bytes_and_by_files(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sources, "BATCH_BYTES", 100)
+    monkeypatch.setattr(sources, "BATCH_FILES", 3)
+    fs = [sources.SourceFile(path=f"f{i}", display=f"f{i}", size=s) for i, s in
+          enumerate([10, 10, 10, 10, 95, 4, 200, 1])]  # fmt: skip
+    got = [[f.path for f in b] for b in sources._batches(fs)]
+    assert got == [["f0", "f1", "f2"], ["f3"], ["f4", "f5"], ["f6"], ["f7"]]
+    assert sources._batches([]) == []
+
+
+def test_many_small_files_read_the_same_in_any_batching(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Line numbers come from each file's first row in its batch: they must not depend
+    # on where the batches are cut, nor must the global order or a dirty file's place.
+    files = []
+    for i in range(23):
+        p = tmp_path / f"run-{i:02d}.jsonl"
+        lines = [
+            json.dumps({"run_id": f"r{i}", "seq": k, "v": i * 100 + k}) for k in range(i % 5 + 1)
+        ]
+        if i == 7:
+            lines.insert(1, "not json")  # a dirty file among them: the careful path
+        p.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        files.append(p)
+
+    def read() -> tuple[list[tuple[Any, ...]], list[Any]]:
+        found, _ = sources.discover([str(tmp_path)])
+        for f in found:
+            sources.prescan(f)
+        con = db.connect()
+        res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON", "v": "JSON"})
+        rows = con.execute(
+            "SELECT _file, _line, _ord, run_id ->> '$', seq::BIGINT, v::BIGINT FROM t ORDER BY _ord"
+        ).fetchall()
+        return rows, [i.as_dict() for i in res.skipped]
+
+    whole = read()
+    for nbytes, nfiles in ((10**9, 4), (60, 10**6), (1, 1)):
+        monkeypatch.setattr(sources, "BATCH_BYTES", nbytes)
+        monkeypatch.setattr(sources, "BATCH_FILES", nfiles)
+        assert read() == whole, (nbytes, nfiles)
+    rows, skipped = whole
+    assert len(rows) == sum(i % 5 + 1 for i in range(23))
+    assert skipped == [
+        {"file": str(tmp_path / "run-07.jsonl"), "line": 2, "reason": skipped[0]["reason"]}
+    ]
+    assert all(v == int(f.split("run-")[1][:2]) * 100 + s for f, _l, _o, _r, s, v in rows)
+    # the line of each row: its seq + 1, but for run-07's rows after the bad line
+    assert all(
+        line == s + 1 + (f.endswith("run-07.jsonl") and s >= 1) for f, line, _o, _r, s, _v in rows
+    )
