@@ -154,6 +154,12 @@ def _warm(root: Path) -> None:
                     pass
 
 
+def portable(arg: str, work: Path) -> str:
+    """``arg`` with the work directory written as ``<work>``."""
+    w = str(work)
+    return "<work>" + arg[len(w) :] if arg == w or arg.startswith(w + os.sep) else arg
+
+
 def duck_row(sql: str, target: str, work: Path, timeout: float | None) -> dict[str, Any]:
     out = work / "duck-stdout.json"
     m = measure([sys.executable, "-c", DUCK_CODE, sql, target], stdout_path=out, timeout=timeout)
@@ -244,6 +250,12 @@ class Bench:
         self.notes: list[str] = []
 
     def record(self, corpus: str, step: str, m: dict[str, Any], **extra: Any) -> dict[str, Any]:
+        # Paths under the work directory are written as <work>/...: results are compared
+        # across machines and kept in the repository, where an absolute path means nothing.
+        if "cmd" in m:
+            m = {**m, "cmd": [portable(c, self.work) for c in m["cmd"]]}
+        if "stderr_tail" in m:
+            m = {**m, "stderr_tail": m["stderr_tail"].replace(str(self.work), "<work>")}
         r = {"corpus": corpus, "step": step, **m, **extra}
         self.results.append(r)
         print(
@@ -659,7 +671,7 @@ class Bench:
             "platform": platform.platform(),
             "python": platform.python_version(),
             "duckdb": duckdb.__version__,
-            "runscore_cmd": " ".join(self.runscore),
+            "runscore_cmd": " ".join([os.path.basename(self.runscore[0]), *self.runscore[1:]]),
         }
 
 

@@ -172,6 +172,9 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
     )  # fmt: skip
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     doc = json.loads(out.read_text())
+    # Results are kept and compared across machines: no absolute path of this one.
+    assert str(work) not in out.read_text() and sys.executable not in out.read_text()
+    assert any(c.startswith("<work>/") for x in doc["results"] for c in x["cmd"])
     # stdout is the same JSON, then the markdown tables.
     head, _, md = r.stdout.partition("\n\n")
     assert json.loads(head) == doc
