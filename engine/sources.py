@@ -394,9 +394,10 @@ _RAW_BATCH = (
 SMALL_FILE_BYTES = 1 << 20
 #: A materialised batch ends at this many input bytes or this many files, whichever
 #: comes first (bounds the memory the raw JSON takes at once). Fewer, larger batches
-#: are faster: 10k run files took 7.8–8.2 s in one batch against 9.4–10.2 s in five of
-#: 2,000, and 100k run files 92 s against 110 s at the same peak RSS (1.7 GB), as each
-#: batch ends with one core idle while the other reads its last files.
+#: are faster, as each batch ends with one core idle while the other reads its last
+#: files: against 2,000-file batches, extract over run files went from 6.4× to 5.3–5.6×
+#: the scan at 10k runs and from 8.5× to 5.8× at 100k, same peak RSS at 100k
+#: (benchmarks/RESULTS.md, "After ba55957").
 BATCH_BYTES = 128 << 20
 BATCH_FILES = 10_000
 

@@ -115,15 +115,7 @@ def cache_key(version: str) -> str:
 def _hash_prefix(path: str, size: int) -> hashlib._Hash | None:
     """SHA-256 of exactly the first ``size`` bytes, or None if the file is shorter."""
     h = hashlib.sha256()
-    left = size
-    with open(path, "rb") as f:
-        while left > 0:
-            b = f.read(min(_CHUNK, left))
-            if not b:
-                return None
-            h.update(b)  # releases the GIL: DuckDB's read goes on meanwhile
-            left -= len(b)
-    return h
+    return h if _hash_more(h, path, 0, size) else None
 
 
 @dataclass
@@ -163,7 +155,7 @@ def _hash_more(h: hashlib._Hash, path: str, start: int, size: int) -> bool:
             b = f.read(min(_CHUNK, size))
             if not b:
                 return False
-            h.update(b)
+            h.update(b)  # releases the GIL: DuckDB's work goes on meanwhile
             size -= len(b)
     return True
 
