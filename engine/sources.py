@@ -364,28 +364,31 @@ def _decodes(dec: codecs.IncrementalDecoder, chunk: bytes, final: bool = False) 
 #: (a versioned SQL file) to extract fields during the one scan instead of keeping
 #: whole JSON payloads in memory. Contract: statements creating ``_stage`` from
 #: ``raw_input($files, $columns, $max_object_size)`` (the lines of the files, declared
-#: columns plus ``_path``, in file order) with output columns ``_path``, ``_nonobj``
-#: (true when the line gave no object: every declared column null) and the rest.
+#: columns plus ``_file_index``, the 0-based position of the line's file in ``$files``,
+#: in file order) with output columns ``_file_index``, ``_nonobj`` (true when the line
+#: gave no object: every declared column null) and the rest, rows in input order.
 DEFAULT_PROJECTION = """
 CREATE OR REPLACE TEMP TABLE _stage AS
-SELECT *, list_count(list_value(*COLUMNS(* EXCLUDE (_path)))) = 0 AS _nonobj
+SELECT *, list_count(list_value(*COLUMNS(* EXCLUDE (_file_index)))) = 0 AS _nonobj
 FROM raw_input($files, $columns, $max_object_size)
 """
 
 #: ``raw_input`` streaming straight from the files (large files: chunks are big).
+#: The file is named by its index, not its path: 4 bytes a row instead of a string.
 _RAW_STREAM = """
 CREATE OR REPLACE TEMP MACRO raw_input(files, cols, mos) AS TABLE
-SELECT * FROM read_json(files, format='newline_delimited', columns=cols, filename='_path',
-                        ignore_errors=true, maximum_object_size=mos)
+SELECT *, file_index::INTEGER AS _file_index
+FROM read_json(files, format='newline_delimited', columns=cols, ignore_errors=true,
+               maximum_object_size=mos)
 """
 #: ``raw_input`` over a batch materialised first. Many small files make many tiny
 #: chunks, and the projection's per-chunk cost then dominates (measured: 2,000 run
 #: files took 9.5 s through the projection against 2.5 s to load them plainly).
 _RAW_BATCH_LOAD = """
 CREATE OR REPLACE TEMP TABLE _raw_batch AS
-SELECT * FROM read_json($files, format='newline_delimited', columns=$columns,
-                        filename='_path', ignore_errors=true,
-                        maximum_object_size=$max_object_size)
+SELECT *, file_index::INTEGER AS _file_index
+FROM read_json($files, format='newline_delimited', columns=$columns, ignore_errors=true,
+               maximum_object_size=$max_object_size)
 """
 _RAW_BATCH = (
     "CREATE OR REPLACE TEMP MACRO raw_input(files, cols, mos) AS TABLE SELECT * FROM _raw_batch"
@@ -433,20 +436,30 @@ def read_jsonl(
     """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
     ``columns`` maps top-level field names to DuckDB types (``JSON`` keeps a
-    field raw; extract in SQL). The table gets ``_file`` (display path),
-    ``_line`` (1-based line in the file), ``_ord`` (global input order: increases
-    with file order, then line) and the projected columns (by default the declared
-    ones). ``table`` is a view over ``<table>__rows`` (the data, with a file id) and
-    ``<table>__files``. Files must have been pre-scanned (``prescan``); an unreadable one is
-    skipped and listed in ``ReadResult.unreadable``.
+    field raw; extract in SQL). The view has ``_file`` (display path), ``_line``
+    (1-based line in the file), ``_ord`` (global input order: increases with file
+    order, then line) and the projected columns (by default the declared ones).
+    Files must have been pre-scanned (``prescan``); an unreadable one is skipped and
+    listed in ``ReadResult.unreadable``.
+
+    Storage (what ``update_by_ord`` writes to): ``<table>__rows`` holds the rows of
+    files read by the fast path — the projection's output table itself, renamed, not
+    a copy: a row's line is its rowid's offset from its file's first rowid (rows keep
+    insertion order), computed by the view. ``<table>__careful`` holds the rows of
+    files read the careful way, with their line stored. ``<table>__files`` names each
+    stored part: key (the rows' ``_file_index``), ``_file``, ``ord_base`` and, for
+    fast rows, ``first_rowid``. Rows of a file that the fast read could not align are
+    left in ``<table>__rows`` without a part, so the view never shows them.
     """
     if not table.isidentifier():
         raise UsageError(f"bad table name {table!r}")
     from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
     proj = projection or DEFAULT_PROJECTION
-    data_tbl = f"{table}__rows"
+    data_tbl, careful_tbl, parts_tbl = f"{table}__rows", f"{table}__careful", f"{table}__files"
     con.execute(f"DROP VIEW IF EXISTS {table}")
+    for t in (data_tbl, careful_tbl, parts_tbl):
+        con.execute(f"DROP TABLE IF EXISTS {t}")
     if max_line_bytes is None:
         max_line_bytes = max_line_limit()
     cols = dict(columns)
@@ -465,57 +478,49 @@ def read_jsonl(
         sqlpack.execute(con, proj, args)
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
-    # The output table takes its shape from the projection (run on no rows if need be).
     fast = [f for f in readable if f.clean and f.long_line <= max_line_bytes]
     dirty = [f for f in readable if not (f.clean and f.long_line <= max_line_bytes)]
-    created = False
-
-    def emit(select_sql: str, args: Mapping[str, object]) -> None:
-        nonlocal created
-        if not created:
-            con.execute(f"CREATE OR REPLACE TEMP TABLE {data_tbl} AS {select_sql}", args)
-            created = True
-        else:
-            con.execute(f"INSERT INTO {data_tbl} {select_sql}", args)
+    # One row per stored part: (key, display, ord_base, first_rowid or None if careful)
+    parts: list[tuple[int, str, int, int | None]] = []
+    stored = 0  # rows in data_tbl so far (its next rowid)
+    have_data = have_careful = False
+    key_base = 0  # fast keys: the file's position among all fast batches' files
 
     small = bool(fast) and sum(f.size for f in fast) / len(fast) < SMALL_FILE_BYTES
     batches = _batches(fast) if small else [fast]
     for batch in (b for b in batches if b):
         stage([f.path for f in batch], sum(f.size for f in batch))
-        # Rows keep file order then line order (insertion order), so a row's line is
-        # its offset from its file's first rowid — exact when counts match the lines.
         stats = {
-            r[0]: (int(r[1]), int(r[2]), int(r[3]))
+            int(r[0]): (int(r[1]), int(r[2]), int(r[3]))
             for r in con.execute(
-                "SELECT _path, min(rowid), count(*), count(*) FILTER (WHERE _nonobj) "
-                "FROM _stage GROUP BY _path"
+                "SELECT _file_index, min(rowid), count(*), count(*) FILTER (WHERE _nonobj) "
+                "FROM _stage GROUP BY _file_index"
             ).fetchall()
         }
-        rows = []
-        for f in batch:
-            first, total, nonobj = stats.get(f.path, (0, 0, 0))
+        if not have_data:
+            have_data = True
+            # The first batch's table becomes the data: no copy of millions of rows.
+            con.execute(f"ALTER TABLE _stage RENAME TO {data_tbl}")
+        else:
+            # Appended in order (insertion order is kept), so rowids continue from `stored`.
+            con.execute(
+                f"INSERT INTO {data_tbl} "
+                "SELECT * REPLACE (_file_index + $base AS _file_index) FROM _stage",
+                {"base": key_base},
+            )
+            con.execute("DROP TABLE _stage")
+        for i, f in enumerate(batch):
+            # A row's line is its offset from its file's first rowid — exact when the
+            # file's row count equals its line count and every row is an object.
+            first, total, nonobj = stats.get(i, (0, 0, 0))
             if total == f.lines and nonobj == 0:
-                rows.append((f.path, f.display, order_of[f.path], first))
+                ordinal = order_of[f.path]
+                parts.append((key_base + i, f.display, ordinal * _ORD_FILE_STRIDE, stored + first))
+                result.rows += total
             else:
                 dirty.append(f)
-        _load_table(
-            con,
-            "_paths",
-            {
-                "path": pa.array([r[0] for r in rows], pa.string()),
-                "display": pa.array([r[1] for r in rows], pa.string()),
-                "ord": pa.array([r[2] for r in rows], pa.int64()),
-                "first_rowid": pa.array([r[3] for r in rows], pa.int64()),
-            },
-        )
-        emit(
-            "SELECT p.ord::INTEGER AS _fid, s.rowid - p.first_rowid + 1 AS _line, "
-            "p.ord * $stride + (s.rowid - p.first_rowid + 1) AS _ord, "
-            "s.* EXCLUDE (_path, _nonobj) "
-            "FROM _stage s JOIN _paths p ON p.path = s._path",
-            {"stride": _ORD_FILE_STRIDE},
-        )
-        con.execute("DROP TABLE _stage")
+        stored += sum(t for _, t, _ in stats.values())
+        key_base += len(batch)
 
     for f in sorted(dirty, key=lambda x: order_of[x.path]):
         spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
@@ -531,60 +536,118 @@ def read_jsonl(
                 result.skipped.append(
                     LineIssue(f.display, 0, "file could not be aligned line by line; skipped")
                 )
+                con.execute("DROP TABLE _stage")
                 continue
-            con.register(
-                "_careful_lines",
-                pa.table(
-                    {
-                        "i": pa.array(range(len(good_lines)), pa.int64()),
-                        "_orig": pa.array(good_lines, pa.int64()),
-                    }
-                ),
+            _load_table(
+                con,
+                "_careful_map",
+                {
+                    "i": pa.array(range(len(good_lines)), pa.int64()),
+                    "_orig": pa.array(good_lines, pa.int64()),
+                },
             )
-            con.execute("CREATE OR REPLACE TEMP TABLE _careful_map AS SELECT * FROM _careful_lines")
-            con.unregister("_careful_lines")
-            emit(
-                "SELECT $ord::INTEGER AS _fid, m._orig AS _line, "
-                "$ord * $stride + m._orig AS _ord, s.* EXCLUDE (_path, _nonobj) "
+            # Careful keys are negative: apart from the fast keys, in the same parts table.
+            key = -1 - order_of[f.path]
+            select = (
+                "SELECT m._orig AS _line, s.* REPLACE ($key::INTEGER AS _file_index) "
                 "FROM _stage s JOIN _careful_map m "
-                "ON m.i = s.rowid - (SELECT min(rowid) FROM _stage)",
-                {"ord": order_of[f.path], "stride": _ORD_FILE_STRIDE},
+                "ON m.i = s.rowid - (SELECT min(rowid) FROM _stage)"
             )
+            if have_careful:
+                con.execute(f"INSERT INTO {careful_tbl} {select}", {"key": key})
+            else:
+                con.execute(f"CREATE TEMP TABLE {careful_tbl} AS {select}", {"key": key})
+                have_careful = True
+            parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
+            result.rows += n
             con.execute("DROP TABLE _stage")
+            con.execute("DROP TABLE _careful_map")
         finally:
             try:
                 os.unlink(spool)
             except OSError:
                 pass
 
-    if not created:
-        # No readable rows at all: still give the table its projected shape, from an
-        # empty input (the null device: no temp file to leave behind if killed here).
-        stage([os.devnull], 0)
-        emit(
-            "SELECT NULL::INTEGER AS _fid, NULL::BIGINT AS _line, NULL::BIGINT AS _ord, "
-            "s.* EXCLUDE (_path, _nonobj) FROM _stage s WHERE false",
-            {},
+    # Give both tables their projected shape even when no rows went there (from an empty
+    # input: the null device, no temp file to leave behind if killed here).
+    if not have_data:
+        if have_careful:
+            con.execute(
+                f"CREATE TEMP TABLE {data_tbl} AS SELECT * EXCLUDE (_line) FROM {careful_tbl} "
+                "WHERE false"
+            )
+        else:
+            stage([os.devnull], 0)
+            con.execute(f"ALTER TABLE _stage RENAME TO {data_tbl}")
+    if not have_careful:
+        con.execute(
+            f"CREATE TEMP TABLE {careful_tbl} AS SELECT NULL::BIGINT AS _line, * "
+            f"FROM {data_tbl} WHERE false"
         )
-        con.execute("DROP TABLE _stage")
-    # `_file` through a join on a file id: a path string per row would cost more memory
-    # than most of the row.
+    # `_file` through a join on a small table: a path string per row would cost more
+    # memory than most of the row.
     _load_table(
         con,
-        f"{table}__files",
+        parts_tbl,
         {
-            "_fid": pa.array([order_of[f.path] for f in files], pa.int32()),
-            "_file": pa.array([f.display for f in files], pa.string()),
+            "key": pa.array([p[0] for p in parts], pa.int32()),
+            "_file": pa.array([p[1] for p in parts], pa.string()),
+            "ord_base": pa.array([p[2] for p in parts], pa.int64()),
+            "first_rowid": pa.array([p[3] for p in parts], pa.int64()),
         },
     )
     con.execute(
-        f"CREATE OR REPLACE TEMP VIEW {table} AS SELECT f._file, r.* EXCLUDE (_fid) "
-        f"FROM {data_tbl} r JOIN {table}__files f ON f._fid = r._fid"
+        f"CREATE OR REPLACE TEMP VIEW {table} AS "
+        f"SELECT p._file, r.rowid - p.first_rowid + 1 AS _line, "
+        f"p.ord_base + (r.rowid - p.first_rowid + 1) AS _ord, "
+        f"r.* EXCLUDE (_file_index, _nonobj) "
+        f"FROM {data_tbl} r JOIN {parts_tbl} p ON p.key = r._file_index "
+        f"UNION ALL "
+        f"SELECT p._file, c._line, p.ord_base + c._line AS _ord, "
+        f"c.* EXCLUDE (_line, _file_index, _nonobj) "
+        f"FROM {careful_tbl} c JOIN {parts_tbl} p ON p.key = c._file_index"
     )
-    result.rows = int(con.execute(f"SELECT count(*) FROM {data_tbl}").fetchall()[0][0])
     pos = {f.display: order_of[f.path] for f in files}
     result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result
+
+
+def update_by_ord(
+    con: duckdb.DuckDBPyConnection,
+    table: str,
+    column: str,
+    values: Sequence[object],
+    ords: Sequence[int],
+    type_: pa.DataType,
+) -> None:
+    """Set ``column`` of the rows of ``read_jsonl``'s view ``table`` whose ``_ord`` is given.
+
+    The view computes the fast rows' ``_ord`` from their rowid, so the update goes to
+    the tables underneath, matched the same way.
+    """
+    if not (table.isidentifier() and column.isidentifier()):
+        raise UsageError(f"bad table or column name {table!r}.{column!r}")
+    if not ords:
+        return
+    _load_table(
+        con,
+        "_ord_updates",
+        {"v": pa.array(list(values), type_), "o": pa.array(list(ords), pa.int64())},
+    )
+    try:
+        con.execute(
+            f"UPDATE {table}__rows AS r SET {column} = u.v "
+            f"FROM _ord_updates u, {table}__files p "
+            "WHERE p.key = r._file_index AND p.first_rowid IS NOT NULL "
+            "AND u.o = p.ord_base + (r.rowid - p.first_rowid + 1)"
+        )
+        con.execute(
+            f"UPDATE {table}__careful AS c SET {column} = u.v "
+            f"FROM _ord_updates u, {table}__files p "
+            "WHERE p.key = c._file_index AND u.o = p.ord_base + c._line"
+        )
+    finally:
+        con.execute("DROP TABLE IF EXISTS _ord_updates")
 
 
 def _load_table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, pa.Array]) -> None:

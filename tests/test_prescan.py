@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pytest
 from runscore.engine import db, sources
 
@@ -152,3 +153,54 @@ def test_many_small_files_read_the_same_in_any_batching(
     assert all(
         line == s + 1 + (f.endswith("run-07.jsonl") and s >= 1) for f, line, _o, _r, s, _v in rows
     )
+
+
+def _read_dir(tmp_path: Path) -> tuple[Any, sources.ReadResult]:
+    found, _ = sources.discover([str(tmp_path)])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON", "v": "JSON"})
+    return con, res
+
+
+def test_rows_of_a_file_the_fast_read_cannot_align_are_not_shown(tmp_path: Path) -> None:
+    # "[1, 2]" passes the byte pre-scan and gives DuckDB a row of nulls: the file is
+    # re-read the careful way, and its fast-read rows (still stored) must not show.
+    (tmp_path / "a.jsonl").write_text('{"run_id": "a", "seq": 1, "v": 1}\n', encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text(
+        '{"run_id": "b", "seq": 1, "v": 2}\n[1, 2]\n{"run_id": "b", "seq": 2, "v": 3}\n',
+        encoding="utf-8",
+    )
+    con, res = _read_dir(tmp_path)
+    rows = con.execute("SELECT _file, _line, v::BIGINT FROM t ORDER BY _ord").fetchall()
+    a, b = str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")
+    assert rows == [(a, 1, 1), (b, 1, 2), (b, 3, 3)]
+    assert res.rows == 3
+    assert [(i.file, i.line) for i in res.skipped] == [(b, 2)]
+
+
+@pytest.mark.parametrize("batch_files", [1, 10_000])
+def test_update_by_ord_sets_exactly_the_rows_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_files: int
+) -> None:
+    # Fast rows (in the first batch and, with one file a batch, in later ones) and
+    # careful rows are stored apart; an update by _ord must find each of them.
+    monkeypatch.setattr(sources, "BATCH_FILES", batch_files)
+    for i in range(4):
+        lines = [json.dumps({"run_id": f"r{i}", "seq": k, "v": 10 * i + k}) for k in range(3)]
+        if i == 2:
+            lines.insert(1, "")  # a blank line: this file takes the careful path
+        (tmp_path / f"run-{i}.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    con, res = _read_dir(tmp_path)
+    con.execute("CREATE TEMP TABLE before AS SELECT _ord, v::BIGINT AS v FROM t")
+    chosen = con.execute(
+        "SELECT _ord FROM t WHERE v::BIGINT IN (0, 11, 12, 21, 32) ORDER BY _ord"
+    ).fetchall()
+    ords = [int(r[0]) for r in chosen]
+    assert len(ords) == 5
+    sources.update_by_ord(con, "t", "v", ["-1"] * len(ords), ords, pa.string())
+    after = dict(con.execute("SELECT _ord, v::BIGINT FROM t").fetchall())
+    before = dict(con.execute("SELECT _ord, v FROM before").fetchall())
+    assert after == {o: (-1 if o in ords else v) for o, v in before.items()}
+    assert res.rows == len(after) == 12

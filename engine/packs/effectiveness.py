@@ -158,19 +158,11 @@ def _merge_equal_duplicates(
 
     The SQL identity hash is exact on text, so two objects that differ only in member
     order (or 1 vs 1.0) look different to it. Such conflicts are rare, so the few
-    lines involved are re-read and compared as parsed JSON here; equal ones get the
-    first line's hash before duplicates are judged (010).
+    lines involved (001's ``_dup_conflicts``) are re-read and compared as parsed JSON
+    here; equal ones get the first line's hash before duplicates are judged (010).
     """
     groups = con.sql(
-        """
-        SELECT list(_file ORDER BY _ord), list(_line ORDER BY _ord),
-               list(_ord ORDER BY _ord), list(parents ORDER BY _ord),
-               list(content_md5 ORDER BY _ord)
-        FROM accepted
-        WHERE (run_id, seq) IN (SELECT (run_id, seq) FROM accepted GROUP BY run_id, seq
-                                HAVING count(DISTINCT content_md5) > 1)
-        GROUP BY run_id, seq
-        """
+        "SELECT files, lines, ords, parents, md5s FROM _dup_conflicts ORDER BY ords[1]"
     ).fetchall()
     if not groups:
         return
@@ -194,7 +186,14 @@ def _merge_equal_duplicates(
                 if md5 == first:
                     updates.append((md5s[0], int(o)))
     if updates:
-        con.executemany("UPDATE raw_events__rows SET content_md5 = ? WHERE _ord = ?", updates)
+        sources.update_by_ord(
+            con,
+            "raw_events",
+            "content_md5",
+            [u[0] for u in updates],
+            [u[1] for u in updates],
+            pa.string(),
+        )
 
 
 def _read_lines(

@@ -3,7 +3,7 @@
 --           (read_json with the declared columns, defined by runscore.engine.sources)
 --           — run by read_jsonl as this version's projection, once per batch of clean
 --           files and once per spooled dirty file.
--- Produces: _stage — one row per JSON line, in file order: _path, _nonobj (the line gave
+-- Produces: _stage — one row per JSON line, in file order: _file_index, _nonobj (the line gave
 --           no object), run_id/type/seq/parent/ts/phase/agent checked and typed, and the
 --           few `data` fields later files use, extracted in this one scan so the JSON
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
@@ -50,7 +50,7 @@ CREATE OR REPLACE TEMP MACRO jnum(t) AS
 
 CREATE OR REPLACE TEMP TABLE _stage AS
 WITH r AS (
-    SELECT _path,
+    SELECT _file_index,
            run_id::VARCHAR AS run_id_t, type::VARCHAR AS type_t, seq::VARCHAR AS seq_t,
            parent, parent::VARCHAR AS parent_t, ts::VARCHAR AS ts_t,
            phase::VARCHAR AS phase_t, agent::VARCHAR AS agent_t,
@@ -122,7 +122,7 @@ WITH r AS (
     FROM u
 )
 SELECT
-    _path,
+    _file_index,
     (run_id_t IS NULL AND type_t IS NULL AND seq_t IS NULL AND parent_t IS NULL
      AND ts_t IS NULL AND phase_t IS NULL AND agent_t IS NULL AND data_text IS NULL) AS _nonobj,
     rid AS run_id,

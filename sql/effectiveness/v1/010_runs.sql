@@ -1,5 +1,5 @@
 -- effectiveness/v1 · 010 runs: duplicates, validity, completeness   spec: effectiveness.md §1
--- Reads:    accepted (000).
+-- Reads:    accepted, _dup_keys (001).
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
 --           run's first input file), run_ts (ts of the highest-seq run.complete),
@@ -9,14 +9,11 @@
 --           (run_id, seq): exact duplicates collapsed to their first line (in input order).
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 CREATE OR REPLACE TEMP TABLE _dups AS
-WITH keys AS (
-    SELECT run_id, seq FROM accepted GROUP BY run_id, seq HAVING count(*) > 1
-)
 SELECT a.run_id, a.seq,
        count(DISTINCT a.content_md5) AS variants,
        list(a._file || ':' || a._line ORDER BY a._ord) AS locations,
        list(a._ord ORDER BY a._ord)[2:] AS later_ords
-FROM accepted a SEMI JOIN keys k ON k.run_id = a.run_id AND k.seq = a.seq
+FROM accepted a SEMI JOIN _dup_keys k ON k.run_id = a.run_id AND k.seq = a.seq
 GROUP BY a.run_id, a.seq;
 
 -- Duplicates are rare: drop the later copies instead of ranking every event. A view,

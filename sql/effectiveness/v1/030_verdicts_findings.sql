@@ -50,6 +50,10 @@ WITH raw AS (
            jtext(p[4]) AS location_t, jtext(p[5]) AS file_t, p[6] AS line_j
     FROM parts
 )
+SELECT *,
+       -- a finding worth acting on (§3): warning/bug/critical and fix_required
+       coalesce(severity IN ('warning', 'bug', 'critical'), false) AND fix_required AS useful
+FROM (
 SELECT run_id, verdict_seq, idx, archetype, cycle,
        lower(eff_trim(severity_t)) AS severity,
        coalesce(fix_j = 'true' OR left(fix_j, 1) = '"' AND lower(jstr(fix_j)) = 'true',
@@ -62,8 +66,5 @@ SELECT run_id, verdict_seq, idx, archetype, cycle,
                        THEN ':' || jtext(line_j) ELSE '' END,
            lower(eff_trim(description))
        ) AS match_key
-FROM texts;
-
-ALTER TABLE findings ADD COLUMN useful BOOLEAN;
-UPDATE findings
-SET useful = coalesce(severity IN ('warning', 'bug', 'critical'), false) AND fix_required;
+FROM texts
+);
