@@ -390,6 +390,38 @@ SELECT *, file_index::INTEGER AS _file_index
 FROM read_json($files, format='newline_delimited', columns=$columns, ignore_errors=true,
                maximum_object_size=$max_object_size)
 """
+
+
+def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, dict[str, object]]:
+    """The statement that loads a batch of small files, and its extra parameters.
+
+    When every declared column is ``JSON``, each line is read whole
+    (``read_ndjson_objects``) and the columns are taken from it by one ``json_extract``:
+    on 10k run files this loads in about a third of the time ``read_json`` with declared
+    columns takes (its per-file cost), to the same values — but that JSON ``null``
+    comes out as the JSON text ``null`` (made SQL NULL here, as ``read_json`` gives).
+    Other declared types keep ``read_json``, whose casts this would not reproduce.
+    """
+    names = list(columns)
+    if not names or any(
+        str(t).upper() != "JSON" or not n.isidentifier() for n, t in columns.items()
+    ):
+        return _RAW_BATCH_LOAD, {"columns": dict(columns)}
+    # Identifiers checked above; the paths themselves are bound.
+    fields = ", ".join(
+        f"CASE WHEN e[{i}]::VARCHAR <> 'null' THEN e[{i}] END AS \"{n}\""
+        for i, n in enumerate(names, start=1)
+    )
+    sql = (
+        "CREATE OR REPLACE TEMP TABLE _raw_batch AS\n"
+        f"SELECT {fields}, _file_index FROM (\n"
+        "  SELECT json_extract(json, $paths) AS e, file_index::INTEGER AS _file_index\n"
+        "  FROM read_ndjson_objects($files, ignore_errors=true,\n"
+        "                           maximum_object_size=$max_object_size))"
+    )
+    return sql, {"paths": [f'$."{n}"' for n in names]}
+
+
 _RAW_BATCH = (
     "CREATE OR REPLACE TEMP MACRO raw_input(files, cols, mos) AS TABLE SELECT * FROM _raw_batch"
 )
@@ -471,7 +503,8 @@ def read_jsonl(
     def stage(paths: list[str], sizes: int) -> None:
         args = {**params, "files": paths}
         if len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES:
-            sqlpack.execute(con, _RAW_BATCH_LOAD, args)
+            load_sql, load_args = _raw_batch_load(cols)
+            sqlpack.execute(con, load_sql, {**args, **load_args})
             sqlpack.execute(con, _RAW_BATCH)
         else:
             sqlpack.execute(con, _RAW_STREAM)

@@ -1,0 +1,127 @@
+"""Small files are loaded by reading whole lines; the values must be those read_json gives.
+
+A batch of small files is read with ``read_ndjson_objects`` and its declared JSON columns
+are taken by one ``json_extract`` (sources._raw_batch_load), where a single large file is
+read by ``read_json`` with declared columns. The same line must give the same row either
+way, or a run's score would depend on how its files happen to be laid out.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine import db, sources
+from runscore.engine.packs import effectiveness
+
+# Lines whose values could come out differently from the two readers.
+EDGE_LINES = [
+    b'{"run_id":"a","seq":null,"type":"x","data":null}',
+    b'{"run_id":null,"seq":1,"type":"x","ts":null,"phase":null,"agent":null,"parent":null}',
+    b'{"RUN_ID":"upper","Seq":1,"type":"x"}',
+    b'{"run\\u005fid":"escaped-key","seq":1,"type":"x"}',
+    b'{"run_id":"n","seq":1.0,"type":"x","data":{"cost_usd":1e2,"x":12345678901234567890123}}',
+    b'{"run_id":"\\u00e9\\ud83d\\ude00\\"\\\\/","ts":"a\\u0000b","type":"x","seq":2,'
+    b'"data":{"model":"\\u0041","s":"\\t"}}',
+    b'{ "run_id" : "w" , "seq" :  2 , "type":"x", "data" : { "a" : [ 1 , 2 ] , "b" : { } } }   ',
+    b'{"run_id":"big","type":"x","seq":99999999999999999999,"parent":[1,2.5,"3",null,true]}',
+    b'{"run_id":"dup","run_id":"second","type":"x","data":{"a":1},"data":{"a":2}}',
+    b'{"run_id":"obj","type":"x","data":"str","agent":{"k":[]},"phase":true,"parent":"3, 4"}',
+    b'{"run_id":"v","type":"review.verdict","seq":3,"data":{"archetype":"Guardian ",'
+    b'"verdict":"PASS","findings":[{"severity":"bug","fix_required":"TRUE"}],"cycle":2}}',
+    b"{}",
+]
+
+
+def _files(tmp_path: Path, crlf: bool) -> list[Path]:
+    out = []
+    for i, line in enumerate(EDGE_LINES):
+        p = tmp_path / f"f{i:02d}.jsonl"
+        end = b"\r\n" if crlf else b"\n"
+        head = b"\xef\xbb\xbf" if i == 3 else b""  # a byte order mark on one file
+        p.write_bytes(head + line + end + b'{"run_id":"tail","seq":9,"type":"y"}' + end)
+        out.append(p)
+    return out
+
+
+def _read(
+    paths: list[Path], columns: dict[str, str], projection: str | None
+) -> tuple[list[Any], list[Any]]:
+    found, _ = sources.discover([str(p) for p in paths])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    res = sources.read_jsonl(con, found, "t", columns, projection=projection)
+    cols = [c for c in con.execute("SELECT * FROM t LIMIT 0").description or []]
+    names = [c[0] for c in cols]
+    rows = con.execute(
+        f"SELECT {', '.join(f'{n}::VARCHAR' for n in names)} FROM t ORDER BY _ord"
+    ).fetchall()
+    return rows, [i.as_dict() for i in res.skipped]
+
+
+def _projection() -> str:
+    from runscore.engine import sqlpack
+
+    return sqlpack.load("effectiveness", "v1", effectiveness.PROJECTION_FILE).text
+
+
+@pytest.mark.parametrize("crlf", [False, True], ids=["lf", "crlf"])
+@pytest.mark.parametrize("projection", ["default", "effectiveness-v1"])
+def test_a_batch_reads_the_values_read_json_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, crlf: bool, projection: str
+) -> None:
+    paths = _files(tmp_path, crlf)
+    proj = _projection() if projection != "default" else None
+    columns = dict(effectiveness.EVENT_COLUMNS)
+    batch = _read(paths, columns, proj)
+    # the same files, loaded by read_json with declared columns
+    monkeypatch.setattr(
+        sources, "_raw_batch_load", lambda cols: (sources._RAW_BATCH_LOAD, {"columns": cols})
+    )
+    declared = _read(paths, columns, proj)
+    assert batch == declared
+    rows, skipped = batch
+    assert skipped == []
+    assert len(rows) == 2 * len(EDGE_LINES)
+
+
+def test_json_null_is_sql_null_in_a_batch(tmp_path: Path) -> None:
+    paths = _files(tmp_path, crlf=False)
+    rows, _ = _read(paths, {"run_id": "JSON", "seq": "JSON", "data": "JSON"}, None)
+    first = rows[0]  # _file, _line, _ord, run_id, seq, data
+    assert first[3:] == ('"a"', None, None)
+
+
+def test_other_declared_types_keep_read_json() -> None:
+    sql, args = sources._raw_batch_load({"run_id": "VARCHAR", "data": "JSON"})
+    assert sql == sources._RAW_BATCH_LOAD
+    assert args == {"columns": {"run_id": "VARCHAR", "data": "JSON"}}
+    sql, args = sources._raw_batch_load({"run_id": "JSON", "data": "JSON"})
+    assert "read_ndjson_objects" in sql
+    assert args == {"paths": ['$."run_id"', '$."data"']}
+
+
+def test_extract_scores_run_files_as_one_file(tmp_path: Path, hh: Any) -> None:
+    # The same events as one file (read_json, streamed) and as one file per run (a
+    # batch): the same history lines.
+    runs = [hh.run_events(f"r{i}") for i in range(6)]
+    one = tmp_path / "one"
+    many = tmp_path / "many"
+    one.mkdir()
+    many.mkdir()
+    (one / "all.jsonl").write_bytes(b"".join(hh.dump_lines(evs) for evs in runs))
+    for i, evs in enumerate(runs):
+        (many / f"run-{i}.jsonl").write_bytes(hh.dump_lines(evs))
+    at = "2026-01-01T00:00:00Z"
+    a = effectiveness.extract([str(one)], str(tmp_path / "h1.jsonl"), scored_at=at)
+    b = effectiveness.extract([str(many)], str(tmp_path / "h2.jsonl"), scored_at=at)
+    assert a.runs_scored == b.runs_scored == 6
+
+    def lines(p: Path) -> list[dict[str, Any]]:
+        recs = [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines()]
+        return sorted(({k: v for k, v in r.items() if k != "source"} for r in recs), key=str)
+
+    assert lines(tmp_path / "h1.jsonl") == lines(tmp_path / "h2.jsonl")
