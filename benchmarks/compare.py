@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,19 +59,19 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
         )
     only_old = sorted(set(olds) - set(news))
     only_new = sorted(set(news) - set(olds))
-    ot = {t["target"]: t for t in old.get("targets", [])}
-    nt = {t["target"]: t for t in new.get("targets", [])}
+    ot = {target_key(t["target"]): t for t in old.get("targets", [])}
+    nt = {target_key(t["target"]): t for t in new.get("targets", [])}
     if ot or nt:
         lines += [
             "",
             "| target | old | new | limit | old result | new result |",
             "|---|--:|--:|--:|---|---|",
         ]
-        for name in [*nt, *[n for n in ot if n not in nt]]:
-            o, n = ot.get(name, {}), nt.get(name, {})
+        for key in [*nt, *[k for k in ot if k not in nt]]:
+            o, n = ot.get(key, {}), nt.get(key, {})
             t = n or o
             lines.append(
-                f"| {name} | {_num(o.get('value'), 2)} | {_num(n.get('value'), 2)} "
+                f"| {t['target']} | {_num(o.get('value'), 2)} | {_num(n.get('value'), 2)} "
                 f"| {t['op']} {t['limit']} | {_res(o)} | {_res(n)} |"
             )
     if only_old or only_new:
@@ -78,6 +79,11 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
         lines += [f"- only in old: {c} / {s}" for c, s in only_old]
         lines += [f"- only in new: {c} / {s}" for c, s in only_new]
     return "\n".join(lines) + "\n"
+
+
+def target_key(name: str) -> str:
+    """A target's name without the measured values some names carry (ms per run)."""
+    return re.sub(r"; [0-9.]+ ms/run\)", ")", name)
 
 
 def _res(t: dict[str, Any]) -> str:

@@ -289,3 +289,32 @@ def test_growth_per_doubling_fits_every_size() -> None:
     # one fast outlier moves a two-point ratio by half, the fit by much less
     assert _growth_per_doubling(rows({10: 0.6, 20: 2.0, 40: 4.0, 80: 8.0})) == 2.33
     assert _growth_per_doubling(rows({10: 1.0, 40: 4.0})) is None
+
+
+def test_compare_matches_targets_whose_names_carry_measured_values(tmp_path: Path) -> None:
+    # "(0.27 s/run; 0.414 ms/run)" differs between any two runs: the row must still pair up.
+    def result(ms: str, value: float) -> dict[str, Any]:
+        return {
+            "machine": {"cores": 2},
+            "results": [],
+            "targets": [
+                {
+                    "target": f"extract x: speed-up per run vs seed scorer (0.27 s/run; {ms} ms/run)",
+                    "value": value,
+                    "op": "≥",
+                    "limit": 1000.0,
+                    "ok": False,
+                }
+            ],
+        }
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(result("0.696", 387.9)), encoding="utf-8")
+    new.write_text(json.dumps(result("0.414", 651.8)), encoding="utf-8")
+    cmp = py("benchmarks.compare", str(old), str(new))
+    assert cmp.returncode == 0, cmp.stderr
+    rows = [x for x in cmp.stdout.splitlines() if "seed scorer" in x]
+    assert rows == [
+        "| extract x: speed-up per run vs seed scorer (0.27 s/run; 0.414 ms/run) "
+        "| 387.90 | 651.80 | ≥ 1000.0 | **missed** | **missed** |"
+    ]
