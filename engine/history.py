@@ -97,17 +97,6 @@ def append_groups(
 
     The caller must hold ``locked(path)``. Returns the number of lines written.
     """
-    return append_blocks(path, (("\n".join(g), len(g)) for g in groups if g))
-
-
-def append_blocks(path: str, blocks: Iterable[tuple[str, int]]) -> int:
-    """Append blocks of whole lines: ``(text, lines)``, never splitting a block.
-
-    ``text`` is ``lines`` lines joined by newlines, without the last newline. Blocks are
-    gathered into writes of about WRITE_CHUNK bytes; a block is never split between two
-    writes (a run's records land together). The caller must hold ``locked(path)``.
-    Returns the number of lines written.
-    """
     _check_not_symlink(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
@@ -123,16 +112,14 @@ def append_blocks(path: str, blocks: Iterable[tuple[str, int]]) -> int:
                     _write_all(fd, b"\n")
         buf: list[bytes] = []
         buf_len = 0
-        for text, lines in blocks:
-            if lines <= 0:
-                continue
-            data = (text + "\n").encode("utf-8")
+        for g in groups:
+            data = "".join(line + "\n" for line in g).encode("utf-8")
             if buf and buf_len + len(data) > WRITE_CHUNK:
                 _write_all(fd, b"".join(buf))
                 buf, buf_len = [], 0
             buf.append(data)
             buf_len += len(data)
-            written += lines
+            written += len(g)
         if buf:
             _write_all(fd, b"".join(buf))
         os.fsync(fd)

@@ -420,39 +420,33 @@ def extract(
         }
         result.already_scored = [r for r in scored_runs if r in with_records and r not in new_runs]
         # DuckDB renders the lines (field order = column order, shortest round-trip
-        # floats) and joins them into blocks of whole runs of about WRITE_CHUNK bytes, in
-        # input order: Python only writes the blocks.
+        # floats), streamed in batches so memory stays flat on big corpora.
         cur = con.execute(
-            """
-            WITH lines AS (
-                SELECT n.run_id, n.archetype, s.first_ord, to_json(n)::VARCHAR AS line
-                FROM _new n LEFT JOIN run_status s ON s.run_id = n.run_id
-            ), runs AS (
-                SELECT run_id, first_ord, sum(strlen(line) + 1) AS bytes
-                FROM lines GROUP BY run_id, first_ord
-            ), blocks AS (
-                SELECT run_id,
-                       (sum(bytes) OVER (ORDER BY first_ord, run_id
-                                         ROWS UNBOUNDED PRECEDING) - bytes) // $chunk AS block
-                FROM runs
-            )
-            SELECT string_agg(l.line, chr(10) ORDER BY l.first_ord, l.run_id, l.archetype),
-                   count(*)
-            FROM lines l JOIN blocks b ON b.run_id = l.run_id
-            GROUP BY b.block ORDER BY b.block
-            """,
-            {"chunk": history.WRITE_CHUNK},
+            "SELECT n.run_id, to_json(n)::VARCHAR FROM _new n "
+            "ORDER BY (SELECT first_ord FROM run_status s WHERE s.run_id = n.run_id), "
+            "n.archetype"
         )
-        result.records_written = history.append_blocks(history_path, _blocks(cur))
+        result.records_written = history.append_groups(history_path, _run_groups(cur))
         _save_manifest(history_path, version, new_manifest_entries)
     return result
 
 
-def _blocks(cur: duckdb.DuckDBPyConnection) -> Iterator[tuple[str, int]]:
-    """The (text, lines) rows of ``cur``, fetched a few at a time (memory stays flat)."""
-    while batch := cur.fetchmany(8):
-        for text, lines in batch:
-            yield str(text), int(lines)
+def _run_groups(cur: duckdb.DuckDBPyConnection) -> Iterator[list[str]]:
+    """Consecutive rows of one run as one group (written with one write(2))."""
+    group: list[str] = []
+    current: str | None = None
+    while True:
+        batch = cur.fetchmany(10_000)
+        if not batch:
+            break
+        for run_id, line in batch:
+            if run_id != current and group:
+                yield group
+                group = []
+            current = run_id
+            group.append(line)
+    if group:
+        yield group
 
 
 def _existing_keys(con: duckdb.DuckDBPyConnection, history_path: str) -> int:
