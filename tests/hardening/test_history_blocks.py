@@ -1,4 +1,4 @@
-"""extract appends a run's records in one write, in input order, whatever the write size.
+"""extract appends a run's records in one write, in input order, whatever the write size."""
 
 from __future__ import annotations
 
