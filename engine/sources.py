@@ -441,7 +441,7 @@ SMALL_FILE_BYTES = 1 << 20
 #: are faster, as each batch ends with one core idle while the other reads its last
 #: files: against 2,000-file batches, extract over run files went from 6.4× to 5.3–5.6×
 #: the scan at 10k runs and from 8.5× to 5.8× at 100k, same peak RSS at 100k
-#: (benchmarks/RESULTS.md, "After ba55957").
+#: (benchmarks/RESULTS.md, "Earlier: run files read in larger batches").
 BATCH_BYTES = 128 << 20
 BATCH_FILES = 10_000
 
