@@ -403,8 +403,8 @@ FROM read_ndjson_objects($files, ignore_errors=true, maximum_object_size=$max_ob
 """
 
 
-def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, dict[str, object], str]:
-    """How a batch of small files is loaded: statement, its extra parameters, ``raw_input``.
+def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, str]:
+    """How a batch of small files is loaded: the load statement and ``raw_input``'s macro.
 
     When every declared column is ``JSON``, the lines are loaded whole and ``raw_input``
     takes the columns from each by one ``json_extract`` as the projection reads them:
@@ -418,7 +418,7 @@ def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, dict[str, object],
     if not names or any(
         str(t).upper() != "JSON" or not n.isidentifier() for n, t in columns.items()
     ):
-        return _RAW_BATCH_LOAD, {"columns": dict(columns)}, _RAW_BATCH
+        return _RAW_BATCH_LOAD, _RAW_BATCH
     # json_extract takes only a constant path list, and a macro body binds no
     # parameters: the paths are written in, built from names checked to be identifiers.
     paths = ", ".join(f"'$.\"{n}\"'" for n in names)
@@ -431,7 +431,7 @@ def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, dict[str, object],
         f"SELECT {fields}, _file_index FROM (\n"
         f"  SELECT json_extract(_json, [{paths}]) AS e, _file_index FROM _raw_batch)"
     )
-    return _RAW_LINES_LOAD, {}, macro
+    return _RAW_LINES_LOAD, macro
 
 
 #: Files smaller than this on average are read in materialised batches.
@@ -512,8 +512,8 @@ def read_jsonl(
     def stage(paths: list[str], sizes: int) -> None:
         args = {**params, "files": paths}
         if len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES:
-            load_sql, load_args, macro = _raw_batch_load(cols)
-            sqlpack.execute(con, load_sql, {**args, **load_args})
+            load_sql, macro = _raw_batch_load(cols)
+            sqlpack.execute(con, load_sql, args)
             sqlpack.execute(con, macro)
         else:
             sqlpack.execute(con, _RAW_STREAM)

@@ -1,9 +1,10 @@
 """Small files are loaded by reading whole lines; the values must be those read_json gives.
 
 A batch of small files is loaded with ``read_ndjson_objects`` and its declared JSON
-columns are taken by one ``json_extract`` as it is read (sources._raw_batch_load), where a single large file is
-read by ``read_json`` with declared columns. The same line must give the same row either
-way, or a run's score would depend on how its files happen to be laid out.
+columns are taken by one ``json_extract`` as it is read (sources._raw_batch_load), where
+a single large file is read by ``read_json`` with declared columns. The same line must
+give the same row either way, or a run's score would depend on how its files happen to
+be laid out.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ def test_a_batch_reads_the_values_read_json_reads(
     monkeypatch.setattr(
         sources,
         "_raw_batch_load",
-        lambda cols: (sources._RAW_BATCH_LOAD, {"columns": cols}, sources._RAW_BATCH),
+        lambda cols: (sources._RAW_BATCH_LOAD, sources._RAW_BATCH),
     )
     declared = _read(paths, columns, proj)
     assert batch == declared
@@ -99,16 +100,11 @@ def test_json_null_is_sql_null_in_a_batch(tmp_path: Path) -> None:
 
 def test_other_declared_types_keep_read_json() -> None:
     cols = {"run_id": "VARCHAR", "data": "JSON"}
-    assert sources._raw_batch_load(cols) == (
-        sources._RAW_BATCH_LOAD,
-        {"columns": cols},
-        sources._RAW_BATCH,
-    )
+    assert sources._raw_batch_load(cols) == (sources._RAW_BATCH_LOAD, sources._RAW_BATCH)
     # a name that is not an identifier would be written into the macro: refused too
     assert sources._raw_batch_load({"a'b": "JSON"})[0] == sources._RAW_BATCH_LOAD
-    sql, args, macro = sources._raw_batch_load({"run_id": "JSON", "data": "JSON"})
+    sql, macro = sources._raw_batch_load({"run_id": "JSON", "data": "JSON"})
     assert sql == sources._RAW_LINES_LOAD
-    assert args == {}
     assert """json_extract(_json, ['$."run_id"', '$."data"'])""" in macro
 
 
