@@ -473,6 +473,7 @@ def read_jsonl(
     projection: str | None = None,
     max_line_bytes: int | None = None,
     spool_dir: str | None = None,
+    scan: Callable[[], None] | None = None,
 ) -> ReadResult:
     """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
@@ -480,8 +481,12 @@ def read_jsonl(
     field raw; extract in SQL). The view has ``_file`` (display path), ``_line``
     (1-based line in the file), ``_ord`` (global input order: increases with file
     order, then line) and the projected columns (by default the declared ones).
-    Files must have been pre-scanned (``prescan``); an unreadable one is skipped and
-    listed in ``ReadResult.unreadable``.
+    Files must have been pre-scanned (``prescan``), or ``scan`` given: a callable that
+    pre-scans them, run on this thread while the first batch is read on another one
+    (the scan holds the GIL and one core, DuckDB's read the rest). That read is
+    optimistic, made before the files' verdicts are known: a file the scan finds dirty
+    is not taken from it, and if it fails at all the files are read as without ``scan``.
+    An unreadable file is skipped and listed in ``ReadResult.unreadable``.
 
     Storage (what ``update_by_ord`` writes to): ``<table>__rows`` holds the rows of
     files read by the fast path — the projection's output table itself, renamed, not
@@ -520,18 +525,31 @@ def read_jsonl(
         sqlpack.execute(con, proj, args)
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
-    fast = [f for f in readable if f.clean and f.long_line <= max_line_bytes]
-    dirty = [f for f in readable if not (f.clean and f.long_line <= max_line_bytes)]
+    def batches_of(group: list[SourceFile]) -> list[list[SourceFile]]:
+        small = bool(group) and sum(f.size for f in group) / len(group) < SMALL_FILE_BYTES
+        return [b for b in (_batches(group) if small else [group]) if b]
+
+    early: list[SourceFile] = []  # the batch read while `scan` ran, if that read succeeded
+    if scan is not None:
+        early = _read_while_scanning(con, files, batches_of, stage, scan)
+        readable = [f for f in files if f.error is None and f.size > 0]
+
+    def fast_file(f: SourceFile) -> bool:
+        return f.error is None and f.size > 0 and f.clean and f.long_line <= max_line_bytes
+
+    fast = [f for f in readable if fast_file(f)]
+    dirty = [f for f in readable if not fast_file(f)]
     # One row per stored part: (key, display, ord_base, first_rowid or None if careful)
     parts: list[tuple[int, str, int, int | None]] = []
     stored = 0  # rows in data_tbl so far (its next rowid)
     have_data = have_careful = False
     key_base = 0  # fast keys: the file's position among all fast batches' files
 
-    small = bool(fast) and sum(f.size for f in fast) / len(fast) < SMALL_FILE_BYTES
-    batches = _batches(fast) if small else [fast]
-    for batch in (b for b in batches if b):
-        stage([f.path for f in batch], sum(f.size for f in batch))
+    taken = {id(f) for f in early}
+    batches = ([early] if early else []) + batches_of([f for f in fast if id(f) not in taken])
+    for batch in batches:
+        if batch is not early:
+            stage([f.path for f in batch], sum(f.size for f in batch))
         stats = {
             int(r[0]): (int(r[1]), int(r[2]), int(r[3]))
             for r in con.execute(
@@ -555,6 +573,8 @@ def read_jsonl(
             # A row's line is its offset from its file's first rowid — exact when the
             # file's row count equals its line count and every row is an object.
             first, total, nonobj = stats.get(i, (0, 0, 0))
+            if batch is early and not fast_file(f):
+                continue  # read before the scan found it dirty: in `dirty` already
             if total == f.lines and nonobj == 0:
                 ordinal = order_of[f.path]
                 parts.append((key_base + i, f.display, ordinal * _ORD_FILE_STRIDE, stored + first))
@@ -652,6 +672,49 @@ def read_jsonl(
     pos = {f.display: order_of[f.path] for f in files}
     result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result
+
+
+def _read_while_scanning(
+    con: duckdb.DuckDBPyConnection,
+    files: Sequence[SourceFile],
+    batches_of: Callable[[list[SourceFile]], list[list[SourceFile]]],
+    stage: Callable[[list[str], int], None],
+    scan: Callable[[], None],
+) -> list[SourceFile]:
+    """Stage the first batch of ``files`` on a worker thread while ``scan()`` runs here.
+
+    Sizes come from ``os.stat`` (the scan is what fills them in otherwise). Returns the
+    batch staged in ``_stage``, or [] when there was nothing to read or the read failed
+    (a file the scan will call unreadable or dirty can make it fail): the caller then
+    reads as if no batch had been staged.
+    """
+    for f in files:
+        if f.error is None and not f.sha256 and f.size == 0:
+            try:
+                f.size = os.stat(f.path).st_size
+            except OSError:
+                pass  # the scan says why
+    readable = [f for f in files if f.error is None and f.size > 0]
+    first = (batches_of(readable) or [[]])[0]
+    if not first:
+        scan()
+        return []
+    from concurrent.futures import ThreadPoolExecutor  # local: only when scanning
+
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="runscore-read") as pool:
+        staged = pool.submit(stage, [f.path for f in first], sum(f.size for f in first))
+        try:
+            scan()
+        except BaseException:
+            con.interrupt()  # do not leave a read of gigabytes running behind an error
+            raise
+        try:
+            staged.result()
+        except Exception:  # the read as without `scan` meets any lasting error again
+            for t in ("_stage", "_raw_batch"):
+                con.execute(f"DROP TABLE IF EXISTS {t}")
+            return []
+    return first
 
 
 def update_by_ord(

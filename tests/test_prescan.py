@@ -204,3 +204,113 @@ def test_update_by_ord_sets_exactly_the_rows_given(
     before = dict(con.execute("SELECT _ord, v FROM before").fetchall())
     assert after == {o: (-1 if o in ords else v) for o, v in before.items()}
     assert res.rows == len(after) == 12
+
+
+def _scan_cases(tmp_path: Path, utf8: bool = True) -> None:
+    def write(name: str, data: bytes) -> None:
+        (tmp_path / name).write_bytes(data)
+
+    for i in range(6):
+        write(
+            f"a{i}.jsonl",
+            b"".join(b'{"run_id":"a%d","seq":%d,"v":%d}\n' % (i, k, k) for k in range(3)),
+        )
+    write("b-nan.jsonl", b'{"run_id":"b","seq":1,"v":NaN}\n{"run_id":"b","seq":2,"v":2}\n')
+    if utf8:  # DuckDB may refuse the whole read over it: then the read is done again
+        write("c-utf8.jsonl", b'{"run_id":"c","seq":1,"v":"\xff"}\n{"run_id":"c","seq":2,"v":2}\n')
+    write("d-blank.jsonl", b'{"run_id":"d","seq":1,"v":1}\n\n{"run_id":"d","seq":2,"v":2}\n')
+    write("e-array.jsonl", b'{"run_id":"e","seq":1,"v":1}\n[1]\n')
+    write("f-empty.jsonl", b"")
+
+
+@pytest.mark.parametrize("utf8", [True, False], ids=["bad-utf8", "no-bad-utf8"])
+@pytest.mark.parametrize("batch_files", [1, 3, 10_000])
+def test_a_scan_beside_the_read_gives_what_a_scan_before_it_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_files: int, utf8: bool
+) -> None:
+    # The first batch is read before the scan's verdicts are known; dirty files in it
+    # (NaN, bad UTF-8, a blank line, a non-object) must come out as the careful path has
+    # them (a blank line is no line to report).
+    monkeypatch.setattr(sources, "BATCH_FILES", batch_files)
+    _scan_cases(tmp_path, utf8)
+    cols = {"run_id": "JSON", "seq": "JSON", "v": "JSON"}
+
+    def read(beside: bool) -> tuple[list[Any], list[Any], int]:
+        found, _ = sources.discover([str(tmp_path)])
+        con = db.connect()
+
+        def scan() -> None:
+            for f in found:
+                sources.prescan(f)
+
+        if not beside:
+            scan()
+        res = sources.read_jsonl(con, found, "t", cols, scan=scan if beside else None)
+        rows = con.execute(
+            "SELECT _file, _line, _ord, run_id::VARCHAR, seq::VARCHAR, v::VARCHAR FROM t "
+            "ORDER BY _ord"
+        ).fetchall()
+        return rows, [i.as_dict() for i in res.skipped], res.rows
+
+    before, beside = read(False), read(True)
+    assert beside == before
+    rows, skipped, n = beside
+    assert n == len(rows) == 6 * 3 + 1 + utf8 + 2 + 1
+    assert {(d["file"].rsplit("/", 1)[1], d["line"]) for d in skipped} == {
+        ("b-nan.jsonl", 1),
+        *([("c-utf8.jsonl", 1)] if utf8 else []),
+        ("e-array.jsonl", 2),
+    }
+
+
+def test_a_failing_scan_stops_the_read_beside_it(tmp_path: Path) -> None:
+    _scan_cases(tmp_path)
+    found, _ = sources.discover([str(tmp_path)])
+    con = db.connect()
+
+    def scan() -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sources.read_jsonl(con, found, "t", {"run_id": "JSON"}, scan=scan)
+    # the connection is usable afterwards, and a read without the scan works
+    for f in found:
+        sources.prescan(f)
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON"})
+    assert res.rows == 23
+
+
+def test_a_failed_read_beside_the_scan_is_done_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _scan_cases(tmp_path, utf8=False)
+    cols = {"run_id": "JSON", "seq": "JSON", "v": "JSON"}
+    found, _ = sources.discover([str(tmp_path)])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    sources.read_jsonl(con, found, "t", cols)
+    want = con.execute("SELECT _file, _line, _ord, v::VARCHAR FROM t ORDER BY _ord").fetchall()
+
+    real = sources._raw_batch_load
+    calls: list[int] = []
+
+    def failing_first(c: Any) -> tuple[str, str]:
+        calls.append(1)
+        if len(calls) == 1:  # the read beside the scan
+            return "SELECT * FROM no_such_table", real(c)[1]
+        return real(c)
+
+    monkeypatch.setattr(sources, "_raw_batch_load", failing_first)
+    found, _ = sources.discover([str(tmp_path)])
+    con = db.connect()
+
+    def scan() -> None:
+        for f in found:
+            sources.prescan(f)
+
+    res = sources.read_jsonl(con, found, "t", cols, scan=scan)
+    got = con.execute("SELECT _file, _line, _ord, v::VARCHAR FROM t ORDER BY _ord").fetchall()
+    assert len(calls) == 2
+    assert got == want
+    assert res.rows == len(want)

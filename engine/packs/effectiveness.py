@@ -124,16 +124,22 @@ def build_event_tables(
         disc: list[sources.LineIssue] = []
     else:
         files, disc = sources.discover([str(p) for p in paths])
-    for i, f in enumerate(files):
-        if not f.sha256 and f.error is None:
-            sources.prescan(f)
-        if progress:
-            progress("scan", i + 1, len(files))
+
+    def scan() -> None:
+        for i, f in enumerate(files):
+            if not f.sha256 and f.error is None:
+                sources.prescan(f)
+            if progress:
+                progress("scan", i + 1, len(files))
+
     names = {f.name for f in sqlpack.files(PACK, version)}
     projection = (
         sqlpack.load(PACK, version, PROJECTION_FILE).text if PROJECTION_FILE in names else None
     )
-    res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS, projection=projection)
+    # The pre-scan runs while the first batch is read (sources.read_jsonl).
+    res = sources.read_jsonl(
+        con, files, "raw_events", EVENT_COLUMNS, projection=projection, scan=scan
+    )
     if progress:
         progress("score", 0, 1)
     lo, hi = EXTRACT_STAGE
@@ -303,7 +309,7 @@ def extract(
 
     to_read: list[sources.SourceFile] = []
     unchanged: list[sources.SourceFile] = []
-    for i, f in enumerate(files):
+    for f in files:
         entry = mfiles.get(_manifest_key(version, f))
         if entry is not None:
             try:
@@ -317,13 +323,14 @@ def extract(
             ):
                 unchanged.append(f)
                 continue
-        sources.prescan(f)
-        if entry is not None and f.error is None and entry.get("sha256") == f.sha256:
-            unchanged.append(f)
-            continue
+            # Changed by size or mtime, maybe not by content: the hash decides.
+            sources.prescan(f)
+            if f.error is None and entry.get("sha256") == f.sha256:
+                unchanged.append(f)
+                continue
+        # A file not in the manifest is read: build_event_tables pre-scans it then,
+        # while DuckDB reads (the scan's verdicts still decide how each file is read).
         to_read.append(f)
-        if progress:
-            progress("scan", i + 1, len(files))
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
     con = db.connect()
