@@ -166,30 +166,49 @@ def discover(
 
 
 def _walk(root: str, pattern: str, real_of: dict[str, str]) -> tuple[list[str], list[LineIssue]]:
-    """Files below ``root`` matching ``pattern``, sorted; their real paths go to ``real_of``."""
-    found: list[str] = []
-    issues: list[LineIssue] = []
+    """Files below ``root`` matching ``pattern``, sorted; their real paths go to ``real_of``.
 
-    def onerror(e: OSError) -> None:
-        issues.append(LineIssue(str(e.filename or root), 0, f"cannot read directory: {e.strerror}"))
-
+    What ``os.walk(root)`` would list as files (a link to a directory is neither
+    followed nor listed), from ``os.scandir`` entries: their type comes with the
+    listing, so 10k run files cost no ``lstat`` each.
+    """
     import fnmatch
 
-    for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
-        dirnames.sort()
-        # A file that is not a link resolves to its directory's real path plus its
-        # name: one lstat per file instead of realpath's walk over every component
-        # (10k run files: 0.25 s).
+    found: list[str] = []
+    issues: list[LineIssue] = []
+    # fnmatch.fnmatch on POSIX: the pattern, case-sensitive, as one compiled regex.
+    match = re.compile(fnmatch.translate(os.path.normcase(pattern))).match
+    pending = [root]
+    while pending:
+        top = pending.pop()
+        try:
+            with os.scandir(top) as it:
+                entries = list(it)
+        except OSError as e:
+            issues.append(
+                LineIssue(str(e.filename or top), 0, f"cannot read directory: {e.strerror}")
+            )
+            continue
+        # A file that is not a link resolves to its directory's real path plus its name:
+        # one realpath per directory instead of one per file.
         real_dir = ""
-        for fn in filenames:
-            if fnmatch.fnmatch(fn, pattern):
-                p = os.path.join(dirpath, fn)
-                found.append(p)
-                if os.path.islink(p):
-                    real_of[p] = os.path.realpath(p)
-                else:
-                    real_dir = real_dir or os.path.realpath(dirpath)
-                    real_of[p] = os.path.join(real_dir, fn)
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+            except OSError:
+                is_dir = False
+            if is_dir:
+                if not entry.is_symlink():
+                    pending.append(entry.path)
+                continue
+            if not match(os.path.normcase(entry.name)):
+                continue
+            found.append(entry.path)
+            if entry.is_symlink():
+                real_of[entry.path] = os.path.realpath(entry.path)
+            else:
+                real_dir = real_dir or os.path.realpath(top)
+                real_of[entry.path] = os.path.join(real_dir, entry.name)
     found.sort()
     return found, issues
 
