@@ -409,8 +409,6 @@ SELECT *, file_index::INTEGER AS _file_index
 FROM read_json($files, format='newline_delimited', columns=$columns, ignore_errors=true,
                maximum_object_size=$max_object_size)
 """
-
-
 _RAW_BATCH = (
     "CREATE OR REPLACE TEMP MACRO raw_input(files, cols, mos) AS TABLE SELECT * FROM _raw_batch"
 )

@@ -136,10 +136,16 @@ def build_event_tables(
     projection = (
         sqlpack.load(PACK, version, PROJECTION_FILE).text if PROJECTION_FILE in names else None
     )
-    # The pre-scan runs while the first batch is read (sources.read_jsonl).
-    res = sources.read_jsonl(
-        con, files, "raw_events", EVENT_COLUMNS, projection=projection, scan=scan
-    )
+    # Files still to pre-scan are scanned while the first batch is read
+    # (sources.read_jsonl); when all are scanned already, nothing is read ahead of
+    # their verdicts.
+    if any(not f.sha256 and f.error is None for f in files):
+        res = sources.read_jsonl(
+            con, files, "raw_events", EVENT_COLUMNS, projection=projection, scan=scan
+        )
+    else:
+        scan()
+        res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS, projection=projection)
     if progress:
         progress("score", 0, 1)
     lo, hi = EXTRACT_STAGE
