@@ -7,10 +7,12 @@ HTML); every data value goes through the ``md`` filter instead.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jinja2
 from runscore.cli.output import fmt_num, md_escape
+
+if TYPE_CHECKING:
+    import jinja2
 
 _ENV: jinja2.Environment | None = None
 
@@ -18,6 +20,8 @@ _ENV: jinja2.Environment | None = None
 def env() -> jinja2.Environment:
     global _ENV
     if _ENV is None:
+        import jinja2  # local: ~26 ms, and json/csv output never renders a template
+
         e = jinja2.Environment(
             loader=jinja2.PackageLoader("runscore.cli", "templates"),
             undefined=jinja2.StrictUndefined,

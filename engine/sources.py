@@ -45,6 +45,7 @@ from typing import BinaryIO
 import duckdb
 import pyarrow as pa
 from runscore.engine.errors import UsageError
+from runscore.engine.filedigest import PiecewiseSha256
 
 CHUNK = 8 << 20
 #: Lines longer than this are reported and skipped (keeps memory bounded).
@@ -236,11 +237,12 @@ def _unlink_quietly(path: str) -> None:
 # --------------------------------------------------------------------------- pre-scan
 
 
-def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
+def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> SourceFile:
     """Hash and classify one file in a streaming pass (no per-line Python loop).
 
     ``digest=False`` skips the SHA-256 (``sha256`` stays ""): for readers that never
-    compare files, such as the history's.
+    compare files, such as the history's. ``piecewise=True`` takes a ``PiecewiseSha256``
+    instead of the plain SHA-256 (the history cache's, which checks prefixes in parallel).
     """
     try:
         st = os.stat(sf.path)
@@ -249,7 +251,7 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
             return sf
         sf.size = st.st_size
         sf.mtime_ns = st.st_mtime_ns
-        h = hashlib.sha256()
+        h: PiecewiseSha256 | hashlib._Hash = PiecewiseSha256() if piecewise else hashlib.sha256()
         update: Callable[[bytes], None] = h.update if digest else _no_update
         newlines = 0
         clean = True
@@ -260,6 +262,7 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
         # (the chunks before it leave a decoder in its initial state).
         utf8: codecs.IncrementalDecoder | None = None
         run = 0  # bytes since the last newline
+        re2 = _use_re2(st.st_size)
         longest = 0
         with open(sf.path, "rb") as f:
             ahead = _read_ahead(f, update) if st.st_size > CHUNK else None
@@ -288,7 +291,7 @@ def prescan(sf: SourceFile, *, digest: bool = True) -> SourceFile:
                             utf8 = codecs.getincrementaldecoder("utf-8")("strict")
                         if utf8 is not None and not _decodes(utf8, chunk):
                             clean = False
-                        if _trailing_comma(chunk) or (comma_open and _starts_closing(chunk)):
+                        if _trailing_comma(chunk, re2) or (comma_open and _starts_closing(chunk)):
                             clean = False
                         body = chunk.rstrip(_BLANKS)
                         if body:
@@ -318,19 +321,27 @@ def _no_update(chunk: bytes) -> None:
 # refuses that line (and only it). Blanks here are those JSON allows inside a line.
 _BLANKS = b" \t\r"
 _TRAILING_COMMA = re.compile(rb",[ \t\r]*[}\]]")
-#: From this chunk size on, the search runs in RE2 (pyarrow): ~5x faster than ``re``
-#: and it releases the GIL; below it, not worth pyarrow.compute's import.
+#: Chunks from this size on are searched in RE2 (pyarrow) when ``_use_re2`` says so: ~4x
+#: faster than ``re`` (1.3 ms per MB) and it releases the GIL.
 _RE2_FROM = 4 << 20
+#: Importing pyarrow.compute costs ~0.15 s, what ``re`` takes for ~110 MB: worth it for
+#: files from this size on, or once something imported it anyway. (A 6 MB history tail
+#: went through RE2 before: the import was most of what typing it cost.)
+_RE2_FILE_FROM = 128 << 20
 
 
-def _trailing_comma(chunk: bytes) -> bool:
+def _use_re2(file_size: int) -> bool:
+    return file_size >= _RE2_FILE_FROM or "pyarrow.compute" in sys.modules
+
+
+def _trailing_comma(chunk: bytes, re2: bool) -> bool:
     """Does ``chunk`` hold a comma, then blanks, then ``}`` or ``]``?
 
     A false alarm (the same bytes inside a string) only sends the file the careful way.
     """
-    if len(chunk) < _RE2_FROM:
+    if not re2 or len(chunk) < _RE2_FROM:
         return _TRAILING_COMMA.search(chunk) is not None
-    import pyarrow.compute as pc  # local: ~80 ms to import, for big files only
+    import pyarrow.compute as pc  # local: see _RE2_FILE_FROM
 
     offsets = pa.py_buffer(struct.pack("<qq", 0, len(chunk)))
     one = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(chunk)])

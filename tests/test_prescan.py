@@ -78,10 +78,12 @@ def _scan(tmp_path: Path, data: bytes) -> sources.SourceFile:
 )
 @pytest.mark.parametrize("big", [False, True], ids=["re", "re2"])
 def test_a_trailing_comma_makes_the_file_careful(
-    tmp_path: Path, line: bytes, clean: bool, big: bool
+    tmp_path: Path, line: bytes, clean: bool, big: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # DuckDB's parser takes a trailing comma, Python's (the careful path) refuses it: the
-    # pre-scan must send such a file the careful way. Over 4 MiB the search runs in RE2.
+    # pre-scan must send such a file the careful way. Chunks over 4 MiB of a file that
+    # is big enough (here: any) are searched in RE2.
+    monkeypatch.setattr(sources, "_use_re2", lambda size: big)
     filler = b'{"run_id": "r", "type": "x", "n": [1, 2]}\n'
     n = (5 << 20) // len(filler) if big else 3
     f = _scan(tmp_path, filler * n + line + b"\n" + filler)
@@ -314,3 +316,14 @@ def test_a_failed_read_beside_the_scan_is_done_again(
     assert len(calls) == 2
     assert got == want
     assert res.rows == len(want)
+
+
+def test_re2_only_for_big_files_or_once_imported(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Its import (~0.15 s) costs more than `re` over a small file's chunks.
+    import sys
+
+    monkeypatch.delitem(sys.modules, "pyarrow.compute", raising=False)
+    assert not sources._use_re2(sources._RE2_FILE_FROM - 1)
+    assert sources._use_re2(sources._RE2_FILE_FROM)
+    monkeypatch.setitem(sys.modules, "pyarrow.compute", sys.modules["pyarrow"])  # as if imported
+    assert sources._use_re2(0)

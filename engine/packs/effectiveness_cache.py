@@ -41,15 +41,16 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 from runscore import __version__
-from runscore.engine import sources, sqlpack
+from runscore.engine import filedigest, sources, sqlpack
 from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.sources import LineIssue
 
 log = logging.getLogger("runscore.cache")
 
 PACK = "effectiveness"
-#: Bumped when what the cache holds, or how it is checked, changes.
-CACHE_FORMAT = 1
+#: Bumped when what the cache holds, or how it is checked, changes. 2: the meta's
+#: ``sha256`` is a ``filedigest.PiecewiseSha256`` (1 held the file's plain SHA-256).
+CACHE_FORMAT = 2
 CACHE_ENV = "RUNSCORE_HISTORY_CACHE"
 MIN_LINES_ENV = "RUNSCORE_HISTORY_CACHE_MIN_LINES"
 DEFAULT_MIN_LINES = 50_000
@@ -112,10 +113,12 @@ def cache_key(version: str) -> str:
     return h.hexdigest()
 
 
-def _hash_prefix(path: str, size: int) -> hashlib._Hash | None:
-    """SHA-256 of exactly the first ``size`` bytes, or None if the file is shorter."""
-    h = hashlib.sha256()
-    return h if _hash_more(h, path, 0, size) else None
+def _hash_prefix(path: str, size: int) -> filedigest.PiecewiseSha256 | None:
+    """The digest of exactly the first ``size`` bytes, or None if the file is shorter.
+
+    Piecewise, on every core: this check is most of what a report after an append costs
+    (a grown file cannot be told from an edited one by its identity)."""
+    return filedigest.PiecewiseSha256.of_file(path, size)
 
 
 @dataclass
@@ -147,7 +150,7 @@ def _tail_copy(path: str, start: int) -> Iterator[tuple[str, _Tail]]:
             os.unlink(tmp)
 
 
-def _hash_more(h: hashlib._Hash, path: str, start: int, size: int) -> bool:
+def _hash_more(h: filedigest.PiecewiseSha256, path: str, start: int, size: int) -> bool:
     """Continue ``h`` over ``size`` bytes of ``path`` from ``start``; False if short."""
     with open(path, "rb") as f:
         f.seek(start)

@@ -32,8 +32,6 @@ from typing import Any
 
 import duckdb
 import pyarrow as pa
-import pyarrow.parquet as pq
-import yaml
 from runscore.engine import db, sources, sqlpack
 from runscore.engine.errors import NothingReadable, SqlPackError, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_cache
@@ -246,7 +244,7 @@ def _load_files(
     fast, scanned = _load_fast(con, files, v, digest)
     for f in files:
         if not scanned:
-            sources.prescan(f, digest=digest)
+            sources.prescan(f, digest=digest, piecewise=True)
         if f.error is not None:
             raise UsageError(f"{f.display}: {f.error}")
     if fast:
@@ -331,7 +329,7 @@ def _load_fast(
     # file at the same time; the result is used only if the pre-scan then finds it clean.
     failure: SqlPackError | None = None
     with ThreadPoolExecutor(max_workers=1) as pool:
-        scan = pool.submit(sources.prescan, f, digest=digest)
+        scan = pool.submit(sources.prescan, f, digest=digest, piecewise=True)
         try:
             sqlpack.execute(
                 con,
@@ -491,6 +489,8 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         raise UsageError(f"{p}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
         raise UsageError(f"{p}: cannot read: {e.strerror or e}") from None
+    import yaml  # local: only team files are YAML (~14 ms of every report's start)
+
     try:
         doc = yaml.safe_load(text)
     except yaml.YAMLError as e:
@@ -883,6 +883,8 @@ def _tmp_beside(target: str, suffix: str) -> str:
 
 
 def _write_parquet(table: pa.Table, target: str) -> str:
+    import pyarrow.parquet as pq  # local: only export writes Parquet
+
     tmp = _tmp_beside(target, ".tmp")
     try:
         pq.write_table(table, tmp)

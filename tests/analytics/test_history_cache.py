@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from runscore.cli.main import cli
+from runscore.engine import filedigest
 from runscore.engine.errors import UsageError
 from runscore.engine.packs import effectiveness_cache as ec
 from runscore.engine.packs import effectiveness_history as eh
@@ -175,17 +176,25 @@ def test_a_changed_history_is_read_again(
     _assert_same(got, _uncached(p, monkeypatch))
 
 
+@pytest.mark.parametrize("piece", [None, 64, 1000])
 def test_a_covered_byte_changed_is_caught_by_the_hash(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, piece: int | None
 ) -> None:
     # A grown file is never trusted by its identity, even an old one (the racy margin
     # is off here): the covered bytes are hashed, and an edit among them is caught.
+    # Small pieces: the covered bytes are hashed on several threads, edit in a middle one.
+    if piece is not None:
+        monkeypatch.setattr(filedigest.PiecewiseSha256, "PIECE", piece)
     monkeypatch.setattr(ec, "_RACY_NS", 0)
     p = tmp_path / "h.jsonl"
     _write(p, [_base(i) for i in range(20)])
     _cached(p, monkeypatch)
+    _append(p, BAD)
+    grown = _cached(p, monkeypatch, min_lines=1000)  # hashed, and the same: used
+    assert grown["reader"] == "cache+careful"
+    _assert_same(grown, _uncached(p, monkeypatch))
     text = p.read_text(encoding="utf-8")
-    p.write_text(text.replace('"composite_score": 0.3', '"composite_score": 0.6') + BAD)
+    p.write_text(text.replace('"composite_score": 0.3', '"composite_score": 0.6'))
     got = _cached(p, monkeypatch, min_lines=1000)
     assert not got["reader"].startswith("cache")
     _assert_same(got, _uncached(p, monkeypatch))

@@ -138,10 +138,10 @@ def test_hostile_corpus(hostile_root: Path, run_cli: Any, monkeypatch: pytest.Mo
     real_prescan = sources.prescan
     vanishing = os.path.join("proj", ".archeflow", "events", "vanishing.jsonl")
 
-    def prescan(sf: sources.SourceFile, *, digest: bool = True) -> sources.SourceFile:
+    def prescan(sf: sources.SourceFile, **kw: Any) -> sources.SourceFile:
         if sf.path == vanishing and os.path.exists(vanishing):
             os.unlink(vanishing)  # discovered, then gone before it is read
-        return real_prescan(sf, digest=digest)
+        return real_prescan(sf, **kw)
 
     monkeypatch.setattr(sources, "prescan", prescan)
     res = run_cli(

@@ -28,24 +28,30 @@ CREATE OR REPLACE TEMP TABLE _hc_new AS
 SELECT * EXCLUDE (history_file, history_line), history_line + $offset AS history_line
 FROM _hc_tail;
 
+-- Per key of the new lines: its current line over covered and new lines, and its covered
+-- current line. The latest (ts, line) of a key's covered lines is the one the cache flags
+-- _current, so only those are read (the others can never win), and the covered line that
+-- loses its flag comes from here rather than from another join over every covered line.
 CREATE OR REPLACE TEMP TABLE _hc_keys AS
 SELECT run_id, archetype, scoring_version,
-       arg_max(history_line, {'ts': ts, 'line': history_line}) AS current_line
+       arg_max(history_line, {'ts': ts, 'line': history_line}) AS current_line,
+       max(history_line) FILTER (WHERE covered) AS covered_line
 FROM (
-    SELECT c.run_id, c.archetype, c.scoring_version, c.ts, c.history_line
+    SELECT c.run_id, c.archetype, c.scoring_version, c.ts, c.history_line, true AS covered
     FROM _rs_cache.lines c
     SEMI JOIN _hc_new n USING (run_id, archetype, scoring_version)
+    WHERE c._current
     UNION ALL
-    SELECT run_id, archetype, scoring_version, ts, history_line FROM _hc_new
+    SELECT run_id, archetype, scoring_version, ts, history_line, false AS covered
+    FROM _hc_new
 )
 GROUP BY run_id, archetype, scoring_version;
 
 -- Covered lines that were current and are no longer: a new line of theirs is later.
 CREATE OR REPLACE TEMP TABLE _hc_demoted AS
-SELECT c.history_line
-FROM _rs_cache.lines c
-JOIN _hc_keys k USING (run_id, archetype, scoring_version)
-WHERE c._current AND c.history_line <> k.current_line;
+SELECT covered_line AS history_line
+FROM _hc_keys
+WHERE covered_line IS NOT NULL AND covered_line <> current_line;
 
 CREATE OR REPLACE TEMP VIEW history AS
 SELECT c.* EXCLUDE (_current, history_line), f.history_file, c.history_line
