@@ -29,6 +29,7 @@ import codecs
 import functools
 import glob as globmod
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -264,9 +265,12 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
         run = 0  # bytes since the last newline
         re2 = _use_re2(st.st_size)
         longest = 0
-        with open(sf.path, "rb") as f:
+        # Unbuffered, and a small file read with a buffer of its size: reading 10k run
+        # files with 8 MiB buffers took 0.41 s against 0.10 s (the allocation, not the I/O).
+        with open(sf.path, "rb", buffering=0) as f:
             ahead = _read_ahead(f, update) if st.st_size > CHUNK else None
-            chunks = ahead or iter(functools.partial(_read_hashed, f, update), b"")
+            want = CHUNK if ahead else max(st.st_size + 1, 4096)
+            chunks = ahead or iter(functools.partial(_read_hashed, f, update, want), b"")
             try:
                 for chunk in chunks:
                     newlines += chunk.count(b"\n")
@@ -354,8 +358,8 @@ def _starts_closing(chunk: bytes) -> bool:
     return head[:1] in (b"}", b"]")
 
 
-def _read_hashed(f: BinaryIO, update: Callable[[bytes], None]) -> bytes:
-    chunk = f.read(CHUNK)
+def _read_hashed(f: BinaryIO, update: Callable[[bytes], None], size: int = CHUNK) -> bytes:
+    chunk = f.read(size)
     if chunk:
         update(chunk)
     return chunk
@@ -429,6 +433,62 @@ CREATE OR REPLACE TEMP TABLE _raw_batch AS
 SELECT json AS _json, file_index::INTEGER AS _file_index
 FROM read_ndjson_objects($files, ignore_errors=true, maximum_object_size=$max_object_size)
 """
+
+
+#: ``_RAW_LINES_LOAD``'s rows from the files' bytes, read by Python (``_batch_bytes``),
+#: as read_ndjson_objects gives them: a row per line that is not blank, in order; NULL
+#: for a line that is not JSON (its file is then read the careful way, as 000 counts it
+#: as no object). A BOM opening a file is not part of its first line. ``_json`` stays
+#: VARCHAR: a cast to JSON would parse every line once more (json_valid has, and
+#: raw_input's json_extract will).
+_LINES_FROM_BYTES = """
+CREATE OR REPLACE TEMP TABLE _raw_batch AS
+SELECT CASE WHEN json_valid(line) THEN line END AS _json, _file_index
+FROM (
+    SELECT unnest(string_split(CASE WHEN starts_with(content, chr(65279))
+                                    THEN substr(content, 2) ELSE content END,
+                               chr(10))) AS line,
+           _file_index
+    FROM _batch_bytes
+)
+-- trim only where a line opens with a blank: on every line it cost more than the split
+WHERE CASE WHEN ascii(line) IN (32, 9, 13) THEN trim(line, ' ' || chr(9) || chr(13)) <> ''
+           ELSE line <> '' END
+"""
+
+
+def _load_lines_from_python(con: duckdb.DuckDBPyConnection, paths: list[str]) -> bool:
+    """Load a batch of small files' lines into ``_raw_batch`` from bytes Python reads.
+
+    DuckDB's file readers cost ~110 µs per file (read_text alone: 1.1 s for 10k run
+    files); Python reads them in ~15 µs each, and DuckDB splits the lines from one Arrow
+    column. False (nothing loaded) when a file cannot be read or is not UTF-8: the caller
+    then loads the batch with read_ndjson_objects, which skips what it cannot take.
+    """
+    try:
+        datas = []
+        for p in paths:
+            with open(p, "rb", buffering=0) as fh:
+                datas.append(fh.readall())
+        offsets = struct.pack(f"<{len(datas) + 1}q", 0, *itertools.accumulate(map(len, datas)))
+        content = pa.Array.from_buffers(
+            pa.large_string(),
+            len(datas),
+            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(datas))],
+        )
+        content.validate(full=True)  # UTF-8: DuckDB takes Arrow strings as they are
+    except (OSError, pa.ArrowInvalid):
+        return False
+    del datas
+    con.register(
+        "_batch_bytes",
+        pa.table({"content": content, "_file_index": pa.array(range(len(paths)), pa.int32())}),
+    )
+    try:
+        con.execute(_LINES_FROM_BYTES)
+    finally:
+        con.unregister("_batch_bytes")
+    return True
 
 
 def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, str]:
@@ -546,7 +606,10 @@ def read_jsonl(
         args = {**params, "files": paths}
         if len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES:
             load_sql, macro = _raw_batch_load(cols)
-            sqlpack.execute(con, load_sql, args)
+            if load_sql is _RAW_LINES_LOAD and _load_lines_from_python(con, paths):
+                pass
+            else:
+                sqlpack.execute(con, load_sql, args)
             sqlpack.execute(con, macro)
         else:
             sqlpack.execute(con, _RAW_STREAM)

@@ -129,3 +129,94 @@ def test_extract_scores_run_files_as_one_file(tmp_path: Path, hh: Any) -> None:
         return sorted(({k: v for k, v in r.items() if k != "source"} for r in recs), key=str)
 
     assert lines(tmp_path / "h1.jsonl") == lines(tmp_path / "h2.jsonl")
+
+
+# Files whose lines the loader from Python's bytes must give exactly as
+# read_ndjson_objects does (rows, in order, per file), dirty ones included: a batch is
+# read before the pre-scan's verdicts are known (sources._read_while_scanning).
+BYTES_CASES = {
+    "plain": b'{"a":1}\n{"b":"\xc3\xa9"}\n',
+    "no_final_newline": b'{"a":1}\n{"b":2}',
+    "crlf": b'{"a":1}\r\n{"b":2}\r\n',
+    "bom": b'\xef\xbb\xbf{"a":1}\n{"b":2}\n',
+    "blank_line": b'{"a":1}\n\n{"b":2}\n',
+    "spaces_line": b'{"a":1}\n   \n{"b":2}\n',
+    "broken_line": b'{"a":1}\n{oops\n{"b":2}\n',
+    "non_object": b'[1,2]\n7\n"s"\n{"b":2}\n',
+    "two_on_a_line": b'{"a":1} {"b":2}\n',
+    "spaced": b'  {"a" : 1 }  \n',
+    "nan": b'{"a":NaN}\n{"b":2}\n',
+}
+
+
+def _rows_by_file(con: Any, n: int) -> list[list[Any]]:
+    rows = con.execute(
+        "SELECT _file_index, json_extract(_json, ['$.a', '$.b'])::VARCHAR FROM _raw_batch "
+        "ORDER BY rowid"
+    ).fetchall()
+    return [[r[1] for r in rows if r[0] == i] for i in range(n)]
+
+
+def test_lines_from_python_bytes_are_read_ndjson_objects_rows(tmp_path: Path) -> None:
+    paths = []
+    for name, data in BYTES_CASES.items():
+        p = tmp_path / f"{name}.jsonl"
+        p.write_bytes(data)
+        paths.append(str(p))
+    con = db.connect()
+    assert sources._load_lines_from_python(con, paths)
+    mine = _rows_by_file(con, len(paths))
+    con.execute(sources._RAW_LINES_LOAD, {"files": paths, "max_object_size": 1 << 20})
+    theirs = _rows_by_file(con, len(paths))
+    for name, a, b in zip(BYTES_CASES, mine, theirs, strict=True):
+        if name in ("two_on_a_line", "nan"):
+            # read_ndjson_objects takes these (two rows; NaN), json_valid does not: both
+            # leave the file with a row that is no object or more rows than lines, or
+            # the pre-scan finds it dirty, so it is read the careful way either way.
+            continue
+        assert a == b, name
+    assert mine[list(BYTES_CASES).index("two_on_a_line")] == [None]
+
+
+def test_lines_from_python_bytes_fall_back_on_bad_utf8_or_a_vanished_file(
+    tmp_path: Path,
+) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(b'{"a":1}\n')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b'{"a":"\xff"}\n')
+    con = db.connect()
+    assert not sources._load_lines_from_python(con, [str(good), str(bad)])
+    assert not sources._load_lines_from_python(con, [str(good), str(tmp_path / "gone.jsonl")])
+    assert sources._load_lines_from_python(con, [str(good), str(good)])
+
+
+def test_a_batch_with_a_bad_file_reads_every_line_once(tmp_path: Path) -> None:
+    # Through read_jsonl: the bad-UTF-8 file makes the batch load with
+    # read_ndjson_objects instead; the good files' lines are the same either way, and the
+    # bad file's good line is read the careful way.
+    paths = []
+    for i in range(4):
+        p = tmp_path / f"f{i}.jsonl"
+        body = b'{"run_id":"r%d","seq":1,"type":"x"}\n' % i
+        p.write_bytes(body + (b'{"run_id":"\xff"}\n' if i == 2 else b""))
+        paths.append(p)
+    rows, skipped = _read(paths, {"run_id": "JSON", "seq": "JSON", "type": "JSON"}, None)
+    assert [r[3] for r in rows] == ['"r0"', '"r1"', '"r2"', '"r3"']
+    assert [(Path(s["file"]).name, s["line"]) for s in skipped] == [("f2.jsonl", 2)]
+
+
+def test_a_batch_of_clean_files_is_loaded_from_python_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    used: list[bool] = []
+    real = sources._load_lines_from_python
+
+    def spy(con: Any, paths: list[str]) -> bool:
+        used.append(real(con, paths))
+        return used[-1]
+
+    monkeypatch.setattr(sources, "_load_lines_from_python", spy)
+    paths = _files(tmp_path, crlf=False)
+    rows, skipped = _read(paths, dict(effectiveness.EVENT_COLUMNS), None)
+    assert used == [True] and skipped == [] and len(rows) == 2 * len(EDGE_LINES)
