@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -327,3 +328,74 @@ def test_re2_only_for_big_files_or_once_imported(monkeypatch: pytest.MonkeyPatch
     assert sources._use_re2(sources._RE2_FILE_FROM)
     monkeypatch.setitem(sys.modules, "pyarrow.compute", sys.modules["pyarrow"])  # as if imported
     assert sources._use_re2(0)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"",
+        b'{"a":1}\n{"b":"\xc3\xa9"}',
+        b'{"a":[1,]}\n',
+        b"x" * (sources.CHUNK - 2) + b"NaN\n" + b'{"a":1}\n' * 10,
+        b'{"a":1}\n' * (2 * sources.CHUNK // 8 + 3),
+    ],
+    ids=["empty", "utf8-no-final-newline", "trailing-comma", "nan-at-seam", "three-chunks"],
+)
+def test_a_pre_read_file_scans_as_a_file_read_by_the_scan(tmp_path: Path, data: bytes) -> None:
+    import hashlib
+
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    read = sources.prescan(sources.SourceFile(str(p), "f"))
+    f = sources.SourceFile(str(p), "f")
+    assert sources._preread([f]) == [data] and f.preread is not None
+    p.unlink()  # the scan must not read the file again
+    pre = sources.prescan(f)
+    assert f.preread is None  # taken, not kept
+    for k in ("size", "mtime_ns", "sha256", "lines", "clean", "long_line", "error"):
+        assert getattr(pre, k) == getattr(read, k), k
+    assert pre.sha256 == hashlib.sha256(data).hexdigest()
+
+
+def test_a_batch_read_beside_the_scan_reads_each_file_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The first batch is read once, in Python, for DuckDB and the scan both: with every
+    # file gone right after that read, all is still read and scanned.
+    for i in range(5):
+        (tmp_path / f"a{i}.jsonl").write_bytes(
+            b"".join(b'{"run_id":"a%d","seq":%d}\n' % (i, k) for k in range(3))
+        )
+    found, _ = sources.discover([str(tmp_path)])
+    real = sources._preread
+    calls: list[int] = []
+
+    def then_unlink(batch: Any) -> Any:
+        out = real(batch)
+        calls.append(len(batch))
+        for f in batch:
+            os.unlink(f.path)
+        return out
+
+    monkeypatch.setattr(sources, "_preread", then_unlink)
+
+    def scan() -> None:
+        for f in found:
+            sources.prescan(f)
+
+    con = db.connect()
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"}, scan=scan)
+    assert calls == [5]
+    assert res.rows == 15 and res.skipped == []
+    assert all(f.error is None and f.clean and f.lines == 3 for f in found)
+    assert all(f.preread is None for f in found)
+    got = con.execute("SELECT _line, run_id::VARCHAR FROM t ORDER BY _ord").fetchall()
+    assert got == [(k + 1, f'"a{i}"') for i in range(5) for k in range(3)]
+
+
+def test_a_batch_that_cannot_be_pre_read_is_read_as_before(tmp_path: Path) -> None:
+    good = tmp_path / "a.jsonl"
+    good.write_bytes(b'{"a":1}\n')
+    files = [sources.SourceFile(str(good), "a"), sources.SourceFile(str(tmp_path / "gone"), "g")]
+    assert sources._preread(files) is None
+    assert all(f.preread is None for f in files)

@@ -212,8 +212,8 @@ def test_a_batch_of_clean_files_is_loaded_from_python_bytes(
     used: list[bool] = []
     real = sources._load_lines_from_python
 
-    def spy(con: Any, paths: list[str]) -> bool:
-        used.append(real(con, paths))
+    def spy(con: Any, paths: list[str], datas: Any = None) -> bool:
+        used.append(real(con, paths, datas))
         return used[-1]
 
     monkeypatch.setattr(sources, "_load_lines_from_python", spy)
