@@ -612,7 +612,7 @@ def read_jsonl(
     projection: str | None = None,
     max_line_bytes: int | None = None,
     spool_dir: str | None = None,
-    scan: Callable[[], None] | None = None,
+    scan: Callable[[Sequence[SourceFile]], None] | None = None,
 ) -> ReadResult:
     """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
@@ -621,10 +621,11 @@ def read_jsonl(
     (1-based line in the file), ``_ord`` (global input order: increases with file
     order, then line) and the projected columns (by default the declared ones).
     Files must have been pre-scanned (``prescan``), or ``scan`` given: a callable that
-    pre-scans them, run on this thread while the first batch is read on another one
-    (the scan holds the GIL and one core, DuckDB's read the rest). That read is
-    optimistic, made before the files' verdicts are known: a file the scan finds dirty
-    is not taken from it, and if it fails at all the files are read as without ``scan``.
+    pre-scans the files it is given, run on this thread batch by batch while each batch
+    is read on another one (the scan holds the GIL and one core, DuckDB's read the rest;
+    ``_read_while_scanning``). Those reads are optimistic, made before the files'
+    verdicts are known: a file the scan finds dirty is not taken from them, and a batch
+    whose read fails is read again after the scan.
     An unreadable file is skipped and listed in ``ReadResult.unreadable``.
 
     Storage (what ``update_by_ord`` writes to): ``<table>__rows`` holds the rows of
@@ -676,27 +677,22 @@ def read_jsonl(
         small = bool(group) and sum(f.size for f in group) / len(group) < SMALL_FILE_BYTES
         return [b for b in (_batches(group) if small else [group]) if b]
 
-    early: list[SourceFile] = []  # the batch read while `scan` ran, if that read succeeded
-    if scan is not None:
-        early = _read_while_scanning(con, files, batches_of, stage, scan, lines_batch)
-        readable = [f for f in files if f.error is None and f.size > 0]
-
     def fast_file(f: SourceFile) -> bool:
         return f.error is None and f.size > 0 and f.clean and f.long_line <= max_line_bytes
 
-    fast = [f for f in readable if fast_file(f)]
-    dirty = [f for f in readable if not fast_file(f)]
     # One row per stored part: (key, display, ord_base, first_rowid or None if careful)
     parts: list[tuple[int, str, int, int | None]] = []
     stored = 0  # rows in data_tbl so far (its next rowid)
     have_data = have_careful = False
     key_base = 0  # fast keys: the file's position among all fast batches' files
+    misaligned: list[SourceFile] = []  # fast files whose rows did not align: careful
 
-    taken = {id(f) for f in early}
-    batches = ([early] if early else []) + batches_of([f for f in fast if id(f) not in taken])
-    for batch in batches:
-        if batch is not early:
-            stage([f.path for f in batch], sum(f.size for f in batch))
+    def take(batch: list[SourceFile], optimistic: bool) -> None:
+        """Move the staged batch into the data table and name its files' parts.
+
+        ``optimistic``: staged before the files' verdicts were known; a file the scan
+        then found dirty is not taken from it (it is read the careful way)."""
+        nonlocal stored, have_data, key_base
         stats = {
             int(r[0]): (int(r[1]), int(r[2]), int(r[3]))
             for r in con.execute(
@@ -720,16 +716,29 @@ def read_jsonl(
             # A row's line is its offset from its file's first rowid — exact when the
             # file's row count equals its line count and every row is an object.
             first, total, nonobj = stats.get(i, (0, 0, 0))
-            if batch is early and not fast_file(f):
-                continue  # read before the scan found it dirty: in `dirty` already
+            if optimistic and not fast_file(f):
+                continue  # read before the scan found it dirty: read the careful way
             if total == f.lines and nonobj == 0:
                 ordinal = order_of[f.path]
                 parts.append((key_base + i, f.display, ordinal * _ORD_FILE_STRIDE, stored + first))
                 result.rows += total
             else:
-                dirty.append(f)
+                misaligned.append(f)
         stored += sum(t for _, t, _ in stats.values())
         key_base += len(batch)
+
+    taken: set[int] = set()  # files staged while the scan ran (ids)
+    if scan is not None:
+        for batch in _read_while_scanning(files, batches_of, stage, scan, lines_batch, con):
+            take(batch, optimistic=True)
+            taken.update(id(f) for f in batch)
+        readable = [f for f in files if f.error is None and f.size > 0]
+
+    fast = [f for f in readable if fast_file(f)]
+    for batch in batches_of([f for f in fast if id(f) not in taken]):
+        stage([f.path for f in batch], sum(f.size for f in batch))
+        take(batch, optimistic=False)
+    dirty = [f for f in readable if not fast_file(f)] + misaligned
 
     for f in sorted(dirty, key=lambda x: order_of[x.path]):
         spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
@@ -822,23 +831,23 @@ def read_jsonl(
 
 
 def _read_while_scanning(
-    con: duckdb.DuckDBPyConnection,
     files: Sequence[SourceFile],
     batches_of: Callable[[list[SourceFile]], list[list[SourceFile]]],
     stage: Callable[[list[str], int, list[bytes] | None], None],
-    scan: Callable[[], None],
+    scan: Callable[[Sequence[SourceFile]], None],
     lines_batch: Callable[[list[str], int], bool],
-) -> list[SourceFile]:
-    """Stage the first batch of ``files`` on a worker thread while ``scan()`` runs here.
+    con: duckdb.DuckDBPyConnection,
+) -> Iterator[list[SourceFile]]:
+    """Pre-scan ``files`` batch by batch, each batch staged on a worker thread meanwhile.
 
-    Sizes come from ``os.stat`` (the scan is what fills them in otherwise). Returns the
-    batch staged in ``_stage``, or [] when there was nothing to read or the read failed
-    (a file the scan will call unreadable or dirty can make it fail): the caller then
-    reads as if no batch had been staged.
-
-    A batch of small files is read here first, once, for both (``_preread``): reading
-    10k files on the worker thread while the GIL-bound scan ran here made both wait for
-    the GIL (extract of 10k run files: the two took 2.3 s together, 1.1 and 1.4 alone).
+    Batches are planned by size (``os.stat``; the scan is what fills sizes in otherwise).
+    For each, in turn: a batch of small files is read here, once, for both DuckDB and the
+    scan (``_preread``: two threads reading 10k files each waited for the GIL); DuckDB
+    stages it on the worker while ``scan`` (GIL-bound, one core) checks its files here.
+    Yields each batch staged in ``_stage``, for the caller to take before the next; a
+    batch whose read failed (a file the scan will call unreadable or dirty can make it
+    fail) is not yielded, and the caller reads its files as if no scan had run. Files in
+    no batch (empty, vanished) are scanned last.
     """
     for f in files:
         if f.error is None and not f.sha256 and f.size == 0:
@@ -846,34 +855,33 @@ def _read_while_scanning(
                 f.size = os.stat(f.path).st_size
             except OSError:
                 pass  # the scan says why
-    readable = [f for f in files if f.error is None and f.size > 0]
-    first = (batches_of(readable) or [[]])[0]
-    if not first:
-        scan()
-        return []
+    planned = batches_of([f for f in files if f.error is None and f.size > 0])
+    in_batch = {id(f) for b in planned for f in b}
     from concurrent.futures import ThreadPoolExecutor  # local: only when scanning
 
-    paths, sizes = [f.path for f in first], sum(f.size for f in first)
-    datas = _preread(first) if lines_batch(paths, sizes) else None
-    try:
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="runscore-read") as pool:
-            staged = pool.submit(stage, paths, sizes, datas)
-            del datas  # the worker holds them while it needs them
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="runscore-read") as pool:
+        for batch in planned:
+            paths, sizes = [f.path for f in batch], sum(f.size for f in batch)
+            datas = _preread(batch) if lines_batch(paths, sizes) else None
             try:
-                scan()
-            except BaseException:
-                con.interrupt()  # do not leave a read of gigabytes running behind an error
-                raise
-            try:
-                staged.result()
-            except Exception:  # the read as without `scan` meets any lasting error again
-                for t in ("_stage", "_raw_batch"):
-                    con.execute(f"DROP TABLE IF EXISTS {t}")
-                return []
-    finally:
-        for f in first:
-            f.preread = None  # a file the scan did not take (scanned before)
-    return first
+                staged = pool.submit(stage, paths, sizes, datas)
+                del datas  # the worker holds them while it needs them
+                try:
+                    scan(batch)
+                except BaseException:
+                    con.interrupt()  # do not leave a read of gigabytes behind an error
+                    raise
+                try:
+                    staged.result()
+                except Exception:  # the read after the scan meets any lasting error again
+                    for t in ("_stage", "_raw_batch"):
+                        con.execute(f"DROP TABLE IF EXISTS {t}")
+                    continue
+            finally:
+                for f in batch:
+                    f.preread = None  # a file the scan did not take (scanned before)
+            yield batch
+    scan([f for f in files if id(f) not in in_batch])
 
 
 def update_by_ord(

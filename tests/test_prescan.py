@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pyarrow as pa
 import pytest
 from runscore.engine import db, sources
@@ -242,12 +243,12 @@ def test_a_scan_beside_the_read_gives_what_a_scan_before_it_gives(
         found, _ = sources.discover([str(tmp_path)])
         con = db.connect()
 
-        def scan() -> None:
-            for f in found:
+        def scan(some: Any) -> None:
+            for f in some:
                 sources.prescan(f)
 
         if not beside:
-            scan()
+            scan(found)
         res = sources.read_jsonl(con, found, "t", cols, scan=scan if beside else None)
         rows = con.execute(
             "SELECT _file, _line, _ord, run_id::VARCHAR, seq::VARCHAR, v::VARCHAR FROM t "
@@ -271,7 +272,7 @@ def test_a_failing_scan_stops_the_read_beside_it(tmp_path: Path) -> None:
     found, _ = sources.discover([str(tmp_path)])
     con = db.connect()
 
-    def scan() -> None:
+    def scan(some: Any) -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
@@ -295,21 +296,21 @@ def test_a_failed_read_beside_the_scan_is_done_again(
     sources.read_jsonl(con, found, "t", cols)
     want = con.execute("SELECT _file, _line, _ord, v::VARCHAR FROM t ORDER BY _ord").fetchall()
 
-    real = sources._raw_batch_load
+    real = sources._load_lines_from_python
     calls: list[int] = []
 
-    def failing_first(c: Any) -> tuple[str, str]:
+    def failing_first(c: Any, paths: Any, datas: Any = None) -> bool:
         calls.append(1)
         if len(calls) == 1:  # the read beside the scan
-            return "SELECT * FROM no_such_table", real(c)[1]
-        return real(c)
+            raise duckdb.IOException("injected")
+        return real(c, paths, datas)
 
-    monkeypatch.setattr(sources, "_raw_batch_load", failing_first)
+    monkeypatch.setattr(sources, "_load_lines_from_python", failing_first)
     found, _ = sources.discover([str(tmp_path)])
     con = db.connect()
 
-    def scan() -> None:
-        for f in found:
+    def scan(some: Any) -> None:
+        for f in some:
             sources.prescan(f)
 
     res = sources.read_jsonl(con, found, "t", cols, scan=scan)
@@ -357,11 +358,14 @@ def test_a_pre_read_file_scans_as_a_file_read_by_the_scan(tmp_path: Path, data: 
     assert pre.sha256 == hashlib.sha256(data).hexdigest()
 
 
+@pytest.mark.parametrize("batch_files", [2, 10_000])
 def test_a_batch_read_beside_the_scan_reads_each_file_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, batch_files: int
 ) -> None:
-    # The first batch is read once, in Python, for DuckDB and the scan both: with every
-    # file gone right after that read, all is still read and scanned.
+    # Each batch is read once, in Python, for DuckDB and the scan both, and scanned while
+    # DuckDB stages it: with every file gone right after that read, all is still read
+    # and scanned, each file by one call of the scan.
+    monkeypatch.setattr(sources, "BATCH_FILES", batch_files)
     for i in range(5):
         (tmp_path / f"a{i}.jsonl").write_bytes(
             b"".join(b'{"run_id":"a%d","seq":%d}\n' % (i, k) for k in range(3))
@@ -379,13 +383,19 @@ def test_a_batch_read_beside_the_scan_reads_each_file_once(
 
     monkeypatch.setattr(sources, "_preread", then_unlink)
 
-    def scan() -> None:
-        for f in found:
+    scanned: list[list[str]] = []
+
+    def scan(some: Any) -> None:
+        scanned.append([os.path.basename(f.path) for f in some])
+        for f in some:
             sources.prescan(f)
 
     con = db.connect()
     res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"}, scan=scan)
-    assert calls == [5]
+    assert calls == ([2, 2] if batch_files == 2 else [5])  # a batch of one: read_json
+    names = [f"a{i}.jsonl" for i in range(5)]
+    assert scanned[:-1] == ([names[:2], names[2:4], names[4:]] if batch_files == 2 else [names])
+    assert scanned[-1] == []  # files in no batch: none here
     assert res.rows == 15 and res.skipped == []
     assert all(f.error is None and f.clean and f.lines == 3 for f in found)
     assert all(f.preread is None for f in found)

@@ -125,18 +125,22 @@ def build_event_tables(
     else:
         files, disc = sources.discover([str(p) for p in paths])
 
-    def scan() -> None:
-        for i, f in enumerate(files):
+    scanned = 0
+
+    def scan(some: Sequence[sources.SourceFile]) -> None:
+        nonlocal scanned
+        for f in some:
             if not f.sha256 and f.error is None:
                 sources.prescan(f)
+            scanned += 1
             if progress:
-                progress("scan", i + 1, len(files))
+                progress("scan", scanned, len(files))
 
     names = {f.name for f in sqlpack.files(PACK, version)}
     projection = (
         sqlpack.load(PACK, version, PROJECTION_FILE).text if PROJECTION_FILE in names else None
     )
-    # Files still to pre-scan are scanned while the first batch is read
+    # Files still to pre-scan are scanned batch by batch while each batch is read
     # (sources.read_jsonl); when all are scanned already, nothing is read ahead of
     # their verdicts.
     if any(not f.sha256 and f.error is None for f in files):
@@ -144,7 +148,7 @@ def build_event_tables(
             con, files, "raw_events", EVENT_COLUMNS, projection=projection, scan=scan
         )
     else:
-        scan()
+        scan(files)
         res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS, projection=projection)
     if progress:
         progress("score", 0, 1)
