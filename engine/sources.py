@@ -389,15 +389,7 @@ def _preread(batch: Sequence[SourceFile]) -> list[bytes] | None:
     datas: list[bytes] = []
     try:
         for f in batch:
-            fd = os.open(f.path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
-            try:
-                st = os.fstat(fd)
-                if not stat.S_ISREG(st.st_mode):
-                    raise OSError(f"{f.path}: not a regular file")
-                with open(fd, "rb", buffering=0, closefd=False) as fh:
-                    data = fh.readall()
-            finally:
-                os.close(fd)
+            data, st = _read_whole(f.path)
             f.preread = (data, st)
             datas.append(data)
     except OSError:
@@ -405,6 +397,19 @@ def _preread(batch: Sequence[SourceFile]) -> list[bytes] | None:
             f.preread = None
         return None
     return datas
+
+
+def _read_whole(path: str) -> tuple[bytes, os.stat_result]:
+    """A regular file's bytes and status, in one unbuffered read (OSError otherwise)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO must not block
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(f"{path}: not a regular file")
+        with open(fd, "rb", buffering=0, closefd=False) as fh:
+            return fh.readall(), st
+    finally:
+        os.close(fd)
 
 
 def _read_hashed(f: BinaryIO, update: Callable[[bytes], None], size: int = CHUNK) -> bytes:
@@ -519,10 +524,7 @@ def _load_lines_from_python(
     """
     try:
         if datas is None:
-            datas = []
-            for p in paths:
-                with open(p, "rb", buffering=0) as fh:
-                    datas.append(fh.readall())
+            datas = [_read_whole(p)[0] for p in paths]
         offsets = struct.pack(f"<{len(datas) + 1}q", 0, *itertools.accumulate(map(len, datas)))
         content = pa.Array.from_buffers(
             pa.large_string(),
@@ -656,18 +658,19 @@ def read_jsonl(
     order_of = {f.path: i for i, f in enumerate(files)}
     params = {"columns": cols, "max_object_size": max_line_bytes + 1024}
 
+    load_sql, macro = _raw_batch_load(cols)  # how a batch of small files is loaded
+
+    def small_batch(paths: list[str], sizes: int) -> bool:
+        return len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES
+
     def lines_batch(paths: list[str], sizes: int) -> bool:
         """Is this batch loaded as lines (and so from bytes Python can read)?"""
-        small = len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES
-        return small and _raw_batch_load(cols)[0] is _RAW_LINES_LOAD
+        return small_batch(paths, sizes) and load_sql is _RAW_LINES_LOAD
 
     def stage(paths: list[str], sizes: int, datas: list[bytes] | None = None) -> None:
         args = {**params, "files": paths}
-        if len(paths) > 1 and sizes / len(paths) < SMALL_FILE_BYTES:
-            load_sql, macro = _raw_batch_load(cols)
-            if load_sql is _RAW_LINES_LOAD and _load_lines_from_python(con, paths, datas):
-                pass
-            else:
+        if small_batch(paths, sizes):
+            if not (lines_batch(paths, sizes) and _load_lines_from_python(con, paths, datas)):
                 sqlpack.execute(con, load_sql, args)
             sqlpack.execute(con, macro)
         else:
