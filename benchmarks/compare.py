@@ -82,7 +82,9 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
 
 
 def target_key(name: str) -> str:
-    """A target's name without the measured values some names carry (ms per run)."""
+    """A target's name without the measured values some names carry (ms per run, and
+    the seed scorer's own time when it was timed in the run)."""
+    name = re.sub(r"\([0-9.]+ s/run over [0-9]+ runs; [0-9.]+ ms/run\)", "(timed)", name)
     return re.sub(r"; [0-9.]+ ms/run\)", ")", name)
 
 

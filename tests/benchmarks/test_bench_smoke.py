@@ -318,3 +318,92 @@ def test_compare_matches_targets_whose_names_carry_measured_values(tmp_path: Pat
         "| extract x: speed-up per run vs seed scorer (0.27 s/run; 0.414 ms/run) "
         "| 387.90 | 651.80 | ≥ 1000.0 | **missed** | **missed** |"
     ]
+
+
+#: A stand-in for ArcheFlow's archeflow-score.sh (not part of runscore), with its
+#: interface: ``extract FILE`` appends one line per reviewer of a complete run to
+#: .archeflow/memory/effectiveness.jsonl under the working directory, and exits 1 for a
+#: run without run.complete. FAULT=drop leaves out each run's last reviewer.
+FAKE_SEED = """#!/usr/bin/env bash
+set -euo pipefail
+[[ "$1" == extract ]] || exit 2
+exec "{python}" - "$2" <<'PY'
+import json, os, sys
+events = [json.loads(x) for x in open(sys.argv[1]) if x.strip()]
+if not any(e["type"] == "run.complete" for e in events):
+    sys.exit(1)
+run_id = next(e["run_id"] for e in events if e["type"] == "run.start")
+archs = sorted({{(e.get("data") or {{}}).get("archetype") or e.get("agent") or "unknown"
+                for e in events if e["type"] == "review.verdict"}})
+if os.environ.get("FAULT") == "drop":
+    archs = archs[:-1]
+os.makedirs(".archeflow/memory", exist_ok=True)
+with open(".archeflow/memory/effectiveness.jsonl", "a") as f:
+    for a in archs:
+        f.write(json.dumps({{"run_id": run_id, "archetype": a}}) + "\\n")
+PY
+"""
+
+
+@pytest.mark.parametrize("fault", ["", "drop"])
+def test_seed_scorer_is_timed_on_run_files_and_checked(tmp_path: Path, fault: str) -> None:
+    script = tmp_path / "archeflow-score.sh"
+    script.write_text(FAKE_SEED.format(python=sys.executable), encoding="utf-8")
+    work, out = tmp_path / "work", tmp_path / "result.json"
+    env = {**os.environ, "FAULT": fault}
+    r = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--runs", "120", "--layouts", "per-run",
+         "--work", str(work), "--json", str(out), "--skip", "report,incremental,history,dag",
+         "--seed-scorer", str(script), "--seed-sample", "30"],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env, check=False,
+    )  # fmt: skip
+    doc = json.loads(out.read_text())
+    seed = [x for x in doc["results"] if x.get("seed")]
+    assert len(seed) == 1 and seed[0]["corpus"] == "seed scorer, per-run 120"
+    assert seed[0]["step"] == "archeflow-score.sh extract, 30 runs"
+    assert seed[0]["seed"]["runs"] == 30
+    assert seed[0]["seed"]["s_per_run"] == round(seed[0]["wall_s"] / 30, 4) > 0
+    # What the stand-in wrote, recomputed from the 30 files the harness took.
+    files = sorted((work / "corpus-per-run-120").glob("*.jsonl"))[:30]
+    mine = independent_expect([e for f in files for e in read_events_of(f)])
+    want = mine["records"]
+    assert want > 0 and seed[0]["check"]["expected"] == want
+    names = [t["target"] for t in doc["targets"]]
+    timed = [n for n in names if "vs seed scorer timed in this run" in n]
+    if fault:
+        assert r.returncode == 1  # a failed check fails the run
+        dropped = mine["runs_complete"]  # one reviewer of each complete run
+        assert seed[0]["check"] == {"ok": False, "records": want - dropped, "expected": want}
+        assert timed == []  # not compared against a scorer that did not do the work
+    else:
+        assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+        assert seed[0]["check"] == {"ok": True, "records": want, "expected": want}
+        assert len(timed) == 1
+        t = next(t for t in doc["targets"] if t["target"] == timed[0])
+        e = next(x for x in doc["results"] if x["step"] == "extract")
+        assert t["value"] == round(seed[0]["seed"]["s_per_run"] / (e["wall_s"] / 120), 1)
+        assert t["op"] == "≥" and t["limit"] == 1000.0
+        assert f"({seed[0]['seed']['s_per_run']:.3f} s/run over 30 runs; " in timed[0]
+    assert any("vs seed scorer (0.27 s/run;" in n for n in names)  # the issue's figure too
+
+
+def read_events_of(f: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in f.read_text().splitlines()]
+
+
+def test_compare_pairs_the_timed_seed_rows(tmp_path: Path) -> None:
+    def result(s: str, ms: str, value: float) -> dict[str, Any]:
+        name = (
+            f"extract x: speed-up per run vs seed scorer timed in this run "
+            f"({s} s/run over 100 runs; {ms} ms/run)"
+        )
+        t = {"target": name, "value": value, "op": "≥", "limit": 1000.0, "ok": False}
+        return {"machine": {"cores": 2}, "results": [], "targets": [t]}
+
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps(result("0.236", "0.501", 471.0)), encoding="utf-8")
+    new.write_text(json.dumps(result("0.241", "0.456", 528.5)), encoding="utf-8")
+    cmp = py("benchmarks.compare", str(old), str(new))
+    assert cmp.returncode == 0, cmp.stderr
+    rows = [x for x in cmp.stdout.splitlines() if "seed scorer" in x]
+    assert len(rows) == 1 and "| 471.00 | 528.50 |" in rows[0]
