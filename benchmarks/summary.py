@@ -5,7 +5,9 @@
 Each run's ratios were measured within that run, against its own baseline; this only
 gathers them, it does not mix one run's step with another's baseline. On a machine whose
 single runs move by ±20%, a target near its limit is met in one run and missed in the
-next: the verdict here is on the median, and "met in" says how often. Targets are matched
+next: the verdict here is on the median, and "met in" says how often. A value its run
+marked suspect (measured against a step that waited: ``benchmarks.run``) is left out, and
+counted. Targets are matched
 by name without the measured values some names carry (``compare.target_key``); steps by
 (corpus, step). Rows missing from some runs show how many runs had them.
 """
@@ -33,18 +35,28 @@ def summary(docs: list[dict[str, Any]]) -> str:
         "|---|--:|--:|--:|--:|--:|--:|---|",
     ]
     targets: dict[str, list[dict[str, Any]]] = {}
+    suspect: dict[str, int] = {}
     for d in docs:
         for t in d.get("targets", []):
-            if t.get("value") is not None:
-                targets.setdefault(target_key(t["target"]), []).append(t)
+            key = target_key(t["target"])
+            if t.get("suspect"):
+                # measured against a step that waited (benchmarks.run): left out, counted
+                suspect[key] = suspect.get(key, 0) + 1
+                targets.setdefault(key, [])
+            elif t.get("value") is not None:
+                targets.setdefault(key, []).append(t)
     for key, ts in targets.items():
+        name = key + (f" ({suspect[key]} suspect run(s) left out)" if suspect.get(key) else "")
+        if not ts:
+            lines.append(f"| {name} | 0 | — | — | — | — | — | — |")
+            continue
         vals = [float(t["value"]) for t in ts]
         op, limit = ts[-1]["op"], float(ts[-1]["limit"])
         med = statistics.median(vals)
         met = sum(_ok(v, op, limit) for v in vals)
         verdict = "met" if _ok(med, op, limit) else "**missed**"
         lines.append(
-            f"| {key} | {len(vals)} | {_num(med, 2)} | {_num(min(vals), 2)} "
+            f"| {name} | {len(vals)} | {_num(med, 2)} | {_num(min(vals), 2)} "
             f"| {_num(max(vals), 2)} | {op} {ts[-1]['limit']} | {met} of {len(vals)} "
             f"| {verdict} |"
         )

@@ -454,3 +454,70 @@ def test_summary_gives_each_target_its_median_range_and_hit_count(tmp_path: Path
     bad.write_text("{}", encoding="utf-8")
     r = py("benchmarks.summary", paths[0], str(bad))
     assert r.returncode != 0 and "not a benchmarks.run result" in r.stderr
+
+
+def test_a_ratio_against_a_step_that_waited_is_marked_suspect(tmp_path: Path) -> None:
+    import argparse
+
+    from benchmarks import run as bench
+
+    # wall well above CPU: waited (I/O or the machine), not working
+    assert bench._waited({"wall_s": 3.28, "cpu_s": 1.14}) == 2.14
+    assert bench._waited({"wall_s": 1.0, "cpu_s": 1.8}) is None  # two cores busy
+    assert bench._waited({"wall_s": 0.45, "cpu_s": 0.2}) is None  # 1.25 x 0.2 + 0.2
+    assert bench._waited({"wall_s": 0.46, "cpu_s": 0.2}) == 0.26
+
+    args = argparse.Namespace(work=str(tmp_path), runscore=None, layouts=["per-run"], runs=[10])
+    b = bench.Bench(args)
+
+    def step(corpus: str, name: str, wall: float, cpu: float, **x: Any) -> dict[str, Any]:
+        m = {"wall_s": wall, "cpu_s": cpu, "max_rss_mb": 100.0, "rc": 0, "load_before": 0.5}
+        return b.record(corpus, name, m, **x)
+
+    base = step("per-run 10", "baseline", 3.0, 1.0)  # stalled
+    ext = step("per-run 10", "extract", 4.0, 6.0)
+    ext["x_baseline"] = bench._ratio(ext, base)
+    scan = step("history 500 lines", "raw read_json scan", 0.5, 0.7)  # did not wait
+    step("history 500 lines", "report (cached)", 0.4, 0.5, x_scan=bench._ratio(
+        {"wall_s": 0.4, "cpu_s": 0.5, "max_rss_mb": 1.0}, scan))  # fmt: skip
+    assert base["waited_s"] == 2.0 and "waited_s" not in ext and "waited_s" not in scan
+    ts = {t["target"]: t for t in b.targets()}
+    t = ts["extract per-run 10: time vs baseline"]
+    assert t["value"] == 1.333 and t["ok"] is True
+    assert t["suspect"] == "per-run 10 / baseline waited: 3.000 s wall on 1.00 CPU-s"
+    assert ts["report (cached) over history 500 lines vs raw read_json scan"]["suspect"] is None
+    assert b.notes == [
+        "extract per-run 10: time vs baseline: suspect, per-run 10 / baseline waited: "
+        "3.000 s wall on 1.00 CPU-s"
+    ]
+    doc = {
+        "machine": {"cores": 2, "cpu": "x", "memory_gib": 1, "python": "3", "duckdb": "2"},
+        "params": {"seed": 7},
+        "results": b.results,
+        "targets": list(ts.values()),
+        "notes": b.notes,
+    }
+    md = bench.markdown(doc)
+    assert (
+        "| extract per-run 10: time vs baseline | 1.33 | 6.00 | ≤ 2.5 | within (not a stated "
+        "target) (suspect: per-run 10 / baseline waited: 3.000 s wall on 1.00 CPU-s) |"
+    ) in md.splitlines()
+
+    # benchmarks.summary leaves the suspect value out, and says so
+    other = {**doc, "targets": [{**t, "value": 2.9, "ok": False, "suspect": None}]}
+    paths = []
+    for i, d in enumerate([doc, other]):
+        p = tmp_path / f"r{i}.json"
+        p.write_text(json.dumps(d), encoding="utf-8")
+        paths.append(str(p))
+    r = py("benchmarks.summary", *paths)
+    assert r.returncode == 0, r.stderr
+    assert (
+        "| extract per-run 10: time vs baseline (1 suspect run(s) left out) | 1 | 2.90 | 2.90 "
+        "| 2.90 | ≤ 2.5 | 0 of 1 | **missed** |"
+    ) in r.stdout.splitlines()
+    only = py("benchmarks.summary", paths[0])
+    assert (
+        "| extract per-run 10: time vs baseline (1 suspect run(s) left out) | 0 | — | — | — "
+        "| — | — | — |"
+    ) in only.stdout.splitlines()
