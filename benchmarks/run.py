@@ -589,14 +589,17 @@ class Bench:
         m["cmd"] = ["bash", "-c", "<for each file: bash archeflow-score.sh extract FILE>"]
         want = _seed_expect(files)
         got: set[tuple[str, str]] = set()
-        lines = 0
+        lines = bad = 0
         out = wd / ".archeflow" / "memory" / "effectiveness.jsonl"
         if out.exists():
-            for line in out.read_text(encoding="utf-8").splitlines():
-                rec = json.loads(line)
-                got.add((str(rec.get("run_id")), str(rec.get("archetype"))))
+            for line in out.read_text(encoding="utf-8", errors="replace").splitlines():
                 lines += 1
-        ok = m["rc"] == 0 and got == want and lines == len(want)
+                try:
+                    rec = json.loads(line)
+                    got.add((str(rec.get("run_id")), str(rec.get("archetype"))))
+                except (ValueError, AttributeError):
+                    bad += 1  # not a JSON object: the check fails, the run goes on
+        ok = m["rc"] == 0 and not bad and got == want and lines == len(want)
         self.record(
             f"seed scorer, per-run {runs}",
             f"archeflow-score.sh extract, {len(files)} runs",

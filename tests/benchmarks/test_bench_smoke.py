@@ -323,7 +323,8 @@ def test_compare_matches_targets_whose_names_carry_measured_values(tmp_path: Pat
 #: A stand-in for ArcheFlow's archeflow-score.sh (not part of runscore), with its
 #: interface: ``extract FILE`` appends one line per reviewer of a complete run to
 #: .archeflow/memory/effectiveness.jsonl under the working directory, and exits 1 for a
-#: run without run.complete. FAULT=drop leaves out each run's last reviewer.
+#: run without run.complete. FAULT=drop leaves out each run's last reviewer; FAULT=garble
+#: adds a line that is not JSON after each run's records.
 FAKE_SEED = """#!/usr/bin/env bash
 set -euo pipefail
 [[ "$1" == extract ]] || exit 2
@@ -341,11 +342,13 @@ os.makedirs(".archeflow/memory", exist_ok=True)
 with open(".archeflow/memory/effectiveness.jsonl", "a") as f:
     for a in archs:
         f.write(json.dumps({{"run_id": run_id, "archetype": a}}) + "\\n")
+    if os.environ.get("FAULT") == "garble":
+        f.write("[archeflow-score] not a record\\n")
 PY
 """
 
 
-@pytest.mark.parametrize("fault", ["", "drop"])
+@pytest.mark.parametrize("fault", ["", "drop", "garble"])
 def test_seed_scorer_is_timed_on_run_files_and_checked(tmp_path: Path, fault: str) -> None:
     script = tmp_path / "archeflow-score.sh"
     script.write_text(FAKE_SEED.format(python=sys.executable), encoding="utf-8")
@@ -372,8 +375,9 @@ def test_seed_scorer_is_timed_on_run_files_and_checked(tmp_path: Path, fault: st
     timed = [n for n in names if "vs seed scorer timed in this run" in n]
     if fault:
         assert r.returncode == 1  # a failed check fails the run
-        dropped = mine["runs_complete"]  # one reviewer of each complete run
-        assert seed[0]["check"] == {"ok": False, "records": want - dropped, "expected": want}
+        # drop: one reviewer of each complete run less; garble: one bad line more each
+        lines = want + (1 if fault == "garble" else -1) * mine["runs_complete"]
+        assert seed[0]["check"] == {"ok": False, "records": lines, "expected": want}
         assert timed == []  # not compared against a scorer that did not do the work
     else:
         assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
