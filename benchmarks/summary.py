@@ -7,9 +7,9 @@ gathers them, it does not mix one run's step with another's baseline. On a machi
 single runs move by ±20%, a target near its limit is met in one run and missed in the
 next: the verdict here is on the median, and "met in" says how often. A value its run
 marked suspect (measured against a step that waited: ``benchmarks.run``) is left out, and
-counted. Targets are matched
-by name without the measured values some names carry (``compare.target_key``); steps by
-(corpus, step). Rows missing from some runs show how many runs had them.
+counted. Targets are matched by name without the measured values some names carry
+(``compare.target_key``); steps by (corpus, step). Rows missing from some runs show how
+many runs had them.
 """
 
 from __future__ import annotations
