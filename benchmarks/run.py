@@ -8,7 +8,9 @@ from ``os.wait4`` (the rusage of exactly that child). On each generated corpus:
     corpora, the file for single-file ones);
 (b) ``runscore extract <corpus dir> --history <fresh file>``;
 (c) ``runscore report --history <that file>`` (skipped, with a note, if absent);
-(d) extract again after adding 1% new runs to the corpus (incremental).
+(d) extract again after adding 1% new runs to the corpus (incremental);
+(e) extract once more, nothing new (every file unchanged: the nightly job's usual night;
+    shown for information, the issue sets no target for it).
 
 With ``--seed-scorer <ArcheFlow checkout>/lib/archeflow-score.sh``, first: the seed's own
 scorer timed on ``--seed-sample`` run files of the smallest per-run corpus, one
@@ -403,6 +405,22 @@ class Bench:
                     timeout=to,
                 )
                 chk = check_history(history_stats(hist), add_expect(exp, add["expect"]))
+                # (e) once more with nothing new: the nightly job's usual night.
+                size = hist.stat().st_size
+                again = measure(
+                    self.cmd("extract", str(cdir), "--history", str(hist), "--format", "json"),
+                    stdout_path=hdir / "extract-again.out",
+                    timeout=to,
+                )
+                said = _json_or_none(hdir / "extract-again.out")
+                files = len(list(cdir.glob("*.jsonl")))
+                unchanged = {"files_read": 0, "files_unchanged": files, "records_written": 0}
+                got = {k: (said or {}).get(k) for k in unchanged}
+                again_chk = {
+                    "ok": again["rc"] == 0 and got == unchanged and hist.stat().st_size == size,
+                    "said": got,
+                    "history_bytes_added": hist.stat().st_size - size,
+                }
             finally:
                 for p in add["paths"]:
                     os.unlink(p)
@@ -415,6 +433,14 @@ class Bench:
                 x_full_extract=_ratio(m, full),
                 new_runs=new,
                 check=chk,
+            )
+            self.record(
+                label,
+                "extract again (nothing new)",
+                again,
+                x_baseline=_ratio(again, base),
+                x_full_extract=_ratio(again, full),
+                check=again_chk,
             )
 
     def dag_benchmark(self) -> None:
@@ -850,6 +876,15 @@ def _waited(r: dict[str, Any]) -> float | None:
     if wall is None or cpu is None or wall <= WAIT_FACTOR * cpu + WAIT_SLACK_S:
         return None
     return round(wall - cpu, 3)
+
+
+def _json_or_none(path: Path) -> dict[str, Any] | None:
+    """The JSON object a step wrote to stdout, or None if it wrote none."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def _ratio(m: dict[str, Any], base: dict[str, Any]) -> dict[str, float | None]:

@@ -418,6 +418,11 @@ def extract(
         return result
 
     new_manifest_entries = _manifest_entries(con, version, readable, result)
+    if not new_manifest_entries and records.num_rows == 0 and os.path.exists(history_path):
+        # Nothing to append and nothing new to remember (every file unchanged, say): no
+        # lock to wait for, no history keys to read, no manifest to rewrite — on a night
+        # with no new runs that was ~0.12 s of a 0.8 s extract over 10k run files.
+        return result
     with history.locked(history_path, timeout=lock_timeout):
         _existing_keys(con, history_path)
         con.execute(

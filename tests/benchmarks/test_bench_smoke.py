@@ -183,8 +183,26 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
 
     steps = {(x["corpus"], x["step"]) for x in doc["results"]}
     for layout in ("single-file", "per-run"):
-        for step in ("baseline", "extract", "report", "extract +1% (incremental)"):
+        for step in (
+            "baseline",
+            "extract",
+            "report",
+            "extract +1% (incremental)",
+            "extract again (nothing new)",
+        ):
             assert (f"{layout} 200", step) in steps
+        again = next(
+            x
+            for x in doc["results"]
+            if x["corpus"] == f"{layout} 200" and x["step"] == "extract again (nothing new)"
+        )
+        # 1% of 200 runs added: two more run files, or one more file of two runs.
+        files = 202 if layout == "per-run" else 2
+        assert again["check"] == {
+            "ok": True,
+            "said": {"files_read": 0, "files_unchanged": files, "records_written": 0},
+            "history_bytes_added": 0,
+        }
     assert ("history 500 lines", "raw read_json scan") in steps
     for step in (
         "report (cache off)",

@@ -124,3 +124,35 @@ def test_a_file_given_up_on_is_said_again(
     again = effectiveness.extract([str(tmp_path / "events")], hist)
     assert again.files_unchanged == 2
     assert again.unreadable == first.unreadable
+
+
+def test_a_rerun_with_nothing_new_writes_nothing_and_takes_no_lock(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    from runscore.engine import history
+    from runscore.engine.errors import LockTimeout
+
+    _corpus(tmp_path, fixtures)
+    hist = tmp_path / "h.jsonl"
+    first = effectiveness.extract([str(tmp_path / "events")], str(hist))
+    assert first.records_written > 0
+    manifest = Path(effectiveness.manifest_path(str(hist)))
+    before = (hist.read_bytes(), manifest.stat().st_ino, manifest.stat().st_mtime_ns)
+    # Another writer holds the lock: a rerun with nothing to write does not wait for it.
+    with history.locked(str(hist), timeout=0):
+        again = effectiveness.extract([str(tmp_path / "events")], str(hist), lock_timeout=0)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 2, 0)
+    assert _said(again) == _said(first)
+    assert (hist.read_bytes(), manifest.stat().st_ino, manifest.stat().st_mtime_ns) == before
+    # A new file with a run but no review records: nothing to append, but the manifest
+    # must learn the file, so it still waits for the lock (and gives up at the timeout).
+    (tmp_path / "events" / "c.jsonl").write_text(
+        '{"run_id":"r-c","seq":1,"type":"run.start"}\n'
+        '{"run_id":"r-c","seq":2,"parent":[1],"type":"run.complete"}\n'
+    )
+    with history.locked(str(hist), timeout=0):
+        with pytest.raises(LockTimeout):
+            effectiveness.extract([str(tmp_path / "events")], str(hist), lock_timeout=0)
+    third = effectiveness.extract([str(tmp_path / "events")], str(hist))
+    assert (third.files_read, third.files_unchanged) == (1, 2)
+    assert any(k.endswith("c.jsonl") for k in json.loads(manifest.read_text())["files"])
