@@ -7,8 +7,10 @@ append-only history. Every formula lives in the SQL; this module orchestrates.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
+import gc
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -307,7 +309,51 @@ def extract(
     manifest beside the history is not read again, and its runs are not re-scored.
     Idempotent: a record whose (run_id, archetype, scoring_version, events_sha256) is
     already in the history is not written again.
+
+    Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
+    with _gc_paused():
+        return _extract(
+            paths,
+            history_path,
+            version,
+            incremental=incremental,
+            write=write,
+            lock_timeout=lock_timeout,
+            scored_at=scored_at,
+            progress=progress,
+        )
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Python's cyclic collector off for the duration; its previous state restored after.
+
+    Extract builds hundreds of thousands of objects that hold no cycles (a SourceFile per
+    file, the manifest's entries, the lists said of them), and every full collection
+    walked all of them again: 11 full collections were ~0.5 s of a 2.4 s rerun over 100k
+    unchanged run files. Reference counting still frees all of it as it goes.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def _extract(
+    paths: Sequence[str],
+    history_path: str,
+    version: str,
+    *,
+    incremental: bool,
+    write: bool,
+    lock_timeout: float | None,
+    scored_at: str | None,
+    progress: Progress | None,
+) -> ExtractResult:
     _check_version(version)
     if write and os.path.islink(history_path):
         raise UsageError(f"{history_path}: refusing to write through a symlink")

@@ -156,3 +156,33 @@ def test_a_rerun_with_nothing_new_writes_nothing_and_takes_no_lock(
     third = effectiveness.extract([str(tmp_path / "events")], str(hist))
     assert (third.files_read, third.files_unchanged) == (1, 2)
     assert any(k.endswith("c.jsonl") for k in json.loads(manifest.read_text())["files"])
+
+
+def test_extract_pauses_the_cyclic_collector_and_restores_it(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gc
+
+    from runscore.engine.errors import UsageError
+
+    seen: list[bool] = []
+    real = effectiveness.build_event_tables
+
+    def spy(*a: Any, **k: Any) -> Any:
+        seen.append(gc.isenabled())
+        return real(*a, **k)
+
+    monkeypatch.setattr(effectiveness, "build_event_tables", spy)
+    _corpus(tmp_path, fixtures)
+    try:
+        for enabled in (True, False):
+            gc.enable() if enabled else gc.disable()
+            effectiveness.extract([str(tmp_path / "events")], str(tmp_path / f"h-{enabled}.jsonl"))
+            assert gc.isenabled() is enabled
+        gc.enable()
+        with pytest.raises(UsageError):
+            effectiveness.extract([str(tmp_path / "events")], str(tmp_path / "h.jsonl"), "v0")
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+    assert seen == [False, False]
