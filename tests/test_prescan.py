@@ -1,4 +1,8 @@
-"""The pre-scan sends a file to the careful path when NaN/Infinity appear anywhere."""
+"""The pre-scan sends a file the careful way when it holds what DuckDB takes but JSON is not.
+
+That is a trailing comma, or a non-finite number (NaN, Infinity, inf in any case) where a
+value may stand; and bytes that are not UTF-8.
+"""
 
 from __future__ import annotations
 
@@ -13,16 +17,80 @@ import pytest
 from runscore.engine import db, sources
 
 
-@pytest.mark.parametrize("token", [b"NaN", b"Infinity"])
-@pytest.mark.parametrize("offset", [0, 2, 5])
-def test_token_across_a_chunk_seam_is_seen(tmp_path: Path, token: bytes, offset: int) -> None:
-    # The token starts just before the first chunk boundary and ends after it.
-    data = b"x" * (sources.CHUNK - offset) + token + b"\n"
+NON_FINITE = [b"NaN", b"Infinity", b"-Infinity", b"nan", b"-NaN", b"INF", b"-inf", b"iNfInItY"]
+
+
+@pytest.mark.parametrize("token", NON_FINITE)
+@pytest.mark.parametrize("shift", [-12, -8, -3, -2, -1, 0, 1, 2])
+def test_token_across_a_chunk_seam_is_seen(tmp_path: Path, token: bytes, shift: int) -> None:
+    # The token starts `shift` bytes from the first chunk boundary: the seam falls before
+    # the colon, in the blanks, at the token or inside it.
+    lead = b'", "v":  '
+    head = b'{"pad": "' + b"x" * (sources.CHUNK + shift - 9 - len(lead)) + lead
+    assert len(head) == sources.CHUNK + shift
     p = tmp_path / "f.jsonl"
-    p.write_bytes(data)
+    p.write_bytes(head + token + b'}\n{"v": 1}\n')
     f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"))
     assert f.clean is False
-    assert f.lines == 1
+    assert f.lines == 2
+
+
+@pytest.mark.parametrize("token", NON_FINITE)
+@pytest.mark.parametrize(
+    "where", [b'{"v": %s}', b'{"v":%s, "w": 1}', b'{"v": [1,%s]}', b'{"v": [%s]}', b'{"v":\t %s}']
+)
+@pytest.mark.parametrize("big", [False, True], ids=["re", "re2"])
+def test_a_non_finite_number_makes_the_file_careful(
+    tmp_path: Path, token: bytes, where: bytes, big: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # DuckDB's parser reads all of these as numbers; none is JSON.
+    monkeypatch.setattr(sources, "_use_re2", lambda size: big)
+    filler = b'{"run_id": "r", "type": "x", "n": [1, 2]}\n'
+    f = _scan(tmp_path, filler * 300 + where % token + b"\n" + filler)
+    assert (f.clean, f.lines) == (False, 302)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"v": "nan"}',
+        b'{"v": null, "w": "Infinity"}',
+        b'{"msg": "maintenance info", "n": [1, 2]}',
+        b'{"nan": 1, "inf": [true, false, null]}',
+        b'{"v": 1e400}',  # JSON, though no double holds it (read as a number, not refused)
+    ],
+)
+@pytest.mark.parametrize("big", [False, True], ids=["re", "re2"])
+def test_the_same_letters_elsewhere_leave_the_file_clean(
+    tmp_path: Path, line: bytes, big: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sources, "_use_re2", lambda size: big)
+    filler = b'{"run_id": "r", "type": "x", "n": [1, 2]}\n'
+    f = _scan(tmp_path, filler * 300 + line + b"\n")
+    assert (f.clean, f.lines) == (True, 301)
+
+
+@pytest.mark.parametrize("chunks", [1, 3])
+def test_a_line_over_chunks_is_searched_whole(tmp_path: Path, chunks: int) -> None:
+    # The line starts before a chunk's end and holds the token chunks later.
+    data = b'{"a": 1}\n{"pad": "' + b"x" * (chunks * sources.CHUNK) + b'", "v": nan}\n{"b": 2}'
+    f = _scan(tmp_path, data)
+    assert (f.clean, f.lines) == (False, 3)
+    assert f.long_line == len(data.split(b"\n")[1])
+    clean = _scan(tmp_path, data.replace(b"nan", b"0.5"))
+    assert (clean.clean, clean.lines) == (True, 3)
+
+
+def test_a_line_over_the_limit_is_not_held_for_the_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Past the line limit the careful path takes the file anyway (it skips that line).
+    monkeypatch.setenv(sources.MAX_LINE_ENV, str(sources.CHUNK + 10))
+    data = b'{"pad": "' + b"x" * (3 * sources.CHUNK) + b'"}\n'
+    f = _scan(tmp_path, data)
+    assert (f.clean, f.lines) == (False, 1)
+    monkeypatch.setenv(sources.MAX_LINE_ENV, str(4 * sources.CHUNK))
+    assert _scan(tmp_path, data).clean is True
 
 
 def test_clean_file_stays_clean(tmp_path: Path) -> None:
@@ -50,7 +118,7 @@ def test_multi_chunk_file_hash_and_counts(tmp_path: Path) -> None:
 def test_without_digest_the_classification_is_the_same(tmp_path: Path, size: int) -> None:
     p = tmp_path / "f.jsonl"
     line = b'{"a": "\xc3\xa9", "b": 1}\n'
-    body = (line * (size // len(line) + 1))[:size] + b"NaN"
+    body = (line * (size // len(line) + 1))[:size] + b'\n{"v": NaN}'
     p.write_bytes(body)
     with_hash = sources.prescan(sources.SourceFile(str(p), str(p)))
     without = sources.prescan(sources.SourceFile(str(p), str(p)), digest=False)
@@ -337,7 +405,7 @@ def test_re2_only_for_big_files_or_once_imported(monkeypatch: pytest.MonkeyPatch
         b"",
         b'{"a":1}\n{"b":"\xc3\xa9"}',
         b'{"a":[1,]}\n',
-        b"x" * (sources.CHUNK - 2) + b"NaN\n" + b'{"a":1}\n' * 10,
+        b"x" * (sources.CHUNK - 7) + b'{"v":NaN}\n' + b'{"a":1}\n' * 10,
         b'{"a":1}\n' * (2 * sources.CHUNK // 8 + 3),
     ],
     ids=["empty", "utf8-no-final-newline", "trailing-comma", "nan-at-seam", "three-chunks"],

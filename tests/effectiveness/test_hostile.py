@@ -29,6 +29,11 @@ BAD_LINES: list[tuple[str, bytes, str]] = [
     ("nan", b'{"run_id":"score-run","seq":20,"type":"note","data":{"v":NaN}}', r"^not JSON"),
     ("infinity", b'{"run_id":"x","type":"note","data":{"v":Infinity}}', r"^not JSON"),
     ("minus-infinity", b'{"run_id":"x","type":"note","data":{"v":-Infinity}}', r"^not JSON"),
+    # DuckDB's parser reads these as numbers too, in any case (spec: not JSON).
+    ("nan-lowercase", b'{"run_id":"score-run","seq":20,"type":"note","data":{"v":nan}}', r"^not JSON"),
+    ("inf-in-a-list", b'{"run_id":"x","type":"note","data":{"v":[1, -INF]}}', r"^not JSON"),
+    ("infinity-mixed-case", b'{"run_id":"x","type":"note","cost": iNfinity}', r"^not JSON"),
+    ("nan-alone", b"nan", r"^not JSON"),
     ("array", b'[{"run_id":"x","type":"note"}]', r"^not a JSON object"),
     ("string", b'"run_id"', r"^not a JSON object"),
     ("number", b"42", r"^not a JSON object"),
@@ -57,6 +62,9 @@ FIXTURE = (
 ALONE = {
     "not-utf8",
     "nan",
+    "nan-lowercase",
+    "inf-in-a-list",
+    "nan-alone",
     "torn-line",
     "array",
     "null-run-id",

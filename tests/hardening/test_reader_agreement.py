@@ -62,22 +62,44 @@ def test_a_valid_surrogate_pair_is_read(tmp_path: Path, hh: Any) -> None:
     assert _guardian(tmp_path, "p")["model"] == "haiku-\U0001f600"
 
 
-@pytest.mark.parametrize("literal", ["nan", "NAN", "inf", "-Inf", "1e400"])
-def test_a_non_finite_cost_is_warned_about_not_dropped_silently(
-    tmp_path: Path, hh: Any, literal: str
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+@pytest.mark.parametrize("literal", ["nan", "NAN", "inf", "-Inf", "Infinity", "-nan"])
+def test_a_non_finite_number_is_not_json_on_either_path(
+    tmp_path: Path, hh: Any, careful: bool, literal: str
 ) -> None:
-    # DuckDB's parser reads nan/inf in any case (and 1e400 as inf). Such a cost is not
-    # a cost: it is ignored *and warned about*; lowercase nan used to vanish silently,
-    # its first letter read as that of null.
+    # DuckDB's parser reads nan/inf in any case; JSON has no such number (spec §1:
+    # "not JSON (NaN/Infinity included)"). The line is refused, whichever path its file
+    # takes; lowercase nan used to be read, as a cost that was then warned about.
     evs = hh.run_events("r3", cost=0.5)
     text = hh.dump_lines(evs).decode()
     assert text.count('"cost_usd": 0.5') == 1
-    res = _extract(
-        tmp_path, "n", text.replace('"cost_usd": 0.5', f'"cost_usd": {literal}').encode()
-    )
+    body = text.replace('"cost_usd": 0.5', f'"cost_usd": {literal}').encode()
+    res = _extract(tmp_path, "n", body + (DIRTY if careful else b""))
+    got = [(i["line"], i["reason"].split(":")[0]) for i in res.skipped_lines]
+    assert got[0] == (2, "not JSON")
+    assert len(got) == (2 if careful else 1)
+    # What is said of the run is of the line gone (its children's edges), not of a cost.
+    assert {w["reason"].split(":")[0] for w in res.warnings} == {
+        "parent edge to seq 2 ignored"
+    }
+    assert res.runs_scored == 1
+    assert _guardian(tmp_path, "n")["cost_usd"] is None  # the agent.complete line is gone
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+def test_a_cost_too_big_for_a_double_is_warned_about_not_dropped_silently(
+    tmp_path: Path, hh: Any, careful: bool
+) -> None:
+    # 1e400 is JSON, but no double holds it: both parsers read it as infinity. Such a
+    # cost is not a cost: it is ignored *and warned about*.
+    evs = hh.run_events("r3", cost=0.5)
+    text = hh.dump_lines(evs).decode()
+    body = text.replace('"cost_usd": 0.5', '"cost_usd": 1e400').encode()
+    res = _extract(tmp_path, "n", body + (DIRTY if careful else b""))
     assert [(w["line"], w["reason"]) for w in res.warnings] == [
         (2, "cost ignored: not a finite non-negative number")
     ]
+    assert len(res.skipped_lines) == (1 if careful else 0)
     rec = _guardian(tmp_path, "n")
     assert rec["cost_usd"] is None and rec["cost_basis"] == "unknown"
 
