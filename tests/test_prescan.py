@@ -16,7 +16,6 @@ import pyarrow as pa
 import pytest
 from runscore.engine import db, sources
 
-
 NON_FINITE = [b"NaN", b"Infinity", b"-Infinity", b"nan", b"-NaN", b"INF", b"-inf", b"iNfInItY"]
 
 

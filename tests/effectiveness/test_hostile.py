@@ -30,7 +30,11 @@ BAD_LINES: list[tuple[str, bytes, str]] = [
     ("infinity", b'{"run_id":"x","type":"note","data":{"v":Infinity}}', r"^not JSON"),
     ("minus-infinity", b'{"run_id":"x","type":"note","data":{"v":-Infinity}}', r"^not JSON"),
     # DuckDB's parser reads these as numbers too, in any case (spec: not JSON).
-    ("nan-lowercase", b'{"run_id":"score-run","seq":20,"type":"note","data":{"v":nan}}', r"^not JSON"),
+    (
+        "nan-lowercase",
+        b'{"run_id":"score-run","seq":20,"type":"note","data":{"v":nan}}',
+        r"^not JSON",
+    ),
     ("inf-in-a-list", b'{"run_id":"x","type":"note","data":{"v":[1, -INF]}}', r"^not JSON"),
     ("infinity-mixed-case", b'{"run_id":"x","type":"note","cost": iNfinity}', r"^not JSON"),
     ("nan-alone", b"nan", r"^not JSON"),

@@ -79,9 +79,7 @@ def test_a_non_finite_number_is_not_json_on_either_path(
     assert got[0] == (2, "not JSON")
     assert len(got) == (2 if careful else 1)
     # What is said of the run is of the line gone (its children's edges), not of a cost.
-    assert {w["reason"].split(":")[0] for w in res.warnings} == {
-        "parent edge to seq 2 ignored"
-    }
+    assert {w["reason"].split(":")[0] for w in res.warnings} == {"parent edge to seq 2 ignored"}
     assert res.runs_scored == 1
     assert _guardian(tmp_path, "n")["cost_usd"] is None  # the agent.complete line is gone
 
