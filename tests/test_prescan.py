@@ -476,3 +476,49 @@ def test_a_batch_that_cannot_be_pre_read_is_read_as_before(tmp_path: Path) -> No
     files = [sources.SourceFile(str(good), "a"), sources.SourceFile(str(tmp_path / "gone"), "g")]
     assert sources._preread(files) is None
     assert all(f.preread is None for f in files)
+
+
+def _four_files(tmp_path: Path) -> list[sources.SourceFile]:
+    bodies = [
+        b'{"run_id": "a", "type": "x"}\n',
+        b'{"run_id": "b", "type": "x", "cost": -nan}\n',
+        b'{"run_id": "c", "type": "x", "n": [1,]}\n',
+        b'{"run_id": "d", "type": "x", "note": "NaN and infinite"}\n',
+    ]
+    out = []
+    for i, body in enumerate(bodies):
+        p = tmp_path / f"{i}.jsonl"
+        p.write_bytes(body * 50)
+        out.append(sources.SourceFile(str(p), p.name))
+    return out
+
+
+def test_a_batch_searched_at_once_gives_each_file_its_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One RE2 call over the pre-read batch; the pre-scan takes each file's verdict and
+    # classifies it as its own search would have.
+    alone = [sources.prescan(f) for f in _four_files(tmp_path)]
+    assert [f.clean for f in alone] == [True, False, False, True]
+    monkeypatch.setattr(sources, "_use_re2", lambda size: True)
+    files = _four_files(tmp_path)
+    assert sources._preread(files) is not None
+    sources._presearch(files)
+    assert [f.preread[2] if f.preread else None for f in files] == [False, True, True, False]
+    monkeypatch.setattr(sources, "_NOT_JSON_RE", None)  # the verdict is used, not searched
+    for f, want in zip(files, alone, strict=True):
+        sources.prescan(f)
+        for k in ("size", "sha256", "lines", "clean", "long_line", "error"):
+            assert getattr(f, k) == getattr(want, k), k
+
+
+def test_a_small_batch_is_left_to_the_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Importing pyarrow.compute costs more than searching a few files with `re`.
+    monkeypatch.setattr(sources, "_use_re2", lambda size: size >= sources._RE2_FILE_FROM)
+    files = _four_files(tmp_path)
+    sources._preread(files)
+    sources._presearch(files)
+    assert all(f.preread is not None and f.preread[2] is None for f in files)
+    assert [sources.prescan(f).clean for f in files] == [True, False, False, True]

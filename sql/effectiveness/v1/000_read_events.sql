@@ -43,8 +43,9 @@ CREATE OR REPLACE TEMP MACRO jtext(t) AS
          WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
          ELSE t END;
 -- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
--- DuckDB's parser also takes nan/inf in any case; those become NaN/±inf here (not null,
--- which would hide them), so the checks downstream warn about them as not finite.
+-- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
+-- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
+-- DuckDB's parser also takes, never get here: the reader refuses their lines as not JSON.)
 CREATE OR REPLACE TEMP MACRO jnum(t) AS
     CASE WHEN ord(t) NOT IN (34, 116, 102, 91, 123) AND t <> 'null' THEN TRY_CAST(t AS DOUBLE) END;
 

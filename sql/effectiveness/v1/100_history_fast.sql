@@ -20,8 +20,8 @@
 -- names each problem with file and line. So both paths give the same tables on any file.
 -- A value's JSON kind from its first byte: 34 '"' string, 110 'n' null, 116/102 true/false,
 -- 45 '-' or 48-57 a number; NULL when absent. DuckDB's parser also takes nan, inf, -inf
--- (any case; the pre-scan only catches NaN and Infinity) which Python's, on the careful
--- path, rejects: they get kind 0, so such a line never passes here.
+-- (any case), which are not JSON: the pre-scan sends a file holding them the careful way,
+-- and should one get here all the same, it gets kind 0, so such a line never passes.
 CREATE OR REPLACE TEMP MACRO _hf_kind(t) AS
     CASE ascii(t)
         WHEN 110 THEN CASE WHEN t = 'null' THEN 110 ELSE 0 END
