@@ -512,9 +512,7 @@ def test_a_batch_searched_at_once_gives_each_file_its_verdict(
             assert getattr(f, k) == getattr(want, k), k
 
 
-def test_a_small_batch_is_left_to_the_scan(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_small_batch_is_left_to_the_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Importing pyarrow.compute costs more than searching a few files with `re`.
     monkeypatch.setattr(sources, "_use_re2", lambda size: size >= sources._RE2_FILE_FROM)
     files = _four_files(tmp_path)
