@@ -354,11 +354,14 @@ def _no_update(chunk: bytes) -> None:
 # - a comma before a closing bracket ("[1,]", '{"a": 1, }');
 # - a non-finite number wherever a value may stand: DuckDB takes NaN, Infinity and inf
 #   in any case, after a minus sign too (measured: nan, NAN, -NaN, Inf, -inf, infinity),
-#   not after a plus sign or a blank. A line that is such a token alone is no object,
-#   which the read itself sends the careful way.
+#   not after a plus sign or a blank, and only as a whole token ("infinit", "nanx" are
+#   refused). A line that is such a token alone is no object, which the read itself sends
+#   the careful way.
 # Blanks here are those JSON allows inside a line. A false alarm (the same bytes inside
-# a string) only costs the careful path.
-_NOT_JSON = r",[ \t\r]*[}\]]|[:,\[][ \t\r]*-?(?i:nan|inf)"
+# a string) only costs the careful path, which is slow: so the token must end where a
+# value ends (", information" in a finding's text must not send a file of a million
+# lines the careful way).
+_NOT_JSON = r",[ \t\r]*[}\]]|[:,\[][ \t\r]*-?(?i:nan|inf|infinity)[ \t\r]*[,}\]]"
 _NOT_JSON_RE = re.compile(_NOT_JSON.encode())
 #: Pieces from this size on are searched in RE2 (pyarrow) when ``_use_re2`` says so:
 #: ``re`` takes ~13 ms per MB for this pattern (it has no literal to skip ahead by),

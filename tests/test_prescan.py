@@ -57,6 +57,9 @@ def test_a_non_finite_number_makes_the_file_careful(
         b'{"msg": "maintenance info", "n": [1, 2]}',
         b'{"nan": 1, "inf": [true, false, null]}',
         b'{"v": 1e400}',  # JSON, though no double holds it (read as a number, not refused)
+        # English in a finding: the letters must end where a value ends to raise the alarm
+        b'{"d": "bad input, information lost, [INFO] x, infinite loop, nanoseconds: 3"}',
+        b'{"d": "values:NaNs, -Infinityish"}',
     ],
 )
 @pytest.mark.parametrize("big", [False, True], ids=["re", "re2"])
