@@ -10,7 +10,11 @@ from ``os.wait4`` (the rusage of exactly that child). On each generated corpus:
 (c) ``runscore report --history <that file>`` (skipped, with a note, if absent);
 (d) extract again after adding 1% new runs to the corpus (incremental);
 (e) extract once more, nothing new (every file unchanged: the nightly job's usual night;
-    shown for information, the issue sets no target for it).
+    shown for information, the issue sets no target for it);
+(f) extract a copy of the corpus with one line that is not JSON in the middle of one
+    file (the rest hard links), fresh history: that file takes the careful path, which
+    must cost a multiple of the fast read, not a power of the file's lines (checked: exit
+    1, that one line reported with its number, every run scored as in (b)).
 
 With ``--seed-scorer <ArcheFlow checkout>/lib/archeflow-score.sh``, first: the seed's own
 scorer timed on ``--seed-sample`` run files of the smallest per-run corpus, one
@@ -52,6 +56,9 @@ from benchmarks import generate
 
 HERE = Path(__file__).resolve().parent
 SEED_SCORER_S_PER_RUN = 0.27  # ArcheFlow's archeflow-score.sh, per run (the issue's figure)
+#: The line that is not JSON in step (f): DuckDB's parser would take it, the spec does not.
+BAD_LINE = b'{"run_id": "bench-bad", "type": "note", "data": {"v": NaN}}'
+
 BASELINE_SQL = (
     "SELECT count(*), sum(len(data.findings)) FROM read_json($files, format='newline_delimited')"
 )
@@ -442,6 +449,70 @@ class Bench:
                 x_full_extract=_ratio(again, full),
                 check=again_chk,
             )
+
+        if "dirty" not in self.a.skip:
+            self.dirty_benchmark(label, cdir, doc, base, full)
+
+    def dirty_benchmark(
+        self,
+        label: str,
+        cdir: Path,
+        doc: dict[str, Any],
+        base: dict[str, Any],
+        full: dict[str, Any],
+    ) -> None:
+        """(f): the corpus with one line that is not JSON, in the middle of one file."""
+        exp = doc["expect"]
+        ddir = self.work / f"dirty-{label.replace(' ', '-')}"
+        if ddir.exists():
+            shutil.rmtree(ddir)
+        ddir.mkdir()
+        files = sorted(cdir.glob("*.jsonl"))
+        victim = files[len(files) // 2]
+        for f in files:
+            if f != victim:
+                os.link(f, ddir / f.name)
+        data = victim.read_bytes()
+        cut = data.find(b"\n", len(data) // 2) + 1 or len(data)
+        line_no = data.count(b"\n", 0, cut) + 1
+        (ddir / victim.name).write_bytes(data[:cut] + BAD_LINE + b"\n" + data[cut:])
+        del data
+        _warm(ddir)
+        hist = ddir.parent / f"{ddir.name}-history" / "effectiveness.jsonl"
+        if hist.parent.exists():
+            shutil.rmtree(hist.parent)
+        hist.parent.mkdir()
+        try:
+            m = measure(
+                self.cmd("extract", str(ddir), "--history", str(hist), "--format", "json"),
+                stdout_path=hist.parent / "extract.out",
+                timeout=self.a.timeout,
+            )
+            said = _json_or_none(hist.parent / "extract.out") or {}
+            skipped = [
+                [portable(str(d.get("file")), self.work), d.get("line")]
+                for d in said.get("skipped_lines", [])
+            ]
+            want = [[portable(str(ddir / victim.name), self.work), line_no]]
+            chk = check_history(history_stats(hist), exp)
+            chk = {
+                **chk,
+                "ok": bool(chk.get("ok")) and m["rc"] == 1 and skipped == want,
+                "rc": m["rc"],
+                "skipped": skipped,
+                "expected_skipped": want,
+            }
+        finally:
+            shutil.rmtree(ddir)
+            shutil.rmtree(hist.parent)
+        self.record(
+            label,
+            "extract, one bad line (careful path)",
+            m,
+            x_baseline=_ratio(m, base),
+            x_full_extract=_ratio(m, full),
+            check=chk,
+        )
 
     def dag_benchmark(self) -> None:
         shapes = (
@@ -1023,7 +1094,7 @@ def main(argv: list[str] | None = None) -> int:
         "--skip",
         type=lambda s: set(s.split(",")),
         default=set(),
-        help="comma-separated: seed,runs,report,incremental,history,dag",
+        help="comma-separated: seed,runs,report,incremental,dirty,history,dag",
     )
     ap.add_argument(
         "--runscore",

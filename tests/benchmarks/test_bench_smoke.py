@@ -196,6 +196,19 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
             for x in doc["results"]
             if x["corpus"] == f"{layout} 200" and x["step"] == "extract again (nothing new)"
         )
+        # (f): one line that is not JSON in the middle of one file; that file is read the
+        # careful way, the line reported with its number, every run scored as in (b).
+        dirty = next(
+            x
+            for x in doc["results"]
+            if x["corpus"] == f"{layout} 200"
+            and x["step"] == "extract, one bad line (careful path)"
+        )
+        assert dirty["check"]["ok"] is True and dirty["check"]["rc"] == 1
+        ((where, line),) = dirty["check"]["skipped"]
+        assert where.startswith(f"<work>/dirty-{layout}-200/") and line > 1
+        assert dirty["x_full_extract"]["wall"] is not None
+        assert not (work / f"dirty-{layout}-200").exists()  # the copy is removed
         # 1% of 200 runs added: two more run files, or one more file of two runs.
         files = 202 if layout == "per-run" else 2
         assert again["check"] == {
@@ -219,7 +232,8 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         if x.get("skipped"):
             assert x["step"].startswith("report")  # the only steps allowed to be missing
             continue
-        assert x["rc"] == 0, x
+        # exit 1 is (f)'s: some input was rejected, on purpose
+        assert x["rc"] == (1 if x["step"] == "extract, one bad line (careful path)" else 0), x
         assert x["check"]["ok"], x
         assert x["wall_s"] > 0 and x["max_rss_mb"] > 0
     names = {t["target"] for t in doc["targets"]}
