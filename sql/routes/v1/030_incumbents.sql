@@ -30,13 +30,18 @@ WITH ranked AS (
         row_number() OVER (
             PARTITION BY r.activity
             ORDER BY r.n_labelled DESC, r.n_episodes DESC,
-                     r.host NULLS LAST, r.provider NULLS LAST, r.model) AS rk
+                     r.host NULLS LAST, r.provider NULLS LAST, r.model, r.route_key) AS rk
     FROM routes_activity_routes r
 ),
 configured AS (
     SELECT r.activity, r.route_key,
+        -- the same total order as above among the routes the policy names (a partial
+        -- one let the engine's thread timing pick between equals: output must be
+        -- byte-identical run to run, §7)
         row_number() OVER (PARTITION BY r.activity
-                           ORDER BY r.n_labelled DESC, r.provider NULLS LAST) AS rk
+                           ORDER BY r.n_labelled DESC, r.n_episodes DESC,
+                                    r.host NULLS LAST, r.provider NULLS LAST, r.model,
+                                    r.route_key) AS rk
     FROM routes_activity_routes r
     JOIN routes_cfg_incumbents c
       ON c.activity = r.activity AND c.model = r.model

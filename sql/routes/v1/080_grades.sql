@@ -15,7 +15,8 @@
 --   evidence, observed when inconclusive, insufficient without sufficient evidence),
 --   grade (evidence_grade, but insufficient when stale and at most observed when the activity
 --   has a harness_change), reasons (list of text), cheaper_route and cheaper_by ('cost' when
---   both routes have a cost per accepted outcome on one shared basis, else 'tier'),
+--   both routes have a cost per accepted outcome on one shared basis and the two differ;
+--   NULL when they are equal; else 'tier' when the tiers differ), same_cost,
 --   premium_by, would_be_type (cheaper_equivalent | premium_justified | NULL) and finding_type
 --   (would_be_type when fresh; evidence_drift when stale or the harness changed since).
 --   All threshold comparisons use values rounded to 6 decimals.
@@ -97,14 +98,19 @@ v AS (
              WHEN hist_sufficient THEN hist_ci_high END AS ci_high,
         (newest_evidence IS NULL OR round(age_days, 6) > freshness_days) AS stale,
         (current_harness IS NOT NULL AND NOT current_harness_in_evidence) AS harness_drift,
+        -- Both costs known on one basis: they decide, and equal costs make neither route
+        -- cheaper. The tier table decides only when a cost is unknown (§6 "Unknown cost").
         CASE
             WHEN cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
                  AND inc_cost_per_accepted IS NOT NULL
-                 AND round(cand_cost_per_accepted, 6) <> round(inc_cost_per_accepted, 6)
-                THEN 'cost'
+                THEN CASE WHEN round(cand_cost_per_accepted, 6)
+                               <> round(inc_cost_per_accepted, 6) THEN 'cost' END
             WHEN cand_tier IS NOT NULL AND inc_tier IS NOT NULL AND cand_tier <> inc_tier
                 THEN 'tier'
-        END AS cheaper_by
+        END AS cheaper_by,
+        cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
+            AND inc_cost_per_accepted IS NOT NULL
+            AND round(cand_cost_per_accepted, 6) = round(inc_cost_per_accepted, 6) AS same_cost
     FROM g
 ),
 c AS (
@@ -212,7 +218,10 @@ SELECT w.*,
              THEN 'a harness change in this activity moved several models; no route attribution until the shift is separated' END,
         CASE WHEN would_be_type IS NULL AND evidence_grade IN ('correlated', 'verified')
                   AND cheaper_by IS NULL
-             THEN 'neither cost nor the model tier table says which route is cheaper' END,
+             THEN CASE WHEN same_cost
+                       THEN 'both routes cost the same per accepted outcome: neither is cheaper'
+                       ELSE 'neither cost nor the model tier table says which route is cheaper'
+                  END END,
         CASE WHEN premium_by = 'repair_escalation'
              THEN 'the pricier route has materially fewer repairs/escalations (upper bound below 0)' END
     ], lambda x: x IS NOT NULL) AS reasons

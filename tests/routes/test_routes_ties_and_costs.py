@@ -1,0 +1,74 @@
+"""Spec routes.md §6–§7: a configured incumbent's ties are broken by the spec's order (the
+output is byte-identical run to run), and equal known costs make no route cheaper."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+
+
+def test_a_configured_incumbent_tie_goes_by_the_spec_order_every_time(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two routes the policy names (model only), equal in labelled and all episodes: the
+    # tie goes to the lexicographically first host. With the order left partial, DuckDB's
+    # threads picked either (15 of 20 runs one way, on two threads).
+    monkeypatch.setenv("RUNSCORE_THREADS", "2")
+    lines = [
+        {
+            "episodeId": f"e{i}",
+            "activity": {"id": "doc"},
+            "execution": {
+                "host": host,
+                "inferenceProvider": "anthropic",
+                "model": SONNET,
+                "startedAt": "2025-02-20T00:00:00Z",
+            },
+            "outcome": {"signals": [{"kind": "gate", "value": "pass"}]},
+        }
+        for i, host in enumerate(("zed", "aider", "zed", "aider"))
+    ]
+    path = str(tmp_path / "t.jsonl")
+    Path(path).write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (tmp_path / "pol.yaml").write_text("incumbents:\n  doc: {model: claude-sonnet-4}\n")
+    outs = set()
+    incumbents = set()
+    for _ in range(20):
+        res = run_cli(
+            "routes", path, "--format", "json", "--as-of", AS_OF,
+            "--policy", str(tmp_path / "pol.yaml"),
+        )  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        outs.add(hashlib.sha256(res.stdout.encode()).hexdigest())
+        (c,) = json.loads(res.stdout)["comparisons"]
+        incumbents.add((c["incumbent"]["host"], c["incumbent"]["source"], c["candidate"]["host"]))
+    assert incumbents == {("aider", "configured", "zed")}
+    assert len(outs) == 1
+
+
+def test_equal_known_costs_make_no_route_cheaper(gen: Any, report: Any, tmp_path: Path) -> None:
+    # Both costs known on one basis and equal: neither route is cheaper, so no
+    # cheaper_equivalent — the tier table decides only when a cost is unknown (§6).
+    g = gen()
+    g.cell(SONNET, 60, 60, cost=0.02)
+    g.cell(HAIKU, 50, 50, cost=0.02)
+    rep = report(str(g.write(tmp_path / "e.jsonl")), "--tolerance", "0.1")
+    assert [f for f in rep["findings"] if f["type"] == "cheaper_equivalent"] == []
+    (c,) = rep["comparisons"]
+    assert c["cost"]["cheaper_by"] is None and c["cost"]["cheaper_route"] is None
+    assert "both routes cost the same per accepted outcome: neither is cheaper" in c["reasons"]
+    # One cost unknown: the tier table decides again.
+    g2 = gen()
+    g2.cell(SONNET, 60, 60, cost=0.02)
+    g2.cell(HAIKU, 50, 50, cost=None, basis="unknown")
+    rep2 = report(str(g2.write(tmp_path / "u.jsonl")), "--tolerance", "0.1")
+    (c2,) = rep2["comparisons"]
+    assert c2["cost"]["cheaper_by"] == "tier" and c2["cost"]["cheaper_route"] == "candidate"
+    assert [f["type"] for f in rep2["findings"]].count("cheaper_equivalent") == 1
