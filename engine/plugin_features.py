@@ -256,14 +256,16 @@ def _line_at(text: str, offset: int) -> int:
 
 
 def _files_in(folder: str) -> tuple[bool, int, list[str]]:
-    """(folder exists, number of plain files directly in it, their names)."""
-    if not os.path.exists(folder):
+    """(folder exists, number of plain files directly in it, their names).
+
+    A plain file named like the folder is no folder (spec: "no `references/` folder").
+    """
+    if not os.path.isdir(folder):
         return False, 0, []
     try:
         names = [e.name for e in os.scandir(folder) if e.is_file()]
     except OSError:
-        # e.g. `references` is a file: it exists, but holds no files.
-        names = []
+        names = []  # a folder that cannot be listed holds no file we can count
     return True, len(names), names
 
 
@@ -319,7 +321,9 @@ def extract(
     prose = TOOL_PROSE.search(text) if "tool" in text else None
 
     body_offset = len(text) - len(body)
-    skill_path = Path(folder)
+    # Absolute: the parent of "." is "." itself, so `plugin score .` from inside the skill
+    # folder looked for its siblings inside it and reported them dead.
+    skill_path = Path(os.path.abspath(folder))
     xrefs: list[dict[str, Any]] = []
     xref_matches = CROSS_REF.finditer(body) if "skill/" in body or "skills/" in body else iter(())
     for i, m in enumerate(xref_matches):

@@ -1,0 +1,55 @@
+"""Spec plugin-eval §3–§4 checks that depend on the file system, whatever the root's spelling."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import plugin
+
+HEAD = (
+    "---\nname: {n}\ndescription: Use when testing cross references between sibling skills.\n---\n"
+)
+
+
+def _flags(res: plugin.PluginResult) -> dict[str, list[tuple[str, Any]]]:
+    return {
+        str(r["name"]): [(a["flag"], a["target"]) for a in r["anti_patterns"]]
+        for r in res.report.to_pylist()
+    }
+
+
+@pytest.mark.parametrize("where", ["skill", "child"])
+def test_a_cross_reference_resolves_the_same_from_inside_the_skill_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    # `skills/b` names a folder next to the skill's own; `plugin score .` from inside the
+    # skill folder used to look for it inside (the parent of "." is ".") and call it dead.
+    skills = tmp_path / "skills"
+    (skills / "a" / "docs").mkdir(parents=True)
+    (skills / "b").mkdir()
+    (skills / "a" / "SKILL.md").write_text(
+        HEAD.format(n="a") + "# A\n\nSee skills/b and skills/c.\n"
+    )
+    (skills / "b" / "SKILL.md").write_text(HEAD.format(n="b") + "# B\n")
+    want = {"a": [("DEAD_CROSS_REF", "c")]}
+    assert _flags(plugin.score([str(skills / "a")], history_path=None)) == want
+    monkeypatch.chdir(skills / "a" if where == "skill" else skills / "a" / "docs")
+    assert _flags(plugin.score(["." if where == "skill" else ".."], history_path=None)) == want
+
+
+def test_a_plain_file_named_references_is_no_references_folder(tmp_path: Path) -> None:
+    # BLOATED_SKILL: L > 800 and no `references/` folder; a file of that name is none.
+    root = tmp_path / "big"
+    root.mkdir()
+    body = "".join(f"line {i}\n" for i in range(850))
+    (root / "SKILL.md").write_text(HEAD.format(n="big") + body)
+    (root / "references").write_text("not a folder\n")
+    assert _flags(plugin.score([str(root)], history_path=None)) == {
+        "big": [("BLOATED_SKILL", None)]
+    }
+    os.unlink(root / "references")
+    (root / "references").mkdir()
+    assert _flags(plugin.score([str(root)], history_path=None)) == {"big": []}
