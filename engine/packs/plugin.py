@@ -110,6 +110,40 @@ def _read_input(
     return issues
 
 
+def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
+    """(key, path): input ``skill`` values that name a scored skill's folder as a path.
+
+    However either was spelled: relative to another folder than the root, absolute,
+    with ``./``, a trailing slash or ``..`` (both sides made absolute and normalised,
+    against this process's working directory, which the roots are relative to too).
+    ``020_skill_keys.sql`` matches these as it matches the folder as found.
+    """
+    keys = [
+        str(r[0])
+        for r in con.execute(
+            "SELECT DISTINCT skill ->> '$' FROM ("
+            "SELECT skill FROM plugin_judge_in UNION ALL SELECT skill FROM plugin_mc_in "
+            "UNION ALL SELECT skill FROM plugin_matchups_in) "
+            "WHERE json_type(skill) = 'VARCHAR' AND skill ->> '$' <> ''"
+        ).fetchall()
+    ]
+    by_abs: dict[str, list[str]] = {}
+    for path in features.column("path").to_pylist():
+        by_abs.setdefault(os.path.normpath(os.path.abspath(str(path))), []).append(str(path))
+    pairs = [
+        (k, p)
+        for k in keys
+        for p in by_abs.get(os.path.normpath(os.path.abspath(k)), [])
+        if "\x00" not in k
+    ]
+    return pa.table(
+        {
+            "key": pa.array([k for k, _ in pairs], pa.string()),
+            "path": pa.array([p for _, p in pairs], pa.string()),
+        }
+    )
+
+
 def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Exact intervals for every distinct (errored, runs) pair SQL counted."""
     level = float(con.execute("SELECT cp_confidence FROM plugin_params").fetchall()[0][0])
@@ -155,6 +189,7 @@ def evaluate(
     issues += _read_input(con, judge, "plugin_judge_in", JUDGE_COLUMNS, "--judge")
     issues += _read_input(con, mc, "plugin_mc_in", MC_COLUMNS, "--mc")
     issues += _read_input(con, matchups, "plugin_matchups_in", MATCHUP_COLUMNS, "--matchups")
+    _load_arrow(con, "plugin_path_keys", _path_keys(con, scan.features))
 
     sqlpack.run_range(con, PACK, VERSION, *_SCORE_STAGE)
     _load_arrow(con, "plugin_cp", _clopper_pearson_table(con))

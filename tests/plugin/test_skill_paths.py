@@ -53,3 +53,39 @@ def test_a_plain_file_named_references_is_no_references_folder(tmp_path: Path) -
     os.unlink(root / "references")
     (root / "references").mkdir()
     assert _flags(plugin.score([str(root)], history_path=None)) == {"big": []}
+
+
+@pytest.mark.parametrize("spelling", ["absolute", "dot-slash", "trailing-slash", "dot-dot"])
+def test_an_input_line_may_name_its_skill_folder_in_any_spelling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
+    # §1: `skill` is "<skill path or name>"; the root here is relative, the key not.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r" / "skills" / "s").mkdir(parents=True)
+    (tmp_path / "r" / "skills" / "s" / "SKILL.md").write_text(HEAD.format(n="s") + "# S\n")
+    key = {
+        "absolute": str(tmp_path / "r" / "skills" / "s"),
+        "dot-slash": "./r/skills/s",
+        "trailing-slash": "r/skills/s/",
+        "dot-dot": "r/skills/../skills/s",
+    }[spelling]
+    judge = tmp_path / "judge.jsonl"
+    scores = {
+        "triggering_accuracy": 0.8,
+        "orchestration_fitness": 0.7,
+        "output_quality": 0.75,
+        "scope_calibration": 0.6,
+    }
+    import json
+
+    judge.write_text(json.dumps({"skill": key, "judge": "j1", "scores": scores}) + "\n")
+    res = plugin.score(["r/skills"], judge=str(judge), history_path=None)
+    assert res.issues == []
+    (row,) = res.report.to_pylist()
+    assert row["depth"] == "standard"
+    # A key that names no scored skill is still reported, with its line.
+    judge.write_text(json.dumps({"skill": "r/skills/t", "judge": "j1", "scores": scores}) + "\n")
+    res = plugin.score(["r/skills"], judge=str(judge), history_path=None)
+    assert [(i.line, i.reason) for i in res.issues] == [
+        (1, 'no scored skill matches skill "r/skills/t"')
+    ]
