@@ -100,17 +100,26 @@ def measure(
     """Run ``cmd`` once; wall time, CPU time and peak RSS of that child alone
     (with the children it waited for: rusage from ``os.wait4``).
 
-    ``keep_stderr`` adds the whole stderr as ``stderr`` (for parsing; not recorded)."""
+    The command is spawned by ``_launch.py``, a small process of its own, which times it
+    and reports its rusage: spawned from here, its peak RSS would count this process's
+    own peak (see there). ``keep_stderr`` adds the whole stderr as ``stderr`` (for
+    parsing; not recorded)."""
     load = os.getloadavg()[0]
-    with tempfile.TemporaryFile() as err, open(stdout_path or os.devnull, "wb") as out:
+    with (
+        tempfile.TemporaryFile() as err,
+        open(stdout_path or os.devnull, "wb") as out,
+        tempfile.TemporaryDirectory(prefix="runscore-bench-") as tmp,
+    ):
+        said = Path(tmp) / "rusage.json"
         t0 = time.perf_counter()
         p = subprocess.Popen(
-            cmd,
+            [sys.executable, str(LAUNCHER), str(said), *cmd],
             stdout=out,
             stderr=err,
             stdin=subprocess.DEVNULL,
             env={**os.environ, **env} if env else None,
             cwd=cwd,
+            start_new_session=True,  # a timeout kills the launcher and the command
         )
         timer = None
         timed_out = threading.Event()
@@ -118,7 +127,10 @@ def measure(
 
             def kill() -> None:
                 timed_out.set()
-                p.kill()
+                try:
+                    os.killpg(p.pid, 9)
+                except ProcessLookupError:
+                    pass
 
             timer = threading.Timer(timeout, kill)
             timer.start()
@@ -127,14 +139,23 @@ def measure(
         if timer:
             timer.cancel()
         p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        try:
+            child = json.loads(said.read_text(encoding="utf-8"))
+        except (OSError, ValueError):  # killed before it could say: the launcher's own
+            child = {
+                "wall_s": wall,
+                "cpu_s": ru.ru_utime + ru.ru_stime,
+                "max_rss_kib": ru.ru_maxrss,
+                "rc": p.returncode,
+            }
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
     res: dict[str, Any] = {
         "cmd": [os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd)],
-        "rc": p.returncode,
-        "wall_s": round(wall, 4),
-        "cpu_s": round(ru.ru_utime + ru.ru_stime, 4),
-        "max_rss_mb": round(ru.ru_maxrss / 1024, 1),  # Linux reports KiB
+        "rc": child["rc"],
+        "wall_s": round(child["wall_s"], 4),
+        "cpu_s": round(child["cpu_s"], 4),
+        "max_rss_mb": round(child["max_rss_kib"] / 1024, 1),  # Linux reports KiB
         "load_before": round(load, 2),
         "timed_out": timed_out.is_set(),
         "stderr_tail": stderr[-1500:],
@@ -143,6 +164,9 @@ def measure(
         res["stderr"] = stderr
     return res
 
+
+#: Spawns and measures each command (see ``measure``).
+LAUNCHER = Path(__file__).resolve().parent / "_launch.py"
 
 #: The DAG walk's SQL file, as the engine's debug log names it.
 WALK_SQL = "/040_fix_attribution.sql"
@@ -238,6 +262,36 @@ def history_stats(path: Path) -> dict[str, Any]:
         "findings_useful": row[4] or 0,
         "fixes_applied": row[5] or 0,
     }
+
+
+def _copy_with_line(src: Path, dst: Path, line: bytes) -> int:
+    """Copy ``src`` to ``dst`` with ``line`` put after the first newline from its middle
+    (at the end if there is none); returns its line number. Streamed: a corpus file
+    is not held in memory."""
+    mid = src.stat().st_size // 2
+    seen = newlines = 0
+    at = None
+    last = b"\n"
+    with open(src, "rb") as f, open(dst, "wb") as out:
+        while chunk := f.read(8 << 20):
+            k = chunk.find(b"\n", max(0, mid - seen)) if at is None else -1
+            if k >= 0:
+                newlines += chunk.count(b"\n", 0, k + 1)
+                out.write(chunk[: k + 1] + line + b"\n" + chunk[k + 1 :])
+                at = newlines + 1
+            else:
+                if at is None:
+                    newlines += chunk.count(b"\n")
+                out.write(chunk)
+            seen += len(chunk)
+            last = chunk[-1:]
+        if at is None:
+            if last != b"\n":
+                out.write(b"\n")
+                newlines += 1
+            out.write(line + b"\n")
+            at = newlines + 1
+    return at
 
 
 def check_history(stats: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
@@ -472,11 +526,7 @@ class Bench:
         for f in files:
             if f != victim:
                 os.link(f, ddir / f.name)
-        data = victim.read_bytes()
-        cut = data.find(b"\n", len(data) // 2) + 1 or len(data)
-        line_no = data.count(b"\n", 0, cut) + 1
-        (ddir / victim.name).write_bytes(data[:cut] + BAD_LINE + b"\n" + data[cut:])
-        del data
+        line_no = _copy_with_line(victim, ddir / victim.name, BAD_LINE)
         _warm(ddir)
         hist = ddir.parent / f"{ddir.name}-history" / "effectiveness.jsonl"
         if hist.parent.exists():

@@ -557,3 +557,44 @@ def test_a_ratio_against_a_step_that_waited_is_marked_suspect(tmp_path: Path) ->
         "| extract per-run 10: time vs baseline (1 suspect run(s) left out) | 0 | — | — | — "
         "| — | — | — |"
     ) in only.stdout.splitlines()
+
+
+def test_a_measured_command_does_not_carry_the_harness_peak_rss(tmp_path: Path) -> None:
+    # Linux reports a child's peak RSS as at least its parent's at the fork: with this
+    # process holding 300 MB, `python -c pass` spawned from here reported over 300 MB.
+    # The launcher spawns it from a small process of its own.
+    import benchmarks.run as bench
+
+    held = bytearray(300 << 20)
+    held[:: 1 << 12] = b"x" * len(held[:: 1 << 12])
+    m = bench.measure([sys.executable, "-c", "import sys; sys.exit(3)"])
+    assert m["rc"] == 3
+    assert 0 < m["max_rss_mb"] < 100, m
+    assert m["wall_s"] > 0 and m["cpu_s"] > 0
+    del held
+
+
+def test_a_timed_out_command_is_killed_with_its_launcher(tmp_path: Path) -> None:
+    import benchmarks.run as bench
+
+    marker = tmp_path / "still-running"
+    code = f"import time, pathlib; time.sleep(3); pathlib.Path({str(marker)!r}).touch()"
+    m = bench.measure([sys.executable, "-c", code], timeout=0.5)
+    assert m["timed_out"] is True and m["rc"] != 0
+    import time
+
+    time.sleep(3.5)
+    assert not marker.exists()  # the command died with the launcher
+
+
+def test_the_bad_line_goes_after_the_middle_newline(tmp_path: Path) -> None:
+    import benchmarks.run as bench
+
+    for body in (b"", b"a\n", b"a\nb\nc\n", b"a\nb\nc", b"x" * 100, b"l1\n" * 10):
+        (tmp_path / "s").write_bytes(body)
+        n = bench._copy_with_line(tmp_path / "s", tmp_path / "t", b"BAD")
+        got = (tmp_path / "t").read_bytes()
+        assert got.split(b"\n")[n - 1] == b"BAD"
+        assert got.replace(b"BAD\n", b"", 1) in (body, body + b"\n")
+        if body.count(b"\n") >= 3:
+            assert 1 < n < body.count(b"\n") + 1  # inside, not at either end
