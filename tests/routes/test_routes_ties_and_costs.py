@@ -72,3 +72,19 @@ def test_equal_known_costs_make_no_route_cheaper(gen: Any, report: Any, tmp_path
     (c2,) = rep2["comparisons"]
     assert c2["cost"]["cheaper_by"] == "tier" and c2["cost"]["cheaper_route"] == "candidate"
     assert [f["type"] for f in rep2["findings"]].count("cheaper_equivalent") == 1
+
+
+def test_a_route_with_only_prospective_episodes_is_still_a_compared_pair(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # §6: `comparisons` has every incumbent–candidate pair per activity, insufficient
+    # ones included; a cheap route seen only in cheap-first (prospective) runs was left
+    # out, and the markdown then said the activity had a single route.
+    g = gen()
+    g.cell(SONNET, 3, 3)
+    for i in range(2):
+        g.episode(model=HAIKU, success=True, kind="prospective", run_id=f"run{i}", fingerprint="t")
+    rep = report(str(g.write(tmp_path / "p.jsonl")))
+    (c,) = rep["comparisons"]
+    assert (c["incumbent"]["model"], c["candidate"]["model"]) == (SONNET, HAIKU)
+    assert c["grade"] == "insufficient" and c["reasons"]

@@ -3,7 +3,8 @@
 -- Produces: routes_comparisons_base (grain: activity x candidate route): comp_id (stable
 --   integer, by activity then candidate host/provider/model), activity, incumbent and candidate
 --   route fields (host, provider, model, label, tier), incumbent_source. Every route with a
---   known model and at least one historical or paired episode is a candidate.
+--   known model other than the incumbent is a candidate, one with only prospective
+--   episodes too: §6 lists every pair, insufficient ones included.
 -- Spec: routes.md §3 "Comparing routes" (incumbent vs each candidate, per activity).
 CREATE OR REPLACE TEMP TABLE routes_comparisons_base AS
 SELECT
@@ -18,4 +19,4 @@ SELECT
 FROM routes_activity_routes c
 JOIN routes_incumbents i ON i.activity = c.activity
 JOIN routes_activity_routes ir ON ir.activity = i.activity AND ir.route_key = i.route_key
-WHERE c.route_key <> i.route_key AND c.n_comparable > 0;
+WHERE c.route_key <> i.route_key;
