@@ -191,3 +191,29 @@ def test_safe_pipeline_names() -> None:
     assert engine.report_basename("a b", engine.parse_date("2026-03-07")).startswith(
         "pipeline-eval-a_b-"
     )
+
+
+def test_every_iso_8601_spelling_counts_and_nanoseconds_decide(evaluate: Any, h: Any) -> None:
+    # ISO 8601 allows a comma as the decimal sign and the basic format; RFC 3339 lowercase
+    # t/z. DuckDB's cast refuses them (they were "treated as missing", and an older dated
+    # snapshot won). It keeps microseconds only: two snapshots in the same microsecond
+    # were a tie (the later line won) though their nanoseconds tell which is later.
+    rows = [
+        h.task("comma", "t", "completed", updated="2026-02-02T11:00:00,5Z"),
+        h.task("comma", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("basic", "t", "completed", updated="20260202T110000Z"),
+        h.task("basic", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("lower", "t", "completed", updated="2026-02-02t11:00:00z"),
+        h.task("lower", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("basic-offset", "t", "completed", updated="20260202T120000.25+0100"),
+        h.task("basic-offset", "t", "failed", updated="2026-02-02T11:00:00.2Z"),
+        h.task("nanos", "t", "completed", updated="2026-02-02T10:00:00.123456789Z"),
+        h.task("nanos", "t", "failed", updated="2026-02-02T10:00:00.123456700Z"),
+        h.task("nanos-offset", "t", "failed", updated="2026-02-02T10:00:00.1234567Z"),
+        h.task("nanos-offset", "t", "completed", updated="2026-02-02T12:00:00.1234568+02:00"),
+    ]
+    res = evaluate(rows)
+    for pid in ("comma", "basic", "lower", "basic-offset", "nanos", "nanos-offset"):
+        row = h.row_of(res, pid)
+        assert (row["completed"], row["failed"]) == (1, 0), pid
+    assert res.warnings == []

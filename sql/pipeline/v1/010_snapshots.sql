@@ -11,7 +11,21 @@
 -- or an integer; a line without one, or with an empty one, is rejected.
 -- "Trimmed"/"empty" here means ASCII whitespace (tabs, newlines too), not only spaces.
 -- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
--- treated as missing (011 reports it).
+-- treated as missing (011 reports it). Before the cast, the ISO-8601 forms DuckDB's
+-- cast refuses are written in the one it takes (pl_iso_text): a comma as the decimal
+-- sign, lowercase t/z (RFC 3339), the basic format (20260202T110000Z). The cast keeps
+-- microseconds (it truncates), so updated_sub_us keeps updatedAt's next three digits
+-- for 012 to tell apart two snapshots in the same microsecond (RFC3339Nano times).
+CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS
+    regexp_replace(
+        replace(upper(s), ',', '.'),
+        '^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$',
+        '\1-\2-\3T\4:\5:\6\7\8');
+-- Digits 7-9 of a timestamp's fraction (nanoseconds within its microsecond), 0 if none.
+CREATE OR REPLACE TEMP MACRO pl_sub_us(s) AS
+    coalesce(TRY_CAST(rpad(substr(regexp_extract(replace(s, ',', '.'),
+                                                 '[Tt ]\d{2}:?\d{2}:?\d{2}\.(\d+)', 1),
+                                  7, 3), 3, '0') AS INTEGER), 0);
 CREATE OR REPLACE TEMP TABLE pl_snapshot_all AS
 WITH src AS (
     SELECT r.*,
@@ -53,14 +67,16 @@ WITH src AS (
                                 ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))
            END AS status_norm,
            CASE WHEN json_type(createdAt) = 'VARCHAR'
-                THEN TRY_CAST(json_extract_string(createdAt, '$') AS TIMESTAMPTZ)
+                THEN TRY_CAST(pl_iso_text(json_extract_string(createdAt, '$')) AS TIMESTAMPTZ)
            END AS created_try,
            CASE WHEN json_type(updatedAt) = 'VARCHAR'
-                THEN TRY_CAST(json_extract_string(updatedAt, '$') AS TIMESTAMPTZ)
+                THEN TRY_CAST(pl_iso_text(json_extract_string(updatedAt, '$')) AS TIMESTAMPTZ)
            END AS updated_try,
            CASE WHEN json_type(metadata -> '$.completedAt') = 'VARCHAR'
-                THEN TRY_CAST(json_extract_string(metadata, '$.completedAt') AS TIMESTAMPTZ)
-           END AS completed_try
+                THEN TRY_CAST(pl_iso_text(json_extract_string(metadata, '$.completedAt')) AS TIMESTAMPTZ)
+           END AS completed_try,
+           CASE WHEN json_type(updatedAt) = 'VARCHAR'
+                THEN pl_sub_us(json_extract_string(updatedAt, '$')) END AS updated_sub_us
     FROM src s
 )
 SELECT _file, _line, _ord,
@@ -78,6 +94,8 @@ SELECT _file, _line, _ord,
             THEN updated_try END AS updated_at,
        CASE WHEN isfinite(completed_try) AND year(completed_try) BETWEEN 1 AND 9999
             THEN completed_try END AS completed_at,
+       CASE WHEN isfinite(updated_try) AND year(updated_try) BETWEEN 1 AND 9999
+            THEN updated_sub_us END AS updated_sub_us,
        metadata
 FROM ids;
 

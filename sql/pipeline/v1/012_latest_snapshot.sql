@@ -1,7 +1,8 @@
 -- pipeline/v1 · 012 latest snapshot per task (spec pipeline.md §1)
 -- Reads: pl_snapshot, pl_status. Produces: pl_task, one row per (pipeline_id, task_id):
 -- the winning snapshot and the metadata fields later files score.
--- Winner: the latest updatedAt; ties, or no (parsable) updatedAt, are decided by
+-- Winner: the latest updatedAt (to the nanosecond: updated_sub_us, 010); ties, or no
+-- (parsable) updatedAt, are decided by
 -- the later line (_ord, the global input order). A snapshot with an updatedAt
 -- beats one without: a dated snapshot is positive evidence of recency.
 -- Columns: _file, _line (of the winning line), pipeline_id, task_id, status,
@@ -16,7 +17,8 @@ WITH ranked AS (
            count(*) OVER (PARTITION BY pipeline_id, task_id) AS snapshots
     FROM pl_snapshot s
     WINDOW w AS (PARTITION BY pipeline_id, task_id
-                 ORDER BY updated_at DESC NULLS LAST, _ord DESC)
+                 ORDER BY updated_at DESC NULLS LAST, updated_sub_us DESC NULLS LAST,
+                          _ord DESC)
 )
 SELECT r._file, r._line, r._ord,
        r.pipeline_id, r.task_id, r.status,
