@@ -81,6 +81,8 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
         run.date,
         plans=plans,
         history_path=os.path.join(run.memory_dir, "pipelines.jsonl"),
+        # --wait, as the other packs: it waited append_history's default 300 s
+        lock_timeout=max(run.wait, nightly.HISTORY_APPEND_GRACE),
     )
     return nightly.PackOutcome(
         summary=f"{s['scored']} pipeline(s) scored, {s['notTerminal']} not terminal",

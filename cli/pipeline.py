@@ -101,15 +101,21 @@ def run_batch(
     *,
     plans: Sequence[str] | None = None,
     history_path: str | None = engine.DEFAULT_HISTORY,
+    lock_timeout: float | None = 300.0,
 ) -> dict[str, Any]:
     """Evaluate, write every report into ``out_dir``, append history (unless None).
 
     For the nightly job. Returns a JSON-ready summary; raises ``NothingReadable``
-    like the command when no input is usable.
+    like the command when no input is usable, ``LockTimeout`` when the history's lock
+    is held for more than ``lock_timeout`` seconds.
     """
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
     files = write_reports(result, out_dir)
-    hist = engine.append_history(result, history_path) if history_path else None
+    hist = (
+        engine.append_history(result, history_path, lock_timeout=lock_timeout)
+        if history_path
+        else None
+    )
     statuses = result.pipelines.column("status").to_pylist()
     verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
     return {

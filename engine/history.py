@@ -19,11 +19,12 @@ import fcntl
 import json
 import math
 import os
+import stat
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from runscore.engine.errors import HistoryError, LockTimeout
+from runscore.engine.errors import HistoryError, LockTimeout, UsageError
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
 #: two writes leaves only whole groups behind.
@@ -99,7 +100,16 @@ def append_groups(
     """
     _check_not_symlink(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    # O_NONBLOCK: a FIFO in the history's place must be refused, not waited on for ever
+    # (it has no effect on a regular file's writes).
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
+    try:
+        fd = os.open(path, flags, 0o644)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot append to the history: {e.strerror or e}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{path}: the history is not a regular file")
     written = 0
     try:
         size = os.fstat(fd).st_size

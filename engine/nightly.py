@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import duckdb
 from runscore import __version__
 from runscore.engine import history, sources
 from runscore.engine.errors import LockTimeout, NothingReadable, RunscoreError, UsageError
@@ -591,12 +592,29 @@ def run_nightly(
         try:
             dayf = _Day(tmp)
             with contextlib.ExitStack() as stack:
+                # A history whose lock cannot even be taken (its folder is a file, not
+                # writable, ...) takes down its own scopes only.
+                broken: dict[str, str] = {}
                 for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
-                    stack.enter_context(_lock(h + ".nightly", wait, f"the history {h}"))
+                    try:
+                        stack.enter_context(_lock(h + ".nightly", wait, f"the history {h}"))
+                    except _CONFINED as e:
+                        broken[h] = _io_reason(e)
                 for scope, members in scopes:
+                    if scope.history in broken:
+                        scope.rejected.append(
+                            Diagnostic(
+                                "history",
+                                scope.history,
+                                0,
+                                f"not extracted: {broken[scope.history]}",
+                            )
+                        )
+                        continue
                     _extract_scope(scope, members, version, wait, scored_at)
                 for scope, members in scopes:
-                    _render_scope(scope, members, given_teams, dayf, renderer, wait)
+                    if scope.history not in broken:
+                        _render_scope(scope, members, given_teams, dayf, renderer, wait)
             for r in good:
                 for hook in hooks:
                     pr = _run_hook(hook, r, day, tmp, wait, result)
@@ -613,6 +631,19 @@ def run_nightly(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+#: Errors of one project's files that must not stop the other projects (spec README:
+#: "bad input never takes good input down with it"): the file system's, and DuckDB's
+#: when it cannot read a file (a history that is a folder, say).
+_CONFINED: tuple[type[BaseException], ...] = (OSError, duckdb.IOException)
+
+
+def _io_reason(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.strerror:
+        where = f"{e.filename}: " if e.filename else ""
+        return f"{where}{e.strerror}"
+    return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
 @contextlib.contextmanager
@@ -738,6 +769,10 @@ def _extract_scope(
             raise
         except RunscoreError as e:  # e.g. a history that is a symlink: this scope only
             scope.rejected.append(Diagnostic("history", scope.history, 0, f"not extracted: {e}"))
+        except _CONFINED as e:  # e.g. its manifest is a folder: this scope only
+            scope.rejected.append(
+                Diagnostic("history", scope.history, 0, f"not extracted: {_io_reason(e)}")
+            )
         else:
             _take_extract(scope, res)
     if os.path.isfile(scope.history):
@@ -901,9 +936,10 @@ def _run_hook(
         outcome = hook.run(run)
     except LockTimeout:
         raise
-    except RunscoreError as e:
-        pr.error = str(e)
-        result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {e}"))
+    except (RunscoreError, *_CONFINED) as e:
+        reason = str(e) if isinstance(e, RunscoreError) else _io_reason(e)
+        pr.error = reason
+        result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
         return pr
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)

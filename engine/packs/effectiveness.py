@@ -334,6 +334,9 @@ def extract(
     _check_version(version)
     if write and os.path.islink(history_path):
         raise UsageError(f"{history_path}: refusing to write through a symlink")
+    if write and os.path.exists(history_path) and not os.path.isfile(history_path):
+        # A folder or a FIFO where the history belongs: say so before scoring anything.
+        raise UsageError(f"{history_path}: the history is not a regular file")
     files, disc = sources.discover(list(paths))
     if not files and not disc:
         raise NothingReadable("no input files")

@@ -1,0 +1,104 @@
+"""`runscore nightly`: one project's broken files never stop the others (spec README:
+"bad input never takes good input down with it"). Each case used to end the whole job
+with a traceback and no report for anyone."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+DATE = "2026-04-05"
+
+
+def _break(root: Path, how: str) -> None:
+    mem = root / ".archeflow" / "memory"
+    if how == "memory-is-a-file":
+        mem.parent.mkdir(parents=True, exist_ok=True)
+        mem.write_text("oops\n")
+        return
+    mem.mkdir(parents=True, exist_ok=True)
+    if how == "history-is-a-folder":
+        (mem / "effectiveness.jsonl").mkdir()
+    elif how == "history-is-a-fifo":
+        os.mkfifo(mem / "effectiveness.jsonl")
+    elif how == "manifest-is-a-folder":
+        (mem / "effectiveness.jsonl.manifest.json").mkdir()
+    elif how == "lock-is-a-folder":
+        (mem / "effectiveness.jsonl.lock").mkdir()
+
+
+@pytest.mark.parametrize(
+    "how",
+    [
+        "memory-is-a-file",
+        "history-is-a-folder",
+        "history-is-a-fifo",
+        "manifest-is-a-folder",
+        "lock-is-a-folder",
+    ],
+)
+def test_a_broken_history_takes_down_its_own_project_only(
+    tmp_path: Path, run_cli: Any, hh: Any, how: str
+) -> None:
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    _break(tmp_path / "bad", how)
+    res = run_cli(
+        "nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    by_label = {s["label"]: s for s in log["scopes"]}
+    assert by_label["good"]["runs_scored"] == ["good-run"] and by_label["good"]["report"]
+    (why,) = by_label["bad"]["rejected"]
+    assert why["kind"] == "history" and why["reason"].startswith("not extracted: ")
+    assert "Traceback" not in res.stderr
+    assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
+
+
+def test_a_pack_that_cannot_write_its_history_takes_down_its_own_project_only(
+    tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
+) -> None:
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    tasks = tmp_path / "bad/.archeflow/tasks"
+    tasks.mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks / "tasks.jsonl")
+    (tmp_path / "bad/.archeflow/memory").write_text("oops\n")  # pipelines.jsonl cannot be made
+    res = run_cli(
+        "nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    (pack,) = log["packs"]
+    assert pack["pack"] == "pipeline" and pack["error"]
+    assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
+
+
+def test_the_pipeline_pack_waits_for_its_history_as_long_as_the_others(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It waited append_history's default 300 s whatever --wait said.
+    from runscore.engine import nightly
+    from runscore.engine.packs import pipeline as engine
+
+    seen: list[float | None] = []
+    real = engine.append_history
+
+    def spy(*a: Any, **kw: Any) -> Any:
+        seen.append(kw.get("lock_timeout"))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(engine, "append_history", spy)
+    tasks = tmp_path / "proj/.archeflow/tasks"
+    tasks.mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks / "tasks.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "90")
+    assert res.exit_code in (0, 1), res.stderr
+    assert seen == [max(90.0, nightly.HISTORY_APPEND_GRACE)]
