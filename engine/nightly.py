@@ -936,7 +936,7 @@ def _run_hook(
         outcome = hook.run(run)
     except LockTimeout:
         raise
-    except (RunscoreError, *_CONFINED) as e:
+    except (RunscoreError, OSError, duckdb.IOException) as e:  # _CONFINED, and ours
         reason = str(e) if isinstance(e, RunscoreError) else _io_reason(e)
         pr.error = reason
         result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
