@@ -576,7 +576,10 @@ def run_nightly(
             raise UsageError(f"--history {history_path}: refusing to write through a symlink")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
-    os.makedirs(out, exist_ok=True)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:  # under a file, not writable, ...: a bad argument, not a crash
+        raise UsageError(f"--out {out}: cannot create it: {e.strerror or e}") from None
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     result = NightlyResult(date=day.isoformat(), out_dir=final, started_at=_now())

@@ -102,3 +102,14 @@ def test_the_pipeline_pack_waits_for_its_history_as_long_as_the_others(
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "90")
     assert res.exit_code in (0, 1), res.stderr
     assert seen == [max(90.0, nightly.HISTORY_APPEND_GRACE)]
+
+
+def test_an_out_folder_that_cannot_be_made_is_a_usage_error(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    (tmp_path / "file").write_text("x\n")
+    res = run_cli("nightly", "--root", "good", "--out", "file/sub", "--date", DATE)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: --out file/sub: cannot create it: ")
+    assert res.stdout == ""
