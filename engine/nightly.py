@@ -939,11 +939,10 @@ def _run_hook(
         outcome = hook.run(run)
     except LockTimeout:
         raise
-    except (RunscoreError, OSError, duckdb.IOException) as e:  # _CONFINED, and ours
-        reason = str(e) if isinstance(e, RunscoreError) else _io_reason(e)
-        pr.error = reason
-        result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
-        return pr
+    except RunscoreError as e:
+        return _pack_failed(pr, result, root, hook, str(e))
+    except _CONFINED as e:  # e.g. its history's folder is a file: this project only
+        return _pack_failed(pr, result, root, hook, _io_reason(e))
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)
     for f in outcome.files:
@@ -954,6 +953,14 @@ def _run_hook(
     result.rejected.extend(outcome.rejected)
     pr.warnings = list(outcome.warnings)
     pr.notes = list(outcome.notes)
+    return pr
+
+
+def _pack_failed(
+    pr: PackResult, result: NightlyResult, root: _Root, hook: PackHook, reason: str
+) -> PackResult:
+    pr.error = reason
+    result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
     return pr
 
 

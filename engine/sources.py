@@ -308,15 +308,13 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
                             utf8 = codecs.getincrementaldecoder("utf-8")("strict")
                         if utf8 is not None and not _decodes(utf8, chunk):
                             clean = False
-                    if not (clean and search):
-                        pass
-                    elif first < 0:
+                    if clean and search and first < 0:
                         line_head.append(chunk)
                         head_len += len(chunk)
                         # Over the line limit the file is read the careful way anyway:
                         # no need to hold a line of gigabytes for the search.
                         clean = head_len <= head_limit
-                    else:
+                    elif clean and search:
                         start, end = 0, chunk.rfind(b"\n") + 1
                         if line_head:
                             line_head.append(chunk[: first + 1])
@@ -380,12 +378,21 @@ def _not_json(buf: bytes, start: int, end: int, re2: bool) -> bool:
     """Does ``buf[start:end]`` (whole lines) hold what DuckDB takes but JSON is not?"""
     if not re2 or end - start < _RE2_FROM:
         return _NOT_JSON_RE.search(buf, start, end) is not None
+    # One binary value over the bytes in place: no copy of the piece.
+    return _re2_hits(buf, [start, end])[0]
+
+
+def _re2_hits(buf: bytes, offsets: Sequence[int]) -> list[bool]:
+    """For each value ``buf[offsets[i]:offsets[i + 1]]``: does ``_NOT_JSON`` match in it?"""
     import pyarrow.compute as pc  # local: see _RE2_FILE_FROM
 
-    # One binary value over the bytes in place: no copy of the piece.
-    offsets = pa.py_buffer(struct.pack("<qq", start, end))
-    one = pa.Array.from_buffers(pa.large_binary(), 1, [None, offsets, pa.py_buffer(buf)])
-    return bool(pc.match_substring_regex(one, _NOT_JSON)[0].as_py())
+    n = len(offsets) - 1
+    values = pa.Array.from_buffers(
+        pa.large_binary(),
+        n,
+        [None, pa.py_buffer(struct.pack(f"<{n + 1}q", *offsets)), pa.py_buffer(buf)],
+    )
+    return [bool(h) for h in pc.match_substring_regex(values, _NOT_JSON).to_pylist()]
 
 
 def _hashed_pieces(data: bytes, update: Callable[[bytes], None]) -> Iterator[bytes]:
@@ -429,19 +436,13 @@ def _presearch(batch: Sequence[SourceFile]) -> None:
     pres = [f.preread for f in batch]
     if not pres or any(p is None for p in pres):
         return
-    if not _use_re2(sum(len(p[0]) for p in pres if p is not None)):
-        return
-    import pyarrow.compute as pc  # local: ~0.03 s, for batches of many files only
-
     datas = [p[0] for p in pres if p is not None]
-    offsets = struct.pack(f"<{len(datas) + 1}q", 0, *itertools.accumulate(map(len, datas)))
-    values = pa.Array.from_buffers(
-        pa.large_binary(), len(datas), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(datas))]
-    )
-    hits = pc.match_substring_regex(values, _NOT_JSON).to_pylist()
+    if not _use_re2(sum(map(len, datas))):
+        return
+    hits = _re2_hits(b"".join(datas), [0, *itertools.accumulate(map(len, datas))])
     for f, p, hit in zip(batch, pres, hits, strict=True):
         if p is not None:
-            f.preread = (p[0], p[1], bool(hit))
+            f.preread = (p[0], p[1], hit)
 
 
 def _read_whole(path: str) -> tuple[bytes, os.stat_result]:

@@ -130,12 +130,7 @@ def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
     by_abs: dict[str, list[str]] = {}
     for path in features.column("path").to_pylist():
         by_abs.setdefault(os.path.normpath(os.path.abspath(str(path))), []).append(str(path))
-    pairs = [
-        (k, p)
-        for k in keys
-        for p in by_abs.get(os.path.normpath(os.path.abspath(k)), [])
-        if "\x00" not in k
-    ]
+    pairs = [(k, p) for k in keys for p in by_abs.get(os.path.normpath(os.path.abspath(k)), [])]
     return pa.table(
         {
             "key": pa.array([k for k, _ in pairs], pa.string()),

@@ -32,6 +32,13 @@ def _break(root: Path, how: str) -> None:
         (mem / "effectiveness.jsonl.lock").mkdir()
 
 
+def _good_and_bad(run_cli: Any) -> Any:
+    return run_cli(
+        "nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "how",
     [
@@ -48,10 +55,7 @@ def test_a_broken_history_takes_down_its_own_project_only(
     hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
     hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
     _break(tmp_path / "bad", how)
-    res = run_cli(
-        "nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE,
-        "--format", "json",
-    )  # fmt: skip
+    res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
     by_label = {s["label"]: s for s in log["scopes"]}
@@ -70,10 +74,7 @@ def test_a_pack_that_cannot_write_its_history_takes_down_its_own_project_only(
     tasks.mkdir(parents=True)
     shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks / "tasks.jsonl")
     (tmp_path / "bad/.archeflow/memory").write_text("oops\n")  # pipelines.jsonl cannot be made
-    res = run_cli(
-        "nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE,
-        "--format", "json",
-    )  # fmt: skip
+    res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
     (pack,) = log["packs"]
