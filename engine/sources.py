@@ -15,10 +15,14 @@ careful path only for files that need it.
   file's record count equals its line count. A file whose counts differ (blank
   lines, malformed lines), or which has a row that is not a JSON object, goes to
   the careful path. ``extract`` pre-scans batch by batch beside DuckDB's reading.
-* The careful path checks each line of a dirty file in Python (UTF-8, strict
-  JSON, object, size), reports ``file:line: reason`` for the bad ones, writes
-  the good lines to a spool file and reads that with the same ``read_json``,
-  mapping rows back to their original line numbers.
+* The careful path reads a dirty file's lines into DuckDB in groups of whole
+  lines (Python cuts them, and checks UTF-8 only in a piece that is not), where
+  every line is numbered and checked (size, DuckDB's JSON parser, an object,
+  the pre-scan's pattern). Only the lines DuckDB cannot vouch for are checked in
+  Python (strict JSON: the reason ``file:line: reason`` reports); the good lines
+  are projected as a batch's are, with their original line numbers. (Readers
+  that declare a column of another type than JSON check every line in Python
+  and read a spool file of the good ones with ``read_json``.)
 
 Field-level validation (e.g. "lacks a run_id") is the pack's business, in SQL:
 the reader only guarantees one row per JSON-object line, with ``_file``,
@@ -724,6 +728,12 @@ def read_jsonl(
         sqlpack.execute(con, proj, args)
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
+    def stage_lines() -> None:
+        """Stage ``_raw_batch``, loaded already (lines: the careful path in DuckDB)."""
+        sqlpack.execute(con, macro)
+        sqlpack.execute(con, proj, {**params, "files": [os.devnull]})
+        con.execute("DROP TABLE IF EXISTS _raw_batch")
+
     def batches_of(group: list[SourceFile]) -> list[list[SourceFile]]:
         small = bool(group) and sum(f.size for f in group) / len(group) < SMALL_FILE_BYTES
         return [b for b in (_batches(group) if small else [group]) if b]
@@ -791,7 +801,43 @@ def read_jsonl(
         take(batch, optimistic=False)
     dirty = [f for f in readable if not fast_file(f)] + misaligned
 
+    def careful_part(n: int, key: int, base: int) -> None:
+        """Move the staged rows of a careful file (or of a group of its lines) into
+        ``careful_tbl``, each with its line from ``_careful_map``."""
+        nonlocal have_careful
+        # The stage's first rowid as a value, not a subquery in the join condition:
+        # DuckDB planned that as a nested loop, quadratic in the file's lines (one bad
+        # line in 335k took an extract of 3 s to 430 s); against a constant it is a
+        # hash join.
+        args = {"key": key, "base": base}
+        if have_careful:
+            con.execute(f"INSERT INTO {careful_tbl} {_CAREFUL_ROWS}", args)
+        else:
+            con.execute(f"CREATE TEMP TABLE {careful_tbl} AS {_CAREFUL_ROWS}", args)
+            have_careful = True
+        result.rows += n
+        con.execute("DROP TABLE _stage")
+        con.execute("DROP TABLE _careful_map")
+
     for f in sorted(dirty, key=lambda x: order_of[x.path]):
+        # Careful keys are negative: apart from the fast keys, in the same parts table.
+        key = -1 - order_of[f.path]
+        if load_sql is _RAW_LINES_LOAD:
+
+            def take_group(n: int, key: int = key) -> None:
+                stage_lines()
+                base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
+                careful_part(n, key, base)
+
+            issues, n, whole = _careful_in_duckdb(con, f, max_line_bytes, take_group)
+            result.skipped.extend(issues)
+            if not whole:  # the file could not be read to its end: nothing of it is kept
+                if have_careful:
+                    con.execute(f"DELETE FROM {careful_tbl} WHERE _file_index = $k", {"k": key})
+                result.rows -= n
+            elif n:
+                parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
+            continue
         spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
         result.skipped.extend(issues)
         try:
@@ -815,23 +861,9 @@ def read_jsonl(
                     "_orig": pa.array(good_lines, pa.int64()),
                 },
             )
-            # Careful keys are negative: apart from the fast keys, in the same parts table.
-            key = -1 - order_of[f.path]
-            # The stage's first rowid as a value, not a subquery in the join condition:
-            # DuckDB planned that as a nested loop, quadratic in the file's lines (one bad
-            # line in 335k took an extract of 3 s to 430 s); against a constant it is a
-            # hash join.
             base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
-            args = {"key": key, "base": base}
-            if have_careful:
-                con.execute(f"INSERT INTO {careful_tbl} {_CAREFUL_ROWS}", args)
-            else:
-                con.execute(f"CREATE TEMP TABLE {careful_tbl} AS {_CAREFUL_ROWS}", args)
-                have_careful = True
+            careful_part(n, key, base)
             parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
-            result.rows += n
-            con.execute("DROP TABLE _stage")
-            con.execute("DROP TABLE _careful_map")
         finally:
             try:
                 os.unlink(spool)
@@ -990,6 +1022,237 @@ def _load_table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, pa
         con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _arrow_in")
     finally:
         con.unregister("_arrow_in")
+
+
+#: A careful file goes to DuckDB in groups of whole lines of about this many bytes (what
+#: the careful path holds of a file at once).
+CAREFUL_GROUP_BYTES = 64 << 20
+
+#: A group of a careful file's lines (``_careful_bytes``: pieces of whole lines, each with
+#: the number of its first line), one row per line that is not blank, in file order:
+#: ``_line``; ``line`` (a first line's BOM and a trailing CR removed, as the fast path
+#: reads it); ``oversized`` (its bytes before the newline, CR and BOM included, reach
+#: ``$limit``); ``suspicious`` — Python must decide: over the limit, refused by DuckDB's
+#: parser, not opening with ``{``, or holding what DuckDB takes but JSON is not
+#: (``$not_json``, the pre-scan's pattern) or a UTF-16 surrogate escape (``$surrogate``:
+#: a lone one is not JSON to DuckDB, a pair is). Every other line is one JSON object that
+#: Python's parser takes too, and goes straight to the projection.
+_CAREFUL_SPLIT = """
+CREATE OR REPLACE TEMP TABLE _careful_lines AS
+WITH u AS (
+    SELECT base + generate_subscripts(l, 1) - 1 AS _line, unnest(l) AS raw
+    FROM (SELECT base, string_split(content, chr(10)) AS l FROM _careful_bytes)
+), b AS (
+    SELECT _line, strlen(raw) >= $limit AS oversized,
+           CASE WHEN _line = 1 AND starts_with(raw, chr(65279)) THEN substr(raw, 2)
+                ELSE raw END AS raw
+    FROM u
+), c AS (
+    SELECT _line, oversized,
+           CASE WHEN ends_with(raw, chr(13)) THEN raw[:-2] ELSE raw END AS line
+    FROM b
+)
+SELECT _line, line, oversized,
+       oversized OR NOT json_valid(line)
+       OR (left(line, 1) <> '{' AND NOT starts_with(ltrim(line, ' ' || chr(9) || chr(13)), '{'))
+       OR regexp_matches(line, $not_json) OR regexp_matches(line, $surrogate) AS suspicious
+FROM c
+-- blank lines are ignored (Python's bytes.strip() blanks); trim only where a line opens
+-- with one of them, as a line of text that does not cannot be blank
+WHERE oversized
+   OR CASE WHEN ascii(line) IN (9, 10, 11, 12, 13, 32)
+           THEN trim(line, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) <> ''
+           ELSE line <> '' END
+"""
+_SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"
+
+
+def _careful_in_duckdb(
+    con: duckdb.DuckDBPyConnection,
+    f: SourceFile,
+    max_line_bytes: int,
+    take_group: Callable[[int], None],
+) -> tuple[list[LineIssue], int, bool]:
+    """Read a dirty file the careful way, its lines checked by DuckDB, a group at a time.
+
+    For each group of its lines (``_line_pieces``, ``CAREFUL_GROUP_BYTES``), DuckDB
+    splits and checks every line (``_CAREFUL_SPLIT``); only the lines it cannot vouch
+    for are checked in Python (``_check_line``: the reason a bad line is reported with),
+    so a file of a million lines with one bad line costs one line of Python, not a
+    million. Each group's good lines are left in ``_raw_batch`` (their text, as the
+    batch loader leaves lines) and ``_careful_map`` (row i's line number) for
+    ``take_group(rows)``, which stages them.
+    Returns (issues, rows taken, read to its end): a file that cannot be read to its end
+    is reported, and its rows taken so far are the caller's to drop.
+    """
+    issues: list[LineIssue] = []
+    # A line is over the limit from this many bytes before its newline, as _careful
+    # (``readline(max_line_bytes + 2)``) finds it.
+    limit = max_line_bytes + 2
+    taken = 0
+    group: list[tuple[int, bytes]] = []
+    size = 0
+
+    def flush() -> None:
+        nonlocal taken, group, size
+        if not group:
+            return
+        bases = [b for b, _ in group]
+        lengths = [len(p) for _, p in group]
+        offsets = struct.pack(f"<{len(group) + 1}q", 0, *itertools.accumulate(lengths))
+        content = pa.Array.from_buffers(
+            pa.large_string(),
+            len(group),
+            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(p for _, p in group))],
+        )
+        group, size = [], 0
+        content.validate(full=True)  # _line_pieces passes only UTF-8
+        con.register("_careful_bytes", pa.table({"content": content, "base": bases}))
+        try:
+            con.execute(
+                _CAREFUL_SPLIT,
+                {"limit": limit, "not_json": _NOT_JSON, "surrogate": _SURROGATE_ESCAPE},
+            )
+        finally:
+            con.unregister("_careful_bytes")
+        del content
+        accepted: list[int] = []
+        for line, text, oversized, valid in con.execute(
+            "SELECT _line, line, oversized, NOT oversized AND json_valid(line) "
+            "FROM _careful_lines WHERE suspicious ORDER BY _line"
+        ).fetchall():
+            if oversized:
+                reason: str | None = f"line longer than {max_line_bytes} bytes"
+            else:
+                reason = _check_line(text.encode("utf-8"))
+                if reason is None and not valid:
+                    # Python's parser takes what DuckDB's refuses (deeper nesting than
+                    # DuckDB reads): DuckDB reads the events, so it decides.
+                    reason = "not JSON: refused by DuckDB's JSON parser"
+            if reason is None:
+                accepted.append(line)
+            else:
+                issues.append(LineIssue(f.display, line, reason))
+        if accepted:  # through a table: there may be many (a text that looks like NaN)
+            _load_table(con, "_careful_ok", {"_line": pa.array(accepted, pa.int64())})
+            con.execute(
+                "UPDATE _careful_lines AS l SET suspicious = false "
+                "FROM _careful_ok o WHERE o._line = l._line"
+            )
+            con.execute("DROP TABLE _careful_ok")
+        # A filter keeps insertion order: row i of the batch is the i-th good line.
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE _raw_batch AS "
+            "SELECT line AS _json, 0::INTEGER AS _file_index, _line FROM _careful_lines "
+            "WHERE NOT suspicious"
+        )
+        con.execute("DROP TABLE _careful_lines")
+        n = int(con.execute("SELECT count(*) FROM _raw_batch").fetchall()[0][0])
+        if n:
+            con.execute(
+                "CREATE OR REPLACE TEMP TABLE _careful_map AS "
+                "SELECT rowid AS i, _line AS _orig FROM _raw_batch"
+            )
+            take_group(n)  # stages _raw_batch (and drops it)
+            taken += n
+        else:
+            con.execute("DROP TABLE _raw_batch")
+
+    try:
+        for base, piece in _line_pieces(f, max_line_bytes, issues):
+            group.append((base, piece))
+            size += len(piece)
+            if size >= CAREFUL_GROUP_BYTES:
+                flush()
+        flush()
+    except OSError as e:
+        issues.append(LineIssue(f.display, 0, f"cannot read file: {e.strerror or e}"))
+        return issues, taken, False
+    return issues, taken, True
+
+
+def _line_pieces(
+    f: SourceFile, max_line_bytes: int, issues: list[LineIssue]
+) -> Iterator[tuple[int, bytes]]:
+    """``f``'s bytes as pieces of whole lines, each with the number of its first line.
+
+    A line over the limit that is longer than a read is reported here and skipped
+    without being held (shorter ones are reported by ``_CAREFUL_SPLIT``). A piece that is
+    not UTF-8 is checked line by line (and only such a piece): each bad line is reported
+    and blanked, so that every piece given is UTF-8 and keeps its line count.
+    """
+    limit = max_line_bytes + 2
+    lineno = 1  # the line ``head`` starts
+    head: list[bytes] = []  # the current line so far, when no newline ended it yet
+    head_len = 0
+    skipping = False  # inside a line over the limit: up to its newline, nothing is kept
+    with open(f.path, "rb", buffering=0) as src:
+        while True:
+            chunk = src.read(CHUNK)
+            if not chunk:
+                break
+            if skipping:
+                at = chunk.find(b"\n")
+                if at < 0:
+                    continue
+                skipping = False
+                lineno += 1
+                chunk = chunk[at + 1 :]
+            end = chunk.rfind(b"\n") + 1
+            if end:
+                piece = b"".join([*head, chunk[:end]]) if head else chunk[:end]
+                yield lineno, _utf8_piece(piece, lineno, f, max_line_bytes, issues)
+                lineno += piece.count(b"\n")
+                del piece
+                head, head_len = [], 0
+            if end < len(chunk):
+                head.append(chunk[end:])
+                head_len += len(chunk) - end
+                if head_len >= limit:
+                    issues.append(
+                        LineIssue(f.display, lineno, f"line longer than {max_line_bytes} bytes")
+                    )
+                    head, head_len, skipping = [], 0, True
+    if head:  # the last line, without a newline
+        last = b"".join(head)
+        yield lineno, _utf8_piece(last, lineno, f, max_line_bytes, issues)
+
+
+def _utf8_piece(
+    piece: bytes, first: int, f: SourceFile, max_line_bytes: int, issues: list[LineIssue]
+) -> bytes:
+    """``piece`` (whole lines from line ``first``) with each line that is not UTF-8 blanked
+    and reported, as ``_careful`` reports it (a line over the limit as that)."""
+    if piece.isascii():
+        return piece
+    try:
+        piece.decode("utf-8")
+        return piece
+    except UnicodeDecodeError:
+        pass
+    out: list[bytes] = []
+    for i, raw in enumerate(piece.split(b"\n")):
+        line = raw
+        if len(raw) >= max_line_bytes + 2:  # what _CAREFUL_SPLIT would say of it
+            issues.append(
+                LineIssue(f.display, first + i, f"line longer than {max_line_bytes} bytes")
+            )
+            out.append(b"")
+            continue
+        if first + i == 1 and line.startswith(b"\xef\xbb\xbf"):
+            line = line[3:]
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            if line.strip():
+                issues.append(
+                    LineIssue(f.display, first + i, f"not valid UTF-8 (byte {e.start + 1})")
+                )
+            raw = b""
+        out.append(raw)
+    return b"\n".join(out)
 
 
 def _careful(

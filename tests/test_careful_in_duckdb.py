@@ -1,0 +1,187 @@
+"""The careful path checks a dirty file's lines in DuckDB; Python decides only the doubtful ones.
+
+The reference is the Python-per-line careful path (``sources._careful``: every line
+checked by Python's strict parser, the good ones spooled and read by ``read_json``), which
+readers that declare a non-JSON column still take: on the same hostile file both must give
+the same rows, with the same line numbers, and the same issues with the same reasons —
+whatever the read size, the group size and the line limit.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine import db, sources, sqlpack
+from runscore.engine.packs import effectiveness
+
+OK = b'{"run_id":"r","type":"x","seq":%d,"data":{"archetype":"guardian"}}'
+
+# Every kind of line the careful path must tell apart, as bytes (each gets a newline).
+HOSTILE = [
+    b'{"run_id":"r","type":"run.start","seq":1}',
+    b"",
+    b"   \t ",
+    b"\x0b\x0c",
+    b'   {"run_id":"r","type":"lead","seq":2}',
+    b'{"run_id":"r","type":"crlf","seq":3}\r',
+    b'{"run_id":"r","type":"x","seq":4,"data":{"cost_usd":NaN}}',
+    b'{"run_id":"r","type":"x","seq":5,"data":{"v":-Infinity}}',
+    b'{"run_id":"r","type":"x","seq":6,"data":{"v":nan}}',
+    b'{"run_id":"r","type":"x","seq":7,"data":{"v":[1,2,]}}',
+    b'{"run_id":"r","type":"x","seq":8,}',
+    # looks like the pattern, inside strings: a false alarm, the line is good
+    b'{"run_id":"r","type":"x","seq":9,"data":{"t":"a, ]","u":":nan}"}}',
+    b"[1, 2]",
+    b"3",
+    b'"a string"',
+    b"null",
+    b'{"run_id":"\xff\xfe","type":"x","seq":10}',
+    b'{"run_id":"r","type":"x","seq":11,"data":{"s":"\\udcff"}}',
+    b'{"run_id":"r","type":"x","seq":12,"data":{"s":"\\ud83d\\ude00 \\u00e9"}}',
+    b'{"run_id":"r","type":"x","seq":13,"data":{"s":"caf\xc3\xa9"}}',
+    b"{bad",
+    b'{"run_id":"r","type":"x"} trailing',
+    b'{"run_id":"r","type":"x","seq":14} // comment',
+    b'{"run_id":"r","type":"x","seq":15,"data":{"s":"tab\there"}}',
+    b'{"run_id":"r","type":"x","seq":16,"data":{"long":"' + b"y" * 300 + b'"}}',
+    b'{"run_id":"dup","run_id":"second","type":"x","seq":17}',
+    b'{"run_id":"r","type":"x","seq":18,"data":{"big":1e400}}',
+    b'\xef\xbb\xbf{"run_id":"r","type":"bom-not-first","seq":19}',
+    b"\x1c",
+    b'{"run_id":"r","type":"run.complete","seq":20}',
+]
+
+
+def _hostile_file(tmp_path: Path, bom: bool = True, last_newline: bool = False) -> Path:
+    p = tmp_path / "hostile.jsonl"
+    body = b"\n".join(HOSTILE) + (b"\n" if last_newline else b"")
+    p.write_bytes((b"\xef\xbb\xbf" if bom else b"") + body)
+    return p
+
+
+def _read(
+    paths: list[Path], monkeypatch: pytest.MonkeyPatch, *, python_per_line: bool
+) -> tuple[list[Any], list[dict[str, object]]]:
+    with monkeypatch.context() as m:
+        if python_per_line:
+            # A loader of another kind than lines sends dirty files the Python way.
+            m.setattr(
+                sources,
+                "_raw_batch_load",
+                lambda cols: (sources._RAW_BATCH_LOAD, sources._RAW_BATCH),
+            )
+        found, _ = sources.discover([str(p) for p in paths])
+        for f in found:
+            sources.prescan(f)
+        con = db.connect()
+        proj = sqlpack.load("effectiveness", "v1", effectiveness.PROJECTION_FILE).text
+        res = sources.read_jsonl(con, found, "t", effectiveness.EVENT_COLUMNS, projection=proj)
+        names = [c[0] for c in con.execute("SELECT * FROM t LIMIT 0").description or []]
+        rows = con.execute(
+            f"SELECT {', '.join(f'{n}::VARCHAR' for n in names)} FROM t ORDER BY _ord"
+        ).fetchall()
+        assert res.rows == len(rows)
+        return rows, [i.as_dict() for i in res.skipped]
+
+
+@pytest.mark.parametrize(
+    ("chunk", "group", "limit"),
+    [
+        (None, None, None),  # as shipped: one read, one group
+        (7, 40, None),  # reads of 7 bytes, a group every few lines: lines span reads
+        (64, 1, 120),  # a group per piece; lines over a 120-byte limit, some spanning reads
+        (1000, 100, 120),  # over-limit lines inside one read (reported by DuckDB's check)
+    ],
+    ids=["shipped", "tiny-reads", "limit-spanning-reads", "limit-inside-a-read"],
+)
+@pytest.mark.parametrize("last_newline", [False, True], ids=["no-final-newline", "final-newline"])
+def test_the_duckdb_careful_path_reads_what_the_python_one_reads(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    chunk: int | None,
+    group: int | None,
+    limit: int | None,
+    last_newline: bool,
+) -> None:
+    path = _hostile_file(tmp_path, last_newline=last_newline)
+    expected = _read([path], monkeypatch, python_per_line=True)
+    if chunk is not None:
+        monkeypatch.setattr(sources, "CHUNK", chunk)
+    if group is not None:
+        monkeypatch.setattr(sources, "CAREFUL_GROUP_BYTES", group)
+    if limit is not None:
+        monkeypatch.setenv(sources.MAX_LINE_ENV, str(limit))
+        expected = _read([path], monkeypatch, python_per_line=True)  # same limit
+    got = _read([path], monkeypatch, python_per_line=False)
+    assert got == expected
+    rows, issues = got
+    assert len(rows) >= 8 and len(issues) >= 12  # it did read a hostile file
+    by_line = {i["line"]: i["reason"] for i in issues}
+    assert by_line[7] == "not JSON: NaN is not valid JSON"
+    assert str(by_line[17]).startswith("not valid UTF-8 (byte ")
+    assert "line" not in str(by_line.get(12, ""))  # the false alarm (line 12) is read
+    assert 12 in {int(r[1]) for r in rows}  # ... as line 12 (the view's _line)
+    if limit is not None:
+        assert by_line[25] == f"line longer than {limit} bytes"
+
+
+def test_python_checks_only_the_lines_duckdb_cannot_vouch_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = tmp_path / "big.jsonl"
+    lines = [OK % i for i in range(1, 3001)]
+    lines[1500] = b'{"run_id":"r","type":"x","seq":1501,"data":{"v":NaN}}'
+    p.write_bytes(b"\n".join(lines) + b"\n")
+    checked: list[bytes] = []
+    real = sources._check_line
+
+    def counting(line: bytes) -> str | None:
+        checked.append(line)
+        return real(line)
+
+    monkeypatch.setattr(sources, "_check_line", counting)
+    rows, issues = _read([p], monkeypatch, python_per_line=False)
+    assert checked == [lines[1500]]
+    assert issues == [{"file": str(p), "line": 1501, "reason": "not JSON: NaN is not valid JSON"}]
+    assert [int(r[1]) for r in rows] == [n for n in range(1, 3001) if n != 1501]
+
+
+def test_a_line_only_duckdb_refuses_is_reported_not_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No line is known that Python's strict parser takes and DuckDB's refuses (deep
+    # nesting both take); should one exist, DuckDB — which reads the events — decides,
+    # and the line is reported, instead of the whole file failing to align.
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(OK % 1 + b"\n{bad\n" + OK % 3 + b"\n")
+    monkeypatch.setattr(sources, "_check_line", lambda line: None)
+    rows, issues = _read([p], monkeypatch, python_per_line=False)
+    assert issues == [
+        {"file": str(p), "line": 2, "reason": "not JSON: refused by DuckDB's JSON parser"}
+    ]
+    assert [int(r[1]) for r in rows] == [1, 3]
+
+
+def test_a_file_that_fails_midway_keeps_nothing_and_the_others_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = tmp_path / "a.jsonl"
+    bad.write_bytes(b"\n".join(OK % i for i in range(1, 50)) + b"\n{bad\n")
+    good = tmp_path / "b.jsonl"
+    good.write_bytes(b"{bad\n" + OK % 2 + b"\n")
+    real = sources._line_pieces
+
+    def failing(f: sources.SourceFile, limit: int, issues: list[sources.LineIssue]) -> Any:
+        for i, piece in enumerate(real(f, limit, issues)):
+            if f.path == str(bad) and i == 3:
+                raise OSError(5, "Input/output error")
+            yield piece
+
+    monkeypatch.setattr(sources, "CHUNK", 64)  # many pieces ...
+    monkeypatch.setattr(sources, "CAREFUL_GROUP_BYTES", 64)  # ... each its own group
+    monkeypatch.setattr(sources, "_line_pieces", failing)
+    rows, issues = _read([bad, good], monkeypatch, python_per_line=False)
+    assert {"file": str(bad), "line": 0, "reason": "cannot read file: Input/output error"} in issues
+    assert [(r[0], int(r[1])) for r in rows] == [(str(good), 2)]
