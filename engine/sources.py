@@ -761,6 +761,23 @@ def read_jsonl(
                 "FROM _stage GROUP BY _file_index"
             ).fetchall()
         }
+        kept: list[tuple[int, SourceFile, int, int]] = []
+        for i, f in enumerate(batch):
+            # A row's line is its offset from its file's first rowid — exact when the
+            # file's row count equals its line count and every row is an object.
+            first, total, nonobj = stats.get(i, (0, 0, 0))
+            if optimistic and not fast_file(f):
+                continue  # read before the scan found it dirty: read the careful way
+            if total == f.lines and nonobj == 0:
+                kept.append((i, f, first, total))
+            else:
+                misaligned.append(f)
+        if not kept:
+            # Nothing of the batch is read from it (one large file the scan found dirty,
+            # say): its rows would hold memory while the careful path reads the file again.
+            con.execute("DROP TABLE _stage")
+            key_base += len(batch)
+            return
         if not have_data:
             have_data = True
             # The first batch's table becomes the data: no copy of millions of rows.
@@ -773,18 +790,11 @@ def read_jsonl(
                 {"base": key_base},
             )
             con.execute("DROP TABLE _stage")
-        for i, f in enumerate(batch):
-            # A row's line is its offset from its file's first rowid — exact when the
-            # file's row count equals its line count and every row is an object.
-            first, total, nonobj = stats.get(i, (0, 0, 0))
-            if optimistic and not fast_file(f):
-                continue  # read before the scan found it dirty: read the careful way
-            if total == f.lines and nonobj == 0:
-                ordinal = order_of[f.path]
-                parts.append((key_base + i, f.display, ordinal * _ORD_FILE_STRIDE, stored + first))
-                result.rows += total
-            else:
-                misaligned.append(f)
+        for i, f, first, total in kept:
+            parts.append(
+                (key_base + i, f.display, order_of[f.path] * _ORD_FILE_STRIDE, stored + first)
+            )
+            result.rows += total
         stored += sum(t for _, t, _ in stats.values())
         key_base += len(batch)
 

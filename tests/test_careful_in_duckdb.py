@@ -185,3 +185,25 @@ def test_a_file_that_fails_midway_keeps_nothing_and_the_others_are_read(
     rows, issues = _read([bad, good], monkeypatch, python_per_line=False)
     assert {"file": str(bad), "line": 0, "reason": "cannot read file: Input/output error"} in issues
     assert [(r[0], int(r[1])) for r in rows] == [(str(good), 2)]
+
+
+def test_a_file_staged_before_it_was_found_dirty_leaves_no_rows_behind(tmp_path: Path) -> None:
+    # A large file is read beside its pre-scan; found dirty, it is read again the careful
+    # way. Its first read's rows were kept in the data table, unseen, as long as the
+    # tables lived: at 100k runs in one file, the whole corpus twice in memory.
+    big = tmp_path / "big.jsonl"
+    lines = [OK % i for i in range(1, 2001)]
+    lines[999] = b'{"run_id":"r","type":"x","seq":1000,"data":{"v":NaN}}'
+    big.write_bytes(b"\n".join(lines) + b"\n")
+    found, _ = sources.discover([str(big)])
+    con = db.connect()
+
+    def scan(some: Any) -> None:
+        for f in some:
+            sources.prescan(f)
+
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"}, scan=scan)
+    assert [i.line for i in res.skipped] == [1000]
+    assert con.execute("SELECT count(*) FROM t").fetchall() == [(1999,)]
+    assert con.execute("SELECT count(*) FROM t__rows").fetchall() == [(0,)]
+    assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(1999,)]
