@@ -14,7 +14,11 @@ from ``os.wait4`` (the rusage of exactly that child). On each generated corpus:
 (f) extract a copy of the corpus with one line that is not JSON in the middle of one
     file (the rest hard links), fresh history: that file takes the careful path, which
     must cost a multiple of the fast read, not a power of the file's lines (checked: exit
-    1, that one line reported with its number, every run scored as in (b)).
+    1, that one line reported with its number, every run scored as in (b));
+(g) per-run corpora only: extract a copy of the corpus in which every run file ends with
+    a blank line (a writer that ends each event with two newlines, say), fresh history:
+    every file takes the careful path, which must cost a multiple of the fast read, not
+    a fixed cost per file (checked: exit 0, nothing reported, every run scored as in (b)).
 
 With ``--seed-scorer <ArcheFlow checkout>/lib/archeflow-score.sh``, first: the seed's own
 scorer timed on ``--seed-sample`` run files of the smallest per-run corpus, one
@@ -506,6 +510,54 @@ class Bench:
 
         if "dirty" not in self.a.skip:
             self.dirty_benchmark(label, cdir, doc, base, full)
+        if "blank" not in self.a.skip and layout == "per-run":
+            self.blank_benchmark(label, cdir, doc, base, full)
+
+    def blank_benchmark(
+        self,
+        label: str,
+        cdir: Path,
+        doc: dict[str, Any],
+        base: dict[str, Any],
+        full: dict[str, Any],
+    ) -> None:
+        """(g): every run file of the corpus ending with a blank line."""
+        bdir = self.work / f"blank-{label.replace(' ', '-')}"
+        if bdir.exists():
+            shutil.rmtree(bdir)
+        bdir.mkdir()
+        for f in sorted(cdir.glob("*.jsonl")):
+            (bdir / f.name).write_bytes(f.read_bytes() + b"\n")
+        _warm(bdir)
+        hist = bdir.parent / f"{bdir.name}-history" / "effectiveness.jsonl"
+        if hist.parent.exists():
+            shutil.rmtree(hist.parent)
+        hist.parent.mkdir()
+        try:
+            m = measure(
+                self.cmd("extract", str(bdir), "--history", str(hist), "--format", "json"),
+                stdout_path=hist.parent / "extract.out",
+                timeout=self.a.timeout,
+            )
+            said = _json_or_none(hist.parent / "extract.out") or {}
+            chk = check_history(history_stats(hist), doc["expect"])
+            chk = {
+                **chk,
+                "ok": bool(chk.get("ok")) and m["rc"] == 0 and not said.get("skipped_lines"),
+                "rc": m["rc"],
+                "skipped": len(said.get("skipped_lines") or []),
+            }
+        finally:
+            shutil.rmtree(bdir)
+            shutil.rmtree(hist.parent)
+        self.record(
+            label,
+            "extract, a blank line ending every file (careful path)",
+            m,
+            x_baseline=_ratio(m, base),
+            x_full_extract=_ratio(m, full),
+            check=chk,
+        )
 
     def dirty_benchmark(
         self,
@@ -1144,7 +1196,7 @@ def main(argv: list[str] | None = None) -> int:
         "--skip",
         type=lambda s: set(s.split(",")),
         default=set(),
-        help="comma-separated: seed,runs,report,incremental,dirty,history,dag",
+        help="comma-separated: seed,runs,report,incremental,dirty,blank,history,dag",
     )
     ap.add_argument(
         "--runscore",

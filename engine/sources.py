@@ -800,7 +800,9 @@ def read_jsonl(
 
     taken: set[int] = set()  # files staged while the scan ran (ids)
     if scan is not None:
-        for batch in _read_while_scanning(files, batches_of, stage, scan, lines_batch, con):
+        for batch in _read_while_scanning(
+            files, batches_of, stage, scan, lines_batch, con, lambda b: any(map(fast_file, b))
+        ):
             take(batch, optimistic=True)
             taken.update(id(f) for f in batch)
         readable = [f for f in files if f.error is None and f.size > 0]
@@ -811,43 +813,46 @@ def read_jsonl(
         take(batch, optimistic=False)
     dirty = [f for f in readable if not fast_file(f)] + misaligned
 
-    def careful_part(n: int, key: int, base: int) -> None:
-        """Move the staged rows of a careful file (or of a group of its lines) into
-        ``careful_tbl``, each with its line from ``_careful_map``."""
+    def careful_part(n: int, key: int | None, base: int) -> None:
+        """Move the staged rows of careful files into ``careful_tbl``, each with its line
+        from ``_careful_map``: all as file ``key``, or (None) each as its stage row says."""
         nonlocal have_careful
         # The stage's first rowid as a value, not a subquery in the join condition:
         # DuckDB planned that as a nested loop, quadratic in the file's lines (one bad
         # line in 335k took an extract of 3 s to 430 s); against a constant it is a
         # hash join.
-        args = {"key": key, "base": base}
+        rows_sql, args = (_CAREFUL_ROWS, {"key": key, "base": base})
+        if key is None:
+            rows_sql, args = _CAREFUL_ROWS_KEYED, {"base": base}
         if have_careful:
-            con.execute(f"INSERT INTO {careful_tbl} {_CAREFUL_ROWS}", args)
+            con.execute(f"INSERT INTO {careful_tbl} {rows_sql}", args)
         else:
-            con.execute(f"CREATE TEMP TABLE {careful_tbl} AS {_CAREFUL_ROWS}", args)
+            con.execute(f"CREATE TEMP TABLE {careful_tbl} AS {rows_sql}", args)
             have_careful = True
         result.rows += n
         con.execute("DROP TABLE _stage")
         con.execute("DROP TABLE _careful_map")
 
-    for f in sorted(dirty, key=lambda x: order_of[x.path]):
-        # Careful keys are negative: apart from the fast keys, in the same parts table.
-        key = -1 - order_of[f.path]
-        if load_sql is _RAW_LINES_LOAD:
+    def take_group(n: int) -> None:
+        stage_lines()
+        base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
+        careful_part(n, None, base)
 
-            def take_group(n: int, key: int = key) -> None:
-                stage_lines()
-                base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
-                careful_part(n, key, base)
-
-            issues, n, whole = _careful_in_duckdb(con, f, max_line_bytes, take_group)
-            result.skipped.extend(issues)
-            if not whole:  # the file could not be read to its end: nothing of it is kept
-                if have_careful:
-                    con.execute(f"DELETE FROM {careful_tbl} WHERE _file_index = $k", {"k": key})
-                result.rows -= n
-            elif n:
+    # Careful keys are negative: apart from the fast keys, in the same parts table.
+    careful = [(f, -1 - order_of[f.path]) for f in sorted(dirty, key=lambda x: order_of[x.path])]
+    if load_sql is _RAW_LINES_LOAD and careful:
+        issues, rows_of, failed = _careful_in_duckdb(con, careful, max_line_bytes, take_group)
+        result.skipped.extend(issues)
+        for key in failed:  # a file that could not be read to its end: nothing of it is kept
+            if have_careful:
+                con.execute(f"DELETE FROM {careful_tbl} WHERE _file_index = $k", {"k": key})
+            result.rows -= rows_of.pop(key, 0)
+        for f, key in careful:
+            if rows_of.get(key):
                 parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
-            continue
+        careful = []
+
+    for f, key in careful:  # readers declaring a non-JSON column: line by line in Python
         spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
         result.skipped.extend(issues)
         try:
@@ -930,6 +935,10 @@ _CAREFUL_ROWS = (
     "SELECT m._orig AS _line, s.* REPLACE ($key::INTEGER AS _file_index) "
     "FROM _stage s JOIN _careful_map m ON m.i = s.rowid - $base"
 )
+#: The same for a stage whose rows carry their file's careful key already.
+_CAREFUL_ROWS_KEYED = (
+    "SELECT m._orig AS _line, s.* FROM _stage s JOIN _careful_map m ON m.i = s.rowid - $base"
+)
 
 
 def _read_while_scanning(
@@ -939,6 +948,7 @@ def _read_while_scanning(
     scan: Callable[[Sequence[SourceFile]], None],
     lines_batch: Callable[[list[str], int], bool],
     con: duckdb.DuckDBPyConnection,
+    wanted: Callable[[list[SourceFile]], bool],
 ) -> Iterator[list[SourceFile]]:
     """Pre-scan ``files`` batch by batch, each batch staged on a worker thread meanwhile.
 
@@ -948,8 +958,9 @@ def _read_while_scanning(
     stages it on the worker while ``scan`` (GIL-bound, one core) checks its files here.
     Yields each batch staged in ``_stage``, for the caller to take before the next; a
     batch whose read failed (a file the scan will call unreadable or dirty can make it
-    fail) is not yielded, and the caller reads its files as if no scan had run. Files in
-    no batch (empty, vanished) are scanned last.
+    fail, or it was stopped: the scan found none of its files ``wanted``) is not yielded,
+    and the caller reads its files as if no scan had run. Files in no batch (empty,
+    vanished) are scanned last.
     """
     for f in files:
         if f.error is None and not f.sha256 and f.size == 0:
@@ -974,6 +985,12 @@ def _read_while_scanning(
                 except BaseException:
                     con.interrupt()  # do not leave a read of gigabytes behind an error
                     raise
+                if not wanted(batch):
+                    # Found dirty, every file of it (one large file, say): nothing of the
+                    # read will be taken, so it is stopped, not waited for (one bad line in
+                    # one file of 100k runs: the scan ends after ~2 s of the read's ~8 s).
+                    # Interrupting a connection between statements is a no-op.
+                    con.interrupt()
                 try:
                     staged.result()
                 except Exception:  # the read after the scan meets any lasting error again
@@ -1034,13 +1051,13 @@ def _load_table(con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, pa
         con.unregister("_arrow_in")
 
 
-#: A careful file goes to DuckDB in groups of whole lines of about this many bytes (what
-#: the careful path holds of a file at once).
+#: Careful files go to DuckDB in groups of whole lines of about this many bytes (what the
+#: careful path holds at once): many small files to a group, a large file in several.
 CAREFUL_GROUP_BYTES = 64 << 20
 
-#: A group of a careful file's lines (``_careful_bytes``: pieces of whole lines, each with
-#: the number of its first line), one row per line that is not blank, in file order:
-#: ``_line``; ``line`` (a first line's BOM and a trailing CR removed, as the fast path
+#: A group of careful files' lines (``_careful_bytes``: pieces of whole lines, each with
+#: its file's key and the number of its first line), one row per line that is not blank,
+#: in order: ``_file_index`` (the key), ``_line``; ``line`` (a first line's BOM and a trailing CR removed, as the fast path
 #: reads it); ``oversized`` (its bytes before the newline, CR and BOM included, reach
 #: ``$limit``); ``suspicious`` — Python must decide: over the limit, refused by DuckDB's
 #: parser, not opening with ``{``, or holding what DuckDB takes but JSON is not
@@ -1050,19 +1067,19 @@ CAREFUL_GROUP_BYTES = 64 << 20
 _CAREFUL_SPLIT = """
 CREATE OR REPLACE TEMP TABLE _careful_lines AS
 WITH u AS (
-    SELECT base + generate_subscripts(l, 1) - 1 AS _line, unnest(l) AS raw
-    FROM (SELECT base, string_split(content, chr(10)) AS l FROM _careful_bytes)
+    SELECT key AS _file_index, base + generate_subscripts(l, 1) - 1 AS _line, unnest(l) AS raw
+    FROM (SELECT key, base, string_split(content, chr(10)) AS l FROM _careful_bytes)
 ), b AS (
-    SELECT _line, strlen(raw) >= $limit AS oversized,
+    SELECT _file_index, _line, strlen(raw) >= $limit AS oversized,
            CASE WHEN _line = 1 AND starts_with(raw, chr(65279)) THEN substr(raw, 2)
                 ELSE raw END AS raw
     FROM u
 ), c AS (
-    SELECT _line, oversized,
+    SELECT _file_index, _line, oversized,
            CASE WHEN ends_with(raw, chr(13)) THEN raw[:-2] ELSE raw END AS line
     FROM b
 )
-SELECT _line, line, oversized,
+SELECT _file_index, _line, line, oversized,
        oversized OR NOT json_valid(line)
        OR (left(line, 1) <> '{' AND NOT starts_with(ltrim(line, ' ' || chr(9) || chr(13)), '{'))
        OR regexp_matches(line, $not_json) OR regexp_matches(line, $surrogate) AS suspicious
@@ -1079,45 +1096,54 @@ _SURROGATE_ESCAPE = r"\\u[dD][89a-fA-F]"
 
 def _careful_in_duckdb(
     con: duckdb.DuckDBPyConnection,
-    f: SourceFile,
+    files: Sequence[tuple[SourceFile, int]],
     max_line_bytes: int,
     take_group: Callable[[int], None],
-) -> tuple[list[LineIssue], int, bool]:
-    """Read a dirty file the careful way, its lines checked by DuckDB, a group at a time.
+) -> tuple[list[LineIssue], dict[int, int], list[int]]:
+    """Read dirty ``files`` (each with its key) the careful way, lines checked by DuckDB.
 
-    For each group of its lines (``_line_pieces``, ``CAREFUL_GROUP_BYTES``), DuckDB
-    splits and checks every line (``_CAREFUL_SPLIT``); only the lines it cannot vouch
-    for are checked in Python (``_check_line``: the reason a bad line is reported with),
-    so a file of a million lines with one bad line costs one line of Python, not a
-    million. Each group's good lines are left in ``_raw_batch`` (their text, as the
-    batch loader leaves lines) and ``_careful_map`` (row i's line number) for
+    Their lines go to DuckDB in groups (``_line_pieces``; ``CAREFUL_GROUP_BYTES``, many
+    small files to a group, a large file in several), where every line is numbered and
+    checked (``_CAREFUL_SPLIT``); only the lines DuckDB cannot vouch for are checked in
+    Python (``_check_line``: the reason a bad line is reported with), so a file of a
+    million lines with one bad line costs one line of Python, not a million. Each group's
+    good lines are left in ``_raw_batch`` (their text and their file's key, as the batch
+    loader leaves lines) and ``_careful_map`` (row i's line number) for
     ``take_group(rows)``, which stages them.
-    Returns (issues, rows taken, read to its end): a file that cannot be read to its end
-    is reported, and its rows taken so far are the caller's to drop.
+    Returns (issues, rows taken per key, keys of files that could not be read to their
+    end): those are reported, and their rows taken are the caller's to drop.
     """
     issues: list[LineIssue] = []
     # A line is over the limit from this many bytes before its newline, as _careful
     # (``readline(max_line_bytes + 2)``) finds it.
     limit = max_line_bytes + 2
-    taken = 0
-    group: list[tuple[int, bytes]] = []
+    display = {key: f.display for f, key in files}
+    rows_of: dict[int, int] = {}
+    failed: list[int] = []
+    group: list[tuple[int, int, bytes]] = []  # (key, first line, piece)
     size = 0
 
     def flush() -> None:
-        nonlocal taken, group, size
+        nonlocal group, size
         if not group:
             return
-        bases = [b for b, _ in group]
-        lengths = [len(p) for _, p in group]
+        lengths = [len(p) for _, _, p in group]
         offsets = struct.pack(f"<{len(group) + 1}q", 0, *itertools.accumulate(lengths))
         content = pa.Array.from_buffers(
             pa.large_string(),
             len(group),
-            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(p for _, p in group))],
+            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(p for _, _, p in group))],
+        )
+        table = pa.table(
+            {
+                "content": content,
+                "key": pa.array([k for k, _, _ in group], pa.int32()),
+                "base": pa.array([b for _, b, _ in group], pa.int64()),
+            }
         )
         group, size = [], 0
         content.validate(full=True)  # _line_pieces passes only UTF-8
-        con.register("_careful_bytes", pa.table({"content": content, "base": bases}))
+        con.register("_careful_bytes", table)
         try:
             con.execute(
                 _CAREFUL_SPLIT,
@@ -1125,11 +1151,12 @@ def _careful_in_duckdb(
             )
         finally:
             con.unregister("_careful_bytes")
-        del content
-        accepted: list[int] = []
-        for line, text, oversized, valid in con.execute(
-            "SELECT _line, line, oversized, NOT oversized AND json_valid(line) "
-            "FROM _careful_lines WHERE suspicious ORDER BY _line"
+        del content, table
+        ok_keys: list[int] = []
+        ok_lines: list[int] = []
+        for key, line, text, oversized, valid in con.execute(
+            "SELECT _file_index, _line, line, oversized, NOT oversized AND json_valid(line) "
+            "FROM _careful_lines WHERE suspicious"
         ).fetchall():
             if oversized:
                 reason: str | None = f"line longer than {max_line_bytes} bytes"
@@ -1140,45 +1167,58 @@ def _careful_in_duckdb(
                     # DuckDB reads): DuckDB reads the events, so it decides.
                     reason = "not JSON: refused by DuckDB's JSON parser"
             if reason is None:
-                accepted.append(line)
+                ok_keys.append(key)
+                ok_lines.append(line)
             else:
-                issues.append(LineIssue(f.display, line, reason))
-        if accepted:  # through a table: there may be many (a text that looks like NaN)
-            _load_table(con, "_careful_ok", {"_line": pa.array(accepted, pa.int64())})
+                issues.append(LineIssue(display[key], line, reason))
+        if ok_lines:  # through a table: there may be many (a text that looks like NaN)
+            _load_table(
+                con,
+                "_careful_ok",
+                {"k": pa.array(ok_keys, pa.int32()), "l": pa.array(ok_lines, pa.int64())},
+            )
             con.execute(
-                "UPDATE _careful_lines AS l SET suspicious = false "
-                "FROM _careful_ok o WHERE o._line = l._line"
+                "UPDATE _careful_lines AS c SET suspicious = false FROM _careful_ok o "
+                "WHERE o.k = c._file_index AND o.l = c._line"
             )
             con.execute("DROP TABLE _careful_ok")
         # A filter keeps insertion order: row i of the batch is the i-th good line.
         con.execute(
             "CREATE OR REPLACE TEMP TABLE _raw_batch AS "
-            "SELECT line AS _json, 0::INTEGER AS _file_index, _line FROM _careful_lines "
-            "WHERE NOT suspicious"
+            "SELECT line AS _json, _file_index, _line FROM _careful_lines WHERE NOT suspicious"
         )
         con.execute("DROP TABLE _careful_lines")
-        n = int(con.execute("SELECT count(*) FROM _raw_batch").fetchall()[0][0])
+        counts = con.execute(
+            "SELECT _file_index, count(*) FROM _raw_batch GROUP BY _file_index"
+        ).fetchall()
+        n = sum(int(c) for _, c in counts)
         if n:
             con.execute(
                 "CREATE OR REPLACE TEMP TABLE _careful_map AS "
                 "SELECT rowid AS i, _line AS _orig FROM _raw_batch"
             )
             take_group(n)  # stages _raw_batch (and drops it)
-            taken += n
+            for key, c in counts:
+                rows_of[int(key)] = rows_of.get(int(key), 0) + int(c)
         else:
             con.execute("DROP TABLE _raw_batch")
 
-    try:
-        for base, piece in _line_pieces(f, max_line_bytes, issues):
-            group.append((base, piece))
-            size += len(piece)
-            if size >= CAREFUL_GROUP_BYTES:
-                flush()
-        flush()
-    except OSError as e:
-        issues.append(LineIssue(f.display, 0, f"cannot read file: {e.strerror or e}"))
-        return issues, taken, False
-    return issues, taken, True
+    for f, key in files:
+        mark = len(group)
+        try:
+            for base, piece in _line_pieces(f, max_line_bytes, issues):
+                group.append((key, base, piece))
+                size += len(piece)
+                if size >= CAREFUL_GROUP_BYTES:
+                    mark = 0
+                    flush()
+        except OSError as e:
+            issues.append(LineIssue(f.display, 0, f"cannot read file: {e.strerror or e}"))
+            failed.append(key)
+            del group[mark:]  # its pieces not yet in DuckDB
+            size = sum(len(p) for _, _, p in group)
+    flush()
+    return issues, rows_of, failed
 
 
 def _line_pieces(

@@ -207,3 +207,63 @@ def test_a_file_staged_before_it_was_found_dirty_leaves_no_rows_behind(tmp_path:
     assert con.execute("SELECT count(*) FROM t").fetchall() == [(1999,)]
     assert con.execute("SELECT count(*) FROM t__rows").fetchall() == [(0,)]
     assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(1999,)]
+
+
+@pytest.mark.parametrize("group", [None, 300], ids=["one-group", "files-across-groups"])
+def test_many_dirty_files_share_groups_and_keep_their_own_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, group: int | None
+) -> None:
+    # Run files with a blank line or a bad line each go the careful way: many to a group
+    # (one file at a time cost ~10 statements a file), each row still its own file's line.
+    paths = []
+    for i in range(30):
+        p = tmp_path / f"run-{i:02d}.jsonl"
+        body = [OK % 1, HOSTILE[i % len(HOSTILE)], OK % 3, b"", OK % 5]
+        p.write_bytes(b"\n".join(body) + (b"\n" if i % 2 else b""))
+        paths.append(p)
+    expected = _read(paths, monkeypatch, python_per_line=True)
+    if group is not None:
+        monkeypatch.setattr(sources, "CAREFUL_GROUP_BYTES", group)
+    got = _read(paths, monkeypatch, python_per_line=False)
+    assert got == expected
+    rows, issues = got
+    assert {r[0] for r in rows} == {str(p) for p in paths}
+    assert len(issues) >= 15
+
+
+class _CountingConnection:
+    """A connection that counts interrupts (DuckDB's own cannot be patched)."""
+
+    def __init__(self, con: Any) -> None:
+        self._con = con
+        self.interrupts = 0
+
+    def interrupt(self) -> None:
+        self.interrupts += 1
+        self._con.interrupt()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._con, name)
+
+
+@pytest.mark.parametrize("dirty", [True, False], ids=["dirty", "clean"])
+def test_a_read_beside_the_scan_is_stopped_once_nothing_of_it_will_be_taken(
+    tmp_path: Path, dirty: bool
+) -> None:
+    big = tmp_path / "big.jsonl"
+    lines = [OK % i for i in range(1, 3001)]
+    if dirty:
+        lines[10] = b'{"run_id":"r","type":"x","seq":11,"data":{"v":NaN}}'
+    big.write_bytes(b"\n".join(lines) + b"\n")
+    found, _ = sources.discover([str(big)])
+    con = _CountingConnection(db.connect())
+
+    def scan(some: Any) -> None:
+        for f in some:
+            sources.prescan(f)
+
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"}, scan=scan)  # type: ignore[arg-type]
+    assert con.interrupts == (1 if dirty else 0)
+    assert [i.line for i in res.skipped] == ([11] if dirty else [])
+    got = con.execute("SELECT _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
+    assert got == [(n, str(n)) for n in range(1, 3001) if not (dirty and n == 11)]

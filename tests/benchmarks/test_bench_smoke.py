@@ -209,6 +209,22 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         assert where.startswith(f"<work>/dirty-{layout}-200/") and line > 1
         assert dirty["x_full_extract"]["wall"] is not None
         assert not (work / f"dirty-{layout}-200").exists()  # the copy is removed
+        # (g), run files only: each ending with a blank line, each read the careful way,
+        # silently (blank lines are no error), every run scored as in (b).
+        blank = [
+            x
+            for x in doc["results"]
+            if x["corpus"] == f"{layout} 200"
+            and x["step"] == "extract, a blank line ending every file (careful path)"
+        ]
+        if layout == "per-run":
+            ((b,),) = [blank]
+            assert b["check"]["ok"] is True and b["check"]["rc"] == 0
+            assert b["check"]["skipped"] == 0 and b["check"]["records"] > 0
+            assert b["x_full_extract"]["wall"] is not None
+            assert not (work / f"blank-{layout}-200").exists()
+        else:
+            assert blank == []
         # 1% of 200 runs added: two more run files, or one more file of two runs.
         files = 202 if layout == "per-run" else 2
         assert again["check"] == {
