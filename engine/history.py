@@ -151,11 +151,18 @@ def atomic_write_text(path: str, text: str) -> None:
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, f".{os.path.basename(path)}.tmp-{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        # A failed write (a full disk, a folder where the file belongs, an interrupt)
+        # leaves the old file as it was and no temp file beside it.
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
 
 
 def append_records(

@@ -124,3 +124,16 @@ def test_kill_9_during_nightly_leaves_the_day_folder_old_or_new(tmp_path: Path, 
     log = json.loads((day / "runlog.json").read_text(encoding="utf-8"))
     assert log["status"] == "ok"
     assert len(hh.current_records(root / ".archeflow/memory/effectiveness.jsonl")) == 402
+
+
+def test_a_failed_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
+    # The manifest is written whole (temp file + rename); when the rename fails (a folder
+    # where the manifest belongs, say) the temp file went on lying beside it.
+    from runscore.engine import history
+
+    target = tmp_path / "effectiveness.jsonl.manifest.json"
+    target.mkdir()
+    with pytest.raises(OSError):
+        history.atomic_write_text(str(target), '{"files": {}}')
+    assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
+    assert target.is_dir() and not any(target.iterdir())
