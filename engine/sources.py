@@ -1155,8 +1155,9 @@ def _careful_in_duckdb(
         ok_keys: list[int] = []
         ok_lines: list[int] = []
         for key, line, text, oversized, valid in con.execute(
-            "SELECT _file_index, _line, line, oversized, NOT oversized AND json_valid(line) "
-            "FROM _careful_lines WHERE suspicious"
+            # an over-limit line's text is not fetched: up to the limit of bytes, unused
+            "SELECT _file_index, _line, CASE WHEN NOT oversized THEN line END, oversized, "
+            "NOT oversized AND json_valid(line) FROM _careful_lines WHERE suspicious"
         ).fetchall():
             if oversized:
                 reason: str | None = f"line longer than {max_line_bytes} bytes"
