@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 
@@ -107,14 +108,24 @@ def sql_cmd(
     if fmt == "parquet":
         if out_path is None:
             raise UsageError("--format parquet needs --output FILE.parquet")
-        pq.write_table(res.table, out_path)
+        try:
+            pq.write_table(res.table, out_path)
+        except OSError as e:
+            raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
     elif out_path is not None:
         buf = io.StringIO()
         output.write(res.table, fmt, stream=buf)
         tmp = f"{out_path}.tmp-{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(buf.getvalue())
-        os.replace(tmp, out_path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(buf.getvalue())
+            os.replace(tmp, out_path)
+        except BaseException as e:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)  # the old file stays as it was, and nothing beside it
+            if isinstance(e, OSError):
+                raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
+            raise
     else:
         output.write(res.table, fmt)
     report_diagnostics(res.issues, res.notes)

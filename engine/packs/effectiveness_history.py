@@ -752,7 +752,8 @@ def _gather(
     (v,) = select_versions(load, version)
     _stage(con, v, _AFTER_LOAD, _params(v, None))
     issues = list(load.issues)
-    notes = _notes_for(load) if load.exists else []
+    # A mistyped --history would otherwise answer every query with no rows, silently.
+    notes = _notes_for(load) if load.exists else [f"no history at {history}: its views are empty"]
     names = list(HISTORY_VIEWS)
     if events:
         issues.extend(_build_events(con, events))

@@ -251,3 +251,47 @@ def test_usage_errors(run_cli) -> None:
     r = run_cli("sql", "SELECT nope FROM history", "--history", HISTORY)
     assert r.exit_code == 2 and r.stderr.startswith("error: query failed:")
     assert run_cli("sql", "SELECT 1", "--schema").exit_code == 2
+
+
+def test_a_missing_history_is_said_not_silently_empty(run_cli, tmp_path: Path) -> None:
+    # A mistyped --history answered every query with no rows and nothing on stderr.
+    missing = tmp_path / "effectivness.jsonl"
+    r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", str(missing))
+    assert r.exit_code == 0
+    assert r.stdout.splitlines()[-1].strip() == "0"
+    assert r.stderr == f"no history at {missing}: its views are empty\n"
+    r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", HISTORY)
+    assert "no history" not in r.stderr
+
+
+def test_an_output_that_cannot_be_written_leaves_no_temp_file(
+    run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    out = tmp_path / "result.json"
+    out.write_text("old\n")
+
+    def full_disk(src: str, dst: str) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full_disk)  # the rename, after the temp file is written
+    r = run_cli(
+        "sql", "SELECT 1 AS x", "--history", HISTORY, "--format", "json", "--output", str(out)
+    )
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"error: {out}: cannot write the result: No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["result.json"]
+    assert out.read_text() == "old\n"
+    missing = tmp_path / "no-such-folder" / "result.parquet"
+    r = run_cli(
+        "sql",
+        "SELECT 1 AS x",
+        "--history",
+        HISTORY,
+        "--format",
+        "parquet",
+        "--output",
+        str(missing),
+    )
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {missing}: cannot write the result: ")
