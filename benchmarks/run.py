@@ -52,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -513,6 +513,34 @@ class Bench:
         if "blank" not in self.a.skip and layout == "per-run":
             self.blank_benchmark(label, cdir, doc, base, full)
 
+    def _extract_copy(
+        self, name: str, fill: Callable[[Path], Any]
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any]:
+        """Extract a copy of a corpus that ``fill`` writes into the fresh folder ``name``,
+        to a fresh history; both are removed after. Returns the measure, the extract's
+        JSON, the history's stats and what ``fill`` returned."""
+        d = self.work / name
+        hist = self.work / f"{name}-history" / "effectiveness.jsonl"
+        for old in (d, hist.parent):
+            if old.exists():
+                shutil.rmtree(old)
+        d.mkdir()
+        hist.parent.mkdir()
+        try:
+            got = fill(d)
+            _warm(d)
+            m = measure(
+                self.cmd("extract", str(d), "--history", str(hist), "--format", "json"),
+                stdout_path=hist.parent / "extract.out",
+                timeout=self.a.timeout,
+            )
+            said = _json_or_none(hist.parent / "extract.out") or {}
+            stats = history_stats(hist)
+        finally:
+            shutil.rmtree(d)
+            shutil.rmtree(hist.parent)
+        return m, said, stats, got
+
     def blank_benchmark(
         self,
         label: str,
@@ -522,34 +550,19 @@ class Bench:
         full: dict[str, Any],
     ) -> None:
         """(g): every run file of the corpus ending with a blank line."""
-        bdir = self.work / f"blank-{label.replace(' ', '-')}"
-        if bdir.exists():
-            shutil.rmtree(bdir)
-        bdir.mkdir()
-        for f in sorted(cdir.glob("*.jsonl")):
-            (bdir / f.name).write_bytes(f.read_bytes() + b"\n")
-        _warm(bdir)
-        hist = bdir.parent / f"{bdir.name}-history" / "effectiveness.jsonl"
-        if hist.parent.exists():
-            shutil.rmtree(hist.parent)
-        hist.parent.mkdir()
-        try:
-            m = measure(
-                self.cmd("extract", str(bdir), "--history", str(hist), "--format", "json"),
-                stdout_path=hist.parent / "extract.out",
-                timeout=self.a.timeout,
-            )
-            said = _json_or_none(hist.parent / "extract.out") or {}
-            chk = check_history(history_stats(hist), doc["expect"])
-            chk = {
-                **chk,
-                "ok": bool(chk.get("ok")) and m["rc"] == 0 and not said.get("skipped_lines"),
-                "rc": m["rc"],
-                "skipped": len(said.get("skipped_lines") or []),
-            }
-        finally:
-            shutil.rmtree(bdir)
-            shutil.rmtree(hist.parent)
+
+        def fill(d: Path) -> None:
+            for f in sorted(cdir.glob("*.jsonl")):
+                (d / f.name).write_bytes(f.read_bytes() + b"\n")
+
+        m, said, stats, _ = self._extract_copy(f"blank-{label.replace(' ', '-')}", fill)
+        chk = check_history(stats, doc["expect"])
+        chk = {
+            **chk,
+            "ok": bool(chk.get("ok")) and m["rc"] == 0 and not said.get("skipped_lines"),
+            "rc": m["rc"],
+            "skipped": len(said.get("skipped_lines") or []),
+        }
         self.record(
             label,
             "extract, a blank line ending every file (careful path)",
@@ -568,45 +581,29 @@ class Bench:
         full: dict[str, Any],
     ) -> None:
         """(f): the corpus with one line that is not JSON, in the middle of one file."""
-        exp = doc["expect"]
-        ddir = self.work / f"dirty-{label.replace(' ', '-')}"
-        if ddir.exists():
-            shutil.rmtree(ddir)
-        ddir.mkdir()
-        files = sorted(cdir.glob("*.jsonl"))
-        victim = files[len(files) // 2]
-        for f in files:
-            if f != victim:
-                os.link(f, ddir / f.name)
-        line_no = _copy_with_line(victim, ddir / victim.name, BAD_LINE)
-        _warm(ddir)
-        hist = ddir.parent / f"{ddir.name}-history" / "effectiveness.jsonl"
-        if hist.parent.exists():
-            shutil.rmtree(hist.parent)
-        hist.parent.mkdir()
-        try:
-            m = measure(
-                self.cmd("extract", str(ddir), "--history", str(hist), "--format", "json"),
-                stdout_path=hist.parent / "extract.out",
-                timeout=self.a.timeout,
-            )
-            said = _json_or_none(hist.parent / "extract.out") or {}
-            skipped = [
-                [portable(str(d.get("file")), self.work), d.get("line")]
-                for d in said.get("skipped_lines", [])
-            ]
-            want = [[portable(str(ddir / victim.name), self.work), line_no]]
-            chk = check_history(history_stats(hist), exp)
-            chk = {
-                **chk,
-                "ok": bool(chk.get("ok")) and m["rc"] == 1 and skipped == want,
-                "rc": m["rc"],
-                "skipped": skipped,
-                "expected_skipped": want,
-            }
-        finally:
-            shutil.rmtree(ddir)
-            shutil.rmtree(hist.parent)
+
+        def fill(d: Path) -> list[Any]:
+            files = sorted(cdir.glob("*.jsonl"))
+            victim = files[len(files) // 2]
+            for f in files:
+                if f != victim:
+                    os.link(f, d / f.name)
+            line_no = _copy_with_line(victim, d / victim.name, BAD_LINE)
+            return [portable(str(d / victim.name), self.work), line_no]
+
+        m, said, stats, where = self._extract_copy(f"dirty-{label.replace(' ', '-')}", fill)
+        skipped = [
+            [portable(str(d.get("file")), self.work), d.get("line")]
+            for d in said.get("skipped_lines", [])
+        ]
+        chk = check_history(stats, doc["expect"])
+        chk = {
+            **chk,
+            "ok": bool(chk.get("ok")) and m["rc"] == 1 and skipped == [where],
+            "rc": m["rc"],
+            "skipped": skipped,
+            "expected_skipped": [where],
+        }
         self.record(
             label,
             "extract, one bad line (careful path)",
