@@ -92,6 +92,9 @@ class SourceFile:
     mtime_ns: int = 0
     sha256: str = ""
     lines: int = 0  # '\n'-separated segments, a final empty segment not counted
+    #: Of those, blank lines (spaces, tabs, CRs) after the last line with content: no
+    #: reader gives a row for them, and they leave every other row on its line.
+    trailing_blank: int = 0
     clean: bool = True  # pre-scan found nothing that needs the careful path
     error: str | None = None  # unreadable: the whole file is skipped
     #: Longest line that spans a read chunk (exact from CHUNK bytes up; shorter lines
@@ -284,6 +287,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
         # (the chunks before it leave a decoder in its initial state).
         utf8: codecs.IncrementalDecoder | None = None
         run = 0  # bytes since the last newline
+        tail = b""  # the last chunk read
         re2 = _use_re2(st.st_size)
         longest = 0
         # Unbuffered, and a small file read with a buffer of its size: reading 10k run
@@ -330,6 +334,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
                         line_head = [chunk[end:]] if end < len(chunk) else []
                         head_len = len(chunk) - end
                     last = chunk[-1:]
+                    tail = chunk
             finally:
                 if ahead is not None:
                     ahead.close()  # waits for the read in flight before the file closes
@@ -340,6 +345,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
             clean = _decodes(utf8, b"", final=True)  # no sequence cut off at the end
         sf.sha256 = h.hexdigest() if digest else ""
         sf.lines = newlines + (1 if last not in (b"", b"\n") else 0)
+        sf.trailing_blank = _trailing_blank(tail)
         sf.clean = clean
         sf.long_line = max(longest, run)
     except OSError as e:
@@ -349,6 +355,19 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
 
 def _no_update(chunk: bytes) -> None:
     return None
+
+
+def _trailing_blank(tail: bytes) -> int:
+    """Blank lines (spaces, tabs, CRs: what the readers skip) after the last line with
+    content in ``tail``, a file's last chunk. 0 when the chunk has no content: the blank
+    run may go on before it, and a file that is all blank is the careful path's."""
+    body = tail.rstrip(b" \t\r\n")
+    if not body:
+        return 0
+    rest = tail[len(body) :]
+    n = rest.count(b"\n")
+    # The first newline ends the last line with content; a blank last line may lack one.
+    return n - 1 + (0 if rest.endswith(b"\n") else 1) if n else 0
 
 
 # What DuckDB's JSON parser takes though it is not JSON, so that a file holding it must
@@ -768,7 +787,8 @@ def read_jsonl(
             first, total, nonobj = stats.get(i, (0, 0, 0))
             if optimistic and not fast_file(f):
                 continue  # read before the scan found it dirty: read the careful way
-            if total == f.lines and nonobj == 0:
+            # Blank lines at the end give no row and move no other row off its line.
+            if total == f.lines - f.trailing_blank and nonobj == 0:
                 kept.append((i, f, first, total))
             else:
                 misaligned.append(f)

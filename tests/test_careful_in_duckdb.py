@@ -267,3 +267,55 @@ def test_a_read_beside_the_scan_is_stopped_once_nothing_of_it_will_be_taken(
     assert [i.line for i in res.skipped] == ([11] if dirty else [])
     got = con.execute("SELECT _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
     assert got == [(n, str(n)) for n in range(1, 3001) if not (dirty and n == 11)]
+
+
+@pytest.mark.parametrize("ending", [b"\n\n", b"\r\n\r\n", b"\n  \n\t\n", b"\n \t", b"\n\n\n\n"])
+@pytest.mark.parametrize("layout", ["run-files", "one-file"])
+def test_blank_lines_ending_a_file_keep_it_on_the_fast_path(
+    tmp_path: Path, ending: bytes, layout: str
+) -> None:
+    # Blank lines after the last event (a writer that ends each event with two newlines)
+    # give no row and move no row off its line: such a file needs no careful reading.
+    n_files = 3 if layout == "run-files" else 1
+    paths = []
+    for k in range(n_files):
+        p = tmp_path / f"run-{k}.jsonl"
+        sep = b"\r\n" if ending.startswith(b"\r") else b"\n"
+        p.write_bytes(sep.join(OK % i for i in range(1, 6)) + ending)
+        paths.append(p)
+    found, _ = sources.discover([str(p) for p in paths])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"})
+    assert res.skipped == []
+    got = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
+    assert got == [(str(p), i, str(i)) for p in paths for i in range(1, 6)]
+    assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(0,)]
+
+
+@pytest.mark.parametrize("layout", ["run-files", "one-file"])
+def test_a_blank_line_inside_a_file_still_takes_the_careful_path(
+    tmp_path: Path, layout: str
+) -> None:
+    n_files = 3 if layout == "run-files" else 1
+    paths = []
+    for k in range(n_files):
+        p = tmp_path / f"run-{k}.jsonl"
+        lines = [OK % i for i in range(1, 6)]
+        lines.insert(2, b"  ")  # line 3 is blank: the rows after it are one line down
+        p.write_bytes(b"\n".join(lines) + b"\n\n")
+        paths.append(p)
+    found, _ = sources.discover([str(p) for p in paths])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"})
+    assert res.skipped == []
+    got = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
+    assert got == [
+        (str(p), ln, str(s))
+        for p in paths
+        for ln, s in zip((1, 2, 4, 5, 6), range(1, 6), strict=True)
+    ]
+    assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(5 * n_files,)]

@@ -209,13 +209,13 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         assert where.startswith(f"<work>/dirty-{layout}-200/") and line > 1
         assert dirty["x_full_extract"]["wall"] is not None
         assert not (work / f"dirty-{layout}-200").exists()  # the copy is removed
-        # (g), run files only: each ending with a blank line, each read the careful way,
-        # silently (blank lines are no error), every run scored as in (b).
+        # (g), run files only: a blank line after each one's first line, each read the
+        # careful way, silently (blank lines are no error), every run scored as in (b).
         blank = [
             x
             for x in doc["results"]
             if x["corpus"] == f"{layout} 200"
-            and x["step"] == "extract, a blank line ending every file (careful path)"
+            and x["step"] == "extract, a blank line in every file (careful path)"
         ]
         if layout == "per-run":
             ((b,),) = [blank]
