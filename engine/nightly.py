@@ -143,6 +143,9 @@ class PackInputs:
 
     paths: list[str]
     extra: dict[str, list[str]] = field(default_factory=dict)
+    #: What was found in the way (a plain file where an input folder belongs): reported
+    #: as rejected input whether or not the pack then runs.
+    problems: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass
@@ -393,35 +396,47 @@ def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
     return found, []
 
 
-def _jsonl_files(d: str) -> list[str]:
-    """Regular ``*.jsonl`` files directly in ``d`` (sorted); [] when ``d`` is absent."""
+def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnostic]]:
+    """Regular ``*.jsonl`` files directly in ``d`` (sorted); none when ``d`` is absent,
+    and a problem when something else than a folder stands there (it was skipped
+    silently: a pack's inputs that are never read must be said)."""
+    if not os.path.lexists(d):
+        return [], []
     if not os.path.isdir(d):
-        return []
+        return [], [Diagnostic(pack, d, 0, f"not a directory; no {what} read")]
     try:
         names = sorted(os.listdir(d))
     except OSError:
-        return [d]  # let the pack's reader report it with its reason
+        return [d], []  # let the pack's reader report it with its reason
     return [
         os.path.join(d, n)
         for n in names
         if n.endswith(".jsonl") and not n.startswith(".") and os.path.isfile(os.path.join(d, n))
-    ]
+    ], []
+
+
+def _found(
+    paths: list[str], extra: dict[str, list[str]], problems: list[Diagnostic]
+) -> PackInputs | None:
+    return PackInputs(paths, extra, problems) if paths or problems else None
 
 
 def pipeline_inputs(root: str) -> PackInputs | None:
     """Pipeline pack: task exports ``<root>/.archeflow/tasks/*.jsonl`` (plans, optional:
     ``<root>/.archeflow/plans/*.jsonl``)."""
-    tasks = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "tasks")))
-    if not tasks:
-        return None
-    plans = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "plans")))
-    return PackInputs(tasks, {"plans": plans})
+    base = os.path.normpath(os.path.join(root, ".archeflow"))
+    tasks, p1 = _jsonl_files(os.path.join(base, "tasks"), "pipeline", "task exports")
+    plans, p2 = _jsonl_files(os.path.join(base, "plans"), "pipeline", "plans")
+    # Plans matter only beside tasks: without tasks the pack does not run.
+    return _found(tasks, {"plans": plans}, p1 + (p2 if tasks else []))
 
 
 def routes_inputs(root: str) -> PackInputs | None:
     """Routes pack: operation episodes ``<root>/.archeflow/episodes/*.jsonl``."""
-    eps = _jsonl_files(os.path.normpath(os.path.join(root, ".archeflow", "episodes")))
-    return PackInputs(eps) if eps else None
+    eps, problems = _jsonl_files(
+        os.path.normpath(os.path.join(root, ".archeflow", "episodes")), "routes", "episodes"
+    )
+    return _found(eps, {}, problems)
 
 
 def plugin_inputs(root: str) -> PackInputs | None:
@@ -430,13 +445,20 @@ def plugin_inputs(root: str) -> PackInputs | None:
     base = os.path.normpath(os.path.join(root, ".archeflow", "plugin-eval"))
     skills = os.path.join(base, "skills")
     if not os.path.isdir(skills):
+        if os.path.lexists(skills):
+            return _found(
+                [], {}, [Diagnostic("plugin", skills, 0, "not a directory; no skills read")]
+            )
         return None
-    extra = {
-        k: [os.path.join(base, f"{k}.jsonl")]
-        for k in ("judge", "mc", "matchups")
-        if os.path.isfile(os.path.join(base, f"{k}.jsonl"))
-    }
-    return PackInputs([skills], extra)
+    extra: dict[str, list[str]] = {}
+    problems: list[Diagnostic] = []
+    for k in ("judge", "mc", "matchups"):
+        p = os.path.join(base, f"{k}.jsonl")
+        if os.path.isfile(p):
+            extra[k] = [p]
+        elif os.path.lexists(p):
+            problems.append(Diagnostic("plugin", p, 0, "not a regular file; not read"))
+    return PackInputs([skills], extra, problems)
 
 
 # --------------------------------------------------------------------------- day folder
@@ -917,6 +939,8 @@ def _run_hook(
     hook: PackHook, root: _Root, day: dt.date, tmp: str, wait: float, result: NightlyResult
 ) -> PackResult | None:
     inputs = hook.find_inputs(root.path)
+    if inputs is not None:
+        result.rejected.extend(inputs.problems)
     if inputs is None or not inputs.paths:
         return None
     pack = safe_name(hook.pack, "pack")

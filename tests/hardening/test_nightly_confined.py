@@ -114,3 +114,28 @@ def test_an_out_folder_that_cannot_be_made_is_a_usage_error(
     assert res.exit_code == 2
     assert res.stderr.startswith("error: --out file/sub: cannot create it: ")
     assert res.stdout == ""
+
+
+def test_a_plain_file_where_a_pack_folder_belongs_is_said(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # A file named like a pack's input folder (an export saved as `.archeflow/tasks`, say)
+    # was skipped silently: the pack did not run and nobody was told why.
+    root = tmp_path / "proj"
+    hh.write_jsonl(root / ".archeflow/events/a.jsonl", hh.run_events("run-1"))
+    (root / ".archeflow/tasks").write_text('{"id": "t1"}\n')
+    (root / ".archeflow/episodes").write_text("{}\n")
+    (root / ".archeflow/plugin-eval").mkdir()
+    (root / ".archeflow/plugin-eval/skills").write_text("x\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    got = sorted((d["kind"], d["file"], d["reason"]) for d in log["rejected"])
+    assert got == [
+        ("pipeline", "proj/.archeflow/tasks", "not a directory; no task exports read"),
+        ("plugin", "proj/.archeflow/plugin-eval/skills", "not a directory; no skills read"),
+        ("routes", "proj/.archeflow/episodes", "not a directory; no episodes read"),
+    ]
+    assert log["packs"] == []
+    (scope,) = log["scopes"]
+    assert scope["runs_scored"] == ["run-1"] and scope["report"]  # the rest still ran
