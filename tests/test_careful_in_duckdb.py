@@ -283,15 +283,9 @@ def test_blank_lines_ending_a_file_keep_it_on_the_fast_path(
         sep = b"\r\n" if ending.startswith(b"\r") else b"\n"
         p.write_bytes(sep.join(OK % i for i in range(1, 6)) + ending)
         paths.append(p)
-    found, _ = sources.discover([str(p) for p in paths])
-    for f in found:
-        sources.prescan(f)
-    con = db.connect()
-    res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"})
-    assert res.skipped == []
-    got = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
+    got, careful = _lines_read(paths)
     assert got == [(str(p), i, str(i)) for p in paths for i in range(1, 6)]
-    assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(0,)]
+    assert careful == 0
 
 
 @pytest.mark.parametrize("layout", ["run-files", "one-file"])
@@ -306,6 +300,17 @@ def test_a_blank_line_inside_a_file_still_takes_the_careful_path(
         lines.insert(2, b"  ")  # line 3 is blank: the rows after it are one line down
         p.write_bytes(b"\n".join(lines) + b"\n\n")
         paths.append(p)
+    got, careful = _lines_read(paths)
+    assert got == [
+        (str(p), ln, str(s))
+        for p in paths
+        for ln, s in zip((1, 2, 4, 5, 6), range(1, 6), strict=True)
+    ]
+    assert careful == 5 * n_files
+
+
+def _lines_read(paths: list[Path]) -> tuple[list[Any], int]:
+    """(file, line, seq) of every row read from ``paths``, and how many came the careful way."""
     found, _ = sources.discover([str(p) for p in paths])
     for f in found:
         sources.prescan(f)
@@ -313,9 +318,4 @@ def test_a_blank_line_inside_a_file_still_takes_the_careful_path(
     res = sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"})
     assert res.skipped == []
     got = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
-    assert got == [
-        (str(p), ln, str(s))
-        for p in paths
-        for ln, s in zip((1, 2, 4, 5, 6), range(1, 6), strict=True)
-    ]
-    assert con.execute("SELECT count(*) FROM t__careful").fetchall() == [(5 * n_files,)]
+    return got, int(con.execute("SELECT count(*) FROM t__careful").fetchall()[0][0])
