@@ -514,12 +514,21 @@ class Bench:
         if "blank" not in self.a.skip and layout == "per-run":
             self.blank_benchmark(label, cdir, doc, base, full)
 
-    def _extract_copy(
-        self, name: str, fill: Callable[[Path], Any]
-    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any]:
-        """Extract a copy of a corpus that ``fill`` writes into the fresh folder ``name``,
-        to a fresh history; both are removed after. Returns the measure, the extract's
-        JSON, the history's stats and what ``fill`` returned."""
+    def copy_step(
+        self,
+        label: str,
+        step: str,
+        prefix: str,
+        fill: Callable[[Path], Any],
+        judge: Callable[[dict[str, Any], dict[str, Any], dict[str, Any], Any], dict[str, Any]],
+        base: dict[str, Any],
+        full: dict[str, Any],
+    ) -> None:
+        """Extract a copy of a corpus that ``fill`` writes into a fresh folder (``prefix``
+        and the corpus label), to a fresh history (both removed after), and record it as
+        ``step``, checked by ``judge`` (the measure, the extract's JSON, the history's
+        stats, what ``fill`` returned)."""
+        name = f"{prefix}-{label.replace(' ', '-')}"
         d = self.work / name
         hist = self.work / f"{name}-history" / "effectiveness.jsonl"
         for old in (d, hist.parent):
@@ -540,7 +549,14 @@ class Bench:
         finally:
             shutil.rmtree(d)
             shutil.rmtree(hist.parent)
-        return m, said, stats, got
+        self.record(
+            label,
+            step,
+            m,
+            x_baseline=_ratio(m, base),
+            x_full_extract=_ratio(m, full),
+            check=judge(m, said, stats, got),
+        )
 
     def blank_benchmark(
         self,
@@ -556,22 +572,19 @@ class Bench:
             for f in sorted(cdir.glob("*.jsonl")):
                 (d / f.name).write_bytes(f.read_bytes().replace(b"\n", b"\n\n", 1))
 
-        m, said, stats, _ = self._extract_copy(f"blank-{label.replace(' ', '-')}", fill)
-        chk = check_history(stats, doc["expect"])
-        chk = {
-            **chk,
-            "ok": bool(chk.get("ok")) and m["rc"] == 0 and not said.get("skipped_lines"),
-            "rc": m["rc"],
-            "skipped": len(said.get("skipped_lines") or []),
-        }
-        self.record(
-            label,
-            "extract, a blank line in every file (careful path)",
-            m,
-            x_baseline=_ratio(m, base),
-            x_full_extract=_ratio(m, full),
-            check=chk,
-        )
+        def judge(
+            m: dict[str, Any], said: dict[str, Any], stats: dict[str, Any], _: Any
+        ) -> dict[str, Any]:
+            chk = check_history(stats, doc["expect"])
+            return {
+                **chk,
+                "ok": bool(chk.get("ok")) and m["rc"] == 0 and not said.get("skipped_lines"),
+                "rc": m["rc"],
+                "skipped": len(said.get("skipped_lines") or []),
+            }
+
+        step = "extract, a blank line in every file (careful path)"
+        self.copy_step(label, step, "blank", fill, judge, base, full)
 
     def dirty_benchmark(
         self,
@@ -592,27 +605,24 @@ class Bench:
             line_no = _copy_with_line(victim, d / victim.name, BAD_LINE)
             return [portable(str(d / victim.name), self.work), line_no]
 
-        m, said, stats, where = self._extract_copy(f"dirty-{label.replace(' ', '-')}", fill)
-        skipped = [
-            [portable(str(d.get("file")), self.work), d.get("line")]
-            for d in said.get("skipped_lines", [])
-        ]
-        chk = check_history(stats, doc["expect"])
-        chk = {
-            **chk,
-            "ok": bool(chk.get("ok")) and m["rc"] == 1 and skipped == [where],
-            "rc": m["rc"],
-            "skipped": skipped,
-            "expected_skipped": [where],
-        }
-        self.record(
-            label,
-            "extract, one bad line (careful path)",
-            m,
-            x_baseline=_ratio(m, base),
-            x_full_extract=_ratio(m, full),
-            check=chk,
-        )
+        def judge(
+            m: dict[str, Any], said: dict[str, Any], stats: dict[str, Any], where: Any
+        ) -> dict[str, Any]:
+            skipped = [
+                [portable(str(x.get("file")), self.work), x.get("line")]
+                for x in said.get("skipped_lines", [])
+            ]
+            chk = check_history(stats, doc["expect"])
+            return {
+                **chk,
+                "ok": bool(chk.get("ok")) and m["rc"] == 1 and skipped == [where],
+                "rc": m["rc"],
+                "skipped": skipped,
+                "expected_skipped": [where],
+            }
+
+        step = "extract, one bad line (careful path)"
+        self.copy_step(label, step, "dirty", fill, judge, base, full)
 
     def dag_benchmark(self) -> None:
         shapes = (

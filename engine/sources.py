@@ -594,13 +594,7 @@ def _load_lines_from_python(
     try:
         if datas is None:
             datas = [_read_whole(p)[0] for p in paths]
-        offsets = struct.pack(f"<{len(datas) + 1}q", 0, *itertools.accumulate(map(len, datas)))
-        content = pa.Array.from_buffers(
-            pa.large_string(),
-            len(datas),
-            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(datas))],
-        )
-        content.validate(full=True)  # UTF-8: DuckDB takes Arrow strings as they are
+        content = _utf8_strings(datas)
     except (OSError, pa.ArrowInvalid):
         return False
     del datas
@@ -613,6 +607,19 @@ def _load_lines_from_python(
     finally:
         con.unregister("_batch_bytes")
     return True
+
+
+def _utf8_strings(values: Sequence[bytes]) -> pa.Array:
+    """``values`` as one Arrow string column, joined once (no copy per value); checked to
+    be UTF-8 (``pa.ArrowInvalid`` otherwise): DuckDB takes Arrow strings as they are."""
+    offsets = struct.pack(f"<{len(values) + 1}q", 0, *itertools.accumulate(map(len, values)))
+    out = pa.Array.from_buffers(
+        pa.large_string(),
+        len(values),
+        [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(values))],
+    )
+    out.validate(full=True)
+    return out
 
 
 def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, str]:
@@ -860,7 +867,7 @@ def read_jsonl(
 
     # Careful keys are negative: apart from the fast keys, in the same parts table.
     careful = [(f, -1 - order_of[f.path]) for f in sorted(dirty, key=lambda x: order_of[x.path])]
-    if load_sql is _RAW_LINES_LOAD and careful:
+    if load_sql is _RAW_LINES_LOAD:
         issues, rows_of, failed = _careful_in_duckdb(con, careful, max_line_bytes, take_group)
         result.skipped.extend(issues)
         for key in failed:  # a file that could not be read to its end: nothing of it is kept
@@ -870,40 +877,39 @@ def read_jsonl(
         for f, key in careful:
             if rows_of.get(key):
                 parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
-        careful = []
-
-    for f, key in careful:  # readers declaring a non-JSON column: line by line in Python
-        spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
-        result.skipped.extend(issues)
-        try:
-            if not good_lines:
-                continue
-            stage([spool], 0)
-            n = int(con.execute("SELECT count(*) FROM _stage").fetchall()[0][0])
-            if n != len(good_lines):
-                # DuckDB disagreed with Python's JSON parser on some line; the file
-                # cannot be aligned reliably, so say so instead of guessing lines.
-                result.skipped.append(
-                    LineIssue(f.display, 0, "file could not be aligned line by line; skipped")
-                )
-                con.execute("DROP TABLE _stage")
-                continue
-            _load_table(
-                con,
-                "_careful_map",
-                {
-                    "i": pa.array(range(len(good_lines)), pa.int64()),
-                    "_orig": pa.array(good_lines, pa.int64()),
-                },
-            )
-            base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
-            careful_part(n, key, base)
-            parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
-        finally:
+    else:  # readers declaring a non-JSON column: every line checked in Python
+        for f, key in careful:
+            spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
+            result.skipped.extend(issues)
             try:
-                os.unlink(spool)
-            except OSError:
-                pass
+                if not good_lines:
+                    continue
+                stage([spool], 0)
+                n = int(con.execute("SELECT count(*) FROM _stage").fetchall()[0][0])
+                if n != len(good_lines):
+                    # DuckDB disagreed with Python's JSON parser on some line; the file
+                    # cannot be aligned reliably, so say so instead of guessing lines.
+                    result.skipped.append(
+                        LineIssue(f.display, 0, "file could not be aligned line by line; skipped")
+                    )
+                    con.execute("DROP TABLE _stage")
+                    continue
+                _load_table(
+                    con,
+                    "_careful_map",
+                    {
+                        "i": pa.array(range(len(good_lines)), pa.int64()),
+                        "_orig": pa.array(good_lines, pa.int64()),
+                    },
+                )
+                base = int(con.execute("SELECT min(rowid) FROM _stage").fetchall()[0][0])
+                careful_part(n, key, base)
+                parts.append((key, f.display, order_of[f.path] * _ORD_FILE_STRIDE, None))
+            finally:
+                try:
+                    os.unlink(spool)
+                except OSError:
+                    pass
 
     # Give both tables their projected shape even when no rows went there (from an empty
     # input: the null device, no temp file to leave behind if killed here).
@@ -1147,22 +1153,14 @@ def _careful_in_duckdb(
         nonlocal group, size
         if not group:
             return
-        lengths = [len(p) for _, _, p in group]
-        offsets = struct.pack(f"<{len(group) + 1}q", 0, *itertools.accumulate(lengths))
-        content = pa.Array.from_buffers(
-            pa.large_string(),
-            len(group),
-            [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(p for _, _, p in group))],
-        )
         table = pa.table(
             {
-                "content": content,
+                "content": _utf8_strings([p for _, _, p in group]),  # _line_pieces: UTF-8
                 "key": pa.array([k for k, _, _ in group], pa.int32()),
                 "base": pa.array([b for _, b, _ in group], pa.int64()),
             }
         )
         group, size = [], 0
-        content.validate(full=True)  # _line_pieces passes only UTF-8
         con.register("_careful_bytes", table)
         try:
             con.execute(
@@ -1171,7 +1169,7 @@ def _careful_in_duckdb(
             )
         finally:
             con.unregister("_careful_bytes")
-        del content, table
+        del table
         ok_keys: list[int] = []
         ok_lines: list[int] = []
         for key, line, text, oversized, valid in con.execute(
