@@ -811,7 +811,8 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
     scope.records_written = res.records_written
     already = set(res.already_scored)
     seen: set[str] = set()
-    for rid in res.records.column("run_id").to_pylist() if res.records.num_rows else []:
+    # No run scored, no records: not asked for (computing them would score nothing).
+    for rid in res.records.column("run_id").to_pylist() if res.runs_scored else []:
         if rid not in seen and rid not in already:
             seen.add(rid)
             scope.runs_scored.append(str(rid))

@@ -158,6 +158,34 @@ def test_a_rerun_with_nothing_new_writes_nothing_and_takes_no_lock(
     assert any(k.endswith("c.jsonl") for k in json.loads(manifest.read_text())["files"])
 
 
+def test_a_rerun_with_every_file_unchanged_scores_nothing(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No SQL runs when nothing is read; ``records`` is still the version's, empty."""
+    _corpus(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([str(tmp_path / "events"), str(tmp_path / "gone")], hist)
+    real = effectiveness.build_event_tables
+    calls: list[int] = []
+
+    def counted(*a: Any, **k: Any) -> Any:
+        calls.append(len(a[1]))
+        return real(*a, **k)
+
+    monkeypatch.setattr(effectiveness, "build_event_tables", counted)
+    again = effectiveness.extract([str(tmp_path / "events"), str(tmp_path / "gone")], hist)
+    assert calls == []
+    assert (again.files_read, again.files_unchanged, again.runs_scored) == (0, 2, 0)
+    assert _said(again) == _said(first)
+    assert again.unreadable == first.unreadable == [
+        {"file": str(tmp_path / "gone"), "line": 0, "reason": "no such file or directory"}
+    ]
+    assert again.rejected and first.rejected
+    # Asked for, the records are computed: none, in the columns a scoring gives.
+    assert again.records.num_rows == 0 and calls == [0]
+    assert again.records.schema == first.records.schema
+
+
 def test_extract_pauses_the_cyclic_collector_and_restores_it(
     tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
