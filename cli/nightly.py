@@ -230,8 +230,9 @@ def nightly_cmd(
 
     Exit codes: 0 all good; 1 finished, but some input was rejected (listed in the run
     log and on stderr); 2 usage error (e.g. an invalid --team file); 3 nothing readable
-    (no root had run logs, pack inputs or a history; nothing is written); 4 another
-    nightly job holds the lock (already running) for longer than --wait.
+    (no root had run logs, pack inputs or a history; no day folder is written, and
+    nothing at all - no output folder, no lock file - when no root has any of them);
+    4 another nightly job holds the lock (already running) for longer than --wait.
     """
     res = nightly.run_nightly(
         list(roots),

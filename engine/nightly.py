@@ -598,6 +598,10 @@ def run_nightly(
             raise UsageError(f"--history {history_path}: refusing to write through a symlink")
     if os.path.lexists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
+    nothing = _nothing_there(roots, history_path, hooks, day)
+    if nothing is not None:
+        # Run in the wrong folder, say: said before a folder or lock file is made there.
+        raise NothingReadable(nothing)
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:  # under a file, not writable, ...: a bad argument, not a crash
@@ -987,6 +991,36 @@ def _pack_failed(
     pr.error = reason
     result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
     return pr
+
+
+def _nothing_there(
+    roots: Sequence[str], history_path: str | None, hooks: Sequence[PackHook], day: dt.date
+) -> str | None:
+    """Why nothing could be read, when no root has anything to look at; else None.
+
+    Looked at without writing: a root's events folder, its history, a pack's inputs (or
+    what is in their way), or the one ``--history``. When any is there, the job runs
+    (it may still find nothing readable in them, and say so after looking). The message
+    is the one the job would give after looking.
+    """
+    if history_path is not None and os.path.lexists(history_path):
+        return None
+    probe = NightlyResult(date=day.isoformat(), out_dir="", started_at="")
+    good = _check_roots(roots, probe)
+    for r in good:
+        if os.path.lexists(os.path.join(r.path, EVENTS_DIR)) or os.path.lexists(history_of(r.path)):
+            return None
+        for hook in hooks:
+            found = hook.find_inputs(r.path)
+            if found is not None and (found.paths or found.problems):
+                return None
+    for scope, members in _plan_scopes(good, history_path):
+        for r in members:
+            d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
+            scope.notes.append(f"{d}: no event logs (folder missing)")
+        scope.notes.append(f"{scope.history}: no history yet; no report")
+        probe.scopes.append(scope)
+    return _nothing_message(probe)
 
 
 def _nothing_message(result: NightlyResult) -> str:

@@ -199,6 +199,42 @@ def test_exit_codes(tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any) -> No
     assert run_cli("nightly", "--root", "empty", "--out", "out3").exit_code == 3
 
 
+def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
+    """Exit 3 with no input anywhere: no output folder, no lock file, no history folder."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "file").write_text("x\n")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    res = run_cli(
+        "nightly",
+        "--root",
+        "empty",
+        "--root",
+        "file",
+        "--root",
+        "missing",
+        "--history",
+        "mem/all.jsonl",
+        "--out",
+        "out/deep",
+    )
+    assert res.exit_code == 3 and res.stdout == ""
+    assert res.stderr.splitlines() == [
+        "error: nothing readable: no root had run logs, pack inputs or an existing history",
+        "  file: root skipped: not a directory",
+        "  missing: root skipped: no such directory",
+        "  empty/.archeflow/events: no event logs (folder missing)",
+        "  mem/all.jsonl: no history yet; no report",
+    ]
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    # Something to look at (an events folder), but nothing readable in it: the job runs,
+    # looks, and says so after (its output folder and locks are made then).
+    (tmp_path / "empty/.archeflow/events").mkdir(parents=True)
+    res = run_cli("nightly", "--root", "empty", "--out", "out2")
+    assert res.exit_code == 3
+    assert "empty/.archeflow/events: no *.jsonl run logs" in res.stderr
+    assert (tmp_path / "out2").is_dir() and not any((tmp_path / "out2").glob("20*"))
+
+
 def test_shared_history_and_given_team(tmp_path: Path, run_cli: Any, hh: Any) -> None:
     hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("from-a"))
     hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("from-b"))
