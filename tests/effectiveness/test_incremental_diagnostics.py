@@ -177,9 +177,11 @@ def test_a_rerun_with_every_file_unchanged_scores_nothing(
     assert calls == []
     assert (again.files_read, again.files_unchanged, again.runs_scored) == (0, 2, 0)
     assert _said(again) == _said(first)
-    assert again.unreadable == first.unreadable == [
-        {"file": str(tmp_path / "gone"), "line": 0, "reason": "no such file or directory"}
-    ]
+    assert (
+        again.unreadable
+        == first.unreadable
+        == [{"file": str(tmp_path / "gone"), "line": 0, "reason": "no such file or directory"}]
+    )
     assert again.rejected and first.rejected
     # Asked for, the records are computed: none, in the columns a scoring gives.
     assert again.records.num_rows == 0 and calls == [0]
