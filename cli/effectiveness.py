@@ -114,6 +114,8 @@ def extract_cmd(
     summary = result.summary()
     if fmt == "json":
         click.echo(json.dumps(summary, ensure_ascii=False))
+    for x in result.excluded:
+        note(f"{x['file']}: {x['reason']}")
     for s in result.skipped_lines:
         note(f"{s['file']}{':' + str(s['line']) if s['line'] else ''}: {s['reason']}")
     for u in result.unreadable:

@@ -62,6 +62,8 @@ class ExtractResult:
     files_read: int = 0
     files_unchanged: int = 0
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    #: Input files not read, and why (not rejected input: the history this extract writes).
+    excluded: list[dict[str, Any]] = field(default_factory=list)
     #: None when nothing was read (every file unchanged): ``records`` is then computed
     #: when first asked for.
     _records: pa.Table | None = field(default=None, repr=False, compare=False)
@@ -97,6 +99,7 @@ class ExtractResult:
             "warnings": self.warnings,
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
+            "excluded": self.excluded,
             "scoring_version": f"{PACK}/{self.version}"
             if self.version.startswith("v")
             else self.version,
@@ -379,8 +382,20 @@ def extract(
         # A folder or a FIFO where the history belongs: say so before scoring anything.
         raise UsageError(f"{history_path}: the history is not a regular file")
     files, disc = sources.discover(list(paths))
+    # The history read back as a run log would be a loop: `extract .archeflow` found
+    # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
+    # "missing type", again on every run (the file grows with each).
+    own = os.path.realpath(history_path)
+    excluded = [
+        {"file": f.display, "reason": "not read: it is the history this extract writes to"}
+        for f in files
+        if (f.realpath or _realpath(f.path)) == own
+    ]
+    if excluded:
+        files = [f for f in files if (f.realpath or _realpath(f.path)) != own]
     if not files and not disc:
-        raise NothingReadable("no input files")
+        why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
+        raise NothingReadable(f"no input files{': ' + why if why else ''}")
     manifest = _load_manifest(history_path) if (incremental and write) else None
     mfiles: dict[str, Any] = manifest.files if manifest is not None else {}
 
@@ -420,6 +435,7 @@ def extract(
         # to read, score or write; what was said of the files is said again.
         result = ExtractResult(
             version=version,
+            excluded=excluded,
             files_unchanged=len(unchanged),
             skipped_lines=[i.as_dict() for i in disc if i.line > 0],
             unreadable=[i.as_dict() for i in disc if i.line == 0],
@@ -470,6 +486,7 @@ def extract(
     result = ExtractResult(
         _records=records,
         version=version,
+        excluded=excluded,
         files_read=len(readable),
         files_unchanged=len(unchanged),
         skipped_lines=skipped_lines,

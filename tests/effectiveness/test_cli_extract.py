@@ -157,6 +157,42 @@ def test_nothing_readable_exits_3(run_cli: Run, tmp_path: Path, kind: str) -> No
     assert not (tmp_path / "h.jsonl").exists() or (tmp_path / "h.jsonl").read_text() == ""
 
 
+def test_the_history_is_never_read_as_a_run_log(run_cli: Run, events: Path) -> None:
+    """A folder that holds the history (``extract .archeflow``, say): it is not input."""
+    hist = Path("in") / "memory" / "h.jsonl"
+    args = ("extract", "in", "--history", str(hist), "--format", "json")
+    first = run_cli(*args)  # no history yet: nothing to leave out
+    assert (first.exit_code, _json(first)["excluded"], _json(first)["records_written"]) == (
+        0,
+        [],
+        2,
+    )
+    before = hist.read_bytes()
+    for extra in ((), ("--full",)):
+        again = run_cli(*args, *extra)
+        out = _json(again)
+        assert again.exit_code == 0, again.stderr
+        assert out["excluded"] == [
+            {
+                "file": "in/memory/h.jsonl",
+                "reason": "not read: it is the history this extract writes to",
+            }
+        ]
+        assert out["skipped_lines"] == [] and out["records_written"] == 0
+        assert "in/memory/h.jsonl: not read: it is the history this extract writes to" in (
+            again.stderr
+        )
+    assert hist.read_bytes() == before
+    # The same file under another name is still the history.
+    os.symlink(hist.resolve(), "alias.jsonl")
+    only = run_cli("extract", "alias.jsonl", "--history", str(hist))
+    assert only.exit_code == 3 and only.stdout == ""
+    assert only.stderr.strip() == (
+        "error: no input files: alias.jsonl: not read: it is the history this extract writes to"
+    )
+    assert hist.read_bytes() == before
+
+
 def test_empty_file_is_read_and_holds_no_run(run_cli: Run, tmp_path: Path) -> None:
     """Spec-silent: an empty log was read fine, nothing was rejected → exit 0, 0 runs."""
     (tmp_path / "empty.jsonl").write_bytes(b"")
