@@ -197,7 +197,8 @@ def _walk(root: str, pattern: str, real_of: dict[str, str]) -> tuple[list[str], 
     found: list[str] = []
     issues: list[LineIssue] = []
     # fnmatch.fnmatch on POSIX: the pattern, case-sensitive, as one compiled regex.
-    match = re.compile(fnmatch.translate(os.path.normcase(pattern))).match
+    normcase = os.path.normcase
+    match = re.compile(fnmatch.translate(normcase(pattern))).match
     pending = [root]
     while pending:
         top = pending.pop()
@@ -210,8 +211,9 @@ def _walk(root: str, pattern: str, real_of: dict[str, str]) -> tuple[list[str], 
             )
             continue
         # A file that is not a link resolves to its directory's real path plus its name:
-        # one realpath per directory instead of one per file.
-        real_dir = ""
+        # one realpath per directory instead of one per file. (The loop runs once per
+        # file of the tree: ~3 µs a file here, the whole of discovering 100k run files.)
+        prefix = ""  # the directory's real path, ending with the separator
         for entry in entries:
             try:
                 is_dir = entry.is_dir()
@@ -221,14 +223,17 @@ def _walk(root: str, pattern: str, real_of: dict[str, str]) -> tuple[list[str], 
                 if not entry.is_symlink():
                     pending.append(entry.path)
                 continue
-            if not match(os.path.normcase(entry.name)):
+            name = entry.name
+            if not match(normcase(name)):
                 continue
-            found.append(entry.path)
+            path = entry.path
+            found.append(path)
             if entry.is_symlink():
-                real_of[entry.path] = os.path.realpath(entry.path)
+                real_of[path] = os.path.realpath(path)
             else:
-                real_dir = real_dir or os.path.realpath(top)
-                real_of[entry.path] = os.path.join(real_dir, entry.name)
+                if not prefix:
+                    prefix = os.path.join(os.path.realpath(top), "")
+                real_of[path] = prefix + name
     found.sort()
     return found, issues
 
