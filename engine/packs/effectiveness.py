@@ -21,6 +21,7 @@ import duckdb
 import pyarrow as pa
 from runscore.engine import db, history, sources, sqlpack
 from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.packs import effectiveness_cache
 
 PACK = "effectiveness"
 DEFAULT_VERSION = "v1"
@@ -323,6 +324,23 @@ def _load_manifest(history_path: str) -> _Manifest:
     return _Manifest(m, ident)
 
 
+def _own_files(history_path: str) -> dict[str, str]:
+    """The real paths of the history and the files runscore keeps beside it, each with
+    why it is not read as a run log (a glob such as ``memory/*`` names them all)."""
+    beside = "not read: runscore keeps it beside the history this extract writes to"
+    own = {
+        os.path.realpath(p): beside
+        for p in (
+            manifest_path(history_path),
+            effectiveness_cache.cache_path(history_path),
+            history_path + ".lock",  # history.locked's
+            history_path + ".nightly.lock",  # the nightly job's lock on this history
+        )
+    }
+    own[os.path.realpath(history_path)] = "not read: it is the history this extract writes to"
+    return own
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def _realpath(path: str) -> str:
     # Only for files discovery did not resolve; realpath is a syscall chain per call.
@@ -385,14 +403,14 @@ def extract(
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
-    own = os.path.realpath(history_path)
+    own = _own_files(history_path)
     excluded = [
-        {"file": f.display, "reason": "not read: it is the history this extract writes to"}
+        {"file": f.display, "reason": own[real]}
         for f in files
-        if (f.realpath or _realpath(f.path)) == own
+        if (real := f.realpath or _realpath(f.path)) in own
     ]
     if excluded:
-        files = [f for f in files if (f.realpath or _realpath(f.path)) != own]
+        files = [f for f in files if (f.realpath or _realpath(f.path)) not in own]
     if not files and not disc:
         why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")

@@ -191,6 +191,13 @@ def test_the_history_is_never_read_as_a_run_log(run_cli: Run, events: Path) -> N
         "error: no input files: alias.jsonl: not read: it is the history this extract writes to"
     )
     assert hist.read_bytes() == before
+    # A glob over its folder names the files kept beside it too: none is read.
+    run_cli("report", "--history", str(hist))  # (a small history: no cache file)
+    glob = run_cli("extract", "in/memory/*", "--history", str(hist), "--format", "json")
+    assert glob.exit_code == 3, glob.stderr
+    assert "in/memory/h.jsonl.manifest.json: not read: runscore keeps it beside" in glob.stderr
+    assert "in/memory/h.jsonl.lock: not read: runscore keeps it beside" in glob.stderr
+    assert hist.read_bytes() == before
 
 
 def test_empty_file_is_read_and_holds_no_run(run_cli: Run, tmp_path: Path) -> None:
