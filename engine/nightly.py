@@ -761,6 +761,11 @@ def _extract_scope(
     scored_at: str | None,
 ) -> None:
     dirs: list[str] = []
+    # Discovered and stat'ed once, here, for the counts and for extract: a night over 100k
+    # unchanged run files listed and stat'ed them twice (~0.8 s of ~3 s).
+    found: list[sources.SourceFile] = []
+    found_issues: list[sources.LineIssue] = []
+    seen: set[str] = set()
     for r in members:
         d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
         if not os.path.lexists(d):
@@ -777,10 +782,18 @@ def _extract_scope(
                 st = os.stat(f.path)
             except OSError:
                 continue  # extract reports it
-            if stat.S_ISREG(st.st_mode) and st.st_size == 0:
-                scope.empty_files.append(f.display)
+            if stat.S_ISREG(st.st_mode):
+                f.size, f.mtime_ns = st.st_size, st.st_mtime_ns
+                if st.st_size == 0:
+                    scope.empty_files.append(f.display)
         if files or issues:
             dirs.append(d)
+            # What discover(dirs) gives: a file reached from two roots is read once.
+            for f in files:
+                if f.realpath not in seen:
+                    seen.add(f.realpath)
+                    found.append(f)
+            found_issues.extend(issues)
         else:
             scope.notes.append(f"{d}: no *.jsonl run logs")
     if dirs:
@@ -791,6 +804,7 @@ def _extract_scope(
                 version,
                 lock_timeout=max(wait, HISTORY_APPEND_GRACE),
                 scored_at=scored_at,
+                discovered=(found, found_issues),
             )
         except NothingReadable as e:
             scope.rejected.append(Diagnostic("unreadable", ", ".join(dirs), 0, str(e)))

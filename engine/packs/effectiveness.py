@@ -383,6 +383,7 @@ def extract(
     lock_timeout: float | None = 300.0,
     scored_at: str | None = None,
     progress: Progress | None = None,
+    discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None = None,
 ) -> ExtractResult:
     """Score runs from ``paths`` and append new records to the history.
 
@@ -390,6 +391,12 @@ def extract(
     manifest beside the history is not read again, and its runs are not re-scored.
     Idempotent: a record whose (run_id, archetype, scoring_version, events_sha256) is
     already in the history is not written again.
+
+    ``discovered``: what ``sources.discover(paths)`` gave, when the caller has it already
+    (the nightly job counts the files first), taken instead of discovering again. A file
+    whose ``mtime_ns`` is set was stat'ed by the caller just before: its ``size`` and
+    ``mtime_ns`` are compared with the manifest as they are (100k run files: ~0.4 s of
+    discovery and ~0.4 s of stat-ing less).
 
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
@@ -399,7 +406,7 @@ def extract(
     if write and os.path.exists(history_path) and not os.path.isfile(history_path):
         # A folder or a FIFO where the history belongs: say so before scoring anything.
         raise UsageError(f"{history_path}: the history is not a regular file")
-    files, disc = sources.discover(list(paths))
+    files, disc = discovered if discovered is not None else sources.discover(list(paths))
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
@@ -425,15 +432,13 @@ def extract(
     for f in files:
         entry = mfiles.get(_manifest_key(version, f))
         if entry is not None:
-            try:
-                st = os.stat(f.path)
-            except OSError:
-                st = None
-            if (
-                st is not None
-                and entry["size"] == st.st_size
-                and entry["mtime_ns"] == st.st_mtime_ns
-            ):
+            if not f.mtime_ns:
+                try:
+                    st = os.stat(f.path)
+                    f.size, f.mtime_ns = st.st_size, st.st_mtime_ns
+                except OSError:
+                    pass  # never equal to the entry's: the pre-scan says why
+            if f.mtime_ns and entry["size"] == f.size and entry["mtime_ns"] == f.mtime_ns:
                 unchanged.append(f)
                 entry_of[id(f)] = entry
                 continue

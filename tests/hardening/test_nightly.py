@@ -135,6 +135,34 @@ def test_second_run_reads_only_what_changed(
     assert (third["files_read"], third["files_unchanged"], third["runs_scored"]) == (1, 4, ["new"])
 
 
+def test_files_reached_twice_are_read_once_and_changed_ones_again(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """The nightly discovers and stats the files once, for its counts and for extract."""
+    log = tmp_path / "a/.archeflow/events/x.jsonl"
+    hh.write_jsonl(log, hh.run_events("r1"))
+    (tmp_path / "b/.archeflow").mkdir(parents=True)
+    (tmp_path / "b/.archeflow/events").symlink_to(tmp_path / "a/.archeflow/events")
+    args = ("nightly", "--root", "a", "--root", "b", "--history", "all.jsonl")
+    args += ("--out", "out", "--date", DATE, "--format", "json")
+
+    def scope() -> dict[str, Any]:
+        res = run_cli(*args)
+        assert res.exit_code == 0, res.stderr
+        out: dict[str, Any] = json.loads(res.stdout)["scopes"][0]
+        return out
+
+    first = scope()
+    assert (first["files_found"], first["files_read"], first["runs_scored"]) == (2, 1, ["r1"])
+    same = scope()
+    assert (same["files_read"], same["files_unchanged"], same["runs_scored"]) == (0, 1, [])
+    # Another run appended to the same file: read again, only the new run scored.
+    hh.write_jsonl(log, hh.run_events("r1") + hh.run_events("r2"))
+    again = scope()
+    assert (again["files_read"], again["files_unchanged"], again["runs_scored"]) == (1, 0, ["r2"])
+    assert again["records_written"] > 0 and again["already_scored"] == ["r1"]
+
+
 @pytest.mark.parametrize("exchange", [True, False], ids=["renameat2", "rename-aside"])
 def test_rerun_replaces_the_day_completely(
     tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, exchange: bool
