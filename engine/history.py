@@ -36,13 +36,22 @@ def _check_not_symlink(path: str) -> None:
         raise HistoryError(f"{path}: refusing to write through a symlink")
 
 
+#: What the nightly job adds to a history's path for its own lock on it (``locked``).
+NIGHTLY_LOCK = ".nightly"
+
+
+def lock_file(path: str) -> str:
+    """The file ``locked(path)`` takes its lock on."""
+    return path + ".lock"
+
+
 @contextlib.contextmanager
 def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -> Iterator[None]:
     """Hold an exclusive lock on ``path + '.lock'``.
 
     ``timeout`` None waits forever; 0 tries once. Raises ``LockTimeout``.
     """
-    lock_path = path + ".lock"
+    lock_path = lock_file(path)
     parent = os.path.dirname(os.path.abspath(lock_path))
     os.makedirs(parent, exist_ok=True)
     _check_not_symlink(lock_path)

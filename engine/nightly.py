@@ -626,7 +626,9 @@ def run_nightly(
                 broken: dict[str, str] = {}
                 for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
                     try:
-                        stack.enter_context(_lock(h + ".nightly", wait, f"the history {h}"))
+                        stack.enter_context(
+                            _lock(h + history.NIGHTLY_LOCK, wait, f"the history {h}")
+                        )
                     except _CONFINED as e:
                         broken[h] = _io_reason(e)
                 for scope, members in scopes:
@@ -769,7 +771,7 @@ def _extract_scope(
     for r in members:
         d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
         if not os.path.lexists(d):
-            scope.notes.append(f"{d}: no event logs (folder missing)")
+            scope.notes.append(_no_events_note(d))
             continue
         if not os.path.isdir(d):
             scope.rejected.append(Diagnostic("unreadable", d, 0, "not a directory"))
@@ -883,7 +885,7 @@ def _render_scope(
                 seen.add(os.path.realpath(p))
                 team_paths.append((p, "discovered"))
     if not scope.history_exists:
-        scope.notes.append(f"{scope.history}: no history yet; no report")
+        scope.notes.append(_no_history_note(scope.history))
         scope.teams.extend(
             TeamOutcome(p, None, origin, error="no history yet") for p, origin in team_paths
         )
@@ -1007,6 +1009,14 @@ def _pack_failed(
     return pr
 
 
+def _no_events_note(events_dir: str) -> str:
+    return f"{events_dir}: no event logs (folder missing)"
+
+
+def _no_history_note(history_path: str) -> str:
+    return f"{history_path}: no history yet; no report"
+
+
 def _nothing_there(
     roots: Sequence[str], history_path: str | None, hooks: Sequence[PackHook], day: dt.date
 ) -> str | None:
@@ -1031,8 +1041,8 @@ def _nothing_there(
     for scope, members in _plan_scopes(good, history_path):
         for r in members:
             d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
-            scope.notes.append(f"{d}: no event logs (folder missing)")
-        scope.notes.append(f"{scope.history}: no history yet; no report")
+            scope.notes.append(_no_events_note(d))
+        scope.notes.append(_no_history_note(scope.history))
         probe.scopes.append(scope)
     return _nothing_message(probe)
 

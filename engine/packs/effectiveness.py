@@ -333,8 +333,8 @@ def _own_files(history_path: str) -> dict[str, str]:
         for p in (
             manifest_path(history_path),
             effectiveness_cache.cache_path(history_path),
-            history_path + ".lock",  # history.locked's
-            history_path + ".nightly.lock",  # the nightly job's lock on this history
+            history.lock_file(history_path),
+            history.lock_file(history_path + history.NIGHTLY_LOCK),
         )
     }
     own[os.path.realpath(history_path)] = "not read: it is the history this extract writes to"
@@ -411,13 +411,15 @@ def extract(
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
     own = _own_files(history_path)
-    excluded = [
-        {"file": f.display, "reason": own[real]}
-        for f in files
-        if (real := f.realpath or _realpath(f.path)) in own
-    ]
-    if excluded:
-        files = [f for f in files if (f.realpath or _realpath(f.path)) not in own]
+    excluded: list[dict[str, Any]] = []
+    kept: list[sources.SourceFile] = []
+    for f in files:
+        why = own.get(f.realpath or _realpath(f.path))
+        if why is None:
+            kept.append(f)
+        else:
+            excluded.append({"file": f.display, "reason": why})
+    files = kept
     if not files and not disc:
         why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")
