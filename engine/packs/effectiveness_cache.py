@@ -485,6 +485,10 @@ def write(
                     "read_ns": read_ns,
                 },
             )
+            # Whole in the file itself before the rename below, not partly in a WAL
+            # beside it: in-memory connections never checkpoint on their own
+            # (runscore.engine.db), and DETACH's own checkpoint depends on a setting.
+            con.execute("CHECKPOINT _rs_cache_new")
         finally:
             con.execute("DETACH DATABASE IF EXISTS _rs_cache_new")
             con.unregister("_hc_issues_in")

@@ -518,3 +518,26 @@ def test_a_failure_while_checking_the_cache_means_a_full_read(
         got = _cached(p, monkeypatch, min_lines=1000)
     assert not got["reader"].startswith("cache")
     _assert_same(got, _uncached(p, monkeypatch))
+
+
+def test_the_written_cache_is_whole_in_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # In-memory connections never checkpoint on their own (runscore.engine.db); the
+    # cache attached to one must still be complete in the file renamed into place,
+    # with no WAL beside it holding part of it.
+    import duckdb
+
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(300)])
+    _append(p, BAD)
+    assert _cached(p, monkeypatch)["reader"] == "careful"
+    c = _cache(p)
+    assert c.is_file()
+    assert sorted(x.name for x in tmp_path.iterdir()) == sorted(["h.jsonl", c.name])
+    con = duckdb.connect(str(c), read_only=True)
+    try:
+        assert con.execute("SELECT count(*) FROM lines").fetchall() == [(300,)]
+        assert con.execute("SELECT count(*) FROM issues").fetchall() == [(3,)]
+    finally:
+        con.close()
