@@ -14,6 +14,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
@@ -526,8 +527,6 @@ def test_the_written_cache_is_whole_in_its_file(
     # In-memory connections never checkpoint on their own (runscore.engine.db); the
     # cache attached to one must still be complete in the file renamed into place,
     # with no WAL beside it holding part of it.
-    import duckdb
-
     p = tmp_path / "h.jsonl"
     _write(p, [_base(i) for i in range(300)])
     _append(p, BAD)
