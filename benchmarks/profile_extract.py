@@ -87,23 +87,18 @@ class ProfiledConnection:
             prof = json.loads(self._con.get_profiling_information(format="json"))
             for node in prof.get("operator") or []:
                 _operators(node, ops)
+            system = prof.get("system") or {}
             extra = {
                 "cpu_s": round(float(prof.get("query", {}).get("cpu_time") or 0.0), 4),
-                "peak_buffer_mb": round(
-                    float(prof.get("system", {}).get("peak_buffer_memory") or 0) / 2**20, 1
-                ),
+                "peak_buffer_mb": round(float(system.get("peak_buffer_memory") or 0) / 2**20, 1),
                 # Costs outside the operators: the wall time a statement spends on a
                 # checkpoint DuckDB started at its commit, its threads' idle time, and
                 # what it spilled to the temp directory (memory_limit reached).
                 "checkpoint_s": round(
                     float((prof.get("storage") or {}).get("checkpoint_latency") or 0.0), 4
                 ),
-                "blocked_s": round(
-                    float(prof.get("system", {}).get("blocked_thread_time") or 0.0), 4
-                ),
-                "spilled_mb": round(
-                    float(prof.get("system", {}).get("total_bytes_spilled") or 0) / 2**20, 1
-                ),
+                "blocked_s": round(float(system.get("blocked_thread_time") or 0.0), 4),
+                "spilled_mb": round(float(system.get("total_bytes_spilled") or 0) / 2**20, 1),
             }
             if wall >= _State.min_s:
                 tree = self._con.get_profiling_information(format="text")
