@@ -123,7 +123,10 @@ def execute(
     text = sql.text if isinstance(sql, SqlFile) else sql
     ref = sql.ref if isinstance(sql, SqlFile) else "<inline>"
     params = params or {}
-    stmts = duckdb.extract_statements(text)
+    # The connection's own parser: the module-level duckdb.extract_statements opens
+    # DuckDB's default in-memory database on first use, a second database per process
+    # (0.025-0.045 s of a ~1 s incremental extract, measured).
+    stmts = con.extract_statements(text)
     if not stmts:
         raise SqlPackError(f"{ref}: no statement")
     cur: duckdb.DuckDBPyConnection = con

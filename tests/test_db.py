@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import duckdb
-from runscore.engine import db
+import pytest
+from runscore.engine import db, sqlpack
+from runscore.engine.packs import effectiveness
+
+RUN = (
+    '{"run_id":"r1","seq":1,"type":"run.start"}\n'
+    '{"run_id":"r1","seq":2,"parent":[1],"type":"review.verdict","agent":"guardian",'
+    '"data":{"archetype":"guardian","verdict":"approved","findings":[]}}\n'
+    '{"run_id":"r1","seq":3,"parent":[2],"type":"run.complete"}\n'
+)
 
 
 def _setting(con: duckdb.DuckDBPyConnection, name: str) -> str:
@@ -42,3 +53,67 @@ def test_tables_replaced_again_and_again_do_not_pile_up_without_checkpoints() ->
     con.close()
     assert used[0] > 10 * 2**20  # the table is really there (~20 MB)
     assert used[-1] <= used[0] * 1.1, used
+
+
+def test_statements_are_split_by_the_connection_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    # duckdb.extract_statements (the module's) opens DuckDB's default database on first
+    # use: a second database in every command, ~0.03 s of a ~1 s incremental extract.
+    def refuse(*_: object, **__: object) -> None:
+        raise AssertionError("the module-level parser opens DuckDB's default database")
+
+    monkeypatch.setattr(duckdb, "extract_statements", refuse)
+    con = db.connect()
+    sqlpack.execute(
+        con, "CREATE TEMP TABLE t AS SELECT 1 AS x; INSERT INTO t VALUES ($v)", {"v": 2}
+    )
+    assert con.execute("SELECT list(x ORDER BY x) FROM t").fetchall() == [([1, 2],)]
+
+
+def _connections(monkeypatch: pytest.MonkeyPatch) -> list[duckdb.DuckDBPyConnection]:
+    """Every connection ``db.connect`` opens from now on, in order."""
+    opened: list[duckdb.DuckDBPyConnection] = []
+    real = db.connect
+
+    def spy(*a: Any, **k: Any) -> duckdb.DuckDBPyConnection:
+        opened.append(real(*a, **k))
+        return opened[-1]
+
+    monkeypatch.setattr(db, "connect", spy)
+    return opened
+
+
+def _closed(con: duckdb.DuckDBPyConnection) -> bool:
+    try:
+        con.execute("SELECT 1")
+    except duckdb.ConnectionException:
+        return True
+    return False
+
+
+def test_extract_opens_its_connection_ahead_and_closes_it_when_unused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = tmp_path / "runs" / "a.jsonl"
+    log.parent.mkdir()
+    log.write_text(RUN)
+    hist = str(tmp_path / "h.jsonl")
+    opened = _connections(monkeypatch)
+    first = effectiveness.extract([str(log.parent)], hist)
+    assert first.runs_scored == 1 and len(opened) == 1
+    # Nothing new: the connection opened meanwhile is not used, and not left open.
+    again = effectiveness.extract([str(log.parent)], hist)
+    assert again.files_unchanged == 1 and again.records_written == 0
+    assert len(opened) == 2 and _closed(opened[1])
+    assert not [t for t in threading.enumerate() if t.name == "runscore-connect"]
+
+
+def test_a_connection_that_fails_to_open_ahead_fails_the_extract(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The error is the caller's, raised on its thread, as when it connected itself.
+    log = tmp_path / "a.jsonl"
+    log.write_text(RUN)
+    monkeypatch.setenv("RUNSCORE_MEMORY_LIMIT", "not a size")
+    with pytest.raises(duckdb.Error, match="Memory must have a number"):
+        effectiveness.extract([str(log)], str(tmp_path / "h.jsonl"))
+    assert not (tmp_path / "h.jsonl").exists()

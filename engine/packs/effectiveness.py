@@ -13,6 +13,7 @@ import functools
 import gc
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -406,6 +407,43 @@ def extract(
     if write and os.path.exists(history_path) and not os.path.isfile(history_path):
         # A folder or a FIFO where the history belongs: say so before scoring anything.
         raise UsageError(f"{history_path}: the history is not a regular file")
+    # Opened while the files are discovered and compared with the manifest.
+    ahead = db.ConnectAhead()
+    keys_ahead: list[_KeysAhead] = []  # the history's keys, read while runs are scored
+    try:
+        return _extract(
+            paths,
+            history_path,
+            version,
+            ahead,
+            keys_ahead,
+            incremental=incremental,
+            write=write,
+            lock_timeout=lock_timeout,
+            scored_at=scored_at,
+            progress=progress,
+            discovered=discovered,
+        )
+    finally:
+        for k in keys_ahead:
+            k.release()
+        ahead.release()
+
+
+def _extract(
+    paths: Sequence[str],
+    history_path: str,
+    version: str,
+    ahead: db.ConnectAhead,
+    keys_ahead: list[_KeysAhead],
+    *,
+    incremental: bool,
+    write: bool,
+    lock_timeout: float | None,
+    scored_at: str | None,
+    progress: Progress | None,
+    discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None,
+) -> ExtractResult:
     files, disc = discovered if discovered is not None else sources.discover(list(paths))
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
@@ -469,7 +507,9 @@ def extract(
         return result
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
-    con = db.connect()
+    con = ahead.take()
+    if write and os.path.isfile(history_path) and os.path.getsize(history_path) > 0:
+        keys_ahead.append(_KeysAhead(con, history_path))
     stamp = scored_at or _now_iso()
     tables = build_event_tables(con, to_read, version, scored_at=stamp, progress=progress)
     if unchanged and to_read:
@@ -545,7 +585,7 @@ def extract(
         # with no new runs that was ~0.1 s of a 0.9 s extract over 10k run files.
         return result
     with history.locked(history_path, timeout=lock_timeout):
-        _existing_keys(con, history_path)
+        _existing_keys(con, history_path, keys_ahead[0] if keys_ahead else None)
         con.execute(
             """
             CREATE OR REPLACE TEMP TABLE _new AS
@@ -593,27 +633,86 @@ def _run_groups(cur: duckdb.DuckDBPyConnection) -> Iterator[list[str]]:
         yield group
 
 
-def _existing_keys(con: duckdb.DuckDBPyConnection, history_path: str) -> int:
-    """Load the idempotency keys of the history into ``_existing``; returns the count."""
+#: The idempotency keys of the history file ``$p``. Torn or foreign lines simply
+#: contribute no key (ignore_errors): the reader of `report` is the one that diagnoses them.
+_KEYS_SQL = """
+    SELECT DISTINCT run_id, archetype, scoring_version, events_sha256
+    FROM read_json($p, format='newline_delimited', ignore_errors=true,
+                   columns={run_id: 'VARCHAR', archetype: 'VARCHAR',
+                            scoring_version: 'VARCHAR', events_sha256: 'VARCHAR'})
+    WHERE events_sha256 IS NOT NULL
+"""
+
+
+def _history_identity(path: str) -> tuple[int, int, int, int] | None:
+    """(device, inode, size, mtime) of the history, or None if there is none."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class _KeysAhead:
+    """The history's idempotency keys, read on a worker thread while the runs are scored.
+
+    Read before the history lock is taken, so only trusted while the history is the same
+    file, of the same size and mtime, before the read, after it and under the lock:
+    the history is only ever appended to (``history repair`` replaces the file), so
+    that identity unchanged means no line came or went. Otherwise, or if the read
+    failed, ``_existing_keys`` reads the history again under the lock, as it always did.
+    Reading them meanwhile was ~0.06 s of a ~1 s incremental extract over 10k run files.
+    """
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, history_path: str) -> None:
+        self._path = history_path
+        # A cursor: its own connection to the same database, to query on another thread.
+        self._cur = con.cursor()
+        self._keys: pa.Table | None = None
+        self._seen: tuple[Any, Any] = (None, None)
+        self._thread = threading.Thread(target=self._read, name="runscore-history-keys")
+        self._thread.start()
+
+    def _read(self) -> None:
+        try:
+            before = _history_identity(self._path)
+            keys = self._cur.sql(_KEYS_SQL, params={"p": self._path}).to_arrow_table()
+            self._keys, self._seen = keys, (before, _history_identity(self._path))
+        except (duckdb.Error, OSError):
+            pass  # read again under the lock, where an error is raised as it always was
+
+    def keys(self) -> pa.Table | None:
+        """The keys, if still those of the history (the caller holds its lock)."""
+        self.release()
+        before, after = self._seen
+        if self._keys is None or before is None or before != after:
+            return None
+        return self._keys if _history_identity(self._path) == before else None
+
+    def release(self) -> None:
+        self._thread.join()
+        self._cur.close()
+
+
+def _existing_keys(
+    con: duckdb.DuckDBPyConnection, history_path: str, ahead: _KeysAhead | None = None
+) -> int:
+    """Load the idempotency keys of the history into ``_existing``; returns the count.
+
+    ``ahead``: the keys read meanwhile, taken if still the history's."""
     con.execute(
         "CREATE OR REPLACE TEMP TABLE _existing (run_id VARCHAR, archetype VARCHAR, "
         "scoring_version VARCHAR, events_sha256 VARCHAR)"
     )
-    if not os.path.exists(history_path) or os.path.getsize(history_path) == 0:
-        return 0
-    # Torn or foreign lines simply contribute no key (ignore_errors): the reader of
-    # `report` is the one that diagnoses them.
-    con.execute(
-        """
-        INSERT INTO _existing
-        SELECT DISTINCT run_id, archetype, scoring_version, events_sha256
-        FROM read_json($p, format='newline_delimited', ignore_errors=true,
-                       columns={run_id: 'VARCHAR', archetype: 'VARCHAR',
-                                scoring_version: 'VARCHAR', events_sha256: 'VARCHAR'})
-        WHERE events_sha256 IS NOT NULL
-        """,
-        {"p": history_path},
-    )
+    keys = ahead.keys() if ahead is not None else None
+    if keys is not None:
+        con.register("_keys_ahead", keys)
+        try:
+            con.execute("INSERT INTO _existing SELECT * FROM _keys_ahead")
+        finally:
+            con.unregister("_keys_ahead")
+    elif os.path.exists(history_path) and os.path.getsize(history_path) > 0:
+        con.execute(f"INSERT INTO _existing {_KEYS_SQL}", {"p": history_path})
     return int(con.sql("SELECT count(*) FROM _existing").fetchall()[0][0])
 
 

@@ -1,0 +1,95 @@
+"""The history's idempotency keys, read ahead of the lock while runs are scored.
+
+``extract`` reads the keys (run, archetype, version, events hash) of the history on a
+worker thread while it scores, before it takes the history lock. They are taken under
+the lock only if the history is still the file that was read, of the same size and
+mtime; otherwise the history is read again there. These tests pin both sides.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import duckdb
+import pytest
+from runscore.engine import db
+from runscore.engine.packs import effectiveness
+
+
+def _line(run: str, archetype: str = "guardian", sha: str = "a" * 64) -> str:
+    rec = {"run_id": run, "archetype": archetype, "scoring_version": "v1", "events_sha256": sha}
+    return json.dumps(rec) + "\n"
+
+
+def _keys(hist: Path, *, change: str | None = None) -> list[tuple[str, ...]]:
+    """The keys ``_existing_keys`` loads, given keys read ahead and then ``change``."""
+    con = db.connect()
+    ahead = effectiveness._KeysAhead(con, str(hist))
+    ahead._thread.join()  # read before the change, as a slow lock would let happen
+    if change == "append":
+        with open(hist, "a", encoding="utf-8") as f:
+            f.write(_line("r-late"))
+    elif change == "replace":  # same size, another file: what `history repair` does
+        tmp = hist.with_suffix(".tmp")
+        tmp.write_text(hist.read_text().replace("r-one", "r-new"))
+        os.replace(tmp, hist)
+    effectiveness._existing_keys(con, str(hist), ahead)
+    rows = con.execute("SELECT * FROM _existing ORDER BY ALL").fetchall()
+    con.close()
+    return [tuple(r) for r in rows]
+
+
+def test_keys_read_ahead_are_taken_while_the_history_is_unchanged(tmp_path: Path) -> None:
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(_line("r-one") + _line("r-one", "skeptic") + "not json\n")
+    direct = db.connect()
+    effectiveness._existing_keys(direct, str(hist))
+    want = [tuple(r) for r in direct.execute("SELECT * FROM _existing ORDER BY ALL").fetchall()]
+    assert [k[:2] for k in want] == [("r-one", "guardian"), ("r-one", "skeptic")]
+    assert _keys(hist) == want
+
+
+def test_a_line_appended_after_the_read_ahead_is_still_a_key(tmp_path: Path) -> None:
+    # Another extract appended between the read and this one's lock: its run must not
+    # be written twice.
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(_line("r-one"))
+    assert [k[0] for k in _keys(hist, change="append")] == ["r-late", "r-one"]
+
+
+def test_a_history_replaced_after_the_read_ahead_is_read_again(tmp_path: Path) -> None:
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(_line("r-one"))
+    assert [k[0] for k in _keys(hist, change="replace")] == ["r-new"]
+
+
+def test_extract_writes_each_run_once_when_another_writer_appended_meanwhile(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # End to end: the keys are read while scoring; a writer appends the same run's
+    # records before this extract takes the lock. The run is then already in the history.
+    log = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    other = tmp_path / "other.jsonl"
+    effectiveness.extract([str(log)], str(other))
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(_line("r-earlier"))  # not empty: its keys are read ahead
+    real = effectiveness._existing_keys
+    read_ahead = []
+
+    def late_writer(
+        con: duckdb.DuckDBPyConnection, path: str, ahead: effectiveness._KeysAhead | None = None
+    ) -> int:
+        read_ahead.append(ahead is not None)
+        if ahead is not None:
+            ahead._thread.join()
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(other.read_text())
+        return real(con, path, ahead)
+
+    monkeypatch.setattr(effectiveness, "_existing_keys", late_writer)
+    got = effectiveness.extract([str(log)], str(hist), incremental=False)
+    assert read_ahead == [True]
+    assert got.records_written == 0 and got.already_scored
+    assert hist.read_text() == _line("r-earlier") + other.read_text()
