@@ -135,8 +135,11 @@ def build_event_tables(
     *,
     scored_at: str | None = None,
     progress: Progress | None = None,
+    after_read: Callable[[], None] | None = None,
 ) -> EventTables:
     """Read event logs into ``raw_events`` and run the version's extract SQL.
+
+    ``after_read``: called once the files are read, before they are scored.
 
     Leaves on ``con``: ``events``, ``verdicts``, ``findings``, ``fixes``,
     ``fix_attribution``, ``run_scores``, ``run_status``, ``row_issues``,
@@ -174,6 +177,8 @@ def build_event_tables(
     else:
         scan(files)
         res = sources.read_jsonl(con, files, "raw_events", EVENT_COLUMNS, projection=projection)
+    if after_read is not None:
+        after_read()
     if progress:
         progress("score", 0, 1)
     lo, hi = EXTRACT_STAGE
@@ -508,10 +513,16 @@ def _extract(
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
     con = ahead.take()
-    if write and os.path.isfile(history_path) and os.path.getsize(history_path) > 0:
-        keys_ahead.append(_KeysAhead(con, history_path))
+
+    def read_keys() -> None:
+        if write and not keys_ahead and os.path.isfile(history_path):
+            if os.path.getsize(history_path) > 0:
+                keys_ahead.append(_KeysAhead(con, history_path))
+
     stamp = scored_at or _now_iso()
-    tables = build_event_tables(con, to_read, version, scored_at=stamp, progress=progress)
+    tables = build_event_tables(
+        con, to_read, version, scored_at=stamp, progress=progress, after_read=read_keys
+    )
     if unchanged and to_read:
         runs_now = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM run_status").fetchall()}
         extra = [f for f in unchanged if runs_now.intersection(entry_of[id(f)].get("runs", ()))]
@@ -644,7 +655,10 @@ _KEYS_SQL = """
 """
 
 
-def _history_identity(path: str) -> tuple[int, int, int, int] | None:
+_Identity = tuple[int, int, int, int] | None
+
+
+def _history_identity(path: str) -> _Identity:
     """(device, inode, size, mtime) of the history, or None if there is none."""
     try:
         st = os.stat(path)
@@ -656,38 +670,48 @@ def _history_identity(path: str) -> tuple[int, int, int, int] | None:
 class _KeysAhead:
     """The history's idempotency keys, read on a worker thread while the runs are scored.
 
+    Started once the new files are read: scoring a few runs is mostly single-threaded
+    statement planning, which leaves the read a core. Started with the extract instead,
+    it competed with the read of the files for the two cores and gained nothing
+    (measured: 10k run files plus 1%, 0.06-0.075 s of keys at 31k history lines).
+
     Read before the history lock is taken, so only trusted while the history is the same
     file, of the same size and mtime, before the read, after it and under the lock:
     the history is only ever appended to (``history repair`` replaces the file), so
     that identity unchanged means no line came or went. Otherwise, or if the read
     failed, ``_existing_keys`` reads the history again under the lock, as it always did.
-    Reading them meanwhile was ~0.06 s of a ~1 s incremental extract over 10k run files.
     """
+
+    #: Where the keys are read to: the database's own schema (a temp table belongs to the
+    #: connection that made it), so that they count against DuckDB's memory limit.
+    TABLE = "main._rs_keys_ahead"
 
     def __init__(self, con: duckdb.DuckDBPyConnection, history_path: str) -> None:
         self._path = history_path
         # A cursor: its own connection to the same database, to query on another thread.
         self._cur = con.cursor()
-        self._keys: pa.Table | None = None
-        self._seen: tuple[Any, Any] = (None, None)
+        self._read_ok = False
+        self._seen: tuple[_Identity, _Identity] = (None, None)
         self._thread = threading.Thread(target=self._read, name="runscore-history-keys")
         self._thread.start()
 
     def _read(self) -> None:
         try:
             before = _history_identity(self._path)
-            keys = self._cur.sql(_KEYS_SQL, params={"p": self._path}).to_arrow_table()
-            self._keys, self._seen = keys, (before, _history_identity(self._path))
+            self._cur.execute(
+                f"CREATE OR REPLACE TABLE {self.TABLE} AS {_KEYS_SQL}", {"p": self._path}
+            )
+            self._read_ok, self._seen = True, (before, _history_identity(self._path))
         except (duckdb.Error, OSError):
             pass  # read again under the lock, where an error is raised as it always was
 
-    def keys(self) -> pa.Table | None:
-        """The keys, if still those of the history (the caller holds its lock)."""
+    def still_valid(self) -> bool:
+        """Are the keys read those of the history now? (The caller holds its lock.)"""
         self.release()
         before, after = self._seen
-        if self._keys is None or before is None or before != after:
-            return None
-        return self._keys if _history_identity(self._path) == before else None
+        if not self._read_ok or before is None or before != after:
+            return False
+        return _history_identity(self._path) == before
 
     def release(self) -> None:
         self._thread.join()
@@ -704,15 +728,12 @@ def _existing_keys(
         "CREATE OR REPLACE TEMP TABLE _existing (run_id VARCHAR, archetype VARCHAR, "
         "scoring_version VARCHAR, events_sha256 VARCHAR)"
     )
-    keys = ahead.keys() if ahead is not None else None
-    if keys is not None:
-        con.register("_keys_ahead", keys)
-        try:
-            con.execute("INSERT INTO _existing SELECT * FROM _keys_ahead")
-        finally:
-            con.unregister("_keys_ahead")
+    if ahead is not None and ahead.still_valid():
+        con.execute(f"INSERT INTO _existing SELECT * FROM {ahead.TABLE}")
     elif os.path.exists(history_path) and os.path.getsize(history_path) > 0:
         con.execute(f"INSERT INTO _existing {_KEYS_SQL}", {"p": history_path})
+    if ahead is not None:
+        con.execute(f"DROP TABLE IF EXISTS {ahead.TABLE}")
     return int(con.sql("SELECT count(*) FROM _existing").fetchall()[0][0])
 
 

@@ -37,6 +37,9 @@ def _keys(hist: Path, *, change: str | None = None) -> list[tuple[str, ...]]:
         os.replace(tmp, hist)
     effectiveness._existing_keys(con, str(hist), ahead)
     rows = con.execute("SELECT * FROM _existing ORDER BY ALL").fetchall()
+    # Taken or not, the keys read ahead do not stay behind in the database.
+    left = "SELECT count(*) FROM duckdb_tables() WHERE table_name = '_rs_keys_ahead'"
+    assert con.execute(left).fetchall() == [(0,)]
     con.close()
     return [tuple(r) for r in rows]
 
