@@ -9,7 +9,11 @@ from typing import Any
 import duckdb
 import pytest
 from runscore.engine import db, sqlpack
-from runscore.engine.packs import effectiveness
+from runscore.engine.errors import UsageError
+from runscore.engine.packs import effectiveness, effectiveness_history
+
+HISTORY = str(Path(__file__).resolve().parent / "analytics" / "data" / "history.jsonl")
+HISTORY_RECORDS = 42  # of its 45 lines, 3 are rejected (lines 6, 10 and 45)
 
 RUN = (
     '{"run_id":"r1","seq":1,"type":"run.start"}\n'
@@ -67,6 +71,11 @@ def test_statements_are_split_by_the_connection_given(monkeypatch: pytest.Monkey
         con, "CREATE TEMP TABLE t AS SELECT 1 AS x; INSERT INTO t VALUES ($v)", {"v": 2}
     )
     assert con.execute("SELECT list(x ORDER BY x) FROM t").fetchall() == [([1, 2],)]
+    # `runscore sql` checks the query with the parser of the connection it reads with.
+    got = effectiveness_history.run_sql("SELECT count(*) AS n FROM history", HISTORY)
+    assert got.table.column("n").to_pylist() == [HISTORY_RECORDS]
+    with pytest.raises(UsageError, match="read-only"):
+        effectiveness_history.run_sql("DROP TABLE history", HISTORY)
 
 
 def _connections(monkeypatch: pytest.MonkeyPatch) -> list[duckdb.DuckDBPyConnection]:

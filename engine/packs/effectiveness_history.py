@@ -698,10 +698,13 @@ class SqlResult:
 _ALLOWED = {duckdb.StatementType.SELECT}
 
 
-def check_read_only(query: str) -> None:
-    """Refuse anything but exactly one SELECT-type statement (raises UsageError)."""
+def check_read_only(query: str, con: duckdb.DuckDBPyConnection | None = None) -> None:
+    """Refuse anything but exactly one SELECT-type statement (raises UsageError).
+
+    ``con``: a connection whose parser to use (the module-level one opens DuckDB's
+    default database, a second one in the process)."""
     try:
-        stmts = duckdb.extract_statements(query)
+        stmts = (con or duckdb).extract_statements(query)
     except duckdb.Error as e:
         raise UsageError(f"SQL does not parse: {e}") from None
     if not stmts:
@@ -745,9 +748,10 @@ def _gather(
     events: Sequence[str] | None,
     version: str | None,
     extra: dict[str, pa.Table] | None = None,
+    con: duckdb.DuckDBPyConnection | None = None,
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     version = parse_version_option(None if version == "all" else version)
-    con = connect()
+    con = con or connect()
     load = load_history(con, history)
     (v,) = select_versions(load, version)
     _stage(con, v, _AFTER_LOAD, _params(v, None))
@@ -777,8 +781,9 @@ def run_sql(
     access disabled and the configuration locked: it cannot read or write files
     (``read_csv('/etc/passwd')`` is refused), attach databases or load extensions.
     """
-    check_read_only(query)
-    tables, issues, notes = _gather(history, events, version, extra)
+    con = connect()
+    check_read_only(query, con)
+    tables, issues, notes = _gather(history, events, version, extra, con)
     q = _query_connection(tables)
     try:
         table = q.sql(query).to_arrow_table()
