@@ -49,20 +49,25 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
 
 
 class ConnectAhead:
-    """An in-memory connection (``connect()``) being opened on a worker thread.
+    """An in-memory connection (``connect()``), opened on a worker thread once ``start``-ed.
 
     Opening one starts a DuckDB database: ~0.03 s, most of it outside the GIL. A command
-    that first discovers and stat-s its input files (GIL-bound Python) opens it meanwhile
-    instead of after. ``take()`` waits for it and hands it over; ``release()`` waits too,
-    and closes it if it was never taken (an extract with nothing new to read).
+    that first discovers and stat-s its input files (GIL-bound Python) starts it as soon
+    as it knows it will need it, and opens it meanwhile instead of after. ``take()``
+    waits for it and hands it over (or opens it then, if never started); ``release()``
+    waits too, and closes it if it was never taken.
     """
 
     def __init__(self) -> None:
         self._con: duckdb.DuckDBPyConnection | None = None
         self._error: BaseException | None = None
         self._taken = False
-        self._thread = threading.Thread(target=self._open, name="runscore-connect")
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._open, name="runscore-connect")
+            self._thread.start()
 
     def _open(self) -> None:
         try:
@@ -71,6 +76,9 @@ class ConnectAhead:
             self._error = e
 
     def take(self) -> duckdb.DuckDBPyConnection:
+        if self._thread is None:
+            self._taken = True
+            return connect()
         self._thread.join()
         if self._error is not None:
             raise self._error
@@ -79,6 +87,7 @@ class ConnectAhead:
         return self._con
 
     def release(self) -> None:
-        self._thread.join()
+        if self._thread is not None:
+            self._thread.join()
         if self._con is not None and not self._taken:
             self._con.close()

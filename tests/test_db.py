@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 import pytest
 from runscore.engine import db, sqlpack
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 
 HISTORY = str(Path(__file__).resolve().parent / "analytics" / "data" / "history.jsonl")
@@ -99,7 +99,7 @@ def _closed(con: duckdb.DuckDBPyConnection) -> bool:
     return False
 
 
-def test_extract_opens_its_connection_ahead_and_closes_it_when_unused(
+def test_extract_opens_its_connection_only_when_something_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     log = tmp_path / "runs" / "a.jsonl"
@@ -109,10 +109,28 @@ def test_extract_opens_its_connection_ahead_and_closes_it_when_unused(
     opened = _connections(monkeypatch)
     first = effectiveness.extract([str(log.parent)], hist)
     assert first.runs_scored == 1 and len(opened) == 1
-    # Nothing new: the connection opened meanwhile is not used, and not left open.
+    # Nothing new (the nightly's usual night): no connection at all.
     again = effectiveness.extract([str(log.parent)], hist)
     assert again.files_unchanged == 1 and again.records_written == 0
-    assert len(opened) == 2 and _closed(opened[1])
+    assert len(opened) == 1
+    # A file the manifest does not know: opened ahead, and used.
+    (log.parent / "b.jsonl").write_text(RUN.replace("r1", "r2"))
+    third = effectiveness.extract([str(log.parent)], hist)
+    assert third.runs_scored == 1 and len(opened) == 2 and not _closed(opened[1])
+    assert not [t for t in threading.enumerate() if t.name == "runscore-connect"]
+
+
+def test_a_connection_opened_ahead_and_not_used_is_closed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No manifest: every file will be read, so the connection is opened from the start.
+    # Then the only input proves to be the history itself: nothing to read.
+    hist = tmp_path / "h.jsonl"
+    hist.write_text("")
+    opened = _connections(monkeypatch)
+    with pytest.raises(NothingReadable, match="it is the history this extract writes to"):
+        effectiveness.extract([str(hist)], str(hist))
+    assert len(opened) == 1 and _closed(opened[0])
     assert not [t for t in threading.enumerate() if t.name == "runscore-connect"]
 
 
