@@ -522,9 +522,9 @@ def _extract(
     con = ahead.take()
 
     def read_keys() -> None:
-        if write and not keys_ahead and os.path.isfile(history_path):
-            if os.path.getsize(history_path) > 0:
-                keys_ahead.append(_KeysAhead(con, history_path))
+        has_lines = os.path.isfile(history_path) and os.path.getsize(history_path) > 0
+        if write and not keys_ahead and has_lines:
+            keys_ahead.append(_KeysAhead(con, history_path))
 
     stamp = scored_at or _now_iso()
     tables = build_event_tables(

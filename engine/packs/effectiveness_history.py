@@ -698,13 +698,13 @@ class SqlResult:
 _ALLOWED = {duckdb.StatementType.SELECT}
 
 
-def check_read_only(query: str, con: duckdb.DuckDBPyConnection | None = None) -> None:
+def check_read_only(query: str, con: duckdb.DuckDBPyConnection) -> None:
     """Refuse anything but exactly one SELECT-type statement (raises UsageError).
 
-    ``con``: a connection whose parser to use (the module-level one opens DuckDB's
-    default database, a second one in the process)."""
+    Parsed by ``con``'s parser: the module-level one opens DuckDB's default database,
+    a second one in the process."""
     try:
-        stmts = (con or duckdb).extract_statements(query)
+        stmts = con.extract_statements(query)
     except duckdb.Error as e:
         raise UsageError(f"SQL does not parse: {e}") from None
     if not stmts:
