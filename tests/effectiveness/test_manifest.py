@@ -8,6 +8,7 @@ manifest another writer saved meanwhile is merged into, not overwritten.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -88,3 +89,114 @@ def test_a_manifest_saved_meanwhile_is_merged_into(
     assert files["v1\t/elsewhere/theirs.jsonl"] == theirs
     assert any(k.endswith("b.jsonl") for k in files)
     assert any(k.endswith("a.jsonl") for k in files)
+
+
+def _spy_splices(monkeypatch: pytest.MonkeyPatch) -> list[str | None]:
+    seen: list[str | None] = []
+    real = effectiveness._spliced_manifest
+
+    def spy(loaded: Any, entries: dict[str, Any]) -> str | None:
+        out = real(loaded, entries)
+        seen.append(out)
+        return out
+
+    monkeypatch.setattr(effectiveness, "_spliced_manifest", spy)
+    return seen
+
+
+def _canonical(hist: str) -> tuple[str, dict[str, Any]]:
+    text = Path(effectiveness.manifest_path(hist)).read_text(encoding="utf-8")
+    return text, json.loads(text)
+
+
+def test_new_entries_are_spliced_in_as_a_whole_save_would_write_them(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, small = _dirs(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([small], hist)
+    first_text, first = _canonical(hist)
+    seen = _spy_splices(monkeypatch)
+    # A path that JSON escapes: the spliced part is serialised as the whole would be.
+    (Path(small) / 'c "ü".jsonl').write_text(SMALL_RUN.replace("r-small", "r-c"))
+    res = effectiveness.extract([big, small], hist)
+    assert res.files_unchanged == 1 and res.files_read == 2
+    assert len(seen) == 1 and seen[0] is not None  # spliced, not serialised again
+    text, doc = _canonical(hist)
+    assert text == effectiveness._manifest_text(doc)
+    assert doc["history_size"] == os.path.getsize(hist) > first["history_size"]
+    # The old entry as it was and where it was; the new ones after it, in file order.
+    keys = list(doc["files"])
+    assert keys[0] == next(iter(first["files"]))
+    assert doc["files"][keys[0]] == first["files"][keys[0]]
+    assert [k.rsplit("/", 1)[1] for k in keys[1:]] == ["a.jsonl", 'c "ü".jsonl']
+    assert text.startswith(
+        first_text[: first_text.index('"files":{')].replace(
+            str(first["history_size"]), str(doc["history_size"])
+        )
+    )
+    again = effectiveness.extract([big, small], hist)
+    assert (again.files_read, again.files_unchanged) == (0, 3)
+
+
+def test_a_replaced_entry_is_saved_by_a_whole_save(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, small = _dirs(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([small], hist)
+    seen = _spy_splices(monkeypatch)
+    b = Path(small) / "b.jsonl"
+    b.write_text(SMALL_RUN.replace("approved", "rejected"))
+    res = effectiveness.extract([small], hist)
+    assert res.files_read == 1 and seen == [None]
+    text, doc = _canonical(hist)
+    assert text == effectiveness._manifest_text(doc)
+    (entry,) = doc["files"].values()
+    assert (entry["size"], entry["sha256"]) == (
+        b.stat().st_size,
+        hashlib.sha256(b.read_bytes()).hexdigest(),
+    )
+
+
+def test_a_manifest_written_in_another_layout_is_saved_whole_and_kept(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, small = _dirs(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([small], hist)
+    mp = Path(effectiveness.manifest_path(hist))
+    old = json.loads(mp.read_text(encoding="utf-8"))
+    # Indented, keys in another order: what a person or another tool may leave.
+    mp.write_text(
+        json.dumps({"files": old["files"], "history_size": old["history_size"]}, indent=2),
+        encoding="utf-8",
+    )
+    seen = _spy_splices(monkeypatch)
+    res = effectiveness.extract([big, small], hist)
+    assert (res.files_read, res.files_unchanged) == (1, 1)  # the entry was trusted
+    assert seen == [None]
+    text, doc = _canonical(hist)
+    assert text == effectiveness._manifest_text(doc)
+    assert list(doc["files"])[0] == next(iter(old["files"]))
+    assert len(doc["files"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "entries", "expected"),
+    [
+        ('{"history_size":3,"files":{}}', {"k": {"size": 1}}, '"k":{"size":1}}}'),
+        ('{"history_size":3,"files":{"a":1}}', {"k": [2]}, '"a":1,"k":[2]}}'),
+        ('{"history_size":3,"files":{"a":1}}', {}, '"a":1}}'),
+        ('{"history_size":3,"files":{"a":1}}', {"a": 2}, None),  # replaces an entry
+        ('{"history_size": 3, "files": {"a": 1}}', {"k": 2}, None),  # another layout
+        ('{"history_size":3,"files":{"a":1}} ', {"k": 2}, None),  # a trailing blank
+    ],
+)
+def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | None) -> None:
+    loaded = effectiveness._Manifest(json.loads(text), None, text)
+    assert effectiveness._spliced_manifest(loaded, entries) == expected
+    if expected is not None:
+        doc = json.loads(text)
+        doc["files"].update(entries)
+        assert effectiveness._MANIFEST_HEAD % 3 + expected == effectiveness._manifest_text(doc)
