@@ -34,6 +34,15 @@ def default_threads() -> int:
     return n
 
 
+@pytest.fixture
+def logs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder of run logs; no thread count from the environment."""
+    monkeypatch.delenv("RUNSCORE_THREADS", raising=False)
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    return folder
+
+
 def _threads_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     seen: list[int] = []
     real = effectiveness.build_event_tables
@@ -47,11 +56,8 @@ def _threads_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_a_small_incremental_read_runs_on_one_thread(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
-    monkeypatch.delenv("RUNSCORE_THREADS", raising=False)
-    logs = tmp_path / "logs"
-    logs.mkdir()
     (logs / "a.jsonl").write_text(_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     seen = _threads_seen(monkeypatch)
@@ -63,11 +69,8 @@ def test_a_small_incremental_read_runs_on_one_thread(
 
 
 def test_a_large_incremental_read_keeps_the_default(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
-    monkeypatch.delenv("RUNSCORE_THREADS", raising=False)
-    logs = tmp_path / "logs"
-    logs.mkdir()
     (logs / "a.jsonl").write_text(_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([str(logs)], hist)
@@ -84,12 +87,9 @@ def test_a_large_incremental_read_keeps_the_default(
 
 
 def test_a_read_that_grows_past_the_limit_gets_the_default_back(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
     # A run that spans files: its other file, unchanged, is read again with the new one.
-    monkeypatch.delenv("RUNSCORE_THREADS", raising=False)
-    logs = tmp_path / "logs"
-    logs.mkdir()
     lines = _run("r-a").splitlines(keepends=True)
     (logs / "a1.jsonl").write_text("".join(lines[:2]))
     hist = str(tmp_path / "h.jsonl")
@@ -103,11 +103,9 @@ def test_a_read_that_grows_past_the_limit_gets_the_default_back(
 
 
 def test_the_users_thread_count_wins(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
     monkeypatch.setenv("RUNSCORE_THREADS", str(default_threads + 1))
-    logs = tmp_path / "logs"
-    logs.mkdir()
     (logs / "a.jsonl").write_text(_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     seen = _threads_seen(monkeypatch)
