@@ -9,6 +9,8 @@ import threading
 import duckdb
 
 DEFAULT_MEMORY_LIMIT = "1200MB"
+#: The user's DuckDB thread count; when set, it is the count every connection runs.
+THREADS_ENV = "RUNSCORE_THREADS"
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -33,7 +35,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
         # A file attached to such a connection is checkpointed when it is detached
         # (the history cache's writer does so explicitly).
         config["checkpoint_threshold"] = "1TB"
-    threads = os.environ.get("RUNSCORE_THREADS")
+    threads = os.environ.get(THREADS_ENV)
     if threads:
         config["threads"] = int(threads)
     # A bounded buffer pool: past it DuckDB spills to its temp directory instead of
@@ -46,6 +48,17 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     # Progress bars would write to the terminal behind the CLI's back (stdout is data).
     con.execute("SET enable_progress_bar = false")
     return con
+
+
+def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
+    """Set the thread count of ``con``'s database; None: back to DuckDB's default.
+    A count the user set (``THREADS_ENV``) is left as it is."""
+    if os.environ.get(THREADS_ENV):
+        return
+    if threads is None:
+        con.execute("RESET threads")
+    else:
+        con.execute("SET threads = ?", [threads])
 
 
 class ConnectAhead:

@@ -287,7 +287,10 @@ def manifest_path(history_path: str) -> str:
     return history_path + ".manifest.json"
 
 
-def _file_identity(path: str | int) -> tuple[int, int, int, int] | None:
+_Identity = tuple[int, int, int, int] | None
+
+
+def _file_identity(path: str | int) -> _Identity:
     """(device, inode, size, mtime) of a path or open descriptor; None if it cannot be stat'ed."""
     try:
         st = os.stat(path)
@@ -527,7 +530,7 @@ def _extract(
     con = ahead.take()
     one_thread = bool(unchanged) and _small_read(to_read)
     if one_thread:
-        _set_threads(con, 1)
+        db.set_threads(con, 1)
 
     def read_keys() -> None:
         has_lines = os.path.isfile(history_path) and os.path.getsize(history_path) > 0
@@ -551,7 +554,7 @@ def _extract(
             unchanged = [f for f in unchanged if id(f) not in extra_ids]
             to_read = sorted(to_read + extra, key=lambda f: pos[id(f)])
             if one_thread and not _small_read(to_read):
-                _set_threads(con, None)
+                db.set_threads(con, None)
             tables = build_event_tables(con, to_read, version, scored_at=stamp)
 
     readable = [f for f in to_read if f.error is None]
@@ -669,17 +672,6 @@ def _small_read(files: Sequence[sources.SourceFile]) -> bool:
     return total <= SMALL_READ_BYTES
 
 
-def _set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
-    """DuckDB's thread count for ``con``'s database; None: as ``db.connect`` set it.
-    A count the user set (``RUNSCORE_THREADS``) is left alone."""
-    if os.environ.get("RUNSCORE_THREADS"):
-        return
-    if threads is None:
-        con.execute("RESET threads")
-    else:
-        con.execute("SET threads = ?", [threads])
-
-
 def _run_groups(cur: duckdb.DuckDBPyConnection) -> Iterator[list[str]]:
     """Consecutive rows of one run as one group (written with one write(2))."""
     group: list[str] = []
@@ -707,18 +699,6 @@ _KEYS_SQL = """
                             scoring_version: 'VARCHAR', events_sha256: 'VARCHAR'})
     WHERE events_sha256 IS NOT NULL
 """
-
-
-_Identity = tuple[int, int, int, int] | None
-
-
-def _history_identity(path: str) -> _Identity:
-    """(device, inode, size, mtime) of the history, or None if there is none."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 class _KeysAhead:
@@ -751,11 +731,11 @@ class _KeysAhead:
 
     def _read(self) -> None:
         try:
-            before = _history_identity(self._path)
+            before = _file_identity(self._path)
             self._cur.execute(
                 f"CREATE OR REPLACE TABLE {self.TABLE} AS {_KEYS_SQL}", {"p": self._path}
             )
-            self._read_ok, self._seen = True, (before, _history_identity(self._path))
+            self._read_ok, self._seen = True, (before, _file_identity(self._path))
         except (duckdb.Error, OSError):
             pass  # read again under the lock, where an error is raised as it always was
 
@@ -765,7 +745,7 @@ class _KeysAhead:
         before, after = self._seen
         if not self._read_ok or before is None or before != after:
             return False
-        return _history_identity(self._path) == before
+        return _file_identity(self._path) == before
 
     def release(self) -> None:
         self._thread.join()
@@ -952,7 +932,5 @@ def _spliced_manifest(loaded: _Manifest, entries: dict[str, Any]) -> str | None:
     body = text[head.end() : -2]
     if bool(body) != bool(loaded.doc["files"]):
         return None
-    added = _manifest_text({"history_size": 0, "files": entries})[len(_MANIFEST_HEAD % 0) : -2]
-    if not added:
-        return body + "}}"
-    return (body + "," + added if body else added) + "}}"
+    added = json.dumps(entries, separators=(",", ":"))[1:-1]  # the entries, no braces
+    return ",".join(part for part in (body, added) if part) + "}}"
