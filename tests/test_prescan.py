@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 import pytest
 from runscore.engine import db, sources
 
@@ -273,7 +272,7 @@ def test_update_by_ord_sets_exactly_the_rows_given(
     ).fetchall()
     ords = [int(r[0]) for r in chosen]
     assert len(ords) == 5
-    sources.update_by_ord(con, "t", "v", ["-1"] * len(ords), ords, pa.string())
+    sources.update_by_ord(con, "t", "v", ["-1"] * len(ords), ords, "VARCHAR")
     after = dict(con.execute("SELECT _ord, v::BIGINT FROM t").fetchall())
     before = dict(con.execute("SELECT _ord, v FROM before").fetchall())
     assert after == {o: (-1 if o in ords else v) for o, v in before.items()}

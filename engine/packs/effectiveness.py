@@ -1,8 +1,8 @@
 """Effectiveness pack, extract side: ArcheFlow run logs → per-run archetype scores.
 
 Data flow: files → ``raw_events`` (``sources.read_jsonl``) → the version's extract SQL
-(files 000–099 of ``sql/effectiveness/<version>/``) → ``history_records`` (Arrow) →
-append-only history. Every formula lives in the SQL; this module orchestrates.
+(files 000–099 of ``sql/effectiveness/<version>/``) → ``history_records`` →
+append-only history (and ``ExtractResult.records``, Arrow, when asked for). Every formula lives in the SQL; this module orchestrates.
 """
 
 from __future__ import annotations
@@ -17,13 +17,15 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import pyarrow as pa
 from runscore.engine import db, history, sources, sqlpack
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_cache
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 PACK = "effectiveness"
 DEFAULT_VERSION = "v1"
@@ -49,6 +51,10 @@ EVENT_COLUMNS: dict[str, str] = {
 
 Progress = Callable[[str, int, int], None]
 
+#: Where an extract leaves the records it scored, for ``ExtractResult.records``: a table
+#: of its database, outside its connection's temp schema.
+RECORDS_TABLE = "main._rs_records"
+
 
 @dataclass
 class ExtractResult:
@@ -67,13 +73,24 @@ class ExtractResult:
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     #: Input files not read, and why (not rejected input: the history this extract writes).
     excluded: list[dict[str, Any]] = field(default_factory=list)
-    #: None when nothing was read (every file unchanged): ``records`` is then computed
-    #: when first asked for.
+    #: ``records`` once asked for. Until then, the records scored are the table
+    #: ``RECORDS_TABLE`` of the extract's database, read through this cursor (None when
+    #: nothing was read: every file unchanged): an extract of a few new runs, from the
+    #: CLI, never needs them as Arrow, and pyarrow is not even imported then
+    #: (``sources.LIST_BIND_BYTES``). The cursor keeps only that database alive: the
+    #: extract's own temp tables go with its connection.
     _records: pa.Table | None = field(default=None, repr=False, compare=False)
+    _records_at: duckdb.DuckDBPyConnection | None = field(default=None, repr=False, compare=False)
 
     @property
     def records(self) -> pa.Table:
         """Every record scored (written or not), one row per (run, review archetype)."""
+        if self._records is None and self._records_at is not None:
+            cur, self._records_at = self._records_at, None
+            try:
+                self._records = cur.sql(f"SELECT * FROM {RECORDS_TABLE}").to_arrow_table()
+            finally:
+                cur.close()
         if self._records is None:
             # No events were scored: what scoring none gives, so the columns and their
             # types are the version's. Only on demand: running the version's SQL over
@@ -238,7 +255,7 @@ def _merge_equal_duplicates(
             "content_md5",
             [u[0] for u in updates],
             [u[1] for u in updates],
-            pa.string(),
+            "VARCHAR",
         )
 
 
@@ -575,12 +592,13 @@ def _extract(
         )
         raise NothingReadable(f"nothing could be read{': ' + problems if problems else ''}")
 
-    records = con.sql("SELECT * FROM history_records").to_arrow_table()
+    con.execute(f"CREATE OR REPLACE TABLE {RECORDS_TABLE} AS SELECT * FROM history_records")
+    n_records = int(con.sql(f"SELECT count(*) FROM {RECORDS_TABLE}").fetchall()[0][0])
     status = con.sql(
         "SELECT run_id, status, reason, locations FROM run_status ORDER BY first_ord"
     ).fetchall()
     result = ExtractResult(
-        _records=records,
+        _records_at=con.cursor(),
         version=version,
         excluded=excluded,
         files_read=len(readable),
@@ -610,7 +628,7 @@ def _extract(
         return result
 
     new_manifest_entries = _manifest_entries(con, version, readable, result)
-    if not new_manifest_entries and records.num_rows == 0 and os.path.exists(history_path):
+    if not new_manifest_entries and n_records == 0 and os.path.exists(history_path):
         # Nothing to append and nothing new to remember (every file unchanged, say): no
         # lock to wait for, no history keys to read, no manifest to rewrite — on a night
         # with no new runs that was ~0.1 s of a 0.9 s extract over 10k run files.

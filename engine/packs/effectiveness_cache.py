@@ -39,7 +39,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 from runscore import __version__
 from runscore.engine import filedigest, sources, sqlpack
 from runscore.engine.errors import SqlPackError, UsageError
@@ -458,6 +457,8 @@ def write(
         fd, tmp = tempfile.mkstemp(prefix=".runscore-cache-", suffix=".duckdb", dir=d)
         os.close(fd)
         os.unlink(tmp)  # DuckDB creates the database file itself
+        import pyarrow as pa  # local: an extract imports this module, and needs no pyarrow
+
         con.register(
             "_hc_issues_in",
             pa.table(

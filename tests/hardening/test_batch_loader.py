@@ -36,6 +36,17 @@ EDGE_LINES = [
 ]
 
 
+@pytest.fixture(autouse=True, params=["lists", "arrow"])
+def via(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Every test twice: small batches and tables go to DuckDB as lists bound as
+    parameters (``sources.LIST_BIND_*``), larger ones as Arrow; the rows must not
+    depend on which."""
+    if request.param == "arrow":
+        monkeypatch.setattr(sources, "LIST_BIND_BYTES", -1)
+        monkeypatch.setattr(sources, "LIST_BIND_ROWS", -1)
+    return str(request.param)
+
+
 def _files(tmp_path: Path, crlf: bool) -> list[Path]:
     out = []
     for i, line in enumerate(EDGE_LINES):
@@ -187,6 +198,9 @@ def test_lines_from_python_bytes_fall_back_on_bad_utf8_or_a_vanished_file(
     bad.write_bytes(b'{"a":"\xff"}\n')
     con = db.connect()
     assert not sources._load_lines_from_python(con, [str(good), str(bad)])
+    for not_utf8 in (b"\xed\xa0\x80", b"\xc0\xaf", b"\xf4\x90\x80\x80"):  # surrogate,
+        bad.write_bytes(b'{"a":"' + not_utf8 + b'"}\n')  # overlong, past U+10FFFF
+        assert not sources._load_lines_from_python(con, [str(good), str(bad)]), not_utf8
     assert not sources._load_lines_from_python(con, [str(good), str(tmp_path / "gone.jsonl")])
     assert sources._load_lines_from_python(con, [str(good), str(good)])
 
