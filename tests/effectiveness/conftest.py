@@ -81,6 +81,17 @@ def ev(
     return e
 
 
+def review_run(run_id: str) -> str:
+    """A complete run with one guardian review, three lines, as the text of a run file."""
+    return (
+        f'{{"run_id":"{run_id}","seq":1,"type":"run.start"}}\n'
+        f'{{"run_id":"{run_id}","seq":2,"parent":[1],"type":"review.verdict",'
+        '"agent":"guardian","data":{"archetype":"guardian","verdict":"approved",'
+        '"findings":[]}}\n'
+        f'{{"run_id":"{run_id}","seq":3,"parent":[2],"type":"run.complete"}}\n'
+    )
+
+
 def dumps(e: Any) -> str:
     return json.dumps(e, separators=(",", ":"), ensure_ascii=False)
 
@@ -199,6 +210,7 @@ class Helpers:
     RECORD_FIELDS = RECORD_FIELDS
     SCORE_FIELDS = SCORE_FIELDS
     ev = staticmethod(ev)
+    review_run = staticmethod(review_run)
     dumps = staticmethod(dumps)
     write_jsonl = staticmethod(write_jsonl)
     build = staticmethod(build)

@@ -20,21 +20,11 @@ from runscore.engine import db, sources
 from runscore.engine.packs import effectiveness
 
 
-def _run(run_id: str) -> str:
-    return (
-        f'{{"run_id":"{run_id}","seq":1,"type":"run.start"}}\n'
-        f'{{"run_id":"{run_id}","seq":2,"parent":[1],"type":"review.verdict",'
-        '"agent":"guardian","data":{"archetype":"guardian","verdict":"approved",'
-        '"findings":[]}}\n'
-        f'{{"run_id":"{run_id}","seq":3,"parent":[2],"type":"run.complete"}}\n'
-    )
-
-
-def test_a_small_extract_from_the_cli_imports_no_pyarrow(tmp_path: Path) -> None:
+def test_a_small_extract_from_the_cli_imports_no_pyarrow(h: Any, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
     for i in range(3):
-        (logs / f"run-{i}.jsonl").write_text(_run(f"r{i}"))
+        (logs / f"run-{i}.jsonl").write_text(h.review_run(f"r{i}"))
     hist = tmp_path / "h.jsonl"
     code = (
         "import sys\n"
@@ -59,11 +49,11 @@ def test_a_small_extract_from_the_cli_imports_no_pyarrow(tmp_path: Path) -> None
     assert runs == ["r0", "r1", "r2", "r3"]
 
 
-def test_records_are_read_when_asked_from_what_the_extract_left(tmp_path: Path) -> None:
+def test_records_are_read_when_asked_from_what_the_extract_left(h: Any, tmp_path: Path) -> None:
     logs = tmp_path / "logs"
     logs.mkdir()
     for i in range(3):
-        (logs / f"run-{i}.jsonl").write_text(_run(f"r{i}"))
+        (logs / f"run-{i}.jsonl").write_text(h.review_run(f"r{i}"))
     at = "2026-01-01T00:00:00Z"
     res = effectiveness.extract([str(logs)], str(tmp_path / "h.jsonl"), scored_at=at)
     cur = res._records_at

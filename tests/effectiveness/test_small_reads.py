@@ -16,16 +16,6 @@ import pytest
 from runscore.engine.packs import effectiveness
 
 
-def _run(run_id: str) -> str:
-    return (
-        f'{{"run_id":"{run_id}","seq":1,"type":"run.start"}}\n'
-        f'{{"run_id":"{run_id}","seq":2,"parent":[1],"type":"review.verdict",'
-        '"agent":"guardian","data":{"archetype":"guardian","verdict":"approved",'
-        '"findings":[]}}\n'
-        f'{{"run_id":"{run_id}","seq":3,"parent":[2],"type":"run.complete"}}\n'
-    )
-
-
 @pytest.fixture
 def default_threads() -> int:
     n = int(duckdb.connect().sql("SELECT current_setting('threads')").fetchall()[0][0])
@@ -56,30 +46,30 @@ def _threads_seen(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 
 def test_a_small_incremental_read_runs_on_one_thread(
-    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    h: Any, tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
-    (logs / "a.jsonl").write_text(_run("r-a"))
+    (logs / "a.jsonl").write_text(h.review_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     seen = _threads_seen(monkeypatch)
     effectiveness.extract([str(logs)], hist)  # fresh: every file read
-    (logs / "b.jsonl").write_text(_run("r-b"))
+    (logs / "b.jsonl").write_text(h.review_run("r-b"))
     res = effectiveness.extract([str(logs)], hist)
     assert (res.files_read, res.files_unchanged, res.records_written) == (1, 1, 1)
     assert seen == [default_threads, 1]
 
 
 def test_a_large_incremental_read_keeps_the_default(
-    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    h: Any, tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
-    (logs / "a.jsonl").write_text(_run("r-a"))
+    (logs / "a.jsonl").write_text(h.review_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([str(logs)], hist)
-    (logs / "b.jsonl").write_text(_run("r-b"))
+    (logs / "b.jsonl").write_text(h.review_run("r-b"))
     size = (logs / "b.jsonl").stat().st_size
     seen = _threads_seen(monkeypatch)
     monkeypatch.setattr(effectiveness, "SMALL_READ_BYTES", size - 1)
     effectiveness.extract([str(logs)], hist)
-    (logs / "c.jsonl").write_text(_run("r-c"))
+    (logs / "c.jsonl").write_text(h.review_run("r-c"))
     monkeypatch.setattr(effectiveness, "SMALL_READ_BYTES", 1 << 30)
     monkeypatch.setattr(effectiveness, "SMALL_READ_FILES", 0)
     effectiveness.extract([str(logs)], hist)
@@ -87,10 +77,10 @@ def test_a_large_incremental_read_keeps_the_default(
 
 
 def test_a_read_that_grows_past_the_limit_gets_the_default_back(
-    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    h: Any, tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
     # A run that spans files: its other file, unchanged, is read again with the new one.
-    lines = _run("r-a").splitlines(keepends=True)
+    lines = h.review_run("r-a").splitlines(keepends=True)
     (logs / "a1.jsonl").write_text("".join(lines[:2]))
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([str(logs)], hist)
@@ -103,13 +93,13 @@ def test_a_read_that_grows_past_the_limit_gets_the_default_back(
 
 
 def test_the_users_thread_count_wins(
-    tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
+    h: Any, tmp_path: Path, logs: Path, monkeypatch: pytest.MonkeyPatch, default_threads: int
 ) -> None:
     monkeypatch.setenv("RUNSCORE_THREADS", str(default_threads + 1))
-    (logs / "a.jsonl").write_text(_run("r-a"))
+    (logs / "a.jsonl").write_text(h.review_run("r-a"))
     hist = str(tmp_path / "h.jsonl")
     seen = _threads_seen(monkeypatch)
     effectiveness.extract([str(logs)], hist)
-    (logs / "b.jsonl").write_text(_run("r-b"))
+    (logs / "b.jsonl").write_text(h.review_run("r-b"))
     effectiveness.extract([str(logs)], hist)
     assert seen == [default_threads + 1, default_threads + 1]
