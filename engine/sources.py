@@ -1088,7 +1088,8 @@ def update_by_ord(
     """Set ``column`` of the rows of ``read_jsonl``'s view ``table`` whose ``_ord`` is given.
 
     The view computes the fast rows' ``_ord`` from their rowid, so the update goes to
-    the tables underneath, matched the same way.
+    the tables underneath, matched the same way. ``type_``: the values' DuckDB type, one
+    ``_load_table`` takes (INTEGER, BIGINT or VARCHAR).
     """
     if not (table.isidentifier() and column.isidentifier()):
         raise UsageError(f"bad table or column name {table!r}.{column!r}")
