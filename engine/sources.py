@@ -617,11 +617,10 @@ def _load_lines_from_python(
         except UnicodeDecodeError:
             return False
         del datas
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE _batch_bytes AS "
-            "SELECT unnest($c::VARCHAR[]) AS content, "
-            "unnest(range(len($c)))::INTEGER AS _file_index",
-            {"c": texts},
+        load_table(
+            con,
+            "_batch_bytes",
+            {"content": ("VARCHAR", texts), "_file_index": ("INTEGER", range(len(texts)))},
         )
         try:
             con.execute(_LINES_FROM_BYTES)
@@ -694,7 +693,7 @@ def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, str]:
 
 #: A batch of small files of at most this many bytes goes to DuckDB as a list of strings
 #: bound as a parameter, a larger one as Arrow strings; a table of Python values of at
-#: most this many rows likewise (``_load_table``). A list is copied value by value —
+#: most this many rows likewise (``load_table``). A list is copied value by value —
 #: 100 run files (1 MB) 5 ms, 1,000 (10 MB) 30 ms, 10k (100 MB) 0.6 s — where Arrow takes
 #: the bytes as they are, but importing pyarrow costs ~0.03 s once.
 LIST_BIND_BYTES = 4 << 20
@@ -941,7 +940,7 @@ def read_jsonl(
                     )
                     con.execute("DROP TABLE _stage")
                     continue
-                _load_table(
+                load_table(
                     con,
                     "_careful_map",
                     {
@@ -976,7 +975,7 @@ def read_jsonl(
         )
     # `_file` through a join on a small table: a path string per row would cost more
     # memory than most of the row.
-    _load_table(
+    load_table(
         con,
         parts_tbl,
         {
@@ -1089,13 +1088,13 @@ def update_by_ord(
 
     The view computes the fast rows' ``_ord`` from their rowid, so the update goes to
     the tables underneath, matched the same way. ``type_``: the values' DuckDB type, one
-    ``_load_table`` takes (INTEGER, BIGINT or VARCHAR).
+    ``load_table`` takes (INTEGER, BIGINT or VARCHAR).
     """
     if not (table.isidentifier() and column.isidentifier()):
         raise UsageError(f"bad table or column name {table!r}.{column!r}")
     if not ords:
         return
-    _load_table(
+    load_table(
         con,
         "_ord_updates",
         {"v": (type_, values), "o": ("BIGINT", ords)},
@@ -1116,15 +1115,15 @@ def update_by_ord(
         con.execute("DROP TABLE IF EXISTS _ord_updates")
 
 
-#: Arrow types of the DuckDB types ``_load_table`` is given.
+#: Arrow types of the DuckDB types ``load_table`` is given.
 _ARROW_TYPES = {"INTEGER": "int32", "BIGINT": "int64", "VARCHAR": "string"}
 
 
-def _load_table(
+def load_table(
     con: duckdb.DuckDBPyConnection, name: str, columns: Mapping[str, tuple[str, Sequence[Any]]]
 ) -> None:
-    """A temp table from Python columns, each a DuckDB type (``_ARROW_TYPES``) and values
-    (executemany is slow past a few rows).
+    """A temp table ``name`` from Python columns, each a DuckDB type (``_ARROW_TYPES``)
+    and values (executemany is slow past a few rows). Replaces any table of that name.
 
     Up to ``LIST_BIND_ROWS`` rows, each column is a list bound as a parameter; past it,
     an Arrow table. Measured on four columns: 10k rows 0.02 s as lists, 0.07 s through
@@ -1278,7 +1277,7 @@ def _careful_in_duckdb(
             else:
                 issues.append(LineIssue(display[key], line, reason))
         if ok_lines:  # through a table: there may be many (a text that looks like NaN)
-            _load_table(
+            load_table(
                 con,
                 "_careful_ok",
                 {"k": ("INTEGER", ok_keys), "l": ("BIGINT", ok_lines)},

@@ -2,7 +2,8 @@
 
 Data flow: files → ``raw_events`` (``sources.read_jsonl``) → the version's extract SQL
 (files 000–099 of ``sql/effectiveness/<version>/``) → ``history_records`` →
-append-only history (and ``ExtractResult.records``, Arrow, when asked for). Every formula lives in the SQL; this module orchestrates.
+append-only history (and ``ExtractResult.records``, Arrow, when asked for). Every
+formula lives in the SQL; this module orchestrates.
 """
 
 from __future__ import annotations

@@ -457,16 +457,13 @@ def write(
         fd, tmp = tempfile.mkstemp(prefix=".runscore-cache-", suffix=".duckdb", dir=d)
         os.close(fd)
         os.unlink(tmp)  # DuckDB creates the database file itself
-        import pyarrow as pa  # local: an extract imports this module, and needs no pyarrow
-
-        con.register(
+        sources.load_table(
+            con,
             "_hc_issues_in",
-            pa.table(
-                {
-                    "line": pa.array([i.line for i in issues], pa.int64()),
-                    "reason": pa.array([i.reason for i in issues], pa.string()),
-                }
-            ),
+            {
+                "line": ("BIGINT", [i.line for i in issues]),
+                "reason": ("VARCHAR", [i.reason for i in issues]),
+            },
         )
         con.execute("ATTACH $p AS _rs_cache_new (TYPE DUCKDB)", {"p": tmp})
         try:
@@ -492,7 +489,7 @@ def write(
             con.execute("CHECKPOINT _rs_cache_new")
         finally:
             con.execute("DETACH DATABASE IF EXISTS _rs_cache_new")
-            con.unregister("_hc_issues_in")
+            con.execute("DROP TABLE IF EXISTS _hc_issues_in")
         os.replace(tmp, cpath)
         tmp = ""
         log.debug("%s: cached %d lines", cpath, lines)

@@ -83,7 +83,7 @@ def test_a_table_from_python_is_the_same_either_way(
         "_file": ("VARCHAR", ["a b", None, "é\x00z"]),
         "first_rowid": ("BIGINT", range(2**40, 2**40 + 3)),
     }
-    sources._load_table(con, "t", columns)
+    sources.load_table(con, "t", columns)
     assert con.sql("SELECT * FROM t").fetchall() == [
         (3, "a b", 2**40),
         (-1, None, 2**40 + 1),
@@ -91,10 +91,10 @@ def test_a_table_from_python_is_the_same_either_way(
     ]
     types = [(r[0], r[1]) for r in con.sql("DESCRIBE t").fetchall()]
     assert types == [("key", "INTEGER"), ("_file", "VARCHAR"), ("first_rowid", "BIGINT")]
-    sources._load_table(con, "t", {"k": ("INTEGER", []), "l": ("BIGINT", [])})
+    sources.load_table(con, "t", {"k": ("INTEGER", []), "l": ("BIGINT", [])})
     assert con.sql("SELECT * FROM t").fetchall() == []
     assert [r[1] for r in con.sql("DESCRIBE t").fetchall()] == ["INTEGER", "BIGINT"]
     with pytest.raises(Exception, match="bad column"):
-        sources._load_table(con, "t", {"k": ("DOUBLE", [1.0])})
+        sources.load_table(con, "t", {"k": ("DOUBLE", [1.0])})
     with pytest.raises(Exception, match="bad column"):
-        sources._load_table(con, "t", {'k" INTEGER, x': ("INTEGER", [1])})
+        sources.load_table(con, "t", {'k" INTEGER, x': ("INTEGER", [1])})
