@@ -699,6 +699,17 @@ def _raw_batch_load(columns: Mapping[str, str]) -> tuple[str, str]:
 LIST_BIND_BYTES = 4 << 20
 LIST_BIND_ROWS = 20_000
 
+#: read_json's ``maximum_object_size`` for a read made before the pre-scan has measured
+#: the file's lines. DuckDB's reader cuts a file into buffers of twice this size, one
+#: per task, so it also decides how a file is shared between threads. With the line
+#: limit's 64 MiB (buffers of 128 MiB), one file of 10k runs (86 MB) was one buffer,
+#: read by one thread: the read took 1.44 s (median of 5, in-process) against 1.09 s
+#: with this size, and 1.24 s with DuckDB's default of 16 MiB. At 100k runs (860 MB),
+#: 8.3 s with this size, 8.6 s with 64 MiB, and 10.1 s with 16 MiB (benchmarks/RESULTS.md,
+#: "Sixteenth pass"). A line longer than a buffer fails the read: see ``object_size``
+#: in ``read_jsonl``.
+READ_OBJECT_BYTES = 32 << 20
+
 #: Files smaller than this on average are read in materialised batches.
 SMALL_FILE_BYTES = 1 << 20
 #: A materialised batch ends at this many input bytes or this many files, whichever
@@ -778,7 +789,28 @@ def read_jsonl(
     result = ReadResult(table=table, files=list(files))
     readable = [f for f in files if f.error is None and f.size > 0]
     order_of = {f.path: i for i, f in enumerate(files)}
-    params = {"columns": cols, "max_object_size": max_line_bytes + 1024}
+    line_limit_object = max_line_bytes + 1024
+    params = {"columns": cols, "max_object_size": line_limit_object}
+    by_path = {f.path: f for f in files}
+
+    def object_size(paths: list[str], optimistic: bool) -> int:
+        """read_json's maximum_object_size for a read of ``paths``.
+
+        A line must fit in one of the reader's buffers (twice this size), or the read
+        fails. The pre-scan knows each file's longest line from CHUNK bytes up (shorter
+        ones lie inside one chunk), so a read after it sizes the buffers by that. A read
+        made before (optimistic) assumes lines of at most READ_OBJECT_BYTES; one that
+        meets a longer line fails, and its files are read again once scanned (as after
+        any failed optimistic read). A file that is no input file (a spool) gets the
+        line limit: its lines are known only to be within it.
+        """
+        known = [by_path[p] for p in paths if p in by_path]
+        if optimistic:
+            return READ_OBJECT_BYTES
+        if len(known) < len(paths):
+            return line_limit_object
+        longest = max((f.long_line for f in known), default=0)
+        return max(READ_OBJECT_BYTES, min(longest, max_line_bytes) + 1024)
 
     load_sql, macro = _raw_batch_load(cols)  # how a batch of small files is loaded
 
@@ -789,8 +821,10 @@ def read_jsonl(
         """Is this batch loaded as lines (and so from bytes Python can read)?"""
         return small_batch(paths, sizes) and load_sql is _RAW_LINES_LOAD
 
-    def stage(paths: list[str], sizes: int, datas: list[bytes] | None = None) -> None:
-        args = {**params, "files": paths}
+    def stage(
+        paths: list[str], sizes: int, datas: list[bytes] | None = None, optimistic: bool = False
+    ) -> None:
+        args = {**params, "files": paths, "max_object_size": object_size(paths, optimistic)}
         if small_batch(paths, sizes):
             if not (lines_batch(paths, sizes) and _load_lines_from_python(con, paths, datas)):
                 sqlpack.execute(con, load_sql, args)
@@ -873,8 +907,18 @@ def read_jsonl(
 
     taken: set[int] = set()  # files staged while the scan ran (ids)
     if scan is not None:
+
+        def stage_optimistic(paths: list[str], sizes: int, datas: list[bytes] | None) -> None:
+            stage(paths, sizes, datas, optimistic=True)
+
         for batch in _read_while_scanning(
-            files, batches_of, stage, scan, lines_batch, con, lambda b: any(map(fast_file, b))
+            files,
+            batches_of,
+            stage_optimistic,
+            scan,
+            lines_batch,
+            con,
+            lambda b: any(map(fast_file, b)),
         ):
             take(batch, optimistic=True)
             taken.update(id(f) for f in batch)
