@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import duckdb
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
 
 if TYPE_CHECKING:
@@ -802,7 +802,8 @@ def read_jsonl(
         made before (optimistic) assumes lines of at most READ_OBJECT_BYTES; one that
         meets a longer line fails, and its files are read again once scanned (as after
         any failed optimistic read). A file that is no input file (a spool) gets the
-        line limit: its lines are known only to be within it.
+        line limit: its lines are known only to be within it. A read after the scan that
+        meets a longer line (appended since) is made again with the line limit (``stage``).
         """
         known = [by_path[p] for p in paths if p in by_path]
         if optimistic:
@@ -824,7 +825,21 @@ def read_jsonl(
     def stage(
         paths: list[str], sizes: int, datas: list[bytes] | None = None, optimistic: bool = False
     ) -> None:
-        args = {**params, "files": paths, "max_object_size": object_size(paths, optimistic)}
+        size = object_size(paths, optimistic)
+        try:
+            stage_sized(paths, sizes, datas, size)
+        except SqlPackError as e:
+            # A line longer than the pre-scan measured: one appended to the file between
+            # the scan and this read. Read as before, with buffers for the line limit (an
+            # optimistic read is read again after the scan anyway).
+            if optimistic or size >= line_limit_object or not _buffer_exceeded(e):
+                raise
+            for t in ("_stage", "_raw_batch"):
+                con.execute(f"DROP TABLE IF EXISTS {t}")
+            stage_sized(paths, sizes, datas, line_limit_object)
+
+    def stage_sized(paths: list[str], sizes: int, datas: list[bytes] | None, size: int) -> None:
+        args = {**params, "files": paths, "max_object_size": size}
         if small_batch(paths, sizes):
             if not (lines_batch(paths, sizes) and _load_lines_from_python(con, paths, datas)):
                 sqlpack.execute(con, load_sql, args)
@@ -1043,6 +1058,13 @@ def read_jsonl(
     pos = {f.display: order_of[f.path] for f in files}
     result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result
+
+
+def _buffer_exceeded(e: BaseException) -> bool:
+    """Did a read fail on a line longer than read_json's buffers?"""
+    return isinstance(e.__cause__, duckdb.InvalidInputException) and (
+        "maximum_object_size" in str(e.__cause__)
+    )
 
 
 #: A careful file's staged rows with their original line numbers: ``_careful_map`` maps

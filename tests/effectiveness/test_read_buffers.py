@@ -5,7 +5,9 @@ task: with the line limit's 64 MiB, one file of 10k runs (86 MB) was a single bu
 parsed by a single thread. A read made beside the pre-scan (optimistic) now asks for
 ``sources.READ_OBJECT_BYTES`` (32 MiB: buffers of 64 MiB), and a line longer than a
 buffer fails it; the file is then read again with buffers sized by the longest line the
-pre-scan measured. Nothing of the file may be lost or misnumbered on the way.
+pre-scan measured; should that read still meet a longer line (appended since the scan),
+it is made once more with buffers for the line limit, as every read was before. Nothing
+of the file may be lost or misnumbered on the way.
 
 The tests lower READ_OBJECT_BYTES to DuckDB's own default and floor (16 MiB: a smaller
 value is raised to it), so that a line longer than a buffer is 33 MB, not 65 MB beyond
@@ -19,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runscore.engine import sources, sqlpack
+from runscore.engine import db, sources, sqlpack
 from runscore.engine.packs import effectiveness
 
 MIB = 1 << 20
@@ -120,3 +122,27 @@ def test_a_long_line_keeps_its_place_and_the_lines_after_it_theirs(
     res = effectiveness.extract([str(src)], str(tmp_path / "h.jsonl"))
     assert [(i["line"], i["reason"]) for i in res.skipped_lines] == [(61, "missing run_id")]
     assert len(object_sizes) == 2
+
+
+def test_a_line_grown_since_the_scan_is_read_with_the_line_limit(
+    tmp_path: Path, object_sizes: list[int]
+) -> None:
+    """A line appended after the pre-scan measured the file is longer than the buffers
+    sized by that measure: the read is made again with buffers for the line limit, as
+    before this size was chosen, not given up."""
+    src = tmp_path / "events.jsonl"
+    _corpus(src, 20, 5, 2 * sources.READ_OBJECT_BYTES + MIB)
+    f = sources.SourceFile(path=str(src), display="events.jsonl")
+    sources.prescan(f)
+    assert f.clean and f.long_line > 2 * sources.READ_OBJECT_BYTES
+    f.long_line = 0  # what the scan would have said before the long line was appended
+    con = db.connect()
+    try:
+        res = sources.read_jsonl(con, [f], "ev", effectiveness.EVENT_COLUMNS)
+        got = con.sql("SELECT count(*), max(_line), max(length(data::VARCHAR)) FROM ev").fetchall()
+    finally:
+        con.close()
+    assert res.skipped == [] and res.unreadable == []
+    assert got[0][:2] == (60, 60) and got[0][2] > 2 * sources.READ_OBJECT_BYTES
+    limit = sources.max_line_limit() + 1024
+    assert object_sizes == [sources.READ_OBJECT_BYTES, limit]
