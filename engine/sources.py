@@ -805,9 +805,9 @@ def read_jsonl(
         line limit: its lines are known only to be within it. A read after the scan that
         meets a longer line (appended since) is made again with the line limit (``stage``).
         """
-        known = [by_path[p] for p in paths if p in by_path]
         if optimistic:
             return READ_OBJECT_BYTES
+        known = [by_path[p] for p in paths if p in by_path]
         if len(known) < len(paths):
             return line_limit_object
         longest = max((f.long_line for f in known), default=0)
@@ -922,18 +922,9 @@ def read_jsonl(
 
     taken: set[int] = set()  # files staged while the scan ran (ids)
     if scan is not None:
-
-        def stage_optimistic(paths: list[str], sizes: int, datas: list[bytes] | None) -> None:
-            stage(paths, sizes, datas, optimistic=True)
-
+        optimistic = functools.partial(stage, optimistic=True)
         for batch in _read_while_scanning(
-            files,
-            batches_of,
-            stage_optimistic,
-            scan,
-            lines_batch,
-            con,
-            lambda b: any(map(fast_file, b)),
+            files, batches_of, optimistic, scan, lines_batch, con, lambda b: any(map(fast_file, b))
         ):
             take(batch, optimistic=True)
             taken.update(id(f) for f in batch)
