@@ -50,6 +50,14 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     return con
 
 
+def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """Another connection to ``con``'s database, with the per-connection settings
+    ``connect`` gives (database-wide ones, such as threads and memory, are shared)."""
+    cur = con.cursor()
+    cur.execute("SET enable_progress_bar = false")
+    return cur
+
+
 def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
     """Set the thread count of ``con``'s database; None: back to DuckDB's default.
     A count the user set (``THREADS_ENV``) is left as it is."""

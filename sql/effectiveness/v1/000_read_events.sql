@@ -20,11 +20,11 @@
 -- Most values need no trimming (first and last character above the space), and trim
 -- with a character list is slow, so it is only called for the others. s is expanded
 -- several times: pass a column, not an expression.
-CREATE OR REPLACE TEMP MACRO eff_trim(s) AS
+CREATE OR REPLACE MACRO eff_trim(s) AS
     CASE WHEN ord(s) > 32 AND ord(right(s, 1)) > 32 THEN s
          ELSE trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) END;
 -- JSON kind of a minified JSON text: VARCHAR, BOOLEAN, NULL, ARRAY, OBJECT, INTEGER, DOUBLE
-CREATE OR REPLACE TEMP MACRO jkind(t) AS
+CREATE OR REPLACE MACRO jkind(t) AS
     CASE left(t, 1)
       WHEN '"' THEN 'VARCHAR' WHEN 't' THEN 'BOOLEAN' WHEN 'f' THEN 'BOOLEAN'
       WHEN 'n' THEN 'NULL' WHEN '[' THEN 'ARRAY' WHEN '{' THEN 'OBJECT'
@@ -32,12 +32,12 @@ CREATE OR REPLACE TEMP MACRO jkind(t) AS
                 THEN 'DOUBLE' ELSE 'INTEGER' END
     END;
 -- The value of a JSON string (null for any other kind).
-CREATE OR REPLACE TEMP MACRO jstr(t) AS
+CREATE OR REPLACE MACRO jstr(t) AS
     CASE WHEN NOT starts_with(t, '"') THEN NULL
          WHEN contains(t, '\') THEN json_extract_string(t, '$')
          ELSE t[2:-2] END;
 -- The text a scalar stands for: a string's value, a number's or boolean's literal.
-CREATE OR REPLACE TEMP MACRO jtext(t) AS
+CREATE OR REPLACE MACRO jtext(t) AS
     CASE WHEN starts_with(t, '"') AND NOT contains(t, '\') THEN t[2:-2]
          WHEN t = 'null' THEN NULL
          WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
@@ -46,10 +46,10 @@ CREATE OR REPLACE TEMP MACRO jtext(t) AS
 -- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
 -- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
 -- DuckDB's parser also takes, never get here: the reader refuses their lines as not JSON.)
-CREATE OR REPLACE TEMP MACRO jnum(t) AS
+CREATE OR REPLACE MACRO jnum(t) AS
     CASE WHEN ord(t) NOT IN (34, 116, 102, 91, 123) AND t <> 'null' THEN TRY_CAST(t AS DOUBLE) END;
 
-CREATE OR REPLACE TEMP TABLE _stage AS
+CREATE OR REPLACE TABLE _stage AS
 WITH r AS (
     SELECT _file_index,
            run_id::VARCHAR AS run_id_t, type::VARCHAR AS type_t, seq::VARCHAR AS seq_t,

@@ -13,12 +13,12 @@
 --           content_md5): their _file, _line, _ord, parents and content_md5 as lists in
 --           input order — what extract re-reads to tell text from JSON differences.
 -- `accepted` is a view: the event rows stay in memory once, in raw_events.
-CREATE OR REPLACE TEMP TABLE row_issues AS
+CREATE OR REPLACE TABLE row_issues AS
 SELECT _file AS file, _line AS line, problem AS reason
 FROM raw_events
 WHERE problem IS NOT NULL;
 
-CREATE OR REPLACE TEMP TABLE _positions AS
+CREATE OR REPLACE TABLE _positions AS
 WITH needs_pos AS (
     SELECT DISTINCT run_id FROM raw_events WHERE problem IS NULL AND own_seq IS NULL
 )
@@ -26,7 +26,7 @@ SELECT r._ord, row_number() OVER (PARTITION BY r.run_id ORDER BY r._ord) AS pos
 FROM raw_events r SEMI JOIN needs_pos n ON n.run_id = r.run_id
 WHERE r.problem IS NULL;
 
-CREATE OR REPLACE TEMP VIEW accepted AS
+CREATE OR REPLACE VIEW accepted AS
 SELECT r.* EXCLUDE (problem, own_seq), p.pos,
        coalesce(r.own_seq, p.pos) AS seq,
        r.own_seq IS NULL AS seq_replaced
@@ -35,10 +35,10 @@ WHERE r.problem IS NULL;
 
 -- Grouped once here: both the duplicate check before 010 and 010 itself need these keys,
 -- and grouping every event by (run_id, seq) is one of the costlier steps at scale.
-CREATE OR REPLACE TEMP TABLE _dup_keys AS
+CREATE OR REPLACE TABLE _dup_keys AS
 SELECT run_id, seq FROM accepted GROUP BY run_id, seq HAVING count(*) > 1;
 
-CREATE OR REPLACE TEMP VIEW _dup_conflicts AS
+CREATE OR REPLACE VIEW _dup_conflicts AS
 SELECT list(a._file ORDER BY a._ord) AS files, list(a._line ORDER BY a._ord) AS lines,
        list(a._ord ORDER BY a._ord) AS ords, list(a.parents ORDER BY a._ord) AS parents,
        list(a.content_md5 ORDER BY a._ord) AS md5s

@@ -6,7 +6,7 @@
 --           ignored edges, unusable parent values and replaced seqs.
 -- Every parent reference, with whether it is usable: one join with the events decides
 -- both the edges and the warnings (events are unique per (run_id, seq)).
-CREATE OR REPLACE TEMP TABLE _edges_all AS
+CREATE OR REPLACE TABLE _edges_all AS
 WITH refs AS (
     SELECT e.run_id, e.seq AS child, p.parent, e._file, e._line,
            e.type = 'review.verdict' AS child_is_verdict
@@ -16,12 +16,12 @@ SELECT a.*, a.parent < a.child AND x.seq IS NOT NULL AS usable
 FROM refs a
 LEFT JOIN (SELECT run_id, seq FROM events) x ON x.run_id = a.run_id AND x.seq = a.parent;
 
-CREATE OR REPLACE TEMP TABLE edges AS
+CREATE OR REPLACE TABLE edges AS
 SELECT run_id, child, parent, child_is_verdict
 FROM _edges_all
 WHERE usable;
 
-CREATE OR REPLACE TEMP TABLE edge_warnings AS
+CREATE OR REPLACE TABLE edge_warnings AS
 SELECT a.run_id, a._file AS file, a._line AS line,
        CASE WHEN a.parent >= a.child
               THEN 'parent edge to seq ' || a.parent || ' ignored: not before seq ' || a.child

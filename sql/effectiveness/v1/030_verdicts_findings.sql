@@ -14,7 +14,7 @@
 -- (one json_extract with a list of paths); its members are then read from their
 -- minified JSON text as 000 does (jtext: a string's value, a scalar's literal, null for
 -- JSON null or absent), each once.
-CREATE OR REPLACE TEMP TABLE verdicts AS
+CREATE OR REPLACE TABLE verdicts AS
 WITH v AS (
     SELECT run_id, seq, archetype, verdict, data_cycle, findings, _file, _line
     FROM events WHERE type = 'review.verdict'
@@ -31,7 +31,7 @@ SELECT v.run_id, v.seq, v.archetype, v.verdict,
        v._file, v._line
 FROM v LEFT JOIN counted c ON c.run_id = v.run_id AND c.seq = v.seq;
 
-CREATE OR REPLACE TEMP TABLE findings AS
+CREATE OR REPLACE TABLE findings AS
 WITH raw AS (
     -- two unnests of equal length in one select list run side by side
     SELECT run_id, seq AS verdict_seq, archetype, cycle,

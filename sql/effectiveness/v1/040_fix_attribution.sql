@@ -14,14 +14,14 @@
 -- once however many paths lead to it (diamonds), nothing expands past a verdict, and
 -- edges only point to smaller seqs, so it ends on any input. A per-fix upward walk
 -- visits O(fixes x chain length) pairs: quadratic, and out of memory on a 50k-event run.
-CREATE OR REPLACE TEMP TABLE fixes AS
+CREATE OR REPLACE TABLE fixes AS
 SELECT f.run_id, f.seq,
        f.fix_source AS source, f.fix_finding AS finding, f.fix_loc_key AS loc_key,
        f._file, f._line
 FROM events f
 WHERE f.type = 'fix.applied';
 
-CREATE OR REPLACE TEMP TABLE _reach AS
+CREATE OR REPLACE TABLE _reach AS
 WITH RECURSIVE reach(run_id, node, archetype) AS (
     SELECT e.run_id, e.child, v.archetype
     FROM edges e
@@ -34,7 +34,7 @@ WITH RECURSIVE reach(run_id, node, archetype) AS (
 )
 SELECT * FROM reach;
 
-CREATE OR REPLACE TEMP TABLE fix_attribution AS
+CREATE OR REPLACE TABLE fix_attribution AS
 SELECT run_id, seq AS fix_seq, source AS archetype, 'source' AS via, NULL::BIGINT AS verdict_seq
 FROM fixes WHERE source IS NOT NULL
 UNION ALL
@@ -43,7 +43,7 @@ FROM fixes f
 JOIN _reach r ON r.run_id = f.run_id AND r.node = f.seq
 WHERE f.source IS NULL;
 
-CREATE OR REPLACE TEMP TABLE fix_warnings AS
+CREATE OR REPLACE TABLE fix_warnings AS
 SELECT f.run_id, f._file AS file, f._line AS line,
        'unattributed_fixes: fix.applied has no source and no review.verdict ancestor' AS reason
 FROM fixes f

@@ -9,13 +9,13 @@
 -- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
 -- The per-event costs are added in seq order (deterministic to the last bit).
 -- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
-CREATE OR REPLACE TEMP TABLE _agent_events AS
+CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
        e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
 FROM events e
 WHERE e.type IN ('agent.complete', 'agent.start');
 
-CREATE OR REPLACE TEMP TABLE cost_warnings AS
+CREATE OR REPLACE TABLE cost_warnings AS
 SELECT run_id, _file AS file, _line AS line,
        'cost ignored: not a finite non-negative number' AS reason
 FROM _agent_events
@@ -30,7 +30,7 @@ WHERE type = 'agent.complete'
             ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
                  OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END);
 
-CREATE OR REPLACE TEMP TABLE archetype_costs AS
+CREATE OR REPLACE TABLE archetype_costs AS
 WITH per_event AS (
     SELECT *,
            CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END AS c_raw,

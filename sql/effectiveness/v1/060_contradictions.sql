@@ -12,7 +12,7 @@
 --      so it cancels out and B ≠ A holds.
 --   2. "no other archetype reported f's match key": exactly one archetype (A) has the key.
 --   3. "not confirmed by a fix attributed to A": no (finding text | location key) match.
-CREATE OR REPLACE TEMP TABLE finding_flags AS
+CREATE OR REPLACE TABLE finding_flags AS
 WITH approvers AS (
     SELECT run_id, cycle, count(DISTINCT archetype) AS n_app
     FROM verdicts WHERE verdict = 'approved'

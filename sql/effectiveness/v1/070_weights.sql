@@ -4,7 +4,7 @@
 --           weight in percent (integers keep the renormalised sums exact: 0.15/0.80 is
 --           computed as 15/80);
 --           eff_constants (name, value) — the constants of the dimension formulas.
-CREATE OR REPLACE TEMP TABLE eff_weights AS
+CREATE OR REPLACE TABLE eff_weights AS
 SELECT * FROM (VALUES
     ('signal_to_noise',      30),
     ('fix_rate',             25),
@@ -13,7 +13,7 @@ SELECT * FROM (VALUES
     ('cycle_impact',         10)
 ) AS t(dimension, weight_pct);
 
-CREATE OR REPLACE TEMP TABLE eff_constants AS
+CREATE OR REPLACE TABLE eff_constants AS
 SELECT * FROM (VALUES
     -- useful findings per dollar that count as a perfect cost efficiency
     ('cost_efficiency_perfect', 100.0)

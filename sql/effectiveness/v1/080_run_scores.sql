@@ -1,11 +1,11 @@
 -- effectiveness/v1 · 080 per-run archetype scores               spec: effectiveness.md §2, §3
--- Reads:    run_status (010), verdicts, findings (030), fixes, fix_attribution (040),
+-- Reads:    run_status (015), verdicts, findings (030), fixes, fix_attribution (040),
 --           archetype_costs (050), finding_flags (060), eff_weights, eff_constants (070),
 --           events (010) for the met cycle boundary.
 -- Produces: run_scores — one row per (scored run, review archetype): every dimension,
 --           the renormalised composite and the provenance fields of the history record.
 -- Only archetypes with a review.verdict in the run are scored (§2).
-CREATE OR REPLACE TEMP TABLE run_scores AS
+CREATE OR REPLACE TABLE run_scores AS
 WITH reviewers AS (
     SELECT DISTINCT v.run_id, v.archetype
     FROM verdicts v JOIN run_status s ON s.run_id = v.run_id AND s.status = 'scored'

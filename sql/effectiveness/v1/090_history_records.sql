@@ -1,10 +1,10 @@
 -- effectiveness/v1 · 090 history records and diagnostics        spec: effectiveness.md §4
--- Reads:    run_scores (080), run_status (010), edge_warnings (020), fix_warnings (040),
+-- Reads:    run_scores (080), run_status (015), edge_warnings (020), fix_warnings (040),
 --           cost_warnings (050); bind parameter $scored_at (UTC ISO-8601 string).
 -- Produces: history_records — one row per (scored run, review archetype), columns in the
 --           history line's order: the 15 ArcheFlow fields, then the v1 fields;
 --           event_warnings (run_id, file, line, reason) over every scored/incomplete run.
-CREATE OR REPLACE TEMP TABLE history_records AS
+CREATE OR REPLACE TABLE history_records AS
 SELECT $scored_at::VARCHAR AS ts,
        r.run_id, r.archetype, r.signal_to_noise::DOUBLE AS signal_to_noise,
        r.fix_rate::DOUBLE AS fix_rate, r.cost_efficiency::DOUBLE AS cost_efficiency,
@@ -21,7 +21,7 @@ FROM run_scores r
 JOIN run_status s USING (run_id)
 ORDER BY s.first_ord, r.archetype;
 
-CREATE OR REPLACE TEMP TABLE event_warnings AS
+CREATE OR REPLACE TABLE event_warnings AS
 SELECT run_id, file, line, reason FROM edge_warnings
 UNION ALL SELECT run_id, file, line, reason FROM fix_warnings
 UNION ALL SELECT run_id, file, line, reason FROM cost_warnings;

@@ -1,0 +1,48 @@
+-- effectiveness/v1 · 015 run status: validity, completeness      spec: effectiveness.md §1
+-- Reads:    accepted (001), _dups and events (010).
+-- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
+--           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
+--           run's first input file), run_ts (ts of the highest-seq run.complete),
+--           events_sha256 (sha256 over the run's normalised events in seq order: each
+--           event's seq and content md5), n_events, first_ord.
+-- An invalid run (same seq, different content) beats incomplete: it is broken either way.
+-- A file of its own (it was 010's last statement): nothing but 080 and 090 needs it, so
+-- it runs beside 020-060 when the files run on two connections (sqlpack.plan).
+CREATE OR REPLACE TABLE run_status AS
+WITH runs AS (
+    SELECT run_id, arg_min(_file, _ord) AS source, min(_ord) AS first_ord
+    FROM accepted GROUP BY run_id
+), conflicts AS (
+    SELECT run_id,
+           list(locations ORDER BY seq) AS loc_lists,
+           list(seq ORDER BY seq) AS seqs
+    FROM _dups WHERE variants > 1 GROUP BY run_id
+), complete AS (
+    SELECT run_id, arg_max(ts, seq) AS run_ts
+    FROM events WHERE type = 'run.complete' GROUP BY run_id
+), digest AS (
+    -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
+    -- The text hashed is "seq:md5" joined by ',' in seq order. An ordered aggregate keeps
+    -- a sorted buffer per run (slow with many runs); an unordered list sorted afterwards
+    -- gives the same text: seq is unique within `events`, so (seq, md5) sorts by seq.
+    SELECT run_id,
+           sha256(array_to_string(
+               list_transform(list_sort(list({'s': seq, 'm': content_md5})),
+                              lambda x: x.s || ':' || x.m), ',')) AS events_sha256,
+           count(*) AS n_events
+    FROM events GROUP BY run_id
+)
+SELECT r.run_id,
+       CASE WHEN c.run_id IS NOT NULL THEN 'invalid'
+            WHEN k.run_id IS NULL THEN 'incomplete'
+            ELSE 'scored' END AS status,
+       CASE WHEN c.run_id IS NOT NULL
+              THEN 'conflicting duplicate events for seq ' || array_to_string(c.seqs, ', ')
+            WHEN k.run_id IS NULL THEN 'no run.complete event'
+       END AS reason,
+       coalesce(flatten(c.loc_lists), []::VARCHAR[]) AS locations,
+       r.source, k.run_ts, d.events_sha256, d.n_events, r.first_ord
+FROM runs r
+LEFT JOIN conflicts c USING (run_id)
+LEFT JOIN complete k USING (run_id)
+LEFT JOIN digest d USING (run_id);

@@ -1,0 +1,233 @@
+"""SQL files run on several connections (sqlpack.plan / run_range(workers=...)).
+
+The plan is derived from the SQL text; these tests check what it derives for the
+effectiveness extract, the rules it follows on small made-up files, and that scoring on
+two connections gives exactly what scoring file by file gives.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from runscore.engine import db, sqlpack
+from runscore.engine.errors import SqlPackError
+from runscore.engine.packs import effectiveness
+
+HERE = Path(__file__).resolve().parent
+GOLDEN = HERE / "effectiveness" / "golden"
+FIXTURE = HERE / "fixtures" / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+
+
+def _f(name: str, text: str) -> sqlpack.SqlFile:
+    return sqlpack.SqlFile("t", "v1", name, text)
+
+
+def _waits(files: tuple[sqlpack.SqlFile, ...]) -> dict[str, list[str]] | None:
+    after = sqlpack.plan(files)
+    if after is None:
+        return None
+    return {
+        f.name[:3]: sorted(files[i].name[:3] for i in a) for f, a in zip(files, after, strict=True)
+    }
+
+
+def test_the_extract_plan_is_what_its_sql_reads_and_writes() -> None:
+    files = tuple(f for f in sqlpack.files("effectiveness", "v1") if 1 <= int(f.name[:3]) <= 99)
+    # Worked out from each file's Reads/Produces header: 020, 030 and 050 read only the
+    # events (010); 015's run status is read by 080 and 090 only; 070 reads nothing.
+    assert _waits(files) == {
+        "001": [],
+        "010": ["001"],
+        "015": ["001", "010"],
+        "020": ["001", "010"],
+        "030": ["001", "010"],
+        "040": ["001", "010", "020", "030"],
+        "050": ["001", "010"],
+        "060": ["001", "010", "020", "030", "040"],
+        "070": [],
+        "080": ["001", "010", "015", "020", "030", "040", "050", "060", "070"],
+        "090": ["001", "010", "015", "020", "030", "040", "050", "060", "070", "080"],
+    }
+
+
+def test_a_range_with_a_temp_object_runs_file_by_file() -> None:
+    legacy = tuple(sqlpack.files("effectiveness", "archeflow-legacy"))
+    assert sqlpack.plan(legacy) is None
+    files = (
+        _f("010_a.sql", "CREATE TABLE a AS SELECT 1 AS x;"),
+        _f("020_b.sql", "CREATE OR REPLACE TEMP TABLE b AS SELECT 2 AS x;"),
+    )
+    assert sqlpack.plan(files) is None
+    # ... but a comment or a string saying so does not count
+    files = (
+        _f("010_a.sql", "-- not CREATE TEMP TABLE\nCREATE TABLE a AS SELECT 1 AS x;"),
+        _f("020_b.sql", "CREATE TABLE b AS SELECT 'CREATE TEMP TABLE' AS x;"),
+    )
+    assert _waits(files) == {"010": [], "020": []}
+
+
+def test_plan_rules_on_small_files() -> None:
+    files = (
+        _f("010_t.sql", "CREATE TABLE t AS SELECT 1 AS x;"),
+        # a view over t: reading v reads t
+        _f("020_v.sql", "CREATE VIEW v AS SELECT x FROM t;"),
+        # independent of everything above; "t" only in a comment
+        _f("030_u.sql", "-- not from t\nCREATE TABLE u AS SELECT 3 AS x;"),
+        # reads v, so t too
+        _f("040_r.sql", "CREATE TABLE r AS SELECT * FROM v;"),
+        # replaces t: must wait for whoever reads it, through the view too (040)
+        _f("050_w.sql", "CREATE OR REPLACE TABLE t AS SELECT 5 AS x;"),
+        # a string literal holding "--" does not hide the u after it
+        _f("060_s.sql", "CREATE TABLE s AS SELECT '--' AS c, x FROM u;"),
+        # INSERT and DROP write too
+        _f("070_i.sql", "INSERT INTO u SELECT 7; DROP TABLE s;"),
+    )
+    assert _waits(files) == {
+        "010": [],
+        "020": ["010"],
+        "030": [],
+        "040": ["010", "020"],
+        "050": ["010", "020", "040"],
+        "060": ["030"],
+        "070": ["030", "060"],
+    }
+
+
+def _run(files: tuple[sqlpack.SqlFile, ...], workers: int) -> duckdb.DuckDBPyConnection:
+    con = db.connect()
+    after = sqlpack.plan(files)
+    assert after is not None
+    sqlpack._run_planned(con, files, after, {"p": 5}, workers)
+    return con
+
+
+def test_planned_files_give_what_file_by_file_gives() -> None:
+    files = (
+        _f("010_t.sql", "CREATE TABLE t AS SELECT range AS x FROM range(1000);"),
+        _f("020_a.sql", "CREATE TABLE a AS SELECT sum(x) AS s FROM t;"),
+        _f("030_b.sql", "CREATE TABLE b AS SELECT count(*) * $p AS n FROM t;"),
+        _f("040_c.sql", "CREATE TABLE c AS SELECT s, n FROM a, b;"),
+    )
+    con = _run(files, 2)
+    assert con.sql("SELECT * FROM c").fetchall() == [(499500, 5000)]
+
+
+def test_the_first_failed_file_is_raised_and_what_waits_for_it_never_runs() -> None:
+    files = (
+        _f("010_t.sql", "CREATE TABLE t AS SELECT 1 AS x;"),
+        _f("020_bad.sql", "CREATE TABLE bad AS SELECT no_such_column FROM t;"),
+        _f("030_ok.sql", "CREATE TABLE ok AS SELECT 3 AS x;"),
+        _f("040_after.sql", "CREATE TABLE after AS SELECT * FROM bad;"),
+        _f("050_bad2.sql", "CREATE TABLE bad2 AS SELECT * FROM nowhere;"),
+    )
+    con = db.connect()
+    after = sqlpack.plan(files)
+    assert after is not None
+    with pytest.raises(SqlPackError, match=r"t/v1/020_bad\.sql: .*no_such_column"):
+        sqlpack._run_planned(con, files, after, None, 2)
+    tables = {r[0] for r in con.sql("SELECT table_name FROM duckdb_tables()").fetchall()}
+    assert "after" not in tables and "t" in tables
+
+
+def _corpus(tmp_path: Path) -> list[str]:
+    """Every golden case's events, the ArcheFlow fixture, and runs with what the readers
+    treat specially: a bad line, an exact and a conflicting duplicate, a source-less fix."""
+    paths = [str(p) for p in sorted(GOLDEN.glob("*/events.jsonl"))] + [str(FIXTURE)]
+    lines = []
+    for r in range(40):
+        rid = f"gen-{r}"
+        lines += [
+            {"run_id": rid, "seq": 1, "type": "run.start"},
+            {
+                "run_id": rid,
+                "seq": 2,
+                "parent": 1,
+                "type": "review.verdict",
+                "agent": "guardian",
+                "data": {
+                    "archetype": "guardian",
+                    "verdict": "changes_requested",
+                    "findings": [{"severity": "bug", "location": f"a.py:{r}"}],
+                    "tokens": 100 + r,
+                    "model": "m",
+                },
+            },
+            {"run_id": rid, "seq": 3, "parent": 2, "type": "fix.applied", "data": {}},
+            {"run_id": rid, "seq": 4, "parent": 3, "type": "run.complete"},
+        ]
+    lines.append(lines[1])  # an exact duplicate: one event
+    lines.append({**lines[5], "agent": "sage"})  # a conflicting one: gen-1 is invalid
+    text = "\n".join(json.dumps(x) for x in lines) + "\n{not json\n"
+    gen = tmp_path / "gen.jsonl"
+    gen.write_text(text)
+    return [*paths, str(gen)]
+
+
+_TABLES = (
+    "events",
+    "run_status",
+    "edges",
+    "verdicts",
+    "findings",
+    "fix_attribution",
+    "finding_flags",
+    "archetype_costs",
+    "run_scores",
+    "history_records",
+    "event_warnings",
+    "row_issues",
+)
+
+
+def _tables(paths: list[str], workers: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    calls: list[int] = []
+    real = sqlpack._run_planned
+
+    def spy(*args: Any) -> None:
+        calls.append(args[-1])
+        real(*args)
+
+    monkeypatch.setattr(effectiveness, "SCORE_WORKERS", workers)
+    monkeypatch.setattr(sqlpack, "_run_planned", spy)
+    con = db.connect()
+    db.set_threads(con, 2)
+    effectiveness.build_event_tables(con, paths, scored_at="2026-05-01T00:00:00Z")
+    assert calls == ([workers] if workers > 1 else [])
+    return {t: con.sql(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in _TABLES}
+
+
+def test_scoring_on_two_connections_equals_scoring_on_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    paths = _corpus(tmp_path)
+    one = _tables(paths, 1, monkeypatch)
+    two = _tables(paths, 2, monkeypatch)
+    assert one == two
+    assert len(one["history_records"]) > 40 and one["row_issues"]
+    statuses = {r[0]: r[1] for r in one["run_status"]}
+    assert statuses["gen-0"] == "scored" and statuses["gen-1"] == "invalid"
+
+
+def test_one_duckdb_thread_scores_on_one_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A small incremental read runs DuckDB on one thread (effectiveness._small_read):
+    # a second connection would only compete with it.
+    con = db.connect()
+    db.set_threads(con, 1)
+    assert effectiveness._score_workers(con, "v1", 1, 99) == 1
+    db.set_threads(con, 2)
+    assert effectiveness._score_workers(con, "v1", 1, 99) == effectiveness.SCORE_WORKERS
+    assert effectiveness._score_workers(con, "archeflow-legacy", 0, 99) == 1
+
+
+def test_an_extract_leaves_only_its_records_in_the_main_schema(tmp_path: Path) -> None:
+    paths = _corpus(tmp_path)
+    res = effectiveness.extract(paths, str(tmp_path / "h.jsonl"), scored_at="2026-05-01T00:00:00Z")
+    cur = res._records_at
+    assert cur is not None
+    left = cur.sql(effectiveness._SHARED_OBJECTS_SQL).fetchall()
+    assert left == [("TABLE", "_rs_records")]
+    assert res.records.num_rows > 40
