@@ -223,6 +223,11 @@ _WRITE_RE = re.compile(
     r"|INSERT\s+(?:OR\s+[A-Za-z]+\s+)?INTO\s+|UPDATE\s+|DELETE\s+FROM\s+|TRUNCATE\s+)" + _NAME,
     re.I,
 )
+#: Objects expanded where they are used (their text is read each time).
+_EXPANDS_RE = re.compile(
+    r"\bCREATE\s+(?:OR\s+REPLACE\s+)?(?:VIEW|MACRO|FUNCTION)\s+(?:IF\s+NOT\s+EXISTS\s+)?" + _NAME,
+    re.I,
+)
 _TEMP_RE = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?TEMP(?:ORARY)?\b", re.I)
 
 
@@ -242,26 +247,27 @@ def plan(chosen: tuple[SqlFile, ...]) -> tuple[frozenset[int], ...] | None:
     Derived from the SQL itself, not declared: a file *writes* the objects its statements
     create, replace, alter, fill or drop, and *mentions* every word of its text outside
     comments (more than the objects it reads: a column or a function of the same name as
-    a table adds a wait, never a race). A view is read through: a file that mentions an
-    object an earlier file wrote also mentions whatever that file mentions, so a file
-    reading a view waits for whoever writes the tables under it. File j then waits for an
-    earlier file i when j mentions what i writes (j reads it after i), or i mentions what
-    j writes (i must read the old one before j replaces it). Waits only ever point to
-    earlier files, so the plan runs each object's readers and writers in file order: what
-    each file sees is what it would see with the files run one by one.
+    a table adds a wait, never a race). A view or a macro is read through, as DuckDB
+    expands it where it is used: a file that mentions one an earlier file made also
+    mentions whatever that file mentions (a table is not: its rows are made once). File
+    j then waits for an earlier file i when j mentions what i writes (j reads it after
+    i), or i mentions what j writes (i must read the old one before j replaces it). Waits
+    only ever point to earlier files, so the plan runs each object's readers and writers
+    in file order: what each file sees is what it would see with the files run one by one.
     """
     texts = [_strip_comments(f.text) for f in chosen]
     code = [_strip_comments(f.text, strings=True) for f in chosen]
     if any(_TEMP_RE.search(t) for t in code):
         return None
     writes = [frozenset(m.group(1).lower() for m in _WRITE_RE.finditer(t)) for t in code]
+    expands = [frozenset(m.group(1).lower() for m in _EXPANDS_RE.finditer(t)) for t in code]
     words = [frozenset(w.lower() for w in _WORD_RE.findall(t)) for t in texts]
-    seen: list[frozenset[str]] = []  # words, read through views
+    seen: list[frozenset[str]] = []  # words, read through views and macros
     after: list[frozenset[int]] = []
     for j in range(len(chosen)):
         mine = set(words[j])
         for i in range(j):
-            if writes[i] & words[j]:
+            if expands[i] & words[j]:
                 mine |= seen[i]
         seen.append(frozenset(mine))
         after.append(frozenset(i for i in range(j) if writes[i] & seen[j] or writes[j] & seen[i]))
@@ -295,13 +301,19 @@ def _run_planned(
         finally:
             cursors.put(c)
 
-    # Of the files ready, those that more files wait for start first: they
-    # head the longest chains (at 10k runs, 030's findings start beside 020, not after it).
-    waiting = [sum(1 for j in range(len(chosen)) if i in after[j]) for i in range(len(chosen))]
+    # Of the files ready, those that more files wait for (directly or through others)
+    # start first: they head the longest chains (at 10k runs, 030's verdicts before 015).
+    below: list[set[int]] = [set() for _ in chosen]
+    for j in range(len(chosen)):
+        for i in after[j]:
+            below[i].add(j)
+    for i in reversed(range(len(chosen))):
+        for j in list(below[i]):
+            below[i] |= below[j]
     done: set[int] = set()
     running: dict[Future[None], int] = {}
     failed: dict[int, BaseException] = {}
-    todo = sorted(range(len(chosen)), key=lambda i: (-waiting[i], i))
+    todo = sorted(range(len(chosen)), key=lambda i: (-len(below[i]), i))
     try:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runscore-sql") as pool:
             try:

@@ -1,5 +1,5 @@
 -- effectiveness/v1 · 060 contradicted findings                  spec: effectiveness.md §3 (Accuracy)
--- Reads:    findings, verdicts (030), fixes, fix_attribution (040).
+-- Reads:    findings (035), verdicts (030), fixes, fix_attribution (040).
 -- Produces: finding_flags — one row per finding: run_id, verdict_seq, idx, archetype,
 --           cycle, contradicted (all three conditions of §3 hold).
 -- Scope of a finding = (run_id, cycle of its verdict). Severities compare with NULL equal

@@ -1,5 +1,5 @@
 -- effectiveness/v1 · 080 per-run archetype scores               spec: effectiveness.md §2, §3
--- Reads:    run_status (015), verdicts, findings (030), fixes, fix_attribution (040),
+-- Reads:    run_status (015), verdicts (030), findings (035), fixes, fix_attribution (040),
 --           archetype_costs (050), finding_flags (060), eff_weights, eff_constants (070),
 --           events (010) for the met cycle boundary.
 -- Produces: run_scores — one row per (scored run, review archetype): every dimension,

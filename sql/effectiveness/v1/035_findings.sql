@@ -1,36 +1,13 @@
--- effectiveness/v1 · 030 verdicts and findings                  spec: effectiveness.md §1, §3
--- Reads:    events (010); the macros eff_trim, jstr and jtext (000).
--- Produces: verdicts — one row per review.verdict event: run_id, seq, archetype, verdict
---           (lower/trim), cycle (data.cycle when an integer, else 1 + number of
---           cycle.boundary events with a smaller seq), items (the findings' elements,
---           JSON[]), _file, _line;
---           findings — one row per element of a verdict's data.findings (any element
+-- effectiveness/v1 · 035 findings                               spec: effectiveness.md §1, §3
+-- Reads:    verdicts (030); the macros eff_trim, jstr and jtext (000).
+-- Produces: findings — one row per element of a verdict's data.findings (any element
 --           counts; a missing/null/non-array findings is empty): run_id, verdict_seq, idx,
 --           archetype, cycle, severity (lower/trim), fix_required (JSON true or "true" in
 --           any case), useful, description, match_key (location, else file[:line], else
 --           description; lower/trim; present = given and not null, so "" is a key).
--- Speed: the boundary count is a grouped join over only the verdicts without a
--- data.cycle (events are unique per (run_id, seq)). Each finding object is parsed once
--- (one json_extract with a list of paths); its members are then read from their
--- minified JSON text as 000 does (jtext: a string's value, a scalar's literal, null for
--- JSON null or absent), each once.
-CREATE OR REPLACE TABLE verdicts AS
-WITH v AS (
-    SELECT run_id, seq, archetype, verdict, data_cycle, findings, _file, _line
-    FROM events WHERE type = 'review.verdict'
-), counted AS (
-    SELECT n.run_id, n.seq, 1 + count(b.seq) AS cycle
-    FROM v n LEFT JOIN events b
-      ON b.run_id = n.run_id AND b.type = 'cycle.boundary' AND b.seq < n.seq
-    WHERE n.data_cycle IS NULL
-    GROUP BY n.run_id, n.seq
-)
-SELECT v.run_id, v.seq, v.archetype, v.verdict,
-       coalesce(v.data_cycle, c.cycle) AS cycle,
-       coalesce(json_extract(v.findings, '$[*]'), []::JSON[]) AS items,
-       v._file, v._line
-FROM v LEFT JOIN counted c ON c.run_id = v.run_id AND c.seq = v.seq;
-
+-- Speed: each finding object is parsed once (one json_extract with a list of paths); its
+-- members are then read from their minified JSON text as 000 does (jtext: a string's
+-- value, a scalar's literal, null for JSON null or absent), each once.
 CREATE OR REPLACE TABLE findings AS
 WITH raw AS (
     -- two unnests of equal length in one select list run side by side
