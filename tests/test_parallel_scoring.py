@@ -238,6 +238,27 @@ def test_an_extract_leaves_only_its_records_in_the_main_schema(tmp_path: Path) -
     res = effectiveness.extract(paths, str(tmp_path / "h.jsonl"), scored_at="2026-05-01T00:00:00Z")
     cur = res._records_at
     assert cur is not None
-    left = cur.sql(effectiveness._SHARED_OBJECTS_SQL).fetchall()
-    assert left == [("TABLE", "_rs_records")]
+    left = cur.sql(
+        "SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() "
+        "WHERE NOT internal"
+    ).fetchall()
+    assert left == [("_rs_records",)]
     assert res.records.num_rows > 40
+
+
+def test_a_failed_extract_raises_its_own_error_not_the_cleanups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = sqlpack.execute
+
+    def failing(con: duckdb.DuckDBPyConnection, sql: Any, params: Any = None) -> Any:
+        if isinstance(sql, sqlpack.SqlFile) and sql.name.startswith("040"):
+            raise SqlPackError("effectiveness/v1/040_fix_attribution.sql: stopped")
+        return real(con, sql, params)
+
+    monkeypatch.setattr(sqlpack, "execute", failing)
+    # The cleanup fails too (as on a connection an interrupt left refusing statements).
+    monkeypatch.setattr(effectiveness, "_SHARED_OBJECTS_SQL", "SELECT * FROM no_such_table")
+    with pytest.raises(SqlPackError, match="040_fix_attribution.sql: stopped"):
+        effectiveness.extract(_corpus(tmp_path), str(tmp_path / "h.jsonl"))
+    assert not (tmp_path / "h.jsonl").exists()

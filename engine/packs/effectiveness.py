@@ -714,19 +714,29 @@ WHERE database_name = current_database() AND NOT temporary AND NOT internal
 UNION ALL
 SELECT 'TABLE', table_name FROM duckdb_tables()
 WHERE database_name = current_database() AND NOT temporary AND NOT internal
-UNION ALL
-SELECT CASE function_type WHEN 'table_macro' THEN 'MACRO TABLE' ELSE 'MACRO' END,
-       function_name FROM duckdb_functions()
-WHERE database_name = current_database() AND NOT internal
-  AND function_type IN ('macro', 'table_macro')
 """
 
 
 def _drop_shared(con: duckdb.DuckDBPyConnection) -> None:
-    """Drop what scoring made in ``con``'s main schema, but ``_KEEP_PREFIX`` tables."""
-    for kind, name in con.execute(_SHARED_OBJECTS_SQL).fetchall():
-        if not str(name).startswith(_KEEP_PREFIX):
-            con.execute(f'DROP {kind} IF EXISTS "{name}"')  # a name from the catalog
+    """Drop the views and tables scoring made in ``con``'s main schema, but
+    ``_KEEP_PREFIX`` tables. Its macros are left: they hold no rows, and finding them
+    (``duckdb_functions()`` lists every built-in function) took 0.013-0.021 s, against
+    ~0.007 s for the rest, in an incremental extract of ~0.47 s."""
+    try:
+        drops = [
+            f'DROP {kind} IF EXISTS "{name}"'  # a name from the catalog
+            for kind, name in con.execute(_SHARED_OBJECTS_SQL).fetchall()
+            if not str(name).startswith(_KEEP_PREFIX)
+        ]
+        if drops:
+            # One transaction: one commit instead of one per object.
+            con.execute("BEGIN; " + "; ".join(drops) + "; COMMIT")
+    except duckdb.Error:
+        # Called on the way out of an extract that failed too (an interrupted connection
+        # refuses statements): that error is the one to see. What is left goes with the
+        # database once no connection holds it, and after a failure none does.
+        with contextlib.suppress(duckdb.Error):
+            con.execute("ROLLBACK")
 
 
 #: An incremental extract that reads at most this many files, of at most this many bytes
