@@ -163,6 +163,10 @@ def build_event_tables(
     Leaves on ``con``: ``events``, ``verdicts``, ``findings``, ``fixes``,
     ``fix_attribution``, ``run_scores``, ``run_status``, ``row_issues``,
     ``event_warnings`` and ``history_records`` (v1 names; other versions document theirs).
+    v1 makes them in the main schema of ``con``'s database, not as TEMP objects, so that
+    two connections can score at once (``SCORE_WORKERS``): pass an in-memory connection
+    (``db.connect()``, as every caller in runscore does), or they are written to the
+    database file.
     """
     _check_version(version)
     if paths and isinstance(paths[0], sources.SourceFile):
@@ -222,9 +226,10 @@ def build_event_tables(
 
 
 #: Connections that score at once (``sqlpack.run_range``'s workers). Measured on the
-#: 2-core machine, the SQL of 001-090 at 10k runs (one file): 1.01 s on one connection,
-#: 0.84 s on two (medians of ten, the same records); at 100k runs 12.4 s either way (there
-#: every table has many row groups, and DuckDB runs each statement on both cores anyway).
+#: 2-core machine, the SQL of 001-090 at 10k runs (one file): 0.95 s on one connection,
+#: 0.74 s on two (medians of eight alternating pairs, the same records); at 100k runs
+#: 12.4 s either way (there every table has many row groups, and DuckDB runs each
+#: statement on both cores anyway).
 SCORE_WORKERS = 2
 
 
