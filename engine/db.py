@@ -50,11 +50,28 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     return con
 
 
+#: The settings set on a connection itself (a setting left at its default reads GLOBAL).
+_LOCAL_SETTINGS = "SELECT name, value FROM duckdb_settings() WHERE scope = 'LOCAL'"
+
+
 def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """Another connection to ``con``'s database, with the per-connection settings
-    ``connect`` gives (database-wide ones, such as threads and memory, are shared)."""
+    """Another connection to ``con``'s database, with ``con``'s per-connection settings.
+
+    Database-wide settings (threads, memory) are shared anyway; a cursor starts with the
+    defaults of the per-connection ones (measured: a ``SET TimeZone = 'UTC'`` on ``con``
+    is not seen by its cursor), so every one that differs is copied.
+    """
     cur = con.cursor()
-    cur.execute("SET enable_progress_bar = false")
+    mine = dict(con.execute(_LOCAL_SETTINGS).fetchall())
+    theirs = dict(
+        cur.execute(
+            "SELECT name, value FROM duckdb_settings() WHERE list_contains($n, name)",
+            {"n": list(mine)},
+        ).fetchall()
+    )
+    for name, value in mine.items():
+        if theirs.get(name) != value:
+            cur.execute(f'SET "{name}" = ?', [value])  # a name from the catalog
     return cur
 
 

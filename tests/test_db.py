@@ -144,3 +144,19 @@ def test_a_connection_that_fails_to_open_ahead_fails_the_extract(
     with pytest.raises(duckdb.Error, match="Memory must have a number"):
         effectiveness.extract([str(log)], str(tmp_path / "h.jsonl"))
     assert not (tmp_path / "h.jsonl").exists()
+
+
+def test_a_cursor_keeps_the_connections_own_settings() -> None:
+    # A DuckDB cursor starts from the defaults of the per-connection settings: scoring on
+    # two connections must not see another time zone (history readers set UTC) or a
+    # progress bar on stdout.
+    con = db.connect()
+    con.execute("SET TimeZone = 'Asia/Tokyo'")
+    plain = con.cursor()
+    assert _setting(plain, "TimeZone") != "Asia/Tokyo"  # why db.cursor exists
+    cur = db.cursor(con)
+    assert _setting(cur, "TimeZone") == "Asia/Tokyo"
+    assert _setting(cur, "enable_progress_bar") == "False"
+    assert cur.sql("SELECT TIMESTAMPTZ '2026-01-01 00:00:00+00'::VARCHAR").fetchall() == [
+        ("2026-01-01 09:00:00+09",)
+    ]
