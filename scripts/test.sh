@@ -10,6 +10,8 @@ py=${PYTHON:-python3}
 [ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --upgrade pip >/dev/null
 # Non-editable, rebuilt every time: tests must see what a user would install.
+# setuptools reuses build/ and would ship a SQL file deleted since the last build.
+rm -rf "$repo/build"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall --no-deps "$repo"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "$repo[test]"
 cd "$repo"
