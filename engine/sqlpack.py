@@ -229,20 +229,48 @@ _EXPANDS_RE = re.compile(
     re.I,
 )
 _TEMP_RE = re.compile(r"\bCREATE\s+(?:OR\s+REPLACE\s+)?TEMP(?:ORARY)?\b", re.I)
+#: How a statement may open in a file that can share a plan: a query, or a write the
+#: plan can name (``_WRITE_RE`` at its start). Anything else — a SET or PRAGMA (one
+#: connection's state), an index, COPY, ATTACH, a quoted name — gives no plan.
+_READ_HEADS = frozenset({"select", "with", "from", "values", "table"})
+_WRITE_HEADS = frozenset({"create", "drop", "alter", "insert", "update", "delete", "truncate"})
+
+
+def _plannable(code: str) -> bool:
+    """Is every statement of ``code`` (comments and strings blanked) one ``plan`` knows?"""
+    for stmt in code.split(";"):
+        stmt = stmt.strip()
+        head = stmt.split(None, 1)[0].lower() if stmt else ""
+        if not head or head in _READ_HEADS:
+            continue
+        if head not in _WRITE_HEADS:
+            return False
+        m = _WRITE_RE.match(stmt)
+        # The name must end there: a quoted or odd one would be a write the plan misses.
+        if m is None or (len(stmt) > m.end() and not re.match(r"[\s(;]", stmt[m.end()])):
+            return False
+    return True
 
 
 def _strip_comments(text: str, strings: bool = False) -> str:
-    """``text`` without its comments (and, if ``strings``, its string literals)."""
-    return _LEXEME_RE.sub(
-        lambda m: " " if strings or m.group(0).startswith(("--", "/*")) else m.group(0), text
-    )
+    """``text`` without its comments (and, if ``strings``, its string literals; a
+    double-quoted identifier is a name, and stays)."""
+
+    def blank(m: re.Match[str]) -> str:
+        lexeme = m.group(0)
+        if lexeme.startswith(("--", "/*")) or (strings and lexeme.startswith("'")):
+            return " "
+        return lexeme
+
+    return _LEXEME_RE.sub(blank, text)
 
 
 @cache
 def plan(chosen: tuple[SqlFile, ...]) -> tuple[frozenset[int], ...] | None:
     """For each file of ``chosen`` (in run order), the earlier files it must wait for.
 
-    None when the files cannot run on several connections: one creates a TEMP object.
+    None when the files cannot run on several connections: one creates a TEMP object,
+    or has a statement the plan cannot account for (``_plannable``).
 
     Derived from the SQL itself, not declared: a file *writes* the objects its statements
     create, replace, alter, fill or drop, and *mentions* every word of its text outside
@@ -257,7 +285,7 @@ def plan(chosen: tuple[SqlFile, ...]) -> tuple[frozenset[int], ...] | None:
     """
     texts = [_strip_comments(f.text) for f in chosen]
     code = [_strip_comments(f.text, strings=True) for f in chosen]
-    if any(_TEMP_RE.search(t) for t in code):
+    if any(_TEMP_RE.search(t) or not _plannable(t) for t in code):
         return None
     writes = [frozenset(m.group(1).lower() for m in _WRITE_RE.finditer(t)) for t in code]
     expands = [frozenset(m.group(1).lower() for m in _EXPANDS_RE.finditer(t)) for t in code]

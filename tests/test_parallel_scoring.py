@@ -72,6 +72,26 @@ def test_a_range_with_a_temp_object_runs_file_by_file() -> None:
     assert _waits(files) == {"010": [], "020": []}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SET threads = 1; CREATE TABLE b AS SELECT 1 AS x;",  # one connection's state
+        "PRAGMA enable_profiling;",
+        "CREATE INDEX i ON a (x);",  # not a write the plan names
+        'CREATE TABLE "b" AS SELECT 1 AS x;',  # a quoted name: the plan would miss it
+        "COPY a TO 'out.csv';",
+    ],
+)
+def test_a_statement_the_plan_cannot_account_for_gives_no_plan(text: str) -> None:
+    files = (_f("010_a.sql", "CREATE TABLE a AS SELECT 1 AS x;"), _f("020_b.sql", text))
+    assert sqlpack.plan(files) is None
+    # a string or a comment holding such words changes nothing
+    quiet = _f(
+        "020_b.sql", f"-- {text}\nCREATE TABLE b AS SELECT '{text.replace(chr(39), '')}' AS c;"
+    )
+    assert sqlpack.plan((files[0], quiet)) is not None
+
+
 def test_plan_rules_on_small_files() -> None:
     files = (
         _f("010_t.sql", "CREATE TABLE t AS SELECT 1 AS x;"),
