@@ -178,6 +178,11 @@ def header(f: SqlFile) -> str:
     return "\n".join(lines)
 
 
+def range_files(pack: str, version: str, lo: int, hi: int) -> tuple[SqlFile, ...]:
+    """The files numbered ``lo``..``hi`` (inclusive) of a pack version, in NNN order."""
+    return tuple(f for f in files(pack, version) if lo <= int(f.name[:3]) <= hi)
+
+
 def run_range(
     con: duckdb.DuckDBPyConnection,
     pack: str,
@@ -200,7 +205,7 @@ def run_range(
     that creates no TEMP object can be shared so (another connection cannot see them):
     any other runs file by file, as with one worker.
     """
-    chosen = tuple(f for f in files(pack, version) if lo <= int(f.name[:3]) <= hi)
+    chosen = range_files(pack, version, lo, hi)
     after = plan(chosen) if workers > 1 and len(chosen) > 1 else None
     if after is None:
         for f in chosen:

@@ -240,8 +240,8 @@ def _score_workers(con: duckdb.DuckDBPyConnection, version: str, lo: int, hi: in
     threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
     if threads < 2:
         return 1
-    chosen = tuple(f for f in sqlpack.files(PACK, version) if lo <= int(f.name[:3]) <= hi)
-    return SCORE_WORKERS if sqlpack.plan(chosen) is not None else 1
+    plannable = sqlpack.plan(sqlpack.range_files(PACK, version, lo, hi)) is not None
+    return SCORE_WORKERS if plannable else 1
 
 
 #: Envelope fields that make up an event's content (seq is the key; parent is compared
