@@ -75,3 +75,11 @@ def test_engine_never_imports_click_or_jinja() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_license_is_an_spdx_expression() -> None:
+    """setuptools refuses the table form of ``project.license`` from 2027-02-18 (its
+    deprecation warning says so): a build after that date would fail, and with it the
+    README's first command. The SPDX string lands in the metadata as License-Expression."""
+    meta = metadata.metadata("runscore")
+    assert meta["License-Expression"] == "MIT"
