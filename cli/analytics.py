@@ -7,8 +7,8 @@ stderr. Skipped history lines (torn, foreign, invalid) make the exit code 1.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
 from runscore.cli import output
@@ -30,7 +30,11 @@ _VERSION_HELP = (
 _WINDOW_HELP = "Runs per archetype averaged (its most recent by run time). Default: 10."
 
 
-def history_option(f: Any) -> Any:
+#: A command callback; each option decorator gives it back as it came.
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def history_option(f: F) -> F:
     return click.option(
         "--history",
         "history_path",
@@ -40,15 +44,15 @@ def history_option(f: Any) -> Any:
     )(f)
 
 
-def version_option(f: Any) -> Any:
+def version_option(f: F) -> F:
     return click.option("--sql-version", "version", default=None, help=_VERSION_HELP)(f)
 
 
-def window_option(f: Any) -> Any:
+def window_option(f: F) -> F:
     return click.option("--window", type=click.IntRange(min=1), default=None, help=_WINDOW_HELP)(f)
 
 
-def format_option(choices: Sequence[str], default: str) -> Any:
+def format_option(choices: Sequence[str], default: str) -> Callable[[F], F]:
     return click.option(
         "--format",
         "fmt",

@@ -34,7 +34,8 @@ def _is_arrow(data: object) -> TypeGuard[pa.Table]:
 
 def rows_of(data: pa.Table | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if _is_arrow(data):
-        return data.to_pylist()
+        rows: list[dict[str, Any]] = data.to_pylist()
+        return rows
     return [dict(r) for r in data]
 
 

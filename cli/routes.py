@@ -160,7 +160,7 @@ def routes_group() -> None:
     "(everything) or csv (one row per finding).",
 )
 @click.pass_context
-def report_cmd(ctx: click.Context, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
+def report_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
     """Findings, comparisons and the activity x model matrix for EPISODES.jsonl files."""
     rep = engine.analyze(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
     _report_problems(rep)
@@ -233,7 +233,7 @@ def _flat_finding_columns() -> list[str]:
     help="jsonl (one row per line), json or csv.",
 )
 @click.pass_context
-def export_cmd(ctx: click.Context, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
+def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
     """Labelled episodes as training rows for an external learned router.
 
     Each row: activity, task fingerprint, features, model, quality label, cost and

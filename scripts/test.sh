@@ -17,7 +17,7 @@ rm -rf "$repo/build"
 cd "$repo"
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
-"$venv/bin/mypy" --strict -p runscore.engine
+"$venv/bin/mypy" --strict -p runscore
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
