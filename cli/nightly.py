@@ -290,8 +290,26 @@ def _print_check(res: history_tools.CheckResult, fmt: str) -> None:
     )
 
 
+def _history_path(history_arg: str | None, history_opt: str | None) -> str:
+    """HISTORY or --history (the spelling every other command uses), not two files."""
+    if history_arg is not None and history_opt is not None and history_arg != history_opt:
+        raise click.UsageError(
+            f"two history files given: {history_arg!r} and --history {history_opt!r}"
+        )
+    if history_arg is not None:
+        return history_arg
+    return history_opt if history_opt is not None else eh.DEFAULT_HISTORY
+
+
 @history_group.command("check")
-@click.argument("history_path", default=eh.DEFAULT_HISTORY, metavar="[HISTORY]")
+@click.argument("history_arg", default=None, required=False, metavar="[HISTORY]")
+@click.option(
+    "--history",
+    "history_opt",
+    default=None,
+    metavar="FILE",
+    help="The history file, as the other commands take it (the same as HISTORY; give one).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -300,22 +318,29 @@ def _print_check(res: history_tools.CheckResult, fmt: str) -> None:
     show_default=True,
     help="text: findings on stderr only; json: one report object on stdout.",
 )
-def check_cmd(history_path: str, fmt: str) -> None:
+def check_cmd(history_arg: str | None, history_opt: str | None, fmt: str) -> None:
     """Report every history line the readers skip (torn, foreign, not JSON, invalid
     fields) and every record written twice, as file:line: reason.
 
-    HISTORY defaults to .archeflow/memory/effectiveness.jsonl. ArcheFlow's own
-    15-field lines are valid (archeflow-legacy). Exit 0 when clean, 1 when not,
-    3 when the file does not exist.
+    HISTORY (or --history FILE) defaults to .archeflow/memory/effectiveness.jsonl.
+    ArcheFlow's own 15-field lines are valid (archeflow-legacy). Exit 0 when clean, 1
+    when not, 3 when the file does not exist.
     """
-    res = history_tools.check(history_path)
+    res = history_tools.check(_history_path(history_arg, history_opt))
     _print_check(res, fmt)
     if not res.ok:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
 
 @history_group.command("repair")
-@click.argument("history_path", default=eh.DEFAULT_HISTORY, metavar="[HISTORY]")
+@click.argument("history_arg", default=None, required=False, metavar="[HISTORY]")
+@click.option(
+    "--history",
+    "history_opt",
+    default=None,
+    metavar="FILE",
+    help="The history file, as the other commands take it (the same as HISTORY; give one).",
+)
 @click.option(
     "--out",
     "out",
@@ -338,7 +363,12 @@ def check_cmd(history_path: str, fmt: str) -> None:
     help="Seconds to wait for a writer's history lock with --in-place (exit 4 after).",
 )
 def repair_cmd(
-    history_path: str, out: str | None, in_place: bool, force: bool, lock_timeout: float
+    history_arg: str | None,
+    history_opt: str | None,
+    out: str | None,
+    in_place: bool,
+    force: bool,
+    lock_timeout: float,
 ) -> None:
     """Write the history without the lines check reports (kept lines byte for byte).
 
@@ -347,6 +377,7 @@ def repair_cmd(
     dropped), so runs whose records were torn are scored again. Prints the path of the
     repaired file.
     """
+    history_path = _history_path(history_arg, history_opt)
     res = history_tools.repair(
         history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout
     )

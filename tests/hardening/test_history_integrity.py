@@ -85,6 +85,32 @@ def test_check_lists_every_problem(damaged: tuple[Path, Path, list[Any]], run_cl
     assert data["versions"] == {"archeflow-legacy": 1, "effectiveness/v1": 7}
 
 
+def test_check_and_repair_take_history_as_the_other_commands_do(
+    damaged: tuple[Path, Path, list[Any]], run_cli: Any
+) -> None:
+    tmp, hist, _ = damaged
+    positional = run_cli("history", "check", str(hist), "--format", "json")
+    option = run_cli("history", "check", "--history", str(hist), "--format", "json")
+    assert (option.exit_code, option.stdout, option.stderr) == (
+        positional.exit_code,
+        positional.stdout,
+        positional.stderr,
+    )
+    assert positional.exit_code == 1
+    # the same file both ways is one file (text: the findings on stderr alone)
+    both = run_cli("history", "check", str(hist), "--history", str(hist))
+    assert (both.exit_code, both.stdout, both.stderr) == (1, "", positional.stderr)
+    other = tmp / "other.jsonl"
+    for cmd in ("check", "repair"):
+        two = run_cli("history", cmd, str(hist), "--history", str(other))
+        assert two.exit_code == 2
+        assert f"two history files given: '{hist}' and --history '{other}'" in two.stderr
+    assert not other.exists()
+    res = run_cli("history", "repair", "--history", str(hist))
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.strip() == str(hist.with_name("effectiveness.repaired.jsonl"))
+
+
 def test_extract_after_a_torn_line_appends_whole_lines(
     damaged: tuple[Path, Path, list[Any]], hh: Any
 ) -> None:
