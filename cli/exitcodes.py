@@ -11,3 +11,4 @@ class ExitCode(IntEnum):
     USAGE = 2  #: bad arguments, invalid team file, refused SQL
     NOTHING_READABLE = 3  #: no input could be read at all
     LOCKED = 4  #: another runscore process holds a lock we need
+    OUT_OF_MEMORY = 5  #: DuckDB ran out of memory (its limit, or room to spill)

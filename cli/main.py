@@ -124,18 +124,52 @@ class Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except UsageError as e:
+        except Exception as e:
+            oom = _out_of_memory(e)
+            if oom is not None:
+                from runscore.engine import db
+
+                click.echo(
+                    f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
+                    f"(memory limit {db.env_memory_limit()}, spilling to "
+                    f"{db.env_temp_dir()}; raise RUNSCORE_MEMORY_LIMIT, or make room "
+                    "where it spills)",
+                    err=True,
+                )
+                ctx.exit(ExitCode.OUT_OF_MEMORY)
+            code = _EXIT_CODES.get(type(e)) or next(
+                (c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None
+            )
+            if code is None:
+                raise
             click.echo(f"error: {e}", err=True)
-            ctx.exit(ExitCode.USAGE)
-        except LockTimeout as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(ExitCode.LOCKED)
-        except NothingReadable as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(ExitCode.NOTHING_READABLE)
-        except (HistoryError, RunscoreError) as e:
-            click.echo(f"error: {e}", err=True)
-            ctx.exit(ExitCode.USAGE)
+            ctx.exit(code)
+
+
+#: Engine errors by exit code, most specific first (a RunscoreError not named is a usage
+#: error: something about the input or arguments the user can act on).
+_EXIT_CODES: dict[type[BaseException], ExitCode] = {
+    UsageError: ExitCode.USAGE,
+    LockTimeout: ExitCode.LOCKED,
+    NothingReadable: ExitCode.NOTHING_READABLE,
+    HistoryError: ExitCode.USAGE,
+    RunscoreError: ExitCode.USAGE,
+}
+
+
+def _out_of_memory(e: BaseException) -> BaseException | None:
+    """DuckDB's out-of-memory error, if that is what ``e`` is or was raised from (the SQL
+    runner wraps DuckDB's errors with the file that failed)."""
+    # DuckDB is imported by whatever raised this; the CLI does not import it itself
+    # (listing commands and --help stay light).
+    duck = sys.modules.get("duckdb")
+    oom: type[BaseException] | None = getattr(duck, "OutOfMemoryException", None)
+    seen: BaseException | None = e
+    while oom is not None and seen is not None:
+        if isinstance(seen, oom):
+            return seen
+        seen = seen.__cause__
+    return None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -144,13 +178,21 @@ def cli() -> None:
     """Score the logs multi-agent coding workflows leave behind.
 
     stdout is data; messages go to stderr. Exit codes: 0 ok, 1 some input
-    rejected, 2 usage error, 3 nothing readable, 4 lock held elsewhere.
+    rejected, 2 usage error, 3 nothing readable, 4 lock held elsewhere, 5 out of
+    memory.
     """
 
 
 def main() -> None:
-    level = os.environ.get("RUNSCORE_LOG", "").upper()
+    level = os.environ.get("RUNSCORE_LOG", "").strip().upper()
     if level:
+        if not isinstance(logging.getLevelName(level), int):
+            click.echo(
+                f"error: RUNSCORE_LOG must be a logging level (debug, info, warning, error, "
+                f"critical), not {os.environ['RUNSCORE_LOG']!r}",
+                err=True,
+            )
+            sys.exit(ExitCode.USAGE)
         logging.basicConfig(level=level, stream=sys.stderr, format="%(name)s: %(message)s")
     cli(prog_name="runscore")
 

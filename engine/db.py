@@ -2,15 +2,81 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import tempfile
 import threading
 
 import duckdb
+from runscore.engine.errors import UsageError
 
 DEFAULT_MEMORY_LIMIT = "1200MB"
 #: The user's DuckDB thread count; when set, it is the count every connection runs.
 THREADS_ENV = "RUNSCORE_THREADS"
+MEMORY_ENV = "RUNSCORE_MEMORY_LIMIT"
+TEMP_DIR_ENV = "RUNSCORE_TEMP_DIR"
+
+
+def env_threads() -> int | None:
+    """``$RUNSCORE_THREADS``: a positive whole number, or None when unset (or empty)."""
+    raw = os.environ.get(THREADS_ENV, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or int(raw) < 1:
+        raise UsageError(
+            f"{THREADS_ENV} must be a whole number of threads (1 or more), not {raw!r}"
+        )
+    return int(raw)
+
+
+@functools.lru_cache(maxsize=8)
+def _memory_limit_error(value: str) -> str | None:
+    """Why DuckDB refuses ``value`` as its memory limit (None: it takes it). DuckDB's own
+    parser decides (it takes 1.5GB, 2 gb, 80%, -1, ...); asked once per value, on a
+    throwaway database (~0.03 s), so that a typo is a usage error before any work starts
+    rather than a traceback from the first connection (or, for 0MB, its first query)."""
+    try:
+        probe = duckdb.connect(config={"memory_limit": value})
+    except duckdb.Error as e:
+        return str(e).splitlines()[0]
+    try:
+        probe.execute("SELECT 1").fetchall()
+    except duckdb.Error as e:
+        return str(e).splitlines()[0]
+    finally:
+        probe.close()
+    return None
+
+
+def env_memory_limit() -> str:
+    """``$RUNSCORE_MEMORY_LIMIT`` if set (and DuckDB takes it), else the default."""
+    raw = os.environ.get(MEMORY_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MEMORY_LIMIT
+    why = _memory_limit_error(raw)
+    if why is not None:
+        raise UsageError(f"{MEMORY_ENV}={raw!r} is not a memory limit DuckDB takes: {why}")
+    return raw
+
+
+def env_temp_dir() -> str:
+    """Where DuckDB spills: ``$RUNSCORE_TEMP_DIR`` or ``<system temp>/runscore-duckdb``.
+    DuckDB creates the folder only when it first spills; a file in its place would fail
+    an extract hours in, so it is refused up front."""
+    path = os.environ.get(TEMP_DIR_ENV, "").strip() or os.path.join(
+        tempfile.gettempdir(), "runscore-duckdb"
+    )
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise UsageError(f"{TEMP_DIR_ENV}: {path} is not a folder (DuckDB spills there)")
+    return path
+
+
+def check_env() -> None:
+    """Raise ``UsageError`` now for a DuckDB setting in the environment that ``connect``
+    would refuse (for a job that runs many steps, before the first)."""
+    env_threads()
+    env_memory_limit()
+    env_temp_dir()
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -35,15 +101,13 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
         # A file attached to such a connection is checkpointed when it is detached
         # (the history cache's writer does so explicitly).
         config["checkpoint_threshold"] = "1TB"
-    threads = os.environ.get(THREADS_ENV)
-    if threads:
-        config["threads"] = int(threads)
+    threads = env_threads()
+    if threads is not None:
+        config["threads"] = threads
     # A bounded buffer pool: past it DuckDB spills to its temp directory instead of
     # growing the process (history of 100k runs in one pass stays under ~2 GB).
-    config["memory_limit"] = os.environ.get("RUNSCORE_MEMORY_LIMIT", DEFAULT_MEMORY_LIMIT)
-    config["temp_directory"] = os.environ.get(
-        "RUNSCORE_TEMP_DIR", os.path.join(tempfile.gettempdir(), "runscore-duckdb")
-    )
+    config["memory_limit"] = env_memory_limit()
+    config["temp_directory"] = env_temp_dir()
     con = duckdb.connect(database, read_only=read_only, config=config)
     # Progress bars would write to the terminal behind the CLI's back (stdout is data).
     con.execute("SET enable_progress_bar = false")
@@ -78,7 +142,7 @@ def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
 def set_threads(con: duckdb.DuckDBPyConnection, threads: int | None) -> None:
     """Set the thread count of ``con``'s database; None: back to DuckDB's default.
     A count the user set (``THREADS_ENV``) is left as it is."""
-    if os.environ.get(THREADS_ENV):
+    if env_threads() is not None:
         return
     if threads is None:
         con.execute("RESET threads")

@@ -54,9 +54,9 @@ from typing import Any, Protocol
 
 import duckdb
 from runscore import __version__
-from runscore.engine import history, sources
+from runscore.engine import db, history, sources
 from runscore.engine.errors import LockTimeout, NothingReadable, RunscoreError, UsageError
-from runscore.engine.packs import effectiveness
+from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
 
 #: Default output folder (relative to the current directory, like the history default).
@@ -588,6 +588,11 @@ def run_nightly(
     """
     if wait < 0:
         raise UsageError("--wait must be 0 or more seconds")
+    # Settings from the environment hold for every project: a bad one is the job's usage
+    # error, said once, not the same failure in each project's part of the run log.
+    db.check_env()
+    sources.max_line_limit()
+    effectiveness_cache.settings()
     day = date or parse_date(None)
     roots = list(roots) or ["."]
     given_teams = _check_given_teams(teams)
@@ -655,7 +660,7 @@ def run_nightly(
             if not any(s.readable for s in result.scopes) and not any(
                 p.outputs for p in result.packs
             ):
-                raise NothingReadable(_nothing_message(result))
+                raise NothingReadable(_nothing_message(result, tried=True))
             result.finished_at = _now()
             _write_log(result, dayf, renderer)
             _swap_in(tmp, final)
@@ -667,7 +672,13 @@ def run_nightly(
 #: Errors of one project's files that must not stop the other projects (spec README:
 #: "bad input never takes good input down with it"): the file system's, and DuckDB's
 #: when it cannot read a file (a history that is a folder, say).
-_CONFINED: tuple[type[BaseException], ...] = (OSError, duckdb.IOException)
+#: Failures of one project's step that leave the others to run: its files (a folder where
+#: a file belongs, a full disk) and DuckDB running out of memory on its data.
+_CONFINED: tuple[type[BaseException], ...] = (
+    OSError,
+    duckdb.IOException,
+    duckdb.OutOfMemoryException,
+)
 
 
 def _io_reason(e: BaseException) -> str:
@@ -1047,11 +1058,15 @@ def _nothing_there(
     return _nothing_message(probe)
 
 
-def _nothing_message(result: NightlyResult) -> str:
+def _nothing_message(result: NightlyResult, *, tried: bool = False) -> str:
+    """``tried``: said after the job ran (inputs were there, none could be read: an extract
+    that failed, say), not when nothing was there to try."""
     reasons = [d.text() for d in result.all_rejected][:10]
     for s in result.scopes:
         reasons.extend(s.notes[:3])
     head = "nothing readable: no root had run logs, pack inputs or an existing history"
+    if tried:
+        head = "nothing readable: no root's run logs, pack inputs or history could be read"
     return head + "".join(f"\n  {r}" for r in reasons)
 
 

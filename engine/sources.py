@@ -70,9 +70,15 @@ MAX_LINE_ENV = "RUNSCORE_MAX_LINE_BYTES"
 
 
 def max_line_limit() -> int:
-    """The line limit: ``$RUNSCORE_MAX_LINE_BYTES`` when set to a positive integer."""
-    raw = os.environ.get(MAX_LINE_ENV, "")
-    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_LINE_BYTES
+    """The line limit: ``$RUNSCORE_MAX_LINE_BYTES`` (bytes, a positive whole number) when
+    set, else the default. Anything else is a usage error: ``64MB`` read as "unset" would
+    silently keep the default."""
+    raw = os.environ.get(MAX_LINE_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_LINE_BYTES
+    if not raw.isdigit() or int(raw) < 1:
+        raise UsageError(f"{MAX_LINE_ENV} must be a whole number of bytes (1 or more), not {raw!r}")
+    return int(raw)
 
 
 @dataclass(frozen=True)
