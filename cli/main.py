@@ -137,6 +137,16 @@ class Group(click.Group):
                     err=True,
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)
+            if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
+                # What the engine does not take as rejected input is a path the user gave
+                # for runscore to write (a history, its lock, --out) that cannot be: the
+                # argument's problem, said in one line.
+                where = f"{e.filename}: " if e.filename else ""
+                why = e.strerror or str(e)
+                if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
+                    why = "a file where a folder is needed"  # os.makedirs's "File exists"
+                click.echo(f"error: {where}{why}", err=True)
+                ctx.exit(ExitCode.USAGE)
             code = _EXIT_CODES.get(type(e)) or next(
                 (c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None
             )

@@ -866,15 +866,21 @@ def export(
         names += list(EVENT_VIEWS)
     tables = {n: _fetch_view(con, n) for n in names}
     rows = {n: t.num_rows for n, t in tables.items()}
-    if suffix == ".parquet":
-        written = [_write_parquet(tables["history"], target)]
-        stem = target[: -len(".parquet")]
-        for n in names:
-            if n in EVENT_VIEWS:
-                written.append(_write_parquet(tables[n], f"{stem}.{n}.parquet"))
-        rows.pop("history_current")
-    else:
-        written = [_write_duckdb(tables, target)]
+    try:
+        if suffix == ".parquet":
+            written = [_write_parquet(tables["history"], target)]
+            stem = target[: -len(".parquet")]
+            for n in names:
+                if n in EVENT_VIEWS:
+                    written.append(_write_parquet(tables[n], f"{stem}.{n}.parquet"))
+            rows.pop("history_current")
+        else:
+            written = [_write_duckdb(tables, target)]
+    except (OSError, duckdb.IOException) as e:
+        # A folder that cannot be made or written to, a full disk: the argument's problem.
+        # (Its own path, not the temporary name beside it, which the user never gave.)
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e).splitlines()[0]
+        raise UsageError(f"{target}: cannot write the export: {why}") from None
     return ExportResult(written, rows, issues, notes)
 
 
@@ -882,6 +888,8 @@ def _tmp_beside(target: str, suffix: str) -> str:
     if os.path.islink(target):
         raise UsageError(f"{target}: refusing to write through a symlink")
     d = os.path.dirname(os.path.abspath(target))
+    if os.path.exists(d) and not os.path.isdir(d):
+        raise UsageError(f"{target}: cannot write the export: {d} is not a folder")
     os.makedirs(d, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=suffix, dir=d)
     os.close(fd)

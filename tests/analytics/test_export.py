@@ -129,3 +129,20 @@ def test_export_replaces_atomically(run_cli, tmp_path: Path) -> None:
     con = duckdb.connect(str(target), read_only=True)
     assert con.execute("SELECT count(*) FROM history").fetchall() == [(42,)]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.duckdb"]
+
+
+def test_export_to_a_place_it_cannot_write_is_a_usage_error(run_cli, tmp_path: Path) -> None:
+    # exit 2 with the path the user gave (not the temporary name beside it), never a
+    # traceback; nothing is left behind
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for target in (afile / "h.parquet", afile / "h.duckdb"):
+        r = run_cli("export", "--to", str(target), "--history", HISTORY)
+        assert (r.exit_code, r.stdout) == (2, "")
+        assert r.stderr == f"error: {target}: cannot write the export: {afile} is not a folder\n"
+    # /proc takes no new files, not even from root (this suite runs on Linux)
+    proc = Path("/proc/runscore-export-test.parquet")
+    r = run_cli("export", "--to", str(proc), "--history", HISTORY)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"error: {proc}: cannot write the export: No such file or directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
