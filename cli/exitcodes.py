@@ -12,3 +12,4 @@ class ExitCode(IntEnum):
     NOTHING_READABLE = 3  #: no input could be read at all
     LOCKED = 4  #: another runscore process holds a lock we need
     OUT_OF_MEMORY = 5  #: DuckDB ran out of memory (its limit, or room to spill)
+    INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT), as shells report it: 128 + 2

@@ -124,6 +124,12 @@ class Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # click would say "Aborted!" and exit 1, which here means "some input was
+            # rejected". (A history gets whole runs only, and without the manifest saved
+            # the next extract reads the files again and writes what is missing.)
+            click.echo("error: interrupted", err=True)
+            ctx.exit(ExitCode.INTERRUPTED)
         except Exception as e:
             oom = _out_of_memory(e)
             if oom is not None:
@@ -189,7 +195,7 @@ def cli() -> None:
 
     stdout is data; messages go to stderr. Exit codes: 0 ok, 1 some input
     rejected, 2 usage error, 3 nothing readable, 4 lock held elsewhere, 5 out of
-    memory.
+    memory, 130 interrupted.
     """
 
 

@@ -141,3 +141,18 @@ def test_nightly_confines_out_of_memory_to_the_project(
     assert "Traceback" not in res.stderr
     assert not (tmp_path / "out" / "2026-12-04").exists()
     assert not (tmp_path / "h.jsonl").exists()
+
+
+def test_ctrl_c_is_exit_130_and_leaves_no_history(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from runscore.engine import sources
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    # as if Ctrl-C came while the files were read
+    monkeypatch.setattr(sources, "read_jsonl", interrupted)
+    res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout, res.stderr) == (130, "", "error: interrupted\n")
+    assert not (tmp_path / "h.jsonl").exists()
