@@ -63,3 +63,46 @@ def test_readme_main_job_runs_on_the_bundled_sample(run_cli: Any) -> None:
     assert rep.exit_code == 0, rep.stderr
     assert rep.stdout.startswith("# Archetype Effectiveness Report")
     assert "| guardian | 14 |" in rep.stdout
+
+
+def _python_api_blocks() -> list[str]:
+    section = README.split("## Python API", 1)[1].split("\n## ", 1)[0]
+    return [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
+
+
+def test_readme_python_api_runs(tmp_path: Path, monkeypatch: Any, fixtures: Path) -> None:
+    """The README's Python examples run as written (from a clone), so they cannot drift
+    from the API: the first on the bundled sample, the second on the test fixtures."""
+    repo = Path(__file__).resolve().parents[1]
+    monkeypatch.chdir(repo)
+    first, second = _python_api_blocks()
+    hist = str(tmp_path / "api.jsonl")
+    assert first.count("/tmp/runscore-api.jsonl") == 4
+    ns: dict[str, Any] = {}
+    exec(first.replace("/tmp/runscore-api.jsonl", hist), ns)  # noqa: S102 - our own README
+    assert ns["scores"].num_rows == 56
+    assert (ns["done"].runs_scored, ns["done"].records_written) == (14, 56)
+    assert ns["report"].table.column("archetype").to_pylist() == [
+        "guardian",
+        "sage",
+        "skeptic",
+        "trickster",
+    ]
+    assert ns["team"].table.num_rows > 0
+    assert ns["top"].column("archetype").to_pylist()[0] == "guardian"
+
+    episodes = tmp_path / "episodes.jsonl"
+    episodes.write_text('{"not": "an episode"}\n')
+    block = (
+        second.replace('"tasks.jsonl"', repr(str(fixtures / "pipeline" / "tasks.jsonl")))
+        .replace('"plans.jsonl"', repr(str(fixtures / "pipeline" / "plans.jsonl")))
+        .replace('"skills/"', repr(str(fixtures / "plugin")))
+        .replace('"episodes.jsonl"', repr(str(episodes)))
+    )
+    ns = {}
+    exec(block, ns)  # noqa: S102
+    assert ns["pipelines"].pipelines.num_rows > 0
+    assert ns["pipelines"].dimensions.num_rows > 0
+    assert ns["skills"].ranking.num_rows == 3
+    assert ns["found"].episodes == 0
+    assert [i.line for i in ns["found"].rejected] == [1]
