@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 import click
 from runscore.cli import output
@@ -21,6 +21,8 @@ from runscore.cli.exitcodes import ExitCode
 from runscore.cli.render import env, render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 # --------------------------------------------------------------------------- markdown
 
@@ -290,6 +292,18 @@ def _print_check(res: history_tools.CheckResult, fmt: str) -> None:
     )
 
 
+def _history_arg_or_option(f: F) -> F:
+    """HISTORY as an argument, or ``--history FILE`` as every other command takes it."""
+    f = click.option(
+        "--history",
+        "history_opt",
+        default=None,
+        metavar="FILE",
+        help="The history file, as the other commands take it (the same as HISTORY; give one).",
+    )(f)
+    return click.argument("history_arg", default=None, required=False, metavar="[HISTORY]")(f)
+
+
 def _history_path(history_arg: str | None, history_opt: str | None) -> str:
     """HISTORY or --history (the spelling every other command uses), not two files."""
     if history_arg is not None and history_opt is not None and history_arg != history_opt:
@@ -302,14 +316,7 @@ def _history_path(history_arg: str | None, history_opt: str | None) -> str:
 
 
 @history_group.command("check")
-@click.argument("history_arg", default=None, required=False, metavar="[HISTORY]")
-@click.option(
-    "--history",
-    "history_opt",
-    default=None,
-    metavar="FILE",
-    help="The history file, as the other commands take it (the same as HISTORY; give one).",
-)
+@_history_arg_or_option
 @click.option(
     "--format",
     "fmt",
@@ -333,14 +340,7 @@ def check_cmd(history_arg: str | None, history_opt: str | None, fmt: str) -> Non
 
 
 @history_group.command("repair")
-@click.argument("history_arg", default=None, required=False, metavar="[HISTORY]")
-@click.option(
-    "--history",
-    "history_opt",
-    default=None,
-    metavar="FILE",
-    help="The history file, as the other commands take it (the same as HISTORY; give one).",
-)
+@_history_arg_or_option
 @click.option(
     "--out",
     "out",
