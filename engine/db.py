@@ -59,15 +59,28 @@ def env_memory_limit() -> str:
     return raw
 
 
+def default_temp_dir() -> str:
+    """``<system temp>/runscore-duckdb-<uid>``: one folder per user, as a folder another
+    user made in a shared /tmp cannot be written to, and DuckDB would find that out only
+    when it first spilled."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    name = "runscore-duckdb" if uid is None else f"runscore-duckdb-{uid}"
+    return os.path.join(tempfile.gettempdir(), name)
+
+
 def env_temp_dir() -> str:
-    """Where DuckDB spills: ``$RUNSCORE_TEMP_DIR`` or ``<system temp>/runscore-duckdb``.
-    DuckDB creates the folder only when it first spills; a file in its place would fail
-    an extract hours in, so it is refused up front."""
-    path = os.environ.get(TEMP_DIR_ENV, "").strip() or os.path.join(
-        tempfile.gettempdir(), "runscore-duckdb"
-    )
+    """Where DuckDB spills: ``$RUNSCORE_TEMP_DIR`` or ``default_temp_dir()``.
+    DuckDB creates the folder only when it first spills; a file in its place, or a folder
+    this user cannot write to, would fail an extract hours in, so both are refused up
+    front."""
+    path = os.environ.get(TEMP_DIR_ENV, "").strip() or default_temp_dir()
     if os.path.exists(path) and not os.path.isdir(path):
         raise UsageError(f"{TEMP_DIR_ENV}: {path} is not a folder (DuckDB spills there)")
+    if os.path.isdir(path) and not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError(
+            f"{TEMP_DIR_ENV}: {path} cannot be written to (DuckDB spills there); "
+            "set RUNSCORE_TEMP_DIR to a folder you can write to"
+        )
     return path
 
 

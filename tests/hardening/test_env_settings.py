@@ -5,6 +5,7 @@ fails, the job goes on)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,20 @@ def test_empty_settings_are_unset(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv(var, " ")
     assert db.env_threads() is None
     assert db.env_memory_limit() == db.DEFAULT_MEMORY_LIMIT
-    assert db.env_temp_dir().endswith("runscore-duckdb")
+    assert db.env_temp_dir() == db.default_temp_dir()
+    assert db.default_temp_dir().endswith(f"runscore-duckdb-{os.getuid()}")
+
+
+def test_a_temp_dir_this_user_cannot_write_is_refused_up_front(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Another user's folder in a shared /tmp, say: DuckDB would fail at its first spill.
+    locked = tmp_path / "theirs"
+    locked.mkdir()
+    monkeypatch.setenv("RUNSCORE_TEMP_DIR", str(locked))
+    monkeypatch.setattr(db.os, "access", lambda path, mode: str(path) != str(locked))
+    with pytest.raises(UsageError, match=r"theirs cannot be written to \(DuckDB spills there\)"):
+        db.connect()
 
 
 def test_an_unknown_log_level_is_a_usage_error(
