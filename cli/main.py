@@ -135,11 +135,14 @@ class Group(click.Group):
             if oom is not None:
                 from runscore.engine import db
 
+                # The settings as given (checked when the connection opened): nothing in
+                # this handler may raise in its turn.
+                limit = os.environ.get(db.MEMORY_ENV, "").strip() or db.DEFAULT_MEMORY_LIMIT
+                spill = os.environ.get(db.TEMP_DIR_ENV, "").strip() or db.default_temp_dir()
                 click.echo(
                     f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
-                    f"(memory limit {db.env_memory_limit()}, spilling to "
-                    f"{db.env_temp_dir()}; raise RUNSCORE_MEMORY_LIMIT, or make room "
-                    "where it spills)",
+                    f"(memory limit {limit}, spilling to {spill}; raise "
+                    "RUNSCORE_MEMORY_LIMIT, or make room where it spills)",
                     err=True,
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)

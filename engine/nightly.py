@@ -669,11 +669,10 @@ def run_nightly(
     return result
 
 
-#: Errors of one project's files that must not stop the other projects (spec README:
-#: "bad input never takes good input down with it"): the file system's, and DuckDB's
-#: when it cannot read a file (a history that is a folder, say).
-#: Failures of one project's step that leave the others to run: its files (a folder where
-#: a file belongs, a full disk) and DuckDB running out of memory on its data.
+#: Errors of one project's step that must not stop the other projects (spec README:
+#: "bad input never takes good input down with it"): the file system's, DuckDB's when it
+#: cannot read a file (a history that is a folder, say), and DuckDB running out of memory
+#: on that project's data.
 _CONFINED: tuple[type[BaseException], ...] = (
     OSError,
     duckdb.IOException,
