@@ -238,6 +238,7 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
         "report (first: writes the cache)",
         "report (cached)",
         "report (cached, +1% lines)",
+        "sql (cached)",  # checks that every line is counted
     ):
         assert ("history 500 lines", step) in steps  # each checks its output is the same
     for shape, sizes in (("chain", (30, 60, 90, 120)), ("diamond", (27, 60, 90))):
