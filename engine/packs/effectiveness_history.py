@@ -19,10 +19,11 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import secrets
 import stat
-import tempfile
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -906,9 +907,18 @@ def _tmp_beside(target: str, suffix: str) -> str:
     if os.path.exists(d) and not os.path.isdir(d):
         raise UsageError(f"{target}: cannot write the export: {d} is not a folder")
     os.makedirs(d, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=suffix, dir=d)
-    os.close(fd)
-    return tmp
+    # Not tempfile.mkstemp: its 0600 would stay with the export once renamed into place,
+    # where a file the user asked for gets the mode of any other (0666 less the umask).
+    base = os.path.join(d, f".{os.path.basename(target)}.{os.getpid()}")
+    for _ in range(100):
+        tmp = f"{base}.{secrets.token_hex(4)}{suffix}"
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+        except FileExistsError:
+            continue
+        os.close(fd)
+        return tmp
+    raise FileExistsError(errno.EEXIST, "no free temporary name", base)
 
 
 def _write_parquet(table: pa.Table, target: str) -> str:

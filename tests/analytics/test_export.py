@@ -146,3 +146,15 @@ def test_export_to_a_place_it_cannot_write_is_a_usage_error(run_cli, tmp_path: P
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == f"error: {proc}: cannot write the export: No such file or directory\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+def test_an_export_gets_the_mode_any_new_file_gets(run_cli, tmp_path: Path) -> None:
+    # The temporary file it is written as must not leave its private 0600 behind.
+    umask = os.umask(0o022)
+    try:
+        for name in ("h.parquet", "h.duckdb"):
+            r = run_cli("export", "--to", str(tmp_path / name), "--history", HISTORY)
+            assert r.exit_code == 1, r.stderr  # the fixed history's skipped lines
+            assert (tmp_path / name).stat().st_mode & 0o777 == 0o644, name
+    finally:
+        os.umask(umask)
