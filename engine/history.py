@@ -55,7 +55,9 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
     parent = os.path.dirname(os.path.abspath(lock_path))
     os.makedirs(parent, exist_ok=True)
     _check_not_symlink(lock_path)
-    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    # 0666 less the umask, as for any new file: a team that shares a history through its
+    # group (umask 002) can lock and append to it; the usual umask 022 gives 0644.
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     try:
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
@@ -113,7 +115,7 @@ def append_groups(
     # (it has no effect on a regular file's writes).
     flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK
     try:
-        fd = os.open(path, flags, 0o644)
+        fd = os.open(path, flags, 0o666)  # less the umask (see ``locked``)
     except OSError as e:
         raise UsageError(f"{path}: cannot append to the history: {e.strerror or e}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):

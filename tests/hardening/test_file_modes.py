@@ -1,0 +1,35 @@
+"""New files get 0666 less the umask, as from any tool: a team that shares a history
+through its group (umask 002) can lock and append to what another member created."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runscore.engine.packs import effectiveness
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
+
+
+@pytest.fixture
+def umask() -> Iterator[Any]:
+    old = os.umask(0o022)
+    try:
+        yield os.umask
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_history_lock_and_manifest_follow_the_umask(
+    tmp_path: Path, umask: Any, mask: int, mode: int
+) -> None:
+    umask(mask)
+    hist = tmp_path / "mem" / "effectiveness.jsonl"
+    res = effectiveness.extract([str(SAMPLE)], str(hist))
+    assert res.records_written == 56
+    for p in (hist, Path(f"{hist}.lock"), Path(f"{hist}.manifest.json")):
+        assert p.stat().st_mode & 0o777 == mode, p.name
