@@ -321,6 +321,14 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
                 chunks = ahead or iter(functools.partial(_read_hashed, f, update, want), b"")
             try:
                 for chunk in chunks:
+                    if not tail:  # the file's first chunk
+                        packed = _compressed(chunk)
+                        if packed is not None:
+                            sf.error = (
+                                f"{packed}-compressed: runscore reads plain JSONL "
+                                "(decompress it first)"
+                            )
+                            return sf
                     newlines += chunk.count(b"\n")
                     first = chunk.find(b"\n")
                     if first < 0:
@@ -371,6 +379,27 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
 
 
 def _no_update(chunk: bytes) -> None:
+    return None
+
+
+#: How a compressed file opens (its magic number), by format: such a file read as JSONL
+#: would be reported line by line as "not valid UTF-8", which does not say what it is.
+_COMPRESSED_MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+    (b"BZh", "bzip2"),
+    (b"\xfd7zXZ\x00", "xz"),
+)
+
+
+def _compressed(head: bytes) -> str | None:
+    """The compression format ``head`` (a file's first bytes) opens with, if any. bzip2's
+    magic is ASCII, so it also needs its block size digit and block magic to count."""
+    for magic, name in _COMPRESSED_MAGIC:
+        if head.startswith(magic):
+            if name == "bzip2" and not (head[3:4].isdigit() and head[4:10] == b"1AY&SY"):
+                continue
+            return name
     return None
 
 
