@@ -390,11 +390,14 @@ _COMPRESSED_MAGIC = (
     (b"BZh", "bzip2"),
     (b"\xfd7zXZ\x00", "xz"),
 )
+_COMPRESSED_FIRST = frozenset(magic[:1] for magic, _ in _COMPRESSED_MAGIC)
 
 
 def _compressed(head: bytes) -> str | None:
     """The compression format ``head`` (a file's first bytes) opens with, if any. bzip2's
     magic is ASCII, so it also needs its block size digit and block magic to count."""
+    if head[:1] not in _COMPRESSED_FIRST:  # a JSONL file opens with "{" or a blank
+        return None
     for magic, name in _COMPRESSED_MAGIC:
         if head.startswith(magic):
             if name == "bzip2" and not (head[3:4].isdigit() and head[4:10] == b"1AY&SY"):
