@@ -21,11 +21,9 @@ import click
 from runscore import __version__
 from runscore.cli.exitcodes import ExitCode
 from runscore.engine.errors import (
-    HistoryError,
     LockTimeout,
     NothingReadable,
     RunscoreError,
-    UsageError,
 )
 
 #: Command name -> (module of ``runscore.cli`` whose ``register(group)`` adds it, the
@@ -135,10 +133,7 @@ class Group(click.Group):
             if oom is not None:
                 from runscore.engine import db
 
-                # The settings as given (checked when the connection opened): nothing in
-                # this handler may raise in its turn.
-                limit = os.environ.get(db.MEMORY_ENV, "").strip() or db.DEFAULT_MEMORY_LIMIT
-                spill = os.environ.get(db.TEMP_DIR_ENV, "").strip() or db.default_temp_dir()
+                limit, spill = db.settings_as_given()  # unchecked: this must not raise
                 click.echo(
                     f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
                     f"(memory limit {limit}, spilling to {spill}; raise "
@@ -156,22 +151,18 @@ class Group(click.Group):
                     why = "a file where a folder is needed"  # os.makedirs's "File exists"
                 click.echo(f"error: {where}{why}", err=True)
                 ctx.exit(ExitCode.USAGE)
-            code = _EXIT_CODES.get(type(e)) or next(
-                (c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None
-            )
+            code = next((c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None)
             if code is None:
                 raise
             click.echo(f"error: {e}", err=True)
             ctx.exit(code)
 
 
-#: Engine errors by exit code, most specific first (a RunscoreError not named is a usage
-#: error: something about the input or arguments the user can act on).
+#: Engine errors by exit code, the first that matches (any other RunscoreError, such as
+#: HistoryError, is a usage error: something the user can act on).
 _EXIT_CODES: dict[type[BaseException], ExitCode] = {
-    UsageError: ExitCode.USAGE,
     LockTimeout: ExitCode.LOCKED,
     NothingReadable: ExitCode.NOTHING_READABLE,
-    HistoryError: ExitCode.USAGE,
     RunscoreError: ExitCode.USAGE,
 }
 

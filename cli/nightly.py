@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 import click
 from runscore.cli import output
-from runscore.cli.analytics import recommend_markdown, report_markdown
+from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.render import env, render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 # --------------------------------------------------------------------------- markdown
 

@@ -17,16 +17,20 @@ MEMORY_ENV = "RUNSCORE_MEMORY_LIMIT"
 TEMP_DIR_ENV = "RUNSCORE_TEMP_DIR"
 
 
-def env_threads() -> int | None:
-    """``$RUNSCORE_THREADS``: a positive whole number, or None when unset (or empty)."""
-    raw = os.environ.get(THREADS_ENV, "").strip()
+def env_count(name: str, unit: str) -> int | None:
+    """``$name`` as a whole number of ``unit``, 1 or more; None when unset (or empty).
+    Anything else is a usage error that names the variable."""
+    raw = os.environ.get(name, "").strip()
     if not raw:
         return None
     if not raw.isdigit() or int(raw) < 1:
-        raise UsageError(
-            f"{THREADS_ENV} must be a whole number of threads (1 or more), not {raw!r}"
-        )
+        raise UsageError(f"{name} must be a whole number of {unit} (1 or more), not {raw!r}")
     return int(raw)
+
+
+def env_threads() -> int | None:
+    """``$RUNSCORE_THREADS``: a positive whole number, or None when unset (or empty)."""
+    return env_count(THREADS_ENV, "threads")
 
 
 @functools.lru_cache(maxsize=8)
@@ -82,6 +86,13 @@ def env_temp_dir() -> str:
             "set RUNSCORE_TEMP_DIR to a folder you can write to"
         )
     return path
+
+
+def settings_as_given() -> tuple[str, str]:
+    """The memory limit and the spill folder as the environment gives them (or their
+    defaults), unchecked: for a message about them that must not fail in its turn."""
+    limit = os.environ.get(MEMORY_ENV, "").strip() or DEFAULT_MEMORY_LIMIT
+    return limit, os.environ.get(TEMP_DIR_ENV, "").strip() or default_temp_dir()
 
 
 def check_env() -> None:

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 import duckdb
+from runscore.engine import db
 from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
 
@@ -73,12 +74,8 @@ def max_line_limit() -> int:
     """The line limit: ``$RUNSCORE_MAX_LINE_BYTES`` (bytes, a positive whole number) when
     set, else the default. Anything else is a usage error: ``64MB`` read as "unset" would
     silently keep the default."""
-    raw = os.environ.get(MAX_LINE_ENV, "").strip()
-    if not raw:
-        return DEFAULT_MAX_LINE_BYTES
-    if not raw.isdigit() or int(raw) < 1:
-        raise UsageError(f"{MAX_LINE_ENV} must be a whole number of bytes (1 or more), not {raw!r}")
-    return int(raw)
+    limit = db.env_count(MAX_LINE_ENV, "bytes")
+    return DEFAULT_MAX_LINE_BYTES if limit is None else limit
 
 
 @dataclass(frozen=True)
