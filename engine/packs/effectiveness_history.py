@@ -880,18 +880,18 @@ def export(
     if events:
         issues.extend(_build_events(con, events))
         names += list(EVENT_VIEWS)
-    tables = {n: _fetch_view(con, n) for n in names}
-    rows = {n: t.num_rows for n, t in tables.items()}
+    rows: dict[str, int] = {}
     try:
         if suffix == ".parquet":
-            written = [_write_parquet(tables["history"], target)]
+            outs = {"history": target}
             stem = target[: -len(".parquet")]
-            for n in names:
-                if n in EVENT_VIEWS:
-                    written.append(_write_parquet(tables[n], f"{stem}.{n}.parquet"))
-            rows.pop("history_current")
+            outs.update({n: f"{stem}.{n}.parquet" for n in names if n in EVENT_VIEWS})
+            written = []
+            for n, path in outs.items():
+                path, rows[n] = _write_parquet(_stream_view(con, n), path)
+                written.append(path)
         else:
-            written = [_write_duckdb(tables, target)]
+            written = [_write_duckdb(con, names, target, rows)]
     except (OSError, duckdb.IOException) as e:
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
@@ -921,30 +921,53 @@ def _tmp_beside(target: str, suffix: str) -> str:
     raise FileExistsError(errno.EEXIST, "no free temporary name", base)
 
 
-def _write_parquet(table: pa.Table, target: str) -> str:
+# Rows per Arrow batch when streaming a view out: one Parquet row group each. The
+# export's memory is then DuckDB's own (the history it read) plus a batch, not a second
+# copy of every table in Arrow (1.5 GB for 1M history lines when each table was fetched).
+_EXPORT_BATCH_ROWS = 122_880
+
+
+def _stream_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.RecordBatchReader:
+    order = " ORDER BY history_line" if name in _LINE_ORDERED else ""
+    rel = con.sql(f'SELECT * FROM "{name}"{order}')  # name is ours
+    return rel.to_arrow_reader(_EXPORT_BATCH_ROWS)
+
+
+def _write_parquet(reader: pa.RecordBatchReader, target: str) -> tuple[str, int]:
     import pyarrow.parquet as pq  # local: only export writes Parquet
 
     tmp = _tmp_beside(target, ".tmp")
+    n = 0
     try:
-        pq.write_table(table, tmp)
+        with reader, pq.ParquetWriter(tmp, reader.schema) as w:
+            for batch in reader:
+                w.write_batch(batch)
+                n += batch.num_rows
         os.replace(tmp, target)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return target
+    return target, n
 
 
-def _write_duckdb(tables: dict[str, pa.Table], target: str) -> str:
+def _write_duckdb(
+    con: duckdb.DuckDBPyConnection, names: Sequence[str], target: str, rows: dict[str, int]
+) -> str:
     tmp = _tmp_beside(target, ".tmp")
     os.unlink(tmp)  # DuckDB creates the file itself
     try:
         out = duckdb.connect(tmp)
         try:
             out.execute("SET TimeZone = 'UTC'")
-            for name, tbl in tables.items():
-                out.register("_arrow_in", tbl)
-                out.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _arrow_in')
-                out.unregister("_arrow_in")
+            for name in names:
+                # Streamed from the reading connection through Arrow batch by batch: the
+                # file's path would have to be spelled into an ATTACH, which binds no
+                # parameters, so the two databases stay on two connections.
+                with _stream_view(con, name) as reader:
+                    out.register("_arrow_in", reader)
+                    out.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _arrow_in')
+                    out.unregister("_arrow_in")
+                ((rows[name],),) = out.execute(f'SELECT count(*) FROM "{name}"').fetchall()
             out.execute("CHECKPOINT")
         finally:
             out.close()

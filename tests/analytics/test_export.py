@@ -158,3 +158,34 @@ def test_an_export_gets_the_mode_any_new_file_gets(run_cli, tmp_path: Path) -> N
             assert (tmp_path / name).stat().st_mode & 0o777 == 0o644, name
     finally:
         os.umask(umask)
+
+
+def test_export_streams_in_batches_and_keeps_every_row_in_line_order(
+    tmp_path: Path, fixtures: Path, monkeypatch
+) -> None:
+    # Each view goes out batch by batch (one Parquet row group each), never as a whole
+    # Arrow copy; with batches of 10 rows, 42 history lines take 5 row groups, and every
+    # row arrives once, in line order, as the read-only views show them.
+    import pyarrow.parquet as pq
+    from runscore.engine.packs import effectiveness_history as eh
+
+    monkeypatch.setattr(eh, "_EXPORT_BATCH_ROWS", 10)
+    events = [str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")]
+    pq_res = eh.export(tmp_path / "h.parquet", HISTORY, events)
+    db_res = eh.export(tmp_path / "h.duckdb", HISTORY, events)
+    assert pq_res.rows["history"] == db_res.rows["history"] == 42
+    assert db_res.rows["history_current"] == 40
+    assert pq.ParquetFile(tmp_path / "h.parquet").metadata.num_row_groups == 5
+
+    con = duckdb.connect()
+    con.execute("SET TimeZone = 'UTC'")
+    con.execute("ATTACH $p AS exp (READ_ONLY)", {"p": str(tmp_path / "h.duckdb")})
+    want = eh.run_sql("SELECT * FROM history ORDER BY history_line", HISTORY).table
+    assert con.read_parquet(str(tmp_path / "h.parquet")).to_arrow_table().equals(want)
+    assert con.sql("SELECT * FROM exp.history").to_arrow_table().equals(want)
+    for name in eh.EVENT_VIEWS:
+        n = pq_res.rows[name]
+        assert n == db_res.rows[name] > 0, name
+        path = str(tmp_path / f"h.{name}.parquet")
+        assert _rows(con, "SELECT count(*) FROM read_parquet($p)", p=path) == [(n,)]
+        assert _rows(con, f'SELECT count(*) FROM exp."{name}"') == [(n,)]
