@@ -249,6 +249,7 @@ def parse_date(text: str) -> dt.date:
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_STEM = 80
+_SUMMARY_STEM = "summary"
 
 
 def safe_pipeline_name(pipeline_id: str) -> str:
@@ -256,9 +257,11 @@ def safe_pipeline_name(pipeline_id: str) -> str:
 
     An id that had to be changed gets ``-`` + the first 8 hex digits of its
     SHA-256, so two ids that sanitise alike (``a/b``, ``a:b``) never share a file.
+    So does the id ``summary``: as is, its report would take the batch summary's
+    name (``summary_basename``) and one would overwrite the other.
     """
     s = _UNSAFE.sub("_", pipeline_id).lstrip(".-")[:_MAX_STEM]
-    if s == pipeline_id and s:
+    if s == pipeline_id and s and s != _SUMMARY_STEM:
         return s
     digest = hashlib.sha256(pipeline_id.encode("utf-8")).hexdigest()[:8]
     return f"{s or 'pipeline'}-{digest}"
@@ -270,7 +273,7 @@ def report_basename(pipeline_id: str, eval_date: dt.date) -> str:
 
 
 def summary_basename(eval_date: dt.date) -> str:
-    return f"pipeline-eval-summary-{eval_date.isoformat()}"
+    return f"pipeline-eval-{_SUMMARY_STEM}-{eval_date.isoformat()}"
 
 
 def _read(
