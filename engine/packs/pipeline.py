@@ -362,7 +362,9 @@ def evaluate_pipelines(
 
     files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS)
     if not readable:
-        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(errors))
+        # No problem to show means no file was found at all: folders without *.jsonl.
+        found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
+        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(found))
     plan_files: list[SourceFile] = []
     if plans:
         plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS)
@@ -391,7 +393,19 @@ def evaluate_pipelines(
     warnings.sort(key=order)
     usable = con.execute("SELECT count(*) FROM pl_snapshot").fetchall()[0][0]
     if usable == 0:
-        raise NothingReadable("no usable task snapshot in the input:\n" + _fmt_problems(errors))
+        # A file that was read but gave no row and no rejected line is empty (or blank).
+        said = {d.file for d in errors}
+        with_rows = {
+            r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()
+        }
+        empty = [
+            Diagnostic("error", f.display, None, "no task snapshot lines")
+            for f in files
+            if f.error is None and f.display not in said and f.display not in with_rows
+        ]
+        raise NothingReadable(
+            "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty)
+        )
 
     doc_rows = sqlpack.execute(
         con, sqlpack.load(PACK, VERSION, "evaluation_document"), params
