@@ -499,6 +499,8 @@ def append_history(
     records = result.history_records
     if not records:
         return HistoryOutcome(path, 0, 0)
+    if os.path.isdir(path):  # before its lock file is made beside it
+        raise UsageError(f"{path}: the history is not a regular file")
     with history.locked(path, timeout=lock_timeout, what="pipeline history"):
         con = db.connect()
         new = pa.Table.from_pylist(
@@ -515,8 +517,8 @@ def append_history(
         con.register("pl_new_records", new)
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:
-                raise NothingReadable(f"{path}: {f.error}")
+            if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be
+                raise UsageError(f"{path}: {f.error}")
             sources.read_jsonl(
                 con,
                 [f],
@@ -578,6 +580,8 @@ def _load_history(
     """Read the history into ``pl_raw_history`` and run the policy files and 200."""
     if not os.path.exists(path):
         raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
+    if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
+        raise UsageError(f"{path}: the history must be a file, not a directory")
     con = db.connect()
     _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS)
     if not readable:
