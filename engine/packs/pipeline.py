@@ -249,6 +249,7 @@ def parse_date(text: str) -> dt.date:
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_STEM = 80
+_SUMMARY_STEM = "summary"
 
 
 def safe_pipeline_name(pipeline_id: str) -> str:
@@ -256,9 +257,11 @@ def safe_pipeline_name(pipeline_id: str) -> str:
 
     An id that had to be changed gets ``-`` + the first 8 hex digits of its
     SHA-256, so two ids that sanitise alike (``a/b``, ``a:b``) never share a file.
+    So does the id ``summary``: as is, its report would take the batch summary's
+    name (``summary_basename``) and one would overwrite the other.
     """
     s = _UNSAFE.sub("_", pipeline_id).lstrip(".-")[:_MAX_STEM]
-    if s == pipeline_id and s:
+    if s == pipeline_id and s and s != _SUMMARY_STEM:
         return s
     digest = hashlib.sha256(pipeline_id.encode("utf-8")).hexdigest()[:8]
     return f"{s or 'pipeline'}-{digest}"
@@ -270,7 +273,7 @@ def report_basename(pipeline_id: str, eval_date: dt.date) -> str:
 
 
 def summary_basename(eval_date: dt.date) -> str:
-    return f"pipeline-eval-summary-{eval_date.isoformat()}"
+    return f"pipeline-eval-{_SUMMARY_STEM}-{eval_date.isoformat()}"
 
 
 def _read(
@@ -359,7 +362,9 @@ def evaluate_pipelines(
 
     files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS)
     if not readable:
-        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(errors))
+        # No problem to show means no file was found at all: folders without *.jsonl.
+        found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
+        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(found))
     plan_files: list[SourceFile] = []
     if plans:
         plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS)
@@ -388,7 +393,19 @@ def evaluate_pipelines(
     warnings.sort(key=order)
     usable = con.execute("SELECT count(*) FROM pl_snapshot").fetchall()[0][0]
     if usable == 0:
-        raise NothingReadable("no usable task snapshot in the input:\n" + _fmt_problems(errors))
+        # A file that was read but gave no row and no rejected line is empty (or blank).
+        said = {d.file for d in errors}
+        with_rows = {
+            r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()
+        }
+        empty = [
+            Diagnostic("error", f.display, None, "no task snapshot lines")
+            for f in files
+            if f.error is None and f.display not in said and f.display not in with_rows
+        ]
+        raise NothingReadable(
+            "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty)
+        )
 
     doc_rows = sqlpack.execute(
         con, sqlpack.load(PACK, VERSION, "evaluation_document"), params
@@ -482,6 +499,8 @@ def append_history(
     records = result.history_records
     if not records:
         return HistoryOutcome(path, 0, 0)
+    if os.path.isdir(path):  # before its lock file is made beside it
+        raise UsageError(f"{path}: the history is not a regular file")
     with history.locked(path, timeout=lock_timeout, what="pipeline history"):
         con = db.connect()
         new = pa.Table.from_pylist(
@@ -498,8 +517,8 @@ def append_history(
         con.register("pl_new_records", new)
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:
-                raise NothingReadable(f"{path}: {f.error}")
+            if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be
+                raise UsageError(f"{path}: {f.error}")
             sources.read_jsonl(
                 con,
                 [f],
@@ -561,6 +580,8 @@ def _load_history(
     """Read the history into ``pl_raw_history`` and run the policy files and 200."""
     if not os.path.exists(path):
         raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
+    if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
+        raise UsageError(f"{path}: the history must be a file, not a directory")
     con = db.connect()
     _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS)
     if not readable:

@@ -181,3 +181,31 @@ def test_run_batch_for_the_nightly_job(example: Path, tmp_path: Path, h: Any) ->
     assert len(summary["files"]) == 10
     assert all(Path(f).is_file() for f in summary["files"])
     json.dumps(summary)  # JSON-ready
+
+
+def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_path: Path) -> None:
+    # A pipeline whose id is "summary" was written to pipeline-eval-summary-{date}.md/.json,
+    # the batch summary's names: the summary overwrote its report, silently.
+    h.write_jsonl(tmp_path / "t.jsonl", h.pipeline_tasks("summary", 1) + h.pipeline_tasks("x", 1))
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    files = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert len(files) == 6, files
+    summary = json.loads((tmp_path / "out" / f"pipeline-eval-summary-{DATE}.json").read_text())
+    [row] = [r for r in summary["pipelines"] if r["pipeline_id"] == "summary"]
+    assert row["report"].startswith("pipeline-eval-summary-") and row["report"].endswith(DATE)
+    assert row["report"] != f"pipeline-eval-summary-{DATE}"
+    doc = json.loads((tmp_path / "out" / f"{row['report']}.json").read_text())
+    assert doc["pipelineId"] == "summary"
+    md = (tmp_path / "out" / f"{row['report']}.md").read_text()
+    assert md.startswith("# Pipeline evaluation: summary\n")
+
+
+def test_null_items_of_files_modified_are_not_shown_as_none(evaluate: Any, h: Any) -> None:
+    from runscore.cli.pipeline import render_pipeline_markdown
+
+    res = evaluate([h.task("f", "t1", filesModified=[None, "a.py", None, "b.py"])])
+    [t] = res.rows_for(res.tasks, "f")
+    assert t["files_modified"] == ["a.py", "b.py"]
+    md = render_pipeline_markdown(res, "f")
+    assert "| a.py, b.py |" in md and "None" not in md

@@ -82,6 +82,9 @@ D5_CASES = [
     ([{"lintFix": {"ran": True, "errors": 0}}] * 5, 100, 5),  # 110 → clamped to 100
     ([{"unresolvedTodos": 9, "lintFix": {"ran": True, "errors": 1}}] * 5, 0, 5),  # −15 → 0
     ([{"lintFix": {"ran": "true", "errors": "0"}}], 60, 1),  # not a boolean / number
+    # JSON nulls are no signal: such a task does not count as reporting quality (it did,
+    # and the D5 recommendation then said lint and format issues reached completion)
+    ([{"lintFix": None, "format": None, "unresolvedTodos": None}], 60, 0),
 ]
 
 

@@ -193,3 +193,19 @@ def test_history_tables_for_sql(run_cli: Any, example: Path) -> None:
     assert tables["pipeline_history"].column_names[: len(engine.HISTORY_FIELDS)] == list(
         engine.HISTORY_FIELDS
     )
+
+
+def test_history_that_is_a_directory_is_refused(
+    run_cli: Any, example: Path, tmp_path: Path
+) -> None:
+    # Scoring: exit 3 ("nothing could be read") with a lock file made beside the folder;
+    # --report: every *.jsonl below the folder was read as the history (exit 0).
+    assert _score(run_cli, "--history", "hdir/sub/p.jsonl").exit_code == 1
+    res = _score(run_cli, "--history", "hdir")
+    assert res.exit_code == 2
+    assert "error: hdir: the history is not a regular file" in res.stderr
+    assert not (tmp_path / "hdir.lock").exists()
+    rep = run_cli("pipeline", "--report", "--history", "hdir")
+    assert rep.exit_code == 2
+    assert "error: hdir: the history must be a file, not a directory" in rep.stderr
+    assert rep.stdout == ""

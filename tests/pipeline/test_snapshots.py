@@ -178,6 +178,25 @@ def test_nothing_readable_raises(tmp_path: Path, h: Any) -> None:
         engine.evaluate_pipelines([str(tmp_path / "missing.jsonl")], eval_date=h.EVAL_DATE)
 
 
+def test_nothing_usable_names_the_empty_inputs(tmp_path: Path, h: Any) -> None:
+    # An empty folder or empty/blank files: the error ended in a colon and listed nothing,
+    # so it named neither the path nor why nothing was read.
+    d = tmp_path / "exports"
+    d.mkdir()
+    with pytest.raises(NothingReadable) as e:
+        engine.evaluate_pipelines([str(d)], eval_date=h.EVAL_DATE)
+    assert str(e.value) == (f"no task snapshot file could be read:\n  {d}: no *.jsonl file found")
+    (tmp_path / "a.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text("\n\n", encoding="utf-8")
+    files = [str(tmp_path / "a.jsonl"), str(tmp_path / "b.jsonl")]
+    with pytest.raises(NothingReadable) as e:
+        engine.evaluate_pipelines(files, eval_date=h.EVAL_DATE)
+    assert str(e.value) == (
+        "no usable task snapshot in the input:\n"
+        f"  {files[0]}: no task snapshot lines\n  {files[1]}: no task snapshot lines"
+    )
+
+
 def test_safe_pipeline_names() -> None:
     assert engine.safe_pipeline_name("p-excellent") == "p-excellent"
     assert engine.safe_pipeline_name("v1.2_x") == "v1.2_x"

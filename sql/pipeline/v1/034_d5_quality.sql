@@ -2,17 +2,18 @@
 -- Reads: pl_task, pl_quality_rule, pl_constant. Produces: pl_d5(pipeline_id,
 --   lint_clean, lint_errors, format_clean, todos_open (task counts per signal),
 --   signals (their sum), reporting_tasks (tasks whose metadata.quality carries
---   lintFix, format or unresolvedTodos at all; 0 = no quality signal, which 050
---   words differently), score = quality_base +
+--   lintFix, format or unresolvedTodos at all, a JSON null counting as absent;
+--   0 = no quality signal, which 050 words differently), score = quality_base +
 --   Σ points, clamped to [quality_min, quality_max]).
 -- `ran`/`changed` must be JSON booleans; `errors`/`unresolvedTodos` JSON numbers.
 CREATE OR REPLACE TEMP TABLE pl_d5 AS
 WITH q AS (
     SELECT pipeline_id,
            json_type(quality_json) = 'OBJECT'
-               AND ((quality_json -> '$.lintFix') IS NOT NULL
-                    OR (quality_json -> '$.format') IS NOT NULL
-                    OR (quality_json -> '$.unresolvedTodos') IS NOT NULL) AS reporting,
+               AND (coalesce(json_type(quality_json -> '$.lintFix'), 'NULL') <> 'NULL'
+                    OR coalesce(json_type(quality_json -> '$.format'), 'NULL') <> 'NULL'
+                    OR coalesce(json_type(quality_json -> '$.unresolvedTodos'), 'NULL') <> 'NULL')
+               AS reporting,
            json_type(quality_json -> '$.lintFix.ran') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.lintFix.ran') = 'true' AS lint_ran,
            CASE WHEN json_type(quality_json -> '$.lintFix.errors')
