@@ -185,7 +185,7 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
             reason = "not a directory" if os.path.exists(root) else "no such directory"
             issues.append(LineIssue(root, 0, reason))
             continue
-        before = len(found)
+        holds_skill = False  # a SKILL.md under this root, even one another root found first
 
         def onerror(e: OSError, root: str = root) -> None:
             issues.append(
@@ -195,11 +195,12 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
         for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
             dirnames.sort()
             if SKILL_FILE in filenames:
+                holds_skill = True
                 key = os.path.realpath(dirpath)
                 if key not in seen:
                     seen.add(key)
                     found.append((root, dirpath))
-        if len(found) == before:
+        if not holds_skill:
             issues.append(LineIssue(root, 0, f"no {SKILL_FILE} found under this root"))
     return found, issues
 

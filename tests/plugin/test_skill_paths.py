@@ -89,3 +89,17 @@ def test_an_input_line_may_name_its_skill_folder_in_any_spelling(
     assert [(i.line, i.reason) for i in res.issues] == [
         (1, 'no scored skill matches skill "r/skills/t"')
     ]
+
+
+@pytest.mark.parametrize("second", ["same root", "a skill inside it"])
+def test_a_root_given_twice_is_no_rejected_input(tmp_path: Path, second: str) -> None:
+    # Each skill is scored once; the second root holds SKILL.md files (already found), so
+    # it is not "a root without skills": nothing was rejected (exit 0, not 1).
+    root = tmp_path / "skills"
+    for n in ("a", "b"):
+        (root / n).mkdir(parents=True)
+        (root / n / "SKILL.md").write_text(HEAD.format(n=n) + "# X\n")
+    again = str(root) if second == "same root" else str(root / "b")
+    res = plugin.score([str(root), again], history_path=None)
+    assert res.issues == []
+    assert [r["skill"] for r in res.report.to_pylist()] == ["a", "b"]
