@@ -161,6 +161,22 @@ def test_nothing_to_score(run_cli: Callable[..., Result], tmp_path: Path) -> Non
     assert "missing: no such directory" in r.stderr
 
 
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_history_that_is_not_a_regular_file_is_a_usage_error(
+    run_cli: Callable[..., Result], fixture_root: str, kind: str
+) -> None:
+    # README exit codes: a history runscore cannot write is a usage error (2), as for
+    # `extract`; it was exit 3 ("nothing could be read") after every skill was scored.
+    if kind == "folder":
+        os.mkdir("hist")
+    else:
+        os.mkfifo("hist")
+    r = run_cli("plugin", "score", fixture_root, "--history", "hist", "--format", "csv")
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert "error: hist: the history is not a regular file" in r.stderr
+
+
 def test_missing_input_file_is_a_usage_error(
     run_cli: Callable[..., Result], fixture_root: str
 ) -> None:
