@@ -252,6 +252,28 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, str | None]:
     return fm, parts[2], True, None
 
 
+def _expands_beyond(value: Any, limit: int) -> bool:
+    """Does ``value`` hold more than ``limit`` values once YAML aliases are expanded?
+
+    ``safe_load`` shares an aliased node instead of copying it, so ten lines of nested
+    aliases ("billion laughs") load at once but ``str()`` of them would not finish. A
+    structure without aliases has fewer values than its text has characters, so
+    ``limit`` = the text's length flags only what aliases multiplied.
+    """
+    seen, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple | set):
+            stack.extend(v)
+    return False
+
+
 def _line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -293,6 +315,13 @@ def extract(
         description = ""
     elif isinstance(desc_raw, str):
         description = desc_raw
+    elif _expands_beyond(desc_raw, len(text)):
+        warnings.append(
+            LineIssue(
+                skill_md, 1, "frontmatter description expands its aliases too far; read as empty"
+            )
+        )
+        description = ""
     else:
         warnings.append(LineIssue(skill_md, 1, "frontmatter description is not text; read as text"))
         description = str(desc_raw)
@@ -359,7 +388,16 @@ def extract(
     paths = fm.get("paths")
     display_name = name_raw if isinstance(name_raw, str) and name_raw else folder_name
     if name_raw and not isinstance(name_raw, str):
-        display_name = str(name_raw)
+        if _expands_beyond(name_raw, len(text)):
+            warnings.append(
+                LineIssue(
+                    skill_md,
+                    1,
+                    "frontmatter name expands its aliases too far; shown as the folder name",
+                )
+            )
+        else:
+            display_name = str(name_raw)
     row: dict[str, Any] = {
         "skill": _rel_skill(root, folder),
         "path": folder,
