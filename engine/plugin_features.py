@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -297,7 +298,12 @@ def extract(
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], list[LineIssue]]:
     """Features of one skill folder. Raises OSError / UnicodeDecodeError when unreadable."""
     skill_md = os.path.join(folder, SKILL_FILE)
-    with open(skill_md, "rb") as f:
+    # Non-blocking open: a FIFO named SKILL.md would otherwise wait for a writer for ever.
+    fd = os.open(skill_md, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            # A FIFO or a device (/dev/zero never ends): not a file to score.
+            raise OSError(0, "not a regular file")
         raw = f.read()
     text = decode(raw)
     warnings: list[LineIssue] = []

@@ -103,3 +103,22 @@ def test_a_root_given_twice_is_no_rejected_input(tmp_path: Path, second: str) ->
     res = plugin.score([str(root), again], history_path=None)
     assert res.issues == []
     assert [r["skill"] for r in res.report.to_pylist()] == ["a", "b"]
+
+
+def test_a_skill_md_that_is_not_a_regular_file_is_reported(tmp_path: Path) -> None:
+    # A device (here /dev/null) or a FIFO named SKILL.md is no skill file: reported, and
+    # the other skills scored. A FIFO used to block the run for ever, /dev/zero to read
+    # without end; /dev/null was scored as an empty skill.
+    root = tmp_path / "skills"
+    (root / "dev").mkdir(parents=True)
+    (root / "dev" / "SKILL.md").symlink_to("/dev/null")
+    (root / "fifo").mkdir()
+    os.mkfifo(root / "fifo" / "SKILL.md")
+    (root / "ok").mkdir()
+    (root / "ok" / "SKILL.md").write_text(HEAD.format(n="ok"))
+    res = plugin.score([str(root)], history_path=None)
+    assert [r["skill"] for r in res.report.to_pylist()] == ["ok"]
+    assert [(i.file, i.line, i.reason) for i in res.issues] == [
+        (str(root / n / "SKILL.md"), 0, "cannot read file: not a regular file")
+        for n in ("dev", "fifo")
+    ]
