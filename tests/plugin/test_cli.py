@@ -200,7 +200,7 @@ def test_nothing_to_score(run_cli: Callable[..., Result], tmp_path: Path) -> Non
     assert "missing: no such directory" in r.stderr
 
 
-@pytest.mark.parametrize("kind", ["folder", "fifo"])
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling symlink"])
 def test_a_history_that_is_not_a_regular_file_is_a_usage_error(
     run_cli: Callable[..., Result], fixture_root: str, kind: str
 ) -> None:
@@ -208,12 +208,19 @@ def test_a_history_that_is_not_a_regular_file_is_a_usage_error(
     # `extract`; it was exit 3 ("nothing could be read") after every skill was scored.
     if kind == "folder":
         os.mkdir("hist")
-    else:
+    elif kind == "fifo":
         os.mkfifo("hist")
+    else:
+        os.symlink("nowhere/h.jsonl", "hist")
     r = run_cli("plugin", "score", fixture_root, "--history", "hist", "--format", "csv")
     assert r.exit_code == 2
     assert r.stdout == ""
-    assert "error: hist: the history is not a regular file" in r.stderr
+    reason = (
+        "refusing to write through a symlink"
+        if "symlink" in kind
+        else ("the history is not a regular file")
+    )
+    assert f"error: hist: {reason}" in r.stderr
 
 
 def test_missing_input_file_is_a_usage_error(
