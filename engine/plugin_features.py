@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -185,7 +186,7 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
             reason = "not a directory" if os.path.exists(root) else "no such directory"
             issues.append(LineIssue(root, 0, reason))
             continue
-        before = len(found)
+        holds_skill = False  # a SKILL.md under this root, even one another root found first
 
         def onerror(e: OSError, root: str = root) -> None:
             issues.append(
@@ -195,11 +196,12 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
         for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
             dirnames.sort()
             if SKILL_FILE in filenames:
+                holds_skill = True
                 key = os.path.realpath(dirpath)
                 if key not in seen:
                     seen.add(key)
                     found.append((root, dirpath))
-        if len(found) == before:
+        if not holds_skill:
             issues.append(LineIssue(root, 0, f"no {SKILL_FILE} found under this root"))
     return found, issues
 
@@ -251,6 +253,28 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, str | None]:
     return fm, parts[2], True, None
 
 
+def _expands_beyond(value: Any, limit: int) -> bool:
+    """Does ``value`` hold more than ``limit`` values once YAML aliases are expanded?
+
+    ``safe_load`` shares an aliased node instead of copying it, so ten lines of nested
+    aliases ("billion laughs") load at once but ``str()`` of them would not finish. A
+    structure without aliases has fewer values than its text has characters, so
+    ``limit`` = the text's length flags only what aliases multiplied.
+    """
+    seen, stack = 0, [value]
+    while stack:
+        v = stack.pop()
+        seen += 1
+        if seen > limit:
+            return True
+        if isinstance(v, dict):
+            stack.extend(v.keys())
+            stack.extend(v.values())
+        elif isinstance(v, list | tuple | set):
+            stack.extend(v)
+    return False
+
+
 def _line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
@@ -274,7 +298,12 @@ def extract(
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], list[LineIssue]]:
     """Features of one skill folder. Raises OSError / UnicodeDecodeError when unreadable."""
     skill_md = os.path.join(folder, SKILL_FILE)
-    with open(skill_md, "rb") as f:
+    # Non-blocking open: a FIFO named SKILL.md would otherwise wait for a writer for ever.
+    fd = os.open(skill_md, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            # A FIFO or a device (/dev/zero never ends): not a file to score.
+            raise OSError(0, "not a regular file")
         raw = f.read()
     text = decode(raw)
     warnings: list[LineIssue] = []
@@ -292,6 +321,13 @@ def extract(
         description = ""
     elif isinstance(desc_raw, str):
         description = desc_raw
+    elif _expands_beyond(desc_raw, len(text)):
+        warnings.append(
+            LineIssue(
+                skill_md, 1, "frontmatter description expands its aliases too far; read as empty"
+            )
+        )
+        description = ""
     else:
         warnings.append(LineIssue(skill_md, 1, "frontmatter description is not text; read as text"))
         description = str(desc_raw)
@@ -358,7 +394,16 @@ def extract(
     paths = fm.get("paths")
     display_name = name_raw if isinstance(name_raw, str) and name_raw else folder_name
     if name_raw and not isinstance(name_raw, str):
-        display_name = str(name_raw)
+        if _expands_beyond(name_raw, len(text)):
+            warnings.append(
+                LineIssue(
+                    skill_md,
+                    1,
+                    "frontmatter name expands its aliases too far; shown as the folder name",
+                )
+            )
+        else:
+            display_name = str(name_raw)
     row: dict[str, Any] = {
         "skill": _rel_skill(root, folder),
         "path": folder,

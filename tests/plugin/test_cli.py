@@ -122,6 +122,45 @@ def test_history_is_append_only_and_idempotent(
     assert len(Path("h.jsonl").read_text().splitlines()) == 3
 
 
+def test_a_change_to_the_skill_folder_is_a_new_history_record(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # The score reads more than SKILL.md: assets/ (progressive disclosure) and whether a
+    # cross-reference resolves (DEAD_CROSS_REF). A change there moved the composite, but
+    # the record was "already recorded" (same SKILL.md, same evidence) and never written.
+    def score() -> tuple[str, float]:
+        r = run_cli("plugin", "score", fixture_root, "--format", "json")
+        composite = {s["skill"]: s["composite"] for s in json.loads(r.stdout)}
+        return r.stderr, composite["team-composition-patterns"]
+
+    _, before = score()
+    assert before == 72.8030303030303
+    (Path(ROOT, "team-composition-patterns", "assets")).mkdir()
+    Path(ROOT, "team-composition-patterns", "assets", "template.md").write_text("x\n")
+    err, after = score()
+    assert after == 75.07575757575758
+    assert "1 new record(s), 2 already recorded" in err
+    recs = [json.loads(x) for x in HISTORY.read_text().splitlines()]
+    assert [(r["skill"], r["composite"]) for r in recs[3:]] == [
+        ("team-composition-patterns", after)
+    ]
+    # The dead cross-reference of evaluation-methodology starts to resolve.
+    dead = next(
+        a["target"]
+        for s in json.loads(
+            run_cli("plugin", "score", fixture_root, "--format", "json", "--no-history").stdout
+        )
+        for a in s["anti_patterns"]
+        if a["flag"] == "DEAD_CROSS_REF"
+    )
+    Path(ROOT, dead).mkdir(parents=True)
+    err, _ = score()
+    assert "1 new record(s), 2 already recorded" in err
+    assert json.loads(HISTORY.read_text().splitlines()[-1])["skill"] == "evaluation-methodology"
+    err, _ = score()
+    assert "0 new record(s), 3 already recorded" in err
+
+
 def test_unreadable_and_non_utf8_skills_are_reported_not_fatal(
     run_cli: Callable[..., Result], fixture_root: str
 ) -> None:
@@ -159,6 +198,29 @@ def test_nothing_to_score(run_cli: Callable[..., Result], tmp_path: Path) -> Non
     assert r.exit_code == 3
     assert "empty: no SKILL.md found under this root" in r.stderr
     assert "missing: no such directory" in r.stderr
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo", "dangling symlink"])
+def test_a_history_that_is_not_a_regular_file_is_a_usage_error(
+    run_cli: Callable[..., Result], fixture_root: str, kind: str
+) -> None:
+    # README exit codes: a history runscore cannot write is a usage error (2), as for
+    # `extract`; it was exit 3 ("nothing could be read") after every skill was scored.
+    if kind == "folder":
+        os.mkdir("hist")
+    elif kind == "fifo":
+        os.mkfifo("hist")
+    else:
+        os.symlink("nowhere/h.jsonl", "hist")
+    r = run_cli("plugin", "score", fixture_root, "--history", "hist", "--format", "csv")
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    reason = (
+        "refusing to write through a symlink"
+        if "symlink" in kind
+        else ("the history is not a regular file")
+    )
+    assert f"error: hist: {reason}" in r.stderr
 
 
 def test_missing_input_file_is_a_usage_error(

@@ -93,3 +93,31 @@ def test_nested_skills_are_all_found(parsed: Any) -> None:
     by_skill = parsed[0]
     assert "parent" in by_skill and "parent/sub-skills/child" in by_skill
     assert by_skill["parent/sub-skills/child"]["static"] == by_skill["lf"]["static"]
+
+
+def _alias_bomb(levels: int) -> str:
+    """Frontmatter whose `description` and `name` are 10**levels strings once aliases expand."""
+    lines = [
+        "---",
+        'a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]',
+    ]
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, levels)]
+    lines += [f"description: *a{levels - 1}", f"name: *a{levels - 1}", "---", "body", ""]
+    return "\n".join(lines)
+
+
+def test_frontmatter_aliases_that_explode_are_not_expanded(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # str() of a million-string alias tree took seconds and megabytes; nine levels (a
+    # 12-line file) never finished and held up every other skill of the run.
+    by_skill, result = kit.score(tmp_path, {"bomb": {"text": _alias_bomb(6)}, "lf": {"text": LF}})
+    bomb = by_skill["bomb"]
+    assert bomb["name"] == "bomb"
+    assert [a["flag"] for a in bomb["anti_patterns"]] == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+    assert bomb["static"]["sub_scores"]["frontmatter_quality"] == 0.15  # a name, no description
+    assert sorted((w.file.split("/skills/")[1], w.reason) for w in result.warnings) == [
+        ("bomb/SKILL.md", "frontmatter description expands its aliases too far; read as empty"),
+        ("bomb/SKILL.md", "frontmatter name expands its aliases too far; shown as the folder name"),
+    ]
+    assert by_skill["lf"]["name"] == "p"

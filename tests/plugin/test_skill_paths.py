@@ -89,3 +89,36 @@ def test_an_input_line_may_name_its_skill_folder_in_any_spelling(
     assert [(i.line, i.reason) for i in res.issues] == [
         (1, 'no scored skill matches skill "r/skills/t"')
     ]
+
+
+@pytest.mark.parametrize("second", ["same root", "a skill inside it"])
+def test_a_root_given_twice_is_no_rejected_input(tmp_path: Path, second: str) -> None:
+    # Each skill is scored once; the second root holds SKILL.md files (already found), so
+    # it is not "a root without skills": nothing was rejected (exit 0, not 1).
+    root = tmp_path / "skills"
+    for n in ("a", "b"):
+        (root / n).mkdir(parents=True)
+        (root / n / "SKILL.md").write_text(HEAD.format(n=n) + "# X\n")
+    again = str(root) if second == "same root" else str(root / "b")
+    res = plugin.score([str(root), again], history_path=None)
+    assert res.issues == []
+    assert [r["skill"] for r in res.report.to_pylist()] == ["a", "b"]
+
+
+def test_a_skill_md_that_is_not_a_regular_file_is_reported(tmp_path: Path) -> None:
+    # A device (here /dev/null) or a FIFO named SKILL.md is no skill file: reported, and
+    # the other skills scored. A FIFO used to block the run for ever, /dev/zero to read
+    # without end; /dev/null was scored as an empty skill.
+    root = tmp_path / "skills"
+    (root / "dev").mkdir(parents=True)
+    (root / "dev" / "SKILL.md").symlink_to("/dev/null")
+    (root / "fifo").mkdir()
+    os.mkfifo(root / "fifo" / "SKILL.md")
+    (root / "ok").mkdir()
+    (root / "ok" / "SKILL.md").write_text(HEAD.format(n="ok"))
+    res = plugin.score([str(root)], history_path=None)
+    assert [r["skill"] for r in res.report.to_pylist()] == ["ok"]
+    assert [(i.file, i.line, i.reason) for i in res.issues] == [
+        (str(root / n / "SKILL.md"), 0, "cannot read file: not a regular file")
+        for n in ("dev", "fifo")
+    ]

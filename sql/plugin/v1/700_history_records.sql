@@ -1,14 +1,27 @@
 -- plugin/v1 · 700 history records                                    spec: plugin-eval.md §8
--- Reads:    plugin_report, plugin_judge_lines, plugin_mc_runs, plugin_matchups, $scored_at
---           (UTC ISO-8601 time of this run).
+-- Reads:    plugin_report, plugin_features, plugin_links, plugin_xrefs, plugin_judge_lines,
+--           plugin_mc_runs, plugin_matchups, $scored_at (UTC ISO-8601 time of this run).
 -- Produces: plugin_history_records (seq, record) — one record per scored skill, the line
 --             written to .archeflow/memory/plugins.jsonl. `content_hash` identifies what was
---             scored: SHA-256 over the SKILL.md bytes' hash and the judge, Monte Carlo and
---             matchup evidence accepted for the skill (in input order), so re-scoring the
---             same skill with the same evidence is recognised, and new evidence is recorded.
+--             scored: SHA-256 over the SKILL.md bytes' hash, what the static layer reads
+--             from the skill's folder besides them (folder name, references/ and assets/
+--             and their file counts, which links and cross-references resolve), and the
+--             judge, Monte Carlo and matchup evidence accepted for the skill (in input
+--             order), so re-scoring the same skill with the same evidence is recognised,
+--             and a change to any of it is recorded.
 CREATE OR REPLACE TEMP TABLE plugin_history_records AS
 WITH evidence AS (
     SELECT sid, string_agg(e, chr(10) ORDER BY src, o) AS evidence FROM (
+        SELECT f.skill_md AS sid, 0 AS src, 0 AS o,
+               to_json({'folder': f.folder,
+                        'references': f.has_references_dir, 'reference_files': f.reference_files,
+                        'assets': f.has_assets_dir, 'asset_files': f.asset_files,
+                        'links': (SELECT list(l.exists ORDER BY l.ord) FROM plugin_links l
+                                  WHERE l.skill_md = f.skill_md),
+                        'xrefs': (SELECT list(x.exists ORDER BY x.ord) FROM plugin_xrefs x
+                                  WHERE x.skill_md = f.skill_md)})::VARCHAR AS e
+        FROM plugin_features f
+        UNION ALL
         SELECT sid, 1 AS src, _ord AS o,
                to_json({'judge': judge, 'scores': scores})::VARCHAR AS e
         FROM plugin_judge_lines
