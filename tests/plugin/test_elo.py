@@ -130,3 +130,28 @@ def test_input_lines_find_skills_by_path_or_name(rated: Any) -> None:
         (7, "opponent_elo is not a number"),
         (8, "result is not one of win, draw, loss"),
     ]
+
+
+def test_numbers_too_large_for_a_double_are_refused_not_read_as_infinity(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # JSON has no infinity, but 1e400 overflows a double to one. An opponent rated
+    # infinite made every win worth the full K and the rating meaningless; an infinite
+    # token count made the token spread unknown. Such lines are reported, as the
+    # effectiveness pack reports a cost of 1e400.
+    mk = '{"skill": "s", "opponent": "o", "opponent_elo": %s, "result": "win"}'
+    mc = '{"skill": "s", "activated": true, "quality_score": 0.5, "tokens": %s}'
+    by_skill, result = kit.score(
+        tmp_path,
+        {"s": SKILL},
+        matchups=[mk % "1e400", mk % "-1e400", mk % "1500"],
+        mc=[mc % "1e400", mc % "1200", mc % "-1e400"],
+    )
+    got = by_skill["s"]
+    assert got["elo"]["matchups"] == 1 and got["elo"]["rating"] == elo([(1500, "win")])
+    assert sorted((Path(i.file).name, i.line, i.reason) for i in result.issues) == [
+        ("matchups.jsonl", 1, "opponent_elo is not a finite number"),
+        ("matchups.jsonl", 2, "opponent_elo is not a finite number"),
+        ("mc.jsonl", 1, "tokens is not a finite number; read as absent"),
+        ("mc.jsonl", 3, "tokens is not a finite number; read as absent"),
+    ]

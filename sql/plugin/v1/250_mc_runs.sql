@@ -4,7 +4,7 @@
 -- Produces: plugin_mc_runs (sid, _ord, activated, errored, quality, tokens) — one row per
 --             accepted run. `activated` must be a boolean; `errored` a boolean or absent
 --             (= false); `quality_score` a number in [0, 1] or absent/null (no quality value);
---             `tokens` a number ≥ 0 or absent/null (no token count). A bad optional field is
+--             `tokens` a finite number ≥ 0 or absent/null (no token count). A bad optional field is
 --             reported and read as absent; a bad skill or `activated` rejects the line.
 --           plugin_mc_counts (sid, n, n_activated, n_errored) — the counts the exact
 --             Clopper–Pearson interval needs (its beta quantiles are computed in Python
@@ -30,6 +30,8 @@ SELECT r.*, m.sid,
        CASE WHEN r.tokens IS NULL OR json_type(r.tokens) = 'NULL' THEN NULL
             WHEN json_type(r.tokens) NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT')
                 THEN 'tokens is not a number; read as absent'
+            -- 1e400 is JSON, but a double takes it as infinity
+            WHEN NOT isfinite(r.tokens::DOUBLE) THEN 'tokens is not a finite number; read as absent'
             WHEN r.tokens::DOUBLE < 0 THEN 'tokens is negative; read as absent'
        END AS tokens_problem
 FROM plugin_mc_in r

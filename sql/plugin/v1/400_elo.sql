@@ -2,7 +2,7 @@
 -- Reads:    plugin_matchups_in (_file, _line, _ord, skill, opponent, opponent_elo, result:
 --           JSON), plugin_key_map, plugin_features, plugin_params.
 -- Produces: plugin_matchups (sid, _ord, opponent, rb, s) — accepted matchups in file order;
---             `opponent_elo` must be a number, `result` one of win / draw / loss (→ 1 / 0.5 / 0);
+--             `opponent_elo` must be a finite number, `result` one of win / draw / loss (→ 1 / 0.5 / 0);
 --           plugin_elo (sid, matchups, rating, ci_low, ci_high) — rating from elo_start with
 --             K = elo_k against the fixed opponent ratings, in file order:
 --             E = 1 / (1 + 10^((Rb − Ra) / 400)), Ra ← Ra + K (S − E).
@@ -19,7 +19,10 @@ SELECT r.*, m.sid,
            CASE WHEN r.opponent_elo IS NULL OR json_type(r.opponent_elo) = 'NULL'
                     THEN 'missing opponent_elo'
                 WHEN json_type(r.opponent_elo) NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT')
-                    THEN 'opponent_elo is not a number' END,
+                    THEN 'opponent_elo is not a number'
+                -- 1e400 is JSON, but a double takes it as infinity
+                WHEN NOT isfinite(r.opponent_elo::DOUBLE)
+                    THEN 'opponent_elo is not a finite number' END,
            CASE WHEN r.result IS NULL OR json_type(r.result) = 'NULL' THEN 'missing result'
                 WHEN json_type(r.result) <> 'VARCHAR'
                   OR lower(trim(r.result ->> '$')) NOT IN ('win', 'draw', 'loss')
