@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from runscore.engine import sources
 from runscore.engine.errors import HistoryError, LockTimeout, UsageError
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
@@ -34,6 +35,35 @@ WRITE_CHUNK = 1 << 20
 def _check_not_symlink(path: str) -> None:
     if os.path.islink(path):
         raise HistoryError(f"{path}: refusing to write through a symlink")
+
+
+def _refuse_compressed(path: str, head: bytes) -> None:
+    packed = sources.compressed_format(head)
+    if packed:
+        # Plain lines after a gzip stream make the whole file unreadable to gzip and to
+        # runscore alike (which skips a compressed file whole): every record would be lost.
+        raise UsageError(
+            f"{path}: {packed}-compressed: runscore appends only to a plain JSONL history "
+            "(decompress it first)"
+        )
+
+
+def check_appendable(path: str) -> None:
+    """Refuse, before any scoring, a history that could not be appended to as it is: a
+    symlink, anything but a regular file, or a compressed file. ``append_groups`` checks
+    again under the lock; this says it before minutes of work are thrown away."""
+    if os.path.islink(path):
+        raise UsageError(f"{path}: refusing to write through a symlink")
+    if not os.path.exists(path):
+        return
+    if not os.path.isfile(path):  # a folder or a FIFO where the history belongs
+        raise UsageError(f"{path}: the history is not a regular file")
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the history: {e.strerror or e}") from None
+    _refuse_compressed(path, head)
 
 
 #: What the nightly job adds to a history's path for its own lock on it (``locked``).
@@ -126,6 +156,7 @@ def append_groups(
         size = os.fstat(fd).st_size
         if size > 0:
             with open(path, "rb") as r:
+                _refuse_compressed(path, r.read(16))
                 r.seek(size - 1)
                 if r.read(1) != b"\n":
                     # A torn last line (crash mid-append, or another tool's

@@ -319,7 +319,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
             try:
                 for chunk in chunks:
                     if not tail:  # the file's first chunk
-                        packed = _compressed(chunk)
+                        packed = compressed_format(chunk)
                         if packed is not None:
                             sf.error = (
                                 f"{packed}-compressed: runscore reads plain JSONL "
@@ -390,7 +390,7 @@ _COMPRESSED_MAGIC = (
 _COMPRESSED_FIRST = frozenset(magic[:1] for magic, _ in _COMPRESSED_MAGIC)
 
 
-def _compressed(head: bytes) -> str | None:
+def compressed_format(head: bytes) -> str | None:
     """The compression format ``head`` (a file's first bytes) opens with, if any. bzip2's
     magic is ASCII, so it also needs its block size digit and block magic to count."""
     if head[:1] not in _COMPRESSED_FIRST:  # a JSONL file opens with "{" or a blank

@@ -467,11 +467,8 @@ def extract(
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
     _check_version(version)
-    if write and os.path.islink(history_path):
-        raise UsageError(f"{history_path}: refusing to write through a symlink")
-    if write and os.path.exists(history_path) and not os.path.isfile(history_path):
-        # A folder or a FIFO where the history belongs: say so before scoring anything.
-        raise UsageError(f"{history_path}: the history is not a regular file")
+    if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
+        history.check_appendable(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is
     # sure to be needed: a rerun with nothing new (the nightly's usual night) needs none,
     # and opening one beside its stat-ing cost it ~0.02-0.03 s at 10k run files.

@@ -499,8 +499,7 @@ def append_history(
     records = result.history_records
     if not records:
         return HistoryOutcome(path, 0, 0)
-    if os.path.isdir(path):  # before its lock file is made beside it
-        raise UsageError(f"{path}: the history is not a regular file")
+    history.check_appendable(path)  # before its lock file is made beside it
     with history.locked(path, timeout=lock_timeout, what="pipeline history"):
         con = db.connect()
         new = pa.Table.from_pylist(

@@ -222,11 +222,8 @@ def score(
     """Score the skills and append new records to the history (``history_path`` None: don't)."""
     # A path to write that cannot be written is a usage error (exit 2), said before
     # scoring anything, as `extract` says it.
-    if history_path is not None and os.path.islink(history_path):
-        raise UsageError(f"{history_path}: refusing to write through a symlink")
-    if history_path is not None and os.path.exists(history_path):
-        if not os.path.isfile(history_path):  # a folder or a FIFO where the history belongs
-            raise UsageError(f"{history_path}: the history is not a regular file")
+    if history_path is not None:
+        history.check_appendable(history_path)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:

@@ -52,9 +52,55 @@ def test_a_compressed_history_is_named(run_cli: Any, tmp_path: Path) -> None:
 
 
 def test_only_a_real_magic_number_counts() -> None:
-    assert sources._compressed(b"\x28\xb5\x2f\xfd\x00") == "zstd"
-    assert sources._compressed(b"BZh91AY&SY\x00") == "bzip2"
+    assert sources.compressed_format(b"\x28\xb5\x2f\xfd\x00") == "zstd"
+    assert sources.compressed_format(b"BZh91AY&SY\x00") == "bzip2"
     # text that happens to open like bzip2's magic is not bzip2
-    assert sources._compressed(b"BZhello world") is None
-    assert sources._compressed(b'{"run_id": "x"}') is None
-    assert sources._compressed(b"") is None
+    assert sources.compressed_format(b"BZhello world") is None
+    assert sources.compressed_format(b'{"run_id": "x"}') is None
+    assert sources.compressed_format(b"") is None
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+@pytest.mark.parametrize("pack", ["extract", "plugin", "pipeline"])
+def test_a_compressed_history_is_never_appended_to(run_cli: Any, tmp_path: Path, pack: str) -> None:
+    # Plain lines appended after a gzip stream made the whole file unreadable (to gzip, and
+    # to runscore, which skips a compressed file whole): extract did so with exit 0. Every
+    # pack that appends now refuses, before scoring, and leaves the file as it was.
+    hist = tmp_path / "h.jsonl"
+    packed = gzip.compress(b'{"run_id": "old"}\n')
+    hist.write_bytes(packed)
+    args = {
+        "extract": ["extract", str(SAMPLE), "--history", str(hist)],
+        "plugin": ["plugin", "score", str(FIXTURES / "plugin"), "--history", str(hist)],
+        "pipeline": [
+            "pipeline",
+            str(FIXTURES / "pipeline" / "tasks.jsonl"),
+            "--out",
+            str(tmp_path / "out"),
+            "--history",
+            str(hist),
+        ],
+    }[pack]
+    res = run_cli(*args)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"error: {hist}: gzip-compressed: runscore appends only to a plain JSONL history "
+        "(decompress it first)\n"
+    )
+    assert hist.read_bytes() == packed
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]  # no lock, no reports
+
+
+def test_the_append_itself_refuses_a_compressed_history(tmp_path: Path) -> None:
+    # The check under the lock, for a history compressed after the early check.
+    from runscore.engine import history
+    from runscore.engine.errors import UsageError
+
+    hist = tmp_path / "h.jsonl"
+    packed = lzma.compress(b'{"run_id": "old"}\n')
+    hist.write_bytes(packed)
+    with pytest.raises(UsageError, match="xz-compressed: runscore appends only"):
+        history.append_groups(str(hist), [['{"run_id": "new"}']])
+    assert hist.read_bytes() == packed
