@@ -110,6 +110,52 @@ def test_rejected_lines_are_reported_and_the_rest_scored(
     assert len(rep["inputs"]["rejected"]) == 5
 
 
+def test_out_of_range_numbers_and_times_are_rejected_not_fatal(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A number or time DuckDB cannot cast (BIGINT/DECIMAL/printable year) used to stop the
+    whole report (exit 2 or a traceback); now only that line is rejected, with its reason."""
+    g = _small(gen())
+    path = g.write(tmp_path / "range.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    base = json.loads(good[0])
+
+    def variant(eid: str, section: str, **fields: Any) -> str:
+        ep = json.loads(json.dumps(base))
+        ep["episodeId"] = eid
+        ep[section].update(fields)
+        return json.dumps(ep)
+
+    bad = [
+        variant("r1", "outcome", retries=1e300),
+        variant("r2", "outcome", repairs=2**63),
+        variant("r3", "usage", apiEquivalentCostUsd=1e29),
+        variant("r4", "usage", apiEquivalentCostUsd=12345.5).replace("12345.5", "1e999"),
+        variant("r5", "execution", startedAt="99999-01-01T00:00:00Z"),
+        variant("r6", "execution", endedAt="infinity"),
+        variant("r7", "execution", startedAt="0001-01-01T00:00:00+05:00"),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    n = len(good)
+    for fmt in ("json", "markdown", "csv"):
+        res = run_cli("routes", str(path), "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 1, res.stderr
+        assert res.stderr.splitlines() == [
+            f"{path}:{n + 1}: outcome.retries/repairs is out of range (at most 2147483647)",
+            f"{path}:{n + 2}: outcome.retries/repairs is out of range (at most 2147483647)",
+            f"{path}:{n + 3}: usage cost is out of range (finite and below 1e15 USD)",
+            f"{path}:{n + 4}: usage cost is out of range (finite and below 1e15 USD)",
+            f"{path}:{n + 5}: execution.startedAt is outside the years 1 to 9999 (UTC): "
+            "99999-01-01T00:00:00Z",
+            f"{path}:{n + 6}: execution.endedAt is outside the years 1 to 9999 (UTC): infinity",
+            f"{path}:{n + 7}: execution.startedAt is outside the years 1 to 9999 (UTC): "
+            "0001-01-01T00:00:00+05:00",
+        ]
+    rep = json.loads(run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF).stdout)
+    assert rep["inputs"]["episodes"] == n
+    assert len(rep["inputs"]["rejected"]) == 7
+
+
 def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
     res = run_cli("routes", str(tmp_path / "missing.jsonl"))
     assert res.exit_code == 3 and "no such file" in res.stderr

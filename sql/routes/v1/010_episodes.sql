@@ -8,6 +8,9 @@
 --   provenance, model, reasoning effort and harness stay separate columns; unknown stays NULL.
 --   cost is the episode's cost on its own basis (observed -> observedCostUsd;
 --   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
+--   Numbers and times outside what can be stored and printed are rejected with their reason,
+--   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
+--   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
 -- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
 --   (observational data is what a log is unless it says otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
@@ -127,18 +130,27 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type),
             THEN 'unknown outcome.status ' || status
         WHEN bad_cost OR observed_cost_usd < 0 OR api_cost_usd < 0
             THEN 'usage cost is not a non-negative number'
+        WHEN NOT coalesce(isfinite(observed_cost_usd) AND observed_cost_usd < 1e15, true)
+             OR NOT coalesce(isfinite(api_cost_usd) AND api_cost_usd < 1e15, true)
+            THEN 'usage cost is out of range (finite and below 1e15 USD)'
         WHEN cost_basis_raw IS NOT NULL
              AND cost_basis_raw NOT IN ('observed', 'api_equivalent', 'subscription', 'unknown')
             THEN 'unknown usage.costBasis ' || cost_basis_raw
         WHEN bad_counts OR retries_raw < 0 OR repairs_raw < 0
              OR retries_raw <> floor(retries_raw) OR repairs_raw <> floor(repairs_raw)
             THEN 'outcome.retries/repairs is not a non-negative integer'
+        WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
+            THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
             THEN 'execution.startedAt is not an ISO date-time: ' || started_raw
         WHEN ended_raw IS NOT NULL AND ended_at IS NULL
             THEN 'execution.endedAt is not an ISO date-time: ' || ended_raw
+        WHEN NOT coalesce(isfinite(started_at) AND year(started_at) BETWEEN 1 AND 9999, true)
+            THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): ' || started_raw
+        WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
+            THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): ' || ended_raw
     END AS reject_reason
 FROM t;
 
