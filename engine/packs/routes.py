@@ -206,7 +206,10 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
     except ValueError as e:
         raise UsageError(f"--as-of: not an ISO date-time: {text!r}") from e
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        except OverflowError as e:
+            raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {text!r}") from e
     return parsed
 
 

@@ -75,6 +75,20 @@ def test_default_as_of_is_today_midnight_utc() -> None:
     assert engine.parse_as_of("2025-01-02T03:00:00+02:00") == dt.datetime(2025, 1, 2, 1)
 
 
+def test_as_of_offset_past_the_calendar_is_a_usage_error(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """An --as-of whose offset moves it out of years 1-9999 in UTC raised OverflowError (a
+    traceback, exit 1 as if input were rejected); it is a usage error (exit 2) now."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    for text in ("9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"):
+        for cmd in ("report", "export-router-rows"):
+            res = run_cli("routes", cmd, path, "--as-of", text)
+            assert res.exit_code == 2, res.stderr
+            assert res.stdout == ""
+            assert res.stderr == f"error: --as-of: outside the years 1 to 9999 in UTC: {text!r}\n"
+
+
 def test_rejected_lines_are_reported_and_the_rest_scored(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
