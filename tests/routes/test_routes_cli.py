@@ -170,6 +170,32 @@ def test_out_of_range_numbers_and_times_are_rejected_not_fatal(
     assert len(rep["inputs"]["rejected"]) == 7
 
 
+def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A negative net saving (an escalation tax) printed as `$-0.0042` in the Cost line and the
+    cascades table but as `-$0.0042` in the headline and the why list; now `-$0.0042`."""
+    g = gen()
+    g.cell(SONNET, 100, 90)
+    g.cascade(
+        60,
+        cheap=HAIKU,
+        premium=SONNET,
+        direct_ok=10,
+        escalate=48,
+        premium_ok=45,
+        retries_on_escalated=2,
+    )
+    path = str(g.write(tmp_path / "tax.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    md = res.stdout
+    assert "$-" not in md
+    assert "(net -$0.0042, api_equivalent)" in md
+    assert "vs claude-sonnet-4 directly $0.0329; net saving -$0.0042 per accepted outcome\n" in md
+    assert "| 60 | 55 | 48 | -$0.0042 | api_equivalent | proven |" in md
+    assert "claude-sonnet-4 directly $0.0329 over its 135 accepted outcomes" in md
+    assert "; net saving -$0.0042.\n" in md
+
+
 def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
     res = run_cli("routes", str(tmp_path / "missing.jsonl"))
     assert res.exit_code == 3 and "no such file" in res.stderr
