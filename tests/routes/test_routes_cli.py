@@ -68,6 +68,29 @@ def test_byte_identical_reruns(gen: Any, run_cli: Any, tmp_path: Path, monkeypat
     assert len(outs["json"]) == 1 and len(outs["markdown"]) == 1
 
 
+def test_two_drift_findings_on_one_route_pair_keep_one_order(
+    gen: Any, run_cli: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A stale comparison and a stale cascade of the same two routes both become evidence_drift
+    with the same sort keys (type, activity, candidate, incumbent); their order was left to
+    DuckDB's threads, so reruns differed (§7). Ties now go by evidence source, then headline."""
+    g = _equivalent(gen())
+    g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
+    path = str(g.write(tmp_path / "r.jsonl"))
+    monkeypatch.setenv("RUNSCORE_THREADS", "2")
+    outs = set()
+    for _ in range(6):
+        res = run_cli("routes", path, "--format", "csv", "--as-of", "2026-01-01")
+        assert res.exit_code == 0, res.stderr
+        outs.add(res.stdout)
+    assert len(outs) == 1
+    rows = list(csv.DictReader(io.StringIO(outs.pop())))
+    assert [(r["type"], r["grade"], r["evidence_source"]) for r in rows] == [
+        ("evidence_drift", "correlated", "historical"),
+        ("evidence_drift", "proven", "prospective"),
+    ]
+
+
 def test_default_as_of_is_today_midnight_utc() -> None:
     import datetime as dt
 

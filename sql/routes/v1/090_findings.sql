@@ -411,4 +411,7 @@ FROM (
     UNION ALL BY NAME SELECT * FROM blind_f
 ) u
 JOIN routes_finding_types t ON t.type = u.type
-ORDER BY t.rank, u.activity, u.sort_candidate, u.sort_incumbent;
+-- Ties (a stale comparison and a stale cascade of the same two routes are both
+-- evidence_drift; a harness step may move models up and down) go by evidence source, then
+-- headline, so the order never depends on DuckDB's threads (§7 byte-identical reruns).
+ORDER BY t.rank, u.activity, u.sort_candidate, u.sort_incumbent, u.evidence_source, u.headline;
