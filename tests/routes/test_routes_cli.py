@@ -98,6 +98,60 @@ def test_default_as_of_is_today_midnight_utc() -> None:
     assert engine.parse_as_of("2025-01-02T03:00:00+02:00") == dt.datetime(2025, 1, 2, 1)
 
 
+def test_wrong_json_kinds_are_rejected_not_read_as_missing(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`"outcome": "succeeded"` was read as an unlabelled episode, `"source": {"kind": 5}` as
+    historical, `"escalated": "true"` as not escalated: bad input silently scored. Each such
+    line is now rejected with the field and reason; the rest is scored."""
+    g = _small(gen())
+    path = g.write(tmp_path / "kinds.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    base = json.loads(good[0])
+
+    def variant(eid: str, change: Any) -> str:
+        ep = json.loads(json.dumps(base))
+        ep["episodeId"] = eid
+        change(ep)
+        return json.dumps(ep)
+
+    bad = [
+        variant("k1", lambda e: e.update(source="historical")),
+        variant("k2", lambda e: e.update(project=["p"])),
+        variant("k3", lambda e: e.update(task="t")),
+        variant("k4", lambda e: e.update(execution=["claude-haiku-4"])),
+        variant("k5", lambda e: e.update(usage="lots")),
+        variant("k6", lambda e: e.update(outcome="succeeded")),
+        variant("k7", lambda e: e["source"].update(kind=5)),
+        variant("k8", lambda e: e["task"].update(complexity=3)),
+        variant("k9", lambda e: e["usage"].update(costBasis=1)),
+        variant("k10", lambda e: e["outcome"].update(status=True)),
+        variant("k11", lambda e: e["outcome"].update(escalation="yes")),
+        variant("k12", lambda e: e["outcome"]["escalation"].update(escalated="true")),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    n = len(good)
+    reasons = [
+        "source is not a JSON object",
+        "project is not a JSON object",
+        "task is not a JSON object",
+        "execution is not a JSON object",
+        "usage is not a JSON object",
+        "outcome is not a JSON object",
+        "source.kind is not a string",
+        "task.complexity is not a string",
+        "usage.costBasis is not a string",
+        "outcome.status is not a string",
+        "outcome.escalation is not a JSON object",
+        "outcome.escalation.escalated is not true or false",
+    ]
+    assert res.stderr.splitlines() == [f"{path}:{n + i}: {r}" for i, r in enumerate(reasons, 1)]
+    rep = json.loads(res.stdout)
+    assert rep["inputs"]["episodes"] == n
+
+
 def test_as_of_offset_past_the_calendar_is_a_usage_error(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
