@@ -273,6 +273,30 @@ def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_
     assert "; net saving -$0.0042.\n" in md
 
 
+def test_cascade_target_harness_scope_is_known(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A cascade finding's target (its `incumbent`) had a hard-coded empty harness scope, shown
+    as "harness scope: unknown" although every target episode carries its harness."""
+    g = gen()
+    g.cell(SONNET, 100, 90, harness="h0")
+    g.cascade(
+        60,
+        cheap=HAIKU,
+        premium=SONNET,
+        direct_ok=10,
+        escalate=48,
+        premium_ok=45,
+        retries_on_escalated=2,
+    )
+    path = str(g.write(tmp_path / "tax.jsonl"))
+    rep = json.loads(run_cli("routes", path, "--format", "json", "--as-of", AS_OF).stdout)
+    (f,) = rep["findings"]
+    assert f["type"] == "escalation_tax"
+    assert f["incumbent"]["harness_scope"] == ["h0", "h1"]
+    assert f["candidate"]["harness_scope"] == ["h1"]
+    md = run_cli("routes", path, "--as-of", AS_OF).stdout
+    assert "- Incumbent: claude-sonnet-4 via claude-code/anthropic (harness scope: h0, h1)\n" in md
+
+
 def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
     res = run_cli("routes", str(tmp_path / "missing.jsonl"))
     assert res.exit_code == 3 and "no such file" in res.stderr

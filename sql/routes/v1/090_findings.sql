@@ -243,7 +243,7 @@ casc_f AS (
         END AS command,
         target_host AS incumbent__host, target_provider AS incumbent__provider,
         target_model AS incumbent__model, target_label AS incumbent__route,
-        CAST([] AS VARCHAR[]) AS incumbent__harness_scope,
+        target_harnesses AS incumbent__harness_scope,
         entry_host AS candidate__host, entry_provider AS candidate__provider,
         entry_model AS candidate__model, entry_label AS candidate__route,
         harnesses AS candidate__harness_scope,
