@@ -401,6 +401,34 @@ def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert len(list(csv.reader(io.StringIO(csv_out)))) == 811
 
 
+def test_router_rows_jsonl_never_writes_infinity(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A token count of 1e999 (read as +inf) came out of `--format jsonl` as `Infinity`, which
+    is not JSON, while `--format json` and `csv` wrote null. Every format writes null now."""
+    g = gen()
+    g.episode(model=HAIKU, success=True)
+    path = tmp_path / "inf.jsonl"
+    g.write(path)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"input": 1000', '"input": 1e999'),
+        encoding="utf-8",
+    )
+
+    def strict(text: str) -> Any:
+        def refuse(name: str) -> None:
+            raise ValueError(f"not JSON: {name}")
+
+        return json.loads(text, parse_constant=refuse)
+
+    res = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    (line,) = res.stdout.splitlines()
+    row = strict(line)
+    assert row["features"]["tokens_input"] is None
+    assert row["features"]["tokens_output"] == 200.0
+    as_json = run_cli("routes", "export-router-rows", str(path), "--format", "json").stdout
+    assert strict(as_json) == [row]
+
+
 def test_hostile_names_are_escaped(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     evil = "haiku-[x](javascript:alert(1))-<script>|`"
     g = gen()
