@@ -370,6 +370,32 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 2
 
 
+def test_whole_numbers_past_the_sql_types_are_usage_errors(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`--min-pairs 99999999999999999999` or a model tier of 99999999999 reached the SQL and
+    stopped it with DuckDB's conversion error; they are refused up front, naming the setting."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    big = "99999999999999999999"
+    res = run_cli("routes", path, "--min-pairs", big)
+    assert res.exit_code == 2
+    assert res.stderr == f"error: flags: min_pairs must be at most 9223372036854775807, got {big}\n"
+    pol = tmp_path / "pol.yaml"
+    pol.write_text("model_tiers:\n  haiku: 99999999999\n", encoding="utf-8")
+    res = run_cli("routes", "export-router-rows", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {pol}: model tier for 'haiku' must be a whole number "
+        "from -2147483648 to 2147483647\n"
+    )
+    pol.write_text("freshness_days: 1.0e+19\n", encoding="utf-8")
+    res = run_cli("routes", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {pol}: freshness_days must be at most 9223372036854775807, got 1e+19\n"
+    )
+
+
 def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     g = _equivalent(gen())
     g.unlabelled(HAIKU, 3)
