@@ -323,6 +323,11 @@ def analyze(
         raise UsageError("no episode files given")
     policy = policy or Policy()
     clock = as_of or parse_as_of(None)
+    if clock.tzinfo is not None:  # an aware clock is read in UTC, as --as-of with an offset is
+        try:
+            clock = clock.astimezone(dt.UTC).replace(tzinfo=None)
+        except OverflowError as e:
+            raise UsageError(f"as_of: outside the years 1 to 9999 in UTC: {as_of}") from e
     con = db.connect()
     try:
         files, issues = _read(con, paths)

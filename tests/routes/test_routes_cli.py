@@ -152,6 +152,39 @@ def test_wrong_json_kinds_are_rejected_not_read_as_missing(
     assert rep["inputs"]["episodes"] == n
 
 
+def test_api_as_of_with_a_timezone_is_read_in_utc(gen: Any, tmp_path: Path) -> None:
+    """routes.analyze(as_of=<aware datetime>) used the wall-clock digits as if they were UTC
+    (10:00+05:00 became 10:00Z) and printed that as the report's clock; now 05:00Z."""
+    import datetime as dt
+
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    plus5 = dt.timezone(dt.timedelta(hours=5))
+    aware = engine.analyze([path], as_of=dt.datetime(2025, 3, 1, 10, tzinfo=plus5))
+    naive = engine.analyze([path], as_of=dt.datetime(2025, 3, 1, 5))
+    assert aware.to_dict()["as_of"] == "2025-03-01T05:00:00Z"
+    assert aware.to_dict() == naive.to_dict()
+
+
+def test_nightly_routes_report_is_as_of_the_nightly_date(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`nightly --date D` wrote routes.json/routes.md as of the day it ran (today), not D, as
+    the pipeline pack's eval date is: a rerun of a past date changed its freshness verdicts."""
+    eps = tmp_path / "proj" / ".archeflow" / "episodes"
+    eps.mkdir(parents=True)
+    _small(gen()).write(eps / "e.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2025-03-01")
+    assert res.exit_code == 0, res.stderr
+    folder = tmp_path / "out" / "2025-03-01" / "routes" / "proj"
+    rep = json.loads((folder / "routes.json").read_text(encoding="utf-8"))
+    assert rep["as_of"] == "2025-03-01T00:00:00Z"
+    assert rep == json.loads(
+        run_cli("routes", str(eps / "e.jsonl"), "--format", "json", "--as-of", AS_OF).stdout
+    ) | {"inputs": rep["inputs"]}
+    md = (folder / "routes.md").read_text(encoding="utf-8")
+    assert "As of 2025-03-01T00:00:00Z · scoring routes/v1" in md
+
+
 def test_as_of_offset_past_the_calendar_is_a_usage_error(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
