@@ -8,6 +8,7 @@ the outputs went and maps the outcome to an exit code.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import os
 import re
@@ -127,7 +128,10 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
     from runscore.engine.history import atomic_write_text
     from runscore.engine.packs import routes as routes_engine
 
-    rep = routes_engine.analyze(run.inputs.paths)
+    # The day's folder is as of that day (as pipeline's eval date is), so a rerun of a past
+    # --date gives the same freshness verdicts on any later day.
+    as_of = dt.datetime(run.date.year, run.date.month, run.date.day)
+    rep = routes_engine.analyze(run.inputs.paths, as_of=as_of)
     data = rep.to_dict()
     files = [os.path.join(run.out_dir, "routes.json")]
     atomic_write_text(files[0], output.to_json(data))

@@ -61,6 +61,11 @@ def to_json(data: Any) -> str:
     return json.dumps(_json_safe(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
+def to_json_line(row: Any) -> str:
+    """One JSONL line (keys sorted), with the same safe values as ``to_json`` (no NaN/Infinity)."""
+    return json.dumps(_json_safe(row), ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+
+
 def md_escape(v: Any) -> str:
     """A value as one safe markdown table cell."""
     if v is None:

@@ -32,9 +32,18 @@ def env() -> jinja2.Environment:
         )
         e.filters["md"] = md_escape
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
-        e.filters["usd"] = lambda v, d=4: "unknown" if v is None else f"${v:.{d}f}"
+        e.filters["usd"] = usd
         _ENV = e
     return _ENV
+
+
+def usd(v: float | None, digits: int = 4) -> str:
+    """Dollars as the SQL's text says them: ``-$0.0042`` (sign before the $), never ``$-0.0000``."""
+    if v is None:
+        return "unknown"
+    if round(v, digits) < 0:
+        return f"-${-v:.{digits}f}"
+    return f"${abs(v):.{digits}f}"
 
 
 def render(template: str, **ctx: Any) -> str:

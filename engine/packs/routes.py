@@ -49,6 +49,9 @@ NUMERIC_POLICY: dict[str, type] = {
     "min_stratum_overlap": float,
 }
 _FRACTIONS = {"tolerance", "max_ci_width", "min_stratum_overlap"}
+#: The SQL's integer types: whole-number settings are BIGINT, model tiers INTEGER.
+_BIGINT_MAX = 2**63 - 1
+_INT_MAX = 2**31 - 1
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,8 @@ def _number(key: str, value: Any, where: str) -> float | int:
             raise UsageError(f"{where}: {key} must be a whole number, got {value!r}")
         if value < 0:
             raise UsageError(f"{where}: {key} must be >= 0, got {value!r}")
+        if value > _BIGINT_MAX:  # the SQL reads it as BIGINT
+            raise UsageError(f"{where}: {key} must be at most {_BIGINT_MAX}, got {value!r}")
         return int(value)
     f = float(value)
     if not math.isfinite(f) or f < 0 or (key in _FRACTIONS and f > 1):
@@ -145,8 +150,11 @@ def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
     out: list[tuple[str, int]] = []
     for k in sorted(value, key=str):
         v = value[k]
-        if isinstance(v, bool) or not isinstance(v, int):
-            raise UsageError(f"{where}: model tier for {k!r} must be a whole number")
+        if isinstance(v, bool) or not isinstance(v, int) or not -_INT_MAX - 1 <= v <= _INT_MAX:
+            raise UsageError(
+                f"{where}: model tier for {k!r} must be a whole number "
+                f"from {-_INT_MAX - 1} to {_INT_MAX}"
+            )
         out.append((str(k).lower(), v))
     return tuple(out)
 
@@ -206,7 +214,10 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
     except ValueError as e:
         raise UsageError(f"--as-of: not an ISO date-time: {text!r}") from e
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
+        except OverflowError as e:
+            raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {text!r}") from e
     return parsed
 
 
@@ -312,6 +323,11 @@ def analyze(
         raise UsageError("no episode files given")
     policy = policy or Policy()
     clock = as_of or parse_as_of(None)
+    if clock.tzinfo is not None:  # an aware clock is read in UTC, as --as-of with an offset is
+        try:
+            clock = clock.astimezone(dt.UTC).replace(tzinfo=None)
+        except OverflowError as e:
+            raise UsageError(f"as_of: outside the years 1 to 9999 in UTC: {as_of}") from e
     con = db.connect()
     try:
         files, issues = _read(con, paths)

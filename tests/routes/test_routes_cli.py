@@ -68,11 +68,135 @@ def test_byte_identical_reruns(gen: Any, run_cli: Any, tmp_path: Path, monkeypat
     assert len(outs["json"]) == 1 and len(outs["markdown"]) == 1
 
 
+def test_two_drift_findings_on_one_route_pair_keep_one_order(
+    gen: Any, run_cli: Any, tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A stale comparison and a stale cascade of the same two routes both become evidence_drift
+    with the same sort keys (type, activity, candidate, incumbent); their order was left to
+    DuckDB's threads, so reruns differed (§7). Ties now go by evidence source, then headline."""
+    g = _equivalent(gen())
+    g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
+    path = str(g.write(tmp_path / "r.jsonl"))
+    monkeypatch.setenv("RUNSCORE_THREADS", "2")
+    outs = set()
+    for _ in range(6):
+        res = run_cli("routes", path, "--format", "csv", "--as-of", "2026-01-01")
+        assert res.exit_code == 0, res.stderr
+        outs.add(res.stdout)
+    assert len(outs) == 1
+    rows = list(csv.DictReader(io.StringIO(outs.pop())))
+    assert [(r["type"], r["grade"], r["evidence_source"]) for r in rows] == [
+        ("evidence_drift", "correlated", "historical"),
+        ("evidence_drift", "proven", "prospective"),
+    ]
+
+
 def test_default_as_of_is_today_midnight_utc() -> None:
     import datetime as dt
 
     assert engine.parse_as_of(None, today=dt.date(2025, 1, 2)) == dt.datetime(2025, 1, 2)
     assert engine.parse_as_of("2025-01-02T03:00:00+02:00") == dt.datetime(2025, 1, 2, 1)
+
+
+def test_wrong_json_kinds_are_rejected_not_read_as_missing(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`"outcome": "succeeded"` was read as an unlabelled episode, `"source": {"kind": 5}` as
+    historical, `"escalated": "true"` as not escalated: bad input silently scored. Each such
+    line is now rejected with the field and reason; the rest is scored."""
+    g = _small(gen())
+    path = g.write(tmp_path / "kinds.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    base = json.loads(good[0])
+
+    def variant(eid: str, change: Any) -> str:
+        ep = json.loads(json.dumps(base))
+        ep["episodeId"] = eid
+        change(ep)
+        return json.dumps(ep)
+
+    bad = [
+        variant("k1", lambda e: e.update(source="historical")),
+        variant("k2", lambda e: e.update(project=["p"])),
+        variant("k3", lambda e: e.update(task="t")),
+        variant("k4", lambda e: e.update(execution=["claude-haiku-4"])),
+        variant("k5", lambda e: e.update(usage="lots")),
+        variant("k6", lambda e: e.update(outcome="succeeded")),
+        variant("k7", lambda e: e["source"].update(kind=5)),
+        variant("k8", lambda e: e["task"].update(complexity=3)),
+        variant("k9", lambda e: e["usage"].update(costBasis=1)),
+        variant("k10", lambda e: e["outcome"].update(status=True)),
+        variant("k11", lambda e: e["outcome"].update(escalation="yes")),
+        variant("k12", lambda e: e["outcome"]["escalation"].update(escalated="true")),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    n = len(good)
+    reasons = [
+        "source is not a JSON object",
+        "project is not a JSON object",
+        "task is not a JSON object",
+        "execution is not a JSON object",
+        "usage is not a JSON object",
+        "outcome is not a JSON object",
+        "source.kind is not a string",
+        "task.complexity is not a string",
+        "usage.costBasis is not a string",
+        "outcome.status is not a string",
+        "outcome.escalation is not a JSON object",
+        "outcome.escalation.escalated is not true or false",
+    ]
+    assert res.stderr.splitlines() == [f"{path}:{n + i}: {r}" for i, r in enumerate(reasons, 1)]
+    rep = json.loads(res.stdout)
+    assert rep["inputs"]["episodes"] == n
+
+
+def test_api_as_of_with_a_timezone_is_read_in_utc(gen: Any, tmp_path: Path) -> None:
+    """routes.analyze(as_of=<aware datetime>) used the wall-clock digits as if they were UTC
+    (10:00+05:00 became 10:00Z) and printed that as the report's clock; now 05:00Z."""
+    import datetime as dt
+
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    plus5 = dt.timezone(dt.timedelta(hours=5))
+    aware = engine.analyze([path], as_of=dt.datetime(2025, 3, 1, 10, tzinfo=plus5))
+    naive = engine.analyze([path], as_of=dt.datetime(2025, 3, 1, 5))
+    assert aware.to_dict()["as_of"] == "2025-03-01T05:00:00Z"
+    assert aware.to_dict() == naive.to_dict()
+
+
+def test_nightly_routes_report_is_as_of_the_nightly_date(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`nightly --date D` wrote routes.json/routes.md as of the day it ran (today), not D, as
+    the pipeline pack's eval date is: a rerun of a past date changed its freshness verdicts."""
+    eps = tmp_path / "proj" / ".archeflow" / "episodes"
+    eps.mkdir(parents=True)
+    _small(gen()).write(eps / "e.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2025-03-01")
+    assert res.exit_code == 0, res.stderr
+    folder = tmp_path / "out" / "2025-03-01" / "routes" / "proj"
+    rep = json.loads((folder / "routes.json").read_text(encoding="utf-8"))
+    assert rep["as_of"] == "2025-03-01T00:00:00Z"
+    assert rep == json.loads(
+        run_cli("routes", str(eps / "e.jsonl"), "--format", "json", "--as-of", AS_OF).stdout
+    ) | {"inputs": rep["inputs"]}
+    md = (folder / "routes.md").read_text(encoding="utf-8")
+    assert "As of 2025-03-01T00:00:00Z · scoring routes/v1" in md
+
+
+def test_as_of_offset_past_the_calendar_is_a_usage_error(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """An --as-of whose offset moves it out of years 1-9999 in UTC raised OverflowError (a
+    traceback, exit 1 as if input were rejected); it is a usage error (exit 2) now."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    for text in ("9999-12-31T23:59:59-01:00", "0001-01-01T00:00:00+01:00"):
+        for cmd in ("report", "export-router-rows"):
+            res = run_cli("routes", cmd, path, "--as-of", text)
+            assert res.exit_code == 2, res.stderr
+            assert res.stdout == ""
+            assert res.stderr == f"error: --as-of: outside the years 1 to 9999 in UTC: {text!r}\n"
 
 
 def test_rejected_lines_are_reported_and_the_rest_scored(
@@ -108,6 +232,102 @@ def test_rejected_lines_are_reported_and_the_rest_scored(
     rep = json.loads(res.stdout)
     assert rep["inputs"]["episodes"] == len(good)
     assert len(rep["inputs"]["rejected"]) == 5
+
+
+def test_out_of_range_numbers_and_times_are_rejected_not_fatal(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A number or time DuckDB cannot cast (BIGINT/DECIMAL/printable year) used to stop the
+    whole report (exit 2 or a traceback); now only that line is rejected, with its reason."""
+    g = _small(gen())
+    path = g.write(tmp_path / "range.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    base = json.loads(good[0])
+
+    def variant(eid: str, section: str, **fields: Any) -> str:
+        ep = json.loads(json.dumps(base))
+        ep["episodeId"] = eid
+        ep[section].update(fields)
+        return json.dumps(ep)
+
+    bad = [
+        variant("r1", "outcome", retries=1e300),
+        variant("r2", "outcome", repairs=2**63),
+        variant("r3", "usage", apiEquivalentCostUsd=1e29),
+        variant("r4", "usage", apiEquivalentCostUsd=12345.5).replace("12345.5", "1e999"),
+        variant("r5", "execution", startedAt="99999-01-01T00:00:00Z"),
+        variant("r6", "execution", endedAt="infinity"),
+        variant("r7", "execution", startedAt="0001-01-01T00:00:00+05:00"),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    n = len(good)
+    for fmt in ("json", "markdown", "csv"):
+        res = run_cli("routes", str(path), "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 1, res.stderr
+        assert res.stderr.splitlines() == [
+            f"{path}:{n + 1}: outcome.retries/repairs is out of range (at most 2147483647)",
+            f"{path}:{n + 2}: outcome.retries/repairs is out of range (at most 2147483647)",
+            f"{path}:{n + 3}: usage cost is out of range (finite and below 1e15 USD)",
+            f"{path}:{n + 4}: usage cost is out of range (finite and below 1e15 USD)",
+            f"{path}:{n + 5}: execution.startedAt is outside the years 1 to 9999 (UTC): "
+            "99999-01-01T00:00:00Z",
+            f"{path}:{n + 6}: execution.endedAt is outside the years 1 to 9999 (UTC): infinity",
+            f"{path}:{n + 7}: execution.startedAt is outside the years 1 to 9999 (UTC): "
+            "0001-01-01T00:00:00+05:00",
+        ]
+    rep = json.loads(run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF).stdout)
+    assert rep["inputs"]["episodes"] == n
+    assert len(rep["inputs"]["rejected"]) == 7
+
+
+def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A negative net saving (an escalation tax) printed as `$-0.0042` in the Cost line and the
+    cascades table but as `-$0.0042` in the headline and the why list; now `-$0.0042`."""
+    g = gen()
+    g.cell(SONNET, 100, 90)
+    g.cascade(
+        60,
+        cheap=HAIKU,
+        premium=SONNET,
+        direct_ok=10,
+        escalate=48,
+        premium_ok=45,
+        retries_on_escalated=2,
+    )
+    path = str(g.write(tmp_path / "tax.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    md = res.stdout
+    assert "$-" not in md
+    assert "(net -$0.0042, api_equivalent)" in md
+    assert "vs claude-sonnet-4 directly $0.0329; net saving -$0.0042 per accepted outcome\n" in md
+    assert "| 60 | 55 | 48 | -$0.0042 | api_equivalent | proven |" in md
+    assert "claude-sonnet-4 directly $0.0329 over its 135 accepted outcomes" in md
+    assert "; net saving -$0.0042.\n" in md
+
+
+def test_cascade_target_harness_scope_is_known(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A cascade finding's target (its `incumbent`) had a hard-coded empty harness scope, shown
+    as "harness scope: unknown" although every target episode carries its harness."""
+    g = gen()
+    g.cell(SONNET, 100, 90, harness="h0")
+    g.cascade(
+        60,
+        cheap=HAIKU,
+        premium=SONNET,
+        direct_ok=10,
+        escalate=48,
+        premium_ok=45,
+        retries_on_escalated=2,
+    )
+    path = str(g.write(tmp_path / "tax.jsonl"))
+    rep = json.loads(run_cli("routes", path, "--format", "json", "--as-of", AS_OF).stdout)
+    (f,) = rep["findings"]
+    assert f["type"] == "escalation_tax"
+    assert f["incumbent"]["harness_scope"] == ["h0", "h1"]
+    assert f["candidate"]["harness_scope"] == ["h1"]
+    md = run_cli("routes", path, "--as-of", AS_OF).stdout
+    assert "- Incumbent: claude-sonnet-4 via claude-code/anthropic (harness scope: h0, h1)\n" in md
 
 
 def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
@@ -183,6 +403,32 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 2
 
 
+def test_whole_numbers_past_the_sql_types_are_usage_errors(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """`--min-pairs 99999999999999999999` or a model tier of 99999999999 reached the SQL and
+    stopped it with DuckDB's conversion error; they are refused up front, naming the setting."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    big = "99999999999999999999"
+    res = run_cli("routes", path, "--min-pairs", big)
+    assert res.exit_code == 2
+    assert res.stderr == f"error: flags: min_pairs must be at most 9223372036854775807, got {big}\n"
+    pol = tmp_path / "pol.yaml"
+    pol.write_text("model_tiers:\n  haiku: 99999999999\n", encoding="utf-8")
+    res = run_cli("routes", "export-router-rows", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {pol}: model tier for 'haiku' must be a whole number "
+        "from -2147483648 to 2147483647\n"
+    )
+    pol.write_text("freshness_days: 1.0e+19\n", encoding="utf-8")
+    res = run_cli("routes", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f"error: {pol}: freshness_days must be at most 9223372036854775807, got 1e+19\n"
+    )
+
+
 def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     g = _equivalent(gen())
     g.unlabelled(HAIKU, 3)
@@ -212,6 +458,34 @@ def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert sum(x["quality_label"] for x in rows) == 324 + 405
     csv_out = run_cli("routes", "export-router-rows", path, "--format", "csv").stdout
     assert len(list(csv.reader(io.StringIO(csv_out)))) == 811
+
+
+def test_router_rows_jsonl_never_writes_infinity(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A token count of 1e999 (read as +inf) came out of `--format jsonl` as `Infinity`, which
+    is not JSON, while `--format json` and `csv` wrote null. Every format writes null now."""
+    g = gen()
+    g.episode(model=HAIKU, success=True)
+    path = tmp_path / "inf.jsonl"
+    g.write(path)
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"input": 1000', '"input": 1e999'),
+        encoding="utf-8",
+    )
+
+    def strict(text: str) -> Any:
+        def refuse(name: str) -> None:
+            raise ValueError(f"not JSON: {name}")
+
+        return json.loads(text, parse_constant=refuse)
+
+    res = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    (line,) = res.stdout.splitlines()
+    row = strict(line)
+    assert row["features"]["tokens_input"] is None
+    assert row["features"]["tokens_output"] == 200.0
+    as_json = run_cli("routes", "export-router-rows", str(path), "--format", "json").stdout
+    assert strict(as_json) == [row]
 
 
 def test_hostile_names_are_escaped(gen: Any, run_cli: Any, tmp_path: Path) -> None:

@@ -8,6 +8,11 @@
 --   provenance, model, reasoning effort and harness stay separate columns; unknown stays NULL.
 --   cost is the episode's cost on its own basis (observed -> observedCostUsd;
 --   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
+--   Numbers and times outside what can be stored and printed are rejected with their reason,
+--   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
+--   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
+--   A section that is not an object (outcome: "succeeded") or an enumerated field of the wrong
+--   JSON kind (source.kind: 5, escalated: "true") is rejected too, never read as missing.
 -- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
 --   (observational data is what a log is unless it says otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
@@ -22,9 +27,15 @@ CREATE OR REPLACE TEMP MACRO routes_n(t, s, i) AS
 CREATE OR REPLACE TEMP MACRO routes_badn(t, i) AS
     coalesce(t[i] NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT', 'NULL'), false);
 
+-- Present, not null and not of the JSON kind the spec gives it (so it cannot be read).
+CREATE OR REPLACE TEMP MACRO routes_badkind(t, kinds) AS
+    coalesce(NOT list_contains(kinds || ['NULL'], t), false);
+
 CREATE OR REPLACE TEMP TABLE routes_parsed AS
 WITH r AS (
     SELECT _file, _line, _ord,
+        [json_type(source), json_type(project), json_type(activity), json_type(task),
+         json_type(execution), json_type(usage), json_type(outcome)] AS sec_t,
         json_type(episodeId) AS it, json_extract_string(episodeId, '$') AS i_s,
         json_type(source, ['$.kind', '$.host', '$.sessionKey', '$.runId', '$.workerId', '$.pairId'])
             AS st,
@@ -47,7 +58,7 @@ WITH r AS (
         json_extract_string(usage, ['$.input', '$.output', '$.cacheRead', '$.cacheWrite',
             '$.observedCostUsd', '$.apiEquivalentCostUsd', '$.costBasis', '$.quotaPressure']) AS us,
         json_type(outcome, ['$.status', '$.retries', '$.repairs', '$.escalation.escalated',
-            '$.escalation.toModel', '$.signals']) AS ot,
+            '$.escalation.toModel', '$.signals', '$.escalation']) AS ot,
         json_extract_string(outcome, ['$.status', '$.retries', '$.repairs',
             '$.escalation.escalated', '$.escalation.toModel', '$.signals']) AS os
     FROM routes_raw
@@ -56,6 +67,22 @@ x AS (
     SELECT
         _file, _line, _ord,
         CASE WHEN it = 'VARCHAR' THEN nullif(trim(i_s), '') END AS episode_id,
+        -- The first section or enumerated field whose JSON kind is wrong (NULL: none).
+        CASE
+            WHEN routes_badkind(sec_t[1], ['OBJECT']) THEN 'source is not a JSON object'
+            WHEN routes_badkind(sec_t[2], ['OBJECT']) THEN 'project is not a JSON object'
+            WHEN routes_badkind(sec_t[4], ['OBJECT']) THEN 'task is not a JSON object'
+            WHEN routes_badkind(sec_t[5], ['OBJECT']) THEN 'execution is not a JSON object'
+            WHEN routes_badkind(sec_t[6], ['OBJECT']) THEN 'usage is not a JSON object'
+            WHEN routes_badkind(sec_t[7], ['OBJECT']) THEN 'outcome is not a JSON object'
+            WHEN routes_badkind(st[1], ['VARCHAR']) THEN 'source.kind is not a string'
+            WHEN routes_badkind(tt[2], ['VARCHAR']) THEN 'task.complexity is not a string'
+            WHEN routes_badkind(ut[7], ['VARCHAR']) THEN 'usage.costBasis is not a string'
+            WHEN routes_badkind(ot[1], ['VARCHAR']) THEN 'outcome.status is not a string'
+            WHEN routes_badkind(ot[7], ['OBJECT']) THEN 'outcome.escalation is not a JSON object'
+            WHEN routes_badkind(ot[4], ['BOOLEAN'])
+                THEN 'outcome.escalation.escalated is not true or false'
+        END AS bad_kind,
         lower(routes_s(st, ss, 1)) AS kind_raw,
         routes_s(st, ss, 2) AS source_host,
         routes_s(st, ss, 3) AS session_key,
@@ -111,11 +138,12 @@ t AS (
             ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
     FROM x
 )
-SELECT * EXCLUDE (id_count, id_first_at, signals_type),
+SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
     CASE
         WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
         WHEN id_rank > 1 THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
         WHEN activity IS NULL THEN 'lacks activity.id'
+        WHEN bad_kind IS NOT NULL THEN bad_kind
         WHEN kind NOT IN ('historical', 'paired', 'prospective')
             THEN 'unknown source.kind ' || kind_raw || ' (historical, paired or prospective)'
         WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
@@ -127,18 +155,27 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type),
             THEN 'unknown outcome.status ' || status
         WHEN bad_cost OR observed_cost_usd < 0 OR api_cost_usd < 0
             THEN 'usage cost is not a non-negative number'
+        WHEN NOT coalesce(isfinite(observed_cost_usd) AND observed_cost_usd < 1e15, true)
+             OR NOT coalesce(isfinite(api_cost_usd) AND api_cost_usd < 1e15, true)
+            THEN 'usage cost is out of range (finite and below 1e15 USD)'
         WHEN cost_basis_raw IS NOT NULL
              AND cost_basis_raw NOT IN ('observed', 'api_equivalent', 'subscription', 'unknown')
             THEN 'unknown usage.costBasis ' || cost_basis_raw
         WHEN bad_counts OR retries_raw < 0 OR repairs_raw < 0
              OR retries_raw <> floor(retries_raw) OR repairs_raw <> floor(repairs_raw)
             THEN 'outcome.retries/repairs is not a non-negative integer'
+        WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
+            THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
             THEN 'execution.startedAt is not an ISO date-time: ' || started_raw
         WHEN ended_raw IS NOT NULL AND ended_at IS NULL
             THEN 'execution.endedAt is not an ISO date-time: ' || ended_raw
+        WHEN NOT coalesce(isfinite(started_at) AND year(started_at) BETWEEN 1 AND 9999, true)
+            THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): ' || started_raw
+        WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
+            THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): ' || ended_raw
     END AS reject_reason
 FROM t;
 

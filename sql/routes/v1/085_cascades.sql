@@ -11,7 +11,8 @@
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
 --   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
 --   without escalation), the baseline (the target route's cost per accepted outcome over all its
---   episodes of the activity, same basis), gross saving = baseline - cheap-only,
+--   episodes of the activity, same basis; target_harnesses: those episodes' harness scope),
+--   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
 --   target route's success rate (Newcombe interval of acceptance - target rate; the bar is kept
@@ -98,7 +99,8 @@ target_stats AS (
         count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
         count(DISTINCT cost_basis) AS n_bases,
         min(cost_basis) AS any_basis,
-        sum(cost) AS cost_known
+        sum(cost) AS cost_known,
+        list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harnesses
     FROM routes_ep GROUP BY activity, route_key
 ),
 c AS (
@@ -125,6 +127,7 @@ b AS (
         tr.host AS target_host, tr.provider AS target_provider, tr.model AS target_model,
         tr.route_label AS target_label, tr.tier AS target_tier,
         ts.labelled AS target_labelled, ts.successes AS target_successes,
+        coalesce(ts.harnesses, []) AS target_harnesses,
         ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate,
         CASE WHEN ts.unknown_cost = 0 AND ts.n_bases = 1 THEN ts.any_basis
              WHEN ts.unknown_cost > 0 THEN 'unknown' ELSE 'mixed' END AS target_basis,

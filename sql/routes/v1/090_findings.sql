@@ -243,7 +243,7 @@ casc_f AS (
         END AS command,
         target_host AS incumbent__host, target_provider AS incumbent__provider,
         target_model AS incumbent__model, target_label AS incumbent__route,
-        CAST([] AS VARCHAR[]) AS incumbent__harness_scope,
+        target_harnesses AS incumbent__harness_scope,
         entry_host AS candidate__host, entry_provider AS candidate__provider,
         entry_model AS candidate__model, entry_label AS candidate__route,
         harnesses AS candidate__harness_scope,
@@ -411,4 +411,7 @@ FROM (
     UNION ALL BY NAME SELECT * FROM blind_f
 ) u
 JOIN routes_finding_types t ON t.type = u.type
-ORDER BY t.rank, u.activity, u.sort_candidate, u.sort_incumbent;
+-- Ties (a stale comparison and a stale cascade of the same two routes are both
+-- evidence_drift; a harness step may move models up and down) go by evidence source, then
+-- headline, so the order never depends on DuckDB's threads (§7 byte-identical reruns).
+ORDER BY t.rank, u.activity, u.sort_candidate, u.sort_incumbent, u.evidence_source, u.headline;
