@@ -318,5 +318,7 @@ def register(group: click.Group) -> None:
         if fmt == "markdown":
             click.echo(_md("plugin_rank.md.j2", ranking=result.ranking.to_pylist()), nl=False)
         else:
-            output.write(result.ranking, fmt, columns=RANK_COLUMNS)
+            # csv is data, as json is: every field json has (path tells apart skills that
+            # share a relative name under two roots); the table for eyes leaves path out.
+            output.write(result.ranking, fmt, columns=RANK_COLUMNS if fmt == "table" else None)
         ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)

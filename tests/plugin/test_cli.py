@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from collections.abc import Callable
@@ -89,6 +91,17 @@ def test_rank_golden_and_json(run_cli: Callable[..., Result], fixture_root: str)
         (3, "evaluation-methodology"),
     ]
     assert not HISTORY.exists()  # rank never writes history
+    # csv carries the same fields and values as json (path included), unknown Elo empty
+    rows = list(
+        csv.DictReader(
+            io.StringIO(run_cli("plugin", "rank", fixture_root, "--format", "csv").stdout)
+        )
+    )
+    assert [list(r) for r in rows] == [list(x) for x in j]
+    assert [r["path"] for r in rows] == [x["path"] for x in j]
+    assert [(r["rank"], r["composite"], r["elo"]) for r in rows] == [
+        (str(x["rank"]), repr(x["composite"]), "") for x in j
+    ]
 
 
 def test_history_is_append_only_and_idempotent(
