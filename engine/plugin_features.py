@@ -193,7 +193,16 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
                 LineIssue(str(e.filename or root), 0, f"cannot read directory: {e.strerror}")
             )
 
-        for dirpath, dirnames, filenames in os.walk(root, onerror=onerror):
+        # Linked folders are followed (skills are often linked into a plugin's folder from
+        # where they are kept); a folder reached twice, as a link back up makes it, is
+        # walked once.
+        walked: set[str] = set()
+        for dirpath, dirnames, filenames in os.walk(root, onerror=onerror, followlinks=True):
+            real = os.path.realpath(dirpath)
+            if real in walked:
+                dirnames[:] = []
+                continue
+            walked.add(real)
             dirnames.sort()
             if SKILL_FILE in filenames:
                 holds_skill = True

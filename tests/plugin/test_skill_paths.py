@@ -122,3 +122,20 @@ def test_a_skill_md_that_is_not_a_regular_file_is_reported(tmp_path: Path) -> No
         (str(root / n / "SKILL.md"), 0, "cannot read file: not a regular file")
         for n in ("dev", "fifo")
     ]
+
+
+def test_linked_skill_folders_are_found_once_and_a_link_back_up_ends(tmp_path: Path) -> None:
+    # Skills are often linked into a plugin's folder from where they are kept. Such a
+    # folder was passed over ("no SKILL.md found"); a link back up must not loop.
+    kept = tmp_path / "kept" / "linked"
+    kept.mkdir(parents=True)
+    (kept / "SKILL.md").write_text(HEAD.format(n="linked"))
+    root = tmp_path / "plugin" / "skills"
+    (root / "own").mkdir(parents=True)
+    (root / "own" / "SKILL.md").write_text(HEAD.format(n="own"))
+    (root / "linked").symlink_to(kept)
+    (root / "own" / "up").symlink_to(root)  # a cycle
+    (root / "again").symlink_to(kept)  # the same skill by a second link
+    res = plugin.score([str(root)], history_path=None)
+    assert res.issues == []
+    assert [r["skill"] for r in res.report.to_pylist()] == ["again", "own"]
