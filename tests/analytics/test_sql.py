@@ -341,3 +341,28 @@ def test_the_views_are_read_only(run_cli) -> None:
         q.execute("INSERT INTO history SELECT * FROM history")
     with pytest.raises(duckdb.Error):
         q.execute("CREATE TABLE x AS SELECT * FROM read_json('/etc/passwd')")
+
+
+def test_columns_of_the_same_name_are_all_kept(run_cli, tmp_path: Path) -> None:
+    # A self-join (`SELECT a.archetype, b.archetype ...`) gives two columns named alike:
+    # every format dropped the first one (and its values) without a word, and the Parquet
+    # file could not be read back. Each is kept, renamed as DuckDB's own
+    # CREATE TABLE AS does: x, x_1, x_2 (a suffix already taken is skipped).
+    q = "SELECT 'a' AS x, 'b' AS x, 'c' AS x_1, NULL AS x"
+    none = str(tmp_path / "no-history.jsonl")  # the views are empty; the query needs none
+    r = run_cli("sql", q, "--history", none, "--format", "csv")
+    assert r.exit_code == 0
+    assert r.stdout == "x,x_1,x_1_1,x_2\na,b,c,\n"
+    r = run_cli("sql", q, "--history", none, "--format", "json")
+    assert json.loads(r.stdout) == [{"x": "a", "x_1": "b", "x_1_1": "c", "x_2": None}]
+    table = run_cli("sql", q, "--history", none, "--format", "table").stdout
+    assert table.split() == ["x", "x_1", "x_1_1", "x_2", "-", "---", "-----", "---", "a", "b", "c"]
+    md = run_cli("sql", q, "--history", none, "--format", "markdown").stdout
+    assert md.splitlines()[0] == "| x | x_1 | x_1_1 | x_2 |"
+    assert md.splitlines()[2] == "| a | b | c | — |"
+    out = tmp_path / "r.parquet"
+    r = run_cli("sql", q, "--history", none, "--format", "parquet", "--output", str(out))
+    assert r.exit_code == 0
+    got = duckdb.sql("SELECT * FROM read_parquet($p)", params={"p": str(out)})
+    assert got.columns == ["x", "x_1", "x_1_1", "x_2"]
+    assert got.fetchall() == [("a", "b", "c", None)]
