@@ -266,3 +266,55 @@ def test_benchmark_script_runs_small(tmp_path: Path) -> None:
     finally:
         sys.argv = argv
     assert sum(1 for _ in open(tmp_path / "episodes.jsonl", encoding="utf-8")) == 3000
+
+
+def test_an_out_of_range_number_is_one_rejected_line(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # A cost of 1e999 (read as infinity) or 1e30, or retries of 1e30, failed the whole
+    # report in SQL ("Could not cast value inf to DECIMAL(38,9)", exit 2); costs that each
+    # fit but not their sum (3 x 6e28) overflowed later. Each such line is rejected with
+    # its reason and the rest is scored.
+    g = _small(gen())
+    path = g.write(tmp_path / "big.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(good[0])
+
+    def variant(k: int, usage: dict[str, Any] | None = None, **outcome: Any) -> str:
+        return json.dumps(
+            {
+                **ep,
+                "episodeId": f"big-{k}",
+                "usage": {**ep["usage"], **(usage or {})},
+                "outcome": {**ep["outcome"], **outcome},
+            }
+        ).replace('"INF"', "1e999")
+
+    bad = [
+        variant(1, {"apiEquivalentCostUsd": "INF"}),
+        variant(2, {"observedCostUsd": 1e30, "costBasis": "observed"}),
+        variant(3, {"apiEquivalentCostUsd": 6e28}),
+        variant(4, {"apiEquivalentCostUsd": 6e28}),
+        variant(5, retries=1e30),
+        variant(6, repairs=1e19),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    n = len(good)
+    cost = "usage cost is not finite or too large (1e20 or more)"
+    count = "outcome.retries/repairs is too large"
+    assert res.stderr.splitlines() == [
+        f"{path}:{n + 1}: {cost}",
+        f"{path}:{n + 2}: {cost}",
+        f"{path}:{n + 3}: {cost}",
+        f"{path}:{n + 4}: {cost}",
+        f"{path}:{n + 5}: {count}",
+        f"{path}:{n + 6}: {count}",
+    ]
+    rep = json.loads(res.stdout)
+    assert len(rep["inputs"]["rejected"]) == 6
+    clean = run_cli(
+        "routes", str(g.write(tmp_path / "good.jsonl")), "--format", "json", "--as-of", AS_OF
+    )
+    assert rep["findings"] == json.loads(clean.stdout)["findings"]

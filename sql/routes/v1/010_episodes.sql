@@ -127,12 +127,18 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type),
             THEN 'unknown outcome.status ' || status
         WHEN bad_cost OR observed_cost_usd < 0 OR api_cost_usd < 0
             THEN 'usage cost is not a non-negative number'
+        -- Infinite (1e999) or beyond what a DECIMAL(38, 9) sum of costs holds: rejected
+        -- here, or the cast below failed the whole report.
+        WHEN observed_cost_usd >= 1e20 OR api_cost_usd >= 1e20
+            THEN 'usage cost is not finite or too large (1e20 or more)'
         WHEN cost_basis_raw IS NOT NULL
              AND cost_basis_raw NOT IN ('observed', 'api_equivalent', 'subscription', 'unknown')
             THEN 'unknown usage.costBasis ' || cost_basis_raw
         WHEN bad_counts OR retries_raw < 0 OR repairs_raw < 0
              OR retries_raw <> floor(retries_raw) OR repairs_raw <> floor(repairs_raw)
             THEN 'outcome.retries/repairs is not a non-negative integer'
+        WHEN retries_raw >= 9.2e18 OR repairs_raw >= 9.2e18  -- beyond BIGINT
+            THEN 'outcome.retries/repairs is too large'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
