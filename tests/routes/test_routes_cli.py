@@ -318,3 +318,30 @@ def test_an_out_of_range_number_is_one_rejected_line(
         "routes", str(g.write(tmp_path / "good.jsonl")), "--format", "json", "--as-of", AS_OF
     )
     assert rep["findings"] == json.loads(clean.stdout)["findings"]
+
+
+def test_a_time_beyond_python_s_years_is_a_rejected_line(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # DuckDB's cast takes "10000-01-01T00:00:00Z" and "-0001-03-01T00:00:00Z": every
+    # format of the report ended in a traceback (OverflowError: date value out of range,
+    # exit 1). Such a time is not an ISO date-time runscore can read: one rejected line.
+    g = _small(gen())
+    path = g.write(tmp_path / "years.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(good[0])
+    late = {**ep, "episodeId": "late"}
+    late["execution"] = {**ep["execution"], "endedAt": "10000-01-01T00:00:00Z"}
+    early = {**ep, "episodeId": "early"}
+    early["execution"] = {**ep["execution"], "startedAt": "-0001-03-01T00:00:00Z"}
+    path.write_text(
+        "\n".join([*good, json.dumps(late), json.dumps(early)]) + "\n", encoding="utf-8"
+    )
+    n = len(good)
+    for fmt in ("json", "csv", "markdown"):
+        res = run_cli("routes", str(path), "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 1, res.stderr
+        assert res.stderr.splitlines() == [
+            f"{path}:{n + 1}: execution.endedAt is not an ISO date-time: 10000-01-01T00:00:00Z",
+            f"{path}:{n + 2}: execution.startedAt is not an ISO date-time: -0001-03-01T00:00:00Z",
+        ]

@@ -12,6 +12,12 @@
 --   (observational data is what a log is unless it says otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
 -- json_extract_string list per column (t = types, s = strings), indexed below.
+-- An ISO date-time as a UTC TIMESTAMP; NULL when it is none, or outside the years 1-9999
+-- (DuckDB's cast takes 10000-01-01 and -0001-03-01; no reader of the reports can).
+CREATE OR REPLACE TEMP MACRO routes_ts(s) AS
+    CASE WHEN TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+              AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
+         THEN CAST(TRY_CAST(s AS TIMESTAMPTZ) AS TIMESTAMP) END;
 CREATE OR REPLACE TEMP MACRO routes_s(t, s, i) AS
     CASE WHEN t[i] = 'VARCHAR' THEN nullif(trim(s[i]), '') END;
 
@@ -100,10 +106,8 @@ x AS (
 t AS (
     SELECT *,
         coalesce(kind_raw, 'historical') AS kind,
-        CASE WHEN started_raw IS NOT NULL
-             THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
-        CASE WHEN ended_raw IS NOT NULL
-             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
+        routes_ts(started_raw) AS started_at,
+        routes_ts(ended_raw) AS ended_at,
         count(*) OVER (PARTITION BY episode_id) AS id_count,
         row_number() OVER (PARTITION BY episode_id ORDER BY _ord) AS id_rank,
         first(_file || ':' || _line) OVER (
