@@ -111,7 +111,7 @@ def _json_safe(v: Any) -> Any:
     if hasattr(v, "isoformat"):
         return v.isoformat()
     if isinstance(v, decimal.Decimal):  # DECIMAL columns (e.g. SQL literals like 1.5)
-        return int(v) if v == v.to_integral_value() and abs(v) < 2**53 else float(v)
+        return int(v) if v == v.to_integral_value() else float(v)  # HUGEINT: every digit
     if isinstance(v, bytes | bytearray):  # BLOB columns
         return v.hex()
     return v

@@ -404,3 +404,17 @@ def test_dates_beyond_python_s_range_are_written_not_a_traceback(run_cli, tmp_pa
     for fmt in ("markdown", "table"):
         r = run_cli("sql", q, "--history", none, "--format", fmt)
         assert r.exit_code == 0 and "10000-01-01T00:00:00+00:00" in r.stdout
+
+
+def test_a_hugeint_keeps_every_digit_in_json(run_cli, tmp_path: Path) -> None:
+    # sum() over a BIGINT column is a HUGEINT, which reaches the writer as a Decimal: in
+    # JSON one past 2**53 became a float (9007199254740992.0), where CSV, markdown and a
+    # BIGINT of the same value keep 9007199254740993.
+    q = "SELECT 9007199254740993::HUGEINT AS h, 9007199254740993::BIGINT AS b, 1.5 AS d"
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli("sql", q, "--history", none, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert '"h": 9007199254740993,' in r.stdout
+    assert json.loads(r.stdout) == [{"h": 9007199254740993, "b": 9007199254740993, "d": 1.5}]
+    r = run_cli("sql", q, "--history", none, "--format", "csv")
+    assert r.stdout == "h,b,d\n9007199254740993,9007199254740993,1.5\n"
