@@ -389,9 +389,16 @@ def _stage(
     sqlpack.run_range(con, PACK, version, stage[0], stage[1], params)
 
 
+#: The largest --window DuckDB takes (arg_max's n must be below 1,000,000).
+_MAX_WINDOW = 999_999
+
+
 def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
     if window is not None and window < 1:
         raise UsageError("--window must be at least 1")
+    if window is not None and window > _MAX_WINDOW:
+        # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
+        raise UsageError(f"--window must be between 1 and {_MAX_WINDOW} runs")
     return {"scoring_version": scoring_version_of(version), "window": window, **extra}
 
 
