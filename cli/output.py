@@ -249,6 +249,20 @@ def write(
     click.echo(text, nl=False, file=stream or sys.stdout)
 
 
+#: What would end a message's line, or steer the terminal: C0 controls but the tab, DEL,
+#: and the line breaks str.splitlines() knows beyond them (NEL, LS, PS).
+_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+
+
+def _escape_break(m: re.Match[str]) -> str:
+    c = m.group(0)
+    if c in "\n\r":
+        return "\\n" if c == "\n" else "\\r"
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
 def note(msg: str) -> None:
-    """A human message: always stderr, never stdout."""
-    click.echo(msg, err=True)
+    """A human message: always stderr, never stdout; always one line. A value it quotes
+    cannot start a line of its own (``file:line: reason`` that nothing said) or steer
+    the terminal: line breaks and control characters are written escaped (``\\n``)."""
+    click.echo(_BREAKS.sub(_escape_break, msg), err=True)
