@@ -123,6 +123,11 @@ def to_json(data: Any) -> str:
     return json.dumps(_json_safe(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
+def to_json_line(row: Any) -> str:
+    """One JSONL line (keys sorted), with ``to_json``'s values: NaN and infinities null."""
+    return json.dumps(_json_safe(row), ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+
+
 def md_escape(v: Any) -> str:
     """A value as one safe markdown table cell."""
     if v is None:

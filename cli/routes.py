@@ -9,7 +9,6 @@ the explicit form: ``runscore routes report ./report``.)
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
@@ -244,10 +243,7 @@ def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     assert rep.router_rows is not None
     rows = rep.router_rows.to_pylist()
     if fmt == "jsonl":
-        click.echo(
-            "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows),
-            nl=False,
-        )
+        click.echo("".join(output.to_json_line(r) for r in rows), nl=False)
     elif fmt == "json":
         click.echo(output.to_json(rows), nl=False)
     else:

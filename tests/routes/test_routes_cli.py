@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from runscore.engine import db, sqlpack
 from runscore.engine.packs import routes as engine
 
@@ -345,3 +346,24 @@ def test_a_time_beyond_python_s_years_is_a_rejected_line(
             f"{path}:{n + 1}: execution.endedAt is not an ISO date-time: 10000-01-01T00:00:00Z",
             f"{path}:{n + 2}: execution.startedAt is not an ISO date-time: -0001-03-01T00:00:00Z",
         ]
+
+
+def test_router_rows_are_valid_json_in_every_format(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    # A duration or token count of 1e999 reads as infinity: the default jsonl format wrote
+    # `"duration_ms": Infinity`, which no JSON parser takes, where json wrote null.
+    g = _small(gen())
+    path = g.write(tmp_path / "inf.jsonl")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(lines[0])
+    ep["execution"]["durationMs"] = "INF"
+    ep["usage"]["input"] = "INF"
+    lines[0] = json.dumps(ep).replace('"INF"', "1e999")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    jsonl = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert jsonl.exit_code == 0, jsonl.stderr
+    rows = [json.loads(line, parse_constant=pytest.fail) for line in jsonl.stdout.splitlines()]
+    whole = run_cli("routes", "export-router-rows", str(path), "--format", "json", "--as-of", AS_OF)
+    assert rows == json.loads(whole.stdout)
+    (first,) = [r for r in rows if r["episode_id"] == ep["episodeId"]]
+    assert first["features"]["duration_ms"] is None
+    assert first["features"]["tokens_input"] is None
