@@ -34,9 +34,71 @@ def _is_arrow(data: object) -> TypeGuard[pa.Table]:
 
 def rows_of(data: pa.Table | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if _is_arrow(data):
-        rows: list[dict[str, Any]] = data.to_pylist()
+        try:
+            rows: list[dict[str, Any]] = data.to_pylist()
+        except (OverflowError, ValueError):
+            rows = _rows_beyond_python_dates(data)
         return rows
     return [dict(r) for r in data]
+
+
+def _rows_beyond_python_dates(data: pa.Table) -> list[dict[str, Any]]:
+    """Rows of a table holding a date or time Python cannot (DuckDB takes the years
+    10000+ and before 1): such a column's values as ISO strings, as ``isoformat`` writes
+    the others (``10000-01-01T00:00:00+00:00``), the rest as usual."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    cols: dict[str, list[Any]] = {}
+    for name, col in zip(data.column_names, data.columns, strict=True):
+        try:
+            cols[name] = col.to_pylist()
+        except (OverflowError, ValueError):
+            t = col.type
+            if pa.types.is_timestamp(t):
+                per_us = {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 0}[t.unit]
+                cols[name] = [
+                    None
+                    if v is None
+                    else _iso_time(v * per_us, t.tz)
+                    if per_us
+                    else _iso_time(v // 1000, t.tz, v % 1000)
+                    for v in pc.cast(col, pa.int64()).to_pylist()
+                ]
+            elif pa.types.is_date32(t):
+                cols[name] = [
+                    None if v is None else _iso_date(v)
+                    for v in pc.cast(col, pa.int32()).to_pylist()
+                ]
+            else:
+                raise
+    return [dict(zip(cols, vals, strict=True)) for vals in zip(*cols.values(), strict=True)]
+
+
+def _iso_date(days: int) -> str:
+    """Days since 1970-01-01 as an ISO date, any year (proleptic Gregorian; H. Hinnant's
+    civil_from_days): ``-0001-03-01``, ``10000-01-01``."""
+    z = days + 719468
+    era, doe = divmod(z, 146097)
+    yoe = (doe - doe // 1460 + doe // 36524 - doe // 146096) // 365
+    doy = doe - (365 * yoe + yoe // 4 - yoe // 100)
+    mp = (5 * doy + 2) // 153
+    d = doy - (153 * mp + 2) // 5 + 1
+    m = mp + 3 if mp < 10 else mp - 9
+    y = yoe + era * 400 + (m <= 2)
+    return f"{'-' if y < 0 else ''}{abs(y):04d}-{m:02d}-{d:02d}"
+
+
+def _iso_time(micros: int, tz: str | None, nanos: int = 0) -> str:
+    """Microseconds (and nanoseconds) since the epoch as ``datetime.isoformat`` writes
+    them, nanoseconds as three more digits (UTC: the session's time zone, so an aware
+    value ends ``+00:00``)."""
+    days, rest = divmod(micros, 86_400_000_000)
+    secs, us = divmod(rest, 1_000_000)
+    h, rest_s = divmod(secs, 3600)
+    mi, sec = divmod(rest_s, 60)
+    frac = f".{us:06d}{nanos:03d}" if nanos else f".{us:06d}" if us else ""
+    return f"{_iso_date(days)}T{h:02d}:{mi:02d}:{sec:02d}{frac}{'+00:00' if tz else ''}"
 
 
 def _json_safe(v: Any) -> Any:
@@ -49,7 +111,7 @@ def _json_safe(v: Any) -> Any:
     if hasattr(v, "isoformat"):
         return v.isoformat()
     if isinstance(v, decimal.Decimal):  # DECIMAL columns (e.g. SQL literals like 1.5)
-        return int(v) if v == v.to_integral_value() and abs(v) < 2**53 else float(v)
+        return int(v) if v == v.to_integral_value() else float(v)  # HUGEINT: every digit
     if isinstance(v, bytes | bytearray):  # BLOB columns
         return v.hex()
     return v
@@ -62,7 +124,7 @@ def to_json(data: Any) -> str:
 
 
 def to_json_line(row: Any) -> str:
-    """One JSONL line (keys sorted), with the same safe values as ``to_json`` (no NaN/Infinity)."""
+    """One JSONL line (keys sorted), with ``to_json``'s values: NaN and infinities null."""
     return json.dumps(_json_safe(row), ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
 
 
@@ -192,6 +254,20 @@ def write(
     click.echo(text, nl=False, file=stream or sys.stdout)
 
 
+#: What would end a message's line, or steer the terminal: C0 controls but the tab, DEL,
+#: and the line breaks str.splitlines() knows beyond them (NEL, LS, PS).
+_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+
+
+def _escape_break(m: re.Match[str]) -> str:
+    c = m.group(0)
+    if c in "\n\r":
+        return "\\n" if c == "\n" else "\\r"
+    return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
+
+
 def note(msg: str) -> None:
-    """A human message: always stderr, never stdout."""
-    click.echo(msg, err=True)
+    """A human message: always stderr, never stdout; always one line. A value it quotes
+    cannot start a line of its own (``file:line: reason`` that nothing said) or steer
+    the terminal: line breaks and control characters are written escaped (``\\n``)."""
+    click.echo(_BREAKS.sub(_escape_break, msg), err=True)

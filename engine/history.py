@@ -81,6 +81,9 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
 
     ``timeout`` None waits forever; 0 tries once. Raises ``LockTimeout``.
     """
+    if timeout is not None and math.isnan(timeout):
+        # now + nan is a deadline never reached: it would wait for ever.
+        raise UsageError("a lock timeout must be a number of seconds (0 or more), not nan")
     lock_path = lock_file(path)
     parent = os.path.dirname(os.path.abspath(lock_path))
     os.makedirs(parent, exist_ok=True)

@@ -389,9 +389,16 @@ def _stage(
     sqlpack.run_range(con, PACK, version, stage[0], stage[1], params)
 
 
+#: The largest --window DuckDB takes (arg_max's n must be below 1,000,000).
+_MAX_WINDOW = 999_999
+
+
 def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
     if window is not None and window < 1:
         raise UsageError("--window must be at least 1")
+    if window is not None and window > _MAX_WINDOW:
+        # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
+        raise UsageError(f"--window must be between 1 and {_MAX_WINDOW} runs")
     return {"scoring_version": scoring_version_of(version), "window": window, **extra}
 
 
@@ -810,7 +817,26 @@ def run_sql(
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
             msg += " (the event views need --events PATH)"
         raise UsageError(f"query failed: {msg}") from None
+    names = _unique_names(table.column_names)
+    if names != table.column_names:
+        table = table.rename_columns(names)
     return SqlResult(table, issues, notes)
+
+
+def _unique_names(names: list[str]) -> list[str]:
+    """Column names made unique as DuckDB's CREATE TABLE AS makes them (``x, x_1, x_2``;
+    a suffix already taken is skipped): rows keyed by name (JSON, CSV) would otherwise
+    keep only the last of a self-join's two ``archetype`` columns."""
+    seen: set[str] = set()
+    out = []
+    for name in names:
+        new, k = name, 0
+        while new in seen:
+            k += 1
+            new = f"{name}_{k}"
+        seen.add(new)
+        out.append(new)
+    return out
 
 
 def schema(

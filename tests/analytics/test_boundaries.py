@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine.errors import UsageError
 from runscore.engine.packs import effectiveness_history as eh
 
 
@@ -111,6 +112,24 @@ def test_trend_needs_ten_runs_and_ignores_the_window(write_history, make_series)
     *_, small = _report(write_history, make_series, cases, window=3)
     assert small["avg_composite"] == pytest.approx(0.8)
     assert (small["runs_in_window"], small["window_runs"], small["trend"]) == (3, 3, "improving")
+
+
+def test_a_window_too_large_is_refused_not_read_as_ten(write_history, make_series, run_cli):
+    # The SQL read --window through TRY_CAST(... AS INTEGER) with 10 as the fallback: a
+    # window of 2**31 or more ("all runs") silently averaged the last 10 runs instead, and
+    # one of 1,000,000 to 2**31 - 1 failed in SQL (arg_max's n must be < 1000000). The
+    # largest DuckDB takes is used as is; anything larger is a usage error.
+    cases = [([0.1] * 5 + [0.9] * 7, None)]
+    (big,) = _report(write_history, make_series, cases, window=999_999)
+    assert (big["runs_in_window"], big["window_runs"]) == (12, 999_999)
+    assert big["avg_composite"] == pytest.approx((0.5 + 6.3) / 12)
+    for window in (1_000_000, 2**31):
+        with pytest.raises(UsageError, match="^--window must be between 1 and 999999 runs$"):
+            _report(write_history, make_series, cases, window=window)
+    hist = write_history(make_series("case-00", cases[0][0]))
+    r = run_cli("report", "--history", str(hist), "--window", str(10**20))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == "error: --window must be between 1 and 999999 runs\n"
 
 
 RECOMMEND = [

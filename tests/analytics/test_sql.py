@@ -341,3 +341,80 @@ def test_the_views_are_read_only(run_cli) -> None:
         q.execute("INSERT INTO history SELECT * FROM history")
     with pytest.raises(duckdb.Error):
         q.execute("CREATE TABLE x AS SELECT * FROM read_json('/etc/passwd')")
+
+
+def test_columns_of_the_same_name_are_all_kept(run_cli, tmp_path: Path) -> None:
+    # A self-join (`SELECT a.archetype, b.archetype ...`) gives two columns named alike:
+    # every format dropped the first one (and its values) without a word, and the Parquet
+    # file could not be read back. Each is kept, renamed as DuckDB's own
+    # CREATE TABLE AS does: x, x_1, x_2 (a suffix already taken is skipped).
+    q = "SELECT 'a' AS x, 'b' AS x, 'c' AS x_1, NULL AS x"
+    none = str(tmp_path / "no-history.jsonl")  # the views are empty; the query needs none
+    r = run_cli("sql", q, "--history", none, "--format", "csv")
+    assert r.exit_code == 0
+    assert r.stdout == "x,x_1,x_1_1,x_2\na,b,c,\n"
+    r = run_cli("sql", q, "--history", none, "--format", "json")
+    assert json.loads(r.stdout) == [{"x": "a", "x_1": "b", "x_1_1": "c", "x_2": None}]
+    table = run_cli("sql", q, "--history", none, "--format", "table").stdout
+    assert table.split() == ["x", "x_1", "x_1_1", "x_2", "-", "---", "-----", "---", "a", "b", "c"]
+    md = run_cli("sql", q, "--history", none, "--format", "markdown").stdout
+    assert md.splitlines()[0] == "| x | x_1 | x_1_1 | x_2 |"
+    assert md.splitlines()[2] == "| a | b | c | — |"
+    out = tmp_path / "r.parquet"
+    r = run_cli("sql", q, "--history", none, "--format", "parquet", "--output", str(out))
+    assert r.exit_code == 0
+    got = duckdb.sql("SELECT * FROM read_parquet($p)", params={"p": str(out)})
+    assert got.columns == ["x", "x_1", "x_1_1", "x_2"]
+    assert got.fetchall() == [("a", "b", "c", None)]
+
+
+def test_dates_beyond_python_s_range_are_written_not_a_traceback(run_cli, tmp_path: Path) -> None:
+    # DuckDB takes years 10000+ and before 1 (a run.complete `ts` of "10000-01-01T00:00:00Z"
+    # reaches the history as run_ts); Python's datetime does not, and every format of
+    # `runscore sql` ended in a traceback (OverflowError: date value out of range, exit 1).
+    # A TIMESTAMP_NS with nanoseconds failed the same way (ValueError). They are written
+    # in the ISO form the other values of the column have.
+    q = (
+        "SELECT TIMESTAMPTZ '10000-01-01 00:00:00Z' AS t, DATE '-0001-03-01' AS d, "
+        "TIMESTAMP '12345-06-07 08:09:10.5' AS n, TIMESTAMPTZ '2026-11-20 10:08:00Z' AS ok, "
+        "TIMESTAMP_NS '2026-01-01 00:00:00.123456789' AS ns "
+        "UNION ALL SELECT NULL, DATE '2026-01-02', NULL, NULL, NULL"
+    )
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli("sql", q, "--history", none, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == [
+        {
+            "t": "10000-01-01T00:00:00+00:00",
+            "d": "-0001-03-01",
+            "n": "12345-06-07T08:09:10.500000",
+            "ok": "2026-11-20T10:08:00+00:00",
+            "ns": "2026-01-01T00:00:00.123456789",
+        },
+        {"t": None, "d": "2026-01-02", "n": None, "ok": None, "ns": None},
+    ]
+    r = run_cli("sql", q, "--history", none, "--format", "csv")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "t,d,n,ok,ns",
+        "10000-01-01T00:00:00+00:00,-0001-03-01,12345-06-07T08:09:10.500000,"
+        "2026-11-20 10:08:00+00:00,2026-01-01T00:00:00.123456789",
+        ",2026-01-02,,,",
+    ]
+    for fmt in ("markdown", "table"):
+        r = run_cli("sql", q, "--history", none, "--format", fmt)
+        assert r.exit_code == 0 and "10000-01-01T00:00:00+00:00" in r.stdout
+
+
+def test_a_hugeint_keeps_every_digit_in_json(run_cli, tmp_path: Path) -> None:
+    # sum() over a BIGINT column is a HUGEINT, which reaches the writer as a Decimal: in
+    # JSON one past 2**53 became a float (9007199254740992.0), where CSV, markdown and a
+    # BIGINT of the same value keep 9007199254740993.
+    q = "SELECT 9007199254740993::HUGEINT AS h, 9007199254740993::BIGINT AS b, 1.5 AS d"
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli("sql", q, "--history", none, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert '"h": 9007199254740993,' in r.stdout
+    assert json.loads(r.stdout) == [{"h": 9007199254740993, "b": 9007199254740993, "d": 1.5}]
+    r = run_cli("sql", q, "--history", none, "--format", "csv")
+    assert r.stdout == "h,b,d\n9007199254740993,9007199254740993,1.5\n"

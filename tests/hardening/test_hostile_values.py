@@ -98,3 +98,32 @@ def test_md_text_keeps_text_text() -> None:
     assert md_text("snake_case_name") == "snake_case_name"
     assert md_text("_em_") == "\\_em\\_"
     assert md_text(None) == "—"
+
+
+def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli: Any) -> None:
+    # Diagnostics are one `file:line: reason` per line, and some reasons quote the input
+    # (routes: `unknown source.kind X`; pipeline: `pipeline ID: not terminal`). A newline
+    # in the value printed a second line of its own, `fake.jsonl:1: ...`, that nothing had
+    # said. Line breaks and control characters in a message are written escaped (\n, \x1b).
+    forged = "weird\nfake.jsonl:1: all good\x1b[0m\u2028x"
+    ep = {
+        "episodeId": "e1",
+        "source": {"kind": forged},
+        "activity": {"id": "a"},
+        "execution": {"model": "m"},
+    }
+    (tmp_path / "e.jsonl").write_text(json.dumps(ep) + "\n", encoding="utf-8")
+    res = run_cli("routes", "e.jsonl", "--format", "json", "--as-of", "2025-03-01T00:00:00Z")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        "e.jsonl:1: unknown source.kind weird\\nfake.jsonl:1: all good\\x1b[0m\\u2028x "
+        "(historical, paired or prospective)"
+    ]
+    task = {"pipelineId": "p\nfake.jsonl:2: all good", "id": "t", "status": "in_progress"}
+    (tmp_path / "t.jsonl").write_text(json.dumps(task) + "\n", encoding="utf-8")
+    res = run_cli("pipeline", "t.jsonl", "--no-history", "--out", "o", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert "pipeline p\\nfake.jsonl:2: all good: not terminal (t); not scored" in (
+        res.stderr.splitlines()
+    )
+    assert not any(line.startswith("fake.jsonl") for line in res.stderr.splitlines())

@@ -209,3 +209,26 @@ def test_null_items_of_files_modified_are_not_shown_as_none(evaluate: Any, h: An
     assert t["files_modified"] == ["a.py", "b.py"]
     md = render_pipeline_markdown(res, "f")
     assert "| a.py, b.py |" in md and "None" not in md
+
+
+def test_a_time_beyond_python_s_years_is_said_and_treated_as_missing(
+    run_cli: Any, h: Any, tmp_path: Path
+) -> None:
+    # DuckDB's cast takes "10000-01-01T00:00:00Z" and "-0001-...": the pipeline was
+    # scored, then writing its report ended in a traceback (OverflowError: date value out
+    # of range, exit 1) and no report. Such a time is treated as missing, as any other
+    # that cannot be read, with the warning that says so.
+    rows = h.pipeline_tasks("y", 2)
+    rows[0]["metadata"] = {"completedAt": "10000-01-01T00:00:00Z"}
+    rows[1]["createdAt"] = "-0001-03-01T00:00:00Z"
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.splitlines()[:2] == [
+        'warning: t.jsonl:1: metadata.completedAt "10000-01-01T00:00:00Z" is not an ISO-8601 '
+        "timestamp; treated as missing",
+        'warning: t.jsonl:2: createdAt "-0001-03-01T00:00:00Z" is not an ISO-8601 timestamp; '
+        "treated as missing",
+    ]
+    assert "| y | scored | GOOD | 78.50 |" in res.stdout
+    assert Path("r", f"pipeline-eval-y-{DATE}.md").is_file()

@@ -9,6 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+import pytest
 from runscore.engine import db, sqlpack
 from runscore.engine.packs import routes as engine
 
@@ -540,3 +541,105 @@ def test_benchmark_script_runs_small(tmp_path: Path) -> None:
     finally:
         sys.argv = argv
     assert sum(1 for _ in open(tmp_path / "episodes.jsonl", encoding="utf-8")) == 3000
+
+
+def test_an_out_of_range_number_is_one_rejected_line(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # A cost of 1e999 (read as infinity) or 1e30, or retries of 1e30, failed the whole
+    # report in SQL ("Could not cast value inf to DECIMAL(38,9)", exit 2); costs that each
+    # fit but not their sum (3 x 6e28) overflowed later. Each such line is rejected with
+    # its reason and the rest is scored.
+    g = _small(gen())
+    path = g.write(tmp_path / "big.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(good[0])
+
+    def variant(k: int, usage: dict[str, Any] | None = None, **outcome: Any) -> str:
+        return json.dumps(
+            {
+                **ep,
+                "episodeId": f"big-{k}",
+                "usage": {**ep["usage"], **(usage or {})},
+                "outcome": {**ep["outcome"], **outcome},
+            }
+        ).replace('"INF"', "1e999")
+
+    bad = [
+        variant(1, {"apiEquivalentCostUsd": "INF"}),
+        variant(2, {"observedCostUsd": 1e30, "costBasis": "observed"}),
+        variant(3, {"apiEquivalentCostUsd": 6e28}),
+        variant(4, {"apiEquivalentCostUsd": 6e28}),
+        variant(5, retries=1e30),
+        variant(6, repairs=1e19),
+    ]
+    path.write_text("\n".join(good + bad) + "\n", encoding="utf-8")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    n = len(good)
+    cost = "usage cost is out of range (finite and below 1e15 USD)"
+    count = "outcome.retries/repairs is out of range (at most 2147483647)"
+    assert res.stderr.splitlines() == [
+        f"{path}:{n + 1}: {cost}",
+        f"{path}:{n + 2}: {cost}",
+        f"{path}:{n + 3}: {cost}",
+        f"{path}:{n + 4}: {cost}",
+        f"{path}:{n + 5}: {count}",
+        f"{path}:{n + 6}: {count}",
+    ]
+    rep = json.loads(res.stdout)
+    assert len(rep["inputs"]["rejected"]) == 6
+    clean = run_cli(
+        "routes", str(g.write(tmp_path / "good.jsonl")), "--format", "json", "--as-of", AS_OF
+    )
+    assert rep["findings"] == json.loads(clean.stdout)["findings"]
+
+
+def test_a_time_beyond_python_s_years_is_a_rejected_line(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # DuckDB's cast takes "10000-01-01T00:00:00Z" and "-0001-03-01T00:00:00Z": every
+    # format of the report ended in a traceback (OverflowError: date value out of range,
+    # exit 1). Such a time is outside what runscore can store: one rejected line.
+    g = _small(gen())
+    path = g.write(tmp_path / "years.jsonl")
+    good = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(good[0])
+    late = {**ep, "episodeId": "late"}
+    late["execution"] = {**ep["execution"], "endedAt": "10000-01-01T00:00:00Z"}
+    early = {**ep, "episodeId": "early"}
+    early["execution"] = {**ep["execution"], "startedAt": "-0001-03-01T00:00:00Z"}
+    path.write_text(
+        "\n".join([*good, json.dumps(late), json.dumps(early)]) + "\n", encoding="utf-8"
+    )
+    n = len(good)
+    for fmt in ("json", "csv", "markdown"):
+        res = run_cli("routes", str(path), "--format", fmt, "--as-of", AS_OF)
+        assert res.exit_code == 1, res.stderr
+        assert res.stderr.splitlines() == [
+            f"{path}:{n + 1}: execution.endedAt is outside the years 1 to 9999 (UTC): "
+            "10000-01-01T00:00:00Z",
+            f"{path}:{n + 2}: execution.startedAt is outside the years 1 to 9999 (UTC): "
+            "-0001-03-01T00:00:00Z",
+        ]
+
+
+def test_router_rows_are_valid_json_in_every_format(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    # A duration or token count of 1e999 reads as infinity: the default jsonl format wrote
+    # `"duration_ms": Infinity`, which no JSON parser takes, where json wrote null.
+    g = _small(gen())
+    path = g.write(tmp_path / "inf.jsonl")
+    lines = path.read_text(encoding="utf-8").splitlines()
+    ep = json.loads(lines[0])
+    ep["execution"]["durationMs"] = "INF"
+    ep["usage"]["input"] = "INF"
+    lines[0] = json.dumps(ep).replace('"INF"', "1e999")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    jsonl = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert jsonl.exit_code == 0, jsonl.stderr
+    rows = [json.loads(line, parse_constant=pytest.fail) for line in jsonl.stdout.splitlines()]
+    whole = run_cli("routes", "export-router-rows", str(path), "--format", "json", "--as-of", AS_OF)
+    assert rows == json.loads(whole.stdout)
+    (first,) = [r for r in rows if r["episode_id"] == ep["episodeId"]]
+    assert first["features"]["duration_ms"] is None
+    assert first["features"]["tokens_input"] is None

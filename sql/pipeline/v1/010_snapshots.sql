@@ -21,6 +21,12 @@ CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS
         replace(upper(s), ',', '.'),
         '^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$',
         '\1-\2-\3T\4:\5:\6\7\8');
+-- A time outside the years 1-9999 (DuckDB's cast takes 10000-01-01 and -0001-03-01; no
+-- reader of the reports can) is out of range: missing, as an unparsable one is.
+CREATE OR REPLACE TEMP MACRO pl_ts(s) AS
+    CASE WHEN TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+              AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
+         THEN TRY_CAST(s AS TIMESTAMPTZ) END;
 -- Digits 7-9 of a timestamp's fraction (nanoseconds within its microsecond), 0 if none.
 CREATE OR REPLACE TEMP MACRO pl_sub_us(s) AS
     coalesce(TRY_CAST(rpad(substr(regexp_extract(replace(s, ',', '.'),
@@ -67,13 +73,13 @@ WITH src AS (
                                 ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))
            END AS status_norm,
            CASE WHEN json_type(createdAt) = 'VARCHAR'
-                THEN TRY_CAST(pl_iso_text(json_extract_string(createdAt, '$')) AS TIMESTAMPTZ)
+                THEN pl_ts(pl_iso_text(json_extract_string(createdAt, '$')))
            END AS created_try,
            CASE WHEN json_type(updatedAt) = 'VARCHAR'
-                THEN TRY_CAST(pl_iso_text(json_extract_string(updatedAt, '$')) AS TIMESTAMPTZ)
+                THEN pl_ts(pl_iso_text(json_extract_string(updatedAt, '$')))
            END AS updated_try,
            CASE WHEN json_type(metadata -> '$.completedAt') = 'VARCHAR'
-                THEN TRY_CAST(pl_iso_text(json_extract_string(metadata, '$.completedAt')) AS TIMESTAMPTZ)
+                THEN pl_ts(pl_iso_text(json_extract_string(metadata, '$.completedAt')))
            END AS completed_try,
            CASE WHEN json_type(updatedAt) = 'VARCHAR'
                 THEN pl_sub_us(json_extract_string(updatedAt, '$')) END AS updated_sub_us
