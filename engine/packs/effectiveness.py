@@ -277,7 +277,7 @@ def _merge_equal_duplicates(
             obj = text.get((f, int(ln)))
             if obj is None:
                 break
-            objs.append(({k: obj.get(k) for k in _CONTENT_FIELDS}, sorted(set(par))))
+            objs.append(({k: _strict(obj.get(k)) for k in _CONTENT_FIELDS}, sorted(set(par))))
         else:
             first = objs[0]
             for o, md5 in zip(ords[1:], objs[1:], strict=True):
@@ -292,6 +292,18 @@ def _merge_equal_duplicates(
             [u[1] for u in updates],
             "VARCHAR",
         )
+
+
+def _strict(v: Any) -> Any:
+    """A parsed JSON value whose ``==`` tells ``true``/``false`` from ``1``/``0`` (Python's
+    ``True == 1`` would make two different events one); numbers still compare by value."""
+    if isinstance(v, bool):
+        return (bool, v)
+    if isinstance(v, dict):
+        return {k: _strict(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_strict(x) for x in v]
+    return v
 
 
 def _read_lines(

@@ -448,3 +448,38 @@ def test_unreadable_garbage_file_does_not_stop_others(
     assert _keyed(h, res) == baseline
     with pytest.raises(NothingReadable):
         _extract([junk])
+
+
+def test_true_and_1_are_different_content(tmp_path: Path, h: Any) -> None:
+    """Spec §1: same (run_id, seq), different content → invalid run. JSON ``true`` and
+    ``1`` are different values (and score differently: only ``true`` makes a finding
+    fix_required), though Python's ``True == 1``."""
+
+    def verdict(flag: Any) -> dict[str, Any]:
+        finding = {"severity": "bug", "fix_required": flag}
+        return h.ev(
+            2,
+            "review.verdict",
+            run="tv1",
+            parent=[1],
+            agent="guardian",
+            verdict="needs_changes",
+            findings=[finding],
+        )
+
+    lines = [
+        h.ev(1, "run.start", run="tv1"),
+        verdict(True),
+        verdict(1),
+        h.ev(3, "run.complete", run="tv1", parent=[2]),
+    ]
+    path = h.write_jsonl(tmp_path / "tv1.jsonl", lines)
+    res = _extract([path])
+    assert res.invalid == [
+        {
+            "run_id": "tv1",
+            "reason": "conflicting duplicate events for seq 2",
+            "locations": [f"{path}:2", f"{path}:3"],
+        }
+    ]
+    assert res.runs_scored == 0 and res.records.num_rows == 0
