@@ -6,9 +6,11 @@
 --           agent.complete), model (highest-seq non-empty data.model of agent.complete or
 --           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
--- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
+-- is not a finite number ≥ 0 (a string, say: NaN from 000) is not a cost: it is ignored
+-- and warned about (unknown, not 0).
 -- The per-event costs are added in seq order (deterministic to the last bit).
--- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
+-- Token counts likewise: a negative, unrepresentable or non-number one (000 makes a
+-- present non-number NaN) makes `tokens` unknown.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
        e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
@@ -23,7 +25,7 @@ WHERE type = 'agent.complete'
   AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
     OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))))
 UNION ALL
-SELECT run_id, _file, _line, 'tokens unknown: a token count is negative or too large'
+SELECT run_id, _file, _line, 'tokens unknown: a token count is not a non-negative number that fits'
 FROM _agent_events
 WHERE type = 'agent.complete'
   AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
