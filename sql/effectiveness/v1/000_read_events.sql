@@ -85,21 +85,25 @@ WITH r AS (
                   ELSE [parent_t[2:-2]::BIGINT] END
            END AS plain_parents,
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
-           -- must be JSON integers; the parts of "3,4" are text.
+           -- must be JSON integers; the parts of "3,4" are text. An integer too big for a
+           -- BIGINT is no seq: unusable, and warned about like any other (020).
            CASE
              WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
                list_transform(json_extract(parent, '$[*]')::VARCHAR[],
-                              lambda p: {'is_int': jkind(p) = 'INTEGER',
+                              lambda p: {'is_int': coalesce(jkind(p) = 'INTEGER'
+                                                            AND TRY_CAST(p AS BIGINT) IS NOT NULL,
+                                                            false),
                                          'v': TRY_CAST(p AS BIGINT), 'raw': p})
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
                  lambda s: {'is_int': regexp_full_match(eff_trim(s), '[0-9]{1,18}'),
                             'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
-             ELSE [{'is_int': jkind(parent_t) = 'INTEGER', 'v': TRY_CAST(parent_t AS BIGINT),
-                    'raw': parent_t}]
+             ELSE [{'is_int': coalesce(jkind(parent_t) = 'INTEGER'
+                                       AND TRY_CAST(parent_t AS BIGINT) IS NOT NULL, false),
+                    'v': TRY_CAST(parent_t AS BIGINT), 'raw': parent_t}]
            END AS parent_parts
     FROM f
 ), u AS (
