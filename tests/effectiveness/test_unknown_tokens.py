@@ -107,3 +107,66 @@ def test_cost_that_is_not_a_number_is_ignored_and_warned(tmp_path: Path) -> None
         None,
     )
     assert len(res.warnings) == 1
+
+
+def test_costs_beyond_a_double_never_write_a_line_that_is_not_json(tmp_path: Path) -> None:
+    # Each cost is a finite number ≥ 0, but their sum (2e308) or a useful finding per
+    # 1e-320 dollars is beyond a double: the history got `Infinity`, which is not JSON,
+    # so every later read rejected the record (spec §1, §4).
+    verdict = {"findings": [{"severity": "bug", "fix_required": True}]}
+    events = [
+        {"run_id": "r", "seq": 1, "type": "review.verdict", "agent": "guardian", "data": verdict},
+        {"run_id": "r", "seq": 2, "type": "review.verdict", "agent": "sage", "data": verdict},
+        {
+            "run_id": "r",
+            "seq": 3,
+            "type": "agent.complete",
+            "agent": "guardian",
+            "data": {"cost_usd": 1e308},
+        },
+        {
+            "run_id": "r",
+            "seq": 4,
+            "type": "agent.complete",
+            "agent": "guardian",
+            "data": {"cost_usd": 1e308},
+        },
+        {
+            "run_id": "r",
+            "seq": 5,
+            "type": "agent.complete",
+            "agent": "sage",
+            "data": {"cost_usd": 1e-320},
+        },
+        {"run_id": "r", "seq": 6, "type": "run.complete"},
+    ]
+    p = tmp_path / "r.jsonl"
+    p.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    hist = tmp_path / "h.jsonl"
+    res = effectiveness.extract([str(p)], str(hist))
+    lines = hist.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    recs = {r["archetype"]: r for r in (json.loads(x, parse_constant=_no_constant) for x in lines)}
+    # the sum is too large to know: unknown, as a token count too large is
+    g = recs["guardian"]
+    assert (g["cost_usd"], g["cost_basis"], g["cost_efficiency"], g["cost_efficiency_norm"]) == (
+        None,
+        "unknown",
+        None,
+        None,
+    )
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (4, "cost unknown: the costs add up to more than can be stored")
+    ]
+    # 1 / 1e-320 is beyond a double: the raw efficiency cannot be stored, its norm is 1
+    s = recs["sage"]
+    assert (s["cost_usd"], s["cost_basis"], s["cost_efficiency"], s["cost_efficiency_norm"]) == (
+        1e-320,
+        "observed",
+        None,
+        1.0,
+    )
+
+
+def _no_constant(name: str) -> object:
+    raise AssertionError(f"{name} is not JSON")
