@@ -169,6 +169,8 @@ def build_event_tables(
     database file.
     """
     _check_version(version)
+    if isinstance(paths, str):
+        paths = [paths]  # one path, not a sequence of one-character paths
     if paths and isinstance(paths[0], sources.SourceFile):
         files = [p for p in paths if isinstance(p, sources.SourceFile)]
         disc: list[sources.LineIssue] = []
@@ -479,6 +481,9 @@ def extract(
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
     _check_version(version)
+    if isinstance(paths, str):
+        # One path: as a sequence its characters were paths, and "/" read the whole disk.
+        paths = [paths]
     if write and os.path.islink(history_path):
         raise UsageError(f"{history_path}: refusing to write through a symlink")
     if write and os.path.exists(history_path) and not os.path.isfile(history_path):
