@@ -122,3 +122,20 @@ def test_one_path_given_as_a_string_is_one_path(
     res = effectiveness.extract("r.jsonl", "h.jsonl")
     assert (res.unreadable, res.skipped_lines, res.files_read) == ([], [], 1)
     assert (res.runs_scored, res.records_written) == (1, 2)
+
+
+def test_run_sql_events_given_as_one_string(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_sql(q, events="r.jsonl")``: one path, not one path per character."""
+    from runscore.engine.packs import effectiveness_history as eh
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "effectiveness"
+    shutil.copy(fixture / "archeflow-fixture" / "events.jsonl", tmp_path / "r.jsonl")
+    (tmp_path / "other.jsonl").write_text('{"run_id":"other","seq":1,"type":"run.start"}\n')
+    monkeypatch.chdir(tmp_path)
+    res = eh.run_sql(
+        "SELECT run_id, count(*) AS n FROM events GROUP BY run_id", "h.jsonl", events="r.jsonl"
+    )
+    assert res.table.to_pylist() == [{"run_id": "score-run", "n": 8}]
+    assert res.issues == []
