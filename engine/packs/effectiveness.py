@@ -117,6 +117,8 @@ class ExtractResult:
             "incomplete": self.incomplete,
             "invalid": self.invalid,
             "skipped_lines": self.skipped_lines,
+            # files not read at all (missing, unreadable, compressed): rejected input too
+            "unreadable": self.unreadable,
             "warnings": self.warnings,
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
