@@ -170,3 +170,14 @@ def test_costs_beyond_a_double_never_write_a_line_that_is_not_json(tmp_path: Pat
 
 def _no_constant(name: str) -> object:
     raise AssertionError(f"{name} is not JSON")
+
+
+def test_token_counts_adding_up_beyond_storage_are_unknown_and_warned(tmp_path: Path) -> None:
+    # each count fits, their sum (1.8e19) does not fit the history's integer: tokens was
+    # null without a word, unlike one count that is too large
+    res = _extracted(tmp_path, {"tokens": 9 * 10**18}, {"tokens": 9 * 10**18})
+    (rec,) = res.records.to_pylist()
+    assert rec["tokens"] is None
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (3, "tokens unknown: the token counts add up to more than can be stored")
+    ]

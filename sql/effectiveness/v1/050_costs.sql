@@ -39,6 +39,9 @@ SELECT run_id, archetype,
        -- where a sum too large for a double is warned about: its last cost's line
        arg_max(_file, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_file,
        arg_max(_line, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_line,
+       -- likewise for a token total too large for the history's integer: the last count
+       arg_max(_file, seq) FILTER (WHERE type = 'agent.complete') AS t_file,
+       arg_max(_line, seq) FILTER (WHERE type = 'agent.complete') AS t_line,
        CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
@@ -70,15 +73,20 @@ WHERE type = 'agent.complete'
 UNION ALL
 SELECT run_id, c_file, c_line, 'cost unknown: the costs add up to more than can be stored'
 FROM _costs_grouped
-WHERE NOT isfinite(cost_sum);
+WHERE NOT isfinite(cost_sum)
+UNION ALL
+SELECT run_id, t_file, t_line, 'tokens unknown: the token counts add up to more than can be stored'
+FROM _costs_grouped
+WHERE NOT round(tokens) < 9.2e18;
 
 -- Costs that are each finite but add up to more than a double holds (∞, which no JSON
--- line can carry) make the archetype's cost unknown, as a token count too large does.
+-- line can carry) make the archetype's cost unknown, as a token count too large does;
+-- so do token counts adding up past the history's integer (BIGINT).
 CREATE OR REPLACE TABLE archetype_costs AS
 SELECT run_id, archetype,
        CASE WHEN isfinite(cost_sum) THEN cost_sum END AS cost_usd,
        CASE WHEN isfinite(cost_sum) THEN cost_basis ELSE 'unknown' END AS cost_basis,
-       tokens, model
+       CASE WHEN round(tokens) < 9.2e18 THEN tokens END AS tokens, model
 FROM _costs_grouped;
 DROP TABLE _costs_grouped;
 DROP TABLE _agent_events;
