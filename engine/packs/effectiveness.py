@@ -117,6 +117,8 @@ class ExtractResult:
             "incomplete": self.incomplete,
             "invalid": self.invalid,
             "skipped_lines": self.skipped_lines,
+            # files not read at all (missing, unreadable, compressed): rejected input too
+            "unreadable": self.unreadable,
             "warnings": self.warnings,
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
@@ -169,6 +171,8 @@ def build_event_tables(
     database file.
     """
     _check_version(version)
+    if isinstance(paths, str):
+        paths = [paths]  # one path, not a sequence of one-character paths
     if paths and isinstance(paths[0], sources.SourceFile):
         files = [p for p in paths if isinstance(p, sources.SourceFile)]
         disc: list[sources.LineIssue] = []
@@ -277,7 +281,7 @@ def _merge_equal_duplicates(
             obj = text.get((f, int(ln)))
             if obj is None:
                 break
-            objs.append(({k: obj.get(k) for k in _CONTENT_FIELDS}, sorted(set(par))))
+            objs.append(({k: _strict(obj.get(k)) for k in _CONTENT_FIELDS}, sorted(set(par))))
         else:
             first = objs[0]
             for o, md5 in zip(ords[1:], objs[1:], strict=True):
@@ -292,6 +296,18 @@ def _merge_equal_duplicates(
             [u[1] for u in updates],
             "VARCHAR",
         )
+
+
+def _strict(v: Any) -> Any:
+    """A parsed JSON value whose ``==`` tells ``true``/``false`` from ``1``/``0`` (Python's
+    ``True == 1`` would make two different events one); numbers still compare by value."""
+    if isinstance(v, bool):
+        return (bool, v)
+    if isinstance(v, dict):
+        return {k: _strict(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_strict(x) for x in v]
+    return v
 
 
 def _read_lines(
@@ -467,6 +483,9 @@ def extract(
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
     _check_version(version)
+    if isinstance(paths, str):
+        # One path: as a sequence its characters were paths, and "/" read the whole disk.
+        paths = [paths]
     if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
         history.check_appendable(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is

@@ -118,6 +118,38 @@ def test_rejected_input_exits_1_with_every_diagnostic(
     assert "in/mixed.jsonl:13" in r.stderr and "in/mixed.jsonl:18" in r.stderr
 
 
+def test_unreadable_files_are_in_the_json_summary(
+    run_cli: Run, tmp_path: Path, events: Path
+) -> None:
+    # README exit 1: "some input was rejected (listed on stderr, always; also in the JSON
+    # of extract)": a missing path or a file that cannot be read exited 1 with a JSON
+    # summary that listed nothing rejected
+    (tmp_path / "in" / "packed.jsonl").write_bytes(b"\x1f\x8b\x08\x00junk")
+    r = run_cli(
+        "extract",
+        "in/events.jsonl",
+        "in/missing.jsonl",
+        "in/packed.jsonl",
+        "--history",
+        "h.jsonl",
+        "--format",
+        "json",
+    )
+    assert r.exit_code == 1, r.stderr
+    out = _json(r)
+    assert out["runs_scored"] == 1 and out["skipped_lines"] == [] and out["invalid"] == []
+    assert sorted(out["unreadable"], key=lambda u: u["file"]) == [
+        {"file": "in/missing.jsonl", "line": 0, "reason": "no such file or directory"},
+        {
+            "file": "in/packed.jsonl",
+            "line": 0,
+            "reason": "gzip-compressed: runscore reads plain JSONL (decompress it first)",
+        },
+    ]
+    for u in out["unreadable"]:
+        assert f"{u['file']}: {u['reason']}" in r.stderr
+
+
 @pytest.mark.parametrize(
     "args",
     [

@@ -448,3 +448,61 @@ def test_unreadable_garbage_file_does_not_stop_others(
     assert _keyed(h, res) == baseline
     with pytest.raises(NothingReadable):
         _extract([junk])
+
+
+def test_true_and_1_are_different_content(tmp_path: Path, h: Any) -> None:
+    """Spec §1: same (run_id, seq), different content → invalid run. JSON ``true`` and
+    ``1`` are different values (and score differently: only ``true`` makes a finding
+    fix_required), though Python's ``True == 1``."""
+
+    def verdict(flag: Any) -> dict[str, Any]:
+        finding = {"severity": "bug", "fix_required": flag}
+        return h.ev(
+            2,
+            "review.verdict",
+            run="tv1",
+            parent=[1],
+            agent="guardian",
+            verdict="needs_changes",
+            findings=[finding],
+        )
+
+    lines = [
+        h.ev(1, "run.start", run="tv1"),
+        verdict(True),
+        verdict(1),
+        h.ev(3, "run.complete", run="tv1", parent=[2]),
+    ]
+    path = h.write_jsonl(tmp_path / "tv1.jsonl", lines)
+    res = _extract([path])
+    assert res.invalid == [
+        {
+            "run_id": "tv1",
+            "reason": "conflicting duplicate events for seq 2",
+            "locations": [f"{path}:2", f"{path}:3"],
+        }
+    ]
+    assert res.runs_scored == 0 and res.records.num_rows == 0
+
+
+def test_parent_beyond_any_seq_is_warned_not_dropped(tmp_path: Path, h: Any) -> None:
+    """Spec §1: a parent edge to a seq that does not exist in the run is ignored *and
+    counted as a warning*. An integer too big for a seq was dropped without a word (the
+    string form "99999999999999999999" was already warned about)."""
+    big = 99999999999999999999
+    lines = [
+        h.ev(1, "run.start", run="big"),
+        h.ev(2, "note", run="big", parent=[1, big]),
+        h.ev(3, "note", run="big", parent=big),
+        h.ev(4, "note", run="big", parent=str(big)),
+        h.ev(5, "run.complete", run="big", parent=[4]),
+    ]
+    path = h.write_jsonl(tmp_path / "big.jsonl", lines)
+    res = _extract([path])
+    reason = f"parent value {big} ignored: not an integer seq"
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (2, reason),
+        (3, reason),
+        (4, f'parent value "{big}" ignored: not an integer seq'),
+    ]
+    assert res.runs_scored == 1 and not res.rejected

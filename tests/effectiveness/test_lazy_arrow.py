@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,43 @@ def test_a_table_from_python_is_the_same_either_way(
         sources.load_table(con, "t", {"k": ("DOUBLE", [1.0])})
     with pytest.raises(Exception, match="bad column"):
         sources.load_table(con, "t", {'k" INTEGER, x': ("INTEGER", [1])})
+
+
+def test_one_path_given_as_a_string_is_one_path(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``score_runs("r.jsonl")`` / ``extract("r.jsonl", ...)``: a str is a Sequence[str] of
+    its characters, each taken as a path: "." read the whole current folder (and an
+    absolute path's "/" the whole disk) and the letters were reported as missing files."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "effectiveness"
+    shutil.copy(fixture / "archeflow-fixture" / "events.jsonl", tmp_path / "r.jsonl")
+    other = '{"run_id":"other","seq":1,"type":"review.verdict","agent":"sage"}\n'
+    (tmp_path / "other.jsonl").write_text(
+        other + '{"run_id":"other","seq":2,"type":"run.complete"}\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    rows = effectiveness.score_runs("r.jsonl").to_pylist()
+    assert sorted((r["run_id"], r["archetype"], r["source"]) for r in rows) == [
+        ("score-run", "guardian", "r.jsonl"),
+        ("score-run", "sage", "r.jsonl"),
+    ]
+    res = effectiveness.extract("r.jsonl", "h.jsonl")
+    assert (res.unreadable, res.skipped_lines, res.files_read) == ([], [], 1)
+    assert (res.runs_scored, res.records_written) == (1, 2)
+
+
+def test_run_sql_events_given_as_one_string(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``run_sql(q, events="r.jsonl")``: one path, not one path per character."""
+    from runscore.engine.packs import effectiveness_history as eh
+
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "effectiveness"
+    shutil.copy(fixture / "archeflow-fixture" / "events.jsonl", tmp_path / "r.jsonl")
+    (tmp_path / "other.jsonl").write_text('{"run_id":"other","seq":1,"type":"run.start"}\n')
+    monkeypatch.chdir(tmp_path)
+    res = eh.run_sql(
+        "SELECT run_id, count(*) AS n FROM events GROUP BY run_id", "h.jsonl", events="r.jsonl"
+    )
+    assert res.table.to_pylist() == [{"run_id": "score-run", "n": 8}]
+    assert res.issues == []

@@ -54,3 +54,130 @@ def test_deep_nesting_is_judged_the_same_on_both_read_paths(tmp_path: Path) -> N
     b = effectiveness.extract([str(dirty)], str(tmp_path / "h2.jsonl"), write=False)
     assert a.skipped_lines == b.skipped_lines
     assert a.records.drop_columns(["ts", "source"]).equals(b.records.drop_columns(["ts", "source"]))
+
+
+def _extracted(tmp_path: Path, *complete_data: dict[str, object]) -> effectiveness.ExtractResult:
+    events: list[dict[str, object]] = [
+        {"run_id": "r", "seq": 1, "type": "review.verdict", "agent": "guardian", "data": {}}
+    ]
+    for i, d in enumerate(complete_data):
+        events.append(
+            {"run_id": "r", "seq": 2 + i, "type": "agent.complete", "agent": "guardian", "data": d}
+        )
+    events.append({"run_id": "r", "seq": 2 + len(complete_data), "type": "run.complete"})
+    p = tmp_path / "r.jsonl"
+    p.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    return effectiveness.extract([str(p)], str(tmp_path / "h.jsonl"), write=False)
+
+
+def test_token_count_that_is_not_a_number_is_unknown_and_warned(tmp_path: Path) -> None:
+    # "unknown is not zero": a tokens value given as a string (or a bool) is not a count;
+    # it was taken as absent, so the missing-part rule made it 0
+    for bad in ({"tokens": "1200"}, {"tokens_input": True, "tokens_output": 7}):
+        res = _extracted(tmp_path, bad)
+        (rec,) = res.records.to_pylist()
+        assert rec["tokens"] is None, bad
+        assert [(w["line"], w["reason"]) for w in res.warnings] == [
+            (2, "tokens unknown: a token count is not a non-negative number that fits")
+        ], bad
+
+
+def test_cost_that_is_not_a_number_is_ignored_and_warned(tmp_path: Path) -> None:
+    # per event cost = data.cost_usd if present: a present cost_usd that is not a number
+    # is ignored and warned about, as a negative one is; it does not fall back to the
+    # estimate, and the other events' costs still count
+    res = _extracted(
+        tmp_path,
+        {"cost_usd": "0.05", "estimated_cost_usd": 0.04},
+        {"cost_usd": 0.01},
+        {"estimated_cost_usd": {"usd": 1}},
+    )
+    (rec,) = res.records.to_pylist()
+    assert (rec["cost_usd"], rec["cost_basis"]) == (0.01, "observed")
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (2, "cost ignored: not a finite non-negative number"),
+        (4, "cost ignored: not a finite non-negative number"),
+    ]
+    # alone, it leaves the cost unknown (not 0), with its warning
+    res = _extracted(tmp_path, {"cost_usd": "free"})
+    (rec,) = res.records.to_pylist()
+    assert (rec["cost_usd"], rec["cost_basis"], rec["cost_efficiency_norm"]) == (
+        None,
+        "unknown",
+        None,
+    )
+    assert len(res.warnings) == 1
+
+
+def test_costs_beyond_a_double_never_write_a_line_that_is_not_json(tmp_path: Path) -> None:
+    # Each cost is a finite number ≥ 0, but their sum (2e308) or a useful finding per
+    # 1e-320 dollars is beyond a double: the history got `Infinity`, which is not JSON,
+    # so every later read rejected the record (spec §1, §4).
+    verdict = {"findings": [{"severity": "bug", "fix_required": True}]}
+    events = [
+        {"run_id": "r", "seq": 1, "type": "review.verdict", "agent": "guardian", "data": verdict},
+        {"run_id": "r", "seq": 2, "type": "review.verdict", "agent": "sage", "data": verdict},
+        {
+            "run_id": "r",
+            "seq": 3,
+            "type": "agent.complete",
+            "agent": "guardian",
+            "data": {"cost_usd": 1e308},
+        },
+        {
+            "run_id": "r",
+            "seq": 4,
+            "type": "agent.complete",
+            "agent": "guardian",
+            "data": {"cost_usd": 1e308},
+        },
+        {
+            "run_id": "r",
+            "seq": 5,
+            "type": "agent.complete",
+            "agent": "sage",
+            "data": {"cost_usd": 1e-320},
+        },
+        {"run_id": "r", "seq": 6, "type": "run.complete"},
+    ]
+    p = tmp_path / "r.jsonl"
+    p.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    hist = tmp_path / "h.jsonl"
+    res = effectiveness.extract([str(p)], str(hist))
+    lines = hist.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2
+    recs = {r["archetype"]: r for r in (json.loads(x, parse_constant=_no_constant) for x in lines)}
+    # the sum is too large to know: unknown, as a token count too large is
+    g = recs["guardian"]
+    assert (g["cost_usd"], g["cost_basis"], g["cost_efficiency"], g["cost_efficiency_norm"]) == (
+        None,
+        "unknown",
+        None,
+        None,
+    )
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (4, "cost unknown: the costs add up to more than can be stored")
+    ]
+    # 1 / 1e-320 is beyond a double: the raw efficiency cannot be stored, its norm is 1
+    s = recs["sage"]
+    assert (s["cost_usd"], s["cost_basis"], s["cost_efficiency"], s["cost_efficiency_norm"]) == (
+        1e-320,
+        "observed",
+        None,
+        1.0,
+    )
+
+
+def _no_constant(name: str) -> object:
+    raise AssertionError(f"{name} is not JSON")
+
+
+def test_token_counts_adding_up_beyond_storage_are_unknown_and_warned(tmp_path: Path) -> None:
+    # each count fits, their sum (1.8e19) does not fit the history's integer: tokens was
+    # null without a word, unlike one count that is too large
+    res = _extracted(tmp_path, {"tokens": 9 * 10**18}, {"tokens": 9 * 10**18})
+    (rec,) = res.records.to_pylist()
+    assert rec["tokens"] is None
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (3, "tokens unknown: the token counts add up to more than can be stored")
+    ]

@@ -8,10 +8,11 @@
 --           few `data` fields later files use, extracted in this one scan so the JSON
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
---           c_obs, c_est, tok, tok_in, tok_out, model, met, own_seq (integer seq ≥ 1
---           or null), parents BIGINT[] / parent_bad VARCHAR[] (usable and unusable parent
---           parts), content_md5 (identity of the event but for its seq), problem (why a
---           line is not an event, or null).
+--           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
+--           model, met, own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
+--           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
+--           (identity of the event but for its seq), problem (why a line is not an
+--           event, or null).
 -- Speed: `data` is parsed once (one json_extract with a list of paths). Scalars are
 -- then read from their JSON text without parsing again — DuckDB hands JSON values over
 -- minified, so the first character tells the kind and a string without a backslash is
@@ -49,6 +50,11 @@ CREATE OR REPLACE MACRO jtext(t) AS
 CREATE OR REPLACE MACRO jnum(t) AS
     CASE WHEN ord(t) NOT IN (34, 116, 102, 91, 123) AND t <> 'null' THEN TRY_CAST(t AS DOUBLE) END;
 
+-- A JSON value as a number: null when absent or JSON null, NaN when present but not a
+-- number (a string "0.05", a boolean, an object).
+CREATE OR REPLACE MACRO jpresent_num(t) AS
+    CASE WHEN t IS NOT NULL AND t <> 'null' THEN coalesce(jnum(t), 'NaN'::DOUBLE) END;
+
 CREATE OR REPLACE TABLE _stage AS
 WITH r AS (
     SELECT _file_index,
@@ -79,21 +85,25 @@ WITH r AS (
                   ELSE [parent_t[2:-2]::BIGINT] END
            END AS plain_parents,
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
-           -- must be JSON integers; the parts of "3,4" are text.
+           -- must be JSON integers; the parts of "3,4" are text. An integer too big for a
+           -- BIGINT is no seq: unusable, and warned about like any other (020).
            CASE
              WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
                list_transform(json_extract(parent, '$[*]')::VARCHAR[],
-                              lambda p: {'is_int': jkind(p) = 'INTEGER',
+                              lambda p: {'is_int': coalesce(jkind(p) = 'INTEGER'
+                                                            AND TRY_CAST(p AS BIGINT) IS NOT NULL,
+                                                            false),
                                          'v': TRY_CAST(p AS BIGINT), 'raw': p})
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
                  lambda s: {'is_int': regexp_full_match(eff_trim(s), '[0-9]{1,18}'),
                             'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
-             ELSE [{'is_int': jkind(parent_t) = 'INTEGER', 'v': TRY_CAST(parent_t AS BIGINT),
-                    'raw': parent_t}]
+             ELSE [{'is_int': coalesce(jkind(parent_t) = 'INTEGER'
+                                       AND TRY_CAST(parent_t AS BIGINT) IS NOT NULL, false),
+                    'v': TRY_CAST(parent_t AS BIGINT), 'raw': parent_t}]
            END AS parent_parts
     FROM f
 ), u AS (
@@ -155,11 +165,13 @@ SELECT
            lower(eff_trim(file_t))
              || CASE WHEN d[9] IS NOT NULL AND d[9] <> 'null'
                      THEN ':' || jtext(d[9]) ELSE '' END) END AS fix_loc_key,
-    CASE WHEN typ = 'agent.complete' THEN jnum(d[10]) END AS c_obs,
-    CASE WHEN typ = 'agent.complete' THEN jnum(d[11]) END AS c_est,
-    CASE WHEN typ = 'agent.complete' THEN jnum(d[12]) END AS tok,
-    CASE WHEN typ = 'agent.complete' THEN jnum(d[13]) END AS tok_in,
-    CASE WHEN typ = 'agent.complete' THEN jnum(d[14]) END AS tok_out,
+    -- a cost or token field that is present (not null) but not a number is NaN: not a
+    -- cost or a count, so 050 warns and ignores it (unknown, not 0), as a negative one
+    CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[10]) END AS c_obs,
+    CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[11]) END AS c_est,
+    CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[12]) END AS tok,
+    CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[13]) END AS tok_in,
+    CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[14]) END AS tok_out,
     CASE WHEN model_trim <> '' THEN model_t END AS model,
     CASE WHEN typ = 'cycle.boundary' THEN coalesce(d[16] = 'true', false) END AS met,
     -- identity of the event but for its seq: envelope, normalised parents, data

@@ -4,33 +4,21 @@
 --           agent.start events: cost_usd (sum of present per-event costs; null when none),
 --           cost_basis ('observed' | 'estimated' | 'unknown'), tokens (null without any
 --           agent.complete), model (highest-seq non-empty data.model of agent.complete or
---           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
+--           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs,
+--           costs too large to add up, and unknown token counts.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
--- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
+-- is not a finite number ≥ 0 (a string, say: NaN from 000) is not a cost: it is ignored
+-- and warned about (unknown, not 0).
 -- The per-event costs are added in seq order (deterministic to the last bit).
--- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
+-- Token counts likewise: a negative, unrepresentable or non-number one (000 makes a
+-- present non-number NaN) makes `tokens` unknown.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
        e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
 FROM events e
 WHERE e.type IN ('agent.complete', 'agent.start');
 
-CREATE OR REPLACE TABLE cost_warnings AS
-SELECT run_id, _file AS file, _line AS line,
-       'cost ignored: not a finite non-negative number' AS reason
-FROM _agent_events
-WHERE type = 'agent.complete'
-  AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
-    OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))))
-UNION ALL
-SELECT run_id, _file, _line, 'tokens unknown: a token count is negative or too large'
-FROM _agent_events
-WHERE type = 'agent.complete'
-  AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
-            ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
-                 OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END);
-
-CREATE OR REPLACE TABLE archetype_costs AS
+CREATE OR REPLACE TABLE _costs_grouped AS
 WITH per_event AS (
     SELECT *,
            CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END AS c_raw,
@@ -47,7 +35,13 @@ WITH per_event AS (
 SELECT run_id, archetype,
        -- in seq order: a float sum in whatever order the threads deliver differs in the
        -- last bit from run to run, and history lines must not depend on the machine
-       sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') AS cost_usd,
+       sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') AS cost_sum,
+       -- where a sum too large for a double is warned about: its last cost's line
+       arg_max(_file, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_file,
+       arg_max(_line, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_line,
+       -- likewise for a token total too large for the history's integer: the last count
+       arg_max(_file, seq) FILTER (WHERE type = 'agent.complete') AS t_file,
+       arg_max(_line, seq) FILTER (WHERE type = 'agent.complete') AS t_line,
        CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
@@ -61,4 +55,38 @@ SELECT run_id, archetype,
        arg_max(model, seq) FILTER (WHERE model IS NOT NULL) AS model
 FROM valid
 GROUP BY run_id, archetype;
+
+CREATE OR REPLACE TABLE cost_warnings AS
+SELECT run_id, _file AS file, _line AS line,
+       'cost ignored: not a finite non-negative number' AS reason
+FROM _agent_events
+WHERE type = 'agent.complete'
+  AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
+    OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))))
+UNION ALL
+SELECT run_id, _file, _line, 'tokens unknown: a token count is not a non-negative number that fits'
+FROM _agent_events
+WHERE type = 'agent.complete'
+  AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
+            ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
+                 OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END)
+UNION ALL
+SELECT run_id, c_file, c_line, 'cost unknown: the costs add up to more than can be stored'
+FROM _costs_grouped
+WHERE NOT isfinite(cost_sum)
+UNION ALL
+SELECT run_id, t_file, t_line, 'tokens unknown: the token counts add up to more than can be stored'
+FROM _costs_grouped
+WHERE NOT round(tokens) < 9.2e18;
+
+-- Costs that are each finite but add up to more than a double holds (∞, which no JSON
+-- line can carry) make the archetype's cost unknown, as a token count too large does;
+-- so do token counts adding up past the history's integer (BIGINT).
+CREATE OR REPLACE TABLE archetype_costs AS
+SELECT run_id, archetype,
+       CASE WHEN isfinite(cost_sum) THEN cost_sum END AS cost_usd,
+       CASE WHEN isfinite(cost_sum) THEN cost_basis ELSE 'unknown' END AS cost_basis,
+       CASE WHEN round(tokens) < 9.2e18 THEN tokens END AS tokens, model
+FROM _costs_grouped;
+DROP TABLE _costs_grouped;
 DROP TABLE _agent_events;
