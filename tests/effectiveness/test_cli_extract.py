@@ -370,3 +370,47 @@ def test_incremental_rereads_the_other_files_of_a_changed_run(
     assert new["guardian"]["findings_total"] == 2 and new["guardian"]["fixes_applied"] == 2
     full = h.records([tmp_path / "in" / "a.jsonl", tmp_path / "in" / "b.jsonl"])
     assert {r["events_sha256"] for r in full} == {new["guardian"]["events_sha256"]}
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_run_complete_ts_that_is_no_time_leaves_run_ts_unknown(
+    run_cli: Run, tmp_path: Path, version: str
+) -> None:
+    # run_ts was the run.complete ts as written: every reader of the history then
+    # skipped the line ("run_ts is not an ISO-8601 time"), or took 'infinity' as a time.
+    text = ""
+    for run, ts in [
+        ("r1", '"last tuesday"'),
+        ("r2", '"infinity"'),
+        ("r3", "12345"),
+        ("r4", '"2026-04-03T12:00:00+02:00"'),
+    ]:
+        text += (
+            f'{{"run_id":"{run}","seq":1,"type":"run.start"}}\n'
+            f'{{"run_id":"{run}","seq":2,"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":[]}}\n'
+            f'{{"run_id":"{run}","seq":3,"parent":[2],"type":"run.complete","ts":{ts}}}\n'
+        )
+    (tmp_path / "in.jsonl").write_text(text)
+    r = run_cli(
+        "extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version, "--format", "json"
+    )
+    assert r.exit_code == 0, r.stderr
+    assert [(w["run_id"], w["file"], w["line"], w["reason"]) for w in _json(r)["warnings"]] == [
+        (
+            run,
+            "in.jsonl",
+            line,
+            f"run.complete ts '{ts}' is not an ISO-8601 time: the run's time is unknown",
+        )
+        for run, line, ts in [("r1", 3, "last tuesday"), ("r2", 6, "infinity"), ("r3", 9, "12345")]
+    ]
+    assert [x["run_ts"] for x in _lines(tmp_path / "h.jsonl")] == [
+        None,
+        None,
+        None,
+        "2026-04-03T12:00:00+02:00",
+    ]
+    r = run_cli("report", "--history", "h.jsonl", "--sql-version", version, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [x["runs"] for x in json.loads(r.stdout)] == [4]
