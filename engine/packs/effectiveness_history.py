@@ -810,7 +810,39 @@ def run_sql(
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
             msg += " (the event views need --events PATH)"
         raise UsageError(f"query failed: {msg}") from None
+    table, renamed = _unique_columns(table)
+    if renamed:
+        notes.append(
+            "columns with the same name renamed: "
+            + ", ".join(f"{old} (column {i}) → {new}" for i, old, new in renamed)
+        )
     return SqlResult(table, issues, notes)
+
+
+def _unique_columns(table: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """Give columns that share a name (``SELECT h.ts, c.ts ...``) distinct names, as
+    DuckDB's CREATE TABLE AS does (``ts``, ``ts_1``, ...): every writer turns a row into a
+    mapping by name, so all but one of them was dropped without a word.
+    Returns the table and (1-based column, old name, new name) per renamed column."""
+    names = table.column_names
+    if len(set(names)) == len(names):
+        return table, []
+    used: set[str] = set()
+    suffix: dict[str, int] = {}
+    out: list[str] = []
+    renamed: list[tuple[int, str, str]] = []
+    for i, name in enumerate(names, start=1):
+        new = name
+        if new in used:
+            k = suffix.get(name, 0)
+            while new in used or new in names:
+                k += 1
+                new = f"{name}_{k}"
+            suffix[name] = k
+            renamed.append((i, name, new))
+        used.add(new)
+        out.append(new)
+    return table.rename_columns(out), renamed
 
 
 def schema(

@@ -341,3 +341,29 @@ def test_the_views_are_read_only(run_cli) -> None:
         q.execute("INSERT INTO history SELECT * FROM history")
     with pytest.raises(duckdb.Error):
         q.execute("CREATE TABLE x AS SELECT * FROM read_json('/etc/passwd')")
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "table", "markdown"])
+def test_columns_with_the_same_name_are_all_written(run_cli, fmt: str) -> None:
+    # A superseded line beside its current one: both columns are named ts. Every writer
+    # made a row a mapping by name, so the first ts (and run_id) vanished without a word.
+    q = (
+        "SELECT h.run_id, c.run_id, h.ts, c.ts, 1 AS ts_1 FROM history h "
+        "JOIN history_current c USING (run_id, archetype, scoring_version) "
+        "WHERE h.history_line <> c.history_line ORDER BY h.history_line LIMIT 1"
+    )
+    r = run_cli("sql", q, "--history", HISTORY, "--format", fmt)
+    assert r.exit_code == 1  # the golden history has skipped lines
+    assert (
+        "columns with the same name renamed: run_id (column 2) → run_id_1, "
+        "ts (column 4) → ts_2" in r.stderr
+    )
+    if fmt == "json":
+        (row,) = json.loads(r.stdout)
+        assert list(row) == ["run_id", "run_id_1", "ts", "ts_2", "ts_1"]
+        assert row["run_id"] == row["run_id_1"] and row["ts"] < row["ts_2"]
+        assert row["ts_1"] == 1
+    else:
+        header = r.stdout.splitlines()[0]
+        for name in ("run_id", "run_id_1", "ts", "ts_2", "ts_1"):
+            assert name in header.replace("|", " ").replace(",", " ").split()
