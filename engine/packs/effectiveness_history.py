@@ -765,7 +765,13 @@ def _gather(
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
-    version = parse_version_option(None if version == "all" else version)
+    if version == "all":
+        # Its archetype_runs, archetype_aggregates and report views are one version's.
+        raise UsageError(
+            "sql works on one scoring version (history and history_current hold every "
+            "version's lines); --sql-version all is for report"
+        )
+    version = parse_version_option(version)
     con = con or connect()
     load = load_history(con, history)
     (v,) = select_versions(load, version)

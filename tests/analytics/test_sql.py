@@ -367,3 +367,16 @@ def test_columns_with_the_same_name_are_all_written(run_cli, fmt: str) -> None:
         header = r.stdout.splitlines()[0]
         for name in ("run_id", "run_id_1", "ts", "ts_2", "ts_1"):
             assert name in header.replace("|", " ").replace(",", " ").split()
+
+
+@pytest.mark.parametrize("args", [["SELECT * FROM report"], ["--schema"]])
+def test_sql_version_all_is_refused_not_narrowed(run_cli, args: list[str]) -> None:
+    # It was taken as the default version: `report` then held the newest version's rows
+    # only, while the user had asked for every version, and nothing said so.
+    r = run_cli("sql", *args, "--history", HISTORY, "--sql-version", "all")
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        "error: sql works on one scoring version (history and history_current hold every "
+        "version's lines); --sql-version all is for report\n"
+    )
