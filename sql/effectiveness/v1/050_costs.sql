@@ -7,7 +7,10 @@
 --           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
 -- is not a finite number ≥ 0 is not a cost: it is ignored and warned about (unknown, not 0).
--- The per-event costs are added in seq order (deterministic to the last bit).
+-- The per-event costs are added in seq order (deterministic to the last bit). A sum too
+-- large for a double (it would be written as Infinity, which is not JSON, and every
+-- reader would skip the record) is unknown, and warned about on the archetype's last
+-- agent.complete that has a cost.
 -- Token counts likewise: a negative or unrepresentable one makes `tokens` unknown.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
@@ -47,8 +50,11 @@ WITH per_event AS (
 SELECT run_id, archetype,
        -- in seq order: a float sum in whatever order the threads deliver differs in the
        -- last bit from run to run, and history lines must not depend on the machine
-       sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') AS cost_usd,
-       CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
+       CASE WHEN isfinite(sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete'))
+            THEN sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') END AS cost_usd,
+       CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0
+              OR NOT isfinite(sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete'))
+              THEN 'unknown'
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
             ELSE 'observed' END AS cost_basis,
@@ -61,4 +67,14 @@ SELECT run_id, archetype,
        arg_max(model, seq) FILTER (WHERE model IS NOT NULL) AS model
 FROM valid
 GROUP BY run_id, archetype;
+
+INSERT INTO cost_warnings
+SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
+       'cost unknown: the sum of the costs is too large for a number'
+FROM _agent_events
+WHERE type = 'agent.complete'
+  AND CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END >= 0
+  AND isfinite(CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END)
+GROUP BY run_id, archetype
+HAVING NOT isfinite(sum(CASE WHEN c_obs IS NOT NULL THEN c_obs ELSE c_est END ORDER BY seq));
 DROP TABLE _agent_events;

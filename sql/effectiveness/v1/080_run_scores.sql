@@ -49,7 +49,10 @@ WITH reviewers AS (
                 ELSE findings_useful / findings_total END AS signal_to_noise,
            CASE WHEN findings_total = 0 THEN 0.0
                 ELSE least(1.0, fixes_applied / findings_total) END AS fix_rate,
-           CASE WHEN cost_usd > 0 THEN findings_useful / cost_usd END AS cost_efficiency,
+           -- a cost so small that the quotient is too large for a double: not a number a
+           -- history line can hold (Infinity is not JSON); its norm is 1 all the same
+           CASE WHEN cost_usd > 0 AND isfinite(findings_useful / cost_usd)
+                THEN findings_useful / cost_usd END AS cost_efficiency,
            CASE WHEN cost_usd IS NULL THEN NULL
                 WHEN cost_usd = 0 THEN CASE WHEN findings_useful > 0 THEN 1.0 ELSE 0.0 END
                 ELSE least(1.0, (findings_useful / cost_usd)
