@@ -380,3 +380,24 @@ def test_sql_version_all_is_refused_not_narrowed(run_cli, args: list[str]) -> No
         "error: sql works on one scoring version (history and history_current hold every "
         "version's lines); --sql-version all is for report\n"
     )
+
+
+def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
+    # --output the history itself (or a link to it) replaced the append-only history with
+    # the query's result, exit 0.
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(Path(HISTORY).read_bytes())
+    (tmp_path / "link.jsonl").symlink_to(hist)
+    for out in ("h.jsonl", "link.jsonl", str(hist)):
+        r = run_cli(
+            "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", out
+        )
+        assert r.exit_code == 2
+        assert r.stderr == (
+            f"error: {out}: that is the history {hist} the query reads; choose another --output\n"
+        )
+        assert hist.read_bytes() == Path(HISTORY).read_bytes()
+    r = run_cli(
+        "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", "out.csv"
+    )
+    assert (tmp_path / "out.csv").read_text() == "x\n1\n"
