@@ -383,10 +383,18 @@ def repair_cmd(
     res = history_tools.repair(
         history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout
     )
+    unread = set(res.check.unread)
     for i in sorted(res.check.issues + res.check.duplicates, key=lambda i: i.line):
-        output.note(f"{i.location()}: dropped: {i.reason}")
+        if i.line in unread:
+            output.note(
+                f"{i.location()}: kept unread: {i.reason} (raise RUNSCORE_MAX_LINE_BYTES to "
+                "check it)"
+            )
+        else:
+            output.note(f"{i.location()}: dropped: {i.reason}")
     if not res.changed:
-        output.note(f"{history_path}: clean; nothing to repair")
+        what = "nothing to drop" if res.check.unread else "clean; nothing to repair"
+        output.note(f"{history_path}: {what}")
     else:
         extra = f"; backup {res.backup}" if res.backup else ""
         output.note(f"{res.target}: {res.kept} line(s) kept, {res.dropped} dropped{extra}")

@@ -94,6 +94,8 @@ def sql_cmd(
     schema: bool,
     version: str | None,
 ) -> None:
+    if out_path is not None:
+        _refuse_a_history(out_path, history_path, pipelines_path)
     extra = None
     if os.path.exists(pipelines_path):
         extra, _ = pipeline.history_tables(pipelines_path)
@@ -129,6 +131,20 @@ def sql_cmd(
     else:
         output.write(res.table, fmt)
     report_diagnostics(res.issues, res.notes)
+
+
+def _refuse_a_history(out_path: str, *histories: str) -> None:
+    """--output must not be a history the query reads: writing the result there replaced
+    the append-only history with it."""
+    for h in histories:
+        try:
+            same = os.path.samefile(out_path, h)
+        except OSError:  # either one missing (or unreadable): not the same file
+            continue
+        if same:
+            raise UsageError(
+                f"{out_path}: that is the history {h} the query reads; choose another --output"
+            )
 
 
 def register(group: click.Group) -> None:

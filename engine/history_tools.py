@@ -44,6 +44,9 @@ class CheckResult:
     duplicates: list[LineIssue] = field(default_factory=list)  # same record again
     notes: list[str] = field(default_factory=list)
     keep: list[int] = field(default_factory=list)  # line numbers repair keeps, in order
+    #: lines longer than RUNSCORE_MAX_LINE_BYTES: the readers skip them unread, so nothing
+    #: says they are bad; repair keeps them (a limit set low must not empty a history)
+    unread: list[int] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -134,6 +137,8 @@ def check(path: str) -> CheckResult:
         duplicates=duplicates,
         keep=keep,
     )
+    result.unread = sorted({i.line for i in result.issues if i.reason.startswith(_TOO_LONG)})
+    result.keep = sorted(set(result.keep) | set(result.unread))
     _torn_tail(path, result)
     for s, n in load.unknown_versions().items():
         result.notes.append(
@@ -144,6 +149,10 @@ def check(path: str) -> CheckResult:
             f"{result.legacy} line(s) written by ArcheFlow's own scorer (archeflow-legacy)"
         )
     return result
+
+
+#: How the readers name a line over RUNSCORE_MAX_LINE_BYTES (sources.read_jsonl).
+_TOO_LONG = "line longer than "
 
 
 def _torn_tail(path: str, result: CheckResult) -> None:
@@ -243,7 +252,7 @@ def repair(
 
     with history.locked(path, timeout=lock_timeout):
         res = check(path)
-        if res.ok and not _needs_newline(path):
+        if _dropped(res) == 0 and not _needs_newline(path):
             return RepairResult(res, path, path, len(res.keep), 0, changed=False)
         backup = _backup_name(path)
         shutil.copy2(path, backup)
@@ -260,7 +269,10 @@ def repair(
 
 
 def _dropped(res: CheckResult) -> int:
-    return len({i.line for i in res.issues if i.line > 0}) + len(res.duplicates)
+    unread = set(res.unread)
+    return len({i.line for i in res.issues if i.line > 0 and i.line not in unread}) + len(
+        res.duplicates
+    )
 
 
 def _needs_newline(path: str) -> bool:

@@ -774,7 +774,13 @@ def _gather(
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
-    version = parse_version_option(None if version == "all" else version)
+    if version == "all":
+        # Its archetype_runs, archetype_aggregates and report views are one version's.
+        raise UsageError(
+            "sql works on one scoring version (history and history_current hold every "
+            "version's lines); --sql-version all is for report"
+        )
+    version = parse_version_option(version)
     con = con or connect()
     load = load_history(con, history)
     (v,) = select_versions(load, version)
@@ -819,18 +825,26 @@ def run_sql(
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
             msg += " (the event views need --events PATH)"
         raise UsageError(f"query failed: {msg}") from None
-    names = _unique_names(table.column_names)
-    if names != table.column_names:
-        table = table.rename_columns(names)
+    table, renamed = _unique_columns(table)
+    if renamed:
+        notes.append(
+            "columns with the same name renamed: "
+            + ", ".join(f"{old} (column {i}) → {new}" for i, old, new in renamed)
+        )
     return SqlResult(table, issues, notes)
 
 
-def _unique_names(names: list[str]) -> list[str]:
-    """Column names made unique as DuckDB's CREATE TABLE AS makes them (``x, x_1, x_2``;
-    a suffix already taken is skipped): rows keyed by name (JSON, CSV) would otherwise
-    keep only the last of a self-join's two ``archetype`` columns."""
+def _unique_columns(table: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str]]]:
+    """Give columns that share a name (``SELECT h.ts, c.ts ...``) distinct names, as
+    DuckDB's CREATE TABLE AS does (``x, x_1, x_2``; a suffix already taken gets one of its
+    own, ``x_1_1``): every writer turns a row into a mapping by name, so all but one of
+    them was dropped without a word.
+    Returns the table and (1-based column, old name, new name) per renamed column."""
+    names = table.column_names
+    if len(set(names)) == len(names):
+        return table, []
     seen: set[str] = set()
-    out = []
+    out: list[str] = []
     for name in names:
         new, k = name, 0
         while new in seen:
@@ -838,7 +852,12 @@ def _unique_names(names: list[str]) -> list[str]:
             new = f"{name}_{k}"
         seen.add(new)
         out.append(new)
-    return out
+    renamed = [
+        (i, old, new)
+        for i, (old, new) in enumerate(zip(names, out, strict=True), start=1)
+        if old != new
+    ]
+    return table.rename_columns(out), renamed
 
 
 def schema(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from runscore.engine.packs import effectiveness_history as eh
 
 
@@ -125,3 +126,35 @@ def test_bad_options(run_cli) -> None:
     assert r.exit_code == 2 and "unknown scoring version 'v7'" in r.stderr
     r = run_cli("recommend", "t.yaml", "--sql-version", "all")
     assert r.exit_code == 2
+
+
+@pytest.mark.parametrize("garbage", [False, True])  # fast path; careful path (a bad line)
+def test_times_a_history_line_cannot_hold_are_rejected(
+    run_cli, tmp_path: Path, make_record, garbage: bool
+) -> None:
+    # DuckDB's cast takes 'infinity' (which superseded every later line of its run) and
+    # years past 9999 (which `runscore sql` could not print: a traceback, exit 1).
+    good = make_record("run-1", "guardian", 0.5, "2026-01-01T00:00:00Z")
+    lines = [
+        good,
+        {**good, "ts": "infinity", "composite_score": 0.9},
+        {**good, "run_id": "run-2", "ts": "10000-01-01", "composite_score": 0.1},
+        {**good, "run_id": "run-3", "run_ts": "epoch", "composite_score": 0.1},
+        {**good, "run_id": "run-4", "run_ts": "9999-12-31T23:00:00-05:00"},
+    ]
+    text = "".join(json.dumps(x) + "\n" for x in lines) + ("garbage\n" if garbage else "")
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(text)
+    r = run_cli("report", "--history", str(hist), "--format", "json")
+    assert r.exit_code == 1
+    (row,) = json.loads(r.stdout)
+    assert (row["runs"], row["avg_composite"]) == (1, 0.5)
+    assert r.stderr.splitlines()[:4] == [
+        f"{hist}:2: history line skipped: ts is not an ISO-8601 time",
+        f"{hist}:3: history line skipped: ts is not an ISO-8601 time",
+        f"{hist}:4: history line skipped: run_ts is not an ISO-8601 time",
+        f"{hist}:5: history line skipped: run_ts is not an ISO-8601 time",
+    ]
+    r = run_cli("sql", "SELECT run_id, ts FROM history", "--history", str(hist), "--format", "csv")
+    assert r.exit_code == 1
+    assert r.stdout == "run_id,ts\nrun-1,2026-01-01 00:00:00+00:00\n"

@@ -418,3 +418,64 @@ def test_a_hugeint_keeps_every_digit_in_json(run_cli, tmp_path: Path) -> None:
     assert json.loads(r.stdout) == [{"h": 9007199254740993, "b": 9007199254740993, "d": 1.5}]
     r = run_cli("sql", q, "--history", none, "--format", "csv")
     assert r.stdout == "h,b,d\n9007199254740993,9007199254740993,1.5\n"
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "table", "markdown"])
+def test_columns_with_the_same_name_are_all_written(run_cli, fmt: str) -> None:
+    # A superseded line beside its current one: both columns are named ts. Every writer
+    # made a row a mapping by name, so the first ts (and run_id) vanished without a word.
+    q = (
+        "SELECT h.run_id, c.run_id, h.ts, c.ts, 1 AS ts_1 FROM history h "
+        "JOIN history_current c USING (run_id, archetype, scoring_version) "
+        "WHERE h.history_line <> c.history_line ORDER BY h.history_line LIMIT 1"
+    )
+    r = run_cli("sql", q, "--history", HISTORY, "--format", fmt)
+    assert r.exit_code == 1  # the golden history has skipped lines
+    # named as DuckDB's CREATE TABLE AS names them: the explicit ts_1 takes a suffix too
+    assert (
+        "columns with the same name renamed: run_id (column 2) → run_id_1, "
+        "ts (column 4) → ts_1, ts_1 (column 5) → ts_1_1" in r.stderr
+    )
+    if fmt == "json":
+        (row,) = json.loads(r.stdout)
+        assert list(row) == ["run_id", "run_id_1", "ts", "ts_1", "ts_1_1"]
+        assert row["run_id"] == row["run_id_1"] and row["ts"] < row["ts_1"]
+        assert row["ts_1_1"] == 1
+    else:
+        header = r.stdout.splitlines()[0]
+        for name in ("run_id", "run_id_1", "ts", "ts_1", "ts_1_1"):
+            assert name in header.replace("|", " ").replace(",", " ").split()
+
+
+@pytest.mark.parametrize("args", [["SELECT * FROM report"], ["--schema"]])
+def test_sql_version_all_is_refused_not_narrowed(run_cli, args: list[str]) -> None:
+    # It was taken as the default version: `report` then held the newest version's rows
+    # only, while the user had asked for every version, and nothing said so.
+    r = run_cli("sql", *args, "--history", HISTORY, "--sql-version", "all")
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr == (
+        "error: sql works on one scoring version (history and history_current hold every "
+        "version's lines); --sql-version all is for report\n"
+    )
+
+
+def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
+    # --output the history itself (or a link to it) replaced the append-only history with
+    # the query's result, exit 0.
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(Path(HISTORY).read_bytes())
+    (tmp_path / "link.jsonl").symlink_to(hist)
+    for out in ("h.jsonl", "link.jsonl", str(hist)):
+        r = run_cli(
+            "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", out
+        )
+        assert r.exit_code == 2
+        assert r.stderr == (
+            f"error: {out}: that is the history {hist} the query reads; choose another --output\n"
+        )
+        assert hist.read_bytes() == Path(HISTORY).read_bytes()
+    r = run_cli(
+        "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", "out.csv"
+    )
+    assert (tmp_path / "out.csv").read_text() == "x\n1\n"

@@ -402,3 +402,104 @@ def test_incremental_rereads_the_other_files_of_a_changed_run(
     assert new["guardian"]["findings_total"] == 2 and new["guardian"]["fixes_applied"] == 2
     full = h.records([tmp_path / "in" / "a.jsonl", tmp_path / "in" / "b.jsonl"])
     assert {r["events_sha256"] for r in full} == {new["guardian"]["events_sha256"]}
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_run_complete_ts_that_is_no_time_leaves_run_ts_unknown(
+    run_cli: Run, tmp_path: Path, version: str
+) -> None:
+    # run_ts was the run.complete ts as written: every reader of the history then
+    # skipped the line ("run_ts is not an ISO-8601 time"), or took 'infinity' as a time.
+    text = ""
+    for run, ts in [
+        ("r1", '"last tuesday"'),
+        ("r2", '"infinity"'),
+        ("r3", "12345"),
+        ("r4", '"2026-04-03T12:00:00+02:00"'),
+    ]:
+        text += (
+            f'{{"run_id":"{run}","seq":1,"type":"run.start"}}\n'
+            f'{{"run_id":"{run}","seq":2,"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":[]}}\n'
+            f'{{"run_id":"{run}","seq":3,"parent":[2],"type":"run.complete","ts":{ts}}}\n'
+        )
+    (tmp_path / "in.jsonl").write_text(text)
+    r = run_cli(
+        "extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version, "--format", "json"
+    )
+    assert r.exit_code == 0, r.stderr
+    assert [(w["run_id"], w["file"], w["line"], w["reason"]) for w in _json(r)["warnings"]] == [
+        (
+            run,
+            "in.jsonl",
+            line,
+            f"run.complete ts '{ts}' is not an ISO-8601 time: the run's time is unknown",
+        )
+        for run, line, ts in [("r1", 3, "last tuesday"), ("r2", 6, "infinity"), ("r3", 9, "12345")]
+    ]
+    assert [x["run_ts"] for x in _lines(tmp_path / "h.jsonl")] == [
+        None,
+        None,
+        None,
+        "2026-04-03T12:00:00+02:00",
+    ]
+    r = run_cli("report", "--history", "h.jsonl", "--sql-version", version, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [x["runs"] for x in json.loads(r.stdout)] == [4]
+
+
+def _strict_json(line: str) -> dict[str, Any]:
+    def refuse(name: str) -> Any:
+        raise ValueError(f"{name} is not JSON")
+
+    out: dict[str, Any] = json.loads(line, parse_constant=refuse)
+    return out
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_costs_beyond_a_double_never_write_infinity(
+    run_cli: Run, tmp_path: Path, version: str
+) -> None:
+    # Two costs of 1e308 add up to Infinity, and 1 useful finding per 1e-320 dollars is
+    # Infinity per dollar: DuckDB rendered both as `Infinity`, which is not JSON, so every
+    # reader skipped the record.
+    def run(run_id: str, costs: list[float]) -> str:
+        lines = [f'{{"run_id":"{run_id}","seq":1,"type":"run.start"}}']
+        for k, c in enumerate(costs):
+            lines.append(
+                f'{{"run_id":"{run_id}","seq":{2 + k},"parent":[1],"type":"agent.complete",'
+                f'"agent":"guardian","data":{{"cost_usd":{c!r}}}}}'
+            )
+        n = 2 + len(costs)
+        lines.append(
+            f'{{"run_id":"{run_id}","seq":{n},"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":'
+            '[{"severity":"bug","fix_required":true,"description":"x"}]}}'
+        )
+        lines.append(f'{{"run_id":"{run_id}","seq":{n + 1},"parent":[{n}],"type":"run.complete"}}')
+        return "\n".join(lines) + "\n"
+
+    (tmp_path / "in.jsonl").write_text(run("big", [1e308, 1e308]) + run("tiny", [1e-320]))
+    r = run_cli(
+        "extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version, "--format", "json"
+    )
+    assert r.exit_code == 0, r.stderr
+    raw = (tmp_path / "h.jsonl").read_text().splitlines()
+    recs = {x["run_id"]: x for x in map(_strict_json, raw)}
+    assert recs["tiny"]["cost_efficiency"] is None
+    if version == "v1":
+        assert [(w["run_id"], w["line"], w["reason"]) for w in _json(r)["warnings"]] == [
+            ("big", 3, "cost unknown: the costs add up to more than can be stored")
+        ]
+        big = recs["big"]
+        assert (big["cost_usd"], big["cost_basis"], big["cost_efficiency_norm"]) == (
+            None,
+            "unknown",
+            None,
+        )
+        # unknown cost: scored on the other four dimensions, renormalised by 0.80
+        assert big["composite_score"] == 0.5625  # (0.30·1 + 0.15·1) / 0.80
+        assert recs["tiny"]["cost_efficiency_norm"] == 1.0
+    r = run_cli("report", "--history", "h.jsonl", "--sql-version", version, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [x["runs"] for x in json.loads(r.stdout)] == [2]

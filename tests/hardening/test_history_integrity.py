@@ -184,3 +184,31 @@ def test_duplicates_and_missing_files(tmp_path: Path, hh: Any, run_cli: Any) -> 
     run_cli("history", "repair", str(hist), "--in-place")
     assert len(hist.read_bytes().splitlines()) == 2
     assert run_cli("history", "check", str(tmp_path / "nope.jsonl")).exit_code == 3
+
+
+def test_repair_keeps_lines_it_could_not_read(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A line over RUNSCORE_MAX_LINE_BYTES is skipped unread: nothing says it is bad.
+    # repair --in-place dropped every such line, so a limit set low emptied the history.
+    recs = [dict(LEGACY, run_id=f"run-{i}") for i in range(2)]
+    body = [json.dumps(r).encode() for r in recs]
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(body[0] + b"\ngarbage\n" + body[1] + b"\n")
+    monkeypatch.setenv("RUNSCORE_MAX_LINE_BYTES", "100")
+    res = run_cli("history", "repair", str(hist), "--in-place")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.splitlines()[:3] == [
+        f"{hist}:1: kept unread: line longer than 100 bytes (raise RUNSCORE_MAX_LINE_BYTES "
+        "to check it)",
+        f"{hist}:2: dropped: not JSON: Expecting value: line 1 column 1 (char 0)",
+        f"{hist}:3: kept unread: line longer than 100 bytes (raise RUNSCORE_MAX_LINE_BYTES "
+        "to check it)",
+    ]
+    assert f"{hist}: 2 line(s) kept, 1 dropped" in res.stderr
+    assert hist.read_bytes() == body[0] + b"\n" + body[1] + b"\n"
+    again = run_cli("history", "repair", str(hist), "--in-place")
+    assert again.exit_code == 0 and f"{hist}: nothing to drop" in again.stderr
+    assert len(list(tmp_path.glob("h.jsonl.bak-*"))) == 1
+    monkeypatch.delenv("RUNSCORE_MAX_LINE_BYTES")
+    assert run_cli("history", "check", str(hist)).exit_code == 0

@@ -7,7 +7,11 @@
 --           events_sha256 (sha256 over the run's normalised events in seq order: the
 --           concatenation of each event's content md5), n_events;
 --           events — the normalised events of every run that is not invalid, one row per
---           (run_id, seq): exact duplicates collapsed to their first line.
+--           (run_id, seq): exact duplicates collapsed to their first line;
+--           run_ts_warnings (run_id, file, line, reason): a run.complete whose ts is there
+--           but not an ISO-8601 time (text starting YYYY-, years 1-9999 UTC, as the history
+--           readers of 100 require): its run_ts is NULL (unknown; readers then use the
+--           line's ts). Written as it was, every reader of the history would skip the line.
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 CREATE OR REPLACE TEMP TABLE _dups AS
 SELECT run_id, seq,
@@ -26,6 +30,11 @@ FROM (
 )
 WHERE rn = 1;
 
+CREATE OR REPLACE TEMP MACRO run_ts_ok(s) AS
+    coalesce(regexp_matches(s, '^[0-9]{4}-')
+             AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+             AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00', false);
+
 CREATE OR REPLACE TEMP TABLE run_status AS
 WITH runs AS (
     SELECT run_id, arg_min(_file, _ord) AS source, min(_ord) AS first_ord
@@ -36,7 +45,8 @@ WITH runs AS (
            list(seq ORDER BY seq) AS seqs
     FROM _dups WHERE variants > 1 GROUP BY run_id
 ), complete AS (
-    SELECT run_id, arg_max(ts, seq) AS run_ts
+    SELECT run_id,
+           CASE WHEN run_ts_ok(arg_max(ts, seq)) THEN arg_max(ts, seq) END AS run_ts
     FROM events WHERE type = 'run.complete' GROUP BY run_id
 ), digest AS (
     SELECT run_id, sha256(string_agg(content_md5, '' ORDER BY seq)) AS events_sha256,
@@ -57,3 +67,10 @@ FROM runs r
 LEFT JOIN conflicts c USING (run_id)
 LEFT JOIN complete k USING (run_id)
 LEFT JOIN digest d USING (run_id);
+
+CREATE OR REPLACE TEMP TABLE run_ts_warnings AS
+SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
+       'run.complete ts ''' || arg_max(ts, seq)
+           || ''' is not an ISO-8601 time: the run''s time is unknown' AS reason
+FROM events WHERE type = 'run.complete' GROUP BY run_id
+HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(arg_max(ts, seq));

@@ -64,7 +64,11 @@ WITH reviewers AS (
 SELECT run_id, archetype,
        round(sn * score_scale) / score_scale AS signal_to_noise,
        round(fr * score_scale) / score_scale AS fix_rate,
-       round(raw_ce * cost_efficiency_scale) / cost_efficiency_scale AS cost_efficiency,
+       -- a cost so small that the quotient is too large for a double: not a number a
+       -- history line can hold (Infinity is not JSON)
+       CASE WHEN isfinite(round(raw_ce * cost_efficiency_scale) / cost_efficiency_scale)
+            THEN round(raw_ce * cost_efficiency_scale) / cost_efficiency_scale
+       END AS cost_efficiency,
        round(acc * score_scale) / score_scale AS accuracy,
        ci AS cycle_impact,
        round(composite_raw * score_scale) / score_scale AS composite_score,

@@ -1,6 +1,6 @@
 -- archeflow-legacy · 090 history records and diagnostics        spec: effectiveness.md §4, §8
--- Reads:    run_scores (080), run_status (010), seq_warnings (020); bind parameter
---           $scored_at (UTC ISO-8601 string).
+-- Reads:    run_scores (080), run_status and run_ts_warnings (010), seq_warnings (020);
+--           bind parameter $scored_at (UTC ISO-8601 string).
 -- Produces: history_records — one row per (scored run, review archetype), columns in the
 --           history line's order: ArcheFlow's 15 fields with its scorer's values, then
 --           scoring_version 'archeflow-legacy', run_ts, cost_basis, cost_efficiency_norm,
@@ -21,4 +21,5 @@ JOIN run_status s USING (run_id)
 ORDER BY s.first_ord, r.archetype;
 
 CREATE OR REPLACE TEMP TABLE event_warnings AS
-SELECT run_id, file, line, reason FROM seq_warnings;
+SELECT run_id, file, line, reason FROM seq_warnings
+UNION ALL SELECT run_id, file, line, reason FROM run_ts_warnings;

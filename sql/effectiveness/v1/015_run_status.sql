@@ -5,9 +5,18 @@
 --           run's first input file), run_ts (ts of the highest-seq run.complete),
 --           events_sha256 (sha256 over the run's normalised events in seq order: each
 --           event's seq and content md5), n_events, first_ord.
+--           run_ts_warnings (run_id, file, line, reason): a run.complete whose ts is there
+--           but not an ISO-8601 time (text starting YYYY-, years 1-9999 UTC, as the history
+--           readers of 100 require): its run_ts is NULL (unknown; readers then use the
+--           line's ts). Written as it was, every reader of the history would skip the line.
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 -- A file of its own (it was 010's last statement): nothing but 080 and 090 needs it, so
 -- it runs beside 020-060 when the files run on two connections (sqlpack.plan).
+CREATE OR REPLACE MACRO run_ts_ok(s) AS
+    coalesce(regexp_matches(s, '^[0-9]{4}-')
+             AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+             AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00', false);
+
 CREATE OR REPLACE TABLE run_status AS
 WITH runs AS (
     SELECT run_id, arg_min(_file, _ord) AS source, min(_ord) AS first_ord
@@ -18,7 +27,8 @@ WITH runs AS (
            list(seq ORDER BY seq) AS seqs
     FROM _dups WHERE variants > 1 GROUP BY run_id
 ), complete AS (
-    SELECT run_id, arg_max(ts, seq) AS run_ts
+    SELECT run_id,
+           CASE WHEN run_ts_ok(arg_max(ts, seq)) THEN arg_max(ts, seq) END AS run_ts
     FROM events WHERE type = 'run.complete' GROUP BY run_id
 ), digest AS (
     -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
@@ -46,3 +56,10 @@ FROM runs r
 LEFT JOIN conflicts c USING (run_id)
 LEFT JOIN complete k USING (run_id)
 LEFT JOIN digest d USING (run_id);
+
+CREATE OR REPLACE TABLE run_ts_warnings AS
+SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
+       'run.complete ts ''' || arg_max(ts, seq)
+           || ''' is not an ISO-8601 time: the run''s time is unknown' AS reason
+FROM events WHERE type = 'run.complete' GROUP BY run_id
+HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(arg_max(ts, seq));

@@ -23,8 +23,17 @@ CREATE OR REPLACE TEMP MACRO _h_is_int(j) AS
        AND abs(TRY_CAST(j ->> '$' AS DOUBLE)) < 9e15;
 CREATE OR REPLACE TEMP MACRO _h_text(j) AS
     CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' END;
+-- A time that a history line can hold: text that starts as an ISO-8601 date (YYYY-) and
+-- casts to a time in years 1-9999 UTC. DuckDB's cast alone also takes 'infinity', 'epoch'
+-- and years past 9999: an 'infinity' ts would supersede every later line, and a time past
+-- 9999 cannot be shown (`runscore sql` stopped with a traceback).
+CREATE OR REPLACE TEMP MACRO _h_time_of(s) AS
+    CASE WHEN regexp_matches(s, '^[0-9]{4}-')
+          AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+          AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
+         THEN TRY_CAST(s AS TIMESTAMPTZ) END;
 CREATE OR REPLACE TEMP MACRO _h_time(j) AS
-    CASE WHEN json_type(j) = 'VARCHAR' THEN TRY_CAST(j ->> '$' AS TIMESTAMPTZ) END;
+    CASE WHEN json_type(j) = 'VARCHAR' THEN _h_time_of(j ->> '$') END;
 
 CREATE OR REPLACE TEMP TABLE _h_checked AS
 SELECT r.*,

@@ -34,6 +34,13 @@ CREATE OR REPLACE TEMP MACRO _hf_str(t, k) AS
     CASE WHEN k = 34
          THEN CASE WHEN contains(t, '\') THEN t::JSON ->> '$'
                    ELSE substr(t, 2, length(t) - 2) END END;
+-- A time as 100's _h_time_of: text that starts YYYY- and casts to years 1-9999 UTC
+-- ('infinity', 'epoch' and later years are not times a history line can hold).
+CREATE OR REPLACE TEMP MACRO _hf_time(s) AS
+    CASE WHEN regexp_matches(s, '^[0-9]{4}-')
+          AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+          AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
+         THEN TRY_CAST(s AS TIMESTAMPTZ) END;
 -- Integers in the plain form (no fraction or exponent, at most 15 digits): there DOUBLE
 -- and BIGINT agree exactly, as 100's TRY_CAST(TRY_CAST(x AS DOUBLE) AS BIGINT) needs.
 CREATE OR REPLACE TEMP MACRO _hf_int(t, k) AS
@@ -132,8 +139,8 @@ WITH raw AS (
            _hf_str(cost_basis, k_cost_basis) AS s_cost_basis,
            _hf_str(events_sha256, k_events_sha256) AS s_events_sha256,
            _hf_str(source, k_source) AS s_source,
-           TRY_CAST(_hf_str(ts, k_ts) AS TIMESTAMPTZ) AS t_ts,
-           TRY_CAST(_hf_str(run_ts, k_run_ts) AS TIMESTAMPTZ) AS t_run_ts
+           _hf_time(_hf_str(ts, k_ts)) AS t_ts,
+           _hf_time(_hf_str(run_ts, k_run_ts)) AS t_run_ts
     FROM coded
 )
 SELECT t_ts AS ts,
