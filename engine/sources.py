@@ -138,6 +138,14 @@ class ReadResult:
 # --------------------------------------------------------------------------- discovery
 
 
+def path_list(paths: str | os.PathLike[str] | Sequence[str]) -> list[str]:
+    """``paths`` as a list of paths: one path given alone (a str is a sequence too, and
+    each of its characters was taken for a path: "/" had the whole disk read) is one."""
+    if isinstance(paths, str | os.PathLike):
+        return [os.fspath(paths)]
+    return [os.fspath(p) for p in paths]
+
+
 def discover(
     paths: Sequence[str],
     *,
@@ -150,6 +158,7 @@ def discover(
     sorted path order. A path that is missing or unreadable is reported, not fatal.
     The same file named twice is read once.
     """
+    paths = path_list(paths)
     out: list[SourceFile] = []
     issues: list[LineIssue] = []
     seen: set[str] = set()

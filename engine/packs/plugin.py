@@ -169,6 +169,7 @@ def evaluate(
     con: duckdb.DuckDBPyConnection | None = None,
 ) -> tuple[PluginResult, duckdb.DuckDBPyConnection]:
     """Score every skill under ``roots``; returns the result and the open connection."""
+    roots = sources.path_list(roots)
     if not roots:
         raise UsageError("give at least one ROOT folder to search for skills")
     scan = plugin_features.scan(roots)
