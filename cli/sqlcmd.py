@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+from collections.abc import Callable
 
 import click
+import pyarrow as pa
 import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
@@ -107,30 +109,48 @@ def sql_cmd(
         if not query:
             raise UsageError("missing QUERY (or use --schema to list the views)")
         res = eh.run_sql(query, history_path, list(events) or None, version, extra)
-    if fmt == "parquet":
-        if out_path is None:
-            raise UsageError("--format parquet needs --output FILE.parquet")
-        try:
-            pq.write_table(res.table, out_path)
-        except OSError as e:
-            raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
-    elif out_path is not None:
-        buf = io.StringIO()
-        output.write(res.table, fmt, stream=buf)
-        tmp = f"{out_path}.tmp-{os.getpid()}"
-        try:
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(buf.getvalue())
-            os.replace(tmp, out_path)
-        except BaseException as e:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)  # the old file stays as it was, and nothing beside it
-            if isinstance(e, OSError):
-                raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
-            raise
+    if fmt == "parquet" and out_path is None:
+        raise UsageError("--format parquet needs --output FILE.parquet")
+    if out_path is not None:
+        table = res.table
+
+        def write(tmp: str) -> None:
+            if fmt == "parquet":
+                try:
+                    pq.write_table(table, tmp)
+                except pa.ArrowException as e:
+                    if isinstance(e, OSError):
+                        raise
+                    # a type Parquet has no form for (an INTERVAL): the query's, not a bug
+                    why = str(e).splitlines()[0]
+                    raise UsageError(
+                        f"{out_path}: cannot write the result as Parquet: {why}"
+                    ) from None
+            else:
+                buf = io.StringIO()
+                output.write(table, fmt, stream=buf)
+                with open(tmp, "w", encoding="utf-8") as f:
+                    f.write(buf.getvalue())
+
+        _write_then_rename(out_path, write)
     else:
         output.write(res.table, fmt)
     report_diagnostics(res.issues, res.notes)
+
+
+def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
+    """Write beside ``out_path`` and rename into place: a reader (or a failed write, a full
+    disk) never leaves half a file where the last result was."""
+    tmp = f"{out_path}.tmp-{os.getpid()}"
+    try:
+        write(tmp)
+        os.replace(tmp, out_path)
+    except BaseException as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)  # the old file stays as it was, and nothing beside it
+        if isinstance(e, OSError):
+            raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
+        raise
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import duckdb
+import pyarrow.parquet as pq
 import pytest
 
 HERE = Path(__file__).resolve().parent
@@ -479,3 +480,27 @@ def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
         "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", "out.csv"
     )
     assert (tmp_path / "out.csv").read_text() == "x\n1\n"
+
+
+def test_a_parquet_output_that_fails_leaves_the_old_file(run_cli, tmp_path: Path) -> None:
+    # Written beside the target and renamed, as the text formats are: a failed write (here
+    # a type Parquet has no form for) is exit 2 in one line, and the last result stays.
+    out = tmp_path / "r.parquet"
+    out.write_bytes(b"last result")
+    r = run_cli(
+        "sql", "SELECT INTERVAL 1 DAY AS i", "--history", HISTORY,
+        "--format", "parquet", "--output", str(out),
+    )  # fmt: skip
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.splitlines()[-1] == (
+        f"error: {out}: cannot write the result as Parquet: Unhandled type for Arrow to "
+        "Parquet schema conversion: month_day_nano_interval"
+    )
+    assert out.read_bytes() == b"last result"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet"]
+    ok = run_cli(
+        "sql", "SELECT 1 AS n", "--history", HISTORY, "--format", "parquet", "--output", str(out)
+    )
+    assert ok.exit_code == 1  # the fixed history's skipped lines
+    assert pq.read_table(out).to_pylist() == [{"n": 1}]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet"]
