@@ -1573,6 +1573,17 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _json_kind(v: object) -> str:
+    """A parsed value's kind in JSON's words (``array``, not Python's ``list``)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):  # before int: a bool is an int to Python
+        return "true or false"
+    if isinstance(v, int | float):
+        return "a number"
+    return {list: "an array", str: "a string"}.get(type(v), type(v).__name__)
+
+
 def _check_line(line: bytes) -> str | None:
     try:
         text = line.decode("utf-8")
@@ -1587,7 +1598,7 @@ def _check_line(line: bytes) -> str | None:
     except ValueError as e:
         return f"not JSON: {e}"
     if not isinstance(obj, dict):
-        return f"not a JSON object ({type(obj).__name__})"
+        return f"not a JSON object ({_json_kind(obj)})"
     if "\\u" in text:
         # Python's parser keeps a lone UTF-16 surrogate escape ("\\udcff", as Python
         # itself writes for an undecodable file name); DuckDB's refuses the line. Refuse it

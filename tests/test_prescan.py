@@ -552,3 +552,21 @@ def test_the_careful_rows_are_matched_to_their_lines_by_a_hash_join() -> None:
         {"key": -3, "base": 0},
     ).fetchall()
     assert got[:2] == [(1, 0, -3), (3, 1, -3)] and len(got) == 5000
+
+
+def test_a_line_that_is_not_an_object_is_named_in_json_words(run_cli: Any, tmp_path: Path) -> None:
+    # The reason named Python's types ("not a JSON object (NoneType)", "(list)"), which a
+    # user who writes JSON has no reason to know.
+    log = tmp_path / "run.jsonl"
+    fixture = Path(__file__).resolve().parent / "fixtures" / "effectiveness" / "archeflow-fixture"
+    log.write_text('[1]\n"x"\n3\n2.5\ntrue\nnull\n' + (fixture / "events.jsonl").read_text())
+    r = run_cli("extract", str(log), "--history", str(tmp_path / "h.jsonl"), "--format", "json")
+    got = [(d["line"], d["reason"]) for d in json.loads(r.stdout)["skipped_lines"]]
+    assert got[:6] == [
+        (1, "not a JSON object (an array)"),
+        (2, "not a JSON object (a string)"),
+        (3, "not a JSON object (a number)"),
+        (4, "not a JSON object (a number)"),
+        (5, "not a JSON object (true or false)"),
+        (6, "not a JSON object (null)"),
+    ]

@@ -147,7 +147,7 @@ def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> Non
         (3, "pipelineId is object, not a string or integer"),
         (4, "id is empty"),
         (5, "pipelineId is empty; id is array, not a string or integer"),
-        (6, "not a JSON object (list)"),
+        (6, "not a JSON object (an array)"),
         (
             7,
             "not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
