@@ -1581,7 +1581,11 @@ def _json_kind(v: object) -> str:
         return "true or false"
     if isinstance(v, int | float):
         return "a number"
-    return {list: "an array", str: "a string"}.get(type(v), type(v).__name__)
+    if isinstance(v, list):
+        return "an array"
+    if isinstance(v, str):
+        return "a string"
+    return type(v).__name__
 
 
 def _check_line(line: bytes) -> str | None:
