@@ -398,8 +398,9 @@ def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
 
 def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnostic]]:
     """Regular ``*.jsonl`` files directly in ``d`` (sorted); none when ``d`` is absent,
-    and a problem when something else than a folder stands there (it was skipped
-    silently: a pack's inputs that are never read must be said)."""
+    and a problem when something else than a folder stands there, or when a ``*.jsonl``
+    in it is neither a regular file nor a folder (a dangling symlink, a FIFO): they were
+    skipped silently, and a pack's inputs that are never read must be said."""
     if not os.path.lexists(d):
         return [], []
     if not os.path.isdir(d):
@@ -408,11 +409,22 @@ def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnost
         names = sorted(os.listdir(d))
     except OSError:
         return [d], []  # let the pack's reader report it with its reason
-    return [
-        os.path.join(d, n)
-        for n in names
-        if n.endswith(".jsonl") and not n.startswith(".") and os.path.isfile(os.path.join(d, n))
-    ], []
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for n in names:
+        if not n.endswith(".jsonl") or n.startswith("."):
+            continue
+        p = os.path.join(d, n)
+        try:
+            mode = os.stat(p).st_mode
+        except OSError as e:  # a dangling or looping symlink: said, as the pack's reader does
+            problems.append(Diagnostic(pack, p, 0, f"cannot read file: {e.strerror or e}"))
+            continue
+        if stat.S_ISREG(mode):
+            files.append(p)
+        elif not stat.S_ISDIR(mode):  # a FIFO, socket or device: never opened (it may block)
+            problems.append(Diagnostic(pack, p, 0, "not a regular file; not read"))
+    return files, problems
 
 
 def _found(
@@ -524,11 +536,15 @@ def _recover(out: str) -> None:
     _fsync_dir(out)
 
 
+def _check_day_folder(final: str) -> None:
+    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
+        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+
+
 def _swap_in(tmp: str, final: str) -> None:
     """Make ``tmp`` the day folder ``final``; delete the old one only afterwards."""
     parent = os.path.dirname(final)
-    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
-        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+    _check_day_folder(final)
     if not os.path.lexists(final):
         os.rename(tmp, final)
     elif _exchange(tmp, final):
@@ -617,6 +633,8 @@ def run_nightly(
 
     with _lock(os.path.join(out, ".nightly"), wait, f"the output directory {out}"):
         _recover(out)
+        # Refused before any history is written, not after the whole night's work.
+        _check_day_folder(final)
         good = _check_roots(roots, result)
         scopes = _plan_scopes(good, history_path)
         result.scopes = [s for s, _ in scopes]
