@@ -72,6 +72,7 @@ COMBINED = "combined"
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_NAME = 60
+_GONE = "no longer a directory (gone while the job ran)"
 
 
 # --------------------------------------------------------------------------- data
@@ -670,6 +671,14 @@ def run_nightly(
                     if scope.history not in broken:
                         _render_scope(scope, members, given_teams, dayf, renderer, wait)
             for r in good:
+                if not os.path.isdir(r.path):
+                    gone = _gone(r)
+                    if gone not in result.all_rejected:  # said once, not per step
+                        result.rejected.append(gone)
+                    for entry in result.roots:
+                        if entry["label"] == r.label:
+                            entry.update(status="rejected", reason=_GONE)
+                    continue
                 for hook in hooks:
                     pr = _run_hook(hook, r, day, tmp, wait, result)
                     if pr is not None:
@@ -797,6 +806,9 @@ def _extract_scope(
     found_issues: list[sources.LineIssue] = []
     seen: set[str] = set()
     for r in members:
+        if not os.path.isdir(r.path):
+            scope.rejected.append(_gone(r))
+            continue
         d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
         if not os.path.lexists(d):
             scope.notes.append(_no_events_note(d))
@@ -1035,6 +1047,12 @@ def _pack_failed(
     pr.error = reason
     result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
     return pr
+
+
+def _gone(root: _Root) -> Diagnostic:
+    """A root there when the job started and gone by the time its step ran: rejected, as
+    a root missing from the start is (it read as a root with nothing in it, exit 0)."""
+    return Diagnostic("root", root.given, 0, f"root skipped: {_GONE}")
 
 
 def _no_events_note(events_dir: str) -> str:

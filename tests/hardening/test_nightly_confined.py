@@ -210,3 +210,34 @@ def test_a_pack_input_that_is_not_a_regular_file_is_said(
         ("routes", "proj/.archeflow/episodes/pipe.jsonl", "not a regular file; not read"),
     ]
     assert [p["pack"] for p in log["packs"]] == ["pipeline"]
+
+
+def test_a_root_that_vanishes_mid_run_is_rejected_not_ok(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A root there at the start and deleted before its step ran read as a root with
+    # nothing in it: notes only, status ok, exit 0 (a root missing from the start is
+    # rejected, exit 1).
+    from runscore.engine.packs import effectiveness
+
+    hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("run-a"))
+    hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("run-b"))
+    real = effectiveness.extract
+
+    def extract(dirs: Any, *args: Any, **kw: Any) -> Any:
+        res = real(dirs, *args, **kw)
+        shutil.rmtree(tmp_path / "b", ignore_errors=True)  # a is extracted first
+        return res
+
+    monkeypatch.setattr(effectiveness, "extract", extract)
+    res = run_cli(
+        "nightly", "--root", "a", "--root", "b", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    gone = "root skipped: no longer a directory (gone while the job ran)"
+    assert [d["text"] for d in log["rejected"]] == [f"b: {gone}"]
+    assert [(r["root"], r["status"]) for r in log["roots"]] == [("a", "ok"), ("b", "rejected")]
+    assert [s["runs_scored"] for s in log["scopes"]] == [["run-a"], []]
+    assert f"b: {gone}\n" in res.stderr
