@@ -710,6 +710,8 @@ _CONFINED: tuple[type[BaseException], ...] = (
 def _io_reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         where = f"{e.filename}: " if e.filename else ""
+        if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
+            return f"{where}a file where a folder is needed"  # os.makedirs's "File exists"
         return f"{where}{e.strerror}"
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 

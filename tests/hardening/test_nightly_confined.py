@@ -62,6 +62,9 @@ def test_a_broken_history_takes_down_its_own_project_only(
     assert by_label["good"]["runs_scored"] == ["good-run"] and by_label["good"]["report"]
     (why,) = by_label["bad"]["rejected"]
     assert why["kind"] == "history" and why["reason"].startswith("not extracted: ")
+    if how == "memory-is-a-file":  # said "File exists", as if the history were there
+        mem = tmp_path / "bad/.archeflow/memory"
+        assert why["reason"] == f"not extracted: {mem}: a file where a folder is needed"
     assert "Traceback" not in res.stderr
     assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
 
