@@ -759,6 +759,9 @@ def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
             reason = "not a directory"
         elif not os.access(path, os.R_OK | os.X_OK):
             reason = "permission denied"
+        elif os.path.lexists(af := os.path.join(path, ".archeflow")) and not os.path.isdir(af):
+            # Everything is read under it: a file there read as a project with no data.
+            reason = ".archeflow is not a directory; nothing under it read"
         if reason is not None:
             entry.update(status="rejected", reason=reason)
             result.rejected.append(Diagnostic("root", given, 0, f"root skipped: {reason}"))

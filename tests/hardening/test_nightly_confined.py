@@ -244,3 +244,24 @@ def test_a_root_that_vanishes_mid_run_is_rejected_not_ok(
     assert [(r["root"], r["status"]) for r in log["roots"]] == [("a", "ok"), ("b", "rejected")]
     assert [s["runs_scored"] for s in log["scopes"]] == [["run-a"], []]
     assert f"b: {gone}\n" in res.stderr
+
+
+def test_a_root_whose_archeflow_is_a_file_is_rejected(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # It read as a project with no data ("events: no event logs (folder missing)"), exit 0;
+    # a plain file where `.archeflow/events` or a pack's folder belongs is rejected input.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad/.archeflow").write_text("x\n")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    why = ".archeflow is not a directory; nothing under it read"
+    assert [d["text"] for d in log["rejected"]] == [f"bad: root skipped: {why}"]
+    assert log["roots"][1] == {"root": "bad", "status": "rejected", "reason": why, "label": None}
+    assert [s["label"] for s in log["scopes"]] == ["good"]
+    alone = run_cli("nightly", "--root", "bad", "--out", "out2", "--date", DATE)
+    assert alone.exit_code == 3
+    assert f"\n  bad: root skipped: {why}\n" in alone.stderr
+    assert not (tmp_path / "out2").exists()
