@@ -68,8 +68,13 @@ class Renderer:
 # --------------------------------------------------------------------------- pack hooks
 
 
-def _diag(pack: str, text: str) -> nightly.Diagnostic:
-    return nightly.Diagnostic("pack", "", 0, f"{pack}: {text}")
+def _diag(pack: str, d: Mapping[str, Any]) -> nightly.Diagnostic:
+    """A pipeline diagnostic (``Diagnostic.as_dict()``) as the run log's, with its file and
+    line apart, as the plugin and routes packs give theirs."""
+    if d["file"] is None:  # about a pipeline, not a place in a file
+        where = f"pipeline {d['pipeline_id']}: " if d["pipeline_id"] is not None else ""
+        return nightly.Diagnostic("pack", "", 0, f"{pack}: {where}{d['reason']}")
+    return nightly.Diagnostic("pack", d["file"], d["line"] or 0, f"{pack}: {d['reason']}")
 
 
 def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
@@ -88,8 +93,8 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
     return nightly.PackOutcome(
         summary=f"{s['scored']} pipeline(s) scored, {s['notTerminal']} not terminal",
         files=list(s["files"]),
-        rejected=[_diag("pipeline", str(e)) for e in s["errors"]],
-        warnings=[_diag("pipeline", str(w)) for w in s["warnings"]],
+        rejected=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] == "error"],
+        warnings=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] != "error"],
     )
 
 

@@ -133,6 +133,8 @@ def run_batch(
         else {"path": hist.path, "written": hist.written, "already": hist.already},
         "errors": [str(d) for d in result.errors],
         "warnings": [str(d) for d in result.warnings],
+        # The same, each with its file, line (None for a whole file) and reason apart.
+        "diagnostics": [d.as_dict() for d in result.errors + result.warnings],
         "partial": result.partial,
     }
 

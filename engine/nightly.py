@@ -72,6 +72,7 @@ COMBINED = "combined"
 _DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _MAX_NAME = 60
+_GONE = "no longer a directory (gone while the job ran)"
 
 
 # --------------------------------------------------------------------------- data
@@ -398,8 +399,9 @@ def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
 
 def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnostic]]:
     """Regular ``*.jsonl`` files directly in ``d`` (sorted); none when ``d`` is absent,
-    and a problem when something else than a folder stands there (it was skipped
-    silently: a pack's inputs that are never read must be said)."""
+    and a problem when something else than a folder stands there, or when a ``*.jsonl``
+    in it is neither a regular file nor a folder (a dangling symlink, a FIFO): they were
+    skipped silently, and a pack's inputs that are never read must be said."""
     if not os.path.lexists(d):
         return [], []
     if not os.path.isdir(d):
@@ -408,11 +410,22 @@ def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnost
         names = sorted(os.listdir(d))
     except OSError:
         return [d], []  # let the pack's reader report it with its reason
-    return [
-        os.path.join(d, n)
-        for n in names
-        if n.endswith(".jsonl") and not n.startswith(".") and os.path.isfile(os.path.join(d, n))
-    ], []
+    files: list[str] = []
+    problems: list[Diagnostic] = []
+    for n in names:
+        if not n.endswith(".jsonl") or n.startswith("."):
+            continue
+        p = os.path.join(d, n)
+        try:
+            mode = os.stat(p).st_mode
+        except OSError as e:  # a dangling or looping symlink: said, as the pack's reader does
+            problems.append(Diagnostic(pack, p, 0, f"cannot read file: {e.strerror or e}"))
+            continue
+        if stat.S_ISREG(mode):
+            files.append(p)
+        elif not stat.S_ISDIR(mode):  # a FIFO, socket or device: never opened (it may block)
+            problems.append(Diagnostic(pack, p, 0, "not a regular file; not read"))
+    return files, problems
 
 
 def _found(
@@ -524,11 +537,15 @@ def _recover(out: str) -> None:
     _fsync_dir(out)
 
 
+def _check_day_folder(final: str) -> None:
+    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
+        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+
+
 def _swap_in(tmp: str, final: str) -> None:
     """Make ``tmp`` the day folder ``final``; delete the old one only afterwards."""
     parent = os.path.dirname(final)
-    if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
-        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+    _check_day_folder(final)
     if not os.path.lexists(final):
         os.rename(tmp, final)
     elif _exchange(tmp, final):
@@ -617,6 +634,8 @@ def run_nightly(
 
     with _lock(os.path.join(out, ".nightly"), wait, f"the output directory {out}"):
         _recover(out)
+        # Refused before any history is written, not after the whole night's work.
+        _check_day_folder(final)
         good = _check_roots(roots, result)
         scopes = _plan_scopes(good, history_path)
         result.scopes = [s for s, _ in scopes]
@@ -652,6 +671,14 @@ def run_nightly(
                     if scope.history not in broken:
                         _render_scope(scope, members, given_teams, dayf, renderer, wait)
             for r in good:
+                if not os.path.isdir(r.path):
+                    gone = _gone(r)
+                    if gone not in result.all_rejected:  # said once, not per step
+                        result.rejected.append(gone)
+                    for entry in result.roots:
+                        if entry["label"] == r.label:
+                            entry.update(status="rejected", reason=_GONE)
+                    continue
                 for hook in hooks:
                     pr = _run_hook(hook, r, day, tmp, wait, result)
                     if pr is not None:
@@ -683,6 +710,8 @@ _CONFINED: tuple[type[BaseException], ...] = (
 def _io_reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         where = f"{e.filename}: " if e.filename else ""
+        if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
+            return f"{where}a file where a folder is needed"  # os.makedirs's "File exists"
         return f"{where}{e.strerror}"
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
@@ -730,6 +759,9 @@ def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
             reason = "not a directory"
         elif not os.access(path, os.R_OK | os.X_OK):
             reason = "permission denied"
+        elif os.path.lexists(af := os.path.join(path, ".archeflow")) and not os.path.isdir(af):
+            # Everything is read under it: a file there read as a project with no data.
+            reason = ".archeflow is not a directory; nothing under it read"
         if reason is not None:
             entry.update(status="rejected", reason=reason)
             result.rejected.append(Diagnostic("root", given, 0, f"root skipped: {reason}"))
@@ -779,6 +811,9 @@ def _extract_scope(
     found_issues: list[sources.LineIssue] = []
     seen: set[str] = set()
     for r in members:
+        if not os.path.isdir(r.path):
+            scope.rejected.append(_gone(r))
+            continue
         d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
         if not os.path.lexists(d):
             scope.notes.append(_no_events_note(d))
@@ -1017,6 +1052,12 @@ def _pack_failed(
     pr.error = reason
     result.rejected.append(Diagnostic("pack", root.given, 0, f"{hook.pack}: {reason}"))
     return pr
+
+
+def _gone(root: _Root) -> Diagnostic:
+    """A root there when the job started and gone by the time its step ran: rejected, as
+    a root missing from the start is (it read as a root with nothing in it, exit 0)."""
+    return Diagnostic("root", root.given, 0, f"root skipped: {_GONE}")
 
 
 def _no_events_note(events_dir: str) -> str:

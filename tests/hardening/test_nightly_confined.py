@@ -62,6 +62,9 @@ def test_a_broken_history_takes_down_its_own_project_only(
     assert by_label["good"]["runs_scored"] == ["good-run"] and by_label["good"]["report"]
     (why,) = by_label["bad"]["rejected"]
     assert why["kind"] == "history" and why["reason"].startswith("not extracted: ")
+    if how == "memory-is-a-file":  # said "File exists", as if the history were there
+        mem = tmp_path / "bad/.archeflow/memory"
+        assert why["reason"] == f"not extracted: {mem}: a file where a folder is needed"
     assert "Traceback" not in res.stderr
     assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
 
@@ -139,3 +142,126 @@ def test_a_plain_file_where_a_pack_folder_belongs_is_said(
     assert log["packs"] == []
     (scope,) = log["scopes"]
     assert scope["runs_scored"] == ["run-1"] and scope["report"]  # the rest still ran
+
+
+def test_a_pipeline_rejected_line_has_its_file_and_line_in_the_run_log(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    # The pipeline pack's rejected lines came as one string: the run log's JSON had
+    # file "" and line 0 and the text read "pipeline: FILE:LINE: reason", where the
+    # routes and plugin packs give "FILE:LINE: routes: reason" with file and line set.
+    root = tmp_path / "proj"
+    (root / ".archeflow/tasks").mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", root / ".archeflow/tasks/tasks.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    got = [(d["kind"], d["file"], d["line"], d["reason"], d["text"]) for d in log["rejected"]]
+    assert got == [
+        (
+            "pack",
+            "proj/.archeflow/tasks/tasks.jsonl",
+            22,
+            "pipeline: no task id (id or taskId)",
+            "proj/.archeflow/tasks/tasks.jsonl:22: pipeline: no task id (id or taskId)",
+        )
+    ]
+    assert "proj/.archeflow/tasks/tasks.jsonl:22: pipeline: no task id" in res.stderr
+
+
+def test_a_day_folder_that_is_a_file_is_refused_before_any_history_is_written(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # It was found only when the finished day was swapped in: every history had been
+    # appended to by then, and the runs scored that night were in no run log.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / DATE).write_text("x\n")
+    res = run_cli("nightly", "--root", "good", "--out", "out", "--date", DATE)
+    assert res.exit_code == 2
+    day = tmp_path / "out" / DATE
+    assert res.stderr == f"error: {day}: exists and is not a directory; refusing to replace it\n"
+    assert res.stdout == ""
+    assert not (tmp_path / "good/.archeflow/memory").exists()
+    assert day.read_text() == "x\n"
+
+
+def test_a_pack_input_that_is_not_a_regular_file_is_said(
+    tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
+) -> None:
+    # A dangling symlink or a FIFO named *.jsonl in tasks/ or episodes/ was dropped
+    # silently (`runscore pipeline DIR` and `runscore routes DIR` report it), and an
+    # episodes folder holding only such entries made the routes pack vanish unsaid.
+    root = tmp_path / "proj"
+    hh.write_jsonl(root / ".archeflow/events/a.jsonl", hh.run_events("run-1"))
+    (root / ".archeflow/tasks").mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", root / ".archeflow/tasks/tasks.jsonl")
+    (root / ".archeflow/tasks/gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    (root / ".archeflow/episodes").mkdir()
+    os.mkfifo(root / ".archeflow/episodes/pipe.jsonl")
+    (root / ".archeflow/episodes/sub.jsonl").mkdir()  # a folder: not an input file
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    got = sorted((d["kind"], d["file"], d["reason"]) for d in log["rejected"] if d["line"] == 0)
+    assert got == [
+        (
+            "pipeline",
+            "proj/.archeflow/tasks/gone.jsonl",
+            "cannot read file: No such file or directory",
+        ),
+        ("routes", "proj/.archeflow/episodes/pipe.jsonl", "not a regular file; not read"),
+    ]
+    assert [p["pack"] for p in log["packs"]] == ["pipeline"]
+
+
+def test_a_root_that_vanishes_mid_run_is_rejected_not_ok(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A root there at the start and deleted before its step ran read as a root with
+    # nothing in it: notes only, status ok, exit 0 (a root missing from the start is
+    # rejected, exit 1).
+    from runscore.engine.packs import effectiveness
+
+    hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("run-a"))
+    hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("run-b"))
+    real = effectiveness.extract
+
+    def extract(dirs: Any, *args: Any, **kw: Any) -> Any:
+        res = real(dirs, *args, **kw)
+        shutil.rmtree(tmp_path / "b", ignore_errors=True)  # a is extracted first
+        return res
+
+    monkeypatch.setattr(effectiveness, "extract", extract)
+    res = run_cli(
+        "nightly", "--root", "a", "--root", "b", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    gone = "root skipped: no longer a directory (gone while the job ran)"
+    assert [d["text"] for d in log["rejected"]] == [f"b: {gone}"]
+    assert [(r["root"], r["status"]) for r in log["roots"]] == [("a", "ok"), ("b", "rejected")]
+    assert [s["runs_scored"] for s in log["scopes"]] == [["run-a"], []]
+    assert f"b: {gone}\n" in res.stderr
+
+
+def test_a_root_whose_archeflow_is_a_file_is_rejected(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # It read as a project with no data ("events: no event logs (folder missing)"), exit 0;
+    # a plain file where `.archeflow/events` or a pack's folder belongs is rejected input.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad/.archeflow").write_text("x\n")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    why = ".archeflow is not a directory; nothing under it read"
+    assert [d["text"] for d in log["rejected"]] == [f"bad: root skipped: {why}"]
+    assert log["roots"][1] == {"root": "bad", "status": "rejected", "reason": why, "label": None}
+    assert [s["label"] for s in log["scopes"]] == ["good"]
+    alone = run_cli("nightly", "--root", "bad", "--out", "out2", "--date", DATE)
+    assert alone.exit_code == 3
+    assert f"\n  bad: root skipped: {why}\n" in alone.stderr
+    assert not (tmp_path / "out2").exists()
