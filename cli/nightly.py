@@ -248,7 +248,7 @@ def nightly_cmd(
         out,
         renderer=Renderer(),
         teams=list(teams),
-        date=nightly.parse_date(date_text) if date_text else None,
+        date=nightly.parse_date(date_text) if date_text is not None else None,
         history_path=history_path,
         wait=wait,
         hooks=pack_hooks(),

@@ -250,7 +250,7 @@ def register(group: click.Group) -> None:
             ctx.exit(_report(history_path, period, fmt))
         if not tasks:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
-        eval_date = engine.parse_date(date_text) if date_text else None
+        eval_date = engine.parse_date(date_text) if date_text is not None else None
         if not no_history:  # a history that could not take the records: said before scoring
             check_appendable(history_path)
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)

@@ -612,6 +612,10 @@ def run_nightly(
     effectiveness_cache.settings()
     day = date or parse_date(None)
     roots = list(roots) or ["."]
+    if any(not r for r in roots):
+        # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
+        # runs in, without a word: refused, as an empty --out or --history is by the OS.
+        raise UsageError("--root: an empty path (an unset variable?); give a folder")
     given_teams = _check_given_teams(teams)
     if history_path is not None:
         if os.path.isdir(history_path):

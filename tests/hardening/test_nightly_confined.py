@@ -265,3 +265,30 @@ def test_a_root_whose_archeflow_is_a_file_is_rejected(
     assert alone.exit_code == 3
     assert f"\n  bad: root skipped: {why}\n" in alone.stderr
     assert not (tmp_path / "out2").exists()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["nightly", "--root", "", "--out", "OUT"], ["nightly", "--date", "", "--out", "OUT"]],
+)
+def test_an_empty_root_or_date_is_a_usage_error(
+    run_cli: Any, tmp_path: Path, args: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # From a crontab's unset variable (`--root "$P"`, `--date "$D"`): the folder cron runs
+    # in was scored, or today's date taken, without a word.
+    monkeypatch.chdir(tmp_path)
+    r = run_cli(*args)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        "error: --root: an empty path (an unset variable?); give a folder\n"
+        if "--root" in args
+        else "error: --date '' is not a date in YYYY-MM-DD form\n"
+    )
+    assert not (tmp_path / "OUT").exists()
+
+
+def test_pipeline_refuses_an_empty_date(run_cli: Any, tmp_path: Path) -> None:
+    tasks = Path(__file__).resolve().parents[1] / "fixtures" / "pipeline" / "tasks.jsonl"
+    r = run_cli("pipeline", str(tasks), "--date", "", "--out", str(tmp_path / "o"), "--no-history")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == "error: --date '' is not a date in YYYY-MM-DD form\n"
