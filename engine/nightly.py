@@ -622,6 +622,13 @@ def run_nightly(
             raise UsageError(f"--history {history_path}: is a directory, not a file")
         if os.path.islink(history_path):
             raise UsageError(f"--history {history_path}: refusing to write through a symlink")
+        above = os.path.dirname(os.path.abspath(history_path))
+        while not os.path.lexists(above) and os.path.dirname(above) != above:
+            above = os.path.dirname(above)
+        if not os.path.isdir(above):  # said now, not as each project's failed step (exit 1)
+            raise UsageError(
+                f"--history {history_path}: {above} is a file where a folder is needed"
+            )
     if os.path.lexists(out) and not os.path.isdir(out):
         raise UsageError(f"--out {out}: exists and is not a directory")
     nothing = _nothing_there(roots, history_path, hooks, day)

@@ -292,3 +292,19 @@ def test_pipeline_refuses_an_empty_date(run_cli: Any, tmp_path: Path) -> None:
     r = run_cli("pipeline", str(tasks), "--date", "", "--out", str(tmp_path / "o"), "--no-history")
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == "error: --date '' is not a date in YYYY-MM-DD form\n"
+
+
+def test_a_history_under_a_file_is_a_usage_error(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A path to write that cannot be written is exit 2, said before any project is
+    # scored; it was each project's failed step, exit 1.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("")
+    r = run_cli("nightly", "--out", "OUT", "--history", "afile/sub/h.jsonl")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"error: --history afile/sub/h.jsonl: {tmp_path / 'afile'} is a file where a folder "
+        "is needed\n"
+    )
+    assert not (tmp_path / "OUT").exists()
