@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -120,8 +121,15 @@ def extract_cmd(
         note(f"{s['file']}{':' + str(s['line']) if s['line'] else ''}: {s['reason']}")
     for u in result.unreadable:
         note(f"{u['file']}: {u['reason']}")
-    for inv in result.invalid:
-        note(f"invalid run {inv['run_id']}: {inv['reason']} ({', '.join(inv['locations'])})")
+    _listed(
+        f"{w['file']}{':' + str(w['line']) if w['line'] else ''}: warning: {w['reason']}"
+        for w in result.warnings
+    )
+    _listed(f"run {r}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete)
+    _listed(
+        f"run {inv['run_id']}: invalid: {inv['reason']} ({', '.join(inv['locations'])})"
+        for inv in result.invalid
+    )
     note(
         f"{result.runs_scored} run(s) scored, {result.records_written} record(s) written"
         f" to {history_path if not dry_run else '(dry run)'}"
@@ -132,6 +140,20 @@ def extract_cmd(
     )
     if result.rejected:
         click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+#: How many of each kind (warnings, incomplete runs, invalid runs) the text summary lists.
+LISTED = 20
+
+
+def _listed(lines: Iterable[str]) -> None:
+    """Say the first ``LISTED`` lines, then how many more there are."""
+    n = 0
+    for n, line in enumerate(lines, 1):
+        if n <= LISTED:
+            note(line)
+    if n > LISTED:
+        note(f"… and {n - LISTED} more (--format json lists them all)")
 
 
 def register(group: click.Group) -> None:

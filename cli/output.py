@@ -8,6 +8,7 @@ every cell so a hostile name cannot break a table.
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import decimal
 import io
 import json
@@ -101,9 +102,52 @@ def _iso_time(micros: int, tz: str | None, nanos: int = 0) -> str:
     return f"{_iso_date(days)}T{h:02d}:{mi:02d}:{sec:02d}{frac}{'+00:00' if tz else ''}"
 
 
+def _interval_parts(v: Any) -> tuple[int, int, int] | None:
+    """An INTERVAL as (months, days, nanoseconds), or None when ``v`` is not one: Arrow
+    hands DuckDB's INTERVAL over as ``pyarrow.MonthDayNano``, a DuckDB fetch as a
+    ``timedelta`` (split into days and the rest, both with the sign of the whole)."""
+    if isinstance(v, dt.timedelta):
+        us = (v.days * 86_400 + v.seconds) * 1_000_000 + v.microseconds
+        days, rest = divmod(abs(us), 86_400_000_000)
+        sign = -1 if us < 0 else 1
+        return 0, sign * days, sign * rest * 1000
+    pa = sys.modules.get("pyarrow")
+    if pa is not None and isinstance(v, pa.MonthDayNano):
+        return v.months, v.days, v.nanoseconds
+    return None
+
+
+def iso_duration(months: int, days: int, nanoseconds: int) -> str:
+    """An INTERVAL as an ISO 8601 duration, each part with its own sign as DuckDB keeps
+    them (PostgreSQL's ``iso_8601`` interval style): ``P1Y2M3DT4H5M6.5S``,
+    ``P-1M2DT-3H``; zero is ``PT0S``. Months become years and months; the time part
+    hours, minutes and seconds (a fraction down to the nanosecond, no trailing zeros)."""
+    ms = -1 if months < 0 else 1
+    y, mo = divmod(abs(months), 12)
+    ns = -1 if nanoseconds < 0 else 1
+    secs, frac = divmod(abs(nanoseconds), 1_000_000_000)
+    h, rest = divmod(secs, 3600)
+    mi, s = divmod(rest, 60)
+    out = "P"
+    out += f"{ms * y}Y" if y else ""
+    out += f"{ms * mo}M" if mo else ""
+    out += f"{days}D" if days else ""
+    t = f"{ns * h}H" if h else ""
+    t += f"{ns * mi}M" if mi else ""
+    if s or frac:
+        digits = f".{frac:09d}".rstrip("0") if frac else ""
+        t += f"{'-' if ns < 0 else ''}{s}{digits}S"
+    if t:
+        out += "T" + t
+    return out if out != "P" else "PT0S"
+
+
 def _json_safe(v: Any) -> Any:
     if isinstance(v, float) and not math.isfinite(v):
         return None
+    iv = _interval_parts(v)
+    if iv is not None:
+        return iso_duration(*iv)
     if isinstance(v, dict):
         return {str(k): _json_safe(x) for k, x in v.items()}
     if isinstance(v, list | tuple):
@@ -128,11 +172,36 @@ def to_json_line(row: Any) -> str:
     return json.dumps(_json_safe(row), ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
 
 
+def text(v: Any) -> str | None:
+    """A value's one text form, the same in CSV, markdown and table, and JSON's where JSON
+    writes text; None for null (NaN and infinities, which JSON writes as null, too).
+    Booleans ``true``/``false``; lists, structs and maps one line of JSON (``[1, 2]``,
+    ``{"a": 1}``); dates and timestamps ISO 8601 with ``T`` (``2026-11-20T10:08:00+00:00``);
+    BLOB hex (``78``); INTERVAL an ISO 8601 duration (``P1M2DT3H``). Floats are written
+    here as Python writes them (``repr``); markdown and table round them first."""
+    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+        return None
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    iv = _interval_parts(v)
+    if iv is not None:
+        return iso_duration(*iv)
+    if isinstance(v, dict | list | tuple):
+        return json.dumps(_json_safe(v), ensure_ascii=False, allow_nan=False)
+    if isinstance(v, bytes | bytearray):
+        return v.hex()
+    if hasattr(v, "isoformat"):
+        return str(v.isoformat())
+    return str(v)
+
+
 def md_escape(v: Any) -> str:
-    """A value as one safe markdown table cell."""
-    if v is None:
+    """A value as one safe markdown table cell (its ``text``; null is ``—``)."""
+    s = text(v)
+    if s is None:
         return "—"
-    s = str(v)
     s = _CTRL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", s)
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
@@ -182,13 +251,12 @@ def to_markdown(
 
 
 def _csv_cell(v: Any) -> Any:
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
-        return ""
-    if isinstance(v, dict | list):
-        return json.dumps(_json_safe(v), ensure_ascii=False)
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return v
+    if (isinstance(v, int) and not isinstance(v, bool)) or (
+        isinstance(v, float) and math.isfinite(v)
+    ):
+        return v  # as the csv module writes numbers (repr)
+    s = text(v)
+    return "" if s is None else s
 
 
 def to_csv(
@@ -204,24 +272,21 @@ def to_csv(
     return buf.getvalue()
 
 
+def _table_cell(v: Any) -> str:
+    """A value's ``text`` in a terminal table: floats to four decimals, null blank."""
+    if isinstance(v, float) and math.isfinite(v):
+        return fmt_num(v, 4)
+    s = text(v)
+    return "" if s is None else s
+
+
 def to_table(
     data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
     """A plain aligned text table for terminals."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
-    cells = [
-        [
-            _CTRL.sub(
-                "?",
-                ""
-                if r.get(c) is None
-                else (fmt_num(r.get(c), 4) if isinstance(r.get(c), float) else str(r.get(c))),
-            ).replace("\n", " ")
-            for c in cols
-        ]
-        for r in rows
-    ]
+    cells = [[_CTRL.sub("?", _table_cell(r.get(c))).replace("\n", " ") for c in cols] for r in rows]
     widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
     lines = [
         "  ".join(c.ljust(widths[i]) for i, c in enumerate(cols)).rstrip(),

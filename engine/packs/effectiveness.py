@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 PACK = "effectiveness"
 DEFAULT_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
+#: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
+#: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
+INCOMPLETE_REASON = "no run.complete event"
 EXTRACT_STAGE = (0, 99)
 #: A version whose extract stage starts with this file reads events through it (the
 #: reader's projection: fields extracted during the one scan); the stage then runs

@@ -157,4 +157,4 @@ def test_times_a_history_line_cannot_hold_are_rejected(
     ]
     r = run_cli("sql", "SELECT run_id, ts FROM history", "--history", str(hist), "--format", "csv")
     assert r.exit_code == 1
-    assert r.stdout == "run_id,ts\nrun-1,2026-01-01 00:00:00+00:00\n"
+    assert r.stdout == "run_id,ts\nrun-1,2026-01-01T00:00:00+00:00\n"

@@ -399,7 +399,7 @@ def test_dates_beyond_python_s_range_are_written_not_a_traceback(run_cli, tmp_pa
     assert r.stdout.splitlines() == [
         "t,d,n,ok,ns",
         "10000-01-01T00:00:00+00:00,-0001-03-01,12345-06-07T08:09:10.500000,"
-        "2026-11-20 10:08:00+00:00,2026-01-01T00:00:00.123456789",
+        "2026-11-20T10:08:00+00:00,2026-01-01T00:00:00.123456789",
         ",2026-01-02,,,",
     ]
     for fmt in ("markdown", "table"):
@@ -504,3 +504,97 @@ def test_a_parquet_output_that_fails_leaves_the_old_file(run_cli, tmp_path: Path
     assert ok.exit_code == 1  # the fixed history's skipped lines
     assert pq.read_table(out).to_pylist() == [{"n": 1}]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet"]
+
+
+#: One row of every DuckDB type whose text differed between the formats, and a row of
+#: their nulls (empties where a type has one).
+_EVERY_TYPE = (
+    "SELECT true AS b, [1, 2] AS l, {'a': 1, 'b': 'x'} AS s, MAP {'k': 1} AS m, "
+    "[{'t': TIMESTAMPTZ '2026-11-20 10:08:00Z', 'x': '\\xff'::BLOB, 'i': INTERVAL 90 MINUTE, "
+    "'f': 'nan'::DOUBLE}] AS n, TIMESTAMPTZ '2026-11-20 10:08:00Z' AS tz, "
+    "TIMESTAMP '2026-11-20 10:08:00.5' AS ts, DATE '2026-11-20' AS d, TIME '10:08:00' AS t, "
+    "'x'::BLOB AS bl, INTERVAL '1 month 2 days 3 hours' AS iv, "
+    "INTERVAL '-14 months 0.25 seconds' AS ivn, 'nan'::DOUBLE AS nan "
+    "UNION ALL SELECT false, [], {'a': NULL, 'b': NULL}, NULL, NULL, NULL, NULL, NULL, NULL, "
+    "''::BLOB, INTERVAL 0 SECOND, NULL, NULL"
+)
+_N = '[{"t": "2026-11-20T10:08:00+00:00", "x": "ff", "i": "PT1H30M", "f": null}]'
+
+
+def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> None:
+    # markdown and table wrote Python's repr (True, {'a': 1}, b'x', MonthDayNano(...)),
+    # CSV and markdown a timestamp with a space, JSON an INTERVAL as [months, days, ns]:
+    # the same value read differently per format. Now one form per type, JSON's text.
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli("sql", _EVERY_TYPE, "--history", none, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert json.loads(r.stdout) == [
+        {
+            "b": True,
+            "l": [1, 2],
+            "s": {"a": 1, "b": "x"},
+            "m": [["k", 1]],
+            "n": json.loads(_N),
+            "tz": "2026-11-20T10:08:00+00:00",
+            "ts": "2026-11-20T10:08:00.500000",
+            "d": "2026-11-20",
+            "t": "10:08:00",
+            "bl": "78",
+            "iv": "P1M2DT3H",
+            "ivn": "P-1Y-2MT0.25S",
+            "nan": None,
+        },
+        {
+            "b": False,
+            "l": [],
+            "s": {"a": None, "b": None},
+            "m": None,
+            "n": None,
+            "tz": None,
+            "ts": None,
+            "d": None,
+            "t": None,
+            "bl": "",
+            "iv": "PT0S",
+            "ivn": None,
+            "nan": None,
+        },
+    ]
+    csv_text = (
+        "b,l,s,m,n,tz,ts,d,t,bl,iv,ivn,nan\n"
+        'true,"[1, 2]","{""a"": 1, ""b"": ""x""}","[[""k"", 1]]",'
+        + '"' + _N.replace('"', '""') + '",'
+        "2026-11-20T10:08:00+00:00,2026-11-20T10:08:00.500000,2026-11-20,10:08:00,78,"
+        "P1M2DT3H,P-1Y-2MT0.25S,\n"
+        'false,[],"{""a"": null, ""b"": null}",,,,,,,,PT0S,,\n'
+    )  # fmt: skip
+    md_text = (
+        "| b | l | s | m | n | tz | ts | d | t | bl | iv | ivn | nan |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+        '| true | [1, 2] | {"a": 1, "b": "x"} | [["k", 1]] | ' + _N + " | "
+        "2026-11-20T10:08:00+00:00 | 2026-11-20T10:08:00.500000 | 2026-11-20 | 10:08:00 | 78 | "
+        "P1M2DT3H | P-1Y-2MT0.25S | — |\n"
+        '| false | [] | {"a": null, "b": null} | — | — | — | — | — | — |  | PT0S | — | — |\n'
+    )  # fmt: skip
+    table_cells = [
+        ["b", "l", "s", "m", "n", "tz", "ts", "d", "t", "bl", "iv", "ivn", "nan"],
+        [
+            "true", "[1, 2]", '{"a": 1, "b": "x"}', '[["k", 1]]', _N,
+            "2026-11-20T10:08:00+00:00", "2026-11-20T10:08:00.500000", "2026-11-20",
+            "10:08:00", "78", "P1M2DT3H", "P-1Y-2MT0.25S", "",
+        ],
+        ["false", "[]", '{"a": null, "b": null}', "", "", "", "", "", "", "", "PT0S", "", ""],
+    ]  # fmt: skip
+    widths = [max(len(row[i]) for row in table_cells) for i in range(13)]
+    lines = [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        for row in table_cells
+    ]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    expected = {"csv": csv_text, "markdown": md_text, "table": "\n".join(lines) + "\n"}
+    for fmt, want in expected.items():
+        r = run_cli("sql", _EVERY_TYPE, "--history", none, "--format", fmt)
+        assert (r.exit_code, r.stdout) == (0, want), fmt
+        out = tmp_path / f"r.{fmt}"
+        r = run_cli("sql", _EVERY_TYPE, "--history", none, "--format", fmt, "--output", str(out))
+        assert (r.exit_code, r.stdout, out.read_text(encoding="utf-8")) == (0, "", want), fmt

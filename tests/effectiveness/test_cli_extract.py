@@ -503,3 +503,35 @@ def test_costs_beyond_a_double_never_write_infinity(
     r = run_cli("report", "--history", "h.jsonl", "--sql-version", version, "--format", "json")
     assert r.exit_code == 0, r.stderr
     assert [x["runs"] for x in json.loads(r.stdout)] == [2]
+
+
+def test_text_summary_names_the_runs_and_lines_it_counts(run_cli: Run, tmp_path: Path) -> None:
+    # The text summary said "1 warning(s), 22 incomplete, 1 invalid" and named only the
+    # invalid run: which lines warned and which runs were incomplete took --format json.
+    # Now each is listed on stderr, 20 of a kind at most, then how many more.
+    text = (
+        '{"run_id":"w","seq":1,"type":"run.start"}\n'
+        '{"run_id":"w","seq":2,"parent":[1],"type":"review.verdict","agent":"guardian",'
+        '"data":{"verdict":"approved","findings":[]}}\n'
+        '{"run_id":"w","seq":3,"parent":[2],"type":"run.complete","ts":"last tuesday"}\n'
+        '{"run_id":"bad","seq":1,"type":"run.start"}\n'
+        '{"run_id":"bad","seq":1,"type":"run.start","agent":"x"}\n'
+        '{"run_id":"bad","seq":2,"parent":[1],"type":"run.complete"}\n'
+    ) + "".join(f'{{"run_id":"open-{i:02d}","seq":1,"type":"run.start"}}\n' for i in range(22))
+    (tmp_path / "in.jsonl").write_text(text)
+    r = run_cli("extract", "in.jsonl", "--history", "h.jsonl")
+    assert (r.exit_code, r.stdout) == (1, "")  # 1: the invalid run
+    assert r.stderr.splitlines() == [
+        "in.jsonl:3: warning: run.complete ts 'last tuesday' is not an ISO-8601 time: "
+        "the run's time is unknown",
+        *(f"run open-{i:02d}: incomplete: no run.complete event" for i in range(20)),
+        "… and 2 more (--format json lists them all)",
+        "run bad: invalid: conflicting duplicate events for seq 1 (in.jsonl:4, in.jsonl:5)",
+        "1 run(s) scored, 1 record(s) written to h.jsonl; 0 already scored, 22 incomplete, "
+        "1 invalid, 0 line(s) skipped, 1 warning(s), 0 unchanged file(s) not re-read",
+    ]
+    # a rerun (every file unchanged) says the same of them, from the manifest
+    again = run_cli("extract", "in.jsonl", "--history", "h.jsonl")
+    assert again.stderr.splitlines()[:22] == r.stderr.splitlines()[:22]
+    out = _json(run_cli("extract", "in.jsonl", "--history", "h2.jsonl", "--format", "json"))
+    assert out["incomplete"] == [f"open-{i:02d}" for i in range(22)]
