@@ -612,7 +612,13 @@ def _extract(
         )
         if unchanged and to_read:
             runs_now = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM run_status").fetchall()}
-            extra = [f for f in unchanged if runs_now.intersection(entry_of[id(f)].get("runs", ()))]
+            # Also the runs a changed file held when it was last read: one that lost its
+            # lines of a run still changed that run (kept in history if no file has it now).
+            for f in to_read:
+                old = mfiles.get(_manifest_key(version, f))
+                if old is not None:
+                    runs_now.update(old.get("runs", ()))
+            extra = _sharing_files(unchanged, entry_of, runs_now)
             if extra:
                 for f in extra:
                     sources.prescan(f)
@@ -736,6 +742,33 @@ UNION ALL
 SELECT 'TABLE', table_name FROM duckdb_tables()
 WHERE database_name = current_database() AND NOT temporary AND NOT internal
 """
+
+
+def _sharing_files(
+    unchanged: Sequence[sources.SourceFile],
+    entry_of: dict[int, dict[str, Any]],
+    runs: set[str],
+) -> list[sources.SourceFile]:
+    """The unchanged files that hold a line of ``runs``, and so on: a file read again
+    brings its other runs, whose other files must be read too (a run read from some of
+    its files only was scored on part of its events, or said to be incomplete)."""
+    by_run: dict[str, list[sources.SourceFile]] = {}
+    for f in unchanged:
+        for r in entry_of[id(f)].get("runs", ()):
+            by_run.setdefault(r, []).append(f)
+    pending = [r for r in runs if r in by_run]
+    seen = set(pending)
+    chosen: set[int] = set()
+    while pending:
+        for f in by_run[pending.pop()]:
+            if id(f) in chosen:
+                continue
+            chosen.add(id(f))
+            for r in entry_of[id(f)].get("runs", ()):
+                if r not in seen:
+                    seen.add(r)
+                    pending.append(r)
+    return [f for f in unchanged if id(f) in chosen]
 
 
 def _drop_shared(con: duckdb.DuckDBPyConnection) -> None:

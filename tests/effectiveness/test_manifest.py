@@ -200,3 +200,66 @@ def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | N
         doc = json.loads(text)
         doc["files"].update(entries)
         assert effectiveness._MANIFEST_HEAD % 3 + expected == effectiveness._manifest_text(doc)
+
+
+def _current(hist: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each (run, archetype)'s last line, without when it was scored and from which file."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    with open(hist, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            out[(r["run_id"], r["archetype"])] = {
+                k: v for k, v in r.items() if k not in ("ts", "source")
+            }
+    return out
+
+
+def _fixture_lines(fixtures: Path) -> list[str]:
+    path = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def test_a_run_read_again_brings_the_other_files_of_its_runs(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run spans a and b; r-small spans a and z. Only z changes: a is read again
+    # for r-small, and b with it for score-run, else score-run was scored without
+    # sage's verdict (guardian's accuracy 1.0 instead of 0.5) and that line became current.
+    lines, small = _fixture_lines(fixtures), SMALL_RUN.splitlines(keepends=True)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_text("".join(lines[:4] + lines[5:] + small[:1]))
+    (logs / "b.jsonl").write_text(lines[4])
+    (logs / "z.jsonl").write_text("".join(small[1:]))
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(logs)], hist)
+    (logs / "z.jsonl").write_text("".join(small[1:]).replace("approved", "needs_changes"))
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.incomplete) == (3, 0, [])
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    assert _current(hist) == _current(fresh)
+    assert _current(hist)[("score-run", "guardian")]["accuracy"] == 0.5
+
+
+def test_a_run_whose_lines_left_a_changed_file_is_scored_again(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run's sage verdict was in z with r-small; z now holds r-small alone. The run
+    # changed (a full extract scores it without sage): the unchanged a is read again.
+    lines = _fixture_lines(fixtures)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_text("".join(lines[:4] + lines[5:]))
+    (logs / "z.jsonl").write_text(lines[4] + SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(logs)], hist)
+    (logs / "z.jsonl").write_text(SMALL_RUN)
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (2, 0, 1)
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    now, full = _current(hist), _current(fresh)
+    # The sage line stays in history (append-only); every line a full extract writes is current.
+    assert {k: now[k] for k in full} == full
+    assert now[("score-run", "guardian")]["accuracy"] == 1.0
