@@ -401,9 +401,52 @@ def _load_manifest(history_path: str) -> _Manifest:
         return empty
     if not isinstance(m, dict) or not isinstance(m.get("files"), dict):
         return _Manifest(empty.doc, ident)
-    if hsize < int(m.get("history_size", 0)):
+    hs = m.get("history_size", 0)
+    if type(hs) is not int or hsize < hs:
         return _Manifest(empty.doc, ident)
     return _Manifest(m, ident, text)
+
+
+def _strs(v: Any) -> bool:
+    return type(v) is list and all(type(x) is str for x in v)
+
+
+def _rows(v: Any, kinds: tuple[type, ...]) -> bool:
+    return type(v) is list and all(
+        type(i) is list and len(i) == len(kinds) and all(map(isinstance, i, kinds)) for i in v
+    )
+
+
+def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The manifest's entry for ``key``, or None when there is none it could be: one of
+    another shape (hand-edited, another layout) says nothing of the file, which is read."""
+    e = mfiles.get(key)
+    if not (
+        type(e) is dict
+        and type(e.get("size")) is int
+        and type(e.get("mtime_ns")) is int
+        and type(e.get("sha256")) is str
+        and _strs(e.get("runs"))
+    ):
+        return None
+    if len(e) == 4:  # nothing said of the file (the usual entry)
+        return e
+    ok = (
+        _rows(e.get("skipped", []), (int, str))
+        and _rows(e.get("warnings", []), (str, int, str))
+        and _strs(e.get("unreadable", []))
+        and _strs(e.get("incomplete", []))
+        and type(e.get("invalid", [])) is list
+        and all(
+            type(i) is dict
+            and type(i.get("run_id")) is str
+            and type(i.get("reason")) is str
+            and type(i.get("locations")) is list
+            for i in e.get("invalid", [])
+        )
+        and all(type(e.get(k, 0)) is int for k in ("skipped_more", "warnings_more"))
+    )
+    return e if ok else None
 
 
 def _own_files(history_path: str) -> dict[str, str]:
@@ -558,7 +601,7 @@ def _extract(
     # for the runs it shares and what is said of it (10k keys cost ~25 ms a pass).
     entry_of: dict[int, dict[str, Any]] = {}
     for f, key in zip(files, keys, strict=True):
-        entry = mfiles.get(key)
+        entry = _entry(mfiles, key)
         if entry is not None:
             if not f.mtime_ns:
                 try:
@@ -615,7 +658,7 @@ def _extract(
             # Also the runs a changed file held when it was last read: one that lost its
             # lines of a run still changed that run (kept in history if no file has it now).
             for f in to_read:
-                old = mfiles.get(_manifest_key(version, f))
+                old = _entry(mfiles, _manifest_key(version, f))
                 if old is not None:
                     runs_now.update(old.get("runs", ()))
             extra = _sharing_files(unchanged, entry_of, runs_now)

@@ -263,3 +263,43 @@ def test_a_run_whose_lines_left_a_changed_file_is_scored_again(
     # The sage line stays in history (append-only); every line a full extract writes is current.
     assert {k: now[k] for k in full} == full
     assert now[("score-run", "guardian")]["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"history_size": "x"},
+        {"history_size": None},
+        {"entry": []},
+        {"entry": {}},
+        {"entry": {"runs": 5}},
+        {"entry": {"runs": [["r-small"]]}},
+        {"entry": {"skipped": [5]}},
+        {"entry": {"warnings": {"a": 1}}},
+        {"entry": {"invalid": ["r-small"]}},
+        {"entry": {"skipped": [[3, "bad"]], "skipped_more": "many"}},
+    ],
+)
+def test_a_manifest_of_another_shape_means_the_file_is_read_again(
+    tmp_path: Path, damage: dict[str, Any]
+) -> None:
+    # Valid JSON in a shape runscore does not write (a hand edit, another layout): the
+    # extract read it as trusted and stopped with a traceback (TypeError, KeyError).
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    mp = effectiveness.manifest_path(hist)
+    with open(mp, encoding="utf-8") as f:
+        m = json.load(f)
+    ((key, entry),) = m["files"].items()
+    if "entry" in damage:
+        new = damage["entry"]
+        m["files"][key] = {**entry, **new} if isinstance(new, dict) and new else new
+    else:
+        m["history_size"] = damage["history_size"]
+    Path(mp).write_text(json.dumps(m))
+    res = effectiveness.extract([str(log)], hist)
+    assert (res.files_read, res.files_unchanged, res.already_scored) == (1, 0, ["r-small"])
+    assert (res.records_written, res.skipped_lines, res.invalid) == (0, [], [])
+    assert _manifest_files(hist)[key] == entry
