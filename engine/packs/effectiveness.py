@@ -12,6 +12,7 @@ import contextlib
 import datetime as dt
 import functools
 import gc
+import hashlib
 import json
 import os
 import re
@@ -387,7 +388,8 @@ def _load_manifest(history_path: str) -> _Manifest:
     """The manifest, or an empty one when it cannot be trusted.
 
     It is trusted only while the history it describes is at least as long as when
-    the manifest was written (a truncated or replaced history means re-read all).
+    the manifest was written and still holds the same bytes before that length (its
+    last ``HISTORY_TAIL_BYTES``): a truncated or replaced history means re-read all.
     """
     mp = manifest_path(history_path)
     empty = _Manifest({"history_size": 0, "files": {}}, None)
@@ -404,7 +406,29 @@ def _load_manifest(history_path: str) -> _Manifest:
     hs = m.get("history_size", 0)
     if type(hs) is not int or hsize < hs:
         return _Manifest(empty.doc, ident)
+    # Another history at least as long (one copied or moved over this one, or the
+    # manifest of another) does not hold the runs of the files the manifest skips.
+    tail = _history_tail(history_path, hs)
+    if tail is None or m.get("history_tail") != tail:
+        return _Manifest(empty.doc, ident)
     return _Manifest(m, ident, text)
+
+
+#: How much of the history, up to the length the manifest describes, it fingerprints.
+HISTORY_TAIL_BYTES = 4096
+
+
+def _history_tail(history_path: str, size: int) -> str | None:
+    """SHA-256 of the history's last ``HISTORY_TAIL_BYTES`` before ``size`` (appends
+    never change them); None if they cannot be read."""
+    start = max(0, size - HISTORY_TAIL_BYTES)
+    try:
+        with open(history_path, "rb", buffering=0) as f:
+            f.seek(start)
+            data = f.read(size - start)
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest() if len(data) == size - start else None
 
 
 def _strs(v: Any) -> bool:
@@ -1090,21 +1114,22 @@ def _save_manifest(
         m["history_size"] = os.stat(history_path).st_size
     except OSError:
         m["history_size"] = 0
+    m["history_tail"] = _history_tail(history_path, m["history_size"]) or ""
     # Entries stay in the order they were first written (deterministic for the same
     # sequence of extracts); sorting every key of 10k entries cost ~10 ms a save.
-    text = _manifest_text(m) if spliced is None else _MANIFEST_HEAD % m["history_size"] + spliced
+    head = _MANIFEST_HEAD % (m["history_size"], m["history_tail"])
+    text = _manifest_text(m) if spliced is None else head + spliced
     history.atomic_write_text(manifest_path(history_path), text)
 
 
 #: How ``_manifest_text`` opens a manifest: the history's size, then the entries.
-_MANIFEST_HEAD = '{"history_size":%d,"files":{'
-_MANIFEST_HEAD_RE = re.compile(r'\{"history_size":[0-9]+,"files":\{')
+_MANIFEST_HEAD = '{"history_size":%d,"history_tail":"%s","files":{'
+_MANIFEST_HEAD_RE = re.compile(r'\{"history_size":[0-9]+,"history_tail":"[0-9a-f]*","files":\{')
+_MANIFEST_KEYS = ["history_size", "history_tail", "files"]
 
 
 def _manifest_text(m: dict[str, Any]) -> str:
-    return json.dumps(
-        {"history_size": m["history_size"], "files": m["files"]}, separators=(",", ":")
-    )
+    return json.dumps({k: m[k] for k in _MANIFEST_KEYS}, separators=(",", ":"))
 
 
 def _spliced_manifest(loaded: _Manifest, entries: dict[str, Any]) -> str | None:
@@ -1117,7 +1142,7 @@ def _spliced_manifest(loaded: _Manifest, entries: dict[str, Any]) -> str | None:
     if text is None or any(k in loaded.doc["files"] for k in entries):
         return None
     head = _MANIFEST_HEAD_RE.match(text)
-    if head is None or not text.endswith("}}") or list(loaded.doc) != ["history_size", "files"]:
+    if head is None or not text.endswith("}}") or list(loaded.doc) != _MANIFEST_KEYS:
         return None
     body = text[head.end() : -2]
     if bool(body) != bool(loaded.doc["files"]):

@@ -115,7 +115,7 @@ def test_new_entries_are_spliced_in_as_a_whole_save_would_write_them(
     big, small = _dirs(tmp_path, fixtures)
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([small], hist)
-    first_text, first = _canonical(hist)
+    _, first = _canonical(hist)
     seen = _spy_splices(monkeypatch)
     # A path that JSON escapes: the spliced part is serialised as the whole would be.
     (Path(small) / 'c "ü".jsonl').write_text(SMALL_RUN.replace("r-small", "r-c"))
@@ -131,9 +131,11 @@ def test_new_entries_are_spliced_in_as_a_whole_save_would_write_them(
     assert doc["files"][keys[0]] == first["files"][keys[0]]
     assert [k.rsplit("/", 1)[1] for k in keys[1:]] == ["a.jsonl", 'c "ü".jsonl']
     assert text.startswith(
-        first_text[: first_text.index('"files":{')].replace(
-            str(first["history_size"]), str(doc["history_size"])
-        )
+        effectiveness._MANIFEST_HEAD % (doc["history_size"], doc["history_tail"])
+    )
+    assert (
+        doc["history_tail"]
+        == hashlib.sha256(Path(hist).read_bytes()[-effectiveness.HISTORY_TAIL_BYTES :]).hexdigest()
     )
     again = effectiveness.extract([big, small], hist)
     assert (again.files_read, again.files_unchanged) == (0, 3)
@@ -169,7 +171,14 @@ def test_a_manifest_written_in_another_layout_is_saved_whole_and_kept(
     old = json.loads(mp.read_text(encoding="utf-8"))
     # Indented, keys in another order: what a person or another tool may leave.
     mp.write_text(
-        json.dumps({"files": old["files"], "history_size": old["history_size"]}, indent=2),
+        json.dumps(
+            {
+                "files": old["files"],
+                "history_tail": old["history_tail"],
+                "history_size": old["history_size"],
+            },
+            indent=2,
+        ),
         encoding="utf-8",
     )
     seen = _spy_splices(monkeypatch)
@@ -182,15 +191,19 @@ def test_a_manifest_written_in_another_layout_is_saved_whole_and_kept(
     assert len(doc["files"]) == 2
 
 
+_H = '{"history_size":3,"history_tail":"ab","files":'
+
+
 @pytest.mark.parametrize(
     ("text", "entries", "expected"),
     [
-        ('{"history_size":3,"files":{}}', {"k": {"size": 1}}, '"k":{"size":1}}}'),
-        ('{"history_size":3,"files":{"a":1}}', {"k": [2]}, '"a":1,"k":[2]}}'),
-        ('{"history_size":3,"files":{"a":1}}', {}, '"a":1}}'),
-        ('{"history_size":3,"files":{"a":1}}', {"a": 2}, None),  # replaces an entry
-        ('{"history_size": 3, "files": {"a": 1}}', {"k": 2}, None),  # another layout
-        ('{"history_size":3,"files":{"a":1}} ', {"k": 2}, None),  # a trailing blank
+        (_H + "{}}", {"k": {"size": 1}}, '"k":{"size":1}}}'),
+        (_H + '{"a":1}}', {"k": [2]}, '"a":1,"k":[2]}}'),
+        (_H + '{"a":1}}', {}, '"a":1}}'),
+        (_H + '{"a":1}}', {"a": 2}, None),  # replaces an entry
+        ('{"history_size": 3, "history_tail": "ab", "files": {"a": 1}}', {"k": 2}, None),
+        (_H + '{"a":1}} ', {"k": 2}, None),  # a trailing blank
+        ('{"history_size":3,"files":{"a":1}}', {"k": 2}, None),  # no history_tail
     ],
 )
 def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | None) -> None:
@@ -199,7 +212,9 @@ def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | N
     if expected is not None:
         doc = json.loads(text)
         doc["files"].update(entries)
-        assert effectiveness._MANIFEST_HEAD % 3 + expected == effectiveness._manifest_text(doc)
+        assert effectiveness._MANIFEST_HEAD % (3, "ab") + expected == effectiveness._manifest_text(
+            doc
+        )
 
 
 def _current(hist: str) -> dict[tuple[str, str], dict[str, Any]]:
@@ -303,3 +318,29 @@ def test_a_manifest_of_another_shape_means_the_file_is_read_again(
     assert (res.files_read, res.files_unchanged, res.already_scored) == (1, 0, ["r-small"])
     assert (res.records_written, res.skipped_lines, res.invalid) == (0, [], [])
     assert _manifest_files(hist)[key] == entry
+
+
+@pytest.mark.parametrize("how", ["another history's manifest", "a longer history moved over"])
+def test_a_manifest_of_another_history_is_not_trusted(tmp_path: Path, how: str) -> None:
+    # The manifest was trusted whenever the history was at least as long as it said:
+    # b.jsonl was skipped as unchanged and its run never reached this history.
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(SMALL_RUN.replace("r-small", "r-a"))
+    b.write_text(SMALL_RUN.replace("r-small", "r-b"))
+    hist, other = str(tmp_path / "h.jsonl"), str(tmp_path / "other.jsonl")
+    if how == "another history's manifest":
+        effectiveness.extract([str(b)], hist)
+        effectiveness.extract([str(a)], other)  # as long as h.jsonl; its manifest knows a
+        os.replace(effectiveness.manifest_path(other), effectiveness.manifest_path(hist))
+    else:
+        effectiveness.extract([str(a), str(b)], hist)
+        c = tmp_path / "c.jsonl"
+        c.write_text(SMALL_RUN.replace("r-small", "r-c") + SMALL_RUN.replace("r-small", "r-d"))
+        effectiveness.extract([str(b), str(c)], other)  # longer than h.jsonl, no r-a
+        os.replace(other, hist)
+    res = effectiveness.extract([str(a), str(b)], hist)
+    assert (res.files_read, res.files_unchanged) == (2, 0)
+    runs = {json.loads(line)["run_id"] for line in Path(hist).read_text().splitlines()}
+    assert {"r-a", "r-b"} <= runs
+    again = effectiveness.extract([str(a), str(b)], hist)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 2, 0)
