@@ -453,7 +453,9 @@ def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
         and _strs(e.get("runs"))
     ):
         return None
-    if len(e) == 4:  # nothing said of the file (the usual entry)
+    if type(e.get("batch", "")) is not str:
+        return None
+    if len(e) == 4 + ("batch" in e):  # nothing said of the file (the usual entry)
         return e
     ok = (
         _rows(e.get("skipped", []), (int, str))
@@ -647,6 +649,14 @@ def _extract(
         # while DuckDB reads (the scan's verdicts still decide how each file is read).
         to_read.append(f)
 
+    # A run whose files were read apart (each in an extract of its own, so scored from
+    # one of them, or said to be incomplete) is read again now that they come together.
+    apart = _read_apart(unchanged, entry_of)
+    if apart:
+        reading = apart | {id(f) for f in to_read}
+        to_read = [f for f in files if id(f) in reading]
+        unchanged = [f for f in unchanged if id(f) not in apart]
+
     order = {f.display: i for i, f in enumerate(files)}
     if unchanged and not to_read:
         # Every file unchanged since it was read (the nightly job's usual night): nothing
@@ -809,6 +819,27 @@ UNION ALL
 SELECT 'TABLE', table_name FROM duckdb_tables()
 WHERE database_name = current_database() AND NOT temporary AND NOT internal
 """
+
+
+def _read_apart(
+    unchanged: Sequence[sources.SourceFile], entry_of: dict[int, dict[str, Any]]
+) -> set[int]:
+    """The unchanged files (ids) holding a run that another of them holds too, when the
+    two were not read by the same extract (their entries' ``batch`` differ, or is not
+    known): that run was never scored from both."""
+    first: dict[str, Any] = {}  # run -> the batch of the first file holding it
+    split: set[str] = set()
+    for f in unchanged:
+        e = entry_of[id(f)]
+        batch = e.get("batch")
+        for r in e["runs"]:
+            if r not in first:
+                first[r] = batch
+            elif batch is None or first[r] != batch:
+                split.add(r)
+    if not split:
+        return set()
+    return {id(f) for f in unchanged if split.intersection(entry_of[id(f)]["runs"])}
 
 
 def _sharing_files(
@@ -1016,6 +1047,9 @@ def _manifest_entries(
         given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
+    # Which extract read the file: files that hold one run and were read apart are read
+    # again together (``_read_apart``).
+    batch = os.urandom(8).hex()
     out: dict[str, Any] = {}
     for f in files:
         if f.display == sources.STDIN_DISPLAY:
@@ -1026,6 +1060,7 @@ def _manifest_entries(
             "mtime_ns": f.mtime_ns,
             "sha256": f.sha256,
             "runs": runs,
+            "batch": batch,
         }
         for key, items in (
             ("skipped", skipped.get(f.display)),

@@ -317,7 +317,9 @@ def test_a_manifest_of_another_shape_means_the_file_is_read_again(
     res = effectiveness.extract([str(log)], hist)
     assert (res.files_read, res.files_unchanged, res.already_scored) == (1, 0, ["r-small"])
     assert (res.records_written, res.skipped_lines, res.invalid) == (0, [], [])
-    assert _manifest_files(hist)[key] == entry
+    now = _manifest_files(hist)[key]
+    assert now.pop("batch") != entry.pop("batch")  # written again, by this extract
+    assert now == entry
 
 
 @pytest.mark.parametrize("how", ["another history's manifest", "a longer history moved over"])
@@ -344,3 +346,30 @@ def test_a_manifest_of_another_history_is_not_trusted(tmp_path: Path, how: str) 
     assert {"r-a", "r-b"} <= runs
     again = effectiveness.extract([str(a), str(b)], hist)
     assert (again.files_read, again.files_unchanged, again.records_written) == (0, 2, 0)
+
+
+def test_a_run_whose_files_were_read_apart_is_scored_when_they_come_together(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run's first half in a.jsonl, extracted alone (incomplete); its second half in
+    # b.jsonl, extracted alone (scored from those events only: sage alone). Then both:
+    # each was unchanged, so the run was never scored from all of its events.
+    lines = _fixture_lines(fixtures)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    a, b = logs / "a.jsonl", logs / "b.jsonl"
+    a.write_text("".join(lines[:4]))
+    b.write_text("".join(lines[4:]))
+    hist = str(tmp_path / "h.jsonl")
+    assert effectiveness.extract([str(a)], hist).incomplete == ["score-run"]
+    effectiveness.extract([str(b)], hist)
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.incomplete) == (2, 0, [])
+    assert res.records_written == 2
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    assert _current(hist) == _current(fresh)
+    # Read together now: a rerun, or either file alone, reads nothing.
+    for paths in ([str(logs)], [str(a)], [str(b)]):
+        again = effectiveness.extract(paths, hist)
+        assert (again.files_read, again.records_written) == (0, 0)
