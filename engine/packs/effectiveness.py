@@ -12,6 +12,7 @@ import contextlib
 import datetime as dt
 import functools
 import gc
+import hashlib
 import json
 import os
 import re
@@ -390,7 +391,8 @@ def _load_manifest(history_path: str) -> _Manifest:
     """The manifest, or an empty one when it cannot be trusted.
 
     It is trusted only while the history it describes is at least as long as when
-    the manifest was written (a truncated or replaced history means re-read all).
+    the manifest was written and still holds the same bytes before that length (its
+    last ``HISTORY_TAIL_BYTES``): a truncated or replaced history means re-read all.
     """
     mp = manifest_path(history_path)
     empty = _Manifest({"history_size": 0, "files": {}}, None)
@@ -404,9 +406,76 @@ def _load_manifest(history_path: str) -> _Manifest:
         return empty
     if not isinstance(m, dict) or not isinstance(m.get("files"), dict):
         return _Manifest(empty.doc, ident)
-    if hsize < int(m.get("history_size", 0)):
+    hs = m.get("history_size", 0)
+    if type(hs) is not int or hsize < hs:
+        return _Manifest(empty.doc, ident)
+    # Another history at least as long (one copied or moved over this one, or the
+    # manifest of another) does not hold the runs of the files the manifest skips.
+    tail = _history_tail(history_path, hs)
+    if tail is None or m.get("history_tail") != tail:
         return _Manifest(empty.doc, ident)
     return _Manifest(m, ident, text)
+
+
+#: How much of the history, up to the length the manifest describes, it fingerprints.
+HISTORY_TAIL_BYTES = 4096
+
+
+def _history_tail(history_path: str, size: int) -> str | None:
+    """SHA-256 of the history's last ``HISTORY_TAIL_BYTES`` before ``size`` (appends
+    never change them); None if they cannot be read."""
+    start = max(0, size - HISTORY_TAIL_BYTES)
+    try:
+        with open(history_path, "rb", buffering=0) as f:
+            f.seek(start)
+            data = f.read(size - start)
+    except OSError:
+        return None
+    return hashlib.sha256(data).hexdigest() if len(data) == size - start else None
+
+
+def _strs(v: Any) -> bool:
+    return type(v) is list and all(type(x) is str for x in v)
+
+
+def _rows(v: Any, kinds: tuple[type, ...]) -> bool:
+    return type(v) is list and all(
+        type(i) is list and len(i) == len(kinds) and all(map(isinstance, i, kinds)) for i in v
+    )
+
+
+def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
+    """The manifest's entry for ``key``, or None when there is none it could be: one of
+    another shape (hand-edited, another layout) says nothing of the file, which is read."""
+    e = mfiles.get(key)
+    if not (
+        type(e) is dict
+        and type(e.get("size")) is int
+        and type(e.get("mtime_ns")) is int
+        and type(e.get("sha256")) is str
+        and _strs(e.get("runs"))
+    ):
+        return None
+    if type(e.get("batch", "")) is not str:
+        return None
+    if len(e) == 4 + ("batch" in e):  # nothing said of the file (the usual entry)
+        return e
+    ok = (
+        _rows(e.get("skipped", []), (int, str))
+        and _rows(e.get("warnings", []), (str, int, str))
+        and _strs(e.get("unreadable", []))
+        and _strs(e.get("incomplete", []))
+        and type(e.get("invalid", [])) is list
+        and all(
+            type(i) is dict
+            and type(i.get("run_id")) is str
+            and type(i.get("reason")) is str
+            and type(i.get("locations")) is list
+            for i in e.get("invalid", [])
+        )
+        and all(type(e.get(k, 0)) is int for k in ("skipped_more", "warnings_more"))
+    )
+    return e if ok else None
 
 
 def _own_files(history_path: str) -> dict[str, str]:
@@ -561,7 +630,7 @@ def _extract(
     # for the runs it shares and what is said of it (10k keys cost ~25 ms a pass).
     entry_of: dict[int, dict[str, Any]] = {}
     for f, key in zip(files, keys, strict=True):
-        entry = mfiles.get(key)
+        entry = _entry(mfiles, key)
         if entry is not None:
             if not f.mtime_ns:
                 try:
@@ -582,6 +651,14 @@ def _extract(
         # A file not in the manifest is read: build_event_tables pre-scans it then,
         # while DuckDB reads (the scan's verdicts still decide how each file is read).
         to_read.append(f)
+
+    # A run whose files were read apart (each in an extract of its own, so scored from
+    # one of them, or said to be incomplete) is read again now that they come together.
+    apart = _read_apart(unchanged, entry_of)
+    if apart:
+        reading = apart | {id(f) for f in to_read}
+        to_read = [f for f in files if id(f) in reading]
+        unchanged = [f for f in unchanged if id(f) not in apart]
 
     order = {f.display: i for i, f in enumerate(files)}
     if unchanged and not to_read:
@@ -615,7 +692,13 @@ def _extract(
         )
         if unchanged and to_read:
             runs_now = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM run_status").fetchall()}
-            extra = [f for f in unchanged if runs_now.intersection(entry_of[id(f)].get("runs", ()))]
+            # Also the runs a changed file held when it was last read: one that lost its
+            # lines of a run still changed that run (kept in history if no file has it now).
+            for f in to_read:
+                old = _entry(mfiles, _manifest_key(version, f))
+                if old is not None:
+                    runs_now.update(old.get("runs", ()))
+            extra = _sharing_files(unchanged, entry_of, runs_now)
             if extra:
                 for f in extra:
                     sources.prescan(f)
@@ -739,6 +822,54 @@ UNION ALL
 SELECT 'TABLE', table_name FROM duckdb_tables()
 WHERE database_name = current_database() AND NOT temporary AND NOT internal
 """
+
+
+def _read_apart(
+    unchanged: Sequence[sources.SourceFile], entry_of: dict[int, dict[str, Any]]
+) -> set[int]:
+    """The unchanged files (ids) holding a run that another of them holds too, when the
+    two were not read by the same extract (their entries' ``batch`` differ, or is not
+    known): that run was never scored from both."""
+    first: dict[str, Any] = {}  # run -> the batch of the first file holding it
+    split: set[str] = set()
+    for f in unchanged:
+        e = entry_of[id(f)]
+        batch = e.get("batch")
+        for r in e["runs"]:
+            if r not in first:
+                first[r] = batch
+            elif batch is None or first[r] != batch:
+                split.add(r)
+    if not split:
+        return set()
+    return {id(f) for f in unchanged if split.intersection(entry_of[id(f)]["runs"])}
+
+
+def _sharing_files(
+    unchanged: Sequence[sources.SourceFile],
+    entry_of: dict[int, dict[str, Any]],
+    runs: set[str],
+) -> list[sources.SourceFile]:
+    """The unchanged files that hold a line of ``runs``, and so on: a file read again
+    brings its other runs, whose other files must be read too (a run read from some of
+    its files only was scored on part of its events, or said to be incomplete)."""
+    by_run: dict[str, list[sources.SourceFile]] = {}
+    for f in unchanged:
+        for r in entry_of[id(f)].get("runs", ()):
+            by_run.setdefault(r, []).append(f)
+    pending = [r for r in runs if r in by_run]
+    seen = set(pending)
+    chosen: set[int] = set()
+    while pending:
+        for f in by_run[pending.pop()]:
+            if id(f) in chosen:
+                continue
+            chosen.add(id(f))
+            for r in entry_of[id(f)].get("runs", ()):
+                if r not in seen:
+                    seen.add(r)
+                    pending.append(r)
+    return [f for f in unchanged if id(f) in chosen]
 
 
 def _drop_shared(con: duckdb.DuckDBPyConnection) -> None:
@@ -919,6 +1050,9 @@ def _manifest_entries(
         given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
+    # Which extract read the file: files that hold one run and were read apart are read
+    # again together (``_read_apart``).
+    batch = os.urandom(8).hex()
     out: dict[str, Any] = {}
     for f in files:
         if f.display == sources.STDIN_DISPLAY:
@@ -929,6 +1063,7 @@ def _manifest_entries(
             "mtime_ns": f.mtime_ns,
             "sha256": f.sha256,
             "runs": runs,
+            "batch": batch,
         }
         for key, items in (
             ("skipped", skipped.get(f.display)),
@@ -1017,21 +1152,22 @@ def _save_manifest(
         m["history_size"] = os.stat(history_path).st_size
     except OSError:
         m["history_size"] = 0
+    m["history_tail"] = _history_tail(history_path, m["history_size"]) or ""
     # Entries stay in the order they were first written (deterministic for the same
     # sequence of extracts); sorting every key of 10k entries cost ~10 ms a save.
-    text = _manifest_text(m) if spliced is None else _MANIFEST_HEAD % m["history_size"] + spliced
+    head = _MANIFEST_HEAD % (m["history_size"], m["history_tail"])
+    text = _manifest_text(m) if spliced is None else head + spliced
     history.atomic_write_text(manifest_path(history_path), text)
 
 
 #: How ``_manifest_text`` opens a manifest: the history's size, then the entries.
-_MANIFEST_HEAD = '{"history_size":%d,"files":{'
-_MANIFEST_HEAD_RE = re.compile(r'\{"history_size":[0-9]+,"files":\{')
+_MANIFEST_HEAD = '{"history_size":%d,"history_tail":"%s","files":{'
+_MANIFEST_HEAD_RE = re.compile(r'\{"history_size":[0-9]+,"history_tail":"[0-9a-f]*","files":\{')
+_MANIFEST_KEYS = ["history_size", "history_tail", "files"]
 
 
 def _manifest_text(m: dict[str, Any]) -> str:
-    return json.dumps(
-        {"history_size": m["history_size"], "files": m["files"]}, separators=(",", ":")
-    )
+    return json.dumps({k: m[k] for k in _MANIFEST_KEYS}, separators=(",", ":"))
 
 
 def _spliced_manifest(loaded: _Manifest, entries: dict[str, Any]) -> str | None:
@@ -1044,7 +1180,7 @@ def _spliced_manifest(loaded: _Manifest, entries: dict[str, Any]) -> str | None:
     if text is None or any(k in loaded.doc["files"] for k in entries):
         return None
     head = _MANIFEST_HEAD_RE.match(text)
-    if head is None or not text.endswith("}}") or list(loaded.doc) != ["history_size", "files"]:
+    if head is None or not text.endswith("}}") or list(loaded.doc) != _MANIFEST_KEYS:
         return None
     body = text[head.end() : -2]
     if bool(body) != bool(loaded.doc["files"]):

@@ -115,7 +115,7 @@ def test_new_entries_are_spliced_in_as_a_whole_save_would_write_them(
     big, small = _dirs(tmp_path, fixtures)
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([small], hist)
-    first_text, first = _canonical(hist)
+    _, first = _canonical(hist)
     seen = _spy_splices(monkeypatch)
     # A path that JSON escapes: the spliced part is serialised as the whole would be.
     (Path(small) / 'c "ü".jsonl').write_text(SMALL_RUN.replace("r-small", "r-c"))
@@ -131,9 +131,11 @@ def test_new_entries_are_spliced_in_as_a_whole_save_would_write_them(
     assert doc["files"][keys[0]] == first["files"][keys[0]]
     assert [k.rsplit("/", 1)[1] for k in keys[1:]] == ["a.jsonl", 'c "ü".jsonl']
     assert text.startswith(
-        first_text[: first_text.index('"files":{')].replace(
-            str(first["history_size"]), str(doc["history_size"])
-        )
+        effectiveness._MANIFEST_HEAD % (doc["history_size"], doc["history_tail"])
+    )
+    assert (
+        doc["history_tail"]
+        == hashlib.sha256(Path(hist).read_bytes()[-effectiveness.HISTORY_TAIL_BYTES :]).hexdigest()
     )
     again = effectiveness.extract([big, small], hist)
     assert (again.files_read, again.files_unchanged) == (0, 3)
@@ -169,7 +171,14 @@ def test_a_manifest_written_in_another_layout_is_saved_whole_and_kept(
     old = json.loads(mp.read_text(encoding="utf-8"))
     # Indented, keys in another order: what a person or another tool may leave.
     mp.write_text(
-        json.dumps({"files": old["files"], "history_size": old["history_size"]}, indent=2),
+        json.dumps(
+            {
+                "files": old["files"],
+                "history_tail": old["history_tail"],
+                "history_size": old["history_size"],
+            },
+            indent=2,
+        ),
         encoding="utf-8",
     )
     seen = _spy_splices(monkeypatch)
@@ -182,15 +191,19 @@ def test_a_manifest_written_in_another_layout_is_saved_whole_and_kept(
     assert len(doc["files"]) == 2
 
 
+_H = '{"history_size":3,"history_tail":"ab","files":'
+
+
 @pytest.mark.parametrize(
     ("text", "entries", "expected"),
     [
-        ('{"history_size":3,"files":{}}', {"k": {"size": 1}}, '"k":{"size":1}}}'),
-        ('{"history_size":3,"files":{"a":1}}', {"k": [2]}, '"a":1,"k":[2]}}'),
-        ('{"history_size":3,"files":{"a":1}}', {}, '"a":1}}'),
-        ('{"history_size":3,"files":{"a":1}}', {"a": 2}, None),  # replaces an entry
-        ('{"history_size": 3, "files": {"a": 1}}', {"k": 2}, None),  # another layout
-        ('{"history_size":3,"files":{"a":1}} ', {"k": 2}, None),  # a trailing blank
+        (_H + "{}}", {"k": {"size": 1}}, '"k":{"size":1}}}'),
+        (_H + '{"a":1}}', {"k": [2]}, '"a":1,"k":[2]}}'),
+        (_H + '{"a":1}}', {}, '"a":1}}'),
+        (_H + '{"a":1}}', {"a": 2}, None),  # replaces an entry
+        ('{"history_size": 3, "history_tail": "ab", "files": {"a": 1}}', {"k": 2}, None),
+        (_H + '{"a":1}} ', {"k": 2}, None),  # a trailing blank
+        ('{"history_size":3,"files":{"a":1}}', {"k": 2}, None),  # no history_tail
     ],
 )
 def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | None) -> None:
@@ -199,4 +212,164 @@ def test_splicing_the_text(text: str, entries: dict[str, Any], expected: str | N
     if expected is not None:
         doc = json.loads(text)
         doc["files"].update(entries)
-        assert effectiveness._MANIFEST_HEAD % 3 + expected == effectiveness._manifest_text(doc)
+        assert effectiveness._MANIFEST_HEAD % (3, "ab") + expected == effectiveness._manifest_text(
+            doc
+        )
+
+
+def _current(hist: str) -> dict[tuple[str, str], dict[str, Any]]:
+    """Each (run, archetype)'s last line, without when it was scored and from which file."""
+    out: dict[tuple[str, str], dict[str, Any]] = {}
+    with open(hist, encoding="utf-8") as f:
+        for line in f:
+            r = json.loads(line)
+            out[(r["run_id"], r["archetype"])] = {
+                k: v for k, v in r.items() if k not in ("ts", "source")
+            }
+    return out
+
+
+def _fixture_lines(fixtures: Path) -> list[str]:
+    path = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    return path.read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+def test_a_run_read_again_brings_the_other_files_of_its_runs(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run spans a and b; r-small spans a and z. Only z changes: a is read again
+    # for r-small, and b with it for score-run, else score-run was scored without
+    # sage's verdict (guardian's accuracy 1.0 instead of 0.5) and that line became current.
+    lines, small = _fixture_lines(fixtures), SMALL_RUN.splitlines(keepends=True)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_text("".join(lines[:4] + lines[5:] + small[:1]))
+    (logs / "b.jsonl").write_text(lines[4])
+    (logs / "z.jsonl").write_text("".join(small[1:]))
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(logs)], hist)
+    (logs / "z.jsonl").write_text("".join(small[1:]).replace("approved", "needs_changes"))
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.incomplete) == (3, 0, [])
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    assert _current(hist) == _current(fresh)
+    assert _current(hist)[("score-run", "guardian")]["accuracy"] == 0.5
+
+
+def test_a_run_whose_lines_left_a_changed_file_is_scored_again(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run's sage verdict was in z with r-small; z now holds r-small alone. The run
+    # changed (a full extract scores it without sage): the unchanged a is read again.
+    lines = _fixture_lines(fixtures)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.jsonl").write_text("".join(lines[:4] + lines[5:]))
+    (logs / "z.jsonl").write_text(lines[4] + SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(logs)], hist)
+    (logs / "z.jsonl").write_text(SMALL_RUN)
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (2, 0, 1)
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    now, full = _current(hist), _current(fresh)
+    # The sage line stays in history (append-only); every line a full extract writes is current.
+    assert {k: now[k] for k in full} == full
+    assert now[("score-run", "guardian")]["accuracy"] == 1.0
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        {"history_size": "x"},
+        {"history_size": None},
+        {"entry": []},
+        {"entry": {}},
+        {"entry": {"runs": 5}},
+        {"entry": {"runs": [["r-small"]]}},
+        {"entry": {"skipped": [5]}},
+        {"entry": {"warnings": {"a": 1}}},
+        {"entry": {"invalid": ["r-small"]}},
+        {"entry": {"skipped": [[3, "bad"]], "skipped_more": "many"}},
+    ],
+)
+def test_a_manifest_of_another_shape_means_the_file_is_read_again(
+    tmp_path: Path, damage: dict[str, Any]
+) -> None:
+    # Valid JSON in a shape runscore does not write (a hand edit, another layout): the
+    # extract read it as trusted and stopped with a traceback (TypeError, KeyError).
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    mp = effectiveness.manifest_path(hist)
+    with open(mp, encoding="utf-8") as f:
+        m = json.load(f)
+    ((key, entry),) = m["files"].items()
+    if "entry" in damage:
+        new = damage["entry"]
+        m["files"][key] = {**entry, **new} if isinstance(new, dict) and new else new
+    else:
+        m["history_size"] = damage["history_size"]
+    Path(mp).write_text(json.dumps(m))
+    res = effectiveness.extract([str(log)], hist)
+    assert (res.files_read, res.files_unchanged, res.already_scored) == (1, 0, ["r-small"])
+    assert (res.records_written, res.skipped_lines, res.invalid) == (0, [], [])
+    now = _manifest_files(hist)[key]
+    assert now.pop("batch") != entry.pop("batch")  # written again, by this extract
+    assert now == entry
+
+
+@pytest.mark.parametrize("how", ["another history's manifest", "a longer history moved over"])
+def test_a_manifest_of_another_history_is_not_trusted(tmp_path: Path, how: str) -> None:
+    # The manifest was trusted whenever the history was at least as long as it said:
+    # b.jsonl was skipped as unchanged and its run never reached this history.
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_text(SMALL_RUN.replace("r-small", "r-a"))
+    b.write_text(SMALL_RUN.replace("r-small", "r-b"))
+    hist, other = str(tmp_path / "h.jsonl"), str(tmp_path / "other.jsonl")
+    if how == "another history's manifest":
+        effectiveness.extract([str(b)], hist)
+        effectiveness.extract([str(a)], other)  # as long as h.jsonl; its manifest knows a
+        os.replace(effectiveness.manifest_path(other), effectiveness.manifest_path(hist))
+    else:
+        effectiveness.extract([str(a), str(b)], hist)
+        c = tmp_path / "c.jsonl"
+        c.write_text(SMALL_RUN.replace("r-small", "r-c") + SMALL_RUN.replace("r-small", "r-d"))
+        effectiveness.extract([str(b), str(c)], other)  # longer than h.jsonl, no r-a
+        os.replace(other, hist)
+    res = effectiveness.extract([str(a), str(b)], hist)
+    assert (res.files_read, res.files_unchanged) == (2, 0)
+    runs = {json.loads(line)["run_id"] for line in Path(hist).read_text().splitlines()}
+    assert {"r-a", "r-b"} <= runs
+    again = effectiveness.extract([str(a), str(b)], hist)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 2, 0)
+
+
+def test_a_run_whose_files_were_read_apart_is_scored_when_they_come_together(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # score-run's first half in a.jsonl, extracted alone (incomplete); its second half in
+    # b.jsonl, extracted alone (scored from those events only: sage alone). Then both:
+    # each was unchanged, so the run was never scored from all of its events.
+    lines = _fixture_lines(fixtures)
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    a, b = logs / "a.jsonl", logs / "b.jsonl"
+    a.write_text("".join(lines[:4]))
+    b.write_text("".join(lines[4:]))
+    hist = str(tmp_path / "h.jsonl")
+    assert effectiveness.extract([str(a)], hist).incomplete == ["score-run"]
+    effectiveness.extract([str(b)], hist)
+    res = effectiveness.extract([str(logs)], hist)
+    assert (res.files_read, res.files_unchanged, res.incomplete) == (2, 0, [])
+    assert res.records_written == 2
+    fresh = str(tmp_path / "fresh.jsonl")
+    effectiveness.extract([str(logs)], fresh, incremental=False)
+    assert _current(hist) == _current(fresh)
+    # Read together now: a rerun, or either file alone, reads nothing.
+    for paths in ([str(logs)], [str(a)], [str(b)]):
+        again = effectiveness.extract(paths, hist)
+        assert (again.files_read, again.records_written) == (0, 0)
