@@ -141,8 +141,12 @@ def sql_cmd(
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
     """Write beside ``out_path`` and rename into place: a reader (or a failed write, a full
     disk) never leaves half a file where the last result was."""
+    folder = os.path.dirname(os.path.abspath(out_path))
+    if os.path.exists(folder) and not os.path.isdir(folder):
+        raise UsageError(f"{out_path}: cannot write the result: {folder} is not a folder")
     tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
+        os.makedirs(folder, exist_ok=True)  # as export and pipeline --out make theirs
         write(tmp)
         os.replace(tmp, out_path)
     except BaseException as e:

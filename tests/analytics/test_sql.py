@@ -598,3 +598,20 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
         out = tmp_path / f"r.{fmt}"
         r = run_cli("sql", _EVERY_TYPE, "--history", none, "--format", fmt, "--output", str(out))
         assert (r.exit_code, r.stdout, out.read_text(encoding="utf-8")) == (0, "", want), fmt
+
+
+def test_output_into_a_folder_not_made_yet(run_cli, tmp_path: Path) -> None:
+    # As `export --to` and `pipeline --out` make theirs; it was exit 2, "No such file".
+    out = tmp_path / "new" / "sub" / "r.csv"
+    r = run_cli(
+        "sql", "SELECT 1 AS n", "--history", HISTORY, "--format", "csv", "--output", str(out)
+    )
+    assert r.exit_code == 1, r.stderr  # the fixed history's skipped lines
+    assert out.read_text() == "n\n1\n"
+    (tmp_path / "afile").write_text("")
+    bad = tmp_path / "afile" / "r.csv"
+    r = run_cli("sql", "SELECT 1 AS n", "--history", HISTORY, "--output", str(bad))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.splitlines()[-1] == (
+        f"error: {bad}: cannot write the result: {tmp_path / 'afile'} is not a folder"
+    )
