@@ -160,3 +160,32 @@ def test_yaml_tags_are_not_executed(tmp_path: Path) -> None:
     team.write_text("check: !!python/object/apply:os.system ['echo pwned']\n")
     with pytest.raises(UsageError, match="not valid YAML"):
         eh.parse_team(team)
+
+
+def test_blank_history_model_is_unknown(tmp_path: Path, write_history, make_record) -> None:
+    # §3 names a model only when it is non-empty; a hand-written (or foreign) history line
+    # with "model": "" or "  " must not become the archetype's model: the blank model was
+    # the most frequent, so report showed an empty model and recommend an empty current
+    # model (from "history") with its tier unknown, instead of the real one or 'unknown'.
+    recs = [
+        make_record("r1", "custom", 0.8, "2026-01-01T00:00:00Z", model=""),
+        make_record("r2", "custom", 0.8, "2026-01-02T00:00:00Z", model="  "),
+        make_record("r3", "custom", 0.8, "2026-01-03T00:00:00Z", model="  "),
+        make_record("r4", "custom", 0.8, "2026-01-04T00:00:00Z", model="claude-opus-4"),
+        make_record("r1", "blank", 0.8, "2026-01-01T00:00:00Z", model=""),
+        make_record("r2", "blank", 0.8, "2026-01-02T00:00:00Z", model=None),
+    ]
+    hist = write_history(recs)
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    assert (rows["custom"]["model"], rows["custom"]["suggestion"]) == ("claude-opus-4", "downgrade")
+    assert (rows["blank"]["model"], rows["blank"]["suggestion"]) == ("unknown", "none")
+    team = tmp_path / "team.yaml"
+    team.write_text("check: [custom, blank]\n")
+    got = [
+        (r["archetype"], r["current_model"], r["model_source"], r["model_tier"], r["action"])
+        for r in eh.recommend(hist, team).table.to_pylist()
+    ]
+    assert got == [
+        ("custom", "claude-opus-4", "history", "premium", "downgrade"),
+        ("blank", "unknown", "unknown", None, "keep"),
+    ]

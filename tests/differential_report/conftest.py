@@ -234,8 +234,8 @@ def runs_of(cur: Sequence[HLine], version: str) -> dict[str, list[HLine]]:
 
 
 def top_model(runs: Sequence[HLine]) -> str | None:
-    """Most frequent non-null model (tie: the one used most recently), or None."""
-    models = [_str(h.rec.get("model")) for h in runs]
+    """Most frequent non-blank model (tie: the one used most recently), or None."""
+    models = [m if m and m.strip(" ") else None for m in (_str(h.rec.get("model")) for h in runs)]
     counts = Counter(m for m in models if m is not None)
     if not counts:
         return None
