@@ -269,6 +269,49 @@ def test_estimated_cost_wins_and_truthy_met(run_cli, tmp_path: Path) -> None:
     assert g["composite_score"] == 0.81
 
 
+def test_findings_object_counts_its_values_like_jq(run_cli, tmp_path: Path) -> None:
+    # jq `[.data.findings // [] | .[]]` iterates an object's values as it does an array's
+    # elements, so ArcheFlow's scorer counts findings keyed by id; the version scored 0.
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2,
+            "review.verdict",
+            {
+                "archetype": "guardian",
+                "verdict": "needs_changes",
+                "findings": {
+                    "f1": {"severity": "bug", "fix_required": True},
+                    "f2": {"severity": "info", "fix_required": False},
+                },
+            },
+        ),
+        _event(3, "review.verdict", {"archetype": "sage", "verdict": "approved", "findings": []}),
+        _event(4, "fix.applied", {"source": "guardian"}),
+        _event(5, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    g = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")[0]
+    assert {k: g[k] for k in LEGACY_FIELDS[2:]} == {
+        "archetype": "guardian",
+        "signal_to_noise": 0.5,
+        "fix_rate": 0.5,
+        "cost_efficiency": 0.0,
+        "accuracy": 0.75,  # 1 - min(1, 1 approving verdict / 2 verdicts) * 0.5
+        "cycle_impact": False,
+        # 0.30*0.5 + 0.25*0.5 + 0 + 0.15*0.75 + 0 = 0.3875
+        "composite_score": 0.39,
+        "tokens": 0,
+        "cost_usd": 0.0,
+        "model": "unknown",
+        "findings_total": 2,
+        "findings_useful": 1,
+        "fixes_applied": 1,
+    }
+
+
 def test_archeflow_written_lines_are_legacy(write_history, make_series) -> None:
     hist = write_history(make_series("guardian", [0.49, 0.51], version=None, model="haiku"))
     res = eh.report(hist)
