@@ -312,6 +312,58 @@ def test_findings_object_counts_its_values_like_jq(run_cli, tmp_path: Path) -> N
     }
 
 
+def test_last_event_without_data_is_still_the_last(run_cli, tmp_path: Path) -> None:
+    # jq `$cycles | last` and `[$completions[] | select(...)] | last` take the last event
+    # even when it has no data: met is then false and cost/tokens/model the defaults. The
+    # version skipped such an event and read the one before it.
+    def bare(seq: int, typ: str, agent: str | None = None) -> str:
+        line: dict = {"run_id": "legacy-run", "seq": seq, "type": typ}
+        if agent:
+            line["agent"] = agent
+        return json.dumps(line)
+
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2,
+            "agent.complete",
+            {"model": "claude-opus", "cost_usd": 0.5, "tokens": 900},
+            agent="guardian",
+        ),
+        bare(3, "agent.complete", agent="guardian"),
+        _event(
+            4,
+            "review.verdict",
+            {"findings": [{"severity": "bug", "fix_required": True}]},
+            agent="guardian",
+        ),
+        _event(5, "fix.applied", {"source": "guardian"}),
+        _event(6, "cycle.boundary", {"met": True}),
+        bare(7, "cycle.boundary"),
+        _event(8, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    (g,) = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert {k: g[k] for k in LEGACY_FIELDS[3:]} == {
+        "signal_to_noise": 1.0,
+        "fix_rate": 1.0,
+        "cost_efficiency": 0.0,  # cost 0 (the last agent.complete has none)
+        "accuracy": 1.0,
+        "cycle_impact": False,  # the last boundary has no met
+        # 0.30 + 0.25 + 0 + 0.15 + 0 = 0.70
+        "composite_score": 0.7,
+        "tokens": 0,
+        "cost_usd": 0.0,
+        "model": "unknown",
+        "findings_total": 1,
+        "findings_useful": 1,
+        "fixes_applied": 1,
+    }
+    assert g["cost_basis"] == "unknown"
+
+
 def test_archeflow_written_lines_are_legacy(write_history, make_series) -> None:
     hist = write_history(make_series("guardian", [0.49, 0.51], version=None, model="haiku"))
     res = eh.report(hist)
