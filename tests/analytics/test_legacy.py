@@ -364,6 +364,48 @@ def test_last_event_without_data_is_still_the_last(run_cli, tmp_path: Path) -> N
     assert g["cost_basis"] == "unknown"
 
 
+def test_duplicate_lines_equal_as_json_are_one_event(run_cli, tmp_path: Path) -> None:
+    # §1 (and this version's 000: content identity follows effectiveness/v1): the same
+    # event written twice with its members in another order, or its parents as "2,1",
+    # is one event. The version hashed the text and called the run invalid (not scored).
+    verdict = {
+        "archetype": "guardian",
+        "verdict": "needs_changes",
+        "findings": [{"severity": "bug", "fix_required": True}],
+    }
+    again = json.loads(_event(3, "review.verdict", dict(reversed(verdict.items()))))
+    again["parent"] = "2,1"
+    first = json.loads(_event(3, "review.verdict", verdict))
+    first["parent"] = [1, 2]
+    lines = [
+        _event(1, "run.start"),
+        _event(2, "agent.start", {"archetype": "guardian"}),
+        json.dumps(first),
+        json.dumps(dict(reversed(again.items()))),
+        _event(4, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    r = run_cli("extract", "--sql-version", "archeflow-legacy", str(events))
+    assert r.exit_code == 0, r.stderr
+    (g,) = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert (g["run_id"], g["archetype"], g["findings_total"], g["composite_score"]) == (
+        "legacy-run",
+        "guardian",
+        1,  # one event, not two
+        0.45,  # 0.30 * 1 + 0.15 * 1
+    )
+    # a real difference still makes the run invalid
+    changed = json.loads(lines[3])
+    changed["data"]["verdict"] = "approved"
+    events.write_text("\n".join([*lines[:3], json.dumps(changed), lines[4]]) + "\n")
+    r = run_cli(
+        "extract", "--sql-version", "archeflow-legacy", "--history", "h2.jsonl", str(events)
+    )
+    assert r.exit_code == 1  # an invalid run is rejected input
+    assert "conflicting duplicate events for seq 3" in r.stderr
+
+
 def test_archeflow_written_lines_are_legacy(write_history, make_series) -> None:
     hist = write_history(make_series("guardian", [0.49, 0.51], version=None, model="haiku"))
     res = eh.report(hist)
