@@ -227,8 +227,9 @@ def build_event_tables(
         progress("score", 0, 1)
     params = {"scored_at": scored_at or _now_iso()}
     sqlpack.run_range(con, PACK, version, first, first, params)
-    if projection:
-        _merge_equal_duplicates(con, files)
+    # v1's projection keeps the hashes in raw_events; a version without one (the legacy
+    # scorer) computes them in its table `accepted`
+    _merge_equal_duplicates(con, files, None if projection else "accepted")
     sqlpack.run_range(con, PACK, version, first + 1, hi, params, workers=workers)
     return EventTables(files=files, skipped=res.skipped, discovery_issues=disc)
 
@@ -258,9 +259,14 @@ _CONTENT_FIELDS = ("ts", "run_id", "type", "phase", "agent", "data")
 
 
 def _merge_equal_duplicates(
-    con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile]
+    con: duckdb.DuckDBPyConnection,
+    files: Sequence[sources.SourceFile],
+    table: str | None = None,
 ) -> None:
     """Treat lines with the same (run_id, seq) and equal JSON content as one event.
+
+    ``table``: None when the hashes are in ``read_jsonl``'s ``raw_events``; else a plain
+    table with ``_ord`` and ``content_md5`` columns (a version without a projection).
 
     The SQL identity hash is exact on text, so two objects that differ only in member
     order (or 1 vs 1.0) look different to it. Such conflicts are rare, so the few
@@ -291,7 +297,17 @@ def _merge_equal_duplicates(
             for o, md5 in zip(ords[1:], objs[1:], strict=True):
                 if md5 == first:
                     updates.append((md5s[0], int(o)))
-    if updates:
+    if updates and table is not None:
+        sources.load_table(
+            con,
+            "_md5_updates",
+            {"v": ("VARCHAR", [u[0] for u in updates]), "o": ("BIGINT", [u[1] for u in updates])},
+        )
+        con.execute(
+            f"UPDATE {table} AS t SET content_md5 = u.v FROM _md5_updates u WHERE t._ord = u.o"
+        )
+        con.execute("DROP TABLE _md5_updates")
+    elif updates:
         sources.update_by_ord(
             con,
             "raw_events",

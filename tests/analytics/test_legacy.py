@@ -269,6 +269,143 @@ def test_estimated_cost_wins_and_truthy_met(run_cli, tmp_path: Path) -> None:
     assert g["composite_score"] == 0.81
 
 
+def test_findings_object_counts_its_values_like_jq(run_cli, tmp_path: Path) -> None:
+    # jq `[.data.findings // [] | .[]]` iterates an object's values as it does an array's
+    # elements, so ArcheFlow's scorer counts findings keyed by id; the version scored 0.
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2,
+            "review.verdict",
+            {
+                "archetype": "guardian",
+                "verdict": "needs_changes",
+                "findings": {
+                    "f1": {"severity": "bug", "fix_required": True},
+                    "f2": {"severity": "info", "fix_required": False},
+                },
+            },
+        ),
+        _event(3, "review.verdict", {"archetype": "sage", "verdict": "approved", "findings": []}),
+        _event(4, "fix.applied", {"source": "guardian"}),
+        _event(5, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    g = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")[0]
+    assert {k: g[k] for k in LEGACY_FIELDS[2:]} == {
+        "archetype": "guardian",
+        "signal_to_noise": 0.5,
+        "fix_rate": 0.5,
+        "cost_efficiency": 0.0,
+        "accuracy": 0.75,  # 1 - min(1, 1 approving verdict / 2 verdicts) * 0.5
+        "cycle_impact": False,
+        # 0.30*0.5 + 0.25*0.5 + 0 + 0.15*0.75 + 0 = 0.3875
+        "composite_score": 0.39,
+        "tokens": 0,
+        "cost_usd": 0.0,
+        "model": "unknown",
+        "findings_total": 2,
+        "findings_useful": 1,
+        "fixes_applied": 1,
+    }
+
+
+def test_last_event_without_data_is_still_the_last(run_cli, tmp_path: Path) -> None:
+    # jq `$cycles | last` and `[$completions[] | select(...)] | last` take the last event
+    # even when it has no data: met is then false and cost/tokens/model the defaults. The
+    # version skipped such an event and read the one before it.
+    def bare(seq: int, typ: str, agent: str | None = None) -> str:
+        line: dict = {"run_id": "legacy-run", "seq": seq, "type": typ}
+        if agent:
+            line["agent"] = agent
+        return json.dumps(line)
+
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2,
+            "agent.complete",
+            {"model": "claude-opus", "cost_usd": 0.5, "tokens": 900},
+            agent="guardian",
+        ),
+        bare(3, "agent.complete", agent="guardian"),
+        _event(
+            4,
+            "review.verdict",
+            {"findings": [{"severity": "bug", "fix_required": True}]},
+            agent="guardian",
+        ),
+        _event(5, "fix.applied", {"source": "guardian"}),
+        _event(6, "cycle.boundary", {"met": True}),
+        bare(7, "cycle.boundary"),
+        _event(8, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    (g,) = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert {k: g[k] for k in LEGACY_FIELDS[3:]} == {
+        "signal_to_noise": 1.0,
+        "fix_rate": 1.0,
+        "cost_efficiency": 0.0,  # cost 0 (the last agent.complete has none)
+        "accuracy": 1.0,
+        "cycle_impact": False,  # the last boundary has no met
+        # 0.30 + 0.25 + 0 + 0.15 + 0 = 0.70
+        "composite_score": 0.7,
+        "tokens": 0,
+        "cost_usd": 0.0,
+        "model": "unknown",
+        "findings_total": 1,
+        "findings_useful": 1,
+        "fixes_applied": 1,
+    }
+    assert g["cost_basis"] == "unknown"
+
+
+def test_duplicate_lines_equal_as_json_are_one_event(run_cli, tmp_path: Path) -> None:
+    # §1 (and this version's 000: content identity follows effectiveness/v1): the same
+    # event written twice with its members in another order, or its parents as "2,1",
+    # is one event. The version hashed the text and called the run invalid (not scored).
+    verdict = {
+        "archetype": "guardian",
+        "verdict": "needs_changes",
+        "findings": [{"severity": "bug", "fix_required": True}],
+    }
+    again = json.loads(_event(3, "review.verdict", dict(reversed(verdict.items()))))
+    again["parent"] = "2,1"
+    first = json.loads(_event(3, "review.verdict", verdict))
+    first["parent"] = [1, 2]
+    lines = [
+        _event(1, "run.start"),
+        _event(2, "agent.start", {"archetype": "guardian"}),
+        json.dumps(first),
+        json.dumps(dict(reversed(again.items()))),
+        _event(4, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    r = run_cli("extract", "--sql-version", "archeflow-legacy", str(events))
+    assert r.exit_code == 0, r.stderr
+    (g,) = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert (g["run_id"], g["archetype"], g["findings_total"], g["composite_score"]) == (
+        "legacy-run",
+        "guardian",
+        1,  # one event, not two
+        0.45,  # 0.30 * 1 + 0.15 * 1
+    )
+    # a real difference still makes the run invalid
+    changed = json.loads(lines[3])
+    changed["data"]["verdict"] = "approved"
+    events.write_text("\n".join([*lines[:3], json.dumps(changed), lines[4]]) + "\n")
+    r = run_cli(
+        "extract", "--sql-version", "archeflow-legacy", "--history", "h2.jsonl", str(events)
+    )
+    assert r.exit_code == 1  # an invalid run is rejected input
+    assert "conflicting duplicate events for seq 3" in r.stderr
+
+
 def test_archeflow_written_lines_are_legacy(write_history, make_series) -> None:
     hist = write_history(make_series("guardian", [0.49, 0.51], version=None, model="haiku"))
     res = eh.report(hist)

@@ -5,7 +5,9 @@
 --           accepted (one row per accepted line), the columns of effectiveness/v1 000 with
 --           the archetype of ArcheFlow's scorer: arch_raw = jq `.data.archetype // .agent`
 --           (jq's `//` skips null and false only; no case folding, no trimming; a
---           non-string value is its JSON text) and archetype = arch_raw, else 'unknown'.
+--           non-string value is its JSON text) and archetype = arch_raw, else 'unknown';
+--           _dup_conflicts (view) — as effectiveness/v1 001's: lines sharing a (run_id, seq)
+--           whose content_md5 differ (the hash takes the parents sorted, as v1's).
 -- Everything else (seq, parents, content identity, rejected lines) follows the first
 -- effectiveness/v1 extract: the scorer's rules of §8 start after the events are accepted.
 CREATE OR REPLACE TEMP TABLE row_issues AS
@@ -76,6 +78,17 @@ SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
        coalesce(arch_raw, 'unknown') AS archetype,
        md5(concat_ws(chr(31), coalesce(ts::VARCHAR, 'null'), typ,
                      coalesce(phase::VARCHAR, 'null'), coalesce(agent::VARCHAR, 'null'),
-                     parents::VARCHAR, coalesce(data::VARCHAR, 'null')))
+                     list_sort(parents)::VARCHAR, coalesce(data::VARCHAR, 'null')))
            AS content_md5
 FROM positioned;
+
+-- Keys given by several lines whose hashes differ: extract re-reads those lines and
+-- compares them as parsed JSON (member order, 1 vs 1.0), as for effectiveness/v1, and
+-- gives equal ones the first line's hash before 010 judges duplicates.
+CREATE OR REPLACE TEMP VIEW _dup_conflicts AS
+SELECT list(_file ORDER BY _ord) AS files, list(_line ORDER BY _ord) AS lines,
+       list(_ord ORDER BY _ord) AS ords, list(parents ORDER BY _ord) AS parents,
+       list(content_md5 ORDER BY _ord) AS md5s
+FROM accepted
+GROUP BY run_id, seq
+HAVING count(*) > 1 AND count(DISTINCT content_md5) > 1;

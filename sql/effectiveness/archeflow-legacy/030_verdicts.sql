@@ -2,8 +2,9 @@
 -- Reads:    events (010).
 -- Produces: legacy_verdicts — one row per review.verdict event: run_id, seq, _ord,
 --           arch_raw, archetype, approved (data.verdict is exactly "approved"),
---           findings_length (jq `(.data.findings // []) | length`), findings_total (array
---           elements), findings_useful (elements with severity exactly "warning", "bug" or
+--           findings_length (jq `(.data.findings // []) | length`), findings_total (the
+--           elements jq `.data.findings // [] | .[]` yields: an array's elements, an object's
+--           values), findings_useful (those with severity exactly "warning", "bug" or
 --           "critical" and fix_required JSON true).
 -- No case folding or trimming anywhere, as in ArcheFlow's jq.
 CREATE OR REPLACE TEMP TABLE legacy_verdicts AS
@@ -25,12 +26,17 @@ SELECT run_id, seq, _ord, arch_raw, archetype,
          WHEN 'BOOLEAN' THEN CASE WHEN (f ->> '$') = 'false' THEN 0 ELSE 1 END
          ELSE abs(TRY_CAST(f ->> '$' AS DOUBLE))
        END AS findings_length,
-       CASE WHEN json_type(f) = 'ARRAY' THEN json_array_length(f) ELSE 0 END AS findings_total,
-       CASE WHEN json_type(f) = 'ARRAY' THEN
-         len(list_filter(json_extract(f, '$[*]'), lambda x:
-             json_type(x -> '$.severity') = 'VARCHAR'
-             AND (x ->> '$.severity') IN ('warning', 'bug', 'critical')
-             AND json_type(x -> '$.fix_required') = 'BOOLEAN'
-             AND (x ->> '$.fix_required') = 'true'))
-       ELSE 0 END AS findings_useful
-FROM v;
+       len(elems) AS findings_total,
+       len(list_filter(elems, lambda x:
+           json_type(x -> '$.severity') = 'VARCHAR'
+           AND (x ->> '$.severity') IN ('warning', 'bug', 'critical')
+           AND json_type(x -> '$.fix_required') = 'BOOLEAN'
+           AND (x ->> '$.fix_required') = 'true')) AS findings_useful
+FROM (
+    -- jq `.[]` iterates an array's elements and an object's values alike
+    SELECT v.*,
+           CASE json_type(f) WHEN 'ARRAY' THEN json_extract(f, '$[*]')
+                             WHEN 'OBJECT' THEN json_extract(f, '$.*')
+                             ELSE []::JSON[] END AS elems
+    FROM v
+);

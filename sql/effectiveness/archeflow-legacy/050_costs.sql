@@ -9,7 +9,9 @@
 --           default 0). An archetype without agent.complete has no row (scored 0/0/unknown).
 CREATE OR REPLACE TEMP TABLE legacy_costs AS
 WITH last_complete AS (
-    SELECT run_id, arch_raw, arg_max(data, _ord) AS d
+    -- an event without an object data is still the last one (jq `last`): arg_max would
+    -- skip its NULL data and take an earlier event's
+    SELECT run_id, arch_raw, arg_max(coalesce(data, '{}'::JSON), _ord) AS d
     FROM events
     WHERE type = 'agent.complete' AND arch_raw IS NOT NULL
     GROUP BY run_id, arch_raw
