@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import io
 import os
 from collections.abc import Callable
@@ -13,6 +12,7 @@ import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
 from runscore.engine.errors import UsageError
+from runscore.engine.history import atomic_write
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.packs import pipeline
 
@@ -139,22 +139,15 @@ def sql_cmd(
 
 
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
-    """Write beside ``out_path`` and rename into place: a reader (or a failed write, a full
-    disk) never leaves half a file where the last result was."""
+    """Write beside ``out_path`` and rename into place (``history.atomic_write``): a failed
+    write (a full disk) never leaves half a file where the last result was."""
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise UsageError(f"{out_path}: cannot write the result: {folder} is not a folder")
-    tmp = f"{out_path}.tmp-{os.getpid()}"
     try:
-        os.makedirs(folder, exist_ok=True)  # as export and pipeline --out make theirs
-        write(tmp)
-        os.replace(tmp, out_path)
-    except BaseException as e:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)  # the old file stays as it was, and nothing beside it
-        if isinstance(e, OSError):
-            raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
-        raise
+        atomic_write(out_path, write)  # makes a missing folder, as export and pipeline --out
+    except OSError as e:
+        raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:

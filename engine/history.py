@@ -190,17 +190,14 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
-def atomic_write_text(path: str, text: str) -> None:
-    """Write a whole file atomically (temp file in the same folder + rename)."""
-    _check_not_symlink(path)
+def atomic_write(path: str, write: Callable[[str], None]) -> None:
+    """Write a whole file atomically: ``write(tmp)`` fills a temp file in the same folder
+    (made if missing), which is then renamed over ``path``."""
     d = os.path.dirname(os.path.abspath(path))
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, f".{os.path.basename(path)}.tmp-{os.getpid()}")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        write(tmp)
         os.replace(tmp, path)
     except BaseException:
         # A failed write (a full disk, a folder where the file belongs, an interrupt)
@@ -208,6 +205,19 @@ def atomic_write_text(path: str, text: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def atomic_write_text(path: str, text: str) -> None:
+    """Write a whole text file atomically (temp file in the same folder + rename)."""
+    _check_not_symlink(path)
+
+    def write(tmp: str) -> None:
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+
+    atomic_write(path, write)
 
 
 def append_records(

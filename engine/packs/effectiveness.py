@@ -19,7 +19,7 @@ import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import duckdb
 from runscore.engine import db, history, sources, sqlpack
@@ -175,13 +175,12 @@ def build_event_tables(
     database file.
     """
     _check_version(version)
-    if isinstance(paths, str):
-        paths = [paths]  # one path, not a sequence of one-character paths
     if paths and isinstance(paths[0], sources.SourceFile):
         files = [p for p in paths if isinstance(p, sources.SourceFile)]
         disc: list[sources.LineIssue] = []
     else:
-        files, disc = sources.discover([str(p) for p in paths])
+        # paths, not SourceFiles here; one path given alone is one (discover's path_list)
+        files, disc = sources.discover(cast("Sequence[str]", paths))
 
     scanned = 0
 
@@ -571,9 +570,7 @@ def extract(
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
     _check_version(version)
-    if isinstance(paths, str):
-        # One path: as a sequence its characters were paths, and "/" read the whole disk.
-        paths = [paths]
+    paths = sources.path_list(paths)  # one path given alone is one path, not its characters
     if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
         history.check_appendable(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is
@@ -617,7 +614,7 @@ def _extract(
     progress: Progress | None,
     discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None,
 ) -> ExtractResult:
-    files, disc = discovered if discovered is not None else sources.discover(list(paths))
+    files, disc = discovered if discovered is not None else sources.discover(paths)
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).

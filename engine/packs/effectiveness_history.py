@@ -678,9 +678,7 @@ def summary(
 
 def _build_events(con: duckdb.DuckDBPyConnection, events: Sequence[str]) -> list[LineIssue]:
     """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``."""
-    # a str is one path (as a sequence, each of its characters was a path)
-    paths = [events] if isinstance(events, str) else list(events)
-    res = effectiveness.build_event_tables(con, paths, version="v1")
+    res = effectiveness.build_event_tables(con, sources.path_list(events), version="v1")
     issues = list(res.discovery_issues) + list(res.skipped)
     issues.extend(
         LineIssue(str(f), int(line), str(reason))

@@ -36,12 +36,6 @@ SELECT run_id, archetype,
        -- in seq order: a float sum in whatever order the threads deliver differs in the
        -- last bit from run to run, and history lines must not depend on the machine
        sum(c ORDER BY seq) FILTER (WHERE type = 'agent.complete') AS cost_sum,
-       -- where a sum too large for a double is warned about: its last cost's line
-       arg_max(_file, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_file,
-       arg_max(_line, seq) FILTER (WHERE type = 'agent.complete' AND c IS NOT NULL) AS c_line,
-       -- likewise for a token total too large for the history's integer: the last count
-       arg_max(_file, seq) FILTER (WHERE type = 'agent.complete') AS t_file,
-       arg_max(_line, seq) FILTER (WHERE type = 'agent.complete') AS t_line,
        CASE WHEN count(c) FILTER (WHERE type = 'agent.complete') = 0 THEN 'unknown'
             WHEN bool_or(NOT from_obs AND c IS NOT NULL) FILTER (WHERE type = 'agent.complete')
               THEN 'estimated'
@@ -71,13 +65,26 @@ WHERE type = 'agent.complete'
             ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
                  OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END)
 UNION ALL
-SELECT run_id, c_file, c_line, 'cost unknown: the costs add up to more than can be stored'
-FROM _costs_grouped
-WHERE NOT isfinite(cost_sum)
+-- Sums too large (rare): said on the archetype's last agent.complete with a cost (for the
+-- cost) or the last one at all (for the tokens). Found by joining back only those groups,
+-- not by carrying four more aggregates through every group of every run.
+SELECT a.run_id, arg_max(a._file, a.seq), arg_max(a._line, a.seq),
+       'cost unknown: the costs add up to more than can be stored'
+FROM _agent_events a
+JOIN (SELECT run_id, archetype FROM _costs_grouped WHERE NOT isfinite(cost_sum)) g
+  ON g.run_id = a.run_id AND g.archetype IS NOT DISTINCT FROM a.archetype
+WHERE a.type = 'agent.complete'
+  AND CASE WHEN a.c_obs IS NOT NULL THEN a.c_obs ELSE a.c_est END >= 0
+  AND isfinite(CASE WHEN a.c_obs IS NOT NULL THEN a.c_obs ELSE a.c_est END)
+GROUP BY a.run_id, a.archetype
 UNION ALL
-SELECT run_id, t_file, t_line, 'tokens unknown: the token counts add up to more than can be stored'
-FROM _costs_grouped
-WHERE NOT round(tokens) < 9.2e18;
+SELECT a.run_id, arg_max(a._file, a.seq), arg_max(a._line, a.seq),
+       'tokens unknown: the token counts add up to more than can be stored'
+FROM _agent_events a
+JOIN (SELECT run_id, archetype FROM _costs_grouped WHERE NOT round(tokens) < 9.2e18) g
+  ON g.run_id = a.run_id AND g.archetype IS NOT DISTINCT FROM a.archetype
+WHERE a.type = 'agent.complete'
+GROUP BY a.run_id, a.archetype;
 
 -- Costs that are each finite but add up to more than a double holds (∞, which no JSON
 -- line can carry) make the archetype's cost unknown, as a token count too large does;
