@@ -841,7 +841,7 @@ def _extract_scope(
             except OSError:
                 continue  # extract reports it
             if stat.S_ISREG(st.st_mode):
-                f.size, f.mtime_ns = st.st_size, st.st_mtime_ns
+                f.size, f.mtime_ns, f.ctime_ns = st.st_size, st.st_mtime_ns, st.st_ctime_ns
                 if st.st_size == 0:
                     scope.empty_files.append(f.display)
         if files or issues:

@@ -99,6 +99,10 @@ class SourceFile:
     display: str
     size: int = 0
     mtime_ns: int = 0
+    #: The inode's change time: unlike mtime, no tool can set it back (``touch -d``,
+    #: ``cp -p`` and restores set mtime), so a same-size rewrite given its old mtime
+    #: still shows.
+    ctime_ns: int = 0
     sha256: str = ""
     lines: int = 0  # '\n'-separated segments, a final empty segment not counted
     #: Of those, blank lines (spaces, tabs, CRs) after the last line with content: no
@@ -294,6 +298,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
             return sf
         sf.size = st.st_size
         sf.mtime_ns = st.st_mtime_ns
+        sf.ctime_ns = st.st_ctime_ns
         h: PiecewiseSha256 | hashlib._Hash = PiecewiseSha256() if piecewise else hashlib.sha256()
         update: Callable[[bytes], None] = h.update if digest else _no_update
         newlines = 0

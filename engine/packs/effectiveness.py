@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import duckdb
 from runscore.engine import db, history, sources, sqlpack
-from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.errors import LockTimeout, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_cache
 
 if TYPE_CHECKING:
@@ -471,9 +471,9 @@ def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
         and _strs(e.get("runs"))
     ):
         return None
-    if type(e.get("batch", "")) is not str:
+    if type(e.get("batch", "")) is not str or type(e.get("ctime_ns", 0)) is not int:
         return None
-    if len(e) == 4 + ("batch" in e):  # nothing said of the file (the usual entry)
+    if len(e) == 4 + ("batch" in e) + ("ctime_ns" in e):  # nothing said of the file (usual)
         return e
     ok = (
         _rows(e.get("skipped", []), (int, str))
@@ -556,16 +556,17 @@ def extract(
 ) -> ExtractResult:
     """Score runs from ``paths`` and append new records to the history.
 
-    Incremental: a file whose (size, mtime) — or, failing that, SHA-256 — matches the
-    manifest beside the history is not read again, and its runs are not re-scored.
+    Incremental: a file whose (size, mtime, ctime) — or, failing that, SHA-256 — matches
+    the manifest beside the history is not read again, and its runs are not re-scored
+    (matched by its hash, its entry takes its new times).
     Idempotent: a record whose (run_id, archetype, scoring_version, events_sha256) is
     already in the history is not written again.
 
     ``discovered``: what ``sources.discover(paths)`` gave, when the caller has it already
     (the nightly job counts the files first), taken instead of discovering again. A file
-    whose ``mtime_ns`` is set was stat'ed by the caller just before: its ``size`` and
-    ``mtime_ns`` are compared with the manifest as they are (100k run files: ~0.4 s of
-    discovery and ~0.4 s of stat-ing less).
+    whose ``mtime_ns`` is set was stat'ed by the caller just before: its ``size``,
+    ``mtime_ns`` and ``ctime_ns`` are compared with the manifest as they are (100k run
+    files: ~0.4 s of discovery and ~0.4 s of stat-ing less).
 
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
@@ -642,23 +643,36 @@ def _extract(
     # Each unchanged file's manifest entry, by identity: looked up once here, not again
     # for the runs it shares and what is said of it (10k keys cost ~25 ms a pass).
     entry_of: dict[int, dict[str, Any]] = {}
+    # Entries of unchanged files hashed because their times moved: saved with their new
+    # times, so that the next extract trusts them by stat again.
+    refreshed: dict[str, dict[str, Any]] = {}
     for f, key in zip(files, keys, strict=True):
         entry = _entry(mfiles, key)
         if entry is not None:
             if not f.mtime_ns:
                 try:
                     st = os.stat(f.path)
-                    f.size, f.mtime_ns = st.st_size, st.st_mtime_ns
+                    f.size, f.mtime_ns, f.ctime_ns = st.st_size, st.st_mtime_ns, st.st_ctime_ns
                 except OSError:
                     pass  # never equal to the entry's: the pre-scan says why
-            if f.mtime_ns and entry["size"] == f.size and entry["mtime_ns"] == f.mtime_ns:
+            if (
+                f.mtime_ns
+                and entry["size"] == f.size
+                and entry["mtime_ns"] == f.mtime_ns
+                and entry.get("ctime_ns") == f.ctime_ns
+            ):
                 unchanged.append(f)
                 entry_of[id(f)] = entry
                 continue
-            # Changed by size or mtime, maybe not by content: the hash decides.
+            # Changed by size or times, maybe not by content: the hash decides.
             sources.prescan(f)
             if f.error is None and entry.get("sha256") == f.sha256:
                 unchanged.append(f)
+                # Remembered as it is now: a file touched, copied back or given its old
+                # times (a backup restored, `touch -d`, `chmod`) was hashed again on every
+                # later extract, for ever, while its entry kept the old times.
+                entry = {**entry, "size": f.size, "mtime_ns": f.mtime_ns, "ctime_ns": f.ctime_ns}
+                refreshed[key] = entry
                 entry_of[id(f)] = entry
                 continue
         # A file not in the manifest is read: build_event_tables pre-scans it then,
@@ -685,6 +699,8 @@ def _extract(
             unreadable=[i.as_dict() for i in disc if i.line == 0],
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
+        if write and refreshed:
+            _save_refreshed(history_path, version, refreshed, manifest)
         return result
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
@@ -780,7 +796,8 @@ def _extract(
         if not write:
             return result
 
-        new_manifest_entries = _manifest_entries(con, version, readable, result)
+        # A file read again after all (its run spans a changed file) gets a new entry.
+        new_manifest_entries = {**refreshed, **_manifest_entries(con, version, readable, result)}
         if not new_manifest_entries and n_records == 0 and os.path.exists(history_path):
             # Nothing to append and nothing new to remember (every file unchanged, say): no
             # lock to wait for, no history keys to read, no manifest to rewrite — on a night
@@ -1074,6 +1091,7 @@ def _manifest_entries(
         entry: dict[str, Any] = {
             "size": f.size,
             "mtime_ns": f.mtime_ns,
+            "ctime_ns": f.ctime_ns,
             "sha256": f.sha256,
             "runs": runs,
             "batch": batch,
@@ -1096,6 +1114,19 @@ def _manifest_entries(
             entry["incomplete"] = open_runs
         out[_manifest_key(version, f)] = entry
     return out
+
+
+def _save_refreshed(
+    history_path: str, version: str, refreshed: dict[str, Any], loaded: _Manifest | None
+) -> None:
+    """Save the new times of files found unchanged by their hash, when nothing else is
+    saved. Only if the history's lock is free now: the entries save the next extract a
+    hash, nothing more, and a night with nothing new never waits for another writer."""
+    try:
+        with history.locked(history_path, timeout=0):
+            _save_manifest(history_path, version, refreshed, loaded)
+    except LockTimeout:
+        pass  # the next extract hashes them again, and saves them then
 
 
 def _relist(

@@ -373,3 +373,124 @@ def test_a_run_whose_files_were_read_apart_is_scored_when_they_come_together(
     for paths in ([str(logs)], [str(a)], [str(b)]):
         again = effectiveness.extract(paths, hist)
         assert (again.files_read, again.records_written) == (0, 0)
+
+
+def _hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The files ``extract`` pre-scans (hashes), by path."""
+    from runscore.engine import sources
+
+    real = sources.prescan
+    calls: list[str] = []
+
+    def counted(sf: sources.SourceFile, **k: Any) -> sources.SourceFile:
+        calls.append(sf.path)
+        return real(sf, **k)
+
+    monkeypatch.setattr(sources, "prescan", counted)
+    return calls
+
+
+def test_a_touched_file_is_hashed_once_then_trusted_by_its_new_times(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Its entry kept the old mtime: every later extract hashed the file again, for ever
+    # (a whole corpus touched by a restore was re-hashed every night).
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    assert effectiveness.extract([str(log)], hist).records_written == 1
+    st = log.stat()
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    calls = _hash_calls(monkeypatch)
+    again = effectiveness.extract([str(log)], hist)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 1, 0)
+    assert calls == [str(log)]  # hashed: its mtime moved
+    (entry,) = _manifest_files(hist).values()
+    now = log.stat()
+    assert (entry["mtime_ns"], entry["ctime_ns"]) == (now.st_mtime_ns, now.st_ctime_ns)
+    calls.clear()
+    third = effectiveness.extract([str(log)], hist)
+    assert (third.files_read, third.files_unchanged, third.records_written) == (0, 1, 0)
+    assert calls == []  # trusted by its times again
+
+
+def test_a_rewrite_given_back_its_size_and_mtime_is_read(tmp_path: Path) -> None:
+    # Same size, same mtime (set back, as `touch -d` or `cp -p` of an older copy does):
+    # only the change time shows it, and the run's new content must be scored.
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    old = log.stat()
+    edited = SMALL_RUN.replace('"approved"', '"rejected"')
+    assert len(edited) == len(SMALL_RUN) and edited != SMALL_RUN
+    log.write_text(edited)
+    os.utime(log, ns=(old.st_atime_ns, old.st_mtime_ns))
+    assert (log.stat().st_size, log.stat().st_mtime_ns) == (old.st_size, old.st_mtime_ns)
+    res = effectiveness.extract([str(log)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (1, 0, 1)
+    lines = [json.loads(x) for x in Path(hist).read_text().splitlines()]
+    assert [x["run_id"] for x in lines] == ["r-small", "r-small"]
+    assert lines[0]["events_sha256"] != lines[1]["events_sha256"]
+
+
+def test_an_entry_without_a_change_time_is_trusted_by_its_hash_and_completed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A manifest written before entries kept ctime_ns: its files are not read again.
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    mp = effectiveness.manifest_path(hist)
+    m = json.loads(Path(mp).read_text())
+    ((key, entry),) = m["files"].items()
+    del entry["ctime_ns"]
+    Path(mp).write_text(json.dumps(m, separators=(",", ":")))
+    calls = _hash_calls(monkeypatch)
+    res = effectiveness.extract([str(log)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (0, 1, 0)
+    assert calls == [str(log)]
+    assert _manifest_files(hist)[key] == {**entry, "ctime_ns": log.stat().st_ctime_ns}
+
+
+def test_new_times_wait_for_no_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Saving them is an optimisation: with the lock held elsewhere, an extract with
+    # nothing to write returns at once and the next one saves them.
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    (before,) = _manifest_files(hist).values()
+    st = log.stat()
+    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    with history.locked(hist, timeout=0):
+        res = effectiveness.extract([str(log)], hist, lock_timeout=60)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (0, 1, 0)
+    assert list(_manifest_files(hist).values()) == [before]
+    effectiveness.extract([str(log)], hist)
+    (after,) = _manifest_files(hist).values()
+    assert after == {
+        **before,
+        "mtime_ns": log.stat().st_mtime_ns,
+        "ctime_ns": log.stat().st_ctime_ns,
+    }
+
+
+def test_new_times_are_saved_with_the_entries_of_files_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    d = tmp_path / "logs"
+    d.mkdir()
+    (d / "a.jsonl").write_text(SMALL_RUN.replace("r-small", "r-a"))
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(d)], hist)
+    st = (d / "a.jsonl").stat()
+    os.utime(d / "a.jsonl", ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    (d / "c.jsonl").write_text(SMALL_RUN.replace("r-small", "r-c"))
+    res = effectiveness.extract([str(d)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (1, 1, 1)
+    calls = _hash_calls(monkeypatch)
+    third = effectiveness.extract([str(d)], hist)
+    assert (third.files_read, third.files_unchanged, third.records_written) == (0, 2, 0)
+    assert calls == []
