@@ -493,6 +493,33 @@ def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
     return e if ok else None
 
 
+def _gone(
+    paths: Sequence[str], files: Sequence[sources.SourceFile], mfiles: dict[str, Any]
+) -> list[str]:
+    """The manifest's keys (of any version) for files inside a folder given that this
+    extract did not find there and that no longer exist. Only folders: a file or glob
+    given says nothing of the files it does not name. Only files that are gone (ENOENT):
+    one in a folder this user cannot list now keeps its entry."""
+    roots = tuple(
+        os.path.join(os.path.realpath(p), "") for p in paths if p != "-" and os.path.isdir(p)
+    )
+    if not roots:
+        return []
+    found = {f.realpath or _realpath(f.path) for f in files}
+    gone: list[str] = []
+    for key in mfiles:
+        real = key.partition("\t")[2]
+        if real in found or not real.startswith(roots):
+            continue
+        try:
+            os.lstat(real)
+        except (FileNotFoundError, NotADirectoryError):
+            gone.append(key)
+        except OSError:
+            pass
+    return gone
+
+
 def _own_files(history_path: str) -> dict[str, str]:
     """The real paths of the history and the files runscore keeps beside it, each with
     why it is not read as a run log (a glob such as ``memory/*`` names them all)."""
@@ -635,8 +662,13 @@ def _extract(
     manifest = _load_manifest(history_path) if (incremental and write) else None
     mfiles: dict[str, Any] = manifest.files if manifest is not None else {}
     keys = [_manifest_key(version, f) for f in files]
-    if not all(k in mfiles for k in keys):
+    known = sum(map(mfiles.__contains__, keys))
+    if known < len(keys):
         ahead.start()  # a file the manifest does not know is read
+    # Entries of files deleted from a folder given: dropped at the next save, or a
+    # folder whose old logs are rotated away kept every file it ever held in the
+    # manifest, parsed again by every extract.
+    gone = _gone(paths, files, mfiles) if len(mfiles) > known else []
 
     to_read: list[sources.SourceFile] = []
     unchanged: list[sources.SourceFile] = []
@@ -699,8 +731,8 @@ def _extract(
             unreadable=[i.as_dict() for i in disc if i.line == 0],
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
-        if write and refreshed:
-            _save_refreshed(history_path, version, refreshed, manifest)
+        if write and (refreshed or gone):
+            _save_refreshed(history_path, version, refreshed, manifest, gone)
         return result
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
@@ -798,7 +830,12 @@ def _extract(
 
         # A file read again after all (its run spans a changed file) gets a new entry.
         new_manifest_entries = {**refreshed, **_manifest_entries(con, version, readable, result)}
-        if not new_manifest_entries and n_records == 0 and os.path.exists(history_path):
+        if (
+            not new_manifest_entries
+            and not gone
+            and n_records == 0
+            and os.path.exists(history_path)
+        ):
             # Nothing to append and nothing new to remember (every file unchanged, say): no
             # lock to wait for, no history keys to read, no manifest to rewrite — on a night
             # with no new runs that was ~0.1 s of a 0.9 s extract over 10k run files.
@@ -832,7 +869,7 @@ def _extract(
                 "n.archetype"
             )
             result.records_written = history.append_groups(history_path, _run_groups(cur))
-            _save_manifest(history_path, version, new_manifest_entries, manifest)
+            _save_manifest(history_path, version, new_manifest_entries, manifest, gone)
         return result
     finally:
         # The scoring tables are in the main schema (shared by the scoring workers):
@@ -1117,14 +1154,19 @@ def _manifest_entries(
 
 
 def _save_refreshed(
-    history_path: str, version: str, refreshed: dict[str, Any], loaded: _Manifest | None
+    history_path: str,
+    version: str,
+    refreshed: dict[str, Any],
+    loaded: _Manifest | None,
+    gone: Sequence[str],
 ) -> None:
-    """Save the new times of files found unchanged by their hash, when nothing else is
-    saved. Only if the history's lock is free now: the entries save the next extract a
-    hash, nothing more, and a night with nothing new never waits for another writer."""
+    """Save the new times of files found unchanged by their hash, and drop the entries
+    of deleted files, when nothing else is saved. Only if the history's lock is free
+    now: neither changes what is scored, and a night with nothing new never waits for
+    another writer."""
     try:
         with history.locked(history_path, timeout=0):
-            _save_manifest(history_path, version, refreshed, loaded)
+            _save_manifest(history_path, version, refreshed, loaded, gone)
     except LockTimeout:
         pass  # the next extract hashes them again, and saves them then
 
@@ -1177,6 +1219,7 @@ def _save_manifest(
     version: str,
     entries: dict[str, Any],
     loaded: _Manifest | None = None,
+    gone: Sequence[str] = (),
 ) -> None:
     """Merge ``entries`` into the manifest (caller holds the history lock).
 
@@ -1190,7 +1233,9 @@ def _save_manifest(
     if loaded is None or _file_identity(manifest_path(history_path)) != loaded.identity:
         loaded = _load_manifest(history_path)
     m = loaded.doc
-    spliced = _spliced_manifest(loaded, entries)
+    spliced = None if gone else _spliced_manifest(loaded, entries)
+    for key in gone:
+        m["files"].pop(key, None)
     m["files"].update(entries)
     try:
         m["history_size"] = os.stat(history_path).st_size

@@ -494,3 +494,80 @@ def test_new_times_are_saved_with_the_entries_of_files_read(
     third = effectiveness.extract([str(d)], hist)
     assert (third.files_read, third.files_unchanged, third.records_written) == (0, 2, 0)
     assert calls == []
+
+
+def _three_logs(tmp_path: Path) -> tuple[Path, str]:
+    d = tmp_path / "logs"
+    (d / "old").mkdir(parents=True)
+    for name in ("a", "b", "old/c", "old/e"):
+        (d / f"{name}.jsonl").write_text(SMALL_RUN.replace("r-small", f"r-{name[-1]}"))
+    return d, str(tmp_path / "h.jsonl")
+
+
+def _entry_names(hist: str) -> list[str]:
+    return sorted(os.path.basename(k) for k in _manifest_files(hist))
+
+
+def test_entries_of_files_deleted_from_a_folder_given_are_dropped(tmp_path: Path) -> None:
+    # They were kept for ever: a folder whose old logs are rotated away grew the manifest
+    # that every extract parses by every file it ever held.
+    d, hist = _three_logs(tmp_path)
+    other = tmp_path / "other.jsonl"
+    other.write_text(SMALL_RUN.replace("r-small", "r-o"))
+    effectiveness.extract([str(d), str(other)], hist)
+    assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "c.jsonl", "e.jsonl", "other.jsonl"]
+    (d / "b.jsonl").unlink()
+    (d / "old" / "c.jsonl").unlink()
+    # Nothing new to read: the drop is saved alone. The file given by name, not found
+    # under the folder, keeps its entry; so does the history written before.
+    before = Path(hist).read_bytes()
+    res = effectiveness.extract([str(d)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (0, 2, 0)
+    assert _entry_names(hist) == ["a.jsonl", "e.jsonl", "other.jsonl"]
+    assert Path(hist).read_bytes() == before
+    # With a new file read, the drop is saved with its entry.
+    (d / "a.jsonl").unlink()
+    (d / "n.jsonl").write_text(SMALL_RUN.replace("r-small", "r-n"))
+    res = effectiveness.extract([str(d)], hist)
+    assert (res.files_read, res.records_written) == (1, 1)
+    assert _entry_names(hist) == ["e.jsonl", "n.jsonl", "other.jsonl"]
+
+
+def test_only_a_folder_given_drops_the_entries_of_its_missing_files(tmp_path: Path) -> None:
+    d, hist = _three_logs(tmp_path)
+    effectiveness.extract([str(d)], hist)
+    (d / "b.jsonl").unlink()
+    # A file and a glob say nothing of the files they do not name.
+    effectiveness.extract([str(d / "a.jsonl")], hist)
+    effectiveness.extract([str(d / "*.jsonl")], hist)
+    assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "c.jsonl", "e.jsonl"]
+    # A folder given that is only part of the one extracted: only its own missing files.
+    (d / "old" / "c.jsonl").unlink()
+    effectiveness.extract([str(d / "old")], hist)
+    assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "e.jsonl"]
+    effectiveness.extract([str(d)], hist)
+    assert _entry_names(hist) == ["a.jsonl", "e.jsonl"]
+
+
+def test_a_file_in_a_folder_that_cannot_be_searched_keeps_its_entry(tmp_path: Path) -> None:
+    d, hist = _three_logs(tmp_path)
+    effectiveness.extract([str(d)], hist)
+    # Not gone, only out of reach now (ENOTDIR would be gone; EACCES is not): simulated by
+    # an lstat that fails so, as root can search any folder.
+    real_lstat = os.lstat
+
+    def denied(p: Any, *a: Any, **k: Any) -> Any:
+        if str(p).endswith("c.jsonl"):
+            raise PermissionError(13, "Permission denied", str(p))
+        return real_lstat(p, *a, **k)
+
+    (d / "old" / "c.jsonl").rename(tmp_path / "c.jsonl")
+    mp = pytest.MonkeyPatch()
+    mp.setattr(os, "lstat", denied)
+    try:
+        effectiveness.extract([str(d)], hist)
+    finally:
+        mp.undo()
+    assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "c.jsonl", "e.jsonl"]
+    effectiveness.extract([str(d)], hist)
+    assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "e.jsonl"]
