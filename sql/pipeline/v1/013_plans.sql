@@ -5,7 +5,8 @@
 --   pipeline with a valid estimate (the later line wins when a pipeline is
 --   planned twice); rows in pl_issue: 'error' for a line without a pipeline id
 --   (a string, trimmed as task ids are in 010) or with an estimate that is not a
---   positive number, 'warning' for a plan line that carries no estimate at all.
+--   positive number, 'warning' for a plan line that carries no estimate at all and
+--   for one whose pipeline has no usable task snapshot (pl_task, 012).
 -- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
 CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
@@ -52,7 +53,15 @@ FROM pl_plan_all WHERE reject IS NOT NULL
 UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
        'plan has no estimatedDurationMinutes or estimatedDurationMs; ignored'
-FROM pl_plan_all WHERE reject IS NULL AND no_estimate;
+FROM pl_plan_all WHERE reject IS NULL AND no_estimate
+UNION ALL
+-- Most often a typo in the id: the pipeline meant got no estimate (neutral D4).
+SELECT 'warning', _file, _line, pipeline_id,
+       'plan for pipeline ' || left(to_json(pipeline_id)::VARCHAR, 80)
+       || ', which has no usable task snapshot; ignored'
+FROM pl_plan_all
+WHERE reject IS NULL AND NOT no_estimate
+  AND pipeline_id NOT IN (SELECT pipeline_id FROM pl_task);
 
 CREATE OR REPLACE TEMP TABLE pl_estimate AS
 SELECT pipeline_id, estimate_minutes, _file, _line
