@@ -146,8 +146,18 @@ def whitespace_padding(p: str) -> Case:
 
 @case
 def numeric_ids(p: str) -> Case:
-    # spec-silent: an integer id is its text (a number is an id, not "no id")
-    return ([task(p, "a"), task(p, "b") | {"id": 5}], [])
+    # spec-silent: a number is not an id (it merged with the string of its text); the
+    # line is rejected
+    return ([task(p, "a"), task(p, "b") | {"id": 5}, task(p, "5", "failed")], [])
+
+
+@case
+def padded_ids(p: str) -> Case:
+    # spec-silent: ids are trimmed as statuses are (" p" and "p" were two pipelines)
+    return (
+        [task(p, "a", "failed"), task(f" {p}\t", "a "), task(p, "\nb")],
+        [plan(f"{p} ", estimatedDurationMinutes=500)],
+    )
 
 
 # --------------------------------------------------------------------------- §2 terminal

@@ -232,3 +232,45 @@ def test_a_time_beyond_python_s_years_is_said_and_treated_as_missing(
     ]
     assert "| y | scored | GOOD | 78.50 |" in res.stdout
     assert Path("r", f"pipeline-eval-y-{DATE}.md").is_file()
+
+
+GOLDEN_MD = Path(__file__).resolve().parent / "golden_markdown"
+
+
+def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path) -> None:
+    # Names and free text went into the markdown with only | ` \ < > escaped: a task
+    # summary "fix *all* [urgent]" rendered as emphasis and a link reference, a file
+    # "[x](http://e.example)" as a live link, "_wip_" as emphasis, "~~old~~" struck
+    # through. Now they read as written; intra-word underscores (NEEDS_IMPROVEMENT,
+    # snake_case.py) need no escape and stay as they are.
+    rows = [
+        h.task(
+            "fix *all* [urgent]",
+            "_t1_",
+            summary="fix *all* [urgent] | ~~old~~ `code` \\ <b>",
+            filesModified=["[x](http://e.example)", "snake_case.py", "b_.py"],
+            testResult="*PASS* [3/4]",
+            deviations=["scope"],
+        ),
+        h.task("fix *all* [urgent]", "t|2", "failed", summary="![img](y.png) **bold** _em_"),
+        h.task("wip_[x]", "*t*", "in_progress"),
+    ]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    out = tmp_path / "out"
+    report = out / f"pipeline-eval-fix_all_urgent_-f7525c9c-{DATE}.md"
+    summary = out / f"pipeline-eval-summary-{DATE}.md"
+    assert report.read_text(encoding="utf-8") == (GOLDEN_MD / "report.md").read_text("utf-8")
+    assert summary.read_text(encoding="utf-8") == (GOLDEN_MD / "summary.md").read_text("utf-8")
+    assert res.stdout == summary.read_text(encoding="utf-8")
+    md = report.read_text(encoding="utf-8")
+    assert md.startswith("# Pipeline evaluation: fix \\*all\\* \\[urgent\\]\n")
+    assert (
+        "| \\_t1\\_ | completed | — | \\*PASS\\* \\[3/4\\] (ignored) | 1 "
+        "| \\[x\\](http://e.example), snake_case.py, b\\_.py "
+        "| fix \\*all\\* \\[urgent\\] \\| \\~\\~old\\~\\~ \\`code\\` \\\\ &lt;b&gt; |"
+    ) in md
+    assert "**Verdict: NEEDS_IMPROVEMENT**" in md
+    assert "| wip\\_\\[x\\] | not_terminal |" in res.stdout
+    assert "not terminal: \\*t\\* |" in res.stdout

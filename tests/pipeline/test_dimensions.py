@@ -275,7 +275,34 @@ def test_d4_plans_later_line_wins_and_bad_lines_rejected(evaluate: Any, h: Any) 
         (4, "estimatedDurationMs -5 is not a positive number"),
         (5, "plan has no pipelineId"),
     ]
-    assert [(d.line, d.severity) for d in res.warnings] == [(6, "warning")]
+    assert [(d.line, d.severity) for d in res.warnings] == [(6, "warning"), (7, "warning")]
+
+
+def test_d4_a_plan_for_no_pipeline_is_reported(evaluate: Any, h: Any) -> None:
+    # A plan whose pipeline has no usable task snapshot (a typo in the id, tasks not
+    # exported, every line rejected) was dropped with no word: the user saw "no estimate"
+    # (neutral D4) for the pipeline they meant and nothing about the plan.
+    plans = [
+        {"pipelineId": "p", "estimatedDurationMinutes": 120},
+        {"pipelineId": "P", "estimatedDurationMinutes": 60},
+        {"pipelineId": "gone", "estimatedDurationMs": 60000},
+        {"pipelineId": "gone", "estimatedDurationMinutes": 5},
+        {"pipelineId": "open", "estimatedDurationMinutes": 5},
+    ]
+    rows = _timed(h, "p", T0, "2026-02-02T13:00:00Z") + [
+        h.task("open", "a", "in_progress"),
+        {"pipelineId": "gone", "id": 1, "status": "completed"},
+    ]
+    res = evaluate(rows, plans)
+    assert h.row_of(res, "p")["estimated_minutes"] == 120
+    assert h.row_of(res, "open")["status"] == "not_terminal"
+    assert [(d.line, d.reason) for d in res.errors] == [(4, "id is number, not a string")]
+    said = "which has no usable task snapshot; ignored"
+    assert [(Path(str(d.file)).name, d.line, d.pipeline_id, d.reason) for d in res.warnings] == [
+        ("plans.jsonl", 2, "P", f'plan for pipeline "P", {said}'),
+        ("plans.jsonl", 3, "gone", f'plan for pipeline "gone", {said}'),
+        ("plans.jsonl", 4, "gone", f'plan for pipeline "gone", {said}'),
+    ]
 
 
 def test_d4_estimate_without_timestamps_is_neutral_and_warned(evaluate: Any, h: Any) -> None:

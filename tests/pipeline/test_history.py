@@ -209,3 +209,14 @@ def test_history_that_is_a_directory_is_refused(
     assert rep.exit_code == 2
     assert "error: hdir: the history must be a file, not a directory" in rep.stderr
     assert rep.stdout == ""
+
+
+def test_report_markdown_matches_golden_and_escapes_the_path(run_cli: Any, example: Path) -> None:
+    # The history path is user text: "_h_" rendered as emphasis, "~~" as strike-through.
+    hist = "_h_/p~~1~~.jsonl"
+    assert _score(run_cli, "--history", hist).exit_code == 1  # tasks.jsonl:22 is rejected
+    res = run_cli("pipeline", "--report", "--history", hist)
+    assert res.exit_code == 0, res.stderr
+    golden = Path(__file__).resolve().parent / "golden_markdown" / "trend.md"
+    assert res.stdout == golden.read_text(encoding="utf-8")
+    assert "From \\_h\\_/p\\~\\~1\\~\\~.jsonl: 4 pipelines" in res.stdout

@@ -7,8 +7,13 @@
 --   pl_snapshot      the usable lines (grain: one line = one snapshot of a task)
 --   pl_issue         diagnostics table (severity, file, line, pipeline_id, reason);
 --                    created here, later files add warnings to it
--- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string
--- or an integer; a line without one, or with an empty one, is rejected.
+--   macro pl_trim_ws the trim of ids and statuses (013 trims plan ids with it)
+-- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string,
+-- trimmed (" p1" is the pipeline "p1"); a line without one, with an empty one, or with
+-- one that is not a string is rejected. A number is not taken as its text: every output
+-- names an id by its text (report file, the JSON's pipelineId: string, history key), so
+-- 1 and "1" could not be told apart there; they merged and one snapshot silently
+-- replaced the other.
 -- "Trimmed"/"empty" here means ASCII whitespace (tabs, newlines too), not only spaces.
 -- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
 -- treated as missing (011 reports it). Before the cast, the ISO-8601 forms DuckDB's
@@ -16,6 +21,8 @@
 -- sign, lowercase t/z (RFC 3339), the basic format (20260202T110000Z). The cast keeps
 -- microseconds (it truncates), so updated_sub_us keeps updatedAt's next three digits
 -- for 012 to tell apart two snapshots in the same microsecond (RFC3339Nano times).
+CREATE OR REPLACE TEMP MACRO pl_trim_ws(s) AS
+    trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
 CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS
     regexp_replace(
         replace(upper(s), ',', '.'),
@@ -46,31 +53,28 @@ WITH src AS (
     FROM pl_raw_tasks r
 ), ids AS (
     SELECT s.*,
-           CASE WHEN json_type(pid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                THEN json_extract_string(pid_j, '$') END AS pipeline_id,
-           CASE WHEN json_type(tid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                THEN json_extract_string(tid_j, '$') END AS task_id,
+           CASE WHEN json_type(pid_j) = 'VARCHAR'
+                THEN nullif(pl_trim_ws(json_extract_string(pid_j, '$')), '') END AS pipeline_id,
+           CASE WHEN json_type(tid_j) = 'VARCHAR'
+                THEN nullif(pl_trim_ws(json_extract_string(tid_j, '$')), '') END AS task_id,
            CASE
                WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL'
                    THEN 'no pipeline id (pipelineId or metadata.pipelineId)'
-               WHEN json_type(pid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                   THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string or integer'
-               WHEN trim(json_extract_string(pid_j, '$'),
-                         ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) = ''
+               WHEN json_type(pid_j) <> 'VARCHAR'
+                   THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string'
+               WHEN pl_trim_ws(json_extract_string(pid_j, '$')) = ''
                    THEN pid_field || ' is empty'
            END AS pid_problem,
            CASE
                WHEN coalesce(json_type(tid_j), 'NULL') = 'NULL'
                    THEN 'no task id (id or taskId)'
-               WHEN json_type(tid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                   THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string or integer'
-               WHEN trim(json_extract_string(tid_j, '$'),
-                         ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) = ''
+               WHEN json_type(tid_j) <> 'VARCHAR'
+                   THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string'
+               WHEN pl_trim_ws(json_extract_string(tid_j, '$')) = ''
                    THEN tid_field || ' is empty'
            END AS tid_problem,
            CASE WHEN json_type(status) = 'VARCHAR'
-                THEN lower(trim(json_extract_string(status, '$'),
-                                ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))
+                THEN lower(pl_trim_ws(json_extract_string(status, '$')))
            END AS status_norm,
            CASE WHEN json_type(createdAt) = 'VARCHAR'
                 THEN pl_ts(pl_iso_text(json_extract_string(createdAt, '$')))

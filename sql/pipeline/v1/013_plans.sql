@@ -4,16 +4,16 @@
 -- Produces: pl_estimate(pipeline_id, estimate_minutes, _file, _line), one row per
 --   pipeline with a valid estimate (the later line wins when a pipeline is
 --   planned twice); rows in pl_issue: 'error' for a line without a pipeline id
---   or with an estimate that is not a positive number, 'warning' for a plan
---   line that carries no estimate at all.
+--   (a string, trimmed as task ids are in 010) or with an estimate that is not a
+--   positive number, 'warning' for a plan line that carries no estimate at all and
+--   for one whose pipeline has no usable task snapshot (pl_task, 012).
 -- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
 CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
     SELECT _file, _line, _ord,
-           CASE WHEN json_type(pipelineId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
-                     AND trim(json_extract_string(pipelineId, '$'),
-                              ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) <> ''
-                THEN json_extract_string(pipelineId, '$') END AS pipeline_id,
+           CASE WHEN json_type(pipelineId) = 'VARCHAR'
+                THEN nullif(pl_trim_ws(json_extract_string(pipelineId, '$')), '')
+           END AS pipeline_id,
            pipelineId AS pid_j,
            estimatedDurationMinutes AS min_j,
            estimatedDurationMs AS ms_j,
@@ -30,7 +30,9 @@ SELECT _file, _line, _ord, pipeline_id,
             ELSE ms_minutes END AS estimate_minutes,
        CASE
            WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL' THEN 'plan has no pipelineId'
-           WHEN pipeline_id IS NULL THEN 'plan pipelineId is not a non-empty string'
+           WHEN json_type(pid_j) <> 'VARCHAR'
+               THEN 'plan pipelineId is ' || pl_json_kind(pid_j) || ', not a string'
+           WHEN pipeline_id IS NULL THEN 'plan pipelineId is empty'
            WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL'
                 AND NOT coalesce(minutes > 0 AND isfinite(minutes), false)
                THEN 'estimatedDurationMinutes ' || left(min_j::VARCHAR, 80)
@@ -51,7 +53,15 @@ FROM pl_plan_all WHERE reject IS NOT NULL
 UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
        'plan has no estimatedDurationMinutes or estimatedDurationMs; ignored'
-FROM pl_plan_all WHERE reject IS NULL AND no_estimate;
+FROM pl_plan_all WHERE reject IS NULL AND no_estimate
+UNION ALL
+-- Most often a typo in the id: the pipeline meant got no estimate (neutral D4).
+SELECT 'warning', _file, _line, pipeline_id,
+       'plan for pipeline ' || left(to_json(pipeline_id)::VARCHAR, 80)
+       || ', which has no usable task snapshot; ignored'
+FROM pl_plan_all
+WHERE reject IS NULL AND NOT no_estimate
+  AND pipeline_id NOT IN (SELECT pipeline_id FROM pl_task);
 
 CREATE OR REPLACE TEMP TABLE pl_estimate AS
 SELECT pipeline_id, estimate_minutes, _file, _line
