@@ -862,11 +862,11 @@ def _ts(v: Any) -> dt.datetime | None:
 
 
 def _ident(v: Any) -> str | None:
-    """An id: a string, trimmed; a blank string or any other JSON value is no id.
-
-    Spec-silent: a number is not its text (§6 types pipelineId as a string, and 1 and
-    "1" would be one id in every output); " p1" is "p1".
-    """
+    """An id: a string, trimmed, or (spec-silent) an integer as its text; a blank string
+    or any other JSON value is no id. Every output names an id by its text, so 1 and "1"
+    are one id, as " p1" and "p1" are."""
+    if _is_int(v):
+        return str(v)
     return v.strip(WS) if isinstance(v, str) and v.strip(WS) != "" else None
 
 

@@ -146,8 +146,8 @@ def whitespace_padding(p: str) -> Case:
 
 @case
 def numeric_ids(p: str) -> Case:
-    # spec-silent: a number is not an id (it merged with the string of its text); the
-    # line is rejected
+    # spec-silent: an integer id is its text (a number is an id, not "no id"): the task 5
+    # and the task "5" are one task, the later snapshot wins
     return ([task(p, "a"), task(p, "b") | {"id": 5}, task(p, "5", "failed")], [])
 
 

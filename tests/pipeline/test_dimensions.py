@@ -291,12 +291,14 @@ def test_d4_a_plan_for_no_pipeline_is_reported(evaluate: Any, h: Any) -> None:
     ]
     rows = _timed(h, "p", T0, "2026-02-02T13:00:00Z") + [
         h.task("open", "a", "in_progress"),
-        {"pipelineId": "gone", "id": 1, "status": "completed"},
+        {"pipelineId": "gone", "id": 1.5, "status": "completed"},
     ]
     res = evaluate(rows, plans)
     assert h.row_of(res, "p")["estimated_minutes"] == 120
     assert h.row_of(res, "open")["status"] == "not_terminal"
-    assert [(d.line, d.reason) for d in res.errors] == [(4, "id is number, not a string")]
+    assert [(d.line, d.reason) for d in res.errors] == [
+        (4, "id is number, not a string or integer")
+    ]
     said = "which has no usable task snapshot; ignored"
     assert [(Path(str(d.file)).name, d.line, d.pipeline_id, d.reason) for d in res.warnings] == [
         ("plans.jsonl", 2, "P", f'plan for pipeline "P", {said}'),

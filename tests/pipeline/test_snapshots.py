@@ -117,11 +117,11 @@ def test_blocked_then_completed_counts_as_completed(evaluate: Any, h: Any) -> No
     assert (row["status"], row["completed"], row["task_completion_score"]) == ("scored", 1, 100)
 
 
-def test_alternative_id_fields(evaluate: Any, h: Any) -> None:
+def test_alternative_id_fields_and_integer_ids(evaluate: Any, h: Any) -> None:
     rows = [
         {"taskId": "a", "status": "completed", "metadata": {"pipelineId": "meta"}},
-        {"pipelineId": "7", "id": "1", "status": "completed"},
-        {"pipelineId": "7", "taskId": "2", "status": "failed"},
+        {"pipelineId": 7, "id": 1, "status": "completed"},
+        {"pipelineId": 7, "taskId": 2, "status": "failed"},
     ]
     res = evaluate(rows)
     assert res.errors == []
@@ -148,35 +148,29 @@ def test_ids_are_trimmed(evaluate: Any, h: Any) -> None:
     assert list(res.documents) == ["p1"] and res.documents["p1"]["pipelineId"] == "p1"
 
 
-def test_non_string_ids_are_rejected_not_merged(evaluate: Any, h: Any) -> None:
-    # The id 1 (a JSON number) and "1" were one task, and the pipeline 7 and "7" one
-    # pipeline: one snapshot silently replaced the other. Every output names an id by its
-    # text (report file, pipelineId: string, history key), so the two cannot be kept
-    # apart there: a number is rejected with its line, as any other non-string id.
+def test_an_integer_id_is_its_text(evaluate: Any, h: Any) -> None:
+    # Every output names an id by its text (report file, pipelineId: string, history
+    # key): the task 1 and the task "1" are one task (the later snapshot wins), the
+    # pipeline 7 and "7" one pipeline. Other kinds of JSON are no id.
     rows: list[Any] = [
-        h.task("n", "1", "completed"),
-        {"pipelineId": "n", "id": 1, "status": "failed"},
-        {"pipelineId": "n", "taskId": 2, "status": "failed"},
+        h.task("n", "1", "completed", updated="2026-02-02T09:00:00Z"),
+        {"pipelineId": "n", "id": 1, "status": "failed", "updatedAt": "2026-02-02T10:00:00Z"},
         {"pipelineId": 7, "id": "a", "status": "completed"},
-        {"id": "b", "status": "completed", "metadata": {"pipelineId": 7}},
+        {"id": "b", "status": "completed", "metadata": {"pipelineId": "7"}},
         {"pipelineId": "n", "id": 1.5, "status": "failed"},
         {"pipelineId": "n", "id": True, "status": "failed"},
     ]
-    res = evaluate(rows, [{"pipelineId": 7, "estimatedDurationMinutes": 5}])
+    res = evaluate(rows, [{"pipelineId": 7, "estimatedDurationMinutes": 5}, {"pipelineId": 1.5}])
     assert [(d.line, d.reason) for d in res.errors] == [
-        (2, "id is number, not a string"),
-        (3, "taskId is number, not a string"),
-        (4, "pipelineId is number, not a string"),
-        (5, "metadata.pipelineId is number, not a string"),
-        (6, "id is number, not a string"),
-        (7, "id is boolean, not a string"),
-        (1, "plan pipelineId is number, not a string"),
+        (5, "id is number, not a string or integer"),
+        (6, "id is boolean, not a string or integer"),
+        (2, "plan pipelineId is number, not a string or integer"),
     ]
-    files = [Path(str(d.file)).name for d in res.errors]
-    assert files == ["tasks.jsonl"] * 6 + ["plans.jsonl"]
-    assert res.pipelines.column("pipeline_id").to_pylist() == ["n"]
+    assert sorted(res.pipelines.column("pipeline_id").to_pylist()) == ["7", "n"]
     row = h.row_of(res, "n")
-    assert (row["task_count"], row["completed"], row["failed"]) == (1, 1, 0)
+    assert (row["task_count"], row["completed"], row["failed"]) == (1, 0, 1)
+    seven = h.row_of(res, "7")
+    assert (seven["task_count"], seven["completed"], seven["estimated_minutes"]) == (2, 2, 5)
 
 
 def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> None:
@@ -194,9 +188,9 @@ def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> Non
     res = evaluate(rows)
     assert [(d.line, d.reason) for d in res.errors] == [
         (2, "no pipeline id (pipelineId or metadata.pipelineId)"),
-        (3, "pipelineId is object, not a string"),
+        (3, "pipelineId is object, not a string or integer"),
         (4, "id is empty"),
-        (5, "pipelineId is empty; id is array, not a string"),
+        (5, "pipelineId is empty; id is array, not a string or integer"),
         (6, "not a JSON object (an array)"),
         (
             7,

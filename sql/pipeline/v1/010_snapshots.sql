@@ -9,11 +9,10 @@
 --                    created here, later files add warnings to it
 --   macro pl_trim_ws the trim of ids and statuses (013 trims plan ids with it)
 -- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string,
--- trimmed (" p1" is the pipeline "p1"); a line without one, with an empty one, or with
--- one that is not a string is rejected. A number is not taken as its text: every output
+-- trimmed (" p1" is the pipeline "p1"), or an integer, which is its text: every output
 -- names an id by its text (report file, the JSON's pipelineId: string, history key), so
--- 1 and "1" could not be told apart there; they merged and one snapshot silently
--- replaced the other.
+-- the task 1 and the task "1" are one task, as "1" and " 1" are (trackers number their
+-- tasks). A line without one, with an empty one, or with another JSON kind is rejected.
 -- "Trimmed"/"empty" here means ASCII whitespace (tabs, newlines too), not only spaces.
 -- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
 -- treated as missing (011 reports it). Before the cast, the ISO-8601 forms DuckDB's
@@ -53,23 +52,23 @@ WITH src AS (
     FROM pl_raw_tasks r
 ), ids AS (
     SELECT s.*,
-           CASE WHEN json_type(pid_j) = 'VARCHAR'
+           CASE WHEN json_type(pid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                 THEN nullif(pl_trim_ws(json_extract_string(pid_j, '$')), '') END AS pipeline_id,
-           CASE WHEN json_type(tid_j) = 'VARCHAR'
+           CASE WHEN json_type(tid_j) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                 THEN nullif(pl_trim_ws(json_extract_string(tid_j, '$')), '') END AS task_id,
            CASE
                WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL'
                    THEN 'no pipeline id (pipelineId or metadata.pipelineId)'
-               WHEN json_type(pid_j) <> 'VARCHAR'
-                   THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string'
+               WHEN json_type(pid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                   THEN pid_field || ' is ' || pl_json_kind(pid_j) || ', not a string or integer'
                WHEN pl_trim_ws(json_extract_string(pid_j, '$')) = ''
                    THEN pid_field || ' is empty'
            END AS pid_problem,
            CASE
                WHEN coalesce(json_type(tid_j), 'NULL') = 'NULL'
                    THEN 'no task id (id or taskId)'
-               WHEN json_type(tid_j) <> 'VARCHAR'
-                   THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string'
+               WHEN json_type(tid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                   THEN tid_field || ' is ' || pl_json_kind(tid_j) || ', not a string or integer'
                WHEN pl_trim_ws(json_extract_string(tid_j, '$')) = ''
                    THEN tid_field || ' is empty'
            END AS tid_problem,

@@ -4,14 +4,14 @@
 -- Produces: pl_estimate(pipeline_id, estimate_minutes, _file, _line), one row per
 --   pipeline with a valid estimate (the later line wins when a pipeline is
 --   planned twice); rows in pl_issue: 'error' for a line without a pipeline id
---   (a string, trimmed as task ids are in 010) or with an estimate that is not a
+--   (a string, trimmed, or an integer: as task ids in 010) or with an estimate that is not a
 --   positive number, 'warning' for a plan line that carries no estimate at all and
 --   for one whose pipeline has no usable task snapshot (pl_task, 012).
 -- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
 CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
     SELECT _file, _line, _ord,
-           CASE WHEN json_type(pipelineId) = 'VARCHAR'
+           CASE WHEN json_type(pipelineId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                 THEN nullif(pl_trim_ws(json_extract_string(pipelineId, '$')), '')
            END AS pipeline_id,
            pipelineId AS pid_j,
@@ -30,8 +30,8 @@ SELECT _file, _line, _ord, pipeline_id,
             ELSE ms_minutes END AS estimate_minutes,
        CASE
            WHEN coalesce(json_type(pid_j), 'NULL') = 'NULL' THEN 'plan has no pipelineId'
-           WHEN json_type(pid_j) <> 'VARCHAR'
-               THEN 'plan pipelineId is ' || pl_json_kind(pid_j) || ', not a string'
+           WHEN json_type(pid_j) NOT IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+               THEN 'plan pipelineId is ' || pl_json_kind(pid_j) || ', not a string or integer'
            WHEN pipeline_id IS NULL THEN 'plan pipelineId is empty'
            WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL'
                 AND NOT coalesce(minutes > 0 AND isfinite(minutes), false)
