@@ -13,6 +13,7 @@
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
 --   A section that is not an object (outcome: "succeeded") or an enumerated field of the wrong
 --   JSON kind (source.kind: 5, escalated: "true") is rejected too, never read as missing.
+--   A repeated episodeId is a duplicate of the first line that passes every other check.
 -- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
 --   (observational data is what a log is unless it says otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
@@ -130,18 +131,13 @@ t AS (
         CASE WHEN started_raw IS NOT NULL
              THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
         CASE WHEN ended_raw IS NOT NULL
-             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
-        count(*) OVER (PARTITION BY episode_id) AS id_count,
-        row_number() OVER (PARTITION BY episode_id ORDER BY _ord) AS id_rank,
-        first(_file || ':' || _line) OVER (
-            PARTITION BY episode_id ORDER BY _ord
-            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
+             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at
     FROM x
-)
-SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
+),
+v AS (
+    SELECT * EXCLUDE (signals_type, bad_kind),
     CASE
         WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
-        WHEN id_rank > 1 THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
         WHEN activity IS NULL THEN 'lacks activity.id'
         WHEN bad_kind IS NOT NULL THEN bad_kind
         WHEN kind NOT IN ('historical', 'paired', 'prospective')
@@ -176,8 +172,26 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
             THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): ' || started_raw
         WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
             THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): ' || ended_raw
+    END AS other_reason
+    FROM t
+),
+d AS (
+    -- Duplicates are judged among the lines that pass every other check: a good line whose id
+    -- a rejected line also carries is that episode's only scorable record, not a copy.
+    SELECT *,
+        row_number() OVER (PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord) AS id_rank,
+        first(_file || ':' || _line) OVER (
+            PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord
+            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
+    FROM v
+)
+SELECT * EXCLUDE (other_reason, id_first_at),
+    CASE
+        WHEN other_reason IS NOT NULL THEN other_reason
+        WHEN id_rank > 1
+            THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
     END AS reject_reason
-FROM t;
+FROM d;
 
 CREATE OR REPLACE TEMP TABLE routes_rejects AS
 SELECT _file AS file, _line AS line, reject_reason AS reason

@@ -1,0 +1,77 @@
+"""Spec routes.md §1, §6 "Operations and attempts": which episode lines are scored, and the
+reason a line is not (file:line: reason on stderr and in the JSON; exit 1, the rest scored)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+
+
+def _episode(eid: str, **sections: dict[str, Any]) -> dict[str, Any]:
+    ep: dict[str, Any] = {
+        "episodeId": eid,
+        "source": {"kind": "historical"},
+        "activity": {"id": "doc"},
+        "task": {"fingerprint": f"fp-{eid}", "complexity": "low"},
+        "execution": {
+            "host": "cc",
+            "inferenceProvider": "anthropic",
+            "model": HAIKU,
+            "startedAt": "2025-02-20T00:00:00Z",
+            "durationMs": 1000,
+        },
+        "usage": {
+            "input": 10,
+            "output": 5,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "apiEquivalentCostUsd": 0.01,
+            "costBasis": "api_equivalent",
+        },
+        "outcome": {"status": "succeeded", "signals": [{"kind": "gate", "value": "pass"}]},
+    }
+    for name, fields in sections.items():
+        ep[name].update(fields)
+    return ep
+
+
+def _write(path: Path, eps: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(e) + "\n" for e in eps), encoding="utf-8")
+    return str(path)
+
+
+def _report(run_cli: Any, path: str) -> tuple[Any, dict[str, Any]]:
+    res = run_cli("routes", "report", path, "--format", "json", "--as-of", AS_OF)
+    return res, json.loads(res.stdout)
+
+
+def test_a_good_line_repeating_a_rejected_lines_id_is_scored(run_cli: Any, tmp_path: Path) -> None:
+    """The id check ran before every other check, so a good line whose id an earlier *rejected*
+    line also carried was itself rejected as that line's duplicate: the episode was scored
+    nowhere. Duplicates are now judged among the lines that pass every other check."""
+    path = _write(
+        tmp_path / "d.jsonl",
+        [
+            _episode("a", activity={"id": None}),
+            _episode("a"),
+            _episode("b"),
+            _episode("a", outcome={"status": "failed"}),
+            _episode("b", usage={"costBasis": "gold"}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: lacks activity.id",
+        f"{path}:4: duplicate episodeId a (first at {path}:2)",
+        f"{path}:5: unknown usage.costBasis gold",
+    ]
+    assert rep["inputs"]["episodes"] == 2
+    rows = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert rows.exit_code == 1
+    got = [(r["episode_id"], r["quality_label"]) for r in map(json.loads, rows.stdout.splitlines())]
+    assert got == [("a", 1), ("b", 1)]
