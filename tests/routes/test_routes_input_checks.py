@@ -75,3 +75,28 @@ def test_a_good_line_repeating_a_rejected_lines_id_is_scored(run_cli: Any, tmp_p
     assert rows.exit_code == 1
     got = [(r["episode_id"], r["quality_label"]) for r in map(json.loads, rows.stdout.splitlines())]
     assert got == [("a", 1), ("b", 1)]
+
+
+def test_identifiers_of_the_wrong_json_kind_say_so(run_cli: Any, tmp_path: Path) -> None:
+    """A numeric pairId/runId was read as missing, so the line was rejected as lacking it."""
+    path = _write(
+        tmp_path / "k.jsonl",
+        [
+            _episode("p1", source={"kind": "paired", "pairId": 5}),
+            _episode("p2", source={"kind": "prospective", "runId": 7}),
+            _episode("p3", source={"kind": "historical", "runId": 8}),
+            _episode("p4", source={"kind": "historical", "pairId": ["x"]}),
+            _episode("p5", source={"kind": "prospective", "runId": "r"}, task={"fingerprint": 3}),
+            _episode("ok", source={"kind": "paired", "pairId": "x", "runId": None}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: source.pairId is not a string",
+        f"{path}:2: source.runId is not a string",
+        f"{path}:3: source.runId is not a string",
+        f"{path}:4: source.pairId is not a string",
+        f"{path}:5: task.fingerprint is not a string",
+    ]
+    assert rep["inputs"]["episodes"] == 1

@@ -11,8 +11,9 @@
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
---   A section that is not an object (outcome: "succeeded") or an enumerated field of the wrong
---   JSON kind (source.kind: 5, escalated: "true") is rejected too, never read as missing.
+--   A section that is not an object (outcome: "succeeded"), an enumerated field or a linking
+--   id (source.runId/pairId, task.fingerprint) of the wrong JSON kind (source.kind: 5,
+--   escalated: "true", pairId: 5) is rejected too, never read as missing.
 --   A repeated episodeId is a duplicate of the first line that passes every other check.
 -- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
 --   (observational data is what a log is unless it says otherwise).
@@ -77,6 +78,9 @@ x AS (
             WHEN routes_badkind(sec_t[6], ['OBJECT']) THEN 'usage is not a JSON object'
             WHEN routes_badkind(sec_t[7], ['OBJECT']) THEN 'outcome is not a JSON object'
             WHEN routes_badkind(st[1], ['VARCHAR']) THEN 'source.kind is not a string'
+            WHEN routes_badkind(st[4], ['VARCHAR']) THEN 'source.runId is not a string'
+            WHEN routes_badkind(st[6], ['VARCHAR']) THEN 'source.pairId is not a string'
+            WHEN routes_badkind(tt[1], ['VARCHAR']) THEN 'task.fingerprint is not a string'
             WHEN routes_badkind(tt[2], ['VARCHAR']) THEN 'task.complexity is not a string'
             WHEN routes_badkind(ut[7], ['VARCHAR']) THEN 'usage.costBasis is not a string'
             WHEN routes_badkind(ot[1], ['VARCHAR']) THEN 'outcome.status is not a string'
