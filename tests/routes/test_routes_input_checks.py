@@ -100,3 +100,44 @@ def test_identifiers_of_the_wrong_json_kind_say_so(run_cli: Any, tmp_path: Path)
         f"{path}:5: task.fingerprint is not a string",
     ]
     assert rep["inputs"]["episodes"] == 1
+
+
+def test_negative_or_infinite_token_counts_and_durations_are_rejected(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """Negative token counts and durations passed into the router rows as features."""
+    eps = [
+        _episode("t1", usage={"input": -1}),
+        _episode("t2", usage={"output": -0.5}),
+        _episode("t3", usage={"cacheRead": -3}),
+        _episode("t4", usage={"cacheWrite": -4}),
+        _episode("t5", execution={"durationMs": -1000}),
+        _episode("t6", usage={"input": "many"}),
+        _episode("t7", execution={"durationMs": True}),
+        _episode("t8", usage={"output": 123.25}),
+        _episode("ok", usage={"input": 0, "output": None, "cacheRead": 7}),
+    ]
+    path = tmp_path / "n.jsonl"
+    _write(path, eps)
+    # JSON has no infinity; a number too large for a double reads as one.
+    path.write_text(path.read_text(encoding="utf-8").replace("123.25", "1e999"), encoding="utf-8")
+    res, rep = _report(run_cli, str(path))
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: usage.input is not a non-negative number",
+        f"{path}:2: usage.output is not a non-negative number",
+        f"{path}:3: usage.cacheRead is not a non-negative number",
+        f"{path}:4: usage.cacheWrite is not a non-negative number",
+        f"{path}:5: execution.durationMs is not a non-negative number",
+        f"{path}:6: usage.input is not a non-negative number",
+        f"{path}:7: execution.durationMs is not a non-negative number",
+        f"{path}:8: usage.output is out of range (a finite number)",
+    ]
+    assert rep["inputs"]["episodes"] == 1
+    rows = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert rows.exit_code == 1
+    (row,) = map(json.loads, rows.stdout.splitlines())
+    assert row["episode_id"] == "ok"
+    f = row["features"]
+    assert (f["tokens_input"], f["tokens_output"], f["tokens_cache_read"]) == (0, None, 7)
+    assert (f["tokens_cache_write"], f["duration_ms"]) == (0, 1000)

@@ -10,7 +10,8 @@
 --   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
---   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
+--   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
+--   token counts and durationMs non-negative and finite.
 --   A section that is not an object (outcome: "succeeded"), an enumerated field or a linking
 --   id (source.runId/pairId, task.fingerprint) of the wrong JSON kind (source.kind: 5,
 --   escalated: "true", pairId: 5) is rejected too, never read as missing.
@@ -28,6 +29,11 @@ CREATE OR REPLACE TEMP MACRO routes_n(t, s, i) AS
 -- A field that is present, not null and not a number (so it cannot be read).
 CREATE OR REPLACE TEMP MACRO routes_badn(t, i) AS
     coalesce(t[i] NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT', 'NULL'), false);
+
+-- A token count or duration: a non-negative finite number, or absent/null (unknown).
+CREATE OR REPLACE TEMP MACRO routes_amount_reason(bad, v, name) AS
+    CASE WHEN bad OR v < 0 THEN name || ' is not a non-negative number'
+         WHEN NOT isfinite(v) THEN name || ' is out of range (a finite number)' END;
 
 -- Present, not null and not of the JSON kind the spec gives it (so it cannot be read).
 CREATE OR REPLACE TEMP MACRO routes_badkind(t, kinds) AS
@@ -114,6 +120,8 @@ x AS (
         routes_n(ut, us, 2) AS tok_output,
         routes_n(ut, us, 3) AS tok_cache_read,
         routes_n(ut, us, 4) AS tok_cache_write,
+        [routes_badn(ut, 1), routes_badn(ut, 2), routes_badn(ut, 3), routes_badn(ut, 4),
+         routes_badn(et, 9)] AS bad_amounts,
         routes_n(ut, us, 5) AS observed_cost_usd,
         routes_n(ut, us, 6) AS api_cost_usd,
         routes_badn(ut, 5) OR routes_badn(ut, 6) AS bad_cost,
@@ -135,11 +143,18 @@ t AS (
         CASE WHEN started_raw IS NOT NULL
              THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
         CASE WHEN ended_raw IS NOT NULL
-             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at
+             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
+        coalesce(
+            routes_amount_reason(bad_amounts[1], tok_input, 'usage.input'),
+            routes_amount_reason(bad_amounts[2], tok_output, 'usage.output'),
+            routes_amount_reason(bad_amounts[3], tok_cache_read, 'usage.cacheRead'),
+            routes_amount_reason(bad_amounts[4], tok_cache_write, 'usage.cacheWrite'),
+            routes_amount_reason(bad_amounts[5], duration_ms, 'execution.durationMs')
+        ) AS bad_amount
     FROM x
 ),
 v AS (
-    SELECT * EXCLUDE (signals_type, bad_kind),
+    SELECT * EXCLUDE (signals_type, bad_kind, bad_amounts, bad_amount),
     CASE
         WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
         WHEN activity IS NULL THEN 'lacks activity.id'
@@ -166,6 +181,7 @@ v AS (
             THEN 'outcome.retries/repairs is not a non-negative integer'
         WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
             THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
+        WHEN bad_amount IS NOT NULL THEN bad_amount
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
