@@ -141,3 +141,33 @@ def test_negative_or_infinite_token_counts_and_durations_are_rejected(
     f = row["features"]
     assert (f["tokens_input"], f["tokens_output"], f["tokens_cache_read"]) == (0, None, 7)
     assert (f["tokens_cache_write"], f["duration_ms"]) == (0, 1000)
+
+
+def test_prospective_episodes_without_a_fingerprint_are_not_one_operation(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """An operation is the episodes sharing runId *and* task fingerprint (§6). Two unrelated
+    prospective tasks of one run without a fingerprint were grouped as one operation of two
+    attempts (NULL grouped with NULL); such an episode cannot be placed in an operation, and
+    is rejected as one without a runId is."""
+    eps = [_episode(f"h{i}", execution={"model": SONNET}) for i in range(6)]
+    for i, fp in enumerate(("t1", "t2", None, None)):
+        eps.append(
+            _episode(
+                f"c{i}",
+                source={"kind": "prospective", "runId": "run-1"},
+                task={"fingerprint": fp},
+                execution={"startedAt": f"2025-02-21T0{i}:00:00Z"},
+            )
+        )
+    path = _write(tmp_path / "p.jsonl", eps)
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:9: prospective episode lacks task.fingerprint",
+        f"{path}:10: prospective episode lacks task.fingerprint",
+    ]
+    (c,) = rep["cascades"]
+    assert (c["entry"]["model"], c["target"]["model"]) == (HAIKU, SONNET)
+    assert (c["operations"], c["attempts"], c["accepted_operations"]) == (2, 2, 2)
+    assert c["evidence_episodes"] == 2

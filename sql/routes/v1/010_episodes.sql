@@ -14,10 +14,12 @@
 --   token counts and durationMs non-negative and finite.
 --   A section that is not an object (outcome: "succeeded"), an enumerated field or a linking
 --   id (source.runId/pairId, task.fingerprint) of the wrong JSON kind (source.kind: 5,
---   escalated: "true", pairId: 5) is rejected too, never read as missing.
+--   escalated: "true", pairId: 5) is rejected too, never read as missing. A prospective
+--   episode needs both source.runId and task.fingerprint (they name its operation).
 --   A repeated episodeId is a duplicate of the first line that passes every other check.
--- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
---   (observational data is what a log is unless it says otherwise).
+-- Spec: routes.md §1 (input), §3 "Cost basis", §6 "Operations and attempts". A missing
+--   source.kind reads as historical (observational data is what a log is unless it says
+--   otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
 -- json_extract_string list per column (t = types, s = strings), indexed below.
 CREATE OR REPLACE TEMP MACRO routes_s(t, s, i) AS
@@ -163,6 +165,10 @@ v AS (
             THEN 'unknown source.kind ' || kind_raw || ' (historical, paired or prospective)'
         WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
         WHEN kind = 'prospective' AND run_id IS NULL THEN 'prospective episode lacks source.runId'
+        -- An operation is the episodes sharing runId and fingerprint (§6): without one, an
+        -- episode cannot be placed, and NULL would group unrelated tasks of a run as one.
+        WHEN kind = 'prospective' AND fingerprint IS NULL
+            THEN 'prospective episode lacks task.fingerprint'
         WHEN complexity IS NOT NULL AND complexity NOT IN ('low', 'medium', 'high')
             THEN 'unknown task.complexity ' || complexity || ' (low, medium or high)'
         WHEN status IS NOT NULL
