@@ -463,13 +463,15 @@ def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
 
 def test_router_rows_jsonl_never_writes_infinity(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     """A token count of 1e999 (read as +inf) came out of `--format jsonl` as `Infinity`, which
-    is not JSON, while `--format json` and `csv` wrote null. Every format writes null now."""
+    is not JSON, while `--format json` and `csv` wrote null. Such a line is now rejected as out
+    of range (as an infinite cost is), so no format can meet it."""
     g = gen()
+    g.episode(model=HAIKU, success=True)
     g.episode(model=HAIKU, success=True)
     path = tmp_path / "inf.jsonl"
     g.write(path)
     path.write_text(
-        path.read_text(encoding="utf-8").replace('"input": 1000', '"input": 1e999'),
+        path.read_text(encoding="utf-8").replace('"input": 1000', '"input": 1e999', 1),
         encoding="utf-8",
     )
 
@@ -480,11 +482,12 @@ def test_router_rows_jsonl_never_writes_infinity(gen: Any, run_cli: Any, tmp_pat
         return json.loads(text, parse_constant=refuse)
 
     res = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
-    assert res.exit_code == 0, res.stderr
+    assert res.exit_code == 1
+    assert res.stderr == f"{path}:1: usage.input is out of range (a finite number)\n"
     (line,) = res.stdout.splitlines()
     row = strict(line)
-    assert row["features"]["tokens_input"] is None
-    assert row["features"]["tokens_output"] == 200.0
+    assert row["episode_id"] == "ep-000002"
+    assert row["features"]["tokens_input"] == 1000.0
     as_json = run_cli("routes", "export-router-rows", str(path), "--format", "json").stdout
     assert strict(as_json) == [row]
 
@@ -635,11 +638,12 @@ def test_router_rows_are_valid_json_in_every_format(gen: Any, run_cli: Any, tmp_
     ep["usage"]["input"] = "INF"
     lines[0] = json.dumps(ep).replace('"INF"', "1e999")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    # Such a line is now rejected as out of range (its first bad field is named).
     jsonl = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
-    assert jsonl.exit_code == 0, jsonl.stderr
+    assert jsonl.exit_code == 1
+    assert jsonl.stderr == f"{path}:1: usage.input is out of range (a finite number)\n"
     rows = [json.loads(line, parse_constant=pytest.fail) for line in jsonl.stdout.splitlines()]
     whole = run_cli("routes", "export-router-rows", str(path), "--format", "json", "--as-of", AS_OF)
     assert rows == json.loads(whole.stdout)
-    (first,) = [r for r in rows if r["episode_id"] == ep["episodeId"]]
-    assert first["features"]["duration_ms"] is None
-    assert first["features"]["tokens_input"] is None
+    assert len(rows) == len(lines) - 1 - 50  # the 50 unlabelled triage episodes are no rows
+    assert ep["episodeId"] not in [r["episode_id"] for r in rows]

@@ -10,11 +10,16 @@
 --   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
---   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC.
---   A section that is not an object (outcome: "succeeded") or an enumerated field of the wrong
---   JSON kind (source.kind: 5, escalated: "true") is rejected too, never read as missing.
--- Spec: routes.md §1 (input), §3 "Cost basis". A missing source.kind reads as historical
---   (observational data is what a log is unless it says otherwise).
+--   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
+--   token counts and durationMs non-negative and finite.
+--   A section that is not an object (outcome: "succeeded"), an enumerated field or a linking
+--   id (source.runId/pairId, task.fingerprint) of the wrong JSON kind (source.kind: 5,
+--   escalated: "true", pairId: 5) is rejected too, never read as missing. A prospective
+--   episode needs both source.runId and task.fingerprint (they name its operation).
+--   A repeated episodeId is a duplicate of the first line that passes every other check.
+-- Spec: routes.md §1 (input), §3 "Cost basis", §6 "Operations and attempts". A missing
+--   source.kind reads as historical (observational data is what a log is unless it says
+--   otherwise).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
 -- json_extract_string list per column (t = types, s = strings), indexed below.
 CREATE OR REPLACE TEMP MACRO routes_s(t, s, i) AS
@@ -26,6 +31,11 @@ CREATE OR REPLACE TEMP MACRO routes_n(t, s, i) AS
 -- A field that is present, not null and not a number (so it cannot be read).
 CREATE OR REPLACE TEMP MACRO routes_badn(t, i) AS
     coalesce(t[i] NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT', 'NULL'), false);
+
+-- A token count or duration: a non-negative finite number, or absent/null (unknown).
+CREATE OR REPLACE TEMP MACRO routes_amount_reason(bad, v, name) AS
+    CASE WHEN bad OR v < 0 THEN name || ' is not a non-negative number'
+         WHEN NOT isfinite(v) THEN name || ' is out of range (a finite number)' END;
 
 -- Present, not null and not of the JSON kind the spec gives it (so it cannot be read).
 CREATE OR REPLACE TEMP MACRO routes_badkind(t, kinds) AS
@@ -76,6 +86,9 @@ x AS (
             WHEN routes_badkind(sec_t[6], ['OBJECT']) THEN 'usage is not a JSON object'
             WHEN routes_badkind(sec_t[7], ['OBJECT']) THEN 'outcome is not a JSON object'
             WHEN routes_badkind(st[1], ['VARCHAR']) THEN 'source.kind is not a string'
+            WHEN routes_badkind(st[4], ['VARCHAR']) THEN 'source.runId is not a string'
+            WHEN routes_badkind(st[6], ['VARCHAR']) THEN 'source.pairId is not a string'
+            WHEN routes_badkind(tt[1], ['VARCHAR']) THEN 'task.fingerprint is not a string'
             WHEN routes_badkind(tt[2], ['VARCHAR']) THEN 'task.complexity is not a string'
             WHEN routes_badkind(ut[7], ['VARCHAR']) THEN 'usage.costBasis is not a string'
             WHEN routes_badkind(ot[1], ['VARCHAR']) THEN 'outcome.status is not a string'
@@ -109,6 +122,8 @@ x AS (
         routes_n(ut, us, 2) AS tok_output,
         routes_n(ut, us, 3) AS tok_cache_read,
         routes_n(ut, us, 4) AS tok_cache_write,
+        [routes_badn(ut, 1), routes_badn(ut, 2), routes_badn(ut, 3), routes_badn(ut, 4),
+         routes_badn(et, 9)] AS bad_amounts,
         routes_n(ut, us, 5) AS observed_cost_usd,
         routes_n(ut, us, 6) AS api_cost_usd,
         routes_badn(ut, 5) OR routes_badn(ut, 6) AS bad_cost,
@@ -131,23 +146,29 @@ t AS (
              THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
         CASE WHEN ended_raw IS NOT NULL
              THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
-        count(*) OVER (PARTITION BY episode_id) AS id_count,
-        row_number() OVER (PARTITION BY episode_id ORDER BY _ord) AS id_rank,
-        first(_file || ':' || _line) OVER (
-            PARTITION BY episode_id ORDER BY _ord
-            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
+        coalesce(
+            routes_amount_reason(bad_amounts[1], tok_input, 'usage.input'),
+            routes_amount_reason(bad_amounts[2], tok_output, 'usage.output'),
+            routes_amount_reason(bad_amounts[3], tok_cache_read, 'usage.cacheRead'),
+            routes_amount_reason(bad_amounts[4], tok_cache_write, 'usage.cacheWrite'),
+            routes_amount_reason(bad_amounts[5], duration_ms, 'execution.durationMs')
+        ) AS bad_amount
     FROM x
-)
-SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
+),
+v AS (
+    SELECT * EXCLUDE (signals_type, bad_kind, bad_amounts, bad_amount),
     CASE
         WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
-        WHEN id_rank > 1 THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
         WHEN activity IS NULL THEN 'lacks activity.id'
         WHEN bad_kind IS NOT NULL THEN bad_kind
         WHEN kind NOT IN ('historical', 'paired', 'prospective')
             THEN 'unknown source.kind ' || kind_raw || ' (historical, paired or prospective)'
         WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
         WHEN kind = 'prospective' AND run_id IS NULL THEN 'prospective episode lacks source.runId'
+        -- An operation is the episodes sharing runId and fingerprint (§6): without one, an
+        -- episode cannot be placed, and NULL would group unrelated tasks of a run as one.
+        WHEN kind = 'prospective' AND fingerprint IS NULL
+            THEN 'prospective episode lacks task.fingerprint'
         WHEN complexity IS NOT NULL AND complexity NOT IN ('low', 'medium', 'high')
             THEN 'unknown task.complexity ' || complexity || ' (low, medium or high)'
         WHEN status IS NOT NULL
@@ -166,6 +187,7 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
             THEN 'outcome.retries/repairs is not a non-negative integer'
         WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
             THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
+        WHEN bad_amount IS NOT NULL THEN bad_amount
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
@@ -176,8 +198,26 @@ SELECT * EXCLUDE (id_count, id_first_at, signals_type, bad_kind),
             THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): ' || started_raw
         WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
             THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): ' || ended_raw
+    END AS other_reason
+    FROM t
+),
+d AS (
+    -- Duplicates are judged among the lines that pass every other check: a good line whose id
+    -- a rejected line also carries is that episode's only scorable record, not a copy.
+    SELECT *,
+        row_number() OVER (PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord) AS id_rank,
+        first(_file || ':' || _line) OVER (
+            PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord
+            ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
+    FROM v
+)
+SELECT * EXCLUDE (other_reason, id_first_at),
+    CASE
+        WHEN other_reason IS NOT NULL THEN other_reason
+        WHEN id_rank > 1
+            THEN 'duplicate episodeId ' || episode_id || ' (first at ' || id_first_at || ')'
     END AS reject_reason
-FROM t;
+FROM d;
 
 CREATE OR REPLACE TEMP TABLE routes_rejects AS
 SELECT _file AS file, _line AS line, reject_reason AS reason

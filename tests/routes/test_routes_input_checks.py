@@ -1,0 +1,173 @@
+"""Spec routes.md §1, §6 "Operations and attempts": which episode lines are scored, and the
+reason a line is not (file:line: reason on stderr and in the JSON; exit 1, the rest scored)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+
+
+def _episode(eid: str, **sections: dict[str, Any]) -> dict[str, Any]:
+    ep: dict[str, Any] = {
+        "episodeId": eid,
+        "source": {"kind": "historical"},
+        "activity": {"id": "doc"},
+        "task": {"fingerprint": f"fp-{eid}", "complexity": "low"},
+        "execution": {
+            "host": "cc",
+            "inferenceProvider": "anthropic",
+            "model": HAIKU,
+            "startedAt": "2025-02-20T00:00:00Z",
+            "durationMs": 1000,
+        },
+        "usage": {
+            "input": 10,
+            "output": 5,
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "apiEquivalentCostUsd": 0.01,
+            "costBasis": "api_equivalent",
+        },
+        "outcome": {"status": "succeeded", "signals": [{"kind": "gate", "value": "pass"}]},
+    }
+    for name, fields in sections.items():
+        ep[name].update(fields)
+    return ep
+
+
+def _write(path: Path, eps: list[dict[str, Any]]) -> str:
+    path.write_text("".join(json.dumps(e) + "\n" for e in eps), encoding="utf-8")
+    return str(path)
+
+
+def _report(run_cli: Any, path: str) -> tuple[Any, dict[str, Any]]:
+    res = run_cli("routes", "report", path, "--format", "json", "--as-of", AS_OF)
+    return res, json.loads(res.stdout)
+
+
+def test_a_good_line_repeating_a_rejected_lines_id_is_scored(run_cli: Any, tmp_path: Path) -> None:
+    """The id check ran before every other check, so a good line whose id an earlier *rejected*
+    line also carried was itself rejected as that line's duplicate: the episode was scored
+    nowhere. Duplicates are now judged among the lines that pass every other check."""
+    path = _write(
+        tmp_path / "d.jsonl",
+        [
+            _episode("a", activity={"id": None}),
+            _episode("a"),
+            _episode("b"),
+            _episode("a", outcome={"status": "failed"}),
+            _episode("b", usage={"costBasis": "gold"}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: lacks activity.id",
+        f"{path}:4: duplicate episodeId a (first at {path}:2)",
+        f"{path}:5: unknown usage.costBasis gold",
+    ]
+    assert rep["inputs"]["episodes"] == 2
+    rows = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert rows.exit_code == 1
+    got = [(r["episode_id"], r["quality_label"]) for r in map(json.loads, rows.stdout.splitlines())]
+    assert got == [("a", 1), ("b", 1)]
+
+
+def test_identifiers_of_the_wrong_json_kind_say_so(run_cli: Any, tmp_path: Path) -> None:
+    """A numeric pairId/runId was read as missing, so the line was rejected as lacking it."""
+    path = _write(
+        tmp_path / "k.jsonl",
+        [
+            _episode("p1", source={"kind": "paired", "pairId": 5}),
+            _episode("p2", source={"kind": "prospective", "runId": 7}),
+            _episode("p3", source={"kind": "historical", "runId": 8}),
+            _episode("p4", source={"kind": "historical", "pairId": ["x"]}),
+            _episode("p5", source={"kind": "prospective", "runId": "r"}, task={"fingerprint": 3}),
+            _episode("ok", source={"kind": "paired", "pairId": "x", "runId": None}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: source.pairId is not a string",
+        f"{path}:2: source.runId is not a string",
+        f"{path}:3: source.runId is not a string",
+        f"{path}:4: source.pairId is not a string",
+        f"{path}:5: task.fingerprint is not a string",
+    ]
+    assert rep["inputs"]["episodes"] == 1
+
+
+def test_negative_or_infinite_token_counts_and_durations_are_rejected(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """Negative token counts and durations passed into the router rows as features."""
+    eps = [
+        _episode("t1", usage={"input": -1}),
+        _episode("t2", usage={"output": -0.5}),
+        _episode("t3", usage={"cacheRead": -3}),
+        _episode("t4", usage={"cacheWrite": -4}),
+        _episode("t5", execution={"durationMs": -1000}),
+        _episode("t6", usage={"input": "many"}),
+        _episode("t7", execution={"durationMs": True}),
+        _episode("t8", usage={"output": 123.25}),
+        _episode("ok", usage={"input": 0, "output": None, "cacheRead": 7}),
+    ]
+    path = tmp_path / "n.jsonl"
+    _write(path, eps)
+    # JSON has no infinity; a number too large for a double reads as one.
+    path.write_text(path.read_text(encoding="utf-8").replace("123.25", "1e999"), encoding="utf-8")
+    res, rep = _report(run_cli, str(path))
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: usage.input is not a non-negative number",
+        f"{path}:2: usage.output is not a non-negative number",
+        f"{path}:3: usage.cacheRead is not a non-negative number",
+        f"{path}:4: usage.cacheWrite is not a non-negative number",
+        f"{path}:5: execution.durationMs is not a non-negative number",
+        f"{path}:6: usage.input is not a non-negative number",
+        f"{path}:7: execution.durationMs is not a non-negative number",
+        f"{path}:8: usage.output is out of range (a finite number)",
+    ]
+    assert rep["inputs"]["episodes"] == 1
+    rows = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert rows.exit_code == 1
+    (row,) = map(json.loads, rows.stdout.splitlines())
+    assert row["episode_id"] == "ok"
+    f = row["features"]
+    assert (f["tokens_input"], f["tokens_output"], f["tokens_cache_read"]) == (0, None, 7)
+    assert (f["tokens_cache_write"], f["duration_ms"]) == (0, 1000)
+
+
+def test_prospective_episodes_without_a_fingerprint_are_not_one_operation(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """An operation is the episodes sharing runId *and* task fingerprint (§6). Two unrelated
+    prospective tasks of one run without a fingerprint were grouped as one operation of two
+    attempts (NULL grouped with NULL); such an episode cannot be placed in an operation, and
+    is rejected as one without a runId is."""
+    eps = [_episode(f"h{i}", execution={"model": SONNET}) for i in range(6)]
+    for i, fp in enumerate(("t1", "t2", None, None)):
+        eps.append(
+            _episode(
+                f"c{i}",
+                source={"kind": "prospective", "runId": "run-1"},
+                task={"fingerprint": fp},
+                execution={"startedAt": f"2025-02-21T0{i}:00:00Z"},
+            )
+        )
+    path = _write(tmp_path / "p.jsonl", eps)
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:9: prospective episode lacks task.fingerprint",
+        f"{path}:10: prospective episode lacks task.fingerprint",
+    ]
+    (c,) = rep["cascades"]
+    assert (c["entry"]["model"], c["target"]["model"]) == (HAIKU, SONNET)
+    assert (c["operations"], c["attempts"], c["accepted_operations"]) == (2, 2, 2)
+    assert c["evidence_episodes"] == 2
