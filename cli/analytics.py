@@ -142,7 +142,7 @@ def recommend_cmd(
     Members are the plan, do and check lists, an archetypes: list and the keys of
     model_overrides. Actions: keep, downgrade, upgrade, optimize, remove, no_data
     (no history), not_scored (plan/do only, never reviewed). An invalid team file
-    is a usage error (exit 2).
+    is a usage error (exit 2); no history file is exit 3, as for report.
     """
     res = eh.recommend(history_path, team, version=version, window=window)
     if fmt == "markdown":

@@ -372,6 +372,34 @@ def _notes_for(load: HistoryLoad) -> list[str]:
     return notes
 
 
+def _version_notes(load: HistoryLoad, versions: Sequence[str], *, side_by_side: bool) -> list[str]:
+    """What report, recommend and summary all say of the versions they did not use:
+    ``versions`` (SQL versions) are those used; ``side_by_side``: ``--sql-version all``
+    is there to show the others too (report only)."""
+    notes = []
+    for v in versions:
+        if scoring_version_of(v) not in load.versions and load.lines:
+            notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
+    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
+    if others:
+        how = (
+            "reported separately: use --sql-version VERSION or --sql-version all"
+            if side_by_side
+            else "not used here: use --sql-version VERSION"
+        )
+        notes.append(f"{load.path} also holds {', '.join(others)} lines, {how}")
+    return notes
+
+
+def _require_history(load: HistoryLoad) -> None:
+    """No history file: nothing could be read (exit 3), for report and recommend alike.
+    (``summary`` answers "no scored runs yet" instead: it runs at every run's start.)"""
+    if not load.exists:
+        raise NothingReadable(
+            f"no effectiveness history at {load.path}; run `runscore extract` first"
+        )
+
+
 def select_versions(load: HistoryLoad, requested: str | None) -> list[str]:
     """SQL versions to report: the newest present by default, all present with 'all'."""
     requested = parse_version_option(requested)
@@ -438,10 +466,7 @@ def report(
     parse_version_option(version)
     con = connect()
     load = load_history(con, path)
-    if not load.exists:
-        raise NothingReadable(
-            f"no effectiveness history at {load.path}; run `runscore extract` first"
-        )
+    _require_history(load)
     versions = select_versions(load, version)
     tables = []
     windows: dict[str, Any] = {}
@@ -449,16 +474,7 @@ def report(
         _stage(con, v, _AFTER_LOAD, _params(v, window))
         tables.append(con.sql("SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
-    notes = _notes_for(load)
-    for v in versions:
-        if scoring_version_of(v) not in load.versions and load.lines:
-            notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
-    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
-    if others:
-        notes.append(
-            f"{load.path} also holds {', '.join(others)} lines, reported separately: "
-            "use --sql-version VERSION or --sql-version all"
-        )
+    notes = _notes_for(load) + _version_notes(load, versions, side_by_side=True)
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return ReportResult(
         table,
@@ -616,22 +632,23 @@ def recommend(
     version: str | None = None,
     window: int | None = None,
 ) -> RecommendResult:
-    """Per team member: current model and action code (spec §6)."""
+    """Per team member: current model and action code (spec §6). ``NothingReadable``
+    when there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
         raise UsageError("recommend works on one scoring version; --sql-version all is for report")
     parse_version_option(version)
     team = parse_team(team_yaml)
     con = connect()
     load = load_history(con, path)
+    _require_history(load)
     (v,) = select_versions(load, version)
     params = _params(v, window)
     _stage(con, v, _AFTER_LOAD, params)
     _load_team(con, team)
     _stage(con, v, _TEAM, params)
     table = con.sql("SELECT * FROM recommend").to_arrow_table()
-    return RecommendResult(
-        table, team, scoring_version_of(v), _window_of(con), load, _notes_for(load)
-    )
+    notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
+    return RecommendResult(table, team, scoring_version_of(v), _window_of(con), load, notes)
 
 
 # --------------------------------------------------------------------------- summary
@@ -670,7 +687,8 @@ def summary(
     _stage(con, v, _TEAM, params)
     _stage(con, v, _SUMMARY, params)
     table = con.sql("SELECT * FROM summary").to_arrow_table()
-    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, _notes_for(load))
+    notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
+    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes)
 
 
 # --------------------------------------------------------------------------- events

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_history as eh
 
 # ArcheFlow's bundle format: comments, description/domain/exit keys, an unexpanded
@@ -91,21 +91,73 @@ def test_members_models_and_order(tmp_path: Path, write_history, make_series) ->
     assert [r["suggested_model"] for r in rows] == [None, None, None, None, "haiku", None]
 
 
-def test_no_history_file_gives_no_data(tmp_path: Path, run_cli) -> None:
+def test_no_history_file_is_nothing_readable_as_for_report(tmp_path: Path, run_cli) -> None:
+    # It printed every review archetype as no_data and exited 0 where `report` exits 3: a
+    # mistyped --history read as a team nobody had scored yet.
     team = tmp_path / "team.yaml"
     team.write_text(ARCHEFLOW_TEAM)
-    r = run_cli(
-        "recommend", str(team), "--history", str(tmp_path / "none.jsonl"), "--format", "json"
+    missing = str(tmp_path / "none.jsonl")
+    r = run_cli("recommend", str(team), "--history", missing, "--format", "json")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == (
+        f"error: no effectiveness history at {missing}; run `runscore extract` first\n"
     )
-    assert r.exit_code == 0
-    assert [x["action"] for x in json.loads(r.stdout)] == [
-        "not_scored",
-        "not_scored",
-        "not_scored",
-        "no_data",
-        "no_data",
-    ]
-    assert "no effectiveness history at" in r.stderr
+    assert r.stderr == run_cli("report", "--history", missing).stderr
+    with pytest.raises(NothingReadable):
+        eh.recommend(missing, team)
+    # The team file is still checked first: a bad one is the usage error it always was.
+    team.write_text("name: empty\n")
+    r = run_cli("recommend", str(team), "--history", missing)
+    assert r.exit_code == 2 and "names no archetype" in r.stderr
+
+
+def test_lines_of_other_versions_are_said_as_report_says_them(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # `report` says on stderr that the history also holds lines of another scoring
+    # version; recommend and summary used the newest version's lines without a word.
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    hist = write_history(
+        make_series("guardian", [0.9, 0.8]) + make_series("sage", [0.3], version=None)
+    )
+    v1_only = "use --sql-version VERSION"
+    for args in (["recommend", str(team)], ["summary"], ["summary", "--team", str(team)]):
+        r = run_cli(*args, "--history", str(hist))
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            f"{hist} also holds archeflow-legacy lines, not used here: {v1_only}\n"
+        ), args
+        r = run_cli(*args, "--history", str(hist), "--sql-version", "archeflow-legacy")
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            f"{hist} also holds effectiveness/v1 lines, not used here: {v1_only}\n"
+        ), args
+    r = run_cli("report", "--history", str(hist))
+    assert r.stderr == (
+        f"{hist} also holds archeflow-legacy lines, reported separately: "
+        "use --sql-version VERSION or --sql-version all\n"
+    )
+
+
+def test_a_version_without_lines_is_said_as_report_says_it(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    hist = write_history(make_series("guardian", [0.9, 0.8]))
+    for args in (["report"], ["recommend", str(team)], ["summary"]):
+        r = run_cli(*args, "--history", str(hist), "--sql-version", "archeflow-legacy")
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            "no history lines of scoring version archeflow-legacy\n"
+            f"{hist} also holds effectiveness/v1 lines, "
+            + (
+                "reported separately: use --sql-version VERSION or --sql-version all\n"
+                if args == ["report"]
+                else "not used here: use --sql-version VERSION\n"
+            )
+        ), args
 
 
 @pytest.mark.parametrize(
