@@ -19,13 +19,14 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
 import secrets
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -498,6 +499,55 @@ class Team:
 
 
 _PHASES = ("plan", "do", "check")
+#: The keys team members are read from (spec §6).
+_MEMBER_KEYS = (*_PHASES, "archetypes", "model_overrides")
+
+
+def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
+    """The document, and its top-level string keys with their lines.
+
+    A key given twice in one mapping is a ``yaml.YAMLError``: YAML requires keys to be
+    unique, and PyYAML would keep the last (a second ``check:`` dropped the first's
+    members). Keys a merge (``<<``) brings in may be overridden, as YAML allows.
+    """
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(
+            self, node: yaml.MappingNode, deep: bool = False
+        ) -> dict[Hashable, Any]:
+            seen: dict[Hashable, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                if not isinstance(key, Hashable):
+                    continue  # the base constructor says "found unhashable key"
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first on line {seen[key]}; YAML keeps only "
+                        "the last)",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line + 1
+            return super().construct_mapping(node, deep)
+
+    loader = Loader(text)
+    try:
+        root = loader.get_single_node()
+        doc = None if root is None else loader.construct_document(root)
+    finally:
+        loader.dispose()
+    keys = []
+    if isinstance(root, yaml.MappingNode):
+        keys = [
+            (k.value, k.start_mark.line + 1)
+            for k, _ in root.value
+            if isinstance(k, yaml.ScalarNode) and isinstance(k.value, str)
+        ]
+    return doc, keys
 
 
 def parse_team(path: str | os.PathLike[str]) -> Team:
@@ -516,7 +566,7 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     import yaml  # local: only team files are YAML (~14 ms of every report's start)
 
     try:
-        doc = yaml.safe_load(text)
+        doc, keys = _load_team_yaml(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
@@ -524,6 +574,18 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         raise UsageError(f"{p}{where}: not valid YAML: {problem}") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{p}: a team file must be a YAML mapping (name, plan, do, check, ...)")
+    # Keys other than the members' are ArcheFlow's own (description, exit, max_cycles, ...)
+    # and are not read; one that is a near miss of a member key is a typo whose members
+    # would be dropped without a word.
+    for key, line in keys:
+        if key in _MEMBER_KEYS:
+            continue
+        near = difflib.get_close_matches(key.lower(), _MEMBER_KEYS, n=1, cutoff=0.75)
+        if near:
+            raise UsageError(
+                f"{p}:{line}: unknown key {key!r} (did you mean {near[0]!r}?): its "
+                "archetypes would not be read"
+            )
 
     entries: list[tuple[str, str, str | None]] = []
 

@@ -191,6 +191,67 @@ def test_bad_team_files_are_usage_errors(tmp_path: Path, run_cli, text: str, mes
     assert "Traceback" not in r.stderr
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # YAML keeps only the last of two equal keys: guardian was dropped without a word.
+        (
+            "name: t\ncheck: [guardian]\ndo: [maker]\ncheck: [sage]\n",
+            ":4:1: not valid YAML: duplicate key 'check' (first on line 2; YAML keeps only "
+            "the last)",
+        ),
+        (
+            "check: [guardian]\nmodel_overrides:\n  guardian: opus\n  guardian: haiku\n",
+            ":4:3: not valid YAML: duplicate key 'guardian' (first on line 3; YAML keeps only "
+            "the last)",
+        ),
+        # A misspelt member key was read as one of ArcheFlow's other keys: its members
+        # were no team's.
+        (
+            "name: t\nplan: [explorer]\nchek: [guardian, sage]\n",
+            ":3: unknown key 'chek' (did you mean 'check'?): its archetypes would not be read",
+        ),
+        (
+            "check: [guardian]\nmodel_override: {guardian: opus}\n",
+            ":2: unknown key 'model_override' (did you mean 'model_overrides'?): its "
+            "archetypes would not be read",
+        ),
+        (
+            "Check: [guardian]\nplan: [explorer]\n",
+            ":1: unknown key 'Check' (did you mean 'check'?): its archetypes would not be read",
+        ),
+    ],
+)
+def test_duplicate_and_misspelt_team_keys_are_usage_errors(
+    tmp_path: Path, run_cli, write_history, make_series, text: str, message: str
+) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(text)
+    hist = write_history(make_series("guardian", [0.9]))
+    r = run_cli("recommend", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"error: {team}{message}\n"
+    r = run_cli("summary", "--team", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stderr) == (2, f"error: {team}{message}\n")
+
+
+def test_other_archeflow_keys_and_merge_keys_are_still_read(tmp_path: Path) -> None:
+    # ArcheFlow's own keys (description, domain, exit, max_cycles, ...) are not members and
+    # are not misspellings; a merge key (<<) that a later key overrides is not a duplicate.
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        ARCHEFLOW_TEAM
+        + "base: &b {guardian: haiku, sage: opus}\n"
+        + "model_overrides:\n  <<: *b\n  sage: sonnet\n"
+    )
+    t = eh.parse_team(team)
+    assert t.name == "backend-feature"
+    assert [e for e in t.entries if e[1] == "model_overrides"] == [
+        ("guardian", "model_overrides", "haiku"),
+        ("sage", "model_overrides", "sonnet"),
+    ]
+
+
 def test_yaml_error_names_line_and_column(tmp_path: Path) -> None:
     team = tmp_path / "team.yaml"
     team.write_text("name: x\ncheck: [guardian\nplan: [a]\n")

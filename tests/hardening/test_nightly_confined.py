@@ -423,3 +423,24 @@ def test_out_of_memory_in_a_step_is_one_line_with_the_hint(
         f"{p}/.archeflow/memory/effectiveness.jsonl" for p in ("good", "bad")
     ]
     assert len(res.stderr.splitlines()) == 3  # one line each, then the counts
+
+
+def test_a_discovered_team_with_a_misspelt_key_is_rejected(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # `chek:` read as one of ArcheFlow's other keys: the preset's recommendations left out
+    # guardian without a word.
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir()
+    (teams / "t.yaml").write_text("name: t\nplan: [explorer]\nchek: [guardian]\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    why = (
+        "team preset skipped: proj/.archeflow/teams/t.yaml:3: unknown key 'chek' (did you "
+        "mean 'check'?): its archetypes would not be read"
+    )
+    assert [(d["kind"], d["reason"]) for d in log["rejected"]] == [("team", why)]
+    (scope,) = log["scopes"]
+    assert [t["outputs"] for t in scope["teams"]] == [[]] and scope["report"]
