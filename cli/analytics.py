@@ -140,9 +140,10 @@ def recommend_cmd(
     """Model advice for each member of an ArcheFlow team preset (TEAM.yaml).
 
     Members are the plan, do and check lists, an archetypes: list and the keys of
-    model_overrides. Actions: keep, downgrade, upgrade, optimize, remove, no_data
+    model_overrides (a key given twice, or a near miss of these such as chek:, is an
+    invalid team file; ArcheFlow's other keys are not read). Actions: keep, downgrade, upgrade, optimize, remove, no_data
     (no history), not_scored (plan/do only, never reviewed). An invalid team file
-    is a usage error (exit 2).
+    is a usage error (exit 2); no history file is exit 3, as for report.
     """
     res = eh.recommend(history_path, team, version=version, window=window)
     if fmt == "markdown":

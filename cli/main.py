@@ -133,11 +133,9 @@ class Group(click.Group):
             if oom is not None:
                 from runscore.engine import db
 
-                limit, spill = db.settings_as_given()  # unchecked: this must not raise
                 click.echo(
                     f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
-                    f"(memory limit {limit}, spilling to {spill}; raise "
-                    "RUNSCORE_MEMORY_LIMIT, or make room where it spills)",
+                    f"{db.out_of_memory_hint()}",
                     err=True,
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)

@@ -241,7 +241,8 @@ def nightly_cmd(
     log and on stderr); 2 usage error (e.g. an invalid --team file); 3 nothing readable
     (no root had run logs, pack inputs or a history; no day folder is written, and
     nothing at all - no output folder, no lock file - when no root has any of them);
-    4 another nightly job holds the lock (already running) for longer than --wait.
+    4 another nightly job holds the lock (already running) for longer than --wait (a
+    history another process keeps locked longer fails that project's step only: exit 1).
     """
     res = nightly.run_nightly(
         list(roots),

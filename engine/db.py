@@ -95,6 +95,16 @@ def settings_as_given() -> tuple[str, str]:
     return limit, os.environ.get(TEMP_DIR_ENV, "").strip() or default_temp_dir()
 
 
+def out_of_memory_hint() -> str:
+    """What to change when DuckDB runs out of memory, as the CLI's exit 5 and each
+    nightly step that runs out say it (unchecked settings: this must not raise)."""
+    limit, spill = settings_as_given()
+    return (
+        f"(memory limit {limit}, spilling to {spill}; raise {MEMORY_ENV}, "
+        "or make room where it spills)"
+    )
+
+
 def check_env() -> None:
     """Raise ``UsageError`` now for a DuckDB setting in the environment that ``connect``
     would refuse (for a job that runs many steps, before the first)."""

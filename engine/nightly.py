@@ -34,7 +34,9 @@ Locks (``history.locked``, flock): ``OUT/.nightly.lock`` for the whole job, then
 ``<history>.nightly.lock`` per history, both waiting at most ``wait`` seconds; then
 extract's own append lock on the history (waiting ``max(wait, HISTORY_APPEND_GRACE)``,
 since a hand-run ``runscore extract`` holds it only while appending). Reports are read
-while holding the history's append lock, so they never see a half-appended group.
+while holding the history's append lock, so they never see a half-appended group. Only
+the two nightly locks stop the job (``LockTimeout``, exit 4: another job is running); an
+append lock held past its wait fails that project's step, as any broken input does.
 """
 
 from __future__ import annotations
@@ -599,9 +601,10 @@ def run_nightly(
     """Run the nightly job; returns what was done (``partial`` → exit code 1).
 
     Raises ``UsageError`` for bad arguments (an invalid ``--team`` file included: it is
-    configuration, checked before anything runs), ``LockTimeout`` when another job
-    holds a lock for more than ``wait`` seconds, and ``NothingReadable`` when no root
-    had any readable input or history (then the day's folder is left untouched).
+    configuration, checked before anything runs), ``LockTimeout`` when another nightly
+    job holds the output's or a history's nightly lock for more than ``wait`` seconds,
+    and ``NothingReadable`` when no root had any readable input or history (then the
+    day's folder is left untouched).
     """
     if wait < 0:
         raise UsageError("--wait must be 0 or more seconds")
@@ -657,7 +660,8 @@ def run_nightly(
             dayf = _Day(tmp)
             with contextlib.ExitStack() as stack:
                 # A history whose lock cannot even be taken (its folder is a file, not
-                # writable, ...) takes down its own scopes only.
+                # writable, ...), or that stays locked by an extract, takes down its own
+                # scopes only.
                 broken: dict[str, str] = {}
                 for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
                     try:
@@ -677,7 +681,8 @@ def run_nightly(
                             )
                         )
                         continue
-                    _extract_scope(scope, members, version, wait, scored_at)
+                    if not _extract_scope(scope, members, version, wait, scored_at):
+                        broken[scope.history] = "locked"  # said by _extract_scope
                 for scope, members in scopes:
                     if scope.history not in broken:
                         _render_scope(scope, members, given_teams, dayf, renderer, wait)
@@ -716,6 +721,21 @@ _CONFINED: tuple[type[BaseException], ...] = (
     duckdb.IOException,
     duckdb.OutOfMemoryException,
 )
+#: What fails one project's step: those, and runscore's own errors (a lock held past the
+#: wait, a history that is a symlink, ...).
+_STEP_FAILED: tuple[type[BaseException], ...] = (RunscoreError, *_CONFINED)
+
+
+def _step_reason(e: BaseException) -> str:
+    """Why a project's step failed, in one line. DuckDB out of memory (raised as is, or
+    wrapped by the SQL runner with its file) as the CLI's exit 5 says it: DuckDB's first
+    line and the settings to change, not its advice on `SET threads`."""
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, duckdb.OutOfMemoryException):
+            return f"{_io_reason(seen)} {db.out_of_memory_hint()}"
+        seen = seen.__cause__
+    return str(e) if isinstance(e, RunscoreError) else _io_reason(e)
 
 
 def _io_reason(e: BaseException) -> str:
@@ -814,7 +834,8 @@ def _extract_scope(
     version: str,
     wait: float,
     scored_at: str | None,
-) -> None:
+) -> bool:
+    """Extract the scope's new runs; False when its history stayed locked (no report then)."""
     dirs: list[str] = []
     # Discovered and stat'ed once, here, for the counts and for extract: a night over 100k
     # unchanged run files listed and stat'ed them twice (~0.8 s of ~3 s).
@@ -866,18 +887,22 @@ def _extract_scope(
             )
         except NothingReadable as e:
             scope.rejected.append(Diagnostic("unreadable", ", ".join(dirs), 0, str(e)))
-        except LockTimeout:
-            raise
-        except RunscoreError as e:  # e.g. a history that is a symlink: this scope only
+        except LockTimeout as e:
+            # A hand-run extract appending for longer than we wait: this project's step
+            # fails, the others go on. Its report is not tried: it would wait as long again.
             scope.rejected.append(Diagnostic("history", scope.history, 0, f"not extracted: {e}"))
-        except _CONFINED as e:  # e.g. its manifest is a folder: this scope only
+            return False
+        except _STEP_FAILED as e:
+            # A history that is a symlink, a manifest that is a folder, DuckDB out of
+            # memory, ...: this scope only.
             scope.rejected.append(
-                Diagnostic("history", scope.history, 0, f"not extracted: {_io_reason(e)}")
+                Diagnostic("history", scope.history, 0, f"not extracted: {_step_reason(e)}")
             )
         else:
             _take_extract(scope, res)
     if os.path.isfile(scope.history):
         scope.history_exists = True
+    return True
 
 
 def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
@@ -947,11 +972,16 @@ def _render_scope(
         )
         return
     # Read under the append lock: a concurrent `runscore extract` cannot be mid-append.
-    with history.locked(scope.history, timeout=max(wait, HISTORY_APPEND_GRACE)):
+    with contextlib.ExitStack() as stack:
         try:
+            stack.enter_context(
+                history.locked(scope.history, timeout=max(wait, HISTORY_APPEND_GRACE))
+            )
             _render_report(scope, dayf, renderer)
-        except RunscoreError as e:
-            scope.rejected.append(Diagnostic("history", scope.history, 0, f"no report: {e}"))
+        except _STEP_FAILED as e:  # locked past the wait, out of memory, ...
+            scope.rejected.append(
+                Diagnostic("history", scope.history, 0, f"no report: {_step_reason(e)}")
+            )
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:
@@ -990,9 +1020,9 @@ def _render_team(
     scope.teams.append(outcome)
     try:
         rec = eh.recommend(scope.history, path)
-    except RunscoreError as e:
-        outcome.error = str(e)
-        scope.rejected.append(Diagnostic("team", path, 0, f"team preset skipped: {e}"))
+    except _STEP_FAILED as e:
+        outcome.error = _step_reason(e)
+        scope.rejected.append(Diagnostic("team", path, 0, f"team preset skipped: {outcome.error}"))
         return
     outcome.name = rec.team.name
     name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
@@ -1038,12 +1068,10 @@ def _run_hook(
     )
     try:
         outcome = hook.run(run)
-    except LockTimeout:
-        raise
-    except RunscoreError as e:
-        return _pack_failed(pr, result, root, hook, str(e))
-    except _CONFINED as e:  # e.g. its history's folder is a file: this project only
-        return _pack_failed(pr, result, root, hook, _io_reason(e))
+    except _STEP_FAILED as e:
+        # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
+        # ...: this project's pack only.
+        return _pack_failed(pr, result, root, hook, _step_reason(e))
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)
     for f in outcome.files:

@@ -19,13 +19,14 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
 import re
 import secrets
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -372,6 +373,34 @@ def _notes_for(load: HistoryLoad) -> list[str]:
     return notes
 
 
+def _version_notes(load: HistoryLoad, versions: Sequence[str], *, side_by_side: bool) -> list[str]:
+    """What report, recommend and summary all say of the versions they did not use:
+    ``versions`` (SQL versions) are those used; ``side_by_side``: ``--sql-version all``
+    is there to show the others too (report only)."""
+    notes = []
+    for v in versions:
+        if scoring_version_of(v) not in load.versions and load.lines:
+            notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
+    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
+    if others:
+        how = (
+            "reported separately: use --sql-version VERSION or --sql-version all"
+            if side_by_side
+            else "not used here: use --sql-version VERSION"
+        )
+        notes.append(f"{load.path} also holds {', '.join(others)} lines, {how}")
+    return notes
+
+
+def _require_history(load: HistoryLoad) -> None:
+    """No history file: nothing could be read (exit 3), for report and recommend alike.
+    (``summary`` answers "no scored runs yet" instead: it runs at every run's start.)"""
+    if not load.exists:
+        raise NothingReadable(
+            f"no effectiveness history at {load.path}; run `runscore extract` first"
+        )
+
+
 def select_versions(load: HistoryLoad, requested: str | None) -> list[str]:
     """SQL versions to report: the newest present by default, all present with 'all'."""
     requested = parse_version_option(requested)
@@ -438,10 +467,7 @@ def report(
     parse_version_option(version)
     con = connect()
     load = load_history(con, path)
-    if not load.exists:
-        raise NothingReadable(
-            f"no effectiveness history at {load.path}; run `runscore extract` first"
-        )
+    _require_history(load)
     versions = select_versions(load, version)
     tables = []
     windows: dict[str, Any] = {}
@@ -449,16 +475,7 @@ def report(
         _stage(con, v, _AFTER_LOAD, _params(v, window))
         tables.append(con.sql("SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
-    notes = _notes_for(load)
-    for v in versions:
-        if scoring_version_of(v) not in load.versions and load.lines:
-            notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
-    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
-    if others:
-        notes.append(
-            f"{load.path} also holds {', '.join(others)} lines, reported separately: "
-            "use --sql-version VERSION or --sql-version all"
-        )
+    notes = _notes_for(load) + _version_notes(load, versions, side_by_side=True)
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return ReportResult(
         table,
@@ -482,6 +499,55 @@ class Team:
 
 
 _PHASES = ("plan", "do", "check")
+#: The keys team members are read from (spec §6).
+_MEMBER_KEYS = (*_PHASES, "archetypes", "model_overrides")
+
+
+def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
+    """The document, and its top-level string keys with their lines.
+
+    A key given twice in one mapping is a ``yaml.YAMLError``: YAML requires keys to be
+    unique, and PyYAML would keep the last (a second ``check:`` dropped the first's
+    members). Keys a merge (``<<``) brings in may be overridden, as YAML allows.
+    """
+    import yaml
+
+    class Loader(yaml.SafeLoader):
+        def construct_mapping(
+            self, node: yaml.MappingNode, deep: bool = False
+        ) -> dict[Hashable, Any]:
+            seen: dict[Hashable, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                if not isinstance(key, Hashable):
+                    continue  # the base constructor says "found unhashable key"
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None,
+                        None,
+                        f"duplicate key {key!r} (first on line {seen[key]}; YAML keeps only "
+                        "the last)",
+                        key_node.start_mark,
+                    )
+                seen[key] = key_node.start_mark.line + 1
+            return super().construct_mapping(node, deep)
+
+    loader = Loader(text)
+    try:
+        root = loader.get_single_node()
+        doc = None if root is None else loader.construct_document(root)
+    finally:
+        loader.dispose()
+    keys = []
+    if isinstance(root, yaml.MappingNode):
+        keys = [
+            (k.value, k.start_mark.line + 1)
+            for k, _ in root.value
+            if isinstance(k, yaml.ScalarNode) and isinstance(k.value, str)
+        ]
+    return doc, keys
 
 
 def parse_team(path: str | os.PathLike[str]) -> Team:
@@ -500,7 +566,7 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     import yaml  # local: only team files are YAML (~14 ms of every report's start)
 
     try:
-        doc = yaml.safe_load(text)
+        doc, keys = _load_team_yaml(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
@@ -508,6 +574,18 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         raise UsageError(f"{p}{where}: not valid YAML: {problem}") from None
     if not isinstance(doc, dict):
         raise UsageError(f"{p}: a team file must be a YAML mapping (name, plan, do, check, ...)")
+    # Keys other than the members' are ArcheFlow's own (description, exit, max_cycles, ...)
+    # and are not read; one that is a near miss of a member key is a typo whose members
+    # would be dropped without a word.
+    for key, line in keys:
+        if key in _MEMBER_KEYS:
+            continue
+        near = difflib.get_close_matches(key.lower(), _MEMBER_KEYS, n=1, cutoff=0.75)
+        if near:
+            raise UsageError(
+                f"{p}:{line}: unknown key {key!r} (did you mean {near[0]!r}?): its "
+                "archetypes would not be read"
+            )
 
     entries: list[tuple[str, str, str | None]] = []
 
@@ -616,22 +694,23 @@ def recommend(
     version: str | None = None,
     window: int | None = None,
 ) -> RecommendResult:
-    """Per team member: current model and action code (spec §6)."""
+    """Per team member: current model and action code (spec §6). ``NothingReadable``
+    when there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
         raise UsageError("recommend works on one scoring version; --sql-version all is for report")
     parse_version_option(version)
     team = parse_team(team_yaml)
     con = connect()
     load = load_history(con, path)
+    _require_history(load)
     (v,) = select_versions(load, version)
     params = _params(v, window)
     _stage(con, v, _AFTER_LOAD, params)
     _load_team(con, team)
     _stage(con, v, _TEAM, params)
     table = con.sql("SELECT * FROM recommend").to_arrow_table()
-    return RecommendResult(
-        table, team, scoring_version_of(v), _window_of(con), load, _notes_for(load)
-    )
+    notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
+    return RecommendResult(table, team, scoring_version_of(v), _window_of(con), load, notes)
 
 
 # --------------------------------------------------------------------------- summary
@@ -670,7 +749,8 @@ def summary(
     _stage(con, v, _TEAM, params)
     _stage(con, v, _SUMMARY, params)
     table = con.sql("SELECT * FROM summary").to_arrow_table()
-    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, _notes_for(load))
+    notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
+    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes)
 
 
 # --------------------------------------------------------------------------- events

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_history as eh
 
 # ArcheFlow's bundle format: comments, description/domain/exit keys, an unexpanded
@@ -91,21 +91,73 @@ def test_members_models_and_order(tmp_path: Path, write_history, make_series) ->
     assert [r["suggested_model"] for r in rows] == [None, None, None, None, "haiku", None]
 
 
-def test_no_history_file_gives_no_data(tmp_path: Path, run_cli) -> None:
+def test_no_history_file_is_nothing_readable_as_for_report(tmp_path: Path, run_cli) -> None:
+    # It printed every review archetype as no_data and exited 0 where `report` exits 3: a
+    # mistyped --history read as a team nobody had scored yet.
     team = tmp_path / "team.yaml"
     team.write_text(ARCHEFLOW_TEAM)
-    r = run_cli(
-        "recommend", str(team), "--history", str(tmp_path / "none.jsonl"), "--format", "json"
+    missing = str(tmp_path / "none.jsonl")
+    r = run_cli("recommend", str(team), "--history", missing, "--format", "json")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == (
+        f"error: no effectiveness history at {missing}; run `runscore extract` first\n"
     )
-    assert r.exit_code == 0
-    assert [x["action"] for x in json.loads(r.stdout)] == [
-        "not_scored",
-        "not_scored",
-        "not_scored",
-        "no_data",
-        "no_data",
-    ]
-    assert "no effectiveness history at" in r.stderr
+    assert r.stderr == run_cli("report", "--history", missing).stderr
+    with pytest.raises(NothingReadable):
+        eh.recommend(missing, team)
+    # The team file is still checked first: a bad one is the usage error it always was.
+    team.write_text("name: empty\n")
+    r = run_cli("recommend", str(team), "--history", missing)
+    assert r.exit_code == 2 and "names no archetype" in r.stderr
+
+
+def test_lines_of_other_versions_are_said_as_report_says_them(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # `report` says on stderr that the history also holds lines of another scoring
+    # version; recommend and summary used the newest version's lines without a word.
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    hist = write_history(
+        make_series("guardian", [0.9, 0.8]) + make_series("sage", [0.3], version=None)
+    )
+    v1_only = "use --sql-version VERSION"
+    for args in (["recommend", str(team)], ["summary"], ["summary", "--team", str(team)]):
+        r = run_cli(*args, "--history", str(hist))
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            f"{hist} also holds archeflow-legacy lines, not used here: {v1_only}\n"
+        ), args
+        r = run_cli(*args, "--history", str(hist), "--sql-version", "archeflow-legacy")
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            f"{hist} also holds effectiveness/v1 lines, not used here: {v1_only}\n"
+        ), args
+    r = run_cli("report", "--history", str(hist))
+    assert r.stderr == (
+        f"{hist} also holds archeflow-legacy lines, reported separately: "
+        "use --sql-version VERSION or --sql-version all\n"
+    )
+
+
+def test_a_version_without_lines_is_said_as_report_says_it(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(ARCHEFLOW_TEAM)
+    hist = write_history(make_series("guardian", [0.9, 0.8]))
+    for args in (["report"], ["recommend", str(team)], ["summary"]):
+        r = run_cli(*args, "--history", str(hist), "--sql-version", "archeflow-legacy")
+        assert r.exit_code == 0, r.stderr
+        assert r.stderr == (
+            "no history lines of scoring version archeflow-legacy\n"
+            f"{hist} also holds effectiveness/v1 lines, "
+            + (
+                "reported separately: use --sql-version VERSION or --sql-version all\n"
+                if args == ["report"]
+                else "not used here: use --sql-version VERSION\n"
+            )
+        ), args
 
 
 @pytest.mark.parametrize(
@@ -137,6 +189,67 @@ def test_bad_team_files_are_usage_errors(tmp_path: Path, run_cli, text: str, mes
     assert r.stderr.startswith(f"error: {team}")
     assert message in r.stderr
     assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # YAML keeps only the last of two equal keys: guardian was dropped without a word.
+        (
+            "name: t\ncheck: [guardian]\ndo: [maker]\ncheck: [sage]\n",
+            ":4:1: not valid YAML: duplicate key 'check' (first on line 2; YAML keeps only "
+            "the last)",
+        ),
+        (
+            "check: [guardian]\nmodel_overrides:\n  guardian: opus\n  guardian: haiku\n",
+            ":4:3: not valid YAML: duplicate key 'guardian' (first on line 3; YAML keeps only "
+            "the last)",
+        ),
+        # A misspelt member key was read as one of ArcheFlow's other keys: its members
+        # were no team's.
+        (
+            "name: t\nplan: [explorer]\nchek: [guardian, sage]\n",
+            ":3: unknown key 'chek' (did you mean 'check'?): its archetypes would not be read",
+        ),
+        (
+            "check: [guardian]\nmodel_override: {guardian: opus}\n",
+            ":2: unknown key 'model_override' (did you mean 'model_overrides'?): its "
+            "archetypes would not be read",
+        ),
+        (
+            "Check: [guardian]\nplan: [explorer]\n",
+            ":1: unknown key 'Check' (did you mean 'check'?): its archetypes would not be read",
+        ),
+    ],
+)
+def test_duplicate_and_misspelt_team_keys_are_usage_errors(
+    tmp_path: Path, run_cli, write_history, make_series, text: str, message: str
+) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(text)
+    hist = write_history(make_series("guardian", [0.9]))
+    r = run_cli("recommend", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == f"error: {team}{message}\n"
+    r = run_cli("summary", "--team", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stderr) == (2, f"error: {team}{message}\n")
+
+
+def test_other_archeflow_keys_and_merge_keys_are_still_read(tmp_path: Path) -> None:
+    # ArcheFlow's own keys (description, domain, exit, max_cycles, ...) are not members and
+    # are not misspellings; a merge key (<<) that a later key overrides is not a duplicate.
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        ARCHEFLOW_TEAM
+        + "base: &b {guardian: haiku, sage: opus}\n"
+        + "model_overrides:\n  <<: *b\n  sage: sonnet\n"
+    )
+    t = eh.parse_team(team)
+    assert t.name == "backend-feature"
+    assert [e for e in t.entries if e[1] == "model_overrides"] == [
+        ("guardian", "model_overrides", "haiku"),
+        ("sage", "model_overrides", "sonnet"),
+    ]
 
 
 def test_yaml_error_names_line_and_column(tmp_path: Path) -> None:

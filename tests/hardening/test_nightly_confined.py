@@ -308,3 +308,139 @@ def test_a_history_under_a_file_is_a_usage_error(
         "is needed\n"
     )
     assert not (tmp_path / "OUT").exists()
+
+
+def _lock_wait_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    from runscore.engine import nightly
+
+    monkeypatch.setattr(nightly, "HISTORY_APPEND_GRACE", 0.2)
+
+
+def test_a_history_another_extract_holds_fails_its_own_project_only(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A hand-run `runscore extract` holding bad's history for longer than the wait stopped
+    # the whole job (exit 4, no day folder): good's runs were scored into no run log.
+    from runscore.engine import history
+
+    _lock_wait_short(monkeypatch)
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / "bad/.archeflow/memory").mkdir()
+    with history.locked(str(tmp_path / hist), timeout=0):
+        res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    by_label = {s["label"]: s for s in log["scopes"]}
+    assert by_label["good"]["runs_scored"] == ["good-run"] and by_label["good"]["report"]
+    why = f"not extracted: {hist}: another runscore process holds the history lock"
+    assert [(d["kind"], d["file"], d["reason"]) for d in log["rejected"]] == [
+        ("history", hist, why)
+    ]
+    assert by_label["bad"]["runs_scored"] == [] and by_label["bad"]["report"] is None
+    assert f"{hist}: {why}\n" in res.stderr
+    assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
+    assert not (tmp_path / hist).exists()  # nothing half-written
+
+
+def test_a_history_locked_while_its_report_is_read_fails_its_own_project_only(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Nothing new to extract, so only the report waits for the lock: it stopped the job too.
+    from runscore.engine import history
+
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    assert _good_and_bad(run_cli).exit_code == 0
+    _lock_wait_short(monkeypatch)
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    with history.locked(str(tmp_path / hist), timeout=0):
+        res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    why = f"no report: {hist}: another runscore process holds the history lock"
+    assert [(d["kind"], d["file"], d["reason"]) for d in log["rejected"]] == [
+        ("history", hist, why)
+    ]
+    by_label = {s["label"]: s for s in log["scopes"]}
+    assert by_label["good"]["report"] and by_label["bad"]["report"] is None
+    assert f"{hist}: {why}\n" in res.stderr
+
+
+def test_a_pack_history_another_process_holds_fails_that_pack_only(
+    tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from runscore.engine import history
+
+    _lock_wait_short(monkeypatch)
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    tasks = tmp_path / "bad/.archeflow/tasks"
+    tasks.mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks / "tasks.jsonl")
+    (tmp_path / "bad/.archeflow/memory").mkdir()
+    pipelines = tmp_path / "bad/.archeflow/memory/pipelines.jsonl"
+    with history.locked(str(pipelines), timeout=0):
+        res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    (pack,) = log["packs"]
+    why = (
+        "bad/.archeflow/memory/pipelines.jsonl: another runscore process holds the pipeline "
+        "history lock"
+    )
+    assert (pack["pack"], pack["root"], pack["error"]) == ("pipeline", "bad", why)
+    assert f"bad: pipeline: {why}\n" in res.stderr
+    assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
+
+
+def test_out_of_memory_in_a_step_is_one_line_with_the_hint(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The step's reason was DuckDB's whole message ("...\n\nPossible solutions: ... See also
+    # https://...") after the SQL file's name, without `runscore`'s own settings to change.
+    import re
+
+    from runscore.engine import db
+
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    assert _good_and_bad(run_cli).exit_code == 0
+    monkeypatch.setenv("RUNSCORE_MEMORY_LIMIT", "1MB")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    hint = (
+        f" (memory limit 1MB, spilling to {db.env_temp_dir()}; raise RUNSCORE_MEMORY_LIMIT, "
+        "or make room where it spills)"
+    )
+    reasons = [d["reason"] for d in log["rejected"]]
+    assert len(reasons) == 2
+    for r in reasons:
+        assert re.fullmatch(r"no report: Out of Memory Error: [^\n]*", r), r
+        assert r.endswith(hint) and "Possible solutions" not in r
+    assert [d["file"] for d in log["rejected"]] == [
+        f"{p}/.archeflow/memory/effectiveness.jsonl" for p in ("good", "bad")
+    ]
+    assert len(res.stderr.splitlines()) == 3  # one line each, then the counts
+
+
+def test_a_discovered_team_with_a_misspelt_key_is_rejected(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # `chek:` read as one of ArcheFlow's other keys: the preset's recommendations left out
+    # guardian without a word.
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir()
+    (teams / "t.yaml").write_text("name: t\nplan: [explorer]\nchek: [guardian]\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    why = (
+        "team preset skipped: proj/.archeflow/teams/t.yaml:3: unknown key 'chek' (did you "
+        "mean 'check'?): its archetypes would not be read"
+    )
+    assert [(d["kind"], d["reason"]) for d in log["rejected"]] == [("team", why)]
+    (scope,) = log["scopes"]
+    assert [t["outputs"] for t in scope["teams"]] == [[]] and scope["report"]
