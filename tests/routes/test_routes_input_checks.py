@@ -171,3 +171,61 @@ def test_prospective_episodes_without_a_fingerprint_are_not_one_operation(
     assert (c["entry"]["model"], c["target"]["model"]) == (HAIKU, SONNET)
     assert (c["operations"], c["attempts"], c["accepted_operations"]) == (2, 2, 2)
     assert c["evidence_episodes"] == 2
+
+
+def test_descriptive_fields_of_the_wrong_json_kind_are_rejected(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """`"model": 5` or `"model": {"name": "x"}` was read as an unknown model (and the same for
+    every other descriptive string: host, provider, harness, project, activity id, ...), so bad
+    input was scored on a route nobody ran. Each such line is rejected with its field."""
+    cases: list[tuple[str, dict[str, Any], str]] = [
+        ("execution", {"model": 5}, "execution.model"),
+        ("execution", {"model": {"name": "x"}}, "execution.model"),
+        ("execution", {"host": True}, "execution.host"),
+        ("execution", {"inferenceProvider": ["anthropic"]}, "execution.inferenceProvider"),
+        ("execution", {"providerProvenance": 1}, "execution.providerProvenance"),
+        ("execution", {"reasoningEffort": 2}, "execution.reasoningEffort"),
+        ("execution", {"harnessFingerprint": 42}, "execution.harnessFingerprint"),
+        ("execution", {"startedAt": 1740000000}, "execution.startedAt"),
+        ("execution", {"endedAt": {"t": 1}}, "execution.endedAt"),
+        ("source", {"host": 1}, "source.host"),
+        ("source", {"sessionKey": 12}, "source.sessionKey"),
+        ("source", {"workerId": 3}, "source.workerId"),
+        ("project", {"id": 7}, "project.id"),
+        ("project", {"revision": 123456}, "project.revision"),
+        ("activity", {"id": 5}, "activity.id"),
+        ("activity", {"provenance": False}, "activity.provenance"),
+        (
+            "outcome",
+            {"escalation": {"escalated": True, "toModel": 4}},
+            "outcome.escalation.toModel",
+        ),
+    ]
+    eps = []
+    for i, (section, fields, _) in enumerate(cases):
+        ep = _episode(f"w{i}")
+        ep.setdefault(section, {}).update(fields)
+        eps.append(ep)
+    eps.append(_episode("act") | {"activity": "doc"})
+    eps.append(_episode("conf", activity={"confidence": "high"}))
+    eps.append(_episode("qp", usage={"quotaPressure": "high"}))
+    # Null and absent stay unknown; a string is read as before.
+    eps.append(_episode("ok1", execution={"reasoningEffort": None, "harnessFingerprint": None}))
+    eps.append(_episode("ok2") | {"project": {"id": "p", "revision": "r1"}})
+    path = _write(tmp_path / "w.jsonl", eps)
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    expected = [f"{path}:{i}: {name} is not a string" for i, (_, _, name) in enumerate(cases, 1)]
+    n = len(cases)
+    expected += [
+        f"{path}:{n + 1}: activity is not a JSON object",
+        f"{path}:{n + 2}: activity.confidence is not a number",
+        f"{path}:{n + 3}: usage.quotaPressure is not a number",
+    ]
+    assert res.stderr.splitlines() == expected
+    assert rep["inputs"]["episodes"] == 2
+    assert [(r["line"], r["reason"]) for r in rep["inputs"]["rejected"]][:2] == [
+        (1, "execution.model is not a string"),
+        (2, "execution.model is not a string"),
+    ]

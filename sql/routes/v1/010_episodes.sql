@@ -12,9 +12,11 @@
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
 --   token counts and durationMs non-negative and finite.
---   A section that is not an object (outcome: "succeeded"), an enumerated field or a linking
---   id (source.runId/pairId, task.fingerprint) of the wrong JSON kind (source.kind: 5,
---   escalated: "true", pairId: 5) is rejected too, never read as missing. A prospective
+--   A section that is not an object (outcome: "succeeded") or any field of §1 of the wrong
+--   JSON kind (source.kind: 5, escalated: "true", pairId: 5, model: {"name": "x"},
+--   confidence: "high") is rejected too, with the first such field, never read as missing:
+--   strings (ids, host, provider, model, harness, times, toModel), numbers (confidence,
+--   quotaPressure, amounts, costs, counts), escalated true/false, signals a list. A prospective
 --   episode needs both source.runId and task.fingerprint (they name its operation).
 --   A repeated episodeId is a duplicate of the first line that passes every other check.
 -- Spec: routes.md §1 (input), §3 "Cost basis", §6 "Operations and attempts". A missing
@@ -77,24 +79,51 @@ x AS (
     SELECT
         _file, _line, _ord,
         CASE WHEN it = 'VARCHAR' THEN nullif(trim(i_s), '') END AS episode_id,
-        -- The first section or enumerated field whose JSON kind is wrong (NULL: none).
+        -- The first section or field whose JSON kind is wrong (NULL: none). Token counts and
+        -- durationMs are checked with their range below; costs and counts in `v`.
         CASE
             WHEN routes_badkind(sec_t[1], ['OBJECT']) THEN 'source is not a JSON object'
             WHEN routes_badkind(sec_t[2], ['OBJECT']) THEN 'project is not a JSON object'
+            WHEN routes_badkind(sec_t[3], ['OBJECT']) THEN 'activity is not a JSON object'
             WHEN routes_badkind(sec_t[4], ['OBJECT']) THEN 'task is not a JSON object'
             WHEN routes_badkind(sec_t[5], ['OBJECT']) THEN 'execution is not a JSON object'
             WHEN routes_badkind(sec_t[6], ['OBJECT']) THEN 'usage is not a JSON object'
             WHEN routes_badkind(sec_t[7], ['OBJECT']) THEN 'outcome is not a JSON object'
             WHEN routes_badkind(st[1], ['VARCHAR']) THEN 'source.kind is not a string'
+            WHEN routes_badkind(st[2], ['VARCHAR']) THEN 'source.host is not a string'
+            WHEN routes_badkind(st[3], ['VARCHAR']) THEN 'source.sessionKey is not a string'
             WHEN routes_badkind(st[4], ['VARCHAR']) THEN 'source.runId is not a string'
+            WHEN routes_badkind(st[5], ['VARCHAR']) THEN 'source.workerId is not a string'
             WHEN routes_badkind(st[6], ['VARCHAR']) THEN 'source.pairId is not a string'
+            WHEN routes_badkind(pt[1], ['VARCHAR']) THEN 'project.id is not a string'
+            WHEN routes_badkind(pt[2], ['VARCHAR']) THEN 'project.revision is not a string'
+            WHEN routes_badkind(act_t[1], ['VARCHAR']) THEN 'activity.id is not a string'
+            WHEN routes_badkind(act_t[2], ['VARCHAR']) THEN 'activity.provenance is not a string'
+            WHEN routes_badkind(act_t[3], ['DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT'])
+                THEN 'activity.confidence is not a number'
             WHEN routes_badkind(tt[1], ['VARCHAR']) THEN 'task.fingerprint is not a string'
             WHEN routes_badkind(tt[2], ['VARCHAR']) THEN 'task.complexity is not a string'
+            WHEN routes_badkind(et[1], ['VARCHAR']) THEN 'execution.host is not a string'
+            WHEN routes_badkind(et[2], ['VARCHAR'])
+                THEN 'execution.inferenceProvider is not a string'
+            WHEN routes_badkind(et[3], ['VARCHAR'])
+                THEN 'execution.providerProvenance is not a string'
+            WHEN routes_badkind(et[4], ['VARCHAR']) THEN 'execution.model is not a string'
+            WHEN routes_badkind(et[5], ['VARCHAR'])
+                THEN 'execution.reasoningEffort is not a string'
+            WHEN routes_badkind(et[6], ['VARCHAR'])
+                THEN 'execution.harnessFingerprint is not a string'
+            WHEN routes_badkind(et[7], ['VARCHAR']) THEN 'execution.startedAt is not a string'
+            WHEN routes_badkind(et[8], ['VARCHAR']) THEN 'execution.endedAt is not a string'
             WHEN routes_badkind(ut[7], ['VARCHAR']) THEN 'usage.costBasis is not a string'
+            WHEN routes_badkind(ut[8], ['DOUBLE', 'BIGINT', 'UBIGINT', 'HUGEINT'])
+                THEN 'usage.quotaPressure is not a number'
             WHEN routes_badkind(ot[1], ['VARCHAR']) THEN 'outcome.status is not a string'
             WHEN routes_badkind(ot[7], ['OBJECT']) THEN 'outcome.escalation is not a JSON object'
             WHEN routes_badkind(ot[4], ['BOOLEAN'])
                 THEN 'outcome.escalation.escalated is not true or false'
+            WHEN routes_badkind(ot[5], ['VARCHAR'])
+                THEN 'outcome.escalation.toModel is not a string'
         END AS bad_kind,
         lower(routes_s(st, ss, 1)) AS kind_raw,
         routes_s(st, ss, 2) AS source_host,
@@ -159,8 +188,9 @@ v AS (
     SELECT * EXCLUDE (signals_type, bad_kind, bad_amounts, bad_amount),
     CASE
         WHEN episode_id IS NULL THEN 'lacks episodeId (a non-empty string)'
-        WHEN activity IS NULL THEN 'lacks activity.id'
+        -- Before the checks for missing fields: `"id": 5` is not a missing id.
         WHEN bad_kind IS NOT NULL THEN bad_kind
+        WHEN activity IS NULL THEN 'lacks activity.id'
         WHEN kind NOT IN ('historical', 'paired', 'prospective')
             THEN 'unknown source.kind ' || kind_raw || ' (historical, paired or prospective)'
         WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
