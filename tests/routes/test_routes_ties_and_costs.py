@@ -88,3 +88,43 @@ def test_a_route_with_only_prospective_episodes_is_still_a_compared_pair(
     (c,) = rep["comparisons"]
     assert (c["incumbent"]["model"], c["candidate"]["model"]) == (SONNET, HAIKU)
     assert c["grade"] == "insufficient" and c["reasons"]
+
+
+def test_an_escalation_without_a_fingerprint_has_an_unknown_follow_up_cost(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # The follow-up of an escalation is the attempt of the same operation (runId and task
+    # fingerprint, §6) on toModel. An escalated historical episode with a runId but no
+    # fingerprint matched every same-run episode on toModel that had none either (NULL "not
+    # distinct" from NULL): four unrelated tasks' costs and successes were added to it, so the
+    # cheap route was charged 0.01 + 4 x 0.03 and counted as accepted. Without a fingerprint
+    # its follow-up cannot be told apart, so its cost is unknown and it is not accepted. With
+    # a fingerprint, only the one follow-up attempt is added.
+    g = gen()
+    for activity, run, fp in (("doc", "r1", None), ("review", "r2", "t9")):
+        esc = g.episode(
+            model=HAIKU, success=False, activity=activity, run_id=run,
+            escalated=True, to_model=SONNET,
+        )  # fmt: skip
+        esc["task"]["fingerprint"] = fp
+        g.episode(model=HAIKU, success=True, activity=activity)
+        g.episode(model=HAIKU, success=True, activity=activity)
+        # Four tasks of the run on toModel: with a fingerprint, the first is the follow-up.
+        for k in range(4):
+            task = g.episode(model=SONNET, success=True, activity=activity, run_id=run)
+            task["task"]["fingerprint"] = fp if k == 0 or fp is None else f"other-{k}"
+    rep = report(str(g.write(tmp_path / "e.jsonl")))
+    got = {
+        c["activity"]: (
+            c["candidate"]["model"],
+            c["cost"]["candidate_basis"],
+            c["cost"]["candidate_accepted"],
+            c["cost"]["candidate_unknown_cost_episodes"],
+            c["cost"]["candidate_per_accepted"],
+        )
+        for c in rep["comparisons"]
+    }
+    assert got == {
+        "doc": (HAIKU, "unknown", 2, 1, None),
+        "review": (HAIKU, "api_equivalent", 3, 0, pytest.approx((0.01 * 3 + 0.03) / 3)),
+    }

@@ -5,7 +5,8 @@
 --   episode of either route in a compared stratum; 'paired' = the episode picked for a shared
 --   fixture), role, label, cost_total (the episode's cost plus the cost of the follow-up attempt
 --   it escalated to — same activity, runId, task fingerprint and model = toModel; NULL when any
---   part is unknown or no follow-up is in the input), cost_basis_total;
+--   part is unknown or no follow-up is in the input, as when the escalated episode has no
+--   runId or no fingerprint to find it by), cost_basis_total;
 --   accepted (a success, or an escalation whose follow-up succeeded);
 --   routes_comp_cost (grain: comparison x role): episodes, labelled, successes, accepted, cost_sum,
 --   cost_basis ('observed' | 'api_equivalent' | 'subscription' | 'mixed' | 'unknown'),
@@ -44,7 +45,9 @@ follow AS (
     FROM routes_ep e
     LEFT JOIN routes_ep f
         ON e.run_id IS NOT NULL AND f.activity = e.activity AND f.run_id = e.run_id
-       AND f.fingerprint IS NOT DISTINCT FROM e.fingerprint AND f.model = e.to_model
+       -- One operation is one runId and fingerprint (§6): without a fingerprint the follow-up
+       -- cannot be told from the run's other tasks on toModel, so it stays unknown.
+       AND f.fingerprint = e.fingerprint AND f.model = e.to_model
        AND f.episode_id <> e.episode_id
        AND (e.started_at IS NULL OR f.started_at IS NULL OR f.started_at >= e.started_at)
     WHERE e.escalated
