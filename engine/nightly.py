@@ -23,6 +23,11 @@ The day's outputs go to ``OUT/YYYY-MM-DD/``::
     effectiveness/<scope>/recommend-<team>.md|.json   `runscore recommend` per team
     <pack>/<root>/...                         whatever a pack hook writes
 
+``<scope>`` and ``<root>`` are a root's folder name: its basename, or, where two roots
+share one (compared case-blind), the basename, ``-`` and 8 hex digits of the SHA-256 of
+its real path (``proj-1a2b3c4d``). It depends on the root and on which names clash, never
+on the order of the ``--root`` options, so a project keeps its folder from night to night.
+
 Everything is rendered into ``OUT/.YYYY-MM-DD.tmp-<pid>/`` (each file written with
 temp file + rename) and then swapped in with one ``renameat2(RENAME_EXCHANGE)``, so a
 re-run for the same date replaces that day's outputs completely or not at all; the old
@@ -776,9 +781,8 @@ def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
 
 
 def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
-    good: list[_Root] = []
+    ok: list[tuple[dict[str, Any], str, str, str]] = []  # entry, given, path, real path
     seen: set[str] = set()
-    taken: set[str] = set()
     for given in roots:
         path = os.path.normpath(given)
         entry: dict[str, Any] = {"root": given, "status": "ok", "reason": None, "label": None}
@@ -802,11 +806,37 @@ def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
             entry.update(status="duplicate", reason="same directory as an earlier --root")
             continue
         seen.add(key)
-        base = os.path.basename(key) or "root"
-        label = _unique(safe_name(base, "root"), taken)
-        entry["label"] = label
-        good.append(_Root(given, path, label))
+        ok.append((entry, given, path, key))
+    labels = _labels([key for *_, key in ok])
+    good: list[_Root] = []
+    for entry, given, path, key in ok:
+        entry["label"] = labels[key]
+        good.append(_Root(given, path, labels[key]))
     return good
+
+
+def _labels(reals: Sequence[str]) -> dict[str, str]:
+    """Each root's folder name (by real path): its basename, and where two roots share
+    one (on a case-blind disk too), ``-`` and 8 hex digits of the SHA-256 of its real
+    path. A root's name depends on its own path and on which names clash, never on the
+    order the roots were given in: numbered ``proj``, ``proj-2`` in that order, two
+    projects swapped folders (mixing their day-over-day files) when a glob or a crontab
+    edit reordered them."""
+    base = {k: safe_name(os.path.basename(k) or "root", "root") for k in reals}
+    count: dict[str, int] = {}
+    for name in base.values():
+        count[name.lower()] = count.get(name.lower(), 0) + 1
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    # In real-path order, so that a clash left after the suffix (a folder literally named
+    # as another's suffixed name) is settled the same way every night.
+    for k in sorted(reals):
+        name = base[k]
+        if count[name.lower()] > 1:
+            digest = hashlib.sha256(k.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            name = f"{name}-{digest}"
+        out[k] = _unique(name, taken)
+    return out
 
 
 def _plan_scopes(

@@ -7,6 +7,7 @@ file with one malformed line, an empty file and a team preset.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -353,3 +354,43 @@ def test_plugin_and_routes_packs_join(tmp_path: Path, fixtures: Path, run_cli: A
     index = (day / "index.md").read_text()
     assert all(f"]({p})" in index for paths in outputs.values() for p in paths)
     assert all((day / p).is_file() for paths in outputs.values() for p in paths)
+
+
+def _path_digest(path: Path) -> str:
+    return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:8]
+
+
+def test_same_basename_roots_keep_their_names_whatever_the_order(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """Two roots named alike are told apart by their real paths, not by the order they
+    were given in: a reordered crontab must not swap the projects' day-over-day folders."""
+    projects = {"a/proj": "guardian", "b/proj": "skeptic", "c/PROJ": "trickster", "solo": "sage"}
+    for root, archetype in projects.items():
+        events = hh.run_events(f"run-of-{root}", archetype=archetype)
+        hh.write_jsonl(tmp_path / root / ".archeflow/events/x.jsonl", events)
+    want = {
+        "a/proj": f"proj-{_path_digest(tmp_path / 'a/proj')}",
+        "b/proj": f"proj-{_path_digest(tmp_path / 'b/proj')}",
+        "c/PROJ": f"PROJ-{_path_digest(tmp_path / 'c/PROJ')}",  # alike on a case-blind disk
+        "solo": "solo",  # a name no other root has stays as it is
+    }
+    for date, order in (
+        ("2026-04-05", ["a/proj", "b/proj", "c/PROJ", "solo"]),
+        ("2026-04-06", ["solo", "c/PROJ", "b/proj", "a/proj"]),
+    ):
+        args = [a for r in order for a in ("--root", r)]
+        res = run_cli("nightly", *args, "--out", "out", "--date", date, "--format", "json")
+        assert res.exit_code == 0, res.stderr
+        log = json.loads(res.stdout)
+        assert {r["root"]: r["label"] for r in log["roots"]} == want
+        assert {s["label"]: s["roots"] for s in log["scopes"]} == {want[r]: [r] for r in want}
+        eff = tmp_path / "out" / date / "effectiveness"
+        assert sorted(p.name for p in eff.iterdir()) == sorted(want.values())
+        # Each folder holds its own project's report, on both nights.
+        for root, label in want.items():
+            hist = tmp_path / root / ".archeflow/memory/effectiveness.jsonl"
+            own = run_cli("report", "--history", str(hist)).stdout
+            assert (eff / label / "report.md").read_text() == own
+            rows = json.loads((eff / label / "report.json").read_text())
+            assert projects[root] in {r["archetype"] for r in rows}
