@@ -28,6 +28,11 @@ share one (compared case-blind), the basename, ``-`` and 8 hex digits of the SHA
 its real path (``proj-1a2b3c4d``). It depends on the root and on which names clash, never
 on the order of the ``--root`` options, so a project keeps its folder from night to night.
 
+``--date`` (``date``) names the day's folder; it is not a clock for the effectiveness
+reports, which read each history as the job finds it, lines written after that day
+included (a past day's run log and index say so: see ``_past_day_note``). The pack hooks
+get the date: routes measures freshness as of its 00:00 UTC, pipeline dates its files.
+
 Everything is rendered into ``OUT/.YYYY-MM-DD.tmp-<pid>/`` (each file written with
 temp file + rename) and then swapped in with one ``renameat2(RENAME_EXCHANGE)``, so a
 re-run for the same date replaces that day's outputs completely or not at all; the old
@@ -285,6 +290,7 @@ class NightlyResult:
     packs: list[PackResult] = field(default_factory=list)
     rejected: list[Diagnostic] = field(default_factory=list)  # not tied to a scope
     outputs: list[OutputFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # about the whole job
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
@@ -315,6 +321,7 @@ class NightlyResult:
             "packs": [p.as_dict() for p in self.packs],
             "rejected": [d.as_dict() for d in self.all_rejected],
             "rejected_outside_scopes": [d.as_dict() for d in self.rejected],
+            "notes": self.notes,
             "outputs": [o.as_dict() for o in self.outputs],
         }
 
@@ -618,7 +625,8 @@ def run_nightly(
     db.check_env()
     sources.max_line_limit()
     effectiveness_cache.settings()
-    day = date or parse_date(None)
+    today = parse_date(None)
+    day = date or today
     roots = list(roots) or ["."]
     if any(not r for r in roots):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
@@ -709,6 +717,8 @@ def run_nightly(
                 p.outputs for p in result.packs
             ):
                 raise NothingReadable(_nothing_message(result, tried=True))
+            if day < today and any(s.report is not None for s in result.scopes):
+                result.notes.append(_past_day_note(day))
             result.finished_at = _now()
             _write_log(result, dayf, renderer)
             _swap_in(tmp, final)
@@ -1127,6 +1137,20 @@ def _gone(root: _Root) -> Diagnostic:
     """A root there when the job started and gone by the time its step ran: rejected, as
     a root missing from the start is (it read as a root with nothing in it, exit 0)."""
     return Diagnostic("root", root.given, 0, f"root skipped: {_GONE}")
+
+
+def _past_day_note(day: dt.date) -> str:
+    """What a past day's folder must say of its effectiveness reports. They are not cut
+    back to the lines written by the end of that day: a history line's ts is when it was
+    scored, so a missed night re-run the next morning would leave out the very runs it
+    has just extracted (and a first run over old logs would report nothing). The routes
+    report keeps all its episodes too; only its freshness clock is the day."""
+    d = day.isoformat()
+    return (
+        f"the folder is dated {d}, but its effectiveness reports and recommendations read "
+        f"each history as this job found it (lines written after {d} included), not as it "
+        f"was on {d}"
+    )
 
 
 def _no_events_note(events_dir: str) -> str:

@@ -394,3 +394,30 @@ def test_same_basename_roots_keep_their_names_whatever_the_order(
             assert (eff / label / "report.md").read_text() == own
             rows = json.loads((eff / label / "report.json").read_text())
             assert projects[root] in {r["archetype"] for r in rows}
+
+
+def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A missed night re-run the next morning: the runs extracted now (history ts = now)
+    are in the reports of the past day's folder, and the run log and index say so."""
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/x.jsonl", hh.run_events("late"))
+    past = "2026-04-05"
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", past, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    log = json.loads(res.stdout)
+    note = (
+        f"the folder is dated {past}, but its effectiveness reports and recommendations read "
+        f"each history as this job found it (lines written after {past} included), not as it "
+        f"was on {past}"
+    )
+    assert log["notes"] == [note]
+    rows = json.loads((tmp_path / "out" / past / "effectiveness/proj/report.json").read_text())
+    assert [(r["archetype"], r["runs"]) for r in rows] == [("guardian", 1), ("sage", 1)]
+    day = tmp_path / "out" / past
+    assert f"- {note}\n" in (day / "runlog.md").read_text()
+    assert f"\nNote: {note}\n" in (day / "index.md").read_text()
+    # Today's folder (the default): nothing to say.
+    today = run_cli("nightly", "--root", "proj", "--out", "out", "--format", "json")
+    assert today.exit_code == 0, today.stderr
+    assert json.loads(today.stdout)["notes"] == []
