@@ -47,6 +47,12 @@ since a hand-run ``runscore extract`` holds it only while appending). Reports ar
 while holding the history's append lock, so they never see a half-appended group. Only
 the two nightly locks stop the job (``LockTimeout``, exit 4: another job is running); an
 append lock held past its wait fails that project's step, as any broken input does.
+
+The lock files stay when the job ends, whether it succeeded, failed or was killed: the
+lock is the flock on the file, which the kernel drops when the process ends, so a file
+left behind is harmless (the next job takes it at once; a test pins this). Deleting it
+on the way out cannot be done without a race: a job waiting on the old file would get
+the lock on a deleted file while a third job creates and locks a new one, and both run.
 """
 
 from __future__ import annotations

@@ -12,6 +12,9 @@ import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -421,3 +424,33 @@ def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
     today = run_cli("nightly", "--root", "proj", "--out", "out", "--format", "json")
     assert today.exit_code == 0, today.stderr
     assert json.loads(today.stdout)["notes"] == []
+
+
+def test_a_lock_file_left_by_a_failed_job_does_not_stop_the_next(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """The lock is an flock on OUT/.nightly.lock: a job that failed (or was killed) let go
+    of it when its process ended, and the file it leaves is reused, never deleted (see the
+    module docstring: deleting it would let two jobs run at once)."""
+    _project(tmp_path, fixtures)
+    with pytest.raises(RuntimeError, match="disk full"):
+        nightly.run_nightly(["proj"], "out", renderer=_Failing(), date=nightly.parse_date(DATE))
+    lock = tmp_path / "out" / ".nightly.lock"
+    assert lock.is_file()
+    inode = lock.stat().st_ino
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "0")
+    assert res.exit_code == 1, res.stderr  # the fixture's malformed lines, not a lock
+    assert "already running" not in res.stderr
+    assert (tmp_path / "out" / DATE / "index.md").is_file()
+    assert lock.stat().st_ino == inode
+    # A job killed while holding it (SIGKILL: no cleanup at all) lets go of it too.
+    code = (
+        "import os, signal; from runscore.engine import history\n"
+        "with history.locked('out/.nightly', timeout=0):\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=False)
+    assert killed.returncode == -signal.SIGKILL
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "0")
+    assert res.exit_code == 1 and "already running" not in res.stderr
+    assert lock.stat().st_ino == inode
