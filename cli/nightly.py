@@ -193,7 +193,9 @@ def pack_hooks() -> list[nightly.PackHook]:
     "date_text",
     metavar="YYYY-MM-DD",
     help="The date of the output folder (default: today, UTC). Re-running a date "
-    "replaces that day's folder completely or not at all.",
+    "replaces that day's folder completely or not at all. The reports read the histories "
+    "as they are now (a past day's folder says so); only the routes report's freshness "
+    "is measured as of that date.",
 )
 @click.option(
     "--history",

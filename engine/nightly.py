@@ -23,6 +23,16 @@ The day's outputs go to ``OUT/YYYY-MM-DD/``::
     effectiveness/<scope>/recommend-<team>.md|.json   `runscore recommend` per team
     <pack>/<root>/...                         whatever a pack hook writes
 
+``<scope>`` and ``<root>`` are a root's folder name: its basename, or, where two roots
+share one (compared case-blind), the basename, ``-`` and 8 hex digits of the SHA-256 of
+its real path (``proj-1a2b3c4d``). It depends on the root and on which names clash, never
+on the order of the ``--root`` options, so a project keeps its folder from night to night.
+
+``--date`` (``date``) names the day's folder; it is not a clock for the effectiveness
+reports, which read each history as the job finds it, lines written after that day
+included (a past day's run log and index say so: see ``_past_day_note``). The pack hooks
+get the date: routes measures freshness as of its 00:00 UTC, pipeline dates its files.
+
 Everything is rendered into ``OUT/.YYYY-MM-DD.tmp-<pid>/`` (each file written with
 temp file + rename) and then swapped in with one ``renameat2(RENAME_EXCHANGE)``, so a
 re-run for the same date replaces that day's outputs completely or not at all; the old
@@ -37,6 +47,12 @@ since a hand-run ``runscore extract`` holds it only while appending). Reports ar
 while holding the history's append lock, so they never see a half-appended group. Only
 the two nightly locks stop the job (``LockTimeout``, exit 4: another job is running); an
 append lock held past its wait fails that project's step, as any broken input does.
+
+The lock files stay when the job ends, whether it succeeded, failed or was killed: the
+lock is the flock on the file, which the kernel drops when the process ends, so a file
+left behind is harmless (the next job takes it at once; a test pins this). Deleting it
+on the way out cannot be done without a race: a job waiting on the old file would get
+the lock on a deleted file while a third job creates and locks a new one, and both run.
 """
 
 from __future__ import annotations
@@ -280,6 +296,7 @@ class NightlyResult:
     packs: list[PackResult] = field(default_factory=list)
     rejected: list[Diagnostic] = field(default_factory=list)  # not tied to a scope
     outputs: list[OutputFile] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # about the whole job
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
@@ -310,6 +327,7 @@ class NightlyResult:
             "packs": [p.as_dict() for p in self.packs],
             "rejected": [d.as_dict() for d in self.all_rejected],
             "rejected_outside_scopes": [d.as_dict() for d in self.rejected],
+            "notes": self.notes,
             "outputs": [o.as_dict() for o in self.outputs],
         }
 
@@ -613,7 +631,8 @@ def run_nightly(
     db.check_env()
     sources.max_line_limit()
     effectiveness_cache.settings()
-    day = date or parse_date(None)
+    today = parse_date(None)
+    day = date or today
     roots = list(roots) or ["."]
     if any(not r for r in roots):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
@@ -704,6 +723,8 @@ def run_nightly(
                 p.outputs for p in result.packs
             ):
                 raise NothingReadable(_nothing_message(result, tried=True))
+            if day < today and any(s.report is not None for s in result.scopes):
+                result.notes.append(_past_day_note(day))
             result.finished_at = _now()
             _write_log(result, dayf, renderer)
             _swap_in(tmp, final)
@@ -776,9 +797,8 @@ def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
 
 
 def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
-    good: list[_Root] = []
+    ok: list[tuple[dict[str, Any], str, str, str]] = []  # entry, given, path, real path
     seen: set[str] = set()
-    taken: set[str] = set()
     for given in roots:
         path = os.path.normpath(given)
         entry: dict[str, Any] = {"root": given, "status": "ok", "reason": None, "label": None}
@@ -802,11 +822,37 @@ def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
             entry.update(status="duplicate", reason="same directory as an earlier --root")
             continue
         seen.add(key)
-        base = os.path.basename(key) or "root"
-        label = _unique(safe_name(base, "root"), taken)
-        entry["label"] = label
-        good.append(_Root(given, path, label))
+        ok.append((entry, given, path, key))
+    labels = _labels([key for *_, key in ok])
+    good: list[_Root] = []
+    for entry, given, path, key in ok:
+        entry["label"] = labels[key]
+        good.append(_Root(given, path, labels[key]))
     return good
+
+
+def _labels(reals: Sequence[str]) -> dict[str, str]:
+    """Each root's folder name (by real path): its basename, and where two roots share
+    one (on a case-blind disk too), ``-`` and 8 hex digits of the SHA-256 of its real
+    path. A root's name depends on its own path and on which names clash, never on the
+    order the roots were given in: numbered ``proj``, ``proj-2`` in that order, two
+    projects swapped folders (mixing their day-over-day files) when a glob or a crontab
+    edit reordered them."""
+    base = {k: safe_name(os.path.basename(k) or "root", "root") for k in reals}
+    count: dict[str, int] = {}
+    for name in base.values():
+        count[name.lower()] = count.get(name.lower(), 0) + 1
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    # In real-path order, so that a clash left after the suffix (a folder literally named
+    # as another's suffixed name) is settled the same way every night.
+    for k in sorted(reals):
+        name = base[k]
+        if count[name.lower()] > 1:
+            digest = hashlib.sha256(k.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            name = f"{name}-{digest}"
+        out[k] = _unique(name, taken)
+    return out
 
 
 def _plan_scopes(
@@ -1097,6 +1143,20 @@ def _gone(root: _Root) -> Diagnostic:
     """A root there when the job started and gone by the time its step ran: rejected, as
     a root missing from the start is (it read as a root with nothing in it, exit 0)."""
     return Diagnostic("root", root.given, 0, f"root skipped: {_GONE}")
+
+
+def _past_day_note(day: dt.date) -> str:
+    """What a past day's folder must say of its effectiveness reports. They are not cut
+    back to the lines written by the end of that day: a history line's ts is when it was
+    scored, so a missed night re-run the next morning would leave out the very runs it
+    has just extracted (and a first run over old logs would report nothing). The routes
+    report keeps all its episodes too; only its freshness clock is the day."""
+    d = day.isoformat()
+    return (
+        f"the folder is dated {d}, but its effectiveness reports and recommendations read "
+        f"each history as this job found it (lines written after {d} included), not as it "
+        f"was on {d}"
+    )
 
 
 def _no_events_note(events_dir: str) -> str:

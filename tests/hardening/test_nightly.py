@@ -7,10 +7,14 @@ file with one malformed line, an empty file and a team preset.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -353,3 +357,100 @@ def test_plugin_and_routes_packs_join(tmp_path: Path, fixtures: Path, run_cli: A
     index = (day / "index.md").read_text()
     assert all(f"]({p})" in index for paths in outputs.values() for p in paths)
     assert all((day / p).is_file() for paths in outputs.values() for p in paths)
+
+
+def _path_digest(path: Path) -> str:
+    return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:8]
+
+
+def test_same_basename_roots_keep_their_names_whatever_the_order(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """Two roots named alike are told apart by their real paths, not by the order they
+    were given in: a reordered crontab must not swap the projects' day-over-day folders."""
+    projects = {"a/proj": "guardian", "b/proj": "skeptic", "c/PROJ": "trickster", "solo": "sage"}
+    for root, archetype in projects.items():
+        events = hh.run_events(f"run-of-{root}", archetype=archetype)
+        hh.write_jsonl(tmp_path / root / ".archeflow/events/x.jsonl", events)
+    want = {
+        "a/proj": f"proj-{_path_digest(tmp_path / 'a/proj')}",
+        "b/proj": f"proj-{_path_digest(tmp_path / 'b/proj')}",
+        "c/PROJ": f"PROJ-{_path_digest(tmp_path / 'c/PROJ')}",  # alike on a case-blind disk
+        "solo": "solo",  # a name no other root has stays as it is
+    }
+    for date, order in (
+        ("2026-04-05", ["a/proj", "b/proj", "c/PROJ", "solo"]),
+        ("2026-04-06", ["solo", "c/PROJ", "b/proj", "a/proj"]),
+    ):
+        args = [a for r in order for a in ("--root", r)]
+        res = run_cli("nightly", *args, "--out", "out", "--date", date, "--format", "json")
+        assert res.exit_code == 0, res.stderr
+        log = json.loads(res.stdout)
+        assert {r["root"]: r["label"] for r in log["roots"]} == want
+        assert {s["label"]: s["roots"] for s in log["scopes"]} == {want[r]: [r] for r in want}
+        eff = tmp_path / "out" / date / "effectiveness"
+        assert sorted(p.name for p in eff.iterdir()) == sorted(want.values())
+        # Each folder holds its own project's report, on both nights.
+        for root, label in want.items():
+            hist = tmp_path / root / ".archeflow/memory/effectiveness.jsonl"
+            own = run_cli("report", "--history", str(hist)).stdout
+            assert (eff / label / "report.md").read_text() == own
+            rows = json.loads((eff / label / "report.json").read_text())
+            assert projects[root] in {r["archetype"] for r in rows}
+
+
+def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A missed night re-run the next morning: the runs extracted now (history ts = now)
+    are in the reports of the past day's folder, and the run log and index say so."""
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/x.jsonl", hh.run_events("late"))
+    past = "2026-04-05"
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", past, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    log = json.loads(res.stdout)
+    note = (
+        f"the folder is dated {past}, but its effectiveness reports and recommendations read "
+        f"each history as this job found it (lines written after {past} included), not as it "
+        f"was on {past}"
+    )
+    assert log["notes"] == [note]
+    rows = json.loads((tmp_path / "out" / past / "effectiveness/proj/report.json").read_text())
+    assert [(r["archetype"], r["runs"]) for r in rows] == [("guardian", 1), ("sage", 1)]
+    day = tmp_path / "out" / past
+    assert f"- {note}\n" in (day / "runlog.md").read_text()
+    assert f"\nNote: {note}\n" in (day / "index.md").read_text()
+    # Today's folder (the default): nothing to say.
+    today = run_cli("nightly", "--root", "proj", "--out", "out", "--format", "json")
+    assert today.exit_code == 0, today.stderr
+    assert json.loads(today.stdout)["notes"] == []
+
+
+def test_a_lock_file_left_by_a_failed_job_does_not_stop_the_next(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """The lock is an flock on OUT/.nightly.lock: a job that failed (or was killed) let go
+    of it when its process ended, and the file it leaves is reused, never deleted (see the
+    module docstring: deleting it would let two jobs run at once)."""
+    _project(tmp_path, fixtures)
+    with pytest.raises(RuntimeError, match="disk full"):
+        nightly.run_nightly(["proj"], "out", renderer=_Failing(), date=nightly.parse_date(DATE))
+    lock = tmp_path / "out" / ".nightly.lock"
+    assert lock.is_file()
+    inode = lock.stat().st_ino
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "0")
+    assert res.exit_code == 1, res.stderr  # the fixture's malformed lines, not a lock
+    assert "already running" not in res.stderr
+    assert (tmp_path / "out" / DATE / "index.md").is_file()
+    assert lock.stat().st_ino == inode
+    # A job killed while holding it (SIGKILL: no cleanup at all) lets go of it too.
+    code = (
+        "import os, signal; from runscore.engine import history\n"
+        "with history.locked('out/.nightly', timeout=0):\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    killed = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=False)
+    assert killed.returncode == -signal.SIGKILL
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "0")
+    assert res.exit_code == 1 and "already running" not in res.stderr
+    assert lock.stat().st_ino == inode
