@@ -962,7 +962,10 @@ def export(
     ``FILE.parquet`` holds the ``history`` table; with events, each event table goes to
     ``FILE.<table>.parquet`` beside it. ``FILE.duckdb`` holds tables ``history``,
     ``history_current`` and the event tables. Files are written to a temporary name and
-    renamed into place, so a reader never sees half a file.
+    renamed into place, so a reader never sees half a file. A Parquet export without
+    events removes the ``FILE.<table>.parquet`` files an earlier export with events left
+    (once the history is in place): beside the new history they would read as its events,
+    as a DuckDB export replaces the whole file.
     """
     target = os.fspath(to)
     suffix = Path(target).suffix.lower()
@@ -988,6 +991,14 @@ def export(
             for n, path in outs.items():
                 path, rows[n] = _write_parquet(_stream_view(con, n), path)
                 written.append(path)
+            for n in EVENT_VIEWS:
+                stale = f"{stem}.{n}.parquet"
+                if n not in outs and os.path.lexists(stale) and not os.path.isdir(stale):
+                    os.unlink(stale)
+                    notes.append(
+                        f"{stale}: removed: an earlier export's event table "
+                        "(this export has no --events)"
+                    )
         else:
             written = [_write_duckdb(con, names, target, rows)]
     except (OSError, duckdb.IOException) as e:
