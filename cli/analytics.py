@@ -209,8 +209,9 @@ def summary_cmd(
     "target",
     required=True,
     type=click.Path(dir_okay=False),
-    help="FILE.parquet (history; event tables as FILE.<table>.parquet beside it) or "
-    "FILE.duckdb (one database with tables history, history_current and the event tables).",
+    help="FILE.parquet (history; event tables as FILE.<table>.parquet beside it, or, "
+    "without --events, such files of an earlier export removed) or FILE.duckdb (one "
+    "database with tables history, history_current and the event tables).",
 )
 @history_option
 @click.option(

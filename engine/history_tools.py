@@ -102,14 +102,20 @@ def check(path: str) -> CheckResult:
     load = effectiveness_history.load_history(con, path)
     issues = list(load.issues)
     # A record written twice: the same idempotency key on two lines (extract never does
-    # that; a hand-merge or a concatenation can). The first line is kept.
+    # that; a hand-merge or a concatenation can). ArcheFlow's own lines have no events
+    # hash: one of them is written twice when it is equal, field by typed field, to an
+    # earlier line (a re-score differs at least in ts). The first line is kept.
     dups = con.execute(
-        """
-        SELECT history_file, history_line, first_line FROM (
-            SELECT history_file, history_line,
+        f"""
+        SELECT history_file, history_line, first_line, keyed FROM (
+            SELECT history_file, history_line, true AS keyed,
                    min(history_line) OVER (PARTITION BY run_id, archetype, scoring_version,
                                            events_sha256) AS first_line
-            FROM history WHERE events_sha256 IS NOT NULL)
+            FROM history WHERE events_sha256 IS NOT NULL
+            UNION ALL
+            SELECT history_file, history_line, false AS keyed,
+                   min(history_line) OVER (PARTITION BY {_ALL_FIELDS}) AS first_line
+            FROM history WHERE events_sha256 IS NULL)
         WHERE history_line <> first_line ORDER BY history_line
         """
     ).fetchall()
@@ -117,9 +123,11 @@ def check(path: str) -> CheckResult:
         LineIssue(
             str(f),
             int(line),
-            f"duplicate record: same run, archetype, version and events as line {int(first)}",
+            f"duplicate record: same run, archetype, version and events as line {int(first)}"
+            if keyed
+            else f"duplicate record: equal in every field to line {int(first)}",
         )
-        for f, line, first in dups
+        for f, line, first, keyed in dups
     ]
     dup_lines = {d.line for d in duplicates}
     keep = [
@@ -150,6 +158,9 @@ def check(path: str) -> CheckResult:
         )
     return result
 
+
+#: The history's typed §4 columns (names of ours, never input), for a PARTITION BY.
+_ALL_FIELDS = ", ".join(effectiveness_history.HISTORY_FIELDS)
 
 #: How the readers name a line over RUNSCORE_MAX_LINE_BYTES (sources.read_jsonl).
 _TOO_LONG = "line longer than "

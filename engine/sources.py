@@ -1445,6 +1445,29 @@ def _careful_in_duckdb(
     return issues, rows_of, failed
 
 
+def text_groups(
+    f: SourceFile, max_line_bytes: int, group_bytes: int = CAREFUL_GROUP_BYTES
+) -> Iterator[tuple[pa.Array, pa.Array]]:
+    """``f``'s lines as the careful reader numbers them, for a second look in SQL: groups
+    of about ``group_bytes``, each (pieces of whole lines as UTF-8 strings, the number of
+    each piece's first line). A line that is not UTF-8 or is over the limit is blank in
+    them (the reader reports it); an unreadable file raises OSError."""
+    import pyarrow as pa  # local: see LIST_BIND_ROWS
+
+    pieces: list[bytes] = []
+    bases: list[int] = []
+    size = 0
+    for base, piece in _line_pieces(f, max_line_bytes, []):
+        pieces.append(piece)
+        bases.append(base)
+        size += len(piece)
+        if size >= group_bytes:
+            yield _utf8_strings(pieces), pa.array(bases, pa.int64())
+            pieces, bases, size = [], [], 0
+    if pieces:
+        yield _utf8_strings(pieces), pa.array(bases, pa.int64())
+
+
 def _line_pieces(
     f: SourceFile, max_line_bytes: int, issues: list[LineIssue]
 ) -> Iterator[tuple[int, bytes]]:

@@ -56,7 +56,7 @@ DEFAULT_MIN_LINES = 50_000
 _READ = "100_history_cache_read"
 _WRITE = "100_history_cache_write"
 #: Every SQL file whose text decides what a cached line holds.
-_TYPING = ("100_history", "100_history_fast", _READ, _WRITE)
+_TYPING = ("100_history", "100_history_fast", "100_history_keys", _READ, _WRITE)
 #: Relations the read leaves or uses (dropped first: a table of a previous read on the
 #: same connection may have the name).
 _RELATIONS = ("_hc_tail", "_hc_new", "_hc_keys", "_hc_demoted")

@@ -243,7 +243,7 @@ def _load_files(
 
     ``digest``: also take each file's SHA-256 in its pre-scan (for the cache).
     """
-    fast, scanned = _load_fast(con, files, v, digest)
+    fast, scanned, vouched = _load_fast(con, files, v, digest)
     for f in files:
         if not scanned:
             sources.prescan(f, digest=digest, piecewise=True)
@@ -257,6 +257,7 @@ def _load_files(
     else:
         res = sources.read_jsonl(con, files, "history_raw", {k: "JSON" for k in HISTORY_FIELDS})
         load.issues.extend(res.skipped)
+        _find_duplicate_keys(con, [f for f in files if not _unchanged(f, vouched)], v)
         sqlpack.execute(con, sqlpack.load(PACK, v, "100_history"))
         load.issues.extend(
             LineIssue(str(f), int(line), str(reason))
@@ -274,6 +275,54 @@ def _load_files(
 
 #: The fast path's SQL file (types lines while scanning; see its header).
 _FAST_FILE = "100_history_fast"
+#: Finds lines that give a field twice, for the careful path (see its header).
+_KEYS_FILE = "100_history_keys"
+
+
+def _unchanged(f: sources.SourceFile, before: os.stat_result | None) -> bool:
+    """``f`` is as it was at ``before`` (None: never), by size, mtime and inode: the history
+    is append-only, so a file that did not grow holds no line a read then did not see."""
+    if before is None:
+        return False
+    try:
+        now = os.stat(f.path)
+    except OSError:
+        return False
+    return (now.st_size, now.st_mtime_ns, now.st_ino, now.st_dev) == (
+        before.st_size,
+        before.st_mtime_ns,
+        before.st_ino,
+        before.st_dev,
+    )
+
+
+def _find_duplicate_keys(
+    con: duckdb.DuckDBPyConnection, files: Sequence[sources.SourceFile], v: str
+) -> None:
+    """Fill ``history_dup_keys`` (which 100_history.sql reads) with the lines of ``files``
+    that give a §4 field twice: each file's text is read once more and its keys listed in
+    SQL (a few seconds per 1M lines, a fifth of the careful read), so the caller passes only
+    files the fast path's scan could not vouch for (its read_json refuses such a line, and
+    so reads past none)."""
+    con.execute(
+        "CREATE OR REPLACE TEMP TABLE history_dup_keys (file VARCHAR, line BIGINT, keys VARCHAR)"
+    )
+    if not files:
+        return
+    sql = sqlpack.load(PACK, v, _KEYS_FILE)
+    limit = sources.max_line_limit()
+    for f in files:
+        try:
+            for content, base in sources.text_groups(f, limit):
+                con.register("_hk_text", pa.table({"content": content, "base": base}))
+                try:
+                    sqlpack.execute(con, sql, {"file": f.display, "fields": list(HISTORY_FIELDS)})
+                finally:
+                    con.unregister("_hk_text")
+        except OSError:
+            continue  # read_jsonl has reported the file; nothing of it is left to check
+
+
 #: What it creates: views in the fast path, some of them tables in the careful one.
 _FAST_RELATIONS = (
     "history",
@@ -302,8 +351,12 @@ def _load_fast(
     files: Sequence[sources.SourceFile],
     version: str,
     digest: bool = False,
-) -> tuple[bool, bool]:
-    """Type a clean history in one scan. Returns (answered, pre-scanned).
+) -> tuple[bool, bool, os.stat_result | None]:
+    """Type a clean history in one scan. Returns (answered, pre-scanned, vouched).
+
+    vouched: the file's stat from before the scan when the scan read it to its end, else
+    None. Its read_json refuses a line that gives a field twice, so a file still as it was
+    then has no such line, and the careful path need not look for them (``_unchanged``).
 
     The fast path is exact only for a file the pre-scan finds clean whose every line is
     a JSON object in the plain form (see ``100_history_fast.sql``); anything else goes to
@@ -312,18 +365,18 @@ def _load_fast(
     When it does not answer, nothing it created is left behind.
     """
     if len(files) != 1:
-        return False, False
+        return False, False, None
     f = files[0]
     try:
-        regular = stat.S_ISREG(os.stat(f.path).st_mode)
+        before: os.stat_result | None = os.stat(f.path)
     except OSError:
-        regular = False
-    if not regular:  # a FIFO would block read_json; the pre-scan reports it
-        return False, False
+        before = None
+    if before is None or not stat.S_ISREG(before.st_mode):
+        return False, False, None  # a FIFO would block read_json; the pre-scan reports it
     try:
         fast = sqlpack.load(PACK, version, _FAST_FILE)
     except SqlPackError:
-        return False, False
+        return False, False, None
     limit = sources.max_line_limit()
     for name in _FAST_RELATIONS:
         _drop_relation(con, name)  # a table of the careful path's may have the name
@@ -355,10 +408,10 @@ def _load_fast(
         raise failure
     clean = f.error is None and f.clean and f.size > 0 and f.long_line <= limit
     if clean and lines == f.lines and bad == 0:
-        return True, True
+        return True, True, before
     for name in _FAST_RELATIONS:
         _drop_relation(con, name)
-    return False, True
+    return False, True, before if failure is None else None
 
 
 def _notes_for(load: HistoryLoad) -> list[str]:
@@ -989,7 +1042,10 @@ def export(
     ``FILE.parquet`` holds the ``history`` table; with events, each event table goes to
     ``FILE.<table>.parquet`` beside it. ``FILE.duckdb`` holds tables ``history``,
     ``history_current`` and the event tables. Files are written to a temporary name and
-    renamed into place, so a reader never sees half a file.
+    renamed into place, so a reader never sees half a file. A Parquet export without
+    events removes the ``FILE.<table>.parquet`` files an earlier export with events left
+    (once the history is in place): beside the new history they would read as its events,
+    as a DuckDB export replaces the whole file.
     """
     target = os.fspath(to)
     suffix = Path(target).suffix.lower()
@@ -1015,6 +1071,14 @@ def export(
             for n, path in outs.items():
                 path, rows[n] = _write_parquet(_stream_view(con, n), path)
                 written.append(path)
+            for n in EVENT_VIEWS:
+                stale = f"{stem}.{n}.parquet"
+                if n not in outs and os.path.lexists(stale) and not os.path.isdir(stale):
+                    os.unlink(stale)
+                    notes.append(
+                        f"{stale}: removed: an earlier export's event table "
+                        "(this export has no --events)"
+                    )
         else:
             written = [_write_duckdb(con, names, target, rows)]
     except (OSError, duckdb.IOException) as e:

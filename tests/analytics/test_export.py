@@ -94,6 +94,37 @@ def test_export_with_events(run_cli, tmp_path: Path, fixtures: Path) -> None:
     assert con.execute("SELECT count(*) FROM events").fetchall() == [(8,)]
 
 
+def test_a_parquet_export_without_events_removes_an_earlier_exports_event_files(
+    run_cli, tmp_path: Path, fixtures: Path
+) -> None:
+    # FILE.<table>.parquet beside FILE.parquet reads as part of the export: left from an
+    # earlier `export --events`, it described other events than the history beside it.
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    target = tmp_path / "all.parquet"
+    run_cli("export", "--to", str(target), "--history", HISTORY, "--events", events)
+    assert (tmp_path / "all.run_scores.parquet").is_file()
+    (tmp_path / "all.notes.parquet").write_text("not ours")  # not a name export writes
+    r = run_cli("export", "--to", str(target), "--history", HISTORY)
+    assert r.exit_code == 1  # the fixed history's skipped lines
+    assert r.stdout == f"{target}\n"
+    removed = [ln for ln in r.stderr.splitlines() if "removed" in ln]
+    assert removed == [
+        f"{tmp_path / f'all.{n}.parquet'}: removed: an earlier export's event table "
+        "(this export has no --events)"
+        for n in (
+            "events",
+            "verdicts",
+            "findings",
+            "fixes",
+            "fix_attribution",
+            "run_scores",
+            "run_status",
+        )
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["all.notes.parquet", "all.parquet"]
+    assert pl.read_parquet(target).height == 42
+
+
 def test_export_events_without_history(run_cli, tmp_path: Path, fixtures: Path) -> None:
     events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
     db_path = tmp_path / "e.duckdb"

@@ -540,3 +540,28 @@ def test_the_written_cache_is_whole_in_its_file(
         assert con.execute("SELECT count(*) FROM issues").fetchall() == [(3,)]
     finally:
         con.close()
+
+
+def test_a_field_given_twice_is_skipped_with_and_without_the_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from .test_history_fast_path import _twice
+
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(10)])
+    _append(p, _twice(_base(10, composite_score=0.9), "composite_score", 0.1) + "\n")
+    cold = _cached(p, monkeypatch)
+    assert cold["reader"] == "careful" and _cache(p).is_file()
+    assert _cached(p, monkeypatch)["reader"] == "cache"
+    # and in lines appended after the cache was written, which the fast reader types
+    _append(
+        p, json.dumps(_base(12)) + "\n" + _twice(_base(13), "ts", "2027-01-01T00:00:00Z") + "\n"
+    )
+    tail = _cached(p, monkeypatch, min_lines=100)
+    assert tail["reader"] == "cache+careful"
+    _assert_same(tail, _uncached(p, monkeypatch))
+    assert [(i["line"], i["reason"]) for i in tail["issues"]] == [
+        (11, "history line skipped: duplicate key composite_score"),
+        (13, "history line skipped: duplicate key ts"),
+    ]
+    assert [r[-1] for r in tail["history"][2]] == [*range(1, 11), 12]

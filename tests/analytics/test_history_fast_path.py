@@ -42,7 +42,7 @@ _ABSENT = object()
 def _tables(path: Path, *, careful: bool, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     with monkeypatch.context() as m:
         if careful:
-            m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
+            m.setattr(eh, "_load_fast", lambda *a, **k: (False, False, None))
         con = eh.connect()
         out = snapshot(con, eh.load_history(con, path))
         con.close()
@@ -215,7 +215,7 @@ def test_golden_history_without_its_bad_lines_reports_the_same(
     fast = eh.report(p, version="all")
     assert fast.history.reader == "fast"
     with monkeypatch.context() as m:
-        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
+        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False, None))
         careful = eh.report(p, version="all")
     assert careful.history.reader == "careful"
     assert fast.table.to_pylist() == careful.table.to_pylist()
@@ -335,9 +335,99 @@ def test_sql_export_and_check_agree_on_both_readers(
 
     fast = everything("fast")
     with monkeypatch.context() as m:
-        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False))
+        m.setattr(eh, "_load_fast", lambda *a, **k: (False, False, None))
         careful = everything("careful")
     assert fast == careful
     # run_id = run-{i % 7} and three archetypes: 21 keys over 42 lines
     assert len(fast["history"]) == 42 and len(fast["history_current"]) == 21
     assert fast["check"][2], "line 42 repeats line 4's record: check reports it"
+
+
+def _twice(rec: dict[str, Any], key: str, value: Any, *, spelled: str | None = None) -> str:
+    """``rec`` as a JSON line that gives ``key`` a second time, with ``value``, at its end
+    (``spelled``: the key's JSON text there, if not the plain one)."""
+    return json.dumps(rec)[:-1] + f", {spelled or json.dumps(key)}: {json.dumps(value)}}}"
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        "",  # the only problem in the file
+        "{oops\n",  # after a line the fast read refuses for another reason
+        json.dumps(_base(8, tokens="12")) + "\n",  # after a value the fast path cannot type
+    ],
+)
+@pytest.mark.parametrize("careful", [False, True])
+def test_a_line_with_a_history_field_twice_is_skipped_by_every_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str, careful: bool
+) -> None:
+    # {"composite_score": 0.9, ..., "composite_score": 0.1} says two things: which one was
+    # meant cannot be known, so the line is skipped like any other bad line.
+    p = tmp_path / "h.jsonl"
+    dup = _twice(_base(5, composite_score=0.9), "composite_score", 0.1)
+    escaped = _twice(_base(6), "run_id", "run-x", spelled='"run\\u005fid"')  # an escape
+    good = [json.dumps(_base(i)) + "\n" for i in range(3)]
+    p.write_text(before + good[0] + dup + "\n" + good[1] + escaped + "\n" + good[2])
+    got = _tables(p, careful=careful, monkeypatch=monkeypatch)
+    first = 2 if before else 1
+    assert [i for i in got["issues"] if i["line"] > first] == [
+        {
+            "file": str(p),
+            "line": first + 1,
+            "reason": "history line skipped: duplicate key composite_score",
+        },
+        {"file": str(p), "line": first + 3, "reason": "history line skipped: duplicate key run_id"},
+    ]
+    assert [r[-1] for r in got["history"][2]] == [first, first + 2, first + 4]
+    assert got["reader"] == "careful"
+
+
+def test_a_key_outside_the_record_given_twice_is_not_a_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Fields outside the §4 record are ignored, twice or once, by both readers.
+    p = tmp_path / "h.jsonl"
+    lines = [json.dumps(_base(i)) for i in range(3)]
+    lines[1] = _twice({**_base(1), "note": "a"}, "note", "b")
+    p.write_text("\n".join(lines) + "\n")
+    fast = _tables(p, careful=False, monkeypatch=monkeypatch)
+    careful = _tables(p, careful=True, monkeypatch=monkeypatch)
+    assert fast["reader"] == "fast"
+    assert fast["issues"] == careful["issues"] == []
+    for k in ("versions", "history", "history_current"):
+        assert _same(fast[k], careful[k]), k
+
+
+@pytest.mark.parametrize(
+    "bad,looked",
+    [
+        (json.dumps(_base(8, tokens="12")), False),  # read_json read every line: none twice
+        ("{oops", True),  # it stopped there: the lines after it are looked at
+    ],
+)
+def test_lines_are_looked_at_for_a_field_twice_only_when_the_fast_scan_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, bad: str, looked: bool
+) -> None:
+    from runscore.engine import sources
+
+    p = tmp_path / "h.jsonl"
+    p.write_text("\n".join([json.dumps(_base(i)) for i in range(3)] + [bad]) + "\n")
+    seen: list[str] = []
+    real = sources.text_groups
+    monkeypatch.setattr(sources, "text_groups", lambda f, *a: seen.append(f.path) or real(f, *a))
+    con = eh.connect()
+    load = eh.load_history(con, p)
+    assert load.reader == "careful" and load.lines == 3
+    assert seen == ([str(p)] if looked else [])
+
+
+def test_report_names_a_line_with_a_field_twice(run_cli, tmp_path: Path) -> None:
+    p = tmp_path / "h.jsonl"
+    p.write_text(
+        json.dumps(_base(1)) + "\n" + _twice(_base(2), "archetype", "sage") + "\n",
+        encoding="utf-8",
+    )
+    r = run_cli("report", "--history", str(p), "--format", "json")
+    assert r.exit_code == 1
+    assert [x["runs"] for x in json.loads(r.stdout)] == [1]
+    assert r.stderr.splitlines() == [f"{p}:2: history line skipped: duplicate key archetype"]

@@ -181,3 +181,45 @@ def test_token_counts_adding_up_beyond_storage_are_unknown_and_warned(tmp_path: 
     assert [(w["line"], w["reason"]) for w in res.warnings] == [
         (3, "tokens unknown: the token counts add up to more than can be stored")
     ]
+
+
+def test_cycle_or_met_of_the_wrong_kind_is_ignored_and_warned(tmp_path: Path) -> None:
+    # A verdict's data.cycle that is not an integer ("2") and a boundary's data.met that is
+    # not true or false ("yes") were ignored without a word: the verdict's scope came from
+    # the boundaries, the boundary counted as not met. Both still do, now with a warning,
+    # as a cost that is not a number. Absent or null is no warning: both are optional.
+    bug = {"severity": "bug", "fix_required": True}
+    events = [
+        {
+            "seq": 1,
+            "type": "review.verdict",
+            "agent": "guardian",
+            "data": {"cycle": "2", "findings": [bug]},
+        },
+        {"seq": 2, "type": "fix.applied", "data": {"source": "guardian"}},
+        {"seq": 3, "type": "cycle.boundary", "data": {"cycle": 1, "met": "yes"}},
+        {"seq": 4, "type": "review.verdict", "agent": "sage", "data": {"cycle": 2.5}},
+        {"seq": 5, "type": "review.verdict", "agent": "sage", "data": {"cycle": None}},
+        {"seq": 6, "type": "cycle.boundary", "data": {"met": None}},
+        {"seq": 7, "type": "cycle.boundary", "data": {"cycle": 2, "met": False}},
+        {"seq": 8, "type": "review.verdict", "agent": "skeptic", "data": {"cycle": 3}},
+        {"seq": 9, "type": "cycle.boundary", "data": {"met": 1}},
+        {"seq": 10, "type": "run.complete"},
+    ]
+    p = tmp_path / "r.jsonl"
+    p.write_text("".join(json.dumps({"run_id": "r", **e}) + "\n" for e in events))
+    res = effectiveness.extract([str(p)], str(tmp_path / "h.jsonl"), write=False)
+    assert [(w["file"], w["line"], w["reason"]) for w in res.warnings] == [
+        (str(p), 1, "cycle ignored: not an integer that fits"),
+        (str(p), 3, "met ignored: not true or false"),
+        (str(p), 4, "cycle ignored: not an integer that fits"),
+        (str(p), 9, "met ignored: not true or false"),
+    ]
+    recs = {r["archetype"]: r for r in res.records.to_pylist()}
+    assert recs["guardian"]["cycle_impact"] is False  # no boundary was met
+    # kept in the manifest: a rerun that skips the unchanged file says them again
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([str(p)], hist)
+    again = effectiveness.extract([str(p)], hist)
+    assert (again.files_read, again.files_unchanged) == (0, 1)
+    assert again.warnings == first.warnings == res.warnings

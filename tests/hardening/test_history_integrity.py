@@ -186,6 +186,29 @@ def test_duplicates_and_missing_files(tmp_path: Path, hh: Any, run_cli: Any) -> 
     assert run_cli("history", "check", str(tmp_path / "nope.jsonl")).exit_code == 3
 
 
+def test_an_archeflow_line_written_twice_is_a_duplicate(tmp_path: Path, run_cli: Any) -> None:
+    # ArcheFlow's own lines have no events_sha256, the key extract's duplicates are found
+    # by: the same line again was not reported at all. A line equal to an earlier one in
+    # every field is; one that differs in any field (here ts: a re-score) is not.
+    again = dict(LEGACY, ts="2026-03-02T09:00:00Z")
+    other = dict(LEGACY, composite_score=0.5)
+    body = [json.dumps(r).encode() for r in (LEGACY, again, other, LEGACY, LEGACY)]
+    # the same record with its keys in another order and no spaces: the same JSON
+    body.append(json.dumps(dict(reversed(LEGACY.items())), separators=(",", ":")).encode())
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b"\n".join(body) + b"\n")
+    res = run_cli("history", "check", str(hist))
+    assert res.exit_code == 1
+    assert [ln for ln in res.stderr.splitlines() if "duplicate record" in ln] == [
+        f"{hist}:{n}: duplicate record: equal in every field to line 1" for n in (4, 5, 6)
+    ]
+    data = json.loads(run_cli("history", "check", str(hist), "--format", "json").stdout)
+    assert [d["line"] for d in data["duplicates"]] == [4, 5, 6]
+    fixed = run_cli("history", "repair", str(hist), "--in-place")
+    assert fixed.exit_code == 0, fixed.stderr
+    assert hist.read_bytes() == b"\n".join(body[:3]) + b"\n"
+
+
 def test_repair_keeps_lines_it_could_not_read(
     tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

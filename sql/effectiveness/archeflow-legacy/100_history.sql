@@ -1,7 +1,9 @@
 -- archeflow-legacy · 100 history lines, typed and validated     spec: effectiveness.md §4, §5
 -- Same rules as effectiveness/v1 (each version folder is self-contained and frozen).
 -- Reads:    history_raw (_file, _line, _ord, then the 22 history fields of §4, every one
---           JSON), one row per JSON-object line of the history file (sources.read_jsonl).
+--           JSON), one row per JSON-object line of the history file (sources.read_jsonl);
+--           history_dup_keys (file, line, keys): lines that give a field twice
+--           (100_history_keys.sql).
 -- Produces: history_issues (file, line, reason) — lines that cannot be used, and why;
 --           history — one row per usable line, the §4 fields in order, typed (ts and run_ts
 --           TIMESTAMPTZ, scores DOUBLE, counts BIGINT), then history_file, history_line;
@@ -11,7 +13,8 @@
 -- scoring_version means 'archeflow-legacy', and a missing run_ts means run_ts = ts.
 -- Required: run_id and archetype (non-empty strings), ts (an ISO-8601 time) and
 -- composite_score (a number). Any other field that is present must have its type (or be
--- null); a line that breaks a rule is skipped whole, with every broken rule named.
+-- null), and no field may be given twice; a line that breaks a rule is skipped whole, with
+-- every broken rule named.
 CREATE OR REPLACE TEMP MACRO _h_is_null(j) AS j IS NULL OR json_type(j) = 'NULL';
 -- A finite number: DuckDB's JSON parser also reads nan/inf (and 1e400 as inf), which are
 -- not JSON numbers; they must not reach a score or a mean.
@@ -39,6 +42,9 @@ CREATE OR REPLACE TEMP MACRO _h_time(j) AS
 CREATE OR REPLACE TEMP TABLE _h_checked AS
 SELECT r.*,
        concat_ws('; ',
+         CASE WHEN d.keys IS NOT NULL
+              THEN CASE WHEN contains(d.keys, ',') THEN 'duplicate keys ' ELSE 'duplicate key ' END
+                   || d.keys END,
          CASE WHEN _h_is_null(run_id) THEN 'missing run_id'
               WHEN json_type(run_id) <> 'VARCHAR' THEN 'run_id is not a string'
               WHEN trim(run_id ->> '$') = '' THEN 'run_id is empty' END,
@@ -86,7 +92,8 @@ SELECT r.*,
          CASE WHEN NOT _h_is_null(source) AND json_type(source) <> 'VARCHAR'
               THEN 'source is not a string' END
        ) AS reason
-FROM history_raw r;
+FROM history_raw r
+LEFT JOIN history_dup_keys d ON d.file = r._file AND d.line = r._line;
 
 CREATE OR REPLACE TEMP TABLE history_issues AS
 SELECT _file AS file, _line AS line, 'history line skipped: ' || reason AS reason

@@ -9,7 +9,8 @@
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
---           model, met, own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
+--           cycle_bad (a verdict's cycle given but not an integer), model, met (cycle
+--           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
 --           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
 --           event, or null).
@@ -155,6 +156,10 @@ SELECT
     lower(eff_trim(verdict_t)) AS verdict,
     CASE WHEN typ = 'review.verdict' AND jkind(d[3]) = 'INTEGER'
          THEN TRY_CAST(d[3] AS BIGINT) END AS data_cycle,
+    -- a cycle given but not as an integer ("2"): ignored, and 030 warns (verdicts only)
+    CASE WHEN typ = 'review.verdict' AND d[3] <> 'null' AND NOT coalesce(
+              jkind(d[3]) = 'INTEGER' AND TRY_CAST(d[3] AS BIGINT) IS NOT NULL, false)
+         THEN true END AS cycle_bad,
     CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN findings_j END AS findings,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)
     CASE WHEN source_s <> '' THEN lower(eff_trim(source_s)) END AS fix_source,
@@ -173,7 +178,10 @@ SELECT
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[13]) END AS tok_in,
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[14]) END AS tok_out,
     CASE WHEN model_trim <> '' THEN model_t END AS model,
-    CASE WHEN typ = 'cycle.boundary' THEN coalesce(d[16] = 'true', false) END AS met,
+    -- true only for JSON true; absent or null is not met. Any other value ("yes", 1) is
+    -- not met either, but null here, so that 080 can warn that it was ignored.
+    CASE WHEN typ = 'cycle.boundary' THEN CASE coalesce(d[16], 'null')
+         WHEN 'true' THEN true WHEN 'false' THEN false WHEN 'null' THEN false END END AS met,
     -- identity of the event but for its seq: envelope, normalised parents, data
     md5(concat_ws(chr(31), coalesce(ts_t, 'null'), typ, coalesce(phase_t, 'null'),
                   coalesce(agent_t, 'null'), list_sort(parents)::VARCHAR,

@@ -1,6 +1,7 @@
 -- effectiveness/v1 · 090 history records and diagnostics        spec: effectiveness.md §4
 -- Reads:    run_scores (080), run_status and run_ts_warnings (015), edge_warnings (020),
---           fix_warnings (040), cost_warnings (050); bind parameter $scored_at (UTC ISO-8601 string).
+--           cycle_warnings (030), fix_warnings (040), cost_warnings (050), met_warnings
+--           (080); bind parameter $scored_at (UTC ISO-8601 string).
 -- Produces: history_records — one row per (scored run, review archetype), columns in the
 --           history line's order: the 15 ArcheFlow fields, then the v1 fields;
 --           event_warnings (run_id, file, line, reason) over every scored/incomplete run.
@@ -25,4 +26,6 @@ CREATE OR REPLACE TABLE event_warnings AS
 SELECT run_id, file, line, reason FROM edge_warnings
 UNION ALL SELECT run_id, file, line, reason FROM fix_warnings
 UNION ALL SELECT run_id, file, line, reason FROM cost_warnings
-UNION ALL SELECT run_id, file, line, reason FROM run_ts_warnings;
+UNION ALL SELECT run_id, file, line, reason FROM run_ts_warnings
+UNION ALL SELECT run_id, file, line, reason FROM cycle_warnings
+UNION ALL SELECT run_id, file, line, reason FROM met_warnings;
