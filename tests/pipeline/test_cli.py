@@ -242,7 +242,9 @@ def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path)
     # summary "fix *all* [urgent]" rendered as emphasis and a link reference, a file
     # "[x](http://e.example)" as a live link, "_wip_" as emphasis, "~~old~~" struck
     # through. Now they read as written; intra-word underscores (NEEDS_IMPROVEMENT,
-    # snake_case.py) need no escape and stay as they are.
+    # snake_case.py) need no escape and stay as they are. The golden's t|2 row changed
+    # when the packs' escapes became one (output.md_text): the summary's leading "!" is
+    # "\!" (nightly escaped a leading marker; the one escape does wherever a value lands).
     rows = [
         h.task(
             "fix *all* [urgent]",
@@ -274,3 +276,24 @@ def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path)
     assert "**Verdict: NEEDS_IMPROVEMENT**" in md
     assert "| wip\\_\\[x\\] | not_terminal |" in res.stdout
     assert "not terminal: \\*t\\* |" in res.stdout
+
+
+def test_user_text_keeps_entities_and_a_heading_s_last_hash(
+    run_cli: Any, h: Any, tmp_path: Path
+) -> None:
+    # `&` was not escaped, so a summary "&lt;b&gt;" rendered as "<b>" and "&amp;" as
+    # "&"; and the heading "# Pipeline evaluation: p #" ended in an ATX closing sequence,
+    # so the pipeline "p #" was shown as "p". Both now read as written; a raw <tag>
+    # stays text; a leading "# " cannot make a heading.
+    rows = [
+        h.task("p #", "t1", summary="&lt;b&gt; &amp; <tag>"),
+        h.task("p #", "t2", summary="# h"),
+    ]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = (tmp_path / "out" / f"pipeline-eval-p_-b8b4a033-{DATE}.md").read_text("utf-8")
+    assert md.startswith("# Pipeline evaluation: p \\#\n")
+    assert "| t1 | completed | — | — | — |  | &amp;lt;b&amp;gt; &amp;amp; &lt;tag&gt; |\n" in md
+    assert "| t2 | completed | — | — | — |  | \\# h |\n" in md
+    assert "| p \\# | scored | GOOD | 78.50 | 2 |" in res.stdout
