@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,31 +18,14 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.render import env, render
+from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
 
 # --------------------------------------------------------------------------- markdown
 
-#: After ``md``: link brackets, emphasis and a leading block marker, so a hostile run id,
-#: path or team name in a list item stays text (``md`` already handles | ` < > newlines
-#: and control characters). Intra-word underscores cannot open emphasis and stay as is.
-_MD_EXTRA = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
-_MD_LEAD = re.compile(r"^([#>+=!-])")
-
-
-def md_text(v: Any) -> str:
-    """A value as inline markdown text that cannot become a link, emphasis or block."""
-    s = output.md_escape(v)
-    return _MD_LEAD.sub(r"\\\1", _MD_EXTRA.sub(r"\\\1", s))
-
-
-def _nightly_env() -> None:
-    env().filters.setdefault("mdt", md_text)
-
 
 def _md(template: str, **ctx: Any) -> str:
-    _nightly_env()
     return render(template, **ctx).rstrip("\n") + "\n"
 
 

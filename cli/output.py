@@ -205,8 +205,37 @@ def md_escape(v: Any) -> str:
     s = _CTRL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", s)
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
-    s = s.replace("<", "&lt;").replace(">", "&gt;")
+    # `&` first: else "&lt;" in a value is read as "<", next to a "<" written as "&lt;".
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return s
+
+
+#: Link and image brackets, emphasis and strike-through marks. An intra-word underscore
+#: cannot open emphasis and stays as is (NEEDS_IMPROVEMENT, snake_case.py).
+_MD_INLINE = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
+#: A block marker opening the value (a template may put it at the start of a line or of a
+#: list item, where "# h" is a heading, "- l" a list, "1. o" an ordered list; ">" is
+#: already "&gt;"). Escaped wherever the value lands: a backslash before ASCII
+#: punctuation is plain text everywhere in CommonMark.
+_MD_LEAD = re.compile(r"^([ \t]*)([#>+=!-]|\d{1,9}(?=[.)](?:[ \t]|\Z)))")
+#: A last run of "#" after a space: at the end of an ATX heading it is a closing
+#: sequence and dropped ("# Pipeline p #" reads "Pipeline p"); escaping its first "#"
+#: keeps it text.
+_MD_CLOSING_HASH = re.compile(r"(?<=[ \t])(#+[ \t]*)\Z")
+
+
+def _lead(m: re.Match[str]) -> str:
+    space, mark = m.group(1), m.group(2)
+    return f"{space}\\{mark}" if not mark[0].isdigit() else f"{space}{mark}\\"
+
+
+def md_text(v: Any) -> str:
+    """A value as markdown text that renders as written wherever a template puts it: a
+    table cell, inline text, a heading, the start of a line or list item (null is
+    ``—``). The one escape of every report template (the ``md`` filter)."""
+    s = _MD_INLINE.sub(r"\\\1", md_escape(v))
+    s = _MD_CLOSING_HASH.sub(r"\\\1", s)
+    return _MD_LEAD.sub(_lead, s, count=1)
 
 
 def fmt_num(v: Any, digits: int = 2) -> str:

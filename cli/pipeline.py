@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import re
 from collections.abc import Sequence
 from typing import Any
 
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.render import env, render
+from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write_text, check_appendable
 from runscore.engine.packs import pipeline as engine
@@ -32,22 +31,8 @@ def _display(v: Any) -> Any:
     return v
 
 
-#: After ``md`` (| ` \ < >, line breaks, control characters): link and image brackets,
-#: emphasis and strike-through marks, so a task summary "fix *all* [urgent]" or a file
-#: "[x](http://...)" reads as written. An intra-word underscore cannot open emphasis
-#: and stays as is (NEEDS_IMPROVEMENT, snake_case.py). No value starts a line in the
-#: pipeline templates, so block markers (# > -) need no escape.
-_MD_INLINE = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
-
-
-def md_text(v: Any) -> str:
-    """A value as markdown table-cell or inline text that renders as written."""
-    return _MD_INLINE.sub(r"\\\1", output.md_escape(v))
-
-
 def _md(template: str, **ctx: Any) -> str:
     """Render a markdown template; exactly one trailing newline whatever the branches."""
-    env().filters.setdefault("mdtext", md_text)
     return render(template, **ctx).rstrip("\n") + "\n"
 
 

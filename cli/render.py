@@ -2,14 +2,15 @@
 
 StrictUndefined: a template that names a missing value fails loudly in tests
 instead of printing an empty cell. Autoescape is off (this is markdown, not
-HTML); every data value goes through the ``md`` filter instead.
+HTML); every data value goes through the ``md`` filter instead (``output.md_text``,
+the one markdown escape of every template).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import fmt_num, md_escape
+from runscore.cli.output import fmt_num, md_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -30,7 +31,7 @@ def env() -> jinja2.Environment:
             trim_blocks=True,
             lstrip_blocks=True,
         )
-        e.filters["md"] = md_escape
+        e.filters["md"] = md_text
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
         e.filters["usd"] = usd
         _ENV = e

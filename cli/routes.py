@@ -20,9 +20,6 @@ from runscore.engine.packs import routes as engine
 _FORMATS = ["markdown", "json", "csv"]
 _ROW_FORMATS = ["jsonl", "json", "csv"]
 _CTRL = re.compile(r"[\x00-\x1f\x7f]")
-#: Link brackets, emphasis stars/tildes, and underscores that could open emphasis (intra-word
-#: underscores, as in api_equivalent, cannot in CommonMark and stay readable).
-_MD_EXTRA = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 
 
 class _RoutesGroup(click.Group):
@@ -32,11 +29,6 @@ class _RoutesGroup(click.Group):
         if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
             args = ["report", *args]
         return super().parse_args(ctx, args)
-
-
-def _mdx(v: str) -> str:
-    """Applied after ``md``: escape the inline markdown that could make a name a link/emphasis."""
-    return _MD_EXTRA.sub(r"\\\1", v)
 
 
 def _command_block(cmd: str | None) -> str | None:
@@ -187,7 +179,6 @@ def routes_markdown(rep: engine.RoutesReport) -> str:
         if not groups or groups[-1]["type"] != f["type"]:
             groups.append({"type": f["type"], "findings": []})
         groups[-1]["findings"].append(f)
-    render.env().filters.setdefault("mdx", _mdx)
     return render.render(
         "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
     )

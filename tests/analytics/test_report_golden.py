@@ -136,3 +136,30 @@ def test_markdown_escapes_hostile_names(run_cli) -> None:
         cells = line.replace("\\|", "").split("|")
         assert len(cells) == 11, line
     assert "| evil\\|\\`name\\` &lt;b&gt; |" in out
+
+
+def test_a_name_cannot_make_a_block_or_lose_a_heading_s_hash(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # The report lists each archetype at the start of a list item ("- NAME (model, ...)"),
+    # where a name "# h" became a heading, "- l"/"+ p" a nested list and "1. o"/"2) t"
+    # an ordered list. And "# Model Recommendations for team: t #" lost its "#" (an ATX
+    # closing sequence). The leading marker and the last "#" are now escaped.
+    names = ["# h", "+ p", "- l", "1. o", "2) t", "a &amp; b"]
+    hist = write_history([r for n in names for r in make_series(n, [0.6])])
+    md = run_cli("report", "--history", str(hist)).stdout
+    suggestions = [x for x in md.splitlines() if x.startswith("- ")]
+    tail = " (unknown, score 0.60): No change recommended (model tier unknown). (`none`)"
+    assert suggestions == [
+        "- \\# h" + tail,
+        "- \\+ p" + tail,
+        "- \\- l" + tail,
+        "- 1\\. o" + tail,
+        "- 2\\) t" + tail,
+        "- a &amp;amp; b" + tail,
+    ]
+    team = tmp_path / "team.yaml"
+    team.write_text('name: "t #"\ncheck: ["# h"]\n')
+    md = run_cli("recommend", str(team), "--history", str(hist)).stdout
+    assert md.splitlines()[0] == "# Model Recommendations for team: t \\#"
+    assert "| \\# h | unknown | 0.60 (1 run) |" in md

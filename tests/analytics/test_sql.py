@@ -615,3 +615,15 @@ def test_output_into_a_folder_not_made_yet(run_cli, tmp_path: Path) -> None:
     assert r.stderr.splitlines()[-1] == (
         f"error: {bad}: cannot write the result: {tmp_path / 'afile'} is not a folder"
     )
+
+
+def test_markdown_cell_keeps_an_entity_as_text(run_cli, tmp_path: Path) -> None:
+    # `&` was written as is next to `<` written as `&lt;`: a value "&lt;b&gt;" was read by
+    # any markdown viewer as "<b>", a value "a &amp; b" as "a & b". `&` is now `&amp;`.
+    none = str(tmp_path / "no-history.jsonl")
+    q = "SELECT '&lt;b&gt;' AS x, 'a &amp; b <i>' AS y"
+    r = run_cli("sql", q, "--history", none, "--format", "markdown")
+    assert (r.exit_code, r.stdout) == (
+        0,
+        "| x | y |\n|---|---|\n| &amp;lt;b&amp;gt; | a &amp;amp; b &lt;i&gt; |\n",
+    )

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from runscore.cli.nightly import md_text
+from runscore.cli.output import md_text
 from runscore.engine.nightly import safe_name
 
 DATE = "2026-04-05"
@@ -98,6 +98,55 @@ def test_md_text_keeps_text_text() -> None:
     assert md_text("snake_case_name") == "snake_case_name"
     assert md_text("_em_") == "\\_em\\_"
     assert md_text(None) == "—"
+
+
+def test_md_text_escapes_what_any_pack_escaped_and_the_known_gaps() -> None:
+    # One filter for every report template (it replaced nightly's mdt, routes' mdx and
+    # pipeline's mdtext), with the gaps they all had: `&` (so "&lt;" rendered "<"), a
+    # heading's last " #" (an ATX closing sequence: "# Pipeline p #" read "Pipeline p")
+    # and an ordered-list marker "1." / "1)" at the start of a value.
+    assert md_text("&lt;b&gt; &amp;") == "&amp;lt;b&amp;gt; &amp;amp;"
+    assert md_text("<tag>x</tag>") == "&lt;tag&gt;x&lt;/tag&gt;"
+    assert md_text("p #") == "p \\#"
+    assert md_text("p ##  ") == "p \\##  "
+    assert md_text("#") == "\\#"
+    assert md_text("C# and F#") == "C# and F#"  # not a closing sequence: no space before
+    assert md_text("issue #12") == "issue #12"
+    for lead in ("# h", "- l", "+ p", "= e", "! i"):
+        assert md_text(lead) == "\\" + lead
+    assert md_text("  # h") == "  \\# h"
+    assert md_text("> q") == "&gt; q"  # no longer a ">": never a quote
+    assert md_text("1. o") == "1\\. o"
+    assert md_text("10) t") == "10\\) t"
+    assert md_text("1.") == "1\\."
+    for kept in ("1.5", "2026-03-07", "0.75 (keep)", "a - b", "v1.2 x"):
+        assert md_text(kept) == kept
+    assert md_text("[x](y) *b* ~s~ _e_ a_b") == "\\[x\\](y) \\*b\\* \\~s\\~ \\_e\\_ a_b"
+
+
+def test_every_template_escapes_with_the_one_filter() -> None:
+    # nightly (mdt), routes (mdx) and pipeline (mdtext) each registered their own escape on
+    # top of md, each escaping a different set; plugin and effectiveness had md alone.
+    # Now md is output.md_text for every template and no template uses another escape.
+    import jinja2
+    from runscore.cli import output, render
+
+    e = render.env()
+    assert e.filters["md"] is output.md_text
+    names = e.list_templates()
+    assert len(names) == 12
+    for name in names:
+        assert e.loader is not None
+        ast = e.parse(e.loader.get_source(e, name)[0])
+        used = {f.name for f in ast.find_all(jinja2.nodes.Filter)}
+        allowed = set("md num usd length join format last list map selectattr".split())
+        assert used <= allowed, (name, used)
+        mapped = {
+            c.args[0].value
+            for c in ast.find_all(jinja2.nodes.Filter)
+            if c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
+        }
+        assert mapped <= {"md"}, (name, mapped)
 
 
 def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli: Any) -> None:

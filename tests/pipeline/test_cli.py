@@ -242,7 +242,10 @@ def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path)
     # summary "fix *all* [urgent]" rendered as emphasis and a link reference, a file
     # "[x](http://e.example)" as a live link, "_wip_" as emphasis, "~~old~~" struck
     # through. Now they read as written; intra-word underscores (NEEDS_IMPROVEMENT,
-    # snake_case.py) need no escape and stay as they are.
+    # snake_case.py) need no escape and stay as they are. The golden's t|2 row changed
+    # when the packs' escapes became one (output.md_text): its missing filesModified is
+    # "—" like every unknown cell (it was blank), and the summary's leading "!" is "\!"
+    # (nightly escaped a leading marker; the one escape does wherever a value lands).
     rows = [
         h.task(
             "fix *all* [urgent]",
@@ -274,3 +277,52 @@ def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path)
     assert "**Verdict: NEEDS_IMPROVEMENT**" in md
     assert "| wip\\_\\[x\\] | not_terminal |" in res.stdout
     assert "not terminal: \\*t\\* |" in res.stdout
+
+
+def test_user_text_keeps_entities_and_a_heading_s_last_hash(
+    run_cli: Any, h: Any, tmp_path: Path
+) -> None:
+    # `&` was not escaped, so a summary "&lt;b&gt;" rendered as "<b>" and "&amp;" as
+    # "&"; and the heading "# Pipeline evaluation: p #" ended in an ATX closing sequence,
+    # so the pipeline "p #" was shown as "p". Both now read as written; a raw <tag>
+    # stays text; a leading "# " cannot make a heading.
+    rows = [
+        h.task("p #", "t1", summary="&lt;b&gt; &amp; <tag>"),
+        h.task("p #", "t2", summary="# h"),
+    ]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = (tmp_path / "out" / f"pipeline-eval-p_-b8b4a033-{DATE}.md").read_text("utf-8")
+    assert md.startswith("# Pipeline evaluation: p \\#\n")
+    assert "| t1 | completed | — | — | — | — | &amp;lt;b&amp;gt; &amp;amp; &lt;tag&gt; |\n" in md
+    assert "| t2 | completed | — | — | — | — | \\# h |\n" in md
+    assert "| p \\# | scored | GOOD | 78.50 | 2 |" in res.stdout
+
+
+def test_files_modified_unknown_is_a_dash_and_an_empty_list_says_none(
+    evaluate: Any, h: Any
+) -> None:
+    # The "Files modified" cell was blank both when metadata.filesModified was missing
+    # (or not an array) and when it was an empty list, while every other unknown cell
+    # shows "—". Unknown is not zero: missing is "—" like the others; a known empty list
+    # (or one with only null items, which name no file) is "none".
+    from runscore.cli.pipeline import render_pipeline_markdown
+
+    res = evaluate(
+        [
+            h.task("f", "t1"),
+            h.task("f", "t2", filesModified="a.py"),
+            h.task("f", "t3", filesModified=[]),
+            h.task("f", "t4", filesModified=[None]),
+            h.task("f", "t5", filesModified=["a.py", "b.py"]),
+        ]
+    )
+    lines = [x for x in render_pipeline_markdown(res, "f").splitlines() if x.startswith("| t")]
+    assert lines == [
+        "| t1 | completed | — | — | — | — | — |",
+        "| t2 | completed | — | — | — | — | — |",
+        "| t3 | completed | — | — | — | none | — |",
+        "| t4 | completed | — | — | — | none | — |",
+        "| t5 | completed | — | — | — | a.py, b.py | — |",
+    ]

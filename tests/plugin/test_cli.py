@@ -270,7 +270,11 @@ def test_help_texts(run_cli: Callable[..., Result]) -> None:
 
 
 def test_deep_report_golden(run_cli: Callable[..., Result], fixture_root: str) -> None:
-    """Judges, Monte Carlo runs and matchups together: every section of the report."""
+    """Judges, Monte Carlo runs and matchups together: every section of the report.
+
+    The golden's "outside \\[0, 1\\]" changed when the packs' escapes became one
+    (output.md_text): plugin's ``md`` left link brackets as is, which the other packs
+    escaped (a reason or name "[x](http://...)" was a live link)."""
     inputs = Path(__file__).resolve().parent / "inputs"
     args = [f"--{k}={inputs / (k + '.jsonl')}" for k in ("judge", "mc", "matchups")]
     r = run_cli("plugin", "score", fixture_root, *args, "--no-history")
@@ -281,3 +285,4 @@ def test_deep_report_golden(run_cli: Callable[..., Result], fixture_root: str) -
     assert "Elo: 1534.2 (95% CI" in text
     assert "Clopper–Pearson 95% 0.006–0.806" in text
     assert "INPUTS/mc.jsonl:5: activated is not true/false" in text
+    assert "1.5 is outside \\[0, 1\\]; treated as unmeasured" in text
