@@ -3,8 +3,8 @@
 -- Produces: verdicts — one row per review.verdict event: run_id, seq, archetype, verdict
 --           (lower/trim), cycle (data.cycle when an integer, else 1 + number of
 --           cycle.boundary events with a smaller seq), items (the findings' elements,
---           JSON[]), _file, _line; cycle_warnings (run_id, file, line, reason) for a
---           data.cycle given but not as an integer (ignored: the boundaries decide).
+--           JSON[]), _file, _line. A data.cycle given but not as an integer is ignored
+--           (the boundaries decide); 090 warns of it (000's cycle_bad).
 -- Speed: the boundary count is a grouped join over only the verdicts without a
 -- data.cycle (events are unique per (run_id, seq)). The findings are 035's, a file of
 -- their own so that the fix walk (040), which needs the verdicts only, can run beside
@@ -25,8 +25,3 @@ SELECT v.run_id, v.seq, v.archetype, v.verdict,
        coalesce(json_extract(v.findings, '$[*]'), []::JSON[]) AS items,
        v._file, v._line
 FROM v LEFT JOIN counted c ON c.run_id = v.run_id AND c.seq = v.seq;
-
-CREATE OR REPLACE TABLE cycle_warnings AS
-SELECT run_id, _file AS file, _line AS line, 'cycle ignored: not an integer that fits' AS reason
-FROM events
-WHERE type = 'review.verdict' AND cycle_bad;

@@ -3,9 +3,9 @@
 --           archetype_costs (050), finding_flags (060), eff_weights, eff_constants (070),
 --           events (010) for the met cycle boundary.
 -- Produces: run_scores — one row per (scored run, review archetype): every dimension,
---           the renormalised composite and the provenance fields of the history record;
---           met_warnings (run_id, file, line, reason) for a cycle boundary whose data.met
---           is given but is not true or false (000 made it null: not met).
+--           the renormalised composite and the provenance fields of the history record.
+--           A cycle boundary whose data.met is not true or false is not met (000 made it
+--           null); 090 warns of it.
 -- Only archetypes with a review.verdict in the run are scored (§2).
 CREATE OR REPLACE TABLE run_scores AS
 WITH reviewers AS (
@@ -77,8 +77,3 @@ FROM dims d,
              max(weight_pct) FILTER (WHERE dimension = 'accuracy') AS ac,
              max(weight_pct) FILTER (WHERE dimension = 'cycle_impact') AS ci
       FROM eff_weights) w;
-
-CREATE OR REPLACE TABLE met_warnings AS
-SELECT run_id, _file AS file, _line AS line, 'met ignored: not true or false' AS reason
-FROM events
-WHERE type = 'cycle.boundary' AND met IS NULL;
