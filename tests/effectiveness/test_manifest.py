@@ -390,6 +390,12 @@ def _hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+def _touch_later(path: Path) -> None:
+    """Move ``path``'s mtime 5 s on, its content unchanged (as `touch` does)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+
+
 def test_a_touched_file_is_hashed_once_then_trusted_by_its_new_times(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -399,8 +405,7 @@ def test_a_touched_file_is_hashed_once_then_trusted_by_its_new_times(
     log.write_text(SMALL_RUN)
     hist = str(tmp_path / "h.jsonl")
     assert effectiveness.extract([str(log)], hist).records_written == 1
-    st = log.stat()
-    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    _touch_later(log)
     calls = _hash_calls(monkeypatch)
     again = effectiveness.extract([str(log)], hist)
     assert (again.files_read, again.files_unchanged, again.records_written) == (0, 1, 0)
@@ -462,8 +467,7 @@ def test_new_times_wait_for_no_writer(tmp_path: Path, monkeypatch: pytest.Monkey
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([str(log)], hist)
     (before,) = _manifest_files(hist).values()
-    st = log.stat()
-    os.utime(log, ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    _touch_later(log)
     with history.locked(hist, timeout=0):
         res = effectiveness.extract([str(log)], hist, lock_timeout=60)
     assert (res.files_read, res.files_unchanged, res.records_written) == (0, 1, 0)
@@ -485,8 +489,7 @@ def test_new_times_are_saved_with_the_entries_of_files_read(
     (d / "a.jsonl").write_text(SMALL_RUN.replace("r-small", "r-a"))
     hist = str(tmp_path / "h.jsonl")
     effectiveness.extract([str(d)], hist)
-    st = (d / "a.jsonl").stat()
-    os.utime(d / "a.jsonl", ns=(st.st_atime_ns, st.st_mtime_ns + 5_000_000_000))
+    _touch_later(d / "a.jsonl")
     (d / "c.jsonl").write_text(SMALL_RUN.replace("r-small", "r-c"))
     res = effectiveness.extract([str(d)], hist)
     assert (res.files_read, res.files_unchanged, res.records_written) == (1, 1, 1)
