@@ -204,7 +204,8 @@ def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_p
 def test_null_items_of_files_modified_are_not_shown_as_none(evaluate: Any, h: Any) -> None:
     from runscore.cli.pipeline import render_pipeline_markdown
 
-    res = evaluate([h.task("f", "t1", filesModified=[None, "a.py", None, "b.py"])])
+    # Nor an empty or blank item: it was shown as "a.py, , b.py".
+    res = evaluate([h.task("f", "t1", filesModified=[None, "a.py", "", " ", None, "b.py"])])
     [t] = res.rows_for(res.tasks, "f")
     assert t["files_modified"] == ["a.py", "b.py"]
     md = render_pipeline_markdown(res, "f")

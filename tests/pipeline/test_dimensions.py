@@ -275,7 +275,34 @@ def test_d4_plans_later_line_wins_and_bad_lines_rejected(evaluate: Any, h: Any) 
         (4, "estimatedDurationMs -5 is not a positive number"),
         (5, "plan has no pipelineId"),
     ]
-    assert [(d.line, d.severity) for d in res.warnings] == [(6, "warning"), (7, "warning")]
+    assert [(d.line, d.severity) for d in res.warnings] == [
+        (1, "warning"),  # its estimate (10) is replaced by line 2's
+        (6, "warning"),
+        (7, "warning"),
+    ]
+
+
+def test_d4_a_replaced_plan_is_warned_with_the_line_used(evaluate: Any, h: Any) -> None:
+    # The later plan of a pipeline wins; an earlier one with another estimate was dropped
+    # without a word, so a user who appended a re-plan (or ran two planners) could not
+    # tell which estimate D4 used. The same estimate twice loses nothing: not reported.
+    plans = [
+        {"pipelineId": "p", "estimatedDurationMinutes": 10},
+        {"pipelineId": "p", "estimatedDurationMs": 7200000},  # 120 minutes
+        {"pipelineId": "p", "estimatedDurationMinutes": 120},  # wins; same as line 2
+    ]
+    res = evaluate(_timed(h, "p", T0, "2026-02-02T13:00:00Z"), plans)
+    assert h.row_of(res, "p")["estimated_minutes"] == 120
+    assert res.errors == []
+    assert [(Path(str(d.file)).name, d.line, d.pipeline_id, d.reason) for d in res.warnings] == [
+        (
+            "plans.jsonl",
+            1,
+            "p",
+            f'plan for pipeline "p" is given again with another estimate at '
+            f"{res.warnings[0].file}:3, which is used; this one is ignored",
+        )
+    ]
 
 
 def test_d4_a_plan_for_no_pipeline_is_reported(evaluate: Any, h: Any) -> None:

@@ -27,10 +27,11 @@ SELECT r._file, r._line, r._ord,
        r.created_at, r.updated_at, r.completed_at,
        CASE WHEN json_type(r.metadata -> '$.summary') = 'VARCHAR'
             THEN json_extract_string(r.metadata, '$.summary') END AS summary,
-       -- A JSON null item names no file: dropped (it was shown as "None").
+       -- A JSON null item names no file: dropped (it was shown as "None"); so does an
+       -- empty or blank one (it was shown as "a.py, ").
        CASE WHEN json_type(r.metadata -> '$.filesModified') = 'ARRAY'
             THEN list_filter(json_extract_string(r.metadata, '$.filesModified[*]'),
-                             lambda f: f IS NOT NULL) END AS files_modified,
+                             lambda f: f IS NOT NULL AND trim(f) <> '') END AS files_modified,
        r.metadata -> '$.deviations' AS deviations_json,
        r.metadata -> '$.testResult' AS test_result_json,
        r.metadata -> '$.quality' AS quality_json,

@@ -3,7 +3,8 @@
 --   estimatedDurationMinutes, estimatedDurationMs as raw JSON).
 -- Produces: pl_estimate(pipeline_id, estimate_minutes, _file, _line), one row per
 --   pipeline with a valid estimate (the later line wins when a pipeline is
---   planned twice); rows in pl_issue: 'error' for a line without a pipeline id
+--   planned twice, and each earlier line with another estimate is a warning that
+--   names the line used); rows in pl_issue: 'error' for a line without a pipeline id
 --   (a string, trimmed, or an integer: as task ids in 010) or with an estimate that is not a
 --   positive number, 'warning' for a plan line that carries no estimate at all and
 --   for one whose pipeline has no usable task snapshot (pl_task, 012).
@@ -68,3 +69,18 @@ SELECT pipeline_id, estimate_minutes, _file, _line
 FROM pl_plan_all
 WHERE reject IS NULL AND NOT no_estimate
 QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY _ord DESC) = 1;
+
+-- A pipeline planned again with another estimate (a re-plan appended, two planners):
+-- the earlier estimate is dropped, which the user should hear of, not guess from D4.
+-- The same estimate given twice loses nothing and is not reported.
+INSERT INTO pl_issue
+SELECT 'warning', a._file, a._line, a.pipeline_id,
+       'plan for pipeline ' || left(to_json(a.pipeline_id)::VARCHAR, 80)
+       || ' is given again with another estimate at ' || e._file || ':' || e._line
+       || ', which is used; this one is ignored'
+FROM pl_plan_all a JOIN pl_estimate e USING (pipeline_id)
+-- a different estimate is never the line used; a pipeline without a snapshot is
+-- warned of above already
+WHERE a.reject IS NULL AND NOT a.no_estimate
+  AND a.estimate_minutes <> e.estimate_minutes
+  AND a.pipeline_id IN (SELECT pipeline_id FROM pl_task);
