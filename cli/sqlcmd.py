@@ -27,7 +27,7 @@ def _views_help() -> str:
     return "\n".join(lines)
 
 
-_HELP = f"""Run one read-only SELECT over the effectiveness (and pipeline history) views.
+_HELP = f"""Run one read-only SELECT over the effectiveness views.
 
 \b
 Views (see all columns with --schema):
