@@ -23,9 +23,14 @@ _HISTORY_HELP = (
     "disables that."
 )
 _VERSION_HELP = (
-    "Scoring version to report: v1 / effectiveness/v1, archeflow-legacy, or all (report "
-    "only: every version present, side by side). Default: the newest effectiveness/vN "
-    "present in the history."
+    "Scoring version to read: v1 / effectiveness/v1 or archeflow-legacy. Default: the "
+    "newest effectiveness/vN present in the history."
+)
+# Only report lays versions side by side; recommend and summary refuse `all` (exit 2).
+_REPORT_VERSION_HELP = (
+    "Scoring version to report: v1 / effectiveness/v1, archeflow-legacy, or all (every "
+    "version present, side by side). Default: the newest effectiveness/vN present in the "
+    "history."
 )
 _WINDOW_HELP = "Runs per archetype averaged (its most recent by run time). Default: 10."
 
@@ -48,18 +53,25 @@ def version_option(f: F) -> F:
     return click.option("--sql-version", "version", default=None, help=_VERSION_HELP)(f)
 
 
+def report_version_option(f: F) -> F:
+    return click.option("--sql-version", "version", default=None, help=_REPORT_VERSION_HELP)(f)
+
+
 def window_option(f: F) -> F:
     return click.option("--window", type=click.IntRange(min=1), default=None, help=_WINDOW_HELP)(f)
 
 
-def format_option(choices: Sequence[str], default: str) -> Callable[[F], F]:
+_RAW_HELP = "Output format (json/csv: raw, unrounded numbers and action codes)."
+
+
+def format_option(choices: Sequence[str], default: str, help: str = _RAW_HELP) -> Callable[[F], F]:
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(list(choices)),
         default=default,
         show_default=True,
-        help="Output format (json/csv: raw, unrounded numbers and action codes).",
+        help=help,
     )
 
 
@@ -107,7 +119,7 @@ def recommend_markdown(res: eh.RecommendResult) -> str:
 @click.command("report")
 @history_option
 @format_option(["markdown", "json", "csv"], "markdown")
-@version_option
+@report_version_option
 @window_option
 def report_cmd(history_path: str, fmt: str, version: str | None, window: int | None) -> None:
     """Per-archetype effectiveness: rolling averages, trend, recommendation, model advice.
@@ -174,7 +186,7 @@ def _cost_text(v: float | None) -> str:
     default=None,
     help="Only this team preset's members (TEAM.yaml), in team order.",
 )
-@format_option(["text", "json"], "text")
+@format_option(["text", "json"], "text", "text: the run-start block; json: raw, unrounded numbers.")
 @version_option
 @window_option
 def summary_cmd(

@@ -217,8 +217,8 @@ def nightly_cmd(
     For each --root: extract new or changed run logs (unchanged files are not re-read)
     into its history, then write into OUT/YYYY-MM-DD/ the effectiveness report (markdown
     and JSON), recommendations per team preset, pipeline/plugin/routes reports when their
-    inputs are present (ROOT/.archeflow/tasks/*.jsonl, .archeflow/plugin-eval/skills/,
-    .archeflow/episodes/*.jsonl), a run log (runlog.md, runlog.json: every file:line
+    inputs are present (ROOT/.archeflow/tasks/*.jsonl with .archeflow/plans/*.jsonl,
+    .archeflow/plugin-eval/skills/, .archeflow/episodes/*.jsonl), a run log (runlog.md, runlog.json: every file:line
     rejected and why) and an index.md linking them.
 
     Exit codes: 0 all good; 1 finished, but some input was rejected (listed in the run

@@ -192,7 +192,7 @@ def register(group: click.Group) -> None:
         type=click.Choice(FORMATS),
         default="markdown",
         show_default=True,
-        help="Format of the summary (or --report table) written to stdout.",
+        help="Format of the summary (or, with --report, of the trend rows) written to stdout.",
     )
     @click.option(
         "--history",

@@ -1,4 +1,5 @@
-"""``runscore sql``: read-only ad-hoc SQL over the effectiveness history and events."""
+"""``runscore sql``: read-only ad-hoc SQL over the effectiveness history and events (and the
+pipeline history)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ def _views_help() -> str:
     lines = [f"  {n}: {d}" for n, d in eh.HISTORY_VIEWS.items()]
     lines.append("with --events PATH:")
     lines += [f"  {n}: {d}" for n, d in eh.EVENT_VIEWS.items()]
+    lines.append("with the pipeline history (--pipelines FILE, when it exists):")
+    lines += [f"  {n}: {d}" for n, d in pipeline.HISTORY_VIEWS.items()]
     return "\n".join(lines)
 
 

@@ -595,7 +595,7 @@ def _load_history(
 def history_tables(
     path: str = DEFAULT_HISTORY,
 ) -> tuple[dict[str, pa.Table], list[Diagnostic]]:
-    """The pipeline history as typed tables (``HISTORY_VIEWS``), for SQL and export.
+    """The pipeline history as typed tables (``HISTORY_VIEWS``), for ``runscore sql``.
 
     Lines that are not usable records are skipped and returned as diagnostics.
     """
