@@ -130,9 +130,13 @@ def extract_cmd(
         f"run {inv['run_id']}: invalid: {inv['reason']} ({', '.join(inv['locations'])})"
         for inv in result.invalid
     )
+    written = (
+        f"{result.records_new} new record(s) not written (dry run)"
+        if dry_run
+        else f"{result.records_written} record(s) written to {history_path}"
+    )
     note(
-        f"{result.runs_scored} run(s) scored, {result.records_written} record(s) written"
-        f" to {history_path if not dry_run else '(dry run)'}"
+        f"{result.runs_scored} run(s) scored, {written}"
         f"; {len(result.already_scored)} already scored"
         f", {len(result.incomplete)} incomplete, {len(result.invalid)} invalid"
         f", {len(result.skipped_lines)} line(s) skipped, {len(result.warnings)} warning(s)"

@@ -68,6 +68,9 @@ class ExtractResult:
     version: str
     runs_scored: int = 0
     records_written: int = 0
+    #: Records scored that the history does not hold yet: those written, or with
+    #: ``write=False`` (a dry run) those a write would append.
+    records_new: int = 0
     already_scored: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
@@ -117,6 +120,7 @@ class ExtractResult:
         return {
             "runs_scored": self.runs_scored,
             "records_written": self.records_written,
+            "records_new": self.records_new,
             "already_scored": self.already_scored,
             "incomplete": self.incomplete,
             "invalid": self.invalid,
@@ -826,6 +830,14 @@ def _extract(
         # nightly job's, say) reports the same rejected lines as the run that read them.
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
         if not write:
+            # A dry run says what a write would append: the history's keys are read as
+            # the file is now, without its lock (a preview; nothing here is written).
+            # It said "0 already scored" of runs the history held.
+            if os.path.isfile(history_path):
+                _existing_keys(con, history_path)
+                _mark_new(con, result, scored_runs)
+            else:
+                result.records_new = n_records
             return result
 
         # A file read again after all (its run spans a changed file) gets a new entry.
@@ -842,25 +854,7 @@ def _extract(
             return result
         with history.locked(history_path, timeout=lock_timeout):
             _existing_keys(con, history_path, keys_ahead[0] if keys_ahead else None)
-            con.execute(
-                """
-                CREATE OR REPLACE TEMP TABLE _new AS
-                SELECT r.* FROM history_records r
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM _existing e
-                    WHERE e.run_id = r.run_id AND e.archetype = r.archetype
-                      AND e.scoring_version = r.scoring_version
-                      AND e.events_sha256 = r.events_sha256)
-                """
-            )
-            new_runs = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM _new").fetchall()}
-            # A scored run with no review archetype has no records: nothing to be "already" in.
-            with_records = {
-                r[0] for r in con.sql("SELECT DISTINCT run_id FROM history_records").fetchall()
-            }
-            result.already_scored = [
-                r for r in scored_runs if r in with_records and r not in new_runs
-            ]
+            _mark_new(con, result, scored_runs)
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora.
             cur = con.execute(
@@ -869,6 +863,7 @@ def _extract(
                 "n.archetype"
             )
             result.records_written = history.append_groups(history_path, _run_groups(cur))
+            result.records_new = result.records_written
             _save_manifest(history_path, version, new_manifest_entries, manifest, gone)
         return result
     finally:
@@ -876,6 +871,27 @@ def _extract(
         # unlike TEMP ones they would outlive this connection while the result keeps
         # a cursor to its records.
         _drop_shared(con)
+
+
+def _mark_new(con: duckdb.DuckDBPyConnection, result: ExtractResult, scored: list[str]) -> None:
+    """The records not in ``_existing`` into ``_new``; their count and the runs already
+    scored (every record of the run held) into ``result``."""
+    con.execute(
+        """
+        CREATE OR REPLACE TEMP TABLE _new AS
+        SELECT r.* FROM history_records r
+        WHERE NOT EXISTS (
+            SELECT 1 FROM _existing e
+            WHERE e.run_id = r.run_id AND e.archetype = r.archetype
+              AND e.scoring_version = r.scoring_version
+              AND e.events_sha256 = r.events_sha256)
+        """
+    )
+    result.records_new = int(con.sql("SELECT count(*) FROM _new").fetchall()[0][0])
+    new_runs = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM _new").fetchall()}
+    # A scored run with no review archetype has no records: nothing to be "already" in.
+    with_records = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM history_records").fetchall()}
+    result.already_scored = [r for r in scored if r in with_records and r not in new_runs]
 
 
 #: What a scoring leaves in the main schema and ``_drop_shared`` keeps: runscore's own

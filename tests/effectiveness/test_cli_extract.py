@@ -17,6 +17,7 @@ HISTORY = Path(".archeflow") / "memory" / "effectiveness.jsonl"
 SUMMARY_KEYS = {
     "runs_scored",
     "records_written",
+    "records_new",
     "already_scored",
     "incomplete",
     "invalid",
@@ -372,8 +373,29 @@ def test_dry_run_writes_nothing(run_cli: Run, events: Path, tmp_path: Path) -> N
     assert r.exit_code == 0
     out = _json(r)
     assert out["runs_scored"] == 1 and out["records_written"] == 0
+    assert out["records_new"] == 2 and out["already_scored"] == []
+    assert "1 run(s) scored, 2 new record(s) not written (dry run); 0 already scored" in r.stderr
     assert not (tmp_path / ".archeflow").exists()
     assert sorted(os.listdir(tmp_path)) == ["in"]
+
+
+def test_dry_run_counts_what_the_history_holds_already(
+    run_cli: Run, events: Path, tmp_path: Path
+) -> None:
+    # A dry run read no history, so it said "0 already scored" (and nothing of what a
+    # write would add) of runs the history held: the preview it is for was wrong.
+    args = ("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
+    assert _json(run_cli(*args))["records_written"] == 2
+    before = (tmp_path / "h.jsonl").read_bytes()
+    manifest = sorted(os.listdir(tmp_path))
+    r = run_cli(*args, "--dry-run")
+    assert r.exit_code == 0
+    out = _json(r)
+    assert (out["runs_scored"], out["records_written"], out["records_new"]) == (1, 0, 0)
+    assert out["already_scored"] == ["score-run"]
+    assert "1 run(s) scored, 0 new record(s) not written (dry run); 1 already scored" in r.stderr
+    assert (tmp_path / "h.jsonl").read_bytes() == before  # nothing written
+    assert sorted(os.listdir(tmp_path)) == manifest  # no lock file, no manifest change
 
 
 def test_incremental_rereads_the_other_files_of_a_changed_run(
