@@ -963,7 +963,9 @@ def run_sql(
     except duckdb.PermissionException as e:
         raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
     except duckdb.CatalogException as e:
-        # DuckDB's "Did you mean" names any table it knows (pg_description), and its own line
+        if "Table with name " not in str(e):
+            raise UsageError(f"query failed: {_one_line(str(e))}") from None
+        # DuckDB's "Did you mean" names any table it knows (pg_description), not our views
         msg = _one_line(str(e), drop=("Did you mean ",))
         views = [*HISTORY_VIEWS, *(EVENT_VIEWS if events else ()), *(extra or {})]
         hints = ["views: " + ", ".join(views)]

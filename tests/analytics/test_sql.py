@@ -646,6 +646,12 @@ _VIEWS = "views: history, history_current, archetype_runs, archetype_aggregates,
             "query failed: Catalog Error: Table with name verdicts does not exist! "
             f"({_VIEWS}; the event views need --events PATH)",
         ),
+        # a function's suggestion is DuckDB's to make
+        (
+            "SELECT avgg(runs) FROM report",
+            "query failed: Catalog Error: Scalar Function with name avgg does not exist! "
+            'Did you mean "avg"?',
+        ),
         # the query and a caret under it were two more lines
         ("SELEC 1", 'SQL does not parse: Parser Error: syntax error at or near "SELEC"'),
         (
