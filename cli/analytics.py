@@ -32,7 +32,10 @@ _REPORT_VERSION_HELP = (
     "version present, side by side). Default: the newest effectiveness/vN present in the "
     "history."
 )
-_WINDOW_HELP = "Runs per archetype averaged (its most recent by run time). Default: 10."
+_WINDOW_HELP = (
+    "Runs per archetype averaged (its most recent by run time; runs of the same time by "
+    "run_id, the greater counting as the later). Default: 10."
+)
 
 
 #: A command callback; each option decorator gives it back as it came.

@@ -847,7 +847,7 @@ def check_read_only(query: str, con: duckdb.DuckDBPyConnection) -> None:
     try:
         stmts = con.extract_statements(query)
     except duckdb.Error as e:
-        raise UsageError(f"SQL does not parse: {e}") from None
+        raise UsageError(f"SQL does not parse: {_one_line(str(e))}") from None
     if not stmts:
         raise UsageError("no SQL statement given")
     if len(stmts) > 1:
@@ -858,6 +858,17 @@ def check_read_only(query: str, con: duckdb.DuckDBPyConnection) -> None:
         raise UsageError(
             f"refused: runscore sql is read-only and runs only SELECT queries (got {name})"
         )
+
+
+def _one_line(msg: str, drop: tuple[str, ...] = ()) -> str:
+    """A DuckDB error as one line (a message is one line on stderr): its lines joined,
+    without the query it quotes and the caret under it, which only line up as lines."""
+    keep = []
+    for line in msg.splitlines():
+        line = line.strip()
+        if line and not line.startswith(("LINE ", "^", *drop)):
+            keep.append(line)
+    return " ".join(keep)
 
 
 def _query_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
@@ -951,11 +962,18 @@ def run_sql(
         table = q.sql(query).to_arrow_table()
     except duckdb.PermissionException as e:
         raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
-    except duckdb.Error as e:
-        msg = str(e)
+    except duckdb.CatalogException as e:
+        if "Table with name " not in str(e):
+            raise UsageError(f"query failed: {_one_line(str(e))}") from None
+        # DuckDB's "Did you mean" names any table it knows (pg_description), not our views
+        msg = _one_line(str(e), drop=("Did you mean ",))
+        views = [*HISTORY_VIEWS, *(EVENT_VIEWS if events else ()), *(extra or {})]
+        hints = ["views: " + ", ".join(views)]
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
-            msg += " (the event views need --events PATH)"
-        raise UsageError(f"query failed: {msg}") from None
+            hints.append("the event views need --events PATH")
+        raise UsageError(f"query failed: {msg} ({'; '.join(hints)})") from None
+    except duckdb.Error as e:
+        raise UsageError(f"query failed: {_one_line(str(e))}") from None
     table, renamed = _unique_columns(table)
     if renamed:
         notes.append(

@@ -164,3 +164,31 @@ def test_recommend_thresholds(tmp_path: Path, write_history, make_series):
             action,
         ), score
         assert row["score"] == pytest.approx(score)
+
+
+def test_means_of_huge_values_do_not_overflow(run_cli, write_history, make_series) -> None:
+    # A hand-written history with scores and costs near the largest double: the sum of two
+    # overflowed, so the mean was infinity, printed as null / "—" beside "keep", a flat
+    # series was "improving" (inf − inf), and summary stopped with a traceback on "$inf".
+    big = 1e308
+    hist = write_history(
+        make_series("flat", [big] * 10, cost=big) + make_series("two", [big, 0.5 * big])
+    )
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    flat, two = rows["flat"], rows["two"]
+    assert (flat["avg_composite"], flat["avg_cost_usd"], flat["avg_cost_efficiency"]) == (
+        big,
+        big,
+        1 / big,
+    )
+    assert (flat["trend"], flat["trend_delta"], flat["trend_significant"]) == ("stable", 0.0, False)
+    assert (flat["trend_delta_low"], flat["trend_delta_high"]) == (0.0, 0.0)
+    assert (two["avg_composite"], two["recommendation"]) == (0.75 * big, "keep")
+    # ordinary values keep the left-to-right sum (0.1 + 0.2 + 0.9 is not 1.2 / 3 exactly)
+    (row,) = eh.report(
+        write_history(make_series("x", [0.1, 0.2, 0.9]), "b.jsonl")
+    ).table.to_pylist()
+    assert row["avg_composite"] == (0.1 + 0.2 + 0.9) / 3
+    r = run_cli("summary", "--history", str(hist))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[1].startswith("  flat: 100000000000000")

@@ -627,3 +627,42 @@ def test_markdown_cell_keeps_an_entity_as_text(run_cli, tmp_path: Path) -> None:
         0,
         "| x | y |\n|---|---|\n| &amp;lt;b&amp;gt; | a &amp;amp; b &lt;i&gt; |\n",
     )
+
+
+_VIEWS = "views: history, history_current, archetype_runs, archetype_aggregates, report"
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        # DuckDB's suggestion ("Did you mean "history_current"?", or a system catalog the
+        # session does not offer, "pg_description") was a second line, before the hint
+        (
+            "SELECT * FROM nosuch",
+            f"query failed: Catalog Error: Table with name nosuch does not exist! ({_VIEWS})",
+        ),
+        (
+            "SELECT count(*) FROM verdicts",
+            "query failed: Catalog Error: Table with name verdicts does not exist! "
+            f"({_VIEWS}; the event views need --events PATH)",
+        ),
+        # a function's suggestion is DuckDB's to make
+        (
+            "SELECT avgg(runs) FROM report",
+            "query failed: Catalog Error: Scalar Function with name avgg does not exist! "
+            'Did you mean "avg"?',
+        ),
+        # the query and a caret under it were two more lines
+        ("SELEC 1", 'SQL does not parse: Parser Error: syntax error at or near "SELEC"'),
+        (
+            "SELECT nope FROM archetype_aggregates",
+            'query failed: Binder Error: Referenced column "nope" not found in FROM clause! '
+            'Candidate bindings: "model", "avg_composite", "scoring_version", '
+            '"avg_cost_efficiency"',
+        ),
+    ],
+)
+def test_a_failed_query_is_said_in_one_line(run_cli, query: str, message: str) -> None:
+    r = run_cli("sql", query, "--history", HISTORY)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr == f"error: {message}\n"

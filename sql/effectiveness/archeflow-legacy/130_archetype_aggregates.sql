@@ -2,6 +2,7 @@
 -- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
 -- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
 -- Reads:    archetype_recent (125: the newest runs of each archetype, as archetype_runs).
+-- Makes:    the macro _agg_mean (below; 135 uses it too).
 -- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
 --           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
@@ -10,25 +11,38 @@
 --           'unknown' when none) and value_per_dollar (avg_composite / avg_cost_usd, NULL
 --           when the cost is unknown or 0).
 -- Means are a left-to-right sum in run order divided by the count: deterministic to the
--- last bit, and the same arithmetic as ArcheFlow's jq `add / length`.
+-- last bit, and the same arithmetic as ArcheFlow's jq `add / length`. Only when that sum
+-- overflows a double (values near 1e308, which a hand-edited line can hold: the mean was
+-- infinity, shown as null beside 'keep') is the mean the sum of the values times 2^-20
+-- (exact), over the count, times 2^20: a window holds fewer than 2^20 runs (the engine
+-- caps --window at 999,999), so that sum cannot overflow. 135 means its trend halves so.
+CREATE OR REPLACE TEMP MACRO _agg_mean(total, scaled_total, n) AS
+    CASE WHEN isfinite(total) THEN total / n ELSE scaled_total / n * 1048576 END;
+
 CREATE OR REPLACE TEMP TABLE archetype_aggregates AS
 WITH means AS (
     SELECT archetype,
            any_value(scoring_version) AS scoring_version,
            max(runs) AS runs,
            count(*) FILTER (WHERE in_window) AS runs_in_window,
-           sum(composite_score ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(composite_score) FILTER (WHERE in_window) AS avg_composite,
-           sum(signal_to_noise ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(signal_to_noise) FILTER (WHERE in_window) AS avg_signal_noise,
-           sum(fix_rate ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(fix_rate) FILTER (WHERE in_window) AS avg_fix_rate,
-           sum(cost_efficiency ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(cost_efficiency) FILTER (WHERE in_window) AS avg_cost_efficiency,
-           sum(accuracy ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(accuracy) FILTER (WHERE in_window) AS avg_accuracy,
-           sum(cost_usd ORDER BY recency DESC) FILTER (WHERE in_window)
-               / count(cost_usd) FILTER (WHERE in_window) AS avg_cost_usd,
+           _agg_mean(sum(composite_score ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(composite_score / 1048576) FILTER (WHERE in_window),
+                     count(composite_score) FILTER (WHERE in_window)) AS avg_composite,
+           _agg_mean(sum(signal_to_noise ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(signal_to_noise / 1048576) FILTER (WHERE in_window),
+                     count(signal_to_noise) FILTER (WHERE in_window)) AS avg_signal_noise,
+           _agg_mean(sum(fix_rate ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(fix_rate / 1048576) FILTER (WHERE in_window),
+                     count(fix_rate) FILTER (WHERE in_window)) AS avg_fix_rate,
+           _agg_mean(sum(cost_efficiency ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(cost_efficiency / 1048576) FILTER (WHERE in_window),
+                     count(cost_efficiency) FILTER (WHERE in_window)) AS avg_cost_efficiency,
+           _agg_mean(sum(accuracy ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(accuracy / 1048576) FILTER (WHERE in_window),
+                     count(accuracy) FILTER (WHERE in_window)) AS avg_accuracy,
+           _agg_mean(sum(cost_usd ORDER BY recency DESC) FILTER (WHERE in_window),
+                     sum(cost_usd / 1048576) FILTER (WHERE in_window),
+                     count(cost_usd) FILTER (WHERE in_window)) AS avg_cost_usd,
            count(cost_usd) FILTER (WHERE in_window) AS cost_runs
     FROM archetype_recent
     GROUP BY archetype

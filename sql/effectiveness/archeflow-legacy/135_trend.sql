@@ -1,7 +1,8 @@
 -- archeflow-legacy · 135 trend and its uncertainty              spec: effectiveness.md §5
 -- Same rules as effectiveness/v1: spec §8 changes only how runs are scored (extract); the
 -- aggregates of §5/§6 (6-decimal comparisons, substring tiers, ties) apply to every version.
--- Reads:    archetype_recent (125: the newest runs of each archetype), windows (115).
+-- Reads:    archetype_recent (125: the newest runs of each archetype), windows (115), the
+--           macro _agg_mean (130: a mean that a sum overflowing a double does not make inf).
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
 --           2·trend_runs runs), trend ('insufficient_data' | 'improving' | 'declining' |
@@ -43,16 +44,28 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
 ), observed AS (
     SELECT h.archetype, h.last_xs, h.prior_xs,
            CASE WHEN len(h.last_xs) = w.trend_runs AND len(h.prior_xs) = w.trend_runs
-                THEN list_reduce(h.last_xs, lambda a, b: a + b) / w.trend_runs
-                     - list_reduce(h.prior_xs, lambda a, b: a + b) / w.trend_runs
+                THEN _agg_mean(list_reduce(h.last_xs, lambda a, b: a + b),
+                               list_sum(list_transform(h.last_xs, lambda x: x / 1048576)),
+                               w.trend_runs)
+                     - _agg_mean(list_reduce(h.prior_xs, lambda a, b: a + b),
+                                 list_sum(list_transform(h.prior_xs, lambda x: x / 1048576)),
+                                 w.trend_runs)
            END AS trend_delta
     FROM halves h, windows w
 ), boot_last AS (
-    SELECT o.archetype, list_dot_product(c.counts, o.last_xs) / w.trend_runs AS m, c.weight
+    SELECT o.archetype,
+           _agg_mean(list_dot_product(c.counts, o.last_xs),
+                     list_dot_product(c.counts, list_transform(o.last_xs, lambda x: x / 1048576)),
+                     w.trend_runs) AS m,
+           c.weight
     FROM observed o, compositions c, windows w
     WHERE o.trend_delta IS NOT NULL
 ), boot_prior AS (
-    SELECT o.archetype, list_dot_product(c.counts, o.prior_xs) / w.trend_runs AS m, c.weight
+    SELECT o.archetype,
+           _agg_mean(list_dot_product(c.counts, o.prior_xs),
+                     list_dot_product(c.counts, list_transform(o.prior_xs, lambda x: x / 1048576)),
+                     w.trend_runs) AS m,
+           c.weight
     FROM observed o, compositions c, windows w
     WHERE o.trend_delta IS NOT NULL
 ), dist AS (
