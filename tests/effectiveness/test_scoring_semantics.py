@@ -47,3 +47,28 @@ def test_model_of_the_wrong_kind_is_unknown_and_warned(tmp_path: Path, h: Any) -
         ("sage", "opus"),
         ("skeptic", None),
     ]
+
+
+def test_fix_with_a_blank_source_is_reported_as_unattributed(tmp_path: Path, h: Any) -> None:
+    """§3: a non-empty string source is authoritative, so "  " attributes the fix to
+    lower(trim("  ")) = '' — to nobody, even with a verdict above it. It was dropped
+    without a word; a fix attributed to nobody is reported as unattributed_fixes."""
+    lines = [
+        h.ev(
+            1,
+            "review.verdict",
+            agent="guardian",
+            verdict="needs_changes",
+            findings=[{"severity": "bug", "fix_required": True}],
+        ),
+        h.ev(2, "fix.applied", parent=[1], source="  "),
+        h.ev(3, "fix.applied", parent=[1], source=""),  # empty: no source, the DAG decides
+        h.ev(4, "run.complete"),
+    ]
+    path = h.write_jsonl(tmp_path / "blank.jsonl", lines)
+    res = eff.extract([str(path)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    (rec,) = res.records.to_pylist()
+    assert (rec["archetype"], rec["fixes_applied"], rec["fix_rate"]) == ("guardian", 1, 1.0)
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (2, "unattributed_fixes: fix.applied has a blank source (it names no archetype)"),
+    ]
