@@ -275,8 +275,9 @@ def ref_effectiveness(files: Sequence[tuple[str, bytes]]) -> EffResult:
                 if p not in events or p >= s:
                     res.warn_edge.add((e.file, e.line, p))
         attributed = attribute_fixes(events)
+        # attributed to nobody: no source and no verdict ancestor, or a blank source ('')
         res.unattributed.update(
-            (events[f].file, events[f].line) for f, a in attributed.items() if not a
+            (events[f].file, events[f].line) for f, a in attributed.items() if not a - {""}
         )
         completes = [e for e in events.values() if e.type == "run.complete"]
         if not completes:

@@ -9,7 +9,8 @@
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
---           cycle_bad (a verdict's cycle given but not an integer), model, met (cycle
+--           cycle_bad (a verdict's cycle given but not an integer), model (a non-empty
+--           string), model_bad (an agent event's model given but not a string), met (cycle
 --           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
 --           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
@@ -124,7 +125,11 @@ WITH r AS (
            CASE WHEN typ = 'fix.applied' THEN jtext(d[6]) END AS finding_t,
            CASE WHEN typ = 'fix.applied' THEN jtext(d[7]) END AS location_t,
            CASE WHEN typ = 'fix.applied' THEN jtext(d[8]) END AS file_t,
-           CASE WHEN typ IN ('agent.complete', 'agent.start') THEN jtext(d[15]) END AS model_t
+           -- a model is a string: a number or an object names none (§3), and its JSON
+           -- text ('{"name":"claude-haiku"}') would be taken for a model (and a tier)
+           CASE WHEN typ IN ('agent.complete', 'agent.start') THEN jstr(d[15]) END AS model_t,
+           CASE WHEN typ IN ('agent.complete', 'agent.start') AND d[15] <> 'null'
+                     AND NOT starts_with(d[15], '"') THEN true END AS model_bad
     FROM t
 ), w AS (
     SELECT u.*,
@@ -178,6 +183,7 @@ SELECT
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[13]) END AS tok_in,
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[14]) END AS tok_out,
     CASE WHEN model_trim <> '' THEN model_t END AS model,
+    model_bad,
     -- true only for JSON true; absent or null is not met. Any other value ("yes", 1) is
     -- not met either, but null here, so that 080 can warn that it was ignored.
     CASE WHEN typ = 'cycle.boundary' THEN CASE coalesce(d[16], 'null')

@@ -6,7 +6,8 @@
 --           fix_attribution — one row per (run_id, fix_seq, archetype): via 'source' or
 --           'dag' (nearest review.verdict ancestors), verdict_seq (always null: kept
 --           for the column layout);
---           fix_warnings (run_id, file, line, reason) for unattributed fixes.
+--           fix_warnings (run_id, file, line, reason) for unattributed fixes (no source
+--           and no verdict ancestor, or a source of blanks).
 -- The walk is a recursive CTE with UNION (set semantics) that runs *down* the edges once
 -- for the whole run instead of up from every fix: reach(node) = the archetypes of the
 -- nearest review.verdict ancestors of a non-verdict node = for each parent p, p's
@@ -47,5 +48,11 @@ CREATE OR REPLACE TABLE fix_warnings AS
 SELECT f.run_id, f._file AS file, f._line AS line,
        'unattributed_fixes: fix.applied has no source and no review.verdict ancestor' AS reason
 FROM fixes f
-ANTI JOIN fix_attribution a ON a.run_id = f.run_id AND a.fix_seq = f.seq;
+ANTI JOIN fix_attribution a ON a.run_id = f.run_id AND a.fix_seq = f.seq
+UNION ALL
+-- a source of blanks is authoritative and names nobody ('' after trim): attributed to
+-- nobody like the fixes above, so said like them, not dropped without a word
+SELECT run_id, _file, _line,
+       'unattributed_fixes: fix.applied has a blank source (it names no archetype)'
+FROM fixes WHERE source = '';
 DROP TABLE _reach;

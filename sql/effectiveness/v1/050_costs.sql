@@ -5,16 +5,17 @@
 --           cost_basis ('observed' | 'estimated' | 'unknown'), tokens (null without any
 --           agent.complete), model (highest-seq non-empty data.model of agent.complete or
 --           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs,
---           costs too large to add up, and unknown token counts.
+--           costs too large to add up, unknown token counts and ignored models.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
 -- is not a finite number ≥ 0 (a string, say: NaN from 000) is not a cost: it is ignored
 -- and warned about (unknown, not 0).
 -- The per-event costs are added in seq order (deterministic to the last bit).
 -- Token counts likewise: a negative, unrepresentable or non-number one (000 makes a
--- present non-number NaN) makes `tokens` unknown.
+-- present non-number NaN) makes `tokens` unknown. A model that is not a string names no
+-- model (000 leaves it null): skipped for the highest-seq one that does, and warned about.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
-       e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model
+       e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model, e.model_bad
 FROM events e
 WHERE e.type IN ('agent.complete', 'agent.start');
 
@@ -64,6 +65,10 @@ WHERE type = 'agent.complete'
   AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
             ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
                  OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END)
+UNION ALL
+SELECT run_id, _file, _line, 'model ignored: not a string'
+FROM _agent_events
+WHERE model_bad
 UNION ALL
 -- Sums too large (rare): said on the archetype's last agent.complete with a cost (for the
 -- cost) or the last one at all (for the tokens). Found by joining back only those groups,
