@@ -3,6 +3,7 @@ safe_load, Unicode \\b / \\w, str.splitlines; odd frontmatter is read, never fat
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -121,3 +122,31 @@ def test_frontmatter_aliases_that_explode_are_not_expanded(
         ("bomb/SKILL.md", "frontmatter name expands its aliases too far; shown as the folder name"),
     ]
     assert by_skill["lf"]["name"] == "p"
+
+
+def test_many_located_matches_in_a_large_skill(tmp_path: Any, kit: SimpleNamespace) -> None:
+    # Each directive, link and cross-reference counted the newlines from the start of the
+    # file to find its line: quadratic, so a 500 kB SKILL.md took 30 s and held up the run.
+    n = 40_000
+    body = "MUST\nsee skills/missing\n[r](references/none.md)\n" * n
+    text = "---\nname: big\ndescription: Use when testing a large skill.\n---\n" + body
+    start = time.perf_counter()
+    by_skill, result = kit.score(tmp_path, {"big": {"text": text, "refs": ["a.md"]}})
+    elapsed = time.perf_counter() - start
+    s = by_skill["big"]
+    assert s["line_count"] == 4 + 3 * n + 1
+    flags = s["anti_patterns"]
+    assert flags[0] == {
+        "flag": "OVER_CONSTRAINED",
+        "target": None,
+        "line": 5,
+        "evidence": f"{n} MUST/NEVER/ALWAYS directives (more than 15); "
+        "first on line(s) 5, 8, 11, 14, 17",
+    }
+    orphans = [a for a in flags if a["flag"] == "ORPHAN_REFERENCE"]
+    dead = [a for a in flags if a["flag"] == "DEAD_CROSS_REF"]
+    assert len(orphans) == len(dead) == n
+    assert [a["line"] for a in orphans[:2]] == [7, 10] and orphans[-1]["line"] == 3 * n + 4
+    assert [a["line"] for a in dead[:2]] == [6, 9] and dead[-1]["line"] == 3 * n + 3
+    assert result.issues == []
+    assert elapsed < 10, f"{elapsed:.1f} s"
