@@ -236,28 +236,55 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split_frontmatter(text: str) -> tuple[Any, str, bool, str | None]:
-    """(frontmatter object, body, had a frontmatter block, loader problem) per spec §2.
+def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None]:
+    """(frontmatter object, body, had a frontmatter block, (line, problem)) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
-    here it also reads as empty and is returned as a warning.
+    here it also reads as empty. Either is returned as a warning, as are a BOM and
+    a missing closing ``---``: each costs the skill its name and description, and
+    without a word the user cannot tell why.
     """
     if not text.startswith("---"):
+        if text.startswith("\ufeff---"):
+            return (
+                {},
+                text,
+                False,
+                (
+                    1,
+                    "file starts with a byte-order mark, so its frontmatter is not read (only "
+                    "a file starting with --- has one); save it without the BOM",
+                ),
+            )
         return {}, text, False, None
     parts = text.split("---", 2)
     if len(parts) < 3:
-        return {}, text, False, None
+        return (
+            {},
+            text,
+            False,
+            (1, "frontmatter is not closed (no second ---); the whole file is read as the body"),
+        )
     try:
         fm = yaml.safe_load(parts[1]) or {}
-    except yaml.YAMLError:
-        fm = {}
+    except yaml.YAMLError as e:
+        # The YAML starts on line 1, right after the opening ---.
+        mark = getattr(e, "problem_mark", None)
+        line = 1 + mark.line if mark is not None else 1
+        what = " ".join(str(getattr(e, "problem", None) or type(e).__name__).split())
+        reason = f"frontmatter is not valid YAML ({what}); read as empty"
+        if not parts[1].endswith("\n"):
+            # A --- inside a value ("a --- b") closes the frontmatter mid-line.
+            line = parts[1].count("\n") + 1
+            reason += f": the --- on line {line} ends it, though it is not a line of its own"
+        return {}, parts[2], True, (line, reason)
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
             parts[2],
             True,
-            f"frontmatter could not be loaded ({type(e).__name__}); read as empty",
+            (1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty"),
         )
     return fm, parts[2], True, None
 
@@ -349,7 +376,7 @@ def extract(
 
     fm, body, has_fm, problem = split_frontmatter(text)
     if problem:
-        warnings.append(LineIssue(skill_md, 1, problem))
+        warnings.append(LineIssue(skill_md, *problem))
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
         fm = {}

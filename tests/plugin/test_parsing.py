@@ -22,6 +22,7 @@ SKILLS: dict[str, dict[str, Any]] = {
     "bad-date": {"text": "---\nname: x\ncreated: 2024-13-45\n---\nbody\n"},
     "number-description": {"text": "---\nname: n\ndescription: 12345678901234567890123\n---\n"},
     "unclosed": {"text": "---\nname: x\ndescription: Use when never closed\n"},
+    "dashes-in-value": {"text": '---\nname: d\ndescription: "a --- b, use when x"\n---\nbody\n'},
     "unicode-boundary": {"text": "---\nname: u\ndescription: éproactively, ça\n---\n"},
     "line-separators": {"text": "dup\u2028dup\nx\x85y\n"},
     "parent": {"text": LF},
@@ -63,13 +64,50 @@ def test_frontmatter_oddities_are_warnings(parsed: Any) -> None:
     assert by_skill["number-description"]["static"]["sub_scores"]["frontmatter_quality"] == (
         0.15 + 0.05
     )  # 23 characters of text, name differs from the folder
-    warnings = sorted((w.file.split("/skills/")[1], w.reason) for w in result.warnings)
+    warnings = sorted(
+        (w.file.split("/skills/")[1], w.line, w.reason)
+        for w in result.warnings
+        if w.file.split("/skills/")[1] not in FRONTMATTER_LOST
+    )
     assert warnings == [
-        ("bad-date/SKILL.md", "frontmatter could not be loaded (ValueError); read as empty"),
-        ("list-frontmatter/SKILL.md", "frontmatter is not a mapping; read as empty"),
-        ("number-description/SKILL.md", "frontmatter description is not text; read as text"),
+        ("bad-date/SKILL.md", 1, "frontmatter could not be loaded (ValueError); read as empty"),
+        ("list-frontmatter/SKILL.md", 1, "frontmatter is not a mapping; read as empty"),
+        ("number-description/SKILL.md", 1, "frontmatter description is not text; read as text"),
     ]
     assert result.issues == []
+
+
+FRONTMATTER_LOST = {
+    "bad-yaml/SKILL.md": (
+        3,
+        "frontmatter is not valid YAML (expected ',' or ']', but got ':'); read as empty",
+    ),
+    "bom/SKILL.md": (
+        1,
+        "file starts with a byte-order mark, so its frontmatter is not read (only a file "
+        "starting with --- has one); save it without the BOM",
+    ),
+    "dashes-in-value/SKILL.md": (
+        3,
+        "frontmatter is not valid YAML (found unexpected end of stream); read as empty: "
+        "the --- on line 3 ends it, though it is not a line of its own",
+    ),
+    "unclosed/SKILL.md": (
+        1,
+        "frontmatter is not closed (no second ---); the whole file is read as the body",
+    ),
+}
+
+
+def test_frontmatter_that_is_not_read_is_a_warning(parsed: Any) -> None:
+    # Invalid YAML, a BOM and a missing closing --- each cost the skill its name and
+    # description (scores as spec §2 says), and nothing told the user why.
+    lost = {
+        w.file.split("/skills/")[1]: (w.line, w.reason)
+        for w in parsed[1].warnings
+        if w.file.split("/skills/")[1] in FRONTMATTER_LOST
+    }
+    assert lost == FRONTMATTER_LOST
 
 
 def test_unclosed_frontmatter_is_body(parsed: Any) -> None:
