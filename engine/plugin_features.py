@@ -236,28 +236,55 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split_frontmatter(text: str) -> tuple[Any, str, bool, str | None]:
-    """(frontmatter object, body, had a frontmatter block, loader problem) per spec §2.
+def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None]:
+    """(frontmatter object, body, had a frontmatter block, (line, problem)) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
-    here it also reads as empty and is returned as a warning.
+    here it also reads as empty. Either is returned as a warning, as are a BOM and
+    a missing closing ``---``: each costs the skill its name and description, and
+    without a word the user cannot tell why.
     """
     if not text.startswith("---"):
+        if text.startswith("\ufeff---"):
+            return (
+                {},
+                text,
+                False,
+                (
+                    1,
+                    "file starts with a byte-order mark, so its frontmatter is not read (only "
+                    "a file starting with --- has one); save it without the BOM",
+                ),
+            )
         return {}, text, False, None
     parts = text.split("---", 2)
     if len(parts) < 3:
-        return {}, text, False, None
+        return (
+            {},
+            text,
+            False,
+            (1, "frontmatter is not closed (no second ---); the whole file is read as the body"),
+        )
     try:
         fm = yaml.safe_load(parts[1]) or {}
-    except yaml.YAMLError:
-        fm = {}
+    except yaml.YAMLError as e:
+        # The YAML starts on line 1, right after the opening ---.
+        mark = getattr(e, "problem_mark", None)
+        line = 1 + mark.line if mark is not None else 1
+        what = " ".join(str(getattr(e, "problem", None) or type(e).__name__).split())
+        reason = f"frontmatter is not valid YAML ({what}); read as empty"
+        if not parts[1].endswith("\n"):
+            # A --- inside a value ("a --- b") closes the frontmatter mid-line.
+            line = parts[1].count("\n") + 1
+            reason += f": the --- on line {line} ends it, though it is not a line of its own"
+        return {}, parts[2], True, (line, reason)
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
             parts[2],
             True,
-            f"frontmatter could not be loaded ({type(e).__name__}); read as empty",
+            (1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty"),
         )
     return fm, parts[2], True, None
 
@@ -284,8 +311,38 @@ def _expands_beyond(value: Any, limit: int) -> bool:
     return False
 
 
+class _LineOf:
+    """Line numbers of offsets into ``text`` asked in increasing order (as ``finditer``
+    yields them): each answer counts only the newlines since the previous one. Counting
+    from the start for every match made a large SKILL.md with thousands of directives,
+    links or cross-references quadratic (a 2 MB file took a minute and a half)."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.offset, self.line = text, 0, 1
+
+    def __call__(self, offset: int) -> int:
+        if offset < self.offset:
+            self.offset, self.line = 0, 1
+        self.line += self.text.count("\n", self.offset, offset)
+        self.offset = offset
+        return self.line
+
+
 def _line_at(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
+
+
+def _first_lines(text: str, matches: Iterable[re.Match[str]], limit: int) -> list[int]:
+    """The first ``limit`` distinct lines holding a match (matches in text order)."""
+    line_of = _LineOf(text)
+    lines: list[int] = []
+    for m in matches:
+        line = line_of(m.start())
+        if not lines or lines[-1] != line:
+            lines.append(line)
+            if len(lines) == limit:
+                break
+    return lines
 
 
 def _files_in(folder: str) -> tuple[bool, int, list[str]]:
@@ -319,7 +376,7 @@ def extract(
 
     fm, body, has_fm, problem = split_frontmatter(text)
     if problem:
-        warnings.append(LineIssue(skill_md, 1, problem))
+        warnings.append(LineIssue(skill_md, *problem))
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
         fm = {}
@@ -370,31 +427,37 @@ def extract(
     # folder looked for its siblings inside it and reported them dead.
     skill_path = Path(os.path.abspath(folder))
     xrefs: list[dict[str, Any]] = []
+    xref_line = _LineOf(text)
+    resolved: dict[str, bool] = {}  # a path named again is not looked up again
     xref_matches = CROSS_REF.finditer(body) if "skill/" in body or "skills/" in body else iter(())
     for i, m in enumerate(xref_matches):
         written = m.group(1)
         ref = written.split("/", 1)[1] if written.startswith(("skill/", "skills/")) else written
-        exists = (skill_path.parent / ref).exists()
-        if not exists and ref.startswith("sub-skills/"):
-            exists = (skill_path / ref).exists()
+        exists = resolved.get(ref)
+        if exists is None:
+            exists = (skill_path.parent / ref).exists()
+            if not exists and ref.startswith("sub-skills/"):
+                exists = (skill_path / ref).exists()
+            resolved[ref] = exists
         xrefs.append(
             {
                 "skill_md": skill_md,
                 "ord": i,
                 "target": ref,
                 "written": written,
-                "line": _line_at(text, body_offset + m.start(1)),
+                "line": xref_line(body_offset + m.start(1)),
                 "exists": exists,
             }
         )
 
     existing = {n.lower() for n in ref_names}
+    link_line = _LineOf(text)
     links = [
         {
             "skill_md": skill_md,
             "ord": i,
             "target": "references/" + m.group(1),
-            "line": _line_at(text, m.start()),
+            "line": link_line(m.start()),
             "exists": PurePosixPath(m.group(1)).name.lower() in existing,
         }
         for i, m in enumerate(REF_LINK.finditer(text))
@@ -453,7 +516,7 @@ def extract(
         "has_assets_dir": has_assets,
         "asset_files": n_assets,
         "must_count": len(musts),
-        "must_lines": sorted({_line_at(text, m.start()) for m in musts})[:_MUST_EVIDENCE],
+        "must_lines": _first_lines(text, musts, _MUST_EVIDENCE),
         "rep_total": len(rep),
         "rep_distinct": len(set(rep)),
         "cross_refs": len(xrefs),

@@ -376,3 +376,30 @@ def test_bad_monte_carlo_lines(simulated: Any) -> None:
         (215, "quality_score = 1.5 is outside [0, 1]; read as absent"),
         (215, "tokens is negative; read as absent"),
     ]
+
+
+def test_runs_without_token_counts_leave_efficiency_unknown(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # Runs that completed but reported no tokens read as efficiency 0: the Monte Carlo
+    # layer dragged token_efficiency from 1.0 to 0.44 and the composite with it.
+    runs = [run("no-tokens", True, 0.8), run("no-tokens", False), run("no-tokens", True, 0.6)]
+    by_skill, result = kit.score(tmp_path, {"no-tokens": BASE}, mc=runs)
+    s = by_skill["no-tokens"]
+    mc = s["mc"]
+    assert mc["tokens_n"] == 0 and mc["median_tokens"] is None
+    assert mc["efficiency_norm"] is None and mc["mc_score"] is None
+    assert mc["activation_rate"] == 2 / 3 and mc["failure_rate"] == 0.0
+    layer = {
+        "triggering_accuracy": 2 / 3,
+        "output_quality": psum([0.8, 0.6]) / 2,
+        "robustness": 1.0,
+    }  # token_efficiency: the static layer alone
+    dims, composite = expected_blend(s["static"]["sub_scores"], {}, layer, 1.0)
+    for d, v in dims.items():
+        got = s["dimensions"][d]
+        assert (got is None and v is None) or got["score"] == v, d
+    assert s["dimensions"]["token_efficiency"]["score"] == 1.0
+    assert s["composite"] == composite
+    assert "token_efficiency" not in [t["dimension"] for t in s["tips"]]
+    assert result.issues == []

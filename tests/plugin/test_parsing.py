@@ -3,6 +3,7 @@ safe_load, Unicode \\b / \\w, str.splitlines; odd frontmatter is read, never fat
 
 from __future__ import annotations
 
+import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -21,6 +22,7 @@ SKILLS: dict[str, dict[str, Any]] = {
     "bad-date": {"text": "---\nname: x\ncreated: 2024-13-45\n---\nbody\n"},
     "number-description": {"text": "---\nname: n\ndescription: 12345678901234567890123\n---\n"},
     "unclosed": {"text": "---\nname: x\ndescription: Use when never closed\n"},
+    "dashes-in-value": {"text": '---\nname: d\ndescription: "a --- b, use when x"\n---\nbody\n'},
     "unicode-boundary": {"text": "---\nname: u\ndescription: éproactively, ça\n---\n"},
     "line-separators": {"text": "dup\u2028dup\nx\x85y\n"},
     "parent": {"text": LF},
@@ -62,13 +64,50 @@ def test_frontmatter_oddities_are_warnings(parsed: Any) -> None:
     assert by_skill["number-description"]["static"]["sub_scores"]["frontmatter_quality"] == (
         0.15 + 0.05
     )  # 23 characters of text, name differs from the folder
-    warnings = sorted((w.file.split("/skills/")[1], w.reason) for w in result.warnings)
+    warnings = sorted(
+        (w.file.split("/skills/")[1], w.line, w.reason)
+        for w in result.warnings
+        if w.file.split("/skills/")[1] not in FRONTMATTER_LOST
+    )
     assert warnings == [
-        ("bad-date/SKILL.md", "frontmatter could not be loaded (ValueError); read as empty"),
-        ("list-frontmatter/SKILL.md", "frontmatter is not a mapping; read as empty"),
-        ("number-description/SKILL.md", "frontmatter description is not text; read as text"),
+        ("bad-date/SKILL.md", 1, "frontmatter could not be loaded (ValueError); read as empty"),
+        ("list-frontmatter/SKILL.md", 1, "frontmatter is not a mapping; read as empty"),
+        ("number-description/SKILL.md", 1, "frontmatter description is not text; read as text"),
     ]
     assert result.issues == []
+
+
+FRONTMATTER_LOST = {
+    "bad-yaml/SKILL.md": (
+        3,
+        "frontmatter is not valid YAML (expected ',' or ']', but got ':'); read as empty",
+    ),
+    "bom/SKILL.md": (
+        1,
+        "file starts with a byte-order mark, so its frontmatter is not read (only a file "
+        "starting with --- has one); save it without the BOM",
+    ),
+    "dashes-in-value/SKILL.md": (
+        3,
+        "frontmatter is not valid YAML (found unexpected end of stream); read as empty: "
+        "the --- on line 3 ends it, though it is not a line of its own",
+    ),
+    "unclosed/SKILL.md": (
+        1,
+        "frontmatter is not closed (no second ---); the whole file is read as the body",
+    ),
+}
+
+
+def test_frontmatter_that_is_not_read_is_a_warning(parsed: Any) -> None:
+    # Invalid YAML, a BOM and a missing closing --- each cost the skill its name and
+    # description (scores as spec §2 says), and nothing told the user why.
+    lost = {
+        w.file.split("/skills/")[1]: (w.line, w.reason)
+        for w in parsed[1].warnings
+        if w.file.split("/skills/")[1] in FRONTMATTER_LOST
+    }
+    assert lost == FRONTMATTER_LOST
 
 
 def test_unclosed_frontmatter_is_body(parsed: Any) -> None:
@@ -121,3 +160,31 @@ def test_frontmatter_aliases_that_explode_are_not_expanded(
         ("bomb/SKILL.md", "frontmatter name expands its aliases too far; shown as the folder name"),
     ]
     assert by_skill["lf"]["name"] == "p"
+
+
+def test_many_located_matches_in_a_large_skill(tmp_path: Any, kit: SimpleNamespace) -> None:
+    # Each directive, link and cross-reference counted the newlines from the start of the
+    # file to find its line: quadratic, so a 500 kB SKILL.md took 30 s and held up the run.
+    n = 40_000
+    body = "MUST\nsee skills/missing\n[r](references/none.md)\n" * n
+    text = "---\nname: big\ndescription: Use when testing a large skill.\n---\n" + body
+    start = time.perf_counter()
+    by_skill, result = kit.score(tmp_path, {"big": {"text": text, "refs": ["a.md"]}})
+    elapsed = time.perf_counter() - start
+    s = by_skill["big"]
+    assert s["line_count"] == 4 + 3 * n + 1
+    flags = s["anti_patterns"]
+    assert flags[0] == {
+        "flag": "OVER_CONSTRAINED",
+        "target": None,
+        "line": 5,
+        "evidence": f"{n} MUST/NEVER/ALWAYS directives (more than 15); "
+        "first on line(s) 5, 8, 11, 14, 17",
+    }
+    orphans = [a for a in flags if a["flag"] == "ORPHAN_REFERENCE"]
+    dead = [a for a in flags if a["flag"] == "DEAD_CROSS_REF"]
+    assert len(orphans) == len(dead) == n
+    assert [a["line"] for a in orphans[:2]] == [7, 10] and orphans[-1]["line"] == 3 * n + 4
+    assert [a["line"] for a in dead[:2]] == [6, 9] and dead[-1]["line"] == 3 * n + 3
+    assert result.issues == []
+    assert elapsed < 10, f"{elapsed:.1f} s"

@@ -6,7 +6,8 @@
 --             non-zero and finite). PluginEval sums its weighted sub-scores, blend weights and
 --             dimension contributions with `sum()`, so its last bits depend on this algorithm;
 --             plain `a + b + …` (left to right) is used wherever it adds with `+=`.
---           plugin_clamp01(x) → x limited to [0, 1].
+--           plugin_clamp01(x) → x limited to [0, 1]; NULL stays NULL (DuckDB's greatest and
+--             least skip NULLs, so on their own they made an unknown x read as 1).
 --           plugin_cmp(x) → x rounded to 6 decimals: every score-vs-threshold comparison uses
 --             it (spec README "Conventions for all numbers").
 CREATE OR REPLACE TEMP MACRO plugin_fsum_state(xs) AS
@@ -27,6 +28,7 @@ CREATE OR REPLACE TEMP MACRO plugin_fsum(xs) AS
         lambda r: CASE WHEN r.c <> 0 AND isfinite(r.c) THEN r.s + r.c ELSE r.s END
     )[1];
 
-CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS greatest(0.0::DOUBLE, least(1.0::DOUBLE, x));
+CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS
+    CASE WHEN x IS NOT NULL THEN greatest(0.0::DOUBLE, least(1.0::DOUBLE, x)) END;
 
 CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS round(x, 6);

@@ -12,10 +12,11 @@
 --     population std, cv = std / |mean| (0 when mean = 0 or ≤ 1 value);
 --   failure: errored / n with the exact interval;
 --   tokens of non-errored runs: median, Q1 = sorted[n//4], Q3 = sorted[min(3n//4, n−1)],
---     outliers > Q3 + 1.5 IQR; efficiency_norm = max(0, 1 − median / token_cap), 0 when no
---     run has a token count;
+--     outliers > Q3 + 1.5 IQR; efficiency_norm = max(0, 1 − median / token_cap); 0 when every
+--     run errored (no run to count, as PluginEval has it); NULL (unknown, not 0) when runs
+--     completed but none reported a token count;
 --   mc_score = clamp01(.40·activation + .30·(1 − min(1, cv)) + .20·(1 − failure)
---     + .10·efficiency_norm).
+--     + .10·efficiency_norm), NULL when efficiency_norm is (a term of it is unknown).
 CREATE OR REPLACE TEMP TABLE plugin_mc AS
 WITH lists AS (
     SELECT sid,
@@ -48,7 +49,7 @@ WITH lists AS (
                 ELSE std_quality / abs(mean_quality) END AS cv,
            q3_tokens - q1_tokens AS iqr_tokens,
            CASE WHEN tn > 0 THEN greatest(0.0::DOUBLE, 1.0 - median_tokens / p.token_cap)
-                ELSE 0.0::DOUBLE END AS efficiency_norm
+                WHEN c.n_errored = c.n THEN 0.0::DOUBLE END AS efficiency_norm
     FROM spread s JOIN plugin_mc_counts c USING (sid) CROSS JOIN plugin_params p
 ), wilson AS (
     SELECT st.*,

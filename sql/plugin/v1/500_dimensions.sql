@@ -6,7 +6,8 @@
 --             triggering_accuracy, orchestration_wiring → orchestration_fitness, the others by
 --             name; harness_portability feeds none), judge means, Monte Carlo activation_rate →
 --             triggering_accuracy, mean_quality → output_quality, 1 − failure_rate →
---             robustness, efficiency_norm → token_efficiency;
+--             robustness, efficiency_norm → token_efficiency (a NULL statistic — no quality
+--             value, no token count — is no score: that layer does not measure the dimension);
 --           plugin_dims (sid, dimension, ord, weight, score, layers) — one row per skill and
 --             dimension: score = Σ score_l × b_l / Σ b_l over the layers present (each Σ as
 --             Python's sum() in layer order), the plain mean when Σ b_l = 0, NULL (unmeasured)
