@@ -3,7 +3,6 @@ safe_load, Unicode \\b / \\w, str.splitlines; odd frontmatter is read, never fat
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -165,12 +164,12 @@ def test_frontmatter_aliases_that_explode_are_not_expanded(
 def test_many_located_matches_in_a_large_skill(tmp_path: Any, kit: SimpleNamespace) -> None:
     # Each directive, link and cross-reference counted the newlines from the start of the
     # file to find its line: quadratic, so a 500 kB SKILL.md took 30 s and held up the run.
+    # No time is asserted (timings belong in benchmarks/): the lines found are, for every
+    # match of a file this size, which the quadratic code took ~30 s to find.
     n = 40_000
     body = "MUST\nsee skills/missing\n[r](references/none.md)\n" * n
     text = "---\nname: big\ndescription: Use when testing a large skill.\n---\n" + body
-    start = time.perf_counter()
     by_skill, result = kit.score(tmp_path, {"big": {"text": text, "refs": ["a.md"]}})
-    elapsed = time.perf_counter() - start
     s = by_skill["big"]
     assert s["line_count"] == 4 + 3 * n + 1
     flags = s["anti_patterns"]
@@ -187,4 +186,3 @@ def test_many_located_matches_in_a_large_skill(tmp_path: Any, kit: SimpleNamespa
     assert [a["line"] for a in orphans[:2]] == [7, 10] and orphans[-1]["line"] == 3 * n + 4
     assert [a["line"] for a in dead[:2]] == [6, 9] and dead[-1]["line"] == 3 * n + 3
     assert result.issues == []
-    assert elapsed < 10, f"{elapsed:.1f} s"
