@@ -129,6 +129,9 @@ class Group(click.Group):
             click.echo("error: interrupted", err=True)
             ctx.exit(ExitCode.INTERRUPTED)
         except Exception as e:
+            if _interrupted(e):
+                click.echo("error: interrupted", err=True)
+                ctx.exit(ExitCode.INTERRUPTED)
             oom = _out_of_memory(e)
             if oom is not None:
                 from runscore.engine import db
@@ -163,6 +166,25 @@ _EXIT_CODES: dict[type[BaseException], ExitCode] = {
     NothingReadable: ExitCode.NOTHING_READABLE,
     RunscoreError: ExitCode.USAGE,
 }
+
+
+def _interrupted(e: BaseException) -> bool:
+    """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
+    runs a query is taken by DuckDB, which stops the query and raises its own error
+    instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
+    ``RuntimeError("Query interrupted")``; the SQL runner may wrap either."""
+    duck = sys.modules.get("duckdb")
+    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or (
+            interrupt is not None and isinstance(seen, interrupt)
+        ):
+            return True
+        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
+            return True
+        seen = seen.__cause__
+    return False
 
 
 def _out_of_memory(e: BaseException) -> BaseException | None:
