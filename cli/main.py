@@ -11,6 +11,7 @@ modules, Jinja, YAML and Parquet behind them) cost ~0.5 s of every invocation.
 from __future__ import annotations
 
 import importlib
+import io
 import logging
 import os
 import sys
@@ -213,7 +214,61 @@ def cli() -> None:
     """
 
 
+class _PipeEnd(io.RawIOBase):
+    """A standard stream's file descriptor whose reader may go before the end
+    (``runscore report | head -1``): the writes after it has gone are dropped."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._gone = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, b: Any) -> int:
+        if not self._gone:
+            try:
+                return os.write(self._fd, b)
+            except BrokenPipeError:
+                self._gone = True
+        return len(memoryview(b))
+
+
+def _outlive_the_reader(name: str, encoding: str | None = None) -> None:
+    """Let ``sys.<name>`` outlive its reader. A reader that stops reading has what it
+    wanted; the command still finishes, says on stderr what it would have said, and
+    exits as it would have (click's own handling stopped the command and exited 1:
+    "some input was rejected", with nothing listed)."""
+    stream = getattr(sys, name)
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: left as it is
+        return
+    setattr(
+        sys,
+        name,
+        io.TextIOWrapper(
+            io.BufferedWriter(_PipeEnd(fd)),
+            encoding=encoding or stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=getattr(stream, "write_through", False),
+        ),
+    )
+
+
 def main() -> None:
+    # stdout is data, UTF-8 as every file runscore writes: in a locale that cannot
+    # encode a value (LANG=en_US.ISO-8859-1 and an emoji) it was a traceback.
+    _outlive_the_reader("stdout", "utf-8")
+    _outlive_the_reader("stderr")
     level = os.environ.get("RUNSCORE_LOG", "").strip().upper()
     if level:
         if not isinstance(logging.getLevelName(level), int):

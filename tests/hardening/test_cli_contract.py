@@ -6,10 +6,15 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
 
 #: Some seconds of work even on many cores (a test that is not interrupted still ends).
 LONG_QUERY = "SELECT count(*) FROM range(3000000000) t(i) WHERE i % 7 = 3"
@@ -45,3 +50,93 @@ def test_ctrl_c_during_a_duckdb_query_is_exit_130(
     # (the missing history's note comes first: the views are built before the query runs)
     assert res.stderr.splitlines()[-1] == "error: interrupted"
     assert "Traceback" not in res.stderr
+
+
+def _closed_pipe_run(*args: str, cwd: Path, stderr_closed: bool = False) -> tuple[int, str]:
+    """Run ``runscore ARGS`` with stdout a pipe whose reader has gone (as after ``| head
+    -1``; closed before the start, so that every write meets it); (exit code, stderr)."""
+    r, w = os.pipe()
+    os.close(r)
+    env = dict(os.environ, RUNSCORE_THREADS="1")
+    env.pop("PYTHONUNBUFFERED", None)  # as a user runs it
+    try:
+        p = subprocess.run(
+            [sys.executable, "-m", "runscore", *args],
+            cwd=cwd,
+            env=env,
+            stdout=w,
+            stderr=w if stderr_closed else subprocess.PIPE,
+            timeout=300,
+        )
+    finally:
+        os.close(w)
+    return p.returncode, (p.stderr or b"").decode()
+
+
+@pytest.fixture
+def sample_history(tmp_path: Path) -> Path:
+    from runscore.engine.packs import effectiveness
+
+    effectiveness.extract([str(SAMPLE)], str(tmp_path / "h.jsonl"))
+    return tmp_path / "h.jsonl"
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "csv"])
+def test_a_reader_that_stops_reading_is_not_rejected_input(
+    sample_history: Path, tmp_path: Path, fmt: str
+) -> None:
+    """``runscore report | head -1``: the reader has what it wanted. That was exit 1,
+    "some input was rejected", with nothing on stderr; it is the exit code of the
+    report (0), and stderr stays empty."""
+    code, err = _closed_pipe_run("report", "--history", "h.jsonl", "--format", fmt, cwd=tmp_path)
+    assert (code, err) == (0, "")
+
+
+def test_a_closed_pipe_still_lists_the_rejected_lines(tmp_path: Path) -> None:
+    """The rejected lines are said on stderr after the summary is written: with the
+    summary's reader gone they were lost (exit 1 with an empty stderr)."""
+    log = tmp_path / "run.jsonl"
+    log.write_bytes((SAMPLE / "run-2026-11-01.jsonl").read_bytes() + b"{not json\n")
+    lines = len(log.read_bytes().splitlines())
+    code, err = _closed_pipe_run(
+        "extract", "run.jsonl", "--history", "h.jsonl", "--format", "json", cwd=tmp_path
+    )
+    assert code == 1
+    said = err.splitlines()
+    assert said[0].startswith(f"run.jsonl:{lines}: ")
+    assert said[1].startswith("1 run(s) scored, 4 record(s) written to h.jsonl; ")
+    assert len(said) == 2
+    # the work itself was done: the history has the run
+    assert len((tmp_path / "h.jsonl").read_text().splitlines()) == 4
+
+
+def test_stdout_and_stderr_both_closed_keep_the_exit_code(
+    sample_history: Path, tmp_path: Path
+) -> None:
+    """``runscore report --history h.jsonl 2>&1 | head -1`` with torn lines: exit 1, as
+    when the reader reads on (it was 1 by accident, and 1 for a clean history too)."""
+    code, _ = _closed_pipe_run("report", "--history", "h.jsonl", cwd=tmp_path, stderr_closed=True)
+    assert code == 0
+    with sample_history.open("ab") as f:
+        f.write(b'{"torn": \n')
+    code, _ = _closed_pipe_run("report", "--history", "h.jsonl", cwd=tmp_path, stderr_closed=True)
+    assert code == 1
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path, fmt: str) -> None:
+    """A value the locale's encoding cannot write (an emoji under ISO-8859-1) was a
+    traceback (UnicodeEncodeError) and exit 1; stdout is UTF-8, as the files are."""
+    env = dict(os.environ, RUNSCORE_THREADS="1", PYTHONIOENCODING="latin-1")
+    p = subprocess.run(
+        [sys.executable, "-m", "runscore", "sql", "SELECT 'é😀' AS v", "--format", fmt],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr.decode()
+    assert "é😀".encode() in p.stdout
+    assert p.stderr.decode().splitlines() == [
+        "no history at .archeflow/memory/effectiveness.jsonl: its views are empty"
+    ]
