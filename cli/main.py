@@ -137,10 +137,9 @@ class Group(click.Group):
             if oom is not None:
                 from runscore.engine import db
 
-                click.echo(
-                    f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
-                    f"{db.out_of_memory_hint()}",
-                    err=True,
+                _say_error(
+                    f"DuckDB ran out of memory: {str(oom).splitlines()[0]} "
+                    f"{db.out_of_memory_hint()}"
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)
             if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
@@ -151,13 +150,32 @@ class Group(click.Group):
                 why = e.strerror or str(e)
                 if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
                     why = "a file where a folder is needed"  # os.makedirs's "File exists"
-                click.echo(f"error: {where}{why}", err=True)
+                _say_error(f"{where}{why}")
                 ctx.exit(ExitCode.USAGE)
             code = next((c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None)
             if code is None:
                 raise
-            click.echo(f"error: {e}", err=True)
+            _say_error(str(e))
             ctx.exit(code)
+
+
+def _say_error(message: str) -> None:
+    """``error: MESSAGE`` on stderr, escaped as every message is (``output.note``): a line
+    break in a value it quotes (a path, DuckDB's own message) is written ``\\n`` and
+    starts no line. Only the engine's list of what could not be read (a line break and
+    two spaces before each input) keeps a line per input."""
+    from runscore.cli.output import note  # local: only when there is an error to say
+
+    first, *rest = message.split("\n")
+    lines = [first]
+    for part in rest:
+        if part[:2] == "  " and part[2:3].strip():
+            lines.append(part)
+        else:
+            lines[-1] += "\n" + part
+    note(f"error: {lines[0]}")
+    for line in lines[1:]:
+        note(line)
 
 
 #: Engine errors by exit code, the first that matches (any other RunscoreError, such as

@@ -140,3 +140,40 @@ def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path, fmt: str) -> None:
     assert p.stderr.decode().splitlines() == [
         "no history at .archeflow/memory/effectiveness.jsonl: its views are empty"
     ]
+
+
+def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
+    """A line break or terminal escape in a value an error quotes (a path, DuckDB's own
+    message) started a line of its own, or steered the terminal; it is written escaped,
+    as every other message writes it."""
+    res = run_cli("report", "--history", "a\nb.jsonl")
+    assert res.exit_code == 3
+    assert (
+        res.stderr
+        == "error: no effectiveness history at a\\nb.jsonl; run `runscore extract` first\n"
+    )
+    res = run_cli("report", "--history", "\x1b[2Jx.jsonl")
+    assert (
+        res.stderr
+        == "error: no effectiveness history at \\x1b[2Jx.jsonl; run `runscore extract` first\n"
+    )
+    res = run_cli("recommend", "t\nq.yaml")
+    assert (res.exit_code, res.stderr) == (2, "error: t\\nq.yaml: team file not found\n")
+    # DuckDB's message has lines of its own ("Candidate bindings: ...")
+    res = run_cli("sql", "SELECT nosuch FROM history")
+    assert res.exit_code == 2
+    (said,) = res.stderr.splitlines()
+    assert said.startswith('error: query failed: Binder Error: Referenced column "nosuch"')
+    assert "!\\nCandidate bindings: " in said
+
+
+def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None:
+    """Nothing readable lists each input on a line of its own; a line break in a name is
+    escaped within its line."""
+    res = run_cli("pipeline", "x\ny.jsonl", "missing.jsonl", "--no-history")
+    assert res.exit_code == 3
+    assert res.stderr.splitlines() == [
+        "error: no task snapshot file could be read:",
+        "  x\\ny.jsonl: no such file or directory",
+        "  missing.jsonl: no such file or directory",
+    ]
