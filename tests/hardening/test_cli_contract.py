@@ -4,6 +4,7 @@ says each message on one line."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -177,3 +178,67 @@ def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None
         "  x\\ny.jsonl: no such file or directory",
         "  missing.jsonl: no such file or directory",
     ]
+
+
+#: Values a CSV or markdown writer must not break on, and cells a spreadsheet would read
+#: as a formula: written as they are (one text form in every format; see the README).
+AWKWARD = [
+    "a,b",
+    'say "hi"',
+    "two\nlines",
+    "carriage\rreturn",
+    "crlf\r\n",
+    "=1+1",
+    "+cmd",
+    "-2",
+    "@SUM(A1)",
+    " padded ",
+    "é😀 ü 中文",
+    "",
+    "x" * 100_000,
+]
+
+
+def _sql_values(values: list[str]) -> str:
+    rows = ", ".join(f"({i}, '{v.replace(chr(39), chr(39) * 2)}')" for i, v in enumerate(values))
+    return f"SELECT n, v FROM (VALUES {rows}) t(n, v) ORDER BY n"
+
+
+def test_every_format_has_the_same_rows_and_values(run_cli: Any) -> None:
+    """JSON and CSV give back every value exactly (a carriage return in a CSV cell was
+    written unquoted, so a CSV reader split the row there); markdown and the table have
+    one line per row."""
+    import csv
+    import io
+
+    query = _sql_values(AWKWARD)
+    rows = json.loads(run_cli("sql", query, "--format", "json").stdout)
+    assert rows == [{"n": i, "v": v} for i, v in enumerate(AWKWARD)]
+    out = run_cli("sql", query, "--format", "csv").stdout_bytes.decode()  # ("\r\n" kept)
+    read = list(csv.reader(io.StringIO(out, newline="")))
+    assert read == [["n", "v"]] + [[str(i), v] for i, v in enumerate(AWKWARD)]
+    for fmt, head in (("markdown", 2), ("table", 2)):
+        lines = run_cli("sql", query, "--format", fmt).stdout.split("\n")
+        assert lines[-1] == ""  # ends with a line break
+        assert len(lines) - 1 == head + len(AWKWARD), fmt
+
+
+def test_a_one_column_row_of_null_is_not_a_blank_line(run_cli: Any) -> None:
+    """An empty only cell is written "" (a blank line is no row to a CSV reader)."""
+    out = run_cli("sql", "SELECT NULL AS v UNION ALL SELECT 'x'", "--format", "csv").stdout
+    assert out == 'v\n""\nx\n'
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_an_empty_result_in_every_format(run_cli: Any, fmt: str) -> None:
+    res = run_cli("sql", "SELECT 1 AS a, 'x' AS b WHERE false", "--format", fmt)
+    assert res.exit_code == 0
+    assert (
+        res.stdout
+        == {
+            "table": "a  b\n-  -\n",
+            "markdown": "| a | b |\n|---|---|\n",
+            "json": "[]\n",
+            "csv": "a,b\n",
+        }[fmt]
+    )
