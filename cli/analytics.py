@@ -52,14 +52,18 @@ def window_option(f: F) -> F:
     return click.option("--window", type=click.IntRange(min=1), default=None, help=_WINDOW_HELP)(f)
 
 
-def format_option(choices: Sequence[str], default: str) -> Callable[[F], F]:
+def format_option(
+    choices: Sequence[str],
+    default: str,
+    help: str = "Output format (json/csv: raw, unrounded numbers and action codes).",
+) -> Callable[[F], F]:
     return click.option(
         "--format",
         "fmt",
         type=click.Choice(list(choices)),
         default=default,
         show_default=True,
-        help="Output format (json/csv: raw, unrounded numbers and action codes).",
+        help=help,
     )
 
 
@@ -174,7 +178,11 @@ def _cost_text(v: float | None) -> str:
     default=None,
     help="Only this team preset's members (TEAM.yaml), in team order.",
 )
-@format_option(["text", "json"], "text")
+@format_option(
+    ["text", "json"],
+    "text",
+    "text: the block to read; json: its rows, with raw, unrounded numbers and action codes.",
+)
 @version_option
 @window_option
 def summary_cmd(

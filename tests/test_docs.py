@@ -106,3 +106,19 @@ def test_readme_python_api_runs(tmp_path: Path, monkeypatch: Any, fixtures: Path
     assert ns["skills"].ranking.num_rows == 3
     assert ns["found"].episodes == 0
     assert [i.line for i in ns["found"].rejected] == [1]
+
+
+def test_format_help_names_only_formats_the_command_has() -> None:
+    """`summary --help` said "json/csv: raw, unrounded numbers" of a command without csv."""
+    import re
+
+    problems = []
+    for name, cmd in _commands(cli):
+        for p in cmd.params:
+            if isinstance(p, click.Option) and "--format" in p.opts:
+                assert isinstance(p.type, click.Choice)
+                text = (p.help or "").replace("--report table", "")  # pipeline's other table
+                said = set(re.findall(r"\b(jsonl|json|csv|markdown|table|text|parquet)\b", text))
+                if said - set(p.type.choices):
+                    problems.append(f"{name} --format: {sorted(said - set(p.type.choices))}")
+    assert problems == []
