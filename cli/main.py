@@ -11,6 +11,7 @@ modules, Jinja, YAML and Parquet behind them) cost ~0.5 s of every invocation.
 from __future__ import annotations
 
 import importlib
+import io
 import logging
 import os
 import sys
@@ -129,14 +130,16 @@ class Group(click.Group):
             click.echo("error: interrupted", err=True)
             ctx.exit(ExitCode.INTERRUPTED)
         except Exception as e:
+            if _interrupted(e):
+                click.echo("error: interrupted", err=True)
+                ctx.exit(ExitCode.INTERRUPTED)
             oom = _out_of_memory(e)
             if oom is not None:
                 from runscore.engine import db
 
-                click.echo(
-                    f"error: DuckDB ran out of memory: {str(oom).splitlines()[0]} "
-                    f"{db.out_of_memory_hint()}",
-                    err=True,
+                _say_error(
+                    f"DuckDB ran out of memory: {str(oom).splitlines()[0]} "
+                    f"{db.out_of_memory_hint()}"
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)
             if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
@@ -147,13 +150,32 @@ class Group(click.Group):
                 why = e.strerror or str(e)
                 if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
                     why = "a file where a folder is needed"  # os.makedirs's "File exists"
-                click.echo(f"error: {where}{why}", err=True)
+                _say_error(f"{where}{why}")
                 ctx.exit(ExitCode.USAGE)
             code = next((c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None)
             if code is None:
                 raise
-            click.echo(f"error: {e}", err=True)
+            _say_error(str(e))
             ctx.exit(code)
+
+
+def _say_error(message: str) -> None:
+    """``error: MESSAGE`` on stderr, escaped as every message is (``output.note``): a line
+    break in a value it quotes (a path, DuckDB's own message) is written ``\\n`` and
+    starts no line. Only the engine's list of what could not be read (a line break and
+    two spaces before each input) keeps a line per input."""
+    from runscore.cli.output import note  # local: only when there is an error to say
+
+    first, *rest = message.split("\n")
+    lines = [first]
+    for part in rest:
+        if part[:2] == "  " and part[2:3].strip():
+            lines.append(part)
+        else:
+            lines[-1] += "\n" + part
+    note(f"error: {lines[0]}")
+    for line in lines[1:]:
+        note(line)
 
 
 #: Engine errors by exit code, the first that matches (any other RunscoreError, such as
@@ -163,6 +185,25 @@ _EXIT_CODES: dict[type[BaseException], ExitCode] = {
     NothingReadable: ExitCode.NOTHING_READABLE,
     RunscoreError: ExitCode.USAGE,
 }
+
+
+def _interrupted(e: BaseException) -> bool:
+    """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
+    runs a query is taken by DuckDB, which stops the query and raises its own error
+    instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
+    ``RuntimeError("Query interrupted")``; the SQL runner may wrap either."""
+    duck = sys.modules.get("duckdb")
+    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or (
+            interrupt is not None and isinstance(seen, interrupt)
+        ):
+            return True
+        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
+            return True
+        seen = seen.__cause__
+    return False
 
 
 def _out_of_memory(e: BaseException) -> BaseException | None:
@@ -191,7 +232,61 @@ def cli() -> None:
     """
 
 
+class _PipeEnd(io.RawIOBase):
+    """A standard stream's file descriptor whose reader may go before the end
+    (``runscore report | head -1``): the writes after it has gone are dropped."""
+
+    def __init__(self, fd: int) -> None:
+        super().__init__()
+        self._fd = fd
+        self._gone = False
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self._fd
+
+    def isatty(self) -> bool:
+        return os.isatty(self._fd)
+
+    def write(self, b: Any) -> int:
+        if not self._gone:
+            try:
+                return os.write(self._fd, b)
+            except BrokenPipeError:
+                self._gone = True
+        return len(memoryview(b))
+
+
+def _outlive_the_reader(name: str, encoding: str | None = None) -> None:
+    """Let ``sys.<name>`` outlive its reader. A reader that stops reading has what it
+    wanted; the command still finishes, says on stderr what it would have said, and
+    exits as it would have (click's own handling stopped the command and exited 1:
+    "some input was rejected", with nothing listed)."""
+    stream = getattr(sys, name)
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file: left as it is
+        return
+    setattr(
+        sys,
+        name,
+        io.TextIOWrapper(
+            io.BufferedWriter(_PipeEnd(fd)),
+            encoding=encoding or stream.encoding,
+            errors=stream.errors,
+            line_buffering=stream.line_buffering,
+            write_through=getattr(stream, "write_through", False),
+        ),
+    )
+
+
 def main() -> None:
+    # stdout is data, UTF-8 as every file runscore writes: in a locale that cannot
+    # encode a value (LANG=en_US.ISO-8859-1 and an emoji) it was a traceback.
+    _outlive_the_reader("stdout", "utf-8")
+    _outlive_the_reader("stderr")
     level = os.environ.get("RUNSCORE_LOG", "").strip().upper()
     if level:
         if not isinstance(logging.getLevelName(level), int):

@@ -293,12 +293,18 @@ def to_csv(
 ) -> str:
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
+    # The csv module quotes a cell holding a character of the line terminator, but with
+    # "\n" not one holding a lone "\r", which a CSV reader takes as the end of the row.
+    # Rows are written ending "\r\n" and end "\n" (the terminator is never in a cell).
+    out = []
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(cols)
-    for r in rows:
-        w.writerow([_csv_cell(r.get(c)) for c in cols])
-    return buf.getvalue()
+    w = csv.writer(buf, lineterminator="\r\n")
+    for row in [cols, *([_csv_cell(r.get(c)) for c in cols] for r in rows)]:
+        buf.seek(0)
+        buf.truncate()
+        w.writerow(row)
+        out.append(buf.getvalue()[:-2])
+    return "".join(f"{line}\n" for line in out)
 
 
 def _table_cell(v: Any) -> str:

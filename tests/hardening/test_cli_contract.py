@@ -1,0 +1,244 @@
+"""The CLI contract across commands (README "Commands" and "Exit codes"): what a user
+sees when a run is stopped (Ctrl-C, a reader that closes the pipe), and that stderr
+says each message on one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
+
+#: Some seconds of work even on many cores (a test that is not interrupted still ends).
+LONG_QUERY = "SELECT count(*) FROM range(3000000000) t(i) WHERE i % 7 = 3"
+
+
+def test_ctrl_c_during_a_duckdb_query_is_exit_130(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DuckDB takes a Ctrl-C that lands while a query runs: it stops the query and raises
+    its own error, not KeyboardInterrupt. That was a traceback ending in
+    ``RuntimeError: Query interrupted`` and exit 1 ("some input was rejected")."""
+    from runscore.engine.packs import effectiveness_history as eh
+
+    real = eh.run_sql
+    # as in a terminal (a background job of a script starts with Ctrl-C ignored)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    def long_query(query: str, *args: Any, **kwargs: Any) -> Any:
+        # a query of many seconds, Ctrl-C'd half a second in (the signal lands in DuckDB)
+        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            return real(LONG_QUERY, *args, **kwargs)
+        finally:
+            timer.cancel()
+
+    monkeypatch.setattr(eh, "run_sql", long_query)
+    try:
+        res = run_cli("sql", "SELECT 1", "--history", "none.jsonl")
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert (res.exit_code, res.stdout) == (130, "")
+    # (the missing history's note comes first: the views are built before the query runs)
+    assert res.stderr.splitlines()[-1] == "error: interrupted"
+    assert "Traceback" not in res.stderr
+
+
+def _closed_pipe_run(*args: str, cwd: Path, stderr_closed: bool = False) -> tuple[int, str]:
+    """Run ``runscore ARGS`` with stdout a pipe whose reader has gone (as after ``| head
+    -1``; closed before the start, so that every write meets it); (exit code, stderr)."""
+    r, w = os.pipe()
+    os.close(r)
+    env = dict(os.environ, RUNSCORE_THREADS="1")
+    env.pop("PYTHONUNBUFFERED", None)  # as a user runs it
+    try:
+        p = subprocess.run(
+            [sys.executable, "-m", "runscore", *args],
+            cwd=cwd,
+            env=env,
+            stdout=w,
+            stderr=w if stderr_closed else subprocess.PIPE,
+            timeout=300,
+        )
+    finally:
+        os.close(w)
+    return p.returncode, (p.stderr or b"").decode()
+
+
+@pytest.fixture
+def sample_history(tmp_path: Path) -> Path:
+    from runscore.engine.packs import effectiveness
+
+    effectiveness.extract([str(SAMPLE)], str(tmp_path / "h.jsonl"))
+    return tmp_path / "h.jsonl"
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "csv"])
+def test_a_reader_that_stops_reading_is_not_rejected_input(
+    sample_history: Path, tmp_path: Path, fmt: str
+) -> None:
+    """``runscore report | head -1``: the reader has what it wanted. That was exit 1,
+    "some input was rejected", with nothing on stderr; it is the exit code of the
+    report (0), and stderr stays empty."""
+    code, err = _closed_pipe_run("report", "--history", "h.jsonl", "--format", fmt, cwd=tmp_path)
+    assert (code, err) == (0, "")
+
+
+def test_a_closed_pipe_still_lists_the_rejected_lines(tmp_path: Path) -> None:
+    """The rejected lines are said on stderr after the summary is written: with the
+    summary's reader gone they were lost (exit 1 with an empty stderr)."""
+    log = tmp_path / "run.jsonl"
+    log.write_bytes((SAMPLE / "run-2026-11-01.jsonl").read_bytes() + b"{not json\n")
+    lines = len(log.read_bytes().splitlines())
+    code, err = _closed_pipe_run(
+        "extract", "run.jsonl", "--history", "h.jsonl", "--format", "json", cwd=tmp_path
+    )
+    assert code == 1
+    said = err.splitlines()
+    assert said[0].startswith(f"run.jsonl:{lines}: ")
+    assert said[1].startswith("1 run(s) scored, 4 record(s) written to h.jsonl; ")
+    assert len(said) == 2
+    # the work itself was done: the history has the run
+    assert len((tmp_path / "h.jsonl").read_text().splitlines()) == 4
+
+
+def test_stdout_and_stderr_both_closed_keep_the_exit_code(
+    sample_history: Path, tmp_path: Path
+) -> None:
+    """``runscore report --history h.jsonl 2>&1 | head -1`` with torn lines: exit 1, as
+    when the reader reads on (it was 1 by accident, and 1 for a clean history too)."""
+    code, _ = _closed_pipe_run("report", "--history", "h.jsonl", cwd=tmp_path, stderr_closed=True)
+    assert code == 0
+    with sample_history.open("ab") as f:
+        f.write(b'{"torn": \n')
+    code, _ = _closed_pipe_run("report", "--history", "h.jsonl", cwd=tmp_path, stderr_closed=True)
+    assert code == 1
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path, fmt: str) -> None:
+    """A value the locale's encoding cannot write (an emoji under ISO-8859-1) was a
+    traceback (UnicodeEncodeError) and exit 1; stdout is UTF-8, as the files are."""
+    env = dict(os.environ, RUNSCORE_THREADS="1", PYTHONIOENCODING="latin-1")
+    p = subprocess.run(
+        [sys.executable, "-m", "runscore", "sql", "SELECT 'é😀' AS v", "--format", fmt],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        timeout=300,
+    )
+    assert p.returncode == 0, p.stderr.decode()
+    assert "é😀".encode() in p.stdout
+    assert p.stderr.decode().splitlines() == [
+        "no history at .archeflow/memory/effectiveness.jsonl: its views are empty"
+    ]
+
+
+def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
+    """A line break or terminal escape in a value an error quotes (a path, DuckDB's own
+    message) started a line of its own, or steered the terminal; it is written escaped,
+    as every other message writes it."""
+    res = run_cli("report", "--history", "a\nb.jsonl")
+    assert res.exit_code == 3
+    assert (
+        res.stderr
+        == "error: no effectiveness history at a\\nb.jsonl; run `runscore extract` first\n"
+    )
+    res = run_cli("report", "--history", "\x1b[2Jx.jsonl")
+    assert (
+        res.stderr
+        == "error: no effectiveness history at \\x1b[2Jx.jsonl; run `runscore extract` first\n"
+    )
+    res = run_cli("recommend", "t\nq.yaml")
+    assert (res.exit_code, res.stderr) == (2, "error: t\\nq.yaml: team file not found\n")
+    # DuckDB's message has lines of its own ("Candidate bindings: ...")
+    res = run_cli("sql", "SELECT nosuch FROM history")
+    assert res.exit_code == 2
+    (said,) = res.stderr.splitlines()
+    assert said.startswith('error: query failed: Binder Error: Referenced column "nosuch"')
+    assert "!\\nCandidate bindings: " in said
+
+
+def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None:
+    """Nothing readable lists each input on a line of its own; a line break in a name is
+    escaped within its line."""
+    res = run_cli("pipeline", "x\ny.jsonl", "missing.jsonl", "--no-history")
+    assert res.exit_code == 3
+    assert res.stderr.splitlines() == [
+        "error: no task snapshot file could be read:",
+        "  x\\ny.jsonl: no such file or directory",
+        "  missing.jsonl: no such file or directory",
+    ]
+
+
+#: Values a CSV or markdown writer must not break on, and cells a spreadsheet would read
+#: as a formula: written as they are (one text form in every format; see the README).
+AWKWARD = [
+    "a,b",
+    'say "hi"',
+    "two\nlines",
+    "carriage\rreturn",
+    "crlf\r\n",
+    "=1+1",
+    "+cmd",
+    "-2",
+    "@SUM(A1)",
+    " padded ",
+    "é😀 ü 中文",
+    "",
+    "x" * 100_000,
+]
+
+
+def _sql_values(values: list[str]) -> str:
+    rows = ", ".join(f"({i}, '{v.replace(chr(39), chr(39) * 2)}')" for i, v in enumerate(values))
+    return f"SELECT n, v FROM (VALUES {rows}) t(n, v) ORDER BY n"
+
+
+def test_every_format_has_the_same_rows_and_values(run_cli: Any) -> None:
+    """JSON and CSV give back every value exactly (a carriage return in a CSV cell was
+    written unquoted, so a CSV reader split the row there); markdown and the table have
+    one line per row."""
+    import csv
+    import io
+
+    query = _sql_values(AWKWARD)
+    rows = json.loads(run_cli("sql", query, "--format", "json").stdout)
+    assert rows == [{"n": i, "v": v} for i, v in enumerate(AWKWARD)]
+    out = run_cli("sql", query, "--format", "csv").stdout_bytes.decode()  # ("\r\n" kept)
+    read = list(csv.reader(io.StringIO(out, newline="")))
+    assert read == [["n", "v"]] + [[str(i), v] for i, v in enumerate(AWKWARD)]
+    for fmt, head in (("markdown", 2), ("table", 2)):
+        lines = run_cli("sql", query, "--format", fmt).stdout.split("\n")
+        assert lines[-1] == ""  # ends with a line break
+        assert len(lines) - 1 == head + len(AWKWARD), fmt
+
+
+def test_a_one_column_row_of_null_is_not_a_blank_line(run_cli: Any) -> None:
+    """An empty only cell is written "" (a blank line is no row to a CSV reader)."""
+    out = run_cli("sql", "SELECT NULL AS v UNION ALL SELECT 'x'", "--format", "csv").stdout
+    assert out == 'v\n""\nx\n'
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_an_empty_result_in_every_format(run_cli: Any, fmt: str) -> None:
+    res = run_cli("sql", "SELECT 1 AS a, 'x' AS b WHERE false", "--format", fmt)
+    assert res.exit_code == 0
+    assert (
+        res.stdout
+        == {
+            "table": "a  b\n-  -\n",
+            "markdown": "| a | b |\n|---|---|\n",
+            "json": "[]\n",
+            "csv": "a,b\n",
+        }[fmt]
+    )
