@@ -262,7 +262,9 @@ class RoutesReport:
 
 
 def iso(v: dt.datetime) -> str:
-    return v.strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``v`` (UTC, naive) as ``YYYY-MM-DDTHH:MM:SSZ``, the year in four digits (strftime's
+    ``%Y`` wrote 999 for the year 999)."""
+    return v.replace(microsecond=0, tzinfo=None).isoformat() + "Z"
 
 
 def _plain(v: Any) -> Any:
@@ -332,7 +334,8 @@ def analyze(
     try:
         files, issues = _read(con, paths)
         params = policy.params()
-        params["as_of"] = clock.strftime("%Y-%m-%d %H:%M:%S.%f")
+        # isoformat, not strftime: %Y writes the year 999 as "999", which is no ISO time
+        params["as_of"] = clock.isoformat(sep=" ", timespec="microseconds")
         sqlpack.run_pack(con, PACK, VERSION, params)
         rejected = [
             sources.LineIssue(str(f), int(ln), str(r))

@@ -160,12 +160,12 @@ def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
     )
     res = run_cli("recommend", "t\nq.yaml")
     assert (res.exit_code, res.stderr) == (2, "error: t\\nq.yaml: team file not found\n")
-    # DuckDB's message has lines of its own ("Candidate bindings: ...")
+    # DuckDB's message has lines of its own ("Candidate bindings: ..."): `sql` joins them
     res = run_cli("sql", "SELECT nosuch FROM history")
     assert res.exit_code == 2
     (said,) = res.stderr.splitlines()
     assert said.startswith('error: query failed: Binder Error: Referenced column "nosuch"')
-    assert "!\\nCandidate bindings: " in said
+    assert "! Candidate bindings: " in said
 
 
 def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None:

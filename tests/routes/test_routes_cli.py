@@ -166,6 +166,17 @@ def test_api_as_of_with_a_timezone_is_read_in_utc(gen: Any, tmp_path: Path) -> N
     assert aware.to_dict() == naive.to_dict()
 
 
+def test_an_as_of_before_the_year_1000_is_an_iso_time(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """The report said "as_of": "999-12-31T00:00:00Z" (strftime's %Y has no padding), which
+    is no ISO time, and the same text went to the SQL as the clock."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    res = run_cli("routes", path, "--as-of", "0999-12-31", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)["as_of"] == "0999-12-31T00:00:00Z"
+
+
 def test_nightly_routes_report_is_as_of_the_nightly_date(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
