@@ -390,14 +390,29 @@ def test_a_failed_read_beside_the_scan_is_done_again(
 
 
 def test_re2_only_for_big_files_or_once_imported(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Its import (~0.15 s) costs more than `re` over a small file's chunks.
+    # Importing the kernels costs more than `re` over a small file's chunks.
     import sys
 
-    monkeypatch.delitem(sys.modules, "pyarrow.compute", raising=False)
+    monkeypatch.delitem(sys.modules, "pyarrow._compute", raising=False)
     assert not sources._use_re2(sources._RE2_FILE_FROM - 1)
     assert sources._use_re2(sources._RE2_FILE_FROM)
-    monkeypatch.setitem(sys.modules, "pyarrow.compute", sys.modules["pyarrow"])  # as if imported
+    monkeypatch.setitem(sys.modules, "pyarrow._compute", sys.modules["pyarrow"])  # as if imported
     assert sources._use_re2(0)
+
+
+def test_re2_hits_through_the_public_module_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The kernel is called by its registry name from pyarrow._compute, a private module; a
+    # pyarrow whose module lacks those names gives the same verdicts through the public one.
+    import sys
+    import types
+
+    import pyarrow.compute  # noqa: F401  (imported while the real module is there)
+
+    buf = b'{"a":1}\n{"a":[1,]}\n{"x": NaN}\n{"s":"nan, inf"}\n'
+    offsets = [0, 8, 19, 30, len(buf)]
+    assert sources._re2_hits(buf, offsets) == [False, True, True, False]
+    monkeypatch.setitem(sys.modules, "pyarrow._compute", types.ModuleType("pyarrow._compute"))
+    assert sources._re2_hits(buf, offsets) == [False, True, True, False]
 
 
 @pytest.mark.parametrize(
