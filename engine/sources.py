@@ -772,9 +772,26 @@ def _load_lines_from_python(
     except pa.ArrowInvalid:
         return False
     del datas
+    index = pa.array(range(len(paths)), pa.int32())
+    # One record batch per DuckDB thread (zero-copy slices, cut between files): DuckDB
+    # scans an Arrow table by its batches, so one batch split the lines on one thread
+    # (10k run files: the split 0.075 s alone against 0.038 s in two, and the extract
+    # ~0.25 s faster, its projection too). A row's line is its offset from its file's
+    # first row (``take``), so a file's lines must stay together and in order: they are
+    # one value of one batch, and the table keeps insertion order.
+    threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+    step = max(1, -(-len(paths) // max(1, threads)))
     con.register(
         "_batch_bytes",
-        pa.table({"content": content, "_file_index": pa.array(range(len(paths)), pa.int32())}),
+        pa.Table.from_batches(
+            [
+                pa.record_batch(
+                    [content.slice(at, step), index.slice(at, step)],
+                    names=["content", "_file_index"],
+                )
+                for at in range(0, len(paths), step)
+            ]
+        ),
     )
     try:
         con.execute(_LINES_FROM_BYTES)

@@ -234,3 +234,27 @@ def test_a_batch_of_clean_files_is_loaded_from_python_bytes(
     paths = _files(tmp_path, crlf=False)
     rows, skipped = _read(paths, dict(effectiveness.EVENT_COLUMNS), None)
     assert used == [True] and skipped == [] and len(rows) == 2 * len(EDGE_LINES)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_the_lines_keep_their_files_order_whatever_the_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int, via: str
+) -> None:
+    # A batch goes to DuckDB as one Arrow record batch per thread (one batch was split on
+    # one thread); each row's line is its offset from its file's first row, so every
+    # file's lines must still come together and in order.
+    monkeypatch.delenv(db.THREADS_ENV, raising=False)
+    paths = []
+    for i in range(301):
+        p = tmp_path / f"f{i:03d}.jsonl"
+        p.write_bytes(b"".join(b'{"run_id":"r%d","seq":%d}\n' % (i, j) for j in (1, 2, 3)))
+        paths.append(p)
+    found, _ = sources.discover([str(p) for p in paths])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    db.set_threads(con, threads)
+    sources.read_jsonl(con, found, "t", {"run_id": "JSON", "seq": "JSON"})
+    got = con.execute("SELECT _file, _line, run_id::VARCHAR, seq::VARCHAR FROM t ORDER BY _ord")
+    want = [(str(p), j, f'"r{i}"', str(j)) for i, p in enumerate(paths) for j in (1, 2, 3)]
+    assert got.fetchall() == want
