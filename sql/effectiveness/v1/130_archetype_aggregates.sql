@@ -1,6 +1,6 @@
 -- effectiveness/v1 · 130 rolling averages per archetype         spec: effectiveness.md §5
 -- Reads:    archetype_recent (125: the newest runs of each archetype, as archetype_runs).
--- Makes:    the macro _agg_mean (below; 135 uses it too).
+-- Makes:    the macros _agg_mean (below; 135 uses it too) and _window_mean.
 -- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
 --           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
@@ -17,6 +17,12 @@
 -- caps --window at 999,999), so that sum cannot overflow. 135 means its trend halves so.
 CREATE OR REPLACE TEMP MACRO _agg_mean(total, scaled_total, n) AS
     CASE WHEN isfinite(total) THEN total / n ELSE scaled_total / n * 1048576 END;
+-- The windowed mean of column x of archetype_recent, in run order (a macro body may name
+-- the caller's columns: recency and in_window are the query's own).
+CREATE OR REPLACE TEMP MACRO _window_mean(x) AS
+    _agg_mean(sum(x ORDER BY recency DESC) FILTER (WHERE in_window),
+              sum(x / 1048576) FILTER (WHERE in_window),
+              count(x) FILTER (WHERE in_window));
 
 CREATE OR REPLACE TEMP TABLE archetype_aggregates AS
 WITH means AS (
@@ -24,24 +30,12 @@ WITH means AS (
            any_value(scoring_version) AS scoring_version,
            max(runs) AS runs,
            count(*) FILTER (WHERE in_window) AS runs_in_window,
-           _agg_mean(sum(composite_score ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(composite_score / 1048576) FILTER (WHERE in_window),
-                     count(composite_score) FILTER (WHERE in_window)) AS avg_composite,
-           _agg_mean(sum(signal_to_noise ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(signal_to_noise / 1048576) FILTER (WHERE in_window),
-                     count(signal_to_noise) FILTER (WHERE in_window)) AS avg_signal_noise,
-           _agg_mean(sum(fix_rate ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(fix_rate / 1048576) FILTER (WHERE in_window),
-                     count(fix_rate) FILTER (WHERE in_window)) AS avg_fix_rate,
-           _agg_mean(sum(cost_efficiency ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(cost_efficiency / 1048576) FILTER (WHERE in_window),
-                     count(cost_efficiency) FILTER (WHERE in_window)) AS avg_cost_efficiency,
-           _agg_mean(sum(accuracy ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(accuracy / 1048576) FILTER (WHERE in_window),
-                     count(accuracy) FILTER (WHERE in_window)) AS avg_accuracy,
-           _agg_mean(sum(cost_usd ORDER BY recency DESC) FILTER (WHERE in_window),
-                     sum(cost_usd / 1048576) FILTER (WHERE in_window),
-                     count(cost_usd) FILTER (WHERE in_window)) AS avg_cost_usd,
+           _window_mean(composite_score) AS avg_composite,
+           _window_mean(signal_to_noise) AS avg_signal_noise,
+           _window_mean(fix_rate) AS avg_fix_rate,
+           _window_mean(cost_efficiency) AS avg_cost_efficiency,
+           _window_mean(accuracy) AS avg_accuracy,
+           _window_mean(cost_usd) AS avg_cost_usd,
            count(cost_usd) FILTER (WHERE in_window) AS cost_runs
     FROM archetype_recent
     GROUP BY archetype
