@@ -33,6 +33,11 @@ def env_threads() -> int | None:
     return env_count(THREADS_ENV, "threads")
 
 
+def threads(con: duckdb.DuckDBPyConnection) -> int:
+    """The thread count ``con``'s database runs now (``set_threads``, the user's setting)."""
+    return int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+
+
 @functools.lru_cache(maxsize=8)
 def _memory_limit_error(value: str) -> str | None:
     """Why DuckDB refuses ``value`` as its memory limit (None: it takes it). DuckDB's own

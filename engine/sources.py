@@ -341,10 +341,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
                     if not tail:  # the file's first chunk
                         packed = compressed_format(chunk)
                         if packed is not None:
-                            sf.error = (
-                                f"{packed}-compressed: runscore reads plain JSONL "
-                                "(decompress it first)"
-                            )
+                            sf.error = _compressed_reason(packed)
                             return sf
                     newlines += chunk.count(b"\n")
                     first = chunk.find(b"\n")
@@ -405,7 +402,7 @@ def _prescan_whole(
     if data:
         packed = compressed_format(data)
         if packed is not None:
-            sf.error = f"{packed}-compressed: runscore reads plain JSONL (decompress it first)"
+            sf.error = _compressed_reason(packed)
             return
         update(data)
     first = data.find(b"\n")
@@ -458,6 +455,10 @@ def compressed_format(head: bytes) -> str | None:
                 continue
             return name
     return None
+
+
+def _compressed_reason(packed: str) -> str:
+    return f"{packed}-compressed: runscore reads plain JSONL (decompress it first)"
 
 
 def _trailing_blank(tail: bytes) -> int:
@@ -779,8 +780,7 @@ def _load_lines_from_python(
     # ~0.25 s faster, its projection too). A row's line is its offset from its file's
     # first row (``take``), so a file's lines must stay together and in order: they are
     # one value of one batch, and the table keeps insertion order.
-    threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
-    step = max(1, -(-len(paths) // max(1, threads)))
+    step = max(1, -(-len(paths) // max(1, db.threads(con))))
     con.register(
         "_batch_bytes",
         pa.Table.from_batches(

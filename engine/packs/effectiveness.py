@@ -249,8 +249,7 @@ def _score_workers(con: duckdb.DuckDBPyConnection, version: str, lo: int, hi: in
     """How many connections score: ``SCORE_WORKERS``, or 1 when DuckDB runs one thread
     (a small incremental read, or the user's RUNSCORE_THREADS=1) or the version's files
     make TEMP objects (no other connection could read them)."""
-    threads = int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
-    if threads < 2:
+    if db.threads(con) < 2:
         return 1
     plannable = sqlpack.plan(sqlpack.range_files(PACK, version, lo, hi)) is not None
     return SCORE_WORKERS if plannable else 1
@@ -834,7 +833,8 @@ def _extract(
             # the file is now, without its lock (a preview; nothing here is written).
             # It said "0 already scored" of runs the history held.
             if os.path.isfile(history_path):
-                _mark_new(con, result, scored_runs, _existing_keys(con, history_path))
+                held = _existing_keys(con, history_path)
+                _mark_new(con, result, scored_runs, held, n_records)
             else:
                 result.records_new = n_records
             return result
@@ -853,7 +853,7 @@ def _extract(
             return result
         with history.locked(history_path, timeout=lock_timeout):
             held = _existing_keys(con, history_path, keys_ahead[0] if keys_ahead else None)
-            _mark_new(con, result, scored_runs, held)
+            _mark_new(con, result, scored_runs, held, n_records)
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora.
             cur = con.execute(
@@ -873,15 +873,20 @@ def _extract(
 
 
 def _mark_new(
-    con: duckdb.DuckDBPyConnection, result: ExtractResult, scored: list[str], held: int
+    con: duckdb.DuckDBPyConnection,
+    result: ExtractResult,
+    scored: list[str],
+    held: int,
+    n_records: int,
 ) -> None:
-    """The records not in ``_existing`` (``held`` keys) as ``_new``; their count and the
-    runs already scored (every record of the run held) into ``result``."""
+    """The records (``n_records`` of them) not in ``_existing`` (``held`` keys) as
+    ``_new``; their count and the runs already scored (every record of the run held)
+    into ``result``."""
     if held == 0:
         # A new history (every first extract, every fresh benchmark): all are new, and
         # the anti-join and the two lists of runs cost 10k runs ~0.03 s for nothing.
         con.execute("CREATE OR REPLACE TEMP VIEW _new AS SELECT * FROM history_records")
-        result.records_new = int(con.sql("SELECT count(*) FROM history_records").fetchall()[0][0])
+        result.records_new = n_records
         result.already_scored = []
         return
     con.execute(

@@ -13,6 +13,18 @@ HERE = Path(__file__).resolve().parent
 HISTORY = str(HERE / "data" / "history.jsonl")
 
 
+#: The event tables `export --events` writes, in its order.
+EVENT_TABLES = [
+    "events",
+    "verdicts",
+    "findings",
+    "fixes",
+    "fix_attribution",
+    "run_scores",
+    "run_status",
+]
+
+
 def _rows(con: duckdb.DuckDBPyConnection, sql: str, **params: object) -> list[tuple]:
     return con.execute(sql, params).fetchall()
 
@@ -72,15 +84,7 @@ def test_export_with_events(run_cli, tmp_path: Path, fixtures: Path) -> None:
     events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
     target = tmp_path / "out" / "all.parquet"
     r = run_cli("export", "--to", str(target), "--history", HISTORY, "--events", events)
-    names = [
-        "events",
-        "verdicts",
-        "findings",
-        "fixes",
-        "fix_attribution",
-        "run_scores",
-        "run_status",
-    ]
+    names = EVENT_TABLES
     assert r.stdout.splitlines() == [str(target)] + [
         str(tmp_path / "out" / f"all.{n}.parquet") for n in names
     ]
@@ -111,15 +115,7 @@ def test_a_parquet_export_without_events_removes_an_earlier_exports_event_files(
     assert removed == [
         f"{tmp_path / f'all.{n}.parquet'}: removed: an earlier export's event table "
         "(this export has no --events)"
-        for n in (
-            "events",
-            "verdicts",
-            "findings",
-            "fixes",
-            "fix_attribution",
-            "run_scores",
-            "run_status",
-        )
+        for n in EVENT_TABLES
     ]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["all.notes.parquet", "all.parquet"]
     assert pl.read_parquet(target).height == 42
