@@ -10,13 +10,15 @@ modules, Jinja, YAML and Parquet behind them) cost ~0.5 s of every invocation.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
 import importlib
 import io
 import logging
 import os
 import sys
 from collections.abc import MutableMapping
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from runscore import __version__
@@ -300,5 +302,57 @@ def main() -> None:
     cli(prog_name="runscore")
 
 
+#: The exit code ``run``'s ``main`` ended with, once known (``_exit_without_teardown``).
+_exit_code: int | None = None
+
+
+def run() -> NoReturn:
+    """The process's entry point (the ``runscore`` script, ``python -m runscore``):
+    ``main``, then an exit that skips the interpreter's teardown.
+
+    Freeing every module and DuckDB's database one object at a time took 0.03-0.13 s
+    of each command once its work was done (measured after the last exit handler: an
+    incremental extract 0.03-0.06 s of ~0.47 s, a full one 0.04-0.13 s, a report
+    0.06-0.09 s); the kernel frees a process's memory at once. Nothing is left to
+    teardown that matters: every file runscore writes is closed (and the history
+    synced, the DuckDB files checkpointed and renamed) before its command returns.
+    ``main`` itself, called in-process (tests), exits as usual.
+    """
+    # Registered first, so it runs last: after the exit handlers registered since
+    # (DuckDB's, thread pools'), once Python has joined the threads still running.
+    atexit.register(_exit_without_teardown)
+    global _exit_code
+    try:
+        main()
+    except SystemExit as e:
+        if e.code is None or isinstance(e.code, int):
+            _exit_code = int(e.code or 0)
+        raise
+    _exit_code = 0
+    sys.exit(0)
+
+
+def _exit_without_teardown() -> None:
+    if _exit_code is None:
+        return  # an uncaught error (a traceback): Python's own exit, as always
+    code = _exit_code
+    # logging's handler was registered before this one (it would run after, so not at
+    # all): its handlers are flushed here.
+    logging.shutdown()
+    for name in ("stdout", "stderr"):
+        try:
+            getattr(sys, name).flush()
+        except (OSError, ValueError) as e:
+            # What is left unwritten is lost (stdout on a full disk). Python's own exit
+            # tried again, printed a traceback and exited 120. A command whose write
+            # failed before said so and has its exit code; else it is said here.
+            if name == "stdout" and code == ExitCode.OK:
+                code = ExitCode.USAGE
+                with contextlib.suppress(OSError):
+                    why = getattr(e, "strerror", None) or str(e)
+                    os.write(2, f"error: stdout: {why}\n".encode())
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    main()
+    run()

@@ -1,4 +1,4 @@
-from runscore.cli.main import main
+from runscore.cli.main import run
 
 if __name__ == "__main__":
-    main()
+    run()
