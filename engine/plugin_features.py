@@ -475,7 +475,21 @@ def extract(
                 )
             )
         else:
+            warnings.append(LineIssue(skill_md, 1, "frontmatter name is not text; read as text"))
             display_name = str(name_raw)
+    elif not name_raw:
+        # `name:` with no value (or 0, false, []) is there, so the folder name does not
+        # stand in for it: the skill loses the name points (spec §3) as in the reference.
+        what = (
+            "is empty" if name_raw is None or name_raw == "" else "is not text and reads as empty"
+        )
+        warnings.append(
+            LineIssue(
+                skill_md,
+                1,
+                f"frontmatter name {what}; shown as the folder name, with no name points",
+            )
+        )
     row: dict[str, Any] = {
         "skill": _rel_skill(root, folder),
         "path": folder,

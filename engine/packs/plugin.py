@@ -114,8 +114,9 @@ def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
     """(key, path): input ``skill`` values that name a scored skill's folder as a path.
 
     However either was spelled: relative to another folder than the root, absolute,
-    with ``./``, a trailing slash or ``..`` (both sides made absolute and normalised,
-    against this process's working directory, which the roots are relative to too).
+    with ``./``, a trailing slash or ``..``, or as the path of its SKILL.md (both sides
+    made absolute and normalised, against this process's working directory, which the
+    roots are relative to too).
     ``020_skill_keys.sql`` matches these as it matches the folder as found.
     """
     keys = [
@@ -130,7 +131,14 @@ def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
     by_abs: dict[str, list[str]] = {}
     for path in features.column("path").to_pylist():
         by_abs.setdefault(os.path.normpath(os.path.abspath(str(path))), []).append(str(path))
-    pairs = [(k, p) for k in keys for p in by_abs.get(os.path.normpath(os.path.abspath(k)), [])]
+    pairs = []
+    for k in keys:
+        a = os.path.normpath(os.path.abspath(k))
+        # The skill's SKILL.md names its folder too (it is what `find -name SKILL.md` lists).
+        folders = (
+            [a, os.path.dirname(a)] if os.path.basename(a) == plugin_features.SKILL_FILE else [a]
+        )
+        pairs += [(k, p) for f in folders for p in by_abs.get(f, [])]
     return pa.table(
         {
             "key": pa.array([k for k, _ in pairs], pa.string()),

@@ -201,6 +201,11 @@ def test_bad_judge_lines_are_reported_with_file_and_line(judged: Any) -> None:
     _, result = judged
     got = sorted((i.file.rsplit("/", 1)[-1], i.line, i.reason) for i in result.issues)
     assert got == [
+        (
+            "judge.jsonl",
+            2,
+            'scores.output_quality = "good" is not a number; treated as unmeasured',
+        ),
         ("judge.jsonl", 10, 'judge "only" scored this skill again later; this line is ignored'),
         ("judge.jsonl", 12, 'no scored skill matches skill "nobody"'),
         (
@@ -403,3 +408,62 @@ def test_runs_without_token_counts_leave_efficiency_unknown(
     assert s["composite"] == composite
     assert "token_efficiency" not in [t["dimension"] for t in s["tips"]]
     assert result.issues == []
+
+
+def test_a_judge_score_that_is_not_a_number_is_reported(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # §1: a non-numeric score is unmeasured; it was dropped without a word, so a judge that
+    # wrote "0.8" (or "4") instead of 0.8 silently measured nothing. A null or missing
+    # score is the documented way to say "not measured" and stays quiet.
+    lines = [
+        judge_line(
+            "base",
+            "j1",
+            triggering_accuracy="0.8",
+            orchestration_fitness=True,
+            output_quality=[1],
+            scope_calibration=None,
+        ),
+        judge_line("base", "j2", output_quality={"value": "x" * 60}, scope_calibration=0.5),
+    ]
+    by_skill, result = kit.score(tmp_path, {"base": BASE}, judge=lines)
+    assert [(i.line, i.reason) for i in result.issues] == [
+        (1, "scores.orchestration_fitness = true is not a number; treated as unmeasured"),
+        (1, "scores.output_quality = [1] is not a number; treated as unmeasured"),
+        (1, 'scores.triggering_accuracy = "0.8" is not a number; treated as unmeasured'),
+        (
+            2,
+            'scores.output_quality = {"value":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… is not a number; '
+            "treated as unmeasured",
+        ),
+    ]
+    base = by_skill["base"]
+    assert base["judges"]["count"] == 2
+    assert base["dimensions"]["scope_calibration"]["score"] == (0.5 * 0.55) / 0.55
+    assert base["dimensions"]["output_quality"] is None  # still unmeasured, not 0
+
+
+@pytest.mark.parametrize(
+    ("tokens", "median"),
+    [
+        ([1e308, 1e308], 1e308),
+        ([1.7976931348623157e308, 1.7976931348623157e308], 1.7976931348623157e308),
+        ([1e308, 1.5e308, 1.7e308, 1.7e308], (1.5e308 / 2) + (1.7e308 / 2)),
+        ([2**70, 2**70], float(2**70)),
+    ],
+)
+def test_absurd_token_counts_keep_a_median(
+    tmp_path: Any, kit: SimpleNamespace, tokens: list[Any], median: float
+) -> None:
+    # Two huge counts summed to infinity before halving: the median read as unknown ("—")
+    # in the report and as "inf tokens" in the tip.
+    runs = [run("big", True, 0.8, t) for t in tokens]
+    by_skill, result = kit.score(tmp_path, {"big": BASE}, mc=runs)
+    mc = by_skill["big"]["mc"]
+    assert result.issues == []
+    assert mc["median_tokens"] == median
+    assert mc["efficiency_norm"] == 0.0
+    assert mc["mc_score"] == 0.40 + 0.30 + 0.20
+    tip = {t["dimension"]: t["tip"] for t in by_skill["big"]["tips"]}.get("token_efficiency")
+    assert tip is None or "inf" not in tip

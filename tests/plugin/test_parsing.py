@@ -186,3 +186,45 @@ def test_many_located_matches_in_a_large_skill(tmp_path: Any, kit: SimpleNamespa
     assert [a["line"] for a in orphans[:2]] == [7, 10] and orphans[-1]["line"] == 3 * n + 4
     assert [a["line"] for a in dead[:2]] == [6, 9] and dead[-1]["line"] == 3 * n + 3
     assert result.issues == []
+
+
+@pytest.mark.parametrize(
+    ("value", "shown", "name_part", "reason"),
+    [
+        ("42", "42", 0.15, "frontmatter name is not text; read as text"),
+        ("[a, b]", "['a', 'b']", 0.15, "frontmatter name is not text; read as text"),
+        (
+            "false",
+            "odd",
+            0.0,
+            "frontmatter name is not text and reads as empty; shown as the folder name, "
+            "with no name points",
+        ),
+        (
+            "",
+            "odd",
+            0.0,
+            "frontmatter name is empty; shown as the folder name, with no name points",
+        ),
+        (
+            '""',
+            "odd",
+            0.0,
+            "frontmatter name is empty; shown as the folder name, with no name points",
+        ),
+    ],
+)
+def test_a_frontmatter_name_that_is_not_text_is_a_warning(
+    tmp_path: Any, kit: SimpleNamespace, value: str, shown: str, name_part: float, reason: str
+) -> None:
+    # A number or list was scored as its str() without a word, as a non-text description
+    # already is with one; an empty name costs the name points, also without a word.
+    text = f"---\nname: {value}\n---\nbody\n"
+    by_skill, result = kit.score(tmp_path, {"odd": {"text": text}})
+    s = by_skill["odd"]
+    assert s["name"] == shown
+    assert s["static"]["sub_scores"]["frontmatter_quality"] == name_part
+    assert [(w.file.split("/skills/")[1], w.line, w.reason) for w in result.warnings] == [
+        ("odd/SKILL.md", 1, reason)
+    ]
+    assert result.issues == []

@@ -139,3 +139,29 @@ def test_linked_skill_folders_are_found_once_and_a_link_back_up_ends(tmp_path: P
     res = plugin.score([str(root)], history_path=None)
     assert res.issues == []
     assert [r["skill"] for r in res.report.to_pylist()] == ["again", "own"]
+
+
+@pytest.mark.parametrize(
+    "key", ["r/skills/s/SKILL.md", "./r/skills/s/SKILL.md", "absolute", "s/SKILL.md"]
+)
+def test_an_input_line_may_name_its_skill_by_its_skill_md(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    # §1: `skill` is "<skill path or name>"; the path of the skill's SKILL.md is one (it is
+    # what `find -name SKILL.md` lists), and it matched nothing.
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r" / "skills" / "s").mkdir(parents=True)
+    (tmp_path / "r" / "skills" / "s" / "SKILL.md").write_text(HEAD.format(n="s") + "# S\n")
+    if key == "absolute":
+        key = str(tmp_path / "r" / "skills" / "s" / "SKILL.md")
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text(
+        json.dumps({"skill": key, "judge": "j1", "scores": {"scope_calibration": 0.6}}) + "\n"
+    )
+    res = plugin.score(["r/skills"], judge=str(judge), history_path=None)
+    assert res.issues == []
+    (row,) = res.report.to_pylist()
+    assert row["depth"] == "standard"
+    assert row["dimensions"]["scope_calibration"]["score"] == (0.6 * 0.55) / 0.55

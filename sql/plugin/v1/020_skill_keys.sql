@@ -3,11 +3,12 @@
 --           plugin_judge_in, plugin_mc_in, plugin_matchups_in (one row per JSON-object line
 --           of --judge / --mc / --matchups; `skill` is raw JSON); plugin_path_keys (key,
 --           path): keys that name a skill folder as another spelling of its path (absolute,
---           ./, trailing slash; made by the engine, which knows the working directory).
+--           ./, trailing slash, …/SKILL.md; made by the engine, which knows the working
+--           directory).
 -- Produces: plugin_key_map (key, sid, candidates) — how a `skill` value of an input line
 --             finds its skill: first the skill folder as found (`path`, in any spelling
---             of it), then the path relative to its root (`skill`), then the
---             frontmatter/folder `name`; the first
+--             of it, or its SKILL.md), then the path relative to its root (`skill`, or
+--             `skill`/SKILL.md), then the frontmatter/folder `name`; the first
 --             rule with any match decides, and it must match exactly one skill
 --             (candidates = 1), else the line is reported as ambiguous.
 --           plugin_input_issues (file, line, reason) — empty here; later files add the
@@ -31,6 +32,9 @@ WITH cand AS (
     JOIN plugin_features f ON f.path = p.path
     UNION ALL
     SELECT k.key, 2, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.skill = k.key
+    UNION ALL
+    SELECT k.key, 2, f.skill_md
+    FROM plugin_input_keys k JOIN plugin_features f ON f.skill || '/SKILL.md' = k.key
     UNION ALL
     SELECT k.key, 3, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.name = k.key
 ), best AS (

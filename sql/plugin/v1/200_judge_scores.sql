@@ -6,7 +6,8 @@
 --             reported);
 --           plugin_judge_scores (sid, judge, judge_ord, dimension, dim_ord, score) — one row per
 --             measured score (numeric and within [0, 1]); missing, null or non-numeric scores
---             are unmeasured (no row), out-of-range numbers are reported and unmeasured;
+--             are unmeasured (no row); non-numeric ones ("0.8", true, a list) and out-of-range
+--             numbers are also reported (with the value, its JSON cut at 40 characters);
 --           plugin_judge_dims (sid, dimension, score, judges) — the mean over judges per
 --             dimension (Python sum() / count, judges in input order);
 --           plugin_judge_count (sid, judges) — judges with an accepted line per skill;
@@ -44,6 +45,7 @@ WHERE c.problem IS NULL
 CREATE OR REPLACE TEMP TABLE plugin_judge_values AS
 SELECT l.sid, l.judge, l._file, l._line, l._ord, d.dimension, d.ord AS dim_ord,
        json_type(l.scores, '$.' || d.dimension) AS vtype,
+       json_extract(l.scores, '$.' || d.dimension)::VARCHAR AS vjson,
        TRY_CAST(json_extract(l.scores, '$.' || d.dimension) AS DOUBLE) AS value
 FROM plugin_judge_lines l CROSS JOIN plugin_dimensions d
 WHERE d.judge_feeds;
@@ -52,7 +54,15 @@ INSERT INTO plugin_input_issues
 SELECT _file, _line,
        format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension, value)
 FROM plugin_judge_values
-WHERE vtype IN ('DOUBLE', 'BIGINT', 'UBIGINT') AND NOT (value BETWEEN 0 AND 1);
+WHERE vtype IN ('DOUBLE', 'BIGINT', 'UBIGINT') AND NOT (value BETWEEN 0 AND 1)
+UNION ALL
+-- Unmeasured as §1 says, but a judge that wrote "0.8" or "4" meant a score: say so, or the
+-- dimension drops out of the blend without a word.
+SELECT _file, _line,
+       format('scores.{} = {} is not a number; treated as unmeasured', dimension,
+              CASE WHEN length(vjson) > 40 THEN left(vjson, 40) || '…' ELSE vjson END)
+FROM plugin_judge_values
+WHERE vtype NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'NULL');
 
 CREATE OR REPLACE TEMP TABLE plugin_judge_scores AS
 SELECT sid, judge, _ord AS judge_ord, dimension, dim_ord, value AS score

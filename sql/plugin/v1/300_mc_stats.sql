@@ -11,10 +11,11 @@
 --   quality values: quality of activated, non-errored runs; mean (NULL when there are none),
 --     population std, cv = std / |mean| (0 when mean = 0 or ≤ 1 value);
 --   failure: errored / n with the exact interval;
---   tokens of non-errored runs: median, Q1 = sorted[n//4], Q3 = sorted[min(3n//4, n−1)],
---     outliers > Q3 + 1.5 IQR; efficiency_norm = max(0, 1 − median / token_cap); 0 when every
---     run errored (no run to count, as PluginEval has it); NULL (unknown, not 0) when runs
---     completed but none reported a token count;
+--   tokens of non-errored runs: median (finite for any finite counts), Q1 = sorted[n//4],
+--     Q3 = sorted[min(3n//4, n−1)], outliers > Q3 + 1.5 IQR;
+--     efficiency_norm = max(0, 1 − median / token_cap); 0 when every run errored (no run to
+--     count, as PluginEval has it); NULL (unknown, not 0) when runs completed but none
+--     reported a token count;
 --   mc_score = clamp01(.40·activation + .30·(1 − min(1, cv)) + .20·(1 − failure)
 --     + .10·efficiency_norm), NULL when efficiency_norm is (a term of it is unknown).
 CREATE OR REPLACE TEMP TABLE plugin_mc AS
@@ -37,7 +38,11 @@ WITH lists AS (
            len(t) AS tn,
            CASE WHEN len(t) = 0 THEN NULL
                 WHEN len(t) % 2 = 1 THEN t[len(t) // 2 + 1]
-                ELSE (t[len(t) // 2] + t[len(t) // 2 + 1]) / 2.0 END AS median_tokens,
+                -- Halving first only when the sum overflows (1e308 + 1e308): elsewhere
+                -- it is the same number, and (a + b) / 2 is what PluginEval computes.
+                WHEN isfinite(t[len(t) // 2] + t[len(t) // 2 + 1])
+                    THEN (t[len(t) // 2] + t[len(t) // 2 + 1]) / 2.0
+                ELSE t[len(t) // 2] / 2.0 + t[len(t) // 2 + 1] / 2.0 END AS median_tokens,
            CASE WHEN len(t) > 0 THEN t[len(t) // 4 + 1] END AS q1_tokens,
            CASE WHEN len(t) > 0 THEN t[least(3 * len(t) // 4, len(t) - 1) + 1] END AS q3_tokens
     FROM moments m
