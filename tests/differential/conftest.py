@@ -113,12 +113,13 @@ class Event:
     @property
     def archetype(self) -> str:
         # §1: lower(trim(coalesce(data.archetype, agent))), or 'unknown' when both missing.
-        a = self.data.get("archetype")
-        if a is None:
-            a = self.agent
-        if _is_num(a):
-            a = json.dumps(a)  # spec-silent: a number is cast to its text, as SQL would
-        return a.strip(WS).lower() if isinstance(a, str) else "unknown"
+        # A name that is not a string (a number, an object) names nobody: the next in line
+        # is used (not generated; the engine warns of it). A blank one follows the formula
+        # (see the AMBIGUOUS blank_archetype_string case).
+        for a in (self.data.get("archetype"), self.agent):
+            if isinstance(a, str):
+                return a.strip(WS).lower()
+        return "unknown"
 
 
 @dataclass

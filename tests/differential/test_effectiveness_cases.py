@@ -388,6 +388,20 @@ def archetype_sources(r: str) -> Case:
 
 
 @case()
+def archetype_not_a_string(r: str) -> Case:
+    # a number or an object names nobody: the next in line (agent, then 'unknown')
+    return [
+        [
+            ev(r, 1, "review.verdict", {"archetype": 5, "verdict": "x"}, agent="sage"),
+            ev(r, 2, "review.verdict", {"archetype": {"n": "g"}, "findings": [bug()]}),
+            ev(r, 3, "review.verdict", {"verdict": "approved"}, agent=["skeptic"]),
+            ev(r, 4, "agent.complete", {"archetype": 0, "cost_usd": 0.5}, agent="sage"),
+            done(r, 5),
+        ]
+    ]
+
+
+@case()
 def findings_shapes(r: str) -> Case:
     return [
         [

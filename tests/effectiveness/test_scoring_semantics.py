@@ -72,3 +72,44 @@ def test_fix_with_a_blank_source_is_reported_as_unattributed(tmp_path: Path, h: 
     assert [(w["line"], w["reason"]) for w in res.warnings] == [
         (2, "unattributed_fixes: fix.applied has a blank source (it names no archetype)"),
     ]
+
+
+def test_archetype_agent_or_source_of_the_wrong_kind_names_nobody_and_is_warned(
+    tmp_path: Path, h: Any
+) -> None:
+    """§1: the archetype is lower(trim(coalesce(data.archetype, agent))), and `agent` is a
+    string or null; §3: a *string* source is authoritative. A number, list or object names
+    no archetype: the next name in line is used (data.archetype → agent → 'unknown'; a
+    source → the DAG) and the line is warned about, as a non-string model is. Read as its
+    JSON text, 5 became the reviewer '5' and {"name": "skeptic"} a reviewer of that name,
+    each scored in the history."""
+    lines = [
+        h.ev(1, "run.start", agent=9),  # an event whose archetype is not used: no warning
+        h.ev(
+            2,
+            "review.verdict",
+            agent="guardian",
+            archetype=5,
+            verdict="needs_changes",
+            findings=[{"severity": "bug", "fix_required": True}],
+        ),
+        h.ev(3, "review.verdict", agent={"x": 1}, verdict="approved"),
+        h.ev(4, "review.verdict", agent="Sage", archetype={"name": "skeptic"}, verdict="approved"),
+        h.ev(5, "agent.complete", agent="guardian", archetype=["guardian"], cost_usd=0.5),
+        h.ev(6, "fix.applied", parent=[2], source=7),
+        h.ev(7, "run.complete"),
+    ]
+    path = h.write_jsonl(tmp_path / "names.jsonl", lines)
+    res = eff.extract([str(path)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    got = {
+        r["archetype"]: (r["findings_total"], r["fixes_applied"], r["cost_usd"])
+        for r in res.records.to_pylist()
+    }
+    assert got == {"guardian": (1, 1, 0.5), "sage": (0, 0, None), "unknown": (0, 0, None)}
+    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        (2, "archetype ignored: not a string"),
+        (3, "agent ignored: not a string"),
+        (4, "archetype ignored: not a string"),
+        (5, "archetype ignored: not a string"),
+        (6, "source ignored: not a string"),
+    ]

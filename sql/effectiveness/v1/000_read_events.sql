@@ -10,7 +10,9 @@
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
 --           cycle_bad (a verdict's cycle given but not an integer), model (a non-empty
---           string), model_bad (an agent event's model given but not a string), met (cycle
+--           string), model_bad (an agent event's model given but not a string), names_bad
+--           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
+--           event gives but not as a string, which names nobody; null when none), met (cycle
 --           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
 --           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
@@ -118,8 +120,22 @@ WITH r AS (
            CASE WHEN parent_plain THEN []::VARCHAR[]
                 ELSE list_transform(list_filter(parent_parts, lambda p: NOT p.is_int),
                                     lambda p: p.raw) END AS parent_bad,
-           jtext(ts_t) AS ts, jtext(phase_t) AS phase, jtext(agent_t) AS agent,
-           jtext(d[1]) AS archetype_t,
+           -- a name is a string: a number or an object names nobody (§1: agent is a
+           -- string or null), as a model is (below); its JSON text ('5',
+           -- '{"name":"skeptic"}') would be scored as a reviewer of that name
+           jtext(ts_t) AS ts, jtext(phase_t) AS phase, jstr(agent_t) AS agent,
+           jstr(d[1]) AS archetype_t,
+           -- which names of an event whose archetype (or source) is used were given but
+           -- not as strings: 090 warns of each (null, the usual case, costs no list)
+           CASE WHEN typ IN ('review.verdict', 'agent.start', 'agent.complete')
+                     AND ((d[1] <> 'null' AND NOT starts_with(d[1], '"'))
+                       OR (agent_t <> 'null' AND NOT starts_with(agent_t, '"')))
+                  THEN list_filter([CASE WHEN d[1] <> 'null' AND NOT starts_with(d[1], '"')
+                                         THEN 'archetype' END,
+                                    CASE WHEN agent_t <> 'null' AND NOT starts_with(agent_t, '"')
+                                         THEN 'agent' END], lambda x: x IS NOT NULL)
+                WHEN typ = 'fix.applied' AND d[5] <> 'null' AND NOT starts_with(d[5], '"')
+                  THEN ['source'] END AS names_bad,
            CASE WHEN typ = 'review.verdict' THEN jtext(d[2]) END AS verdict_t,
            CASE WHEN typ = 'fix.applied' THEN jstr(d[5]) END AS source_s,
            CASE WHEN typ = 'fix.applied' THEN jtext(d[6]) END AS finding_t,
@@ -184,6 +200,7 @@ SELECT
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[14]) END AS tok_out,
     CASE WHEN model_trim <> '' THEN model_t END AS model,
     model_bad,
+    names_bad,
     -- true only for JSON true; absent or null is not met. Any other value ("yes", 1) is
     -- not met either, but null here, so that 080 can warn that it was ignored.
     CASE WHEN typ = 'cycle.boundary' THEN CASE coalesce(d[16], 'null')
