@@ -172,13 +172,19 @@ def recommend_cmd(
 
 
 def _cost_text(v: float | None) -> str:
-    """'$0.004/run avg': dollars to 4 decimals, trailing zeros dropped (at least 2 kept)."""
+    """'$0.004/run avg': dollars to 4 decimals, trailing zeros dropped (at least 2 kept),
+    the sign before the $ (as ``usd``). A nonzero mean that rounds to 0 is '<$0.0001'
+    ('>-$0.0001' below 0): '$0.00' must mean a known cost of nothing. Built only of
+    digits and these signs, so the template prints it unescaped (mid-line, neither '-'
+    nor '<$' is markdown)."""
     if v is None:
         return "cost unknown"
-    s = f"{v:.4f}"
+    if v != 0 and round(v, 4) == 0:
+        return ("<$0.0001" if v > 0 else ">-$0.0001") + "/run avg"
+    s = f"{abs(v):.4f}"
     whole, frac = s.split(".")
     frac = frac.rstrip("0").ljust(2, "0")
-    return f"${whole}.{frac}/run avg"
+    return f"{'-' if v < 0 else ''}${whole}.{frac}/run avg"
 
 
 @click.command("summary")

@@ -896,10 +896,24 @@ def _fetch_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.Table:
     return con.sql(f'SELECT * FROM "{name}"{order}').to_arrow_table()  # name is ours
 
 
+#: A query that reads the catalog (information_schema.tables, duckdb_views(), pg_tables,
+#: sqlite_master, SHOW [ALL] TABLES, a bare SHOW or DESCRIBE) lists the views registered:
+#: it needs them all, not only those it names (``WHERE table_name <> 'report'`` saw report
+#: alone). Such a query costs what SHOW TABLES did (every view fetched); any other query
+#: is not slowed (one regex over its text).
+_CATALOG = re.compile(
+    r"(?<![\w$])(?:(?:information_schema|pg_\w+|sqlite_\w+|duckdb_\w+)(?![\w$])"
+    r"|show\s+(?:all\s+)?tables(?![\w$])|(?:show|describe)\s*(?:$|[);]))",
+    re.IGNORECASE,
+)
+
+
 def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
     """The views ``query`` names (as whole words, in any case), or None when it names none
-    (``SHOW TABLES``, say: then every view is there to be listed). A name inside a string
-    literal only costs that view's fetch."""
+    (``SHOW TABLES``, say: then every view is there to be listed) or reads the catalog. A
+    name inside a string literal only costs that view's fetch."""
+    if _CATALOG.search(query):
+        return None
     hits = {
         n for n in names if re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", query, re.IGNORECASE)
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
 import pytest
 from runscore.engine.errors import UsageError
 from runscore.engine.packs import effectiveness_history as eh
@@ -192,3 +193,74 @@ def test_means_of_huge_values_do_not_overflow(run_cli, write_history, make_serie
     r = run_cli("summary", "--history", str(hist))
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines()[1].startswith("  flat: 100000000000000")
+
+
+def test_value_per_dollar_that_overflows_is_null_not_infinity(
+    run_cli, tmp_path: Path, write_history, make_series
+) -> None:
+    # A valid but absurd cost (a subnormal 1e-310, or a score near the largest double over
+    # a cost under $1) made avg_composite / avg_cost_usd infinity: the report table, the
+    # views of `runscore sql` and its Parquet output held inf where §5 has no ratio.
+    records = (
+        make_series("tiny", [0.9, 0.9], cost=1e-310)
+        + make_series("big", [1e308], cost=0.5)
+        + make_series("ok", [0.9], cost=1e-300)
+    )
+    for rec in records:
+        rec["cost_efficiency"] = 1.0  # 1 / cost would be Infinity, not JSON
+    hist = write_history(records)
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    assert rows["tiny"]["avg_cost_usd"] == 1e-310
+    assert [rows[a]["value_per_dollar"] for a in ("big", "ok", "tiny")] == [None, 0.9e300, None]
+    out = tmp_path / "vpd.parquet"
+    r = run_cli(
+        "sql",
+        "SELECT archetype, a.value_per_dollar AS agg, r.value_per_dollar AS rep "
+        "FROM archetype_aggregates a JOIN report r USING (archetype) ORDER BY archetype",
+        "--history",
+        str(hist),
+        "--format",
+        "parquet",
+        "--output",
+        str(out),
+    )
+    assert r.exit_code == 0, r.stderr
+    assert pq.read_table(out).to_pylist() == [
+        {"archetype": "big", "agg": None, "rep": None},
+        {"archetype": "ok", "agg": 0.9e300, "rep": 0.9e300},
+        {"archetype": "tiny", "agg": None, "rep": None},
+    ]
+
+
+def test_summary_never_shows_a_nonzero_cost_as_zero(run_cli, write_history, make_series) -> None:
+    # Dollars print to 4 decimals (README), so a mean under $0.00005 printed "$0.00/run avg",
+    # the same as a known cost of 0, and a negative one "$-0.00/run avg". A nonzero mean
+    # that rounds to 0 now prints as a bound; a sign goes before the $, as report's
+    # dollars do (and is not escaped as if it began a markdown list item).
+    costs = {
+        "a-zero": 0.0,
+        "b-tiny": 0.00004,
+        "c-subnormal": 1e-310,
+        "d-half": 0.00005,  # 5.0000000000000002e-05: rounds up to 0.0001
+        "e-small": 0.004,
+        "f-negative": -0.004,
+        "g-negative-tiny": -0.00001,
+        "h-unknown": None,
+    }
+    records = []
+    for name, cost in costs.items():
+        records += make_series(name, [0.9], cost=cost)
+    for rec in records:
+        rec["cost_efficiency"] = None
+    r = run_cli("summary", "--history", str(write_history(records)))
+    assert r.exit_code == 0, r.stderr
+    assert [line.rsplit(", ", 1)[1] for line in r.stdout.splitlines()[1:]] == [
+        "$0.00/run avg",
+        "<$0.0001/run avg",
+        "<$0.0001/run avg",
+        "$0.0001/run avg",
+        "$0.004/run avg",
+        "-$0.004/run avg",
+        ">-$0.0001/run avg",
+        "cost unknown",
+    ]

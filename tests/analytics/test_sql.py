@@ -331,6 +331,62 @@ def test_a_query_fetches_only_the_views_it_names(monkeypatch: pytest.MonkeyPatch
     assert eh._named_views("SELECT 'prehistory'", list(eh.HISTORY_VIEWS)) is None
 
 
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        (
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_name <> 'report' ORDER BY 1",
+            ["archetype_aggregates", "archetype_runs", "history", "history_current"],
+        ),
+        (
+            "SELECT view_name FROM duckdb_views() WHERE view_name LIKE 'history%' ORDER BY 1",
+            ["history", "history_current"],
+        ),
+        (
+            "SELECT DISTINCT table_name FROM information_schema.columns "
+            "WHERE column_name = 'recency' OR table_name = 'report' ORDER BY 1",
+            ["archetype_runs", "report"],
+        ),
+        (
+            "SELECT table_name FROM information_schema.tables t "
+            "WHERE (SELECT count(*) FROM history) > 0 AND table_name LIKE 'arch%' ORDER BY 1",
+            ["archetype_aggregates", "archetype_runs"],
+        ),
+        (
+            "SELECT name FROM (SHOW TABLES) WHERE name NOT IN ('history', 'report') ORDER BY 1",
+            ["archetype_aggregates", "archetype_runs", "history_current"],
+        ),
+        (
+            "FROM (DESCRIBE) SELECT name WHERE name <> 'history' ORDER BY 1",
+            ["archetype_aggregates", "archetype_runs", "history_current", "report"],
+        ),
+    ],
+)
+def test_discovery_queries_see_every_view(
+    monkeypatch: pytest.MonkeyPatch, query: str, expected: list[str]
+) -> None:
+    # Only the views a query names were registered (for speed), so a catalog query that
+    # named one of them, even to exclude it, saw that one alone: "which views are there
+    # besides report?" answered none. A query that reads the catalog now has them all;
+    # one that does not still fetches only what it names.
+    from runscore.engine.packs import effectiveness_history as eh
+
+    fetched: list[str] = []
+    real = eh._fetch_view
+
+    def spy(con: duckdb.DuckDBPyConnection, name: str) -> object:
+        fetched.append(name)
+        return real(con, name)
+
+    monkeypatch.setattr(eh, "_fetch_view", spy)
+    assert eh.run_sql(query, HISTORY).table.column(0).to_pylist() == expected
+    assert sorted(fetched) == sorted(eh.HISTORY_VIEWS)
+    fetched.clear()
+    eh.run_sql("SELECT count(*) FROM report WHERE model <> 'tables'", HISTORY)
+    assert fetched == ["report"]
+
+
 def test_the_views_are_read_only(run_cli) -> None:
     # Registered Arrow data, not tables: nothing can be written to them even past the
     # statement check (which refuses INSERT/UPDATE/DELETE before they run).

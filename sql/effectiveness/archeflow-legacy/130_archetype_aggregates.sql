@@ -9,7 +9,7 @@
 --           only, NULL when none), cost_runs (recent runs with a known cost), model (most
 --           frequent non-null model in the window; tie: the one used most recently;
 --           'unknown' when none) and value_per_dollar (avg_composite / avg_cost_usd, NULL
---           when the cost is unknown or 0).
+--           when the cost is unknown or 0, or the ratio overflows a double).
 -- Means are a left-to-right sum in run order divided by the count: deterministic to the
 -- last bit, and the same arithmetic as ArcheFlow's jq `add / length`. Only when that sum
 -- overflows a double (values near 1e308, which a hand-edited line can hold: the mean was
@@ -50,8 +50,10 @@ WITH means AS (
 )
 SELECT m.*,
        coalesce(o.model, 'unknown') AS model,
-       CASE WHEN m.avg_cost_usd > 0 THEN m.avg_composite / m.avg_cost_usd END
-           AS value_per_dollar
+       -- A cost that is valid but absurd (1e-310, or a score near 1e308 over a cost under
+       -- $1) makes the ratio overflow: infinity is no ratio, and JSON cannot hold it.
+       CASE WHEN m.avg_cost_usd > 0 AND isfinite(m.avg_composite / m.avg_cost_usd)
+            THEN m.avg_composite / m.avg_cost_usd END AS value_per_dollar
 FROM means m
 LEFT JOIN models o USING (archetype)
 ORDER BY m.archetype;
