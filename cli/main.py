@@ -25,6 +25,7 @@ from runscore.engine.errors import (
     LockTimeout,
     NothingReadable,
     RunscoreError,
+    interrupted,
 )
 
 #: Command name -> (module of ``runscore.cli`` whose ``register(group)`` adds it, the
@@ -130,7 +131,7 @@ class Group(click.Group):
             click.echo("error: interrupted", err=True)
             ctx.exit(ExitCode.INTERRUPTED)
         except Exception as e:
-            if _interrupted(e):
+            if interrupted(e):
                 click.echo("error: interrupted", err=True)
                 ctx.exit(ExitCode.INTERRUPTED)
             oom = _out_of_memory(e)
@@ -185,25 +186,6 @@ _EXIT_CODES: dict[type[BaseException], ExitCode] = {
     NothingReadable: ExitCode.NOTHING_READABLE,
     RunscoreError: ExitCode.USAGE,
 }
-
-
-def _interrupted(e: BaseException) -> bool:
-    """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
-    runs a query is taken by DuckDB, which stops the query and raises its own error
-    instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
-    ``RuntimeError("Query interrupted")``; the SQL runner may wrap either."""
-    duck = sys.modules.get("duckdb")
-    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
-    seen: BaseException | None = e
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or (
-            interrupt is not None and isinstance(seen, interrupt)
-        ):
-            return True
-        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
-            return True
-        seen = seen.__cause__
-    return False
 
 
 def _out_of_memory(e: BaseException) -> BaseException | None:
