@@ -242,3 +242,27 @@ def test_an_empty_result_in_every_format(run_cli: Any, fmt: str) -> None:
             "csv": "a,b\n",
         }[fmt]
     )
+
+
+def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
+    """The table padded by characters, so a CJK or emoji cell (two columns wide in a
+    terminal) pushed its row right, and a combining accent pulled it left."""
+    query = (
+        "SELECT v AS 名前, n FROM (VALUES (1, '中文'), (2, 'ab'), (3, 'e\u0301'), (4, '😀x'),"
+        " (5, NULL)) t(n, v) ORDER BY n"
+    )
+    res = run_cli("sql", query, "--format", "table")
+    assert res.exit_code == 0
+    assert res.stdout.split("\n") == [
+        "名前  n",
+        "----  -",
+        "中文  1",
+        "ab    2",
+        "e\u0301     3",
+        "😀x   4",
+        "      5",
+        "",
+    ]
+    # a line break in a column's name does not start a line either
+    res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
+    assert res.stdout == "a b\n---\n1\n"
