@@ -121,9 +121,34 @@ class Group(click.Group):
         finally:
             self._listing = False
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # runscore's own options and command name are read here, before invoke: a usage
+        # error or Ctrl-C here is said as there.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            raise click.exceptions.Exit(ExitCode.INTERRUPTED) from None
+        except click.UsageError as e:
+            if isinstance(e, _HELP_FOR_NO_ARGS):
+                raise
+            _say_usage_error(e)
+            raise click.exceptions.Exit(ExitCode.USAGE) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:
+            if isinstance(e, _HELP_FOR_NO_ARGS):
+                raise
+            _say_usage_error(e)
+            ctx.exit(ExitCode.USAGE)
         except KeyboardInterrupt:
             # click would say "Aborted!" and exit 1, which here means "some input was
             # rejected". (A history gets whole runs only, and without the manifest saved
@@ -177,6 +202,22 @@ def _say_error(message: str) -> None:
     note(f"error: {lines[0]}")
     for line in lines[1:]:
         note(line)
+
+
+#: click's "usage error" for a group given no command, which prints the group's help (from
+#: click 8.2; before, the help was printed and the exit was 0).
+_HELP_FOR_NO_ARGS: tuple[type[click.UsageError], ...] = tuple(
+    t for t in [getattr(click.exceptions, "NoArgsIsHelpError", None)] if t is not None
+)
+
+
+def _say_usage_error(e: click.UsageError) -> None:
+    """A usage error in one line, ``error: MESSAGE (see 'runscore CMD --help')``: click
+    writes four (the usage, where the help is, a blank line and the message)."""
+    hint = ""
+    if e.ctx is not None and e.ctx.command.get_help_option(e.ctx) is not None:
+        hint = f" (see '{e.ctx.command_path} --help')"
+    _say_error(f"{e.format_message()}{hint}")
 
 
 #: Engine errors by exit code, the first that matches (any other RunscoreError, such as
