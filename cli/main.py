@@ -27,6 +27,7 @@ from runscore.engine.errors import (
     LockTimeout,
     NothingReadable,
     RunscoreError,
+    interrupted,
 )
 
 #: Command name -> (module of ``runscore.cli`` whose ``register(group)`` adds it, the
@@ -122,9 +123,34 @@ class Group(click.Group):
         finally:
             self._listing = False
 
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
+        # runscore's own options and command name are read here, before invoke: a usage
+        # error or Ctrl-C here is said as there.
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            click.echo("error: interrupted", err=True)
+            raise click.exceptions.Exit(ExitCode.INTERRUPTED) from None
+        except click.UsageError as e:
+            if isinstance(e, _HELP_FOR_NO_ARGS):
+                raise
+            _say_usage_error(e)
+            raise click.exceptions.Exit(ExitCode.USAGE) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except click.UsageError as e:
+            if isinstance(e, _HELP_FOR_NO_ARGS):
+                raise
+            _say_usage_error(e)
+            ctx.exit(ExitCode.USAGE)
         except KeyboardInterrupt:
             # click would say "Aborted!" and exit 1, which here means "some input was
             # rejected". (A history gets whole runs only, and without the manifest saved
@@ -132,7 +158,7 @@ class Group(click.Group):
             click.echo("error: interrupted", err=True)
             ctx.exit(ExitCode.INTERRUPTED)
         except Exception as e:
-            if _interrupted(e):
+            if interrupted(e):
                 click.echo("error: interrupted", err=True)
                 ctx.exit(ExitCode.INTERRUPTED)
             oom = _out_of_memory(e)
@@ -180,6 +206,22 @@ def _say_error(message: str) -> None:
         note(line)
 
 
+#: click's "usage error" for a group given no command, which prints the group's help (from
+#: click 8.2; before, the help was printed and the exit was 0).
+_HELP_FOR_NO_ARGS: tuple[type[click.UsageError], ...] = tuple(
+    t for t in [getattr(click.exceptions, "NoArgsIsHelpError", None)] if t is not None
+)
+
+
+def _say_usage_error(e: click.UsageError) -> None:
+    """A usage error in one line, ``error: MESSAGE (see 'runscore CMD --help')``: click
+    writes four (the usage, where the help is, a blank line and the message)."""
+    hint = ""
+    if e.ctx is not None and e.ctx.command.get_help_option(e.ctx) is not None:
+        hint = f" (see '{e.ctx.command_path} --help')"
+    _say_error(f"{e.format_message()}{hint}")
+
+
 #: Engine errors by exit code, the first that matches (any other RunscoreError, such as
 #: HistoryError, is a usage error: something the user can act on).
 _EXIT_CODES: dict[type[BaseException], ExitCode] = {
@@ -187,25 +229,6 @@ _EXIT_CODES: dict[type[BaseException], ExitCode] = {
     NothingReadable: ExitCode.NOTHING_READABLE,
     RunscoreError: ExitCode.USAGE,
 }
-
-
-def _interrupted(e: BaseException) -> bool:
-    """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
-    runs a query is taken by DuckDB, which stops the query and raises its own error
-    instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
-    ``RuntimeError("Query interrupted")``; the SQL runner may wrap either."""
-    duck = sys.modules.get("duckdb")
-    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
-    seen: BaseException | None = e
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or (
-            interrupt is not None and isinstance(seen, interrupt)
-        ):
-            return True
-        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
-            return True
-        seen = seen.__cause__
-    return False
 
 
 def _out_of_memory(e: BaseException) -> BaseException | None:
@@ -307,8 +330,8 @@ _exit_code: int | None = None
 
 
 def run() -> NoReturn:
-    """The process's entry point (the ``runscore`` script, ``python -m runscore``):
-    ``main``, then an exit that skips the interpreter's teardown.
+    """``main`` as the process's entry point (``runscore.__main__``, behind the script
+    and ``python -m runscore``), then an exit that skips the interpreter's teardown.
 
     Freeing every module and DuckDB's database one object at a time took 0.03-0.13 s
     of each command once its work was done (measured after the last exit handler: an

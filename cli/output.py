@@ -15,6 +15,7 @@ import json
 import math
 import re
 import sys
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
@@ -315,21 +316,39 @@ def _table_cell(v: Any) -> str:
     return "" if s is None else s
 
 
+def _width(s: str) -> int:
+    """The columns ``s`` takes in a terminal: two for a wide character (CJK, most emoji),
+    none for a combining mark or a zero-width one (an accent written apart, a joiner)."""
+    if s.isascii():
+        return len(s)
+    return sum(
+        0
+        if unicodedata.category(c) in ("Mn", "Me", "Cf")
+        else 2
+        if unicodedata.east_asian_width(c) in ("W", "F")
+        else 1
+        for c in s
+    )
+
+
 def to_table(
     data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
-    """A plain aligned text table for terminals."""
+    """A plain aligned text table for terminals (aligned by display width, not by
+    characters: "中文" takes four columns)."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
-    cells = [[_CTRL.sub("?", _table_cell(r.get(c))).replace("\n", " ") for c in cols] for r in rows]
-    widths = [max([len(c)] + [len(row[i]) for row in cells]) for i, c in enumerate(cols)]
-    lines = [
-        "  ".join(c.ljust(widths[i]) for i, c in enumerate(cols)).rstrip(),
-        "  ".join("-" * widths[i] for i in range(len(cols))),
+    head, *cells = [
+        [_CTRL.sub("?", s).replace("\n", " ") for s in row]
+        for row in [cols, *([_table_cell(r.get(c)) for c in cols] for r in rows)]
     ]
-    lines += [
-        "  ".join(row[i].ljust(widths[i]) for i in range(len(cols))).rstrip() for row in cells
-    ]
+    widths = [max([_width(c)] + [_width(row[i]) for row in cells]) for i, c in enumerate(head)]
+
+    def line(row: list[str]) -> str:
+        return "  ".join(c + " " * (widths[i] - _width(c)) for i, c in enumerate(row)).rstrip()
+
+    lines = [line(head), "  ".join("-" * w for w in widths)]
+    lines += [line(row) for row in cells]
     return "\n".join(lines) + "\n"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 
 class RunscoreError(Exception):
     """Base class for errors a user can act on (printed without a traceback)."""
@@ -25,3 +27,24 @@ class SqlPackError(RunscoreError):
 
 class HistoryError(RunscoreError):
     """The history store refused an operation (e.g. writing through a symlink)."""
+
+
+def interrupted(e: BaseException) -> bool:
+    """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
+    runs a query is taken by DuckDB, which stops the query and raises its own error
+    instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
+    ``RuntimeError("Query interrupted")``; the SQL runner may wrap either (as
+    ``SqlPackError``, a RunscoreError: not a broken input, and not to be taken for one)."""
+    # DuckDB is imported by whatever raised this; the CLI does not import it itself.
+    duck = sys.modules.get("duckdb")
+    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
+    seen: BaseException | None = e
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt) or (
+            interrupt is not None and isinstance(seen, interrupt)
+        ):
+            return True
+        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
+            return True
+        seen = seen.__cause__
+    return False

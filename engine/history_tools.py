@@ -21,9 +21,11 @@ the idempotency keys keep everything else from being written twice).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -255,8 +257,9 @@ def repair(
         res = check(path)
         tmp = _tmp_beside(target)
         try:
-            kept = _copy_lines(path, tmp, res.keep)
-            os.replace(tmp, target)
+            with _said_of(tmp, target):
+                kept = _copy_lines(path, tmp, res.keep)
+                os.replace(tmp, target)
         finally:
             _unlink(tmp)
         return RepairResult(res, path, target, kept, _dropped(res))
@@ -270,8 +273,9 @@ def repair(
         _fsync(backup)
         tmp = _tmp_beside(path)
         try:
-            kept = _copy_lines(path, tmp, res.keep)
-            os.replace(tmp, path)
+            with _said_of(tmp, path):
+                kept = _copy_lines(path, tmp, res.keep)
+                os.replace(tmp, path)
         finally:
             _unlink(tmp)
         # Its history_size no longer describes this file: the next extract re-reads all.
@@ -309,6 +313,18 @@ def _tmp_beside(target: str) -> str:
     d = os.path.dirname(os.path.abspath(target))
     os.makedirs(d, exist_ok=True)
     return os.path.join(d, f".{os.path.basename(target)}.tmp-{os.getpid()}")
+
+
+@contextlib.contextmanager
+def _said_of(tmp: str, target: str) -> Iterator[None]:
+    """An error writing ``tmp``, a name the user never gave, said of ``target``, the file
+    it becomes (``/proc/x.jsonl: No such file or directory``)."""
+    try:
+        yield
+    except OSError as e:
+        if e.filename != tmp:
+            raise
+        raise OSError(e.errno, e.strerror, target) from e
 
 
 def _fsync(path: str) -> None:

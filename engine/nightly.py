@@ -73,7 +73,13 @@ from typing import Any, Protocol
 import duckdb
 from runscore import __version__
 from runscore.engine import db, history, sources
-from runscore.engine.errors import LockTimeout, NothingReadable, RunscoreError, UsageError
+from runscore.engine.errors import (
+    LockTimeout,
+    NothingReadable,
+    RunscoreError,
+    UsageError,
+    interrupted,
+)
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
 
@@ -743,7 +749,9 @@ _CONFINED: tuple[type[BaseException], ...] = (
     duckdb.OutOfMemoryException,
 )
 #: What fails one project's step: those, and runscore's own errors (a lock held past the
-#: wait, a history that is a symlink, ...).
+#: wait, a history that is a symlink, ...); but not a Ctrl-C that DuckDB took in a query
+#: (``errors.interrupted``: the SQL runner's error raised from DuckDB's), which stops the
+#: job as it stops any command.
 _STEP_FAILED: tuple[type[BaseException], ...] = (RunscoreError, *_CONFINED)
 
 
@@ -939,6 +947,8 @@ def _extract_scope(
             scope.rejected.append(Diagnostic("history", scope.history, 0, f"not extracted: {e}"))
             return False
         except _STEP_FAILED as e:
+            if interrupted(e):
+                raise
             # A history that is a symlink, a manifest that is a folder, DuckDB out of
             # memory, ...: this scope only.
             scope.rejected.append(
@@ -1025,6 +1035,8 @@ def _render_scope(
             )
             _render_report(scope, dayf, renderer)
         except _STEP_FAILED as e:  # locked past the wait, out of memory, ...
+            if interrupted(e):
+                raise
             scope.rejected.append(
                 Diagnostic("history", scope.history, 0, f"no report: {_step_reason(e)}")
             )
@@ -1067,6 +1079,8 @@ def _render_team(
     try:
         rec = eh.recommend(scope.history, path)
     except _STEP_FAILED as e:
+        if interrupted(e):
+            raise
         outcome.error = _step_reason(e)
         scope.rejected.append(Diagnostic("team", path, 0, f"team preset skipped: {outcome.error}"))
         return
@@ -1115,6 +1129,8 @@ def _run_hook(
     try:
         outcome = hook.run(run)
     except _STEP_FAILED as e:
+        if interrupted(e):
+            raise
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
         return _pack_failed(pr, result, root, hook, _step_reason(e))

@@ -182,3 +182,19 @@ def test_sql_help_lists_every_view_schema_lists(
     assert {"pipeline_history", "pipeline_history_current", "run_status"} <= views
     helped = run_cli("sql", "--help").stdout
     assert [v for v in sorted(views) if not re.search(rf"^\s+{v}: ", helped, re.M)] == []
+
+
+def test_the_readme_names_every_option_that_may_be_repeated() -> None:
+    """README: a single-valued option given twice takes the last value; it names the
+    options that may be given more than once, which must be exactly those."""
+    repeated = {
+        opt
+        for _, cmd in _commands(cli)
+        for p in cmd.params
+        if isinstance(p, click.Option) and p.multiple
+        for opt in p.opts
+    }
+    section = README.split("\n## Commands\n", 1)[1].split("\n- ", 1)[0]
+    said = re.search(r"only (.*?) may be given more than\s+once", section, re.S)
+    assert said is not None
+    assert set(re.findall(r"`(--[\w-]+)`", said.group(1))) == repeated

@@ -242,3 +242,115 @@ def test_an_empty_result_in_every_format(run_cli: Any, fmt: str) -> None:
             "csv": "a,b\n",
         }[fmt]
     )
+
+
+@pytest.mark.parametrize("how", ["script", "module"])
+def test_ctrl_c_while_the_cli_starts_is_exit_130(tmp_path: Path, how: str) -> None:
+    """A Ctrl-C in the first tenth of a second, while the CLI's modules import (here in
+    click's, the first of them), was a traceback and a death by SIGINT; it is exit 130
+    and one line, as later."""
+    shadow = tmp_path / "shadow"
+    shadow.mkdir()
+    (shadow / "click.py").write_text(
+        "import os, signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal\n"
+        "os.kill(os.getpid(), signal.SIGINT)\n"
+    )
+    script = Path(sys.executable).parent / "runscore"
+    if how == "script" and not script.exists():
+        pytest.skip("no runscore script beside this Python")
+    cmd = [str(script)] if how == "script" else [sys.executable, "-m", "runscore"]
+    env = dict(
+        os.environ, PYTHONPATH=os.pathsep.join([str(shadow), os.environ.get("PYTHONPATH", "")])
+    )
+    p = subprocess.run(
+        [*cmd, "--help"], env=env, capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    assert (p.returncode, p.stdout, p.stderr) == (130, "", "error: interrupted\n")
+
+
+def test_ctrl_c_while_click_reads_the_arguments_is_exit_130(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before the command runs, click took the Ctrl-C: "Aborted!" and exit 1 ("some input
+    was rejected")."""
+    from runscore.cli import main
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(main.Group, "parse_args", interrupted)
+    res = run_cli("report")
+    assert (res.exit_code, res.stdout, res.stderr) == (130, "", "error: interrupted\n")
+
+
+def _one_usage_line(res: Any, command: str) -> str:
+    """The one line a usage error is (exit 2): ``error: MESSAGE (see 'runscore COMMAND
+    --help')``; its MESSAGE. (In process, click names the program after the group: cli.)"""
+    assert (res.exit_code, res.stdout) == (2, "")
+    (line,) = res.stderr.splitlines()
+    hint = f" (see '{command.replace('runscore', 'cli', 1)} --help')"
+    assert line.startswith("error: ") and line.endswith(hint), line
+    return str(line[len("error: ") : -len(hint)])
+
+
+def test_a_usage_error_is_one_line(run_cli: Any) -> None:
+    """click wrote four lines (the usage, "Try ... for help.", a blank line, "Error: ...");
+    every message is one line."""
+    assert "'--bogus'" in _one_usage_line(run_cli("report", "--bogus"), "runscore report")
+    assert "'--bogus'" in _one_usage_line(run_cli("--bogus"), "runscore")
+    assert "'nosuch'" in _one_usage_line(run_cli("nosuch"), "runscore")
+    said = _one_usage_line(run_cli("report", "--format", "xml"), "runscore report")
+    assert "'xml'" in said and "--format" in said
+    said = _one_usage_line(run_cli("recommend"), "runscore recommend")
+    assert "TEAM" in said
+    said = _one_usage_line(run_cli("plugin", "rank", "--bogus"), "runscore plugin rank")
+    assert "'--bogus'" in said
+    # runscore's own usage errors, raised as click's
+    said = _one_usage_line(
+        run_cli("history", "repair", "a", "--history", "b"), "runscore history repair"
+    )
+    assert said == "two history files given: 'a' and --history 'b'"
+    # a line break in what the message quotes is escaped, as in every message
+    said = _one_usage_line(run_cli("report", "--format", "x\ny"), "runscore report")
+    assert "'x\\ny'" in said
+    # as a user runs it
+    p = subprocess.run(
+        [sys.executable, "-m", "runscore", "report", "--bogus"], capture_output=True, text=True
+    )
+    assert (p.returncode, p.stdout) == (2, "")
+    (line,) = p.stderr.splitlines()
+    assert line.startswith("error: ") and line.endswith(" (see 'runscore report --help')")
+    # a group without its command still prints its help (exit 2, as click does)
+    res = run_cli("history")
+    assert res.exit_code == 2 and "Commands:" in res.stderr
+
+
+def test_an_option_given_twice_takes_its_last_value(run_cli: Any) -> None:
+    """README: a single-valued option given twice takes the last value, as click does."""
+    res = run_cli("sql", "SELECT 1 AS a", "--format", "json", "--format", "csv")
+    assert (res.exit_code, res.stdout) == (0, "a\n1\n")
+
+
+def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
+    """The table padded by characters, so a CJK or emoji cell (two columns wide in a
+    terminal) pushed its row right, and a combining accent pulled it left."""
+    query = (
+        "SELECT v AS 名前, n FROM (VALUES (1, '中文'), (2, 'ab'), (3, 'e\u0301'), (4, '😀x'),"
+        " (5, NULL)) t(n, v) ORDER BY n"
+    )
+    res = run_cli("sql", query, "--format", "table")
+    assert res.exit_code == 0
+    assert res.stdout.split("\n") == [
+        "名前  n",
+        "----  -",
+        "中文  1",
+        "ab    2",
+        "e\u0301     3",
+        "😀x   4",
+        "      5",
+        "",
+    ]
+    # a line break in a column's name does not start a line either
+    res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
+    assert res.stdout == "a b\n---\n1\n"

@@ -454,3 +454,79 @@ def test_a_lock_file_left_by_a_failed_job_does_not_stop_the_next(
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--wait", "0")
     assert res.exit_code == 1 and "already running" not in res.stderr
     assert lock.stat().st_ino == inode
+
+
+_EPISODE = {
+    "episodeId": "e1",
+    "source": {"kind": "historical", "host": "h"},
+    "activity": {"id": "docs"},
+    "execution": {"host": "h", "inferenceProvider": "anthropic", "model": "claude-haiku"},
+    "outcome": {"status": "succeeded", "signals": [{"kind": "gate", "value": "pass"}]},
+}
+
+
+def _interrupted_query(*args: Any, **kwargs: Any) -> Any:
+    """What a step meets when Ctrl-C lands in one of its queries, in a DuckDB that says it
+    with InterruptException: the SQL runner's error, raised from DuckDB's."""
+    import threading
+
+    import duckdb
+    from runscore.engine import sqlpack
+
+    con = duckdb.connect()
+    timer = threading.Timer(0.3, con.interrupt)
+    timer.start()
+    try:
+        sqlpack.execute(con, "SELECT count(*) FROM range(3000000000) t(i) WHERE i % 7 = 3")
+    finally:
+        timer.cancel()
+        con.close()
+    raise AssertionError("the query was not interrupted")
+
+
+@pytest.mark.parametrize("step", ["extract", "report", "routes"])
+def test_ctrl_c_in_a_query_stops_the_job(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, step: str
+) -> None:
+    """An interrupted query failed that project's step, as a broken input does: the job
+    went on with the other projects and exited 1. Ctrl-C stops the job: exit 130, no day
+    folder, and the next job runs (the locks are free; the histories whole)."""
+    from runscore.engine.packs import effectiveness, routes
+    from runscore.engine.packs import effectiveness_history as eh
+
+    for name in ("a", "b"):
+        _project(tmp_path, fixtures, name)
+        eps = tmp_path / name / ".archeflow" / "episodes"
+        eps.mkdir()
+        (eps / "e.jsonl").write_text(json.dumps(_EPISODE) + "\n")
+    calls: list[str] = []
+
+    def stopped(*args: Any, **kwargs: Any) -> Any:
+        calls.append(step)
+        return _interrupted_query()
+
+    module, name = {
+        "extract": (effectiveness, "extract"),
+        "report": (eh, "report"),
+        "routes": (routes, "analyze"),
+    }[step]
+    real = getattr(module, name)
+    monkeypatch.setattr(module, name, stopped)
+    res = run_cli("nightly", "--root", "a", "--root", "b", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stdout) == (130, "")
+    assert res.stderr.splitlines()[-1] == "error: interrupted"
+    assert calls == [step]  # the other project's step never started
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock"]
+    monkeypatch.setattr(module, name, real)
+    res = run_cli("nightly", "--root", "a", "--root", "b", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr  # the fixture's malformed lines
+    assert "already running" not in res.stderr
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert sorted(s["label"] for s in log["scopes"]) == ["a", "b"]
+    for s in log["scopes"]:
+        assert s["report"] is not None, s
+        assert [d for d in s["rejected"] if d["kind"] == "history"] == []
+    assert sorted((p["label"], p["error"]) for p in log["packs"]) == [("a", None), ("b", None)]
+    for name in ("a", "b"):
+        hist = tmp_path / name / ".archeflow" / "memory" / "effectiveness.jsonl"
+        assert len(hist.read_text().splitlines()) == 2  # guardian and sage, once

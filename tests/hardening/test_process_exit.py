@@ -31,9 +31,9 @@ def _run(
 
 def test_the_script_and_python_m_enter_through_run() -> None:
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "runscore"]
-    assert script.value == "runscore.cli.main:run"
+    assert script.value == "runscore.__main__:main"
     main_py = Path(runscore.__file__).with_name("__main__.py").read_text(encoding="utf-8")
-    assert "run()" in main_py
+    assert "from runscore.cli.main import run" in main_py and "run()" in main_py
 
 
 _TEARDOWN_PROBE = """

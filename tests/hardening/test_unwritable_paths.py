@@ -37,3 +37,13 @@ def test_an_out_folder_that_cannot_be_made(run_cli: Any, tmp_path: Path, fixture
     res = run_cli("plugin", "score", str(skill), "--out", PROC, "--no-history")
     _one_error(res, f"{PROC}: No such file or directory")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_repair_out_that_cannot_be_written(run_cli: Any, tmp_path: Path) -> None:
+    """The error named the temporary file beside --out (``/proc/.x.jsonl.tmp-1234``), a
+    path the user never gave; it names --out."""
+    (tmp_path / "h.jsonl").write_text('{"torn": \n')
+    res = run_cli("history", "repair", "h.jsonl", "--out", "/proc/x.jsonl")
+    _one_error(res, "/proc/x.jsonl: No such file or directory")
+    assert res.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
