@@ -207,15 +207,20 @@ def atomic_write(path: str, write: Callable[[str], None]) -> None:
         raise
 
 
-def atomic_write_text(path: str, text: str) -> None:
-    """Write a whole text file atomically (temp file in the same folder + rename)."""
+def atomic_write_text(path: str, text: str, *, durable: bool = True) -> None:
+    """Write a whole text file atomically (temp file in the same folder + rename).
+
+    ``durable``: synced to disk before the rename. A file that only saves work (the
+    extract manifest) may skip it: after a crash it is the old file, the new one, or
+    text that does not parse, and its reader must take the last as no file at all."""
     _check_not_symlink(path)
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+            if durable:
+                f.flush()
+                os.fsync(f.fileno())
 
     atomic_write(path, write)
 

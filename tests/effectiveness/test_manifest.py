@@ -574,3 +574,40 @@ def test_a_file_in_a_folder_that_cannot_be_searched_keeps_its_entry(tmp_path: Pa
     assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "c.jsonl", "e.jsonl"]
     effectiveness.extract([str(d)], hist)
     assert _entry_names(hist) == ["a.jsonl", "b.jsonl", "e.jsonl"]
+
+
+def test_the_history_is_synced_and_the_manifest_is_not(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    big, small = _dirs(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    effectiveness.extract([big], history_path=hist)
+    assert synced == [os.path.realpath(hist)]
+    assert _manifest_files(hist)  # written all the same
+
+
+@pytest.mark.parametrize("torn", [b"", b"\0" * 4096, b'{"history_size":1,"files":{"v1\t'])
+def test_a_manifest_torn_by_a_crash_means_every_file_is_read_again(
+    tmp_path: Path, fixtures: Path, torn: bytes
+) -> None:
+    # What an unsynced manifest can be after a crash, beside its synced history: nothing
+    # is skipped on its word, and nothing is scored twice.
+    big, small = _dirs(tmp_path, fixtures)
+    hist = str(tmp_path / "h.jsonl")
+    first = effectiveness.extract([big, small], history_path=hist)
+    lines = Path(hist).read_bytes()
+    Path(effectiveness.manifest_path(hist)).write_bytes(torn)
+    again = effectiveness.extract([big, small], history_path=hist)
+    assert first.records_written > 0
+    assert (again.files_unchanged, again.records_written) == (0, 0)
+    assert len(again.already_scored) == first.runs_scored
+    assert Path(hist).read_bytes() == lines
+    assert len(_manifest_files(hist)) == 2  # and trusted again from now on
