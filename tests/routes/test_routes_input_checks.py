@@ -273,3 +273,28 @@ def test_confidence_and_quota_pressure_outside_0_to_1_are_rejected(
         "ok2",
         "ok3",
     ]
+
+
+def test_an_episode_that_ends_before_it_starts_is_rejected(run_cli: Any, tmp_path: Path) -> None:
+    """endedAt before startedAt was accepted silently, and the earlier endedAt became the
+    episode's evidence date (its freshness). Such a line is now rejected with both times;
+    equal times, or either one absent, are read as before."""
+    path = _write(
+        tmp_path / "t.jsonl",
+        [
+            _episode("back", execution={"endedAt": "2025-02-19T23:59:59Z"}),
+            _episode("back-offset", execution={"endedAt": "2025-02-20T00:30:00+01:00"}),
+            _episode("same", execution={"endedAt": "2025-02-20T01:00:00+01:00"}),
+            _episode("later", execution={"endedAt": "2025-02-20T00:00:01Z"}),
+            _episode("no-start", execution={"startedAt": None, "endedAt": "2025-02-01T00:00:00Z"}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: execution.endedAt 2025-02-19T23:59:59Z is before execution.startedAt "
+        "2025-02-20T00:00:00Z",
+        f"{path}:2: execution.endedAt 2025-02-20T00:30:00+01:00 is before execution.startedAt "
+        "2025-02-20T00:00:00Z",
+    ]
+    assert rep["inputs"]["episodes"] == 3
