@@ -81,7 +81,6 @@ D5_CASES = [
     ),
     ([{"lintFix": {"ran": True, "errors": 0}}] * 5, 100, 5),  # 110 → clamped to 100
     ([{"unresolvedTodos": 9, "lintFix": {"ran": True, "errors": 1}}] * 5, 0, 5),  # −15 → 0
-    ([{"lintFix": {"ran": "true", "errors": "0"}}], 60, 1),  # not a boolean / number
     # JSON nulls are no signal: such a task does not count as reporting quality (it did,
     # and the D5 recommendation then said lint and format issues reached completion)
     ([{"lintFix": None, "format": None, "unresolvedTodos": None}], 60, 0),
@@ -226,6 +225,45 @@ def test_d3_invalid_results_are_reported_never_counted(evaluate: Any, h: Any) ->
     ]
     assert {d.pipeline_id for d in res.warnings} == {"p"}
     assert all(str(d).startswith(f"{d.file}:{d.line}: task b") for d in res.warnings)
+
+
+def test_d5_quality_fields_of_the_wrong_kind_or_range_are_reported_never_counted(
+    evaluate: Any, h: Any
+) -> None:
+    """A quality field that cannot be read (`ran: "true"`, `errors: "0"`, `errors: -3`,
+    `unresolvedTodos: 0.5` or `1e999`, `lintFix: true`, `quality: "good"`) was ignored, or
+    counted (0.5 and 1e999 todos/errors took points), without a word. Each is now warned with
+    its file, line and task, and ignored, as a testResult that is not a string is."""
+    rows = [
+        h.task("p", "a", quality={"lintFix": {"ran": "true", "errors": "0"}}),
+        h.task("p", "b", quality={"lintFix": {"ran": True, "errors": -3}}),
+        h.task("p", "c", quality={"format": {"ran": 1, "changed": "false"}}),
+        h.task("p", "d", quality={"unresolvedTodos": 0.5}),
+        h.task("p", "e", quality={"lintFix": True, "format": [1]}),
+        h.task("p", "f", quality="good"),
+        h.task("p", "g", quality={"lintFix": {"ran": True, "errors": 0}, "unresolvedTodos": 0}),
+        '{"pipelineId": "p", "id": "h", "status": "completed", "createdAt": '
+        '"2026-02-02T09:00:00Z", "metadata": {"quality": {"lintFix": {"ran": true, '
+        '"errors": 1e999}, "unresolvedTodos": 1e999}}}',
+    ]
+    res = evaluate(rows)
+    row = h.row_of(res, "p")
+    assert row["quality_score"] == 70  # only task g's clean lint counts: 60 + 10
+    assert res.errors == []
+    # in line order, then by reason (as every diagnostic is ordered)
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (1, "task a: metadata.quality.lintFix.errors is string, not a number; ignored"),
+        (1, "task a: metadata.quality.lintFix.ran is string, not true or false; ignored"),
+        (2, "task b: metadata.quality.lintFix.errors -3 is not a whole number >= 0; ignored"),
+        (3, "task c: metadata.quality.format.changed is string, not true or false; ignored"),
+        (3, "task c: metadata.quality.format.ran is number, not true or false; ignored"),
+        (4, "task d: metadata.quality.unresolvedTodos 0.5 is not a whole number >= 0; ignored"),
+        (5, "task e: metadata.quality.format is array, not an object; ignored"),
+        (5, "task e: metadata.quality.lintFix is boolean, not an object; ignored"),
+        (6, "task f: metadata.quality is string, not an object; ignored"),
+        (8, "task h: metadata.quality.lintFix.errors 1e999 is not a whole number >= 0; ignored"),
+        (8, "task h: metadata.quality.unresolvedTodos 1e999 is not a whole number >= 0; ignored"),
+    ]
 
 
 def test_d3_only_invalid_results_is_unverified(evaluate: Any, h: Any) -> None:

@@ -229,3 +229,72 @@ def test_descriptive_fields_of_the_wrong_json_kind_are_rejected(
         (1, "execution.model is not a string"),
         (2, "execution.model is not a string"),
     ]
+
+
+def test_confidence_and_quota_pressure_outside_0_to_1_are_rejected(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """activity.confidence (spec §1: 0.9) and usage.quotaPressure are fractions; 1.5, -0.2, 7
+    or 1e999 (read as infinity) were accepted silently. Such a line is now rejected with its
+    reason, as a negative token count is; 0, 1, null and absent are read as before."""
+    eps = [
+        _episode("c1", activity={"confidence": 1.5}),
+        _episode("c2", activity={"confidence": -0.2}),
+        _episode("q1", usage={"quotaPressure": 7}),
+        _episode("q2", usage={"quotaPressure": -1}),
+        _episode("ok1", activity={"confidence": 0}, usage={"quotaPressure": 1}),
+        _episode("ok2", activity={"confidence": 1.0, "id": "doc"}, usage={"quotaPressure": None}),
+        _episode("ok3"),
+    ]
+    path = tmp_path / "f.jsonl"
+    lines = [json.dumps(e) for e in eps]
+    lines.append(json.dumps(_episode("c3")).replace('"doc"}', '"doc", "confidence": 1e999}'))
+    lines.append(
+        json.dumps(_episode("q3")).replace('"costBasis"', '"quotaPressure": -1e999, "costBasis"')
+    )
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    res, rep = _report(run_cli, str(path))
+    assert res.exit_code == 1
+    conf = "activity.confidence is out of range (a number from 0 to 1)"
+    quota = "usage.quotaPressure is out of range (a number from 0 to 1)"
+    assert res.stderr.splitlines() == [
+        f"{path}:1: {conf}",
+        f"{path}:2: {conf}",
+        f"{path}:3: {quota}",
+        f"{path}:4: {quota}",
+        f"{path}:8: {conf}",
+        f"{path}:9: {quota}",
+    ]
+    assert rep["inputs"]["episodes"] == 3
+    rows = run_cli("routes", "export-router-rows", str(path), "--as-of", AS_OF)
+    assert rows.exit_code == 1
+    assert [r["episode_id"] for r in map(json.loads, rows.stdout.splitlines())] == [
+        "ok1",
+        "ok2",
+        "ok3",
+    ]
+
+
+def test_an_episode_that_ends_before_it_starts_is_rejected(run_cli: Any, tmp_path: Path) -> None:
+    """endedAt before startedAt was accepted silently, and the earlier endedAt became the
+    episode's evidence date (its freshness). Such a line is now rejected with both times;
+    equal times, or either one absent, are read as before."""
+    path = _write(
+        tmp_path / "t.jsonl",
+        [
+            _episode("back", execution={"endedAt": "2025-02-19T23:59:59Z"}),
+            _episode("back-offset", execution={"endedAt": "2025-02-20T00:30:00+01:00"}),
+            _episode("same", execution={"endedAt": "2025-02-20T01:00:00+01:00"}),
+            _episode("later", execution={"endedAt": "2025-02-20T00:00:01Z"}),
+            _episode("no-start", execution={"startedAt": None, "endedAt": "2025-02-01T00:00:00Z"}),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:1: execution.endedAt 2025-02-19T23:59:59Z is before execution.startedAt "
+        "2025-02-20T00:00:00Z",
+        f"{path}:2: execution.endedAt 2025-02-20T00:30:00+01:00 is before execution.startedAt "
+        "2025-02-20T00:00:00Z",
+    ]
+    assert rep["inputs"]["episodes"] == 3

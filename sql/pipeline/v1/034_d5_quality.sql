@@ -4,8 +4,19 @@
 --   signals (their sum), reporting_tasks (tasks whose metadata.quality carries
 --   lintFix, format or unresolvedTodos at all, a JSON null counting as absent;
 --   0 = no quality signal, which 050 words differently), score = quality_base +
---   Σ points, clamped to [quality_min, quality_max]).
--- `ran`/`changed` must be JSON booleans; `errors`/`unresolvedTodos` JSON numbers.
+--   Σ points, clamped to [quality_min, quality_max]); a pl_issue warning per quality
+--   field that cannot be read (below).
+-- `ran`/`changed` must be JSON booleans; `errors`/`unresolvedTodos` whole JSON numbers
+-- >= 0 (finite); quality, lintFix and format objects. Any other value is no signal, and a
+-- pl_issue warning names it (never silently ignored, never counted: 0.5 or 1e999 todos
+-- are not a count).
+CREATE OR REPLACE TEMP MACRO pl_quality_count(j) AS
+    CASE WHEN json_type(j) IN ('BIGINT', 'UBIGINT', 'DOUBLE')
+         THEN TRY_CAST(json_extract_string(j, '$') AS DOUBLE) END;
+
+CREATE OR REPLACE TEMP MACRO pl_quality_count_ok(v) AS
+    coalesce(isfinite(v) AND v >= 0 AND v = floor(v), false);
+
 CREATE OR REPLACE TEMP TABLE pl_d5 AS
 WITH q AS (
     SELECT pipeline_id,
@@ -16,19 +27,15 @@ WITH q AS (
                AS reporting,
            json_type(quality_json -> '$.lintFix.ran') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.lintFix.ran') = 'true' AS lint_ran,
-           CASE WHEN json_type(quality_json -> '$.lintFix.errors')
-                     IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-                THEN TRY_CAST(json_extract_string(quality_json, '$.lintFix.errors') AS DOUBLE)
-           END AS lint_errors,
+           CASE WHEN pl_quality_count_ok(pl_quality_count(quality_json -> '$.lintFix.errors'))
+                THEN pl_quality_count(quality_json -> '$.lintFix.errors') END AS lint_errors,
            json_type(quality_json -> '$.format.ran') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.format.ran') = 'true' AS format_ran,
            json_type(quality_json -> '$.format.changed') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.format.changed') = 'false'
                AS format_unchanged,
-           CASE WHEN json_type(quality_json -> '$.unresolvedTodos')
-                     IN ('BIGINT', 'UBIGINT', 'DOUBLE')
-                THEN TRY_CAST(json_extract_string(quality_json, '$.unresolvedTodos') AS DOUBLE)
-           END AS todos
+           CASE WHEN pl_quality_count_ok(pl_quality_count(quality_json -> '$.unresolvedTodos'))
+                THEN pl_quality_count(quality_json -> '$.unresolvedTodos') END AS todos
     FROM pl_task
 ), c AS (
     SELECT pipeline_id,
@@ -59,3 +66,36 @@ SELECT c.pipeline_id, c.lint_clean, c.lint_errors, c.format_clean, c.todos_open,
                   + c.format_clean * p.p_format_clean + c.todos_open * p.p_todos_open))
            AS score
 FROM c CROSS JOIN p CROSS JOIN k;
+
+INSERT INTO pl_issue
+WITH f AS (
+    SELECT k._file, k._line, k.pipeline_id, k.task_id, f.name, f.expect,
+           k.quality_json -> f.path AS j
+    FROM pl_task k
+    CROSS JOIN (VALUES
+        ('', '$', 'object'),
+        ('.lintFix', '$.lintFix', 'object'),
+        ('.format', '$.format', 'object'),
+        ('.lintFix.ran', '$.lintFix.ran', 'boolean'),
+        ('.lintFix.errors', '$.lintFix.errors', 'count'),
+        ('.format.ran', '$.format.ran', 'boolean'),
+        ('.format.changed', '$.format.changed', 'boolean'),
+        ('.unresolvedTodos', '$.unresolvedTodos', 'count')
+    ) AS f(name, path, expect)
+    WHERE coalesce(json_type(k.quality_json), 'NULL') <> 'NULL'
+)
+SELECT 'warning', _file, _line, pipeline_id,
+       'task ' || task_id || ': metadata.quality' || name
+       || CASE
+              WHEN expect = 'object' THEN ' is ' || pl_json_kind(j) || ', not an object'
+              WHEN expect = 'boolean' THEN ' is ' || pl_json_kind(j) || ', not true or false'
+              WHEN pl_json_kind(j) <> 'number' THEN ' is ' || pl_json_kind(j) || ', not a number'
+              ELSE ' ' || left(j::VARCHAR, 80) || ' is not a whole number >= 0'
+          END || '; ignored'
+FROM f
+WHERE coalesce(json_type(j), 'NULL') <> 'NULL'
+  AND CASE expect
+          WHEN 'object' THEN json_type(j) <> 'OBJECT'
+          WHEN 'boolean' THEN json_type(j) <> 'BOOLEAN'
+          ELSE NOT pl_quality_count_ok(pl_quality_count(j))
+      END;

@@ -11,7 +11,8 @@
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
---   token counts and durationMs non-negative and finite.
+--   token counts and durationMs non-negative and finite, activity.confidence and
+--   usage.quotaPressure from 0 to 1, endedAt not before startedAt.
 --   A section that is not an object (outcome: "succeeded") or any field of §1 of the wrong
 --   JSON kind (source.kind: 5, escalated: "true", pairId: 5, model: {"name": "x"},
 --   confidence: "high") is rejected too, with the first such field, never read as missing:
@@ -218,6 +219,11 @@ v AS (
         WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
             THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
         WHEN bad_amount IS NOT NULL THEN bad_amount
+        -- Both are fractions (§1 gives confidence 0.9); BETWEEN is false for inf and NaN.
+        WHEN NOT coalesce(activity_confidence BETWEEN 0 AND 1, true)
+            THEN 'activity.confidence is out of range (a number from 0 to 1)'
+        WHEN NOT coalesce(quota_pressure BETWEEN 0 AND 1, true)
+            THEN 'usage.quotaPressure is out of range (a number from 0 to 1)'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
@@ -228,6 +234,10 @@ v AS (
             THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): ' || started_raw
         WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
             THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): ' || ended_raw
+        -- The evidence date is endedAt: one before its start would date the episode wrongly.
+        WHEN ended_at < started_at
+            THEN 'execution.endedAt ' || ended_raw || ' is before execution.startedAt '
+                 || started_raw
     END AS other_reason
     FROM t
 ),
