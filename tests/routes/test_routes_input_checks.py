@@ -231,20 +231,21 @@ def test_descriptive_fields_of_the_wrong_json_kind_are_rejected(
     ]
 
 
-def test_confidence_and_quota_pressure_outside_0_to_1_are_rejected(
+def test_confidence_outside_0_to_1_and_a_negative_quota_pressure_are_rejected(
     run_cli: Any, tmp_path: Path
 ) -> None:
-    """activity.confidence (spec §1: 0.9) and usage.quotaPressure are fractions; 1.5, -0.2, 7
-    or 1e999 (read as infinity) were accepted silently. Such a line is now rejected with its
-    reason, as a negative token count is; 0, 1, null and absent are read as before."""
+    """activity.confidence is a fraction (spec §1: 0.9); usage.quotaPressure has no scale in
+    the spec (a fraction or a percentage: 7 is kept), but no scale has a negative or
+    infinite pressure. Such values were accepted silently; the line is now rejected with
+    its reason, as a negative token count is; 0, 1, null and absent are read as before."""
     eps = [
         _episode("c1", activity={"confidence": 1.5}),
         _episode("c2", activity={"confidence": -0.2}),
-        _episode("q1", usage={"quotaPressure": 7}),
+        _episode("q1", usage={"quotaPressure": -0.5}),
         _episode("q2", usage={"quotaPressure": -1}),
         _episode("ok1", activity={"confidence": 0}, usage={"quotaPressure": 1}),
         _episode("ok2", activity={"confidence": 1.0, "id": "doc"}, usage={"quotaPressure": None}),
-        _episode("ok3"),
+        _episode("ok3", usage={"quotaPressure": 7}),
     ]
     path = tmp_path / "f.jsonl"
     lines = [json.dumps(e) for e in eps]
@@ -256,7 +257,7 @@ def test_confidence_and_quota_pressure_outside_0_to_1_are_rejected(
     res, rep = _report(run_cli, str(path))
     assert res.exit_code == 1
     conf = "activity.confidence is out of range (a number from 0 to 1)"
-    quota = "usage.quotaPressure is out of range (a number from 0 to 1)"
+    quota = "usage.quotaPressure is out of range (a finite number, at least 0)"
     assert res.stderr.splitlines() == [
         f"{path}:1: {conf}",
         f"{path}:2: {conf}",

@@ -219,11 +219,13 @@ v AS (
         WHEN retries_raw > 2147483647 OR repairs_raw > 2147483647
             THEN 'outcome.retries/repairs is out of range (at most 2147483647)'
         WHEN bad_amount IS NOT NULL THEN bad_amount
-        -- Both are fractions (§1 gives confidence 0.9); BETWEEN is false for inf and NaN.
+        -- confidence is a fraction (§1 gives 0.9). quotaPressure's scale is not given (a
+        -- fraction or a percentage): only what no scale allows is refused, a negative or
+        -- non-finite value. BETWEEN and >= are false for inf and NaN.
         WHEN NOT coalesce(activity_confidence BETWEEN 0 AND 1, true)
             THEN 'activity.confidence is out of range (a number from 0 to 1)'
-        WHEN NOT coalesce(quota_pressure BETWEEN 0 AND 1, true)
-            THEN 'usage.quotaPressure is out of range (a number from 0 to 1)'
+        WHEN NOT coalesce(quota_pressure >= 0 AND isfinite(quota_pressure), true)
+            THEN 'usage.quotaPressure is out of range (a finite number, at least 0)'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
