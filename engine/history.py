@@ -155,6 +155,7 @@ def append_groups(
         os.close(fd)
         raise UsageError(f"{path}: the history is not a regular file")
     written = 0
+    size = -1
     try:
         size = os.fstat(fd).st_size
         if size > 0:
@@ -178,6 +179,14 @@ def append_groups(
         if buf:
             _write_all(fd, b"".join(buf))
         os.fsync(fd)
+    except OSError as e:
+        if size >= 0:
+            # A full disk: the part of a record that fitted is cut off again (the lock is
+            # ours), not left as a torn line that the next append makes a bad one for good.
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, size)
+        why = e.strerror or str(e)  # the kernel's write error names no file
+        raise UsageError(f"{path}: cannot append to the history: {why}") from e
     finally:
         os.close(fd)
     return written
@@ -199,11 +208,15 @@ def atomic_write(path: str, write: Callable[[str], None]) -> None:
     try:
         write(tmp)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as e:
         # A failed write (a full disk, a folder where the file belongs, an interrupt)
         # leaves the old file as it was and no temp file beside it.
         with contextlib.suppress(OSError):
             os.unlink(tmp)
+        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
+            # Said of the file the user asked for: a write's error names no file (a full
+            # disk), and the temporary one is a name the user never gave.
+            raise OSError(e.errno, e.strerror, path) from e
         raise
 
 

@@ -27,7 +27,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from runscore.engine import history
 from runscore.engine.errors import NothingReadable, UsageError
@@ -211,13 +211,24 @@ def _copy_lines(src: str, dst: str, keep: list[int]) -> int:
     wanted = set(keep)
     written = 0
     with open(src, "rb") as fin, open(dst, "wb") as fout:
-        for n, raw in enumerate(fin, start=1):
+        for n, raw in enumerate(_read_lines(fin, src), start=1):
             if n in wanted:
                 fout.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 written += 1
         fout.flush()
         os.fsync(fout.fileno())
     return written
+
+
+def _read_lines(f: BinaryIO, path: str) -> Iterator[bytes]:
+    """``f``'s lines; a read error said of ``path`` (one names no file, as a write's: see
+    ``_said_of``)."""
+    try:
+        yield from f
+    except OSError as e:
+        if e.filename is not None or e.errno is None:
+            raise
+        raise OSError(e.errno, e.strerror, path) from e
 
 
 def default_target(path: str) -> str:
@@ -269,8 +280,14 @@ def repair(
         if _dropped(res) == 0 and not _needs_newline(path):
             return RepairResult(res, path, path, len(res.keep), 0, changed=False)
         backup = _backup_name(path)
-        shutil.copy2(path, backup)
-        _fsync(backup)
+        try:
+            shutil.copy2(path, backup)
+            _fsync(backup)
+        except OSError as e:
+            # A full disk: half a backup is none (and shutil names the history, or no file)
+            _unlink(backup)
+            why = e.strerror or str(e)
+            raise UsageError(f"{path}: cannot copy it to its backup {backup}: {why}") from e
         tmp = _tmp_beside(path)
         try:
             with _said_of(tmp, path):
@@ -318,11 +335,12 @@ def _tmp_beside(target: str) -> str:
 @contextlib.contextmanager
 def _said_of(tmp: str, target: str) -> Iterator[None]:
     """An error writing ``tmp``, a name the user never gave, said of ``target``, the file
-    it becomes (``/proc/x.jsonl: No such file or directory``)."""
+    it becomes (``/proc/x.jsonl: No such file or directory``). So is one that names no
+    file: a write's (a full disk: ``File too large``, ``No space left on device``)."""
     try:
         yield
     except OSError as e:
-        if e.filename != tmp:
+        if e.filename not in (tmp, None) or e.errno is None:
             raise
         raise OSError(e.errno, e.strerror, target) from e
 

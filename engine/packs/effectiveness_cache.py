@@ -41,7 +41,7 @@ from typing import Any
 import duckdb
 from runscore import __version__
 from runscore.engine import filedigest, sources, sqlpack
-from runscore.engine.errors import SqlPackError, UsageError
+from runscore.engine.errors import SqlPackError, UsageError, interrupted
 from runscore.engine.sources import LineIssue
 
 log = logging.getLogger("runscore.cache")
@@ -229,8 +229,10 @@ def read(
         st = os.stat(f.path)
         size = st.st_size
     except (duckdb.Error, OSError, ValueError) as e:
-        log.debug("%s: cache not used: %s", cpath, e)
         _detach(con)
+        if interrupted(e):
+            raise  # Ctrl-C (DuckDB's error for it) stops the command, not only the cache
+        log.debug("%s: cache not used: %s", cpath, e)
         return False
     if meta["format"] != CACHE_FORMAT or meta["key"] != cache_key(version):
         log.debug("%s: cache not used: made by another runscore, DuckDB or SQL", cpath)
@@ -265,8 +267,10 @@ def read(
         except (OSError, duckdb.Error, SqlPackError) as e:
             # A file that vanished or changed under us, or a cache whose tables are not
             # what its meta says: a full read decides (and reports a real problem itself).
-            log.debug("%s: cache not used: %s", cpath, e)
             _discard(con, drop)
+            if interrupted(e):
+                raise
+            log.debug("%s: cache not used: %s", cpath, e)
             return False
 
 
@@ -494,6 +498,8 @@ def write(
         tmp = ""
         log.debug("%s: cached %d lines", cpath, lines)
     except (OSError, duckdb.Error, SqlPackError) as e:
+        if interrupted(e):
+            raise  # after the temporary file is removed (below)
         log.debug("%s: not cached: %s", cpath, e)
     finally:
         if tmp:

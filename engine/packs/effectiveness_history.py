@@ -35,7 +35,7 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 from runscore.engine import db, sources, sqlpack
-from runscore.engine.errors import NothingReadable, SqlPackError, UsageError
+from runscore.engine.errors import NothingReadable, SqlPackError, UsageError, interrupted
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.sources import LineIssue
 
@@ -987,6 +987,10 @@ def run_sql(
             hints.append("the event views need --events PATH")
         raise UsageError(f"query failed: {msg} ({'; '.join(hints)})") from None
     except duckdb.Error as e:
+        if interrupted(e) or isinstance(e, duckdb.OutOfMemoryException):
+            # Ctrl-C (DuckDB's InterruptException) and a lack of memory are not a broken
+            # query: the caller says them as every command does (exit 130 and 5).
+            raise
         raise UsageError(f"query failed: {_one_line(str(e))}") from None
     table, renamed = _unique_columns(table)
     if renamed:

@@ -53,6 +53,46 @@ def test_ctrl_c_during_a_duckdb_query_is_exit_130(
     assert "Traceback" not in res.stderr
 
 
+def test_a_query_duckdb_interrupts_is_exit_130(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A DuckDB that says a Ctrl-C with ``InterruptException`` (as ``con.interrupt()``
+    does): runscore sql took it for a broken query, exit 2 "query failed: INTERRUPT
+    Error: Interrupted!"."""
+    from runscore.engine.packs import effectiveness_history as eh
+
+    real = eh._query_connection
+    timers: list[threading.Timer] = []
+
+    def interrupted_soon(tables: Any) -> Any:
+        q = real(tables)
+        timers.append(threading.Timer(0.3, q.interrupt))
+        timers[-1].start()
+        return q
+
+    monkeypatch.setattr(eh, "_query_connection", interrupted_soon)
+    try:
+        res = run_cli("sql", LONG_QUERY, "--history", "none.jsonl")
+    finally:
+        for t in timers:
+            t.cancel()
+    assert len(timers) == 1
+    assert (res.exit_code, res.stdout) == (130, "")
+    assert res.stderr.splitlines()[-1] == "error: interrupted"
+    assert "query failed" not in res.stderr and "Traceback" not in res.stderr
+
+
+def test_a_query_out_of_memory_is_exit_5(run_cli: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DuckDB's out-of-memory error in a query was a usage error (exit 2, "query failed"),
+    the original dropped; it is exit 5 with the hint, as in every other command."""
+    # room for the views (built before the query), none for a list of 40M numbers
+    monkeypatch.setenv("RUNSCORE_MEMORY_LIMIT", "200MB")
+    query = "SELECT list(i) AS l FROM range(40000000) t(i)"
+    res = run_cli("sql", query, "--history", "none.jsonl")
+    assert (res.exit_code, res.stdout) == (5, ""), res.stderr
+    assert res.stderr.splitlines()[-1].startswith("error: DuckDB ran out of memory: ")
+
+
 def _closed_pipe_run(*args: str, cwd: Path, stderr_closed: bool = False) -> tuple[int, str]:
     """Run ``runscore ARGS`` with stdout a pipe whose reader has gone (as after ``| head
     -1``; closed before the start, so that every write meets it); (exit code, stderr)."""

@@ -3,8 +3,11 @@ written is a usage error in one line (exit 2), never a traceback."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
 #: /proc takes no new files, not even from root (this suite runs on Linux).
@@ -47,3 +50,88 @@ def test_a_repair_out_that_cannot_be_written(run_cli: Any, tmp_path: Path) -> No
     _one_error(res, "/proc/x.jsonl: No such file or directory")
     assert res.stdout == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
+
+
+def _limited(limit: int, *args: str, cwd: Path) -> tuple[int, str, str]:
+    """``runscore ARGS`` in a process that may write files of at most ``limit`` bytes: a
+    write past it fails as on a full disk (EFBIG, "File too large"; Python ignores the
+    SIGXFSZ that comes with it), with no file name in the error the kernel gives."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    env = dict(os.environ, RUNSCORE_THREADS="1")
+    p = subprocess.run(
+        [sys.executable, "-m", "runscore", *args],
+        cwd=cwd,
+        env=env,
+        preexec_fn=cap,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.fixture
+def damaged_history(tmp_path: Path) -> bytes:
+    """h.jsonl: the sample's history (~35 KB) and one bad line; its bytes."""
+    from runscore.engine.packs import effectiveness
+
+    effectiveness.extract([str(SAMPLE)], str(tmp_path / "h.jsonl"))
+    with open(tmp_path / "h.jsonl", "ab") as f:
+        f.write(b"not json\n")
+    for p in tmp_path.iterdir():
+        if p.name != "h.jsonl":
+            p.unlink()
+    return (tmp_path / "h.jsonl").read_bytes()
+
+
+def test_a_repair_that_fills_the_disk_names_its_file(
+    tmp_path: Path, damaged_history: bytes
+) -> None:
+    """A write error names no file (the kernel's ENOSPC/EFBIG): it was ``error: File too
+    large``, no path at all. It names the path the user gave (--out, or the history)."""
+    code, out, err = _limited(
+        4096, "history", "repair", "h.jsonl", "--out", "r.jsonl", cwd=tmp_path
+    )
+    assert (code, out, err) == (2, "", "error: r.jsonl: File too large\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
+    # --in-place: the backup (a full copy) is what does not fit; no half backup is left
+    code, out, err = _limited(4096, "history", "repair", "h.jsonl", "--in-place", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert re.fullmatch(
+        r"error: h\.jsonl: cannot copy it to its backup h\.jsonl\.bak-\d{8}T\d{6}Z: "
+        r"File too large\n",
+        err,
+    ), err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.lock"]
+    assert (tmp_path / "h.jsonl").read_bytes() == damaged_history
+
+
+def test_an_append_that_fills_the_disk_names_the_history_and_leaves_it_whole(
+    tmp_path: Path,
+) -> None:
+    """extract's append was ``error: File too large`` and left a torn record at the end
+    (the part that fitted), which the next append closed off into a bad line for good.
+    The history is as it was before the append, and the error names it."""
+    (tmp_path / "h.jsonl").write_bytes(b"")
+    code, out, err = _limited(4096, "extract", str(SAMPLE), "--history", "h.jsonl", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == "error: h.jsonl: cannot append to the history: File too large"
+    assert (tmp_path / "h.jsonl").read_bytes() == b""
+    assert not (tmp_path / "h.jsonl.manifest.json").exists()
+
+
+def test_a_report_that_fills_the_disk_names_its_file(tmp_path: Path, fixtures: Path) -> None:
+    """pipeline --out DIR: ``error: File too large``, no path; it names the file in DIR
+    (not the temporary one beside it)."""
+    tasks = str(fixtures / "pipeline" / "tasks.jsonl")
+    code, out, err = _limited(1000, "pipeline", tasks, "--out", "out", "--no-history", cwd=tmp_path)
+    assert (code, out) == (2, "")
+    assert re.fullmatch(r"error: out/[^/\s]+\.(md|json): File too large", err.splitlines()[-1]), err
+    assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")] == []

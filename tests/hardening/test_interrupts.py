@@ -1,0 +1,132 @@
+"""Ctrl-C in a query, wherever the query runs: a fallback that catches DuckDB's errors (the
+history cache's "not used, read the file", the fast reader's hand-over to the careful
+one) must not take DuckDB's ``InterruptException`` for one of them. The command stops:
+exit 130, one line, nothing half written.
+
+Each interrupt is a real one: a query of many seconds on the command's own connection,
+stopped by ``con.interrupt()`` from a timer thread (what DuckDB does on a Ctrl-C)."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from runscore.engine import sqlpack
+from runscore.engine.packs import effectiveness, effectiveness_cache
+from runscore.engine.packs import effectiveness_history as eh
+
+SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
+
+#: Some seconds of work even on many cores (a test that is not interrupted still ends).
+LONG_QUERY = "SELECT count(*) FROM range(3000000000) t(i) WHERE i % 7 = 3"
+
+
+def _interrupted(con: duckdb.DuckDBPyConnection, *, runner: bool = True) -> None:
+    """Run a long query on ``con`` and Ctrl-C it 0.3 s in; ``runner``: through the SQL
+    runner (its SqlPackError, raised from DuckDB's), else DuckDB's own error."""
+    timer = threading.Timer(0.3, con.interrupt)
+    timer.start()
+    try:
+        if runner:
+            sqlpack.execute(con, LONG_QUERY)
+        else:
+            con.execute(LONG_QUERY).fetchall()
+    finally:
+        timer.cancel()
+    raise AssertionError("the query was not interrupted")
+
+
+def _interrupt_the_pack_file(monkeypatch: pytest.MonkeyPatch, name: str) -> list[str]:
+    """Ctrl-C lands in the SQL file ``name`` (a name without .sql), once."""
+    real = sqlpack.execute
+    hit: list[str] = []
+
+    def execute(con: Any, sql: Any, params: Any = None) -> Any:
+        if isinstance(sql, sqlpack.SqlFile) and sql.name.startswith(name) and not hit:
+            hit.append(name)
+            _interrupted(con)
+        return real(con, sql, params)
+
+    monkeypatch.setattr(sqlpack, "execute", execute)
+    return hit
+
+
+def _history(tmp_path: Path) -> Path:
+    h = tmp_path / "h.jsonl"
+    effectiveness.extract([str(SAMPLE)], str(h))
+    return h
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir())
+
+
+def _assert_stopped(res: Any) -> None:
+    assert (res.exit_code, res.stdout) == (130, ""), res.stderr
+    assert res.stderr.splitlines() == ["error: interrupted"]
+
+
+@pytest.fixture
+def cached(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "on")
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE_MIN_LINES", "1")
+
+
+@pytest.mark.usefixtures("cached")
+@pytest.mark.parametrize("where", ["checking the cache", "reading the cache"])
+def test_ctrl_c_while_reading_the_history_cache_stops_the_command(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """Was "cache not used" (a debug line) and a full read of the history: exit 0 with
+    the whole report, the Ctrl-C lost."""
+    h = _history(tmp_path)
+    assert run_cli("report", "--history", str(h)).exit_code == 0  # writes the cache
+    cache = Path(effectiveness_cache.cache_path(str(h)))
+    before, files = cache.read_bytes(), _files(tmp_path)
+    full_reads: list[int] = []
+    real_load = eh._load_files
+
+    def load_files(*args: Any, **kwargs: Any) -> Any:
+        full_reads.append(1)
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(eh, "_load_files", load_files)
+    if where == "checking the cache":
+        monkeypatch.setattr(
+            effectiveness_cache, "_meta", lambda con: _interrupted(con, runner=False)
+        )
+        hit = ["_meta"]
+    else:
+        hit = _interrupt_the_pack_file(monkeypatch, effectiveness_cache._READ)
+    res = run_cli("report", "--history", str(h))
+    _assert_stopped(res)
+    assert hit and full_reads == []
+    assert (cache.read_bytes(), _files(tmp_path)) == (before, files)
+
+
+@pytest.mark.usefixtures("cached")
+@pytest.mark.parametrize("grown", [False, True], ids=["first write", "rewrite"])
+def test_ctrl_c_while_writing_the_history_cache_stops_the_command(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, grown: bool
+) -> None:
+    """Was "not cached" (a debug line) and exit 0: the Ctrl-C lost. The command stops; no
+    temporary cache file is left, and a cache already there is as it was."""
+    h = _history(tmp_path)
+    cache = Path(effectiveness_cache.cache_path(str(h)))
+    before, files = None, _files(tmp_path)
+    if grown:
+        assert run_cli("report", "--history", str(h)).exit_code == 0
+        before, files = cache.read_bytes(), _files(tmp_path)
+        with open(h, "ab") as f:
+            f.write(h.read_bytes().splitlines(keepends=True)[0])  # one more line
+    hit = _interrupt_the_pack_file(monkeypatch, effectiveness_cache._WRITE)
+    res = run_cli("report", "--history", str(h))
+    _assert_stopped(res)
+    assert hit
+    assert _files(tmp_path) == files  # no temporary cache file (nor a cache, the first time)
+    assert cache.name in files if grown else cache.name not in files
+    if before is not None:
+        assert cache.read_bytes() == before
