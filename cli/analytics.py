@@ -181,6 +181,8 @@ def _cost_text(v: float | None) -> str:
         return "cost unknown"
     if v != 0 and round(v, 4) == 0:
         return ("<$0.0001" if v > 0 else ">-$0.0001") + "/run avg"
+    if abs(v) >= output.SCI_FROM:  # as every report's numbers: not 300 digits
+        return f"{'-' if v < 0 else ''}${abs(v):.3g}/run avg"
     s = f"{abs(v):.4f}"
     whole, frac = s.split(".")
     frac = frac.rstrip("0").ljust(2, "0")

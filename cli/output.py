@@ -239,13 +239,34 @@ def md_text(v: Any) -> str:
     return _MD_LEAD.sub(_lead, s, count=1)
 
 
+#: From here on a float is written in scientific notation: fixed notation is a wall of
+#: digits (1e308 is 309 of them) nobody reads, and its last ones are not even the value's.
+SCI_FROM = 1e15
+
+
+def fmt_float(v: float, digits: int) -> str:
+    """A finite float for reading: ``digits`` decimals (``0.56``), except where those would
+    mislead. A nonzero value that rounds to 0 keeps three significant digits (``3.5e-05``,
+    ``0.004``): unknown is ``—`` and 0 is a known nothing, so neither may stand for it.
+    Past ``SCI_FROM`` three significant digits in scientific notation (``1.5e+308``).
+    Zero is never signed (``-0.0`` is ``0.00``)."""
+    if v == 0:
+        return f"{0.0:.{digits}f}"
+    s = f"{v:.{digits}f}"
+    if abs(v) >= SCI_FROM or not s.strip("-0."):
+        return f"{v:.3g}"
+    return s
+
+
 def fmt_num(v: Any, digits: int = 2) -> str:
+    """A value of a report (the ``num`` filter): a float as ``fmt_float`` writes it,
+    null, NaN and the infinities ``—``, a boolean ``yes``/``no``, an integer exact."""
     if v is None or (isinstance(v, float) and not math.isfinite(v)):
         return "—"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
-        return f"{v:.{digits}f}"
+        return fmt_float(v, digits)
     return str(v)
 
 
@@ -309,11 +330,13 @@ def to_csv(
 
 
 def _table_cell(v: Any) -> str:
-    """A value's ``text`` in a terminal table: floats to four decimals, null blank."""
+    """A value's ``text`` in a terminal table: floats as markdown writes them (four
+    decimals, ``fmt_float``), null ``—`` as in markdown: a blank cell reads as a value
+    left out, or as an empty string."""
     if isinstance(v, float) and math.isfinite(v):
-        return fmt_num(v, 4)
+        return fmt_float(v, 4)
     s = text(v)
-    return "" if s is None else s
+    return "—" if s is None else s
 
 
 def _width(s: str) -> int:

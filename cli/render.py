@@ -8,9 +8,10 @@ the one markdown escape of every template).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import fmt_num, md_text
+from runscore.cli.output import SCI_FROM, fmt_num, md_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -39,12 +40,18 @@ def env() -> jinja2.Environment:
 
 
 def usd(v: float | None, digits: int = 4) -> str:
-    """Dollars as the SQL's text says them: ``-$0.0042`` (sign before the $), never ``$-0.0000``."""
-    if v is None:
+    """Dollars as the SQL's text says them: ``-$0.0042`` (sign before the $), never
+    ``$-0.0000``. As ``summary``'s costs: a nonzero amount that rounds to 0 is a bound
+    (``<$0.0001``, ``>-$0.0001``), since ``$0.0000`` means a known nothing; past
+    ``SCI_FROM`` three significant digits (``$1e+300``), not 300 of them."""
+    if v is None or not math.isfinite(v):
         return "unknown"
-    if round(v, digits) < 0:
-        return f"-${-v:.{digits}f}"
-    return f"${abs(v):.{digits}f}"
+    if v != 0 and round(v, digits) == 0:
+        return f"{'<' if v > 0 else '>-'}${10.0**-digits:.{digits}f}"
+    sign = "-" if v < 0 else ""
+    if abs(v) >= SCI_FROM:
+        return f"{sign}${abs(v):.3g}"
+    return f"{sign}${abs(v):.{digits}f}"
 
 
 def render(template: str, **ctx: Any) -> str:

@@ -413,7 +413,9 @@ def test_columns_of_the_same_name_are_all_kept(run_cli, tmp_path: Path) -> None:
     r = run_cli("sql", q, "--history", none, "--format", "json")
     assert json.loads(r.stdout) == [{"x": "a", "x_1": "b", "x_1_1": "c", "x_2": None}]
     table = run_cli("sql", q, "--history", none, "--format", "table").stdout
-    assert table.split() == ["x", "x_1", "x_1_1", "x_2", "-", "---", "-----", "---", "a", "b", "c"]
+    assert table.split() == [
+        "x", "x_1", "x_1_1", "x_2", "-", "---", "-----", "---", "a", "b", "c", "—"
+    ]  # fmt: skip
     md = run_cli("sql", q, "--history", none, "--format", "markdown").stdout
     assert md.splitlines()[0] == "| x | x_1 | x_1_1 | x_2 |"
     assert md.splitlines()[2] == "| a | b | c | — |"
@@ -632,14 +634,15 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
         "P1M2DT3H | P-1Y-2MT0.25S | — |\n"
         '| false | [] | {"a": null, "b": null} | — | — | — | — | — | — |  | PT0S | — | — |\n'
     )  # fmt: skip
+    # null is "—" in table as in markdown; the empty BLOB is empty
     table_cells = [
         ["b", "l", "s", "m", "n", "tz", "ts", "d", "t", "bl", "iv", "ivn", "nan"],
         [
             "true", "[1, 2]", '{"a": 1, "b": "x"}', '[["k", 1]]', _N,
             "2026-11-20T10:08:00+00:00", "2026-11-20T10:08:00.500000", "2026-11-20",
-            "10:08:00", "78", "P1M2DT3H", "P-1Y-2MT0.25S", "",
+            "10:08:00", "78", "P1M2DT3H", "P-1Y-2MT0.25S", "—",
         ],
-        ["false", "[]", '{"a": null, "b": null}', "", "", "", "", "", "", "", "PT0S", "", ""],
+        ["false", "[]", '{"a": null, "b": null}', "—", "—", "—", "—", "—", "—", "", "PT0S", "—", "—"],
     ]  # fmt: skip
     widths = [max(len(row[i]) for row in table_cells) for i in range(13)]
     lines = [

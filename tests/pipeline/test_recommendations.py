@@ -146,3 +146,14 @@ def test_unverified_sentence_differs_from_failing(evaluate: Any, h: Any) -> None
     res = evaluate([h.task("p", "a")])
     [d3] = [r for r in res.rows_for(res.recommendations, "p") if r["code"] == "D3"]
     assert d3["sentence"].startswith("No task reported a parsable test result")
+
+
+def test_sentences_never_show_a_nonzero_rate_as_zero(h: Any, evaluate: Any) -> None:
+    # The sentences wrote every number "%.2f": 1 test of 1,000,000 passed read "0.00%",
+    # as if none had.
+    rows = h.pipeline_tasks("p", 4)
+    rows[0].setdefault("metadata", {})["testResult"] = "PASS 1/1000000"
+    result = evaluate(rows)
+    (d3,) = [r for r in result.rows_for(result.recommendations, "p") if r["code"] == "D3"]
+    assert d3["sentence"].startswith("Tests are failing (1 of 1000000 passed, 0.0001%): ")
+    assert d3["score"] == 1e-4  # D3 is the pass rate itself

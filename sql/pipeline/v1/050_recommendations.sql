@@ -6,6 +6,16 @@
 -- Order: dimension score ascending (rounded to 6 decimals), ties in D1..D5 order.
 -- The sentence variant follows the evidence: D3 'verified'/'unverified', D5
 -- 'signals'/'no_signal' (no task reported any quality data), else 'default'.
+-- Also the macro pl_num_text(x, d): x as the markdown report writes numbers
+-- (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read as 0, and
+-- an |x| >= 1e15, in three significant digits (0.0001, 1e+300); zero unsigned.
+CREATE OR REPLACE TEMP MACRO pl_num_text(x, d) AS
+    CASE WHEN x IS NULL THEN NULL
+         WHEN x = 0 THEN format('{:.{}f}', 0.0::DOUBLE, d)
+         WHEN abs(x) >= 1e15 OR NOT regexp_matches(format('{:.{}f}', x, d), '[1-9]')
+             THEN format('{:.3g}', x)
+         ELSE format('{:.{}f}', x, d) END;
+
 CREATE OR REPLACE TEMP TABLE pl_recommendation AS
 WITH facts AS (
     SELECT st.pipeline_id, st.task_count, st.completed, st.failed, st.cancelled,
@@ -46,7 +56,7 @@ SELECT pipeline_id,
        code, label, score,
        replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
        replace(replace(replace(sentence,
-           '{completion_rate}', printf('%.2f', completion_rate)),
+           '{completion_rate}', pl_num_text(completion_rate, 2)),
            '{completed}', completed::VARCHAR),
            '{tasks}', task_count::VARCHAR),
            '{failed}', failed::VARCHAR),
@@ -54,10 +64,10 @@ SELECT pipeline_id,
            '{deviations}', deviation_count::VARCHAR),
            '{passed}', coalesce(passed::VARCHAR, '—')),
            '{total}', coalesce(total::VARCHAR, '—')),
-           '{pass_rate}', coalesce(printf('%.2f', pass_rate), '—')),
-           '{actual_minutes}', coalesce(printf('%.2f', actual_minutes), '—')),
-           '{estimate_minutes}', coalesce(printf('%.2f', estimate_minutes), '—')),
+           '{pass_rate}', coalesce(pl_num_text(pass_rate, 2), '—')),
+           '{actual_minutes}', coalesce(pl_num_text(actual_minutes, 2), '—')),
+           '{estimate_minutes}', coalesce(pl_num_text(estimate_minutes, 2), '—')),
            '{quality_base}', (SELECT printf('%.0f', value) FROM pl_constant
                               WHERE name = 'quality_base')),
-           '{score}', printf('%.2f', score)) AS sentence
+           '{score}', pl_num_text(score, 2)) AS sentence
 FROM cand;

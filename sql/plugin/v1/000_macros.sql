@@ -10,6 +10,10 @@
 --             least skip NULLs, so on their own they made an unknown x read as 1).
 --           plugin_cmp(x) → x rounded to 6 decimals: every score-vs-threshold comparison uses
 --             it (spec README "Conventions for all numbers").
+--           plugin_num_text(x, d) → x as text the way the reports write numbers
+--             (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read
+--             as 0 and an |x| ≥ 1e15 in three significant digits (0.04, 1e+308); zero
+--             unsigned; NULL stays NULL. For numbers put into a tip's sentence.
 CREATE OR REPLACE TEMP MACRO plugin_fsum_state(xs) AS
     list_reduce(
         xs,
@@ -32,3 +36,10 @@ CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS
     CASE WHEN x IS NOT NULL THEN greatest(0.0::DOUBLE, least(1.0::DOUBLE, x)) END;
 
 CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS round(x, 6);
+
+CREATE OR REPLACE TEMP MACRO plugin_num_text(x, d) AS
+    CASE WHEN x IS NULL THEN NULL
+         WHEN x = 0 THEN format('{:.{}f}', 0.0::DOUBLE, d)
+         WHEN abs(x) >= 1e15 OR NOT regexp_matches(format('{:.{}f}', x, d), '[1-9]')
+             THEN format('{:.3g}', x)
+         ELSE format('{:.{}f}', x, d) END;

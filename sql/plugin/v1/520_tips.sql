@@ -43,7 +43,8 @@ SELECT sid, rank, dimension, score, weight, lost,
         WHEN NOT desc_trigger_words AND NOT desc_proactively
             THEN 'say when the model should pick it up unprompted ("Use proactively when …")'
         WHEN activation_rate IS NOT NULL AND activation_rate < 1
-            THEN format('Monte Carlo activation is {}%: sharpen the trigger phrases to the prompts that missed', round(activation_rate * 100, 1))
+            THEN format('Monte Carlo activation is {}%: sharpen the trigger phrases to the prompts that missed',
+                        plugin_num_text(activation_rate * 100, 1))
         ELSE 'give the skill a name of its own in the frontmatter and sharpen the trigger phrases'
     END
     WHEN 'orchestration_fitness' THEN CASE
@@ -61,7 +62,10 @@ SELECT sid, rank, dimension, score, weight, lost,
     END
     WHEN 'output_quality' THEN CASE
         WHEN mean_quality IS NOT NULL
-            THEN format('mean output quality is {}: add a worked example of the expected output', round(mean_quality, 2))
+            THEN format('mean output quality is {}: add a worked example of the expected output',
+                        CASE WHEN mean_quality <> 0 AND round(mean_quality, 2) = 0
+                             THEN plugin_num_text(mean_quality, 2)  -- not 0.0: a known nothing
+                             ELSE round(mean_quality, 2)::VARCHAR END)
         ELSE 'judges rate output quality low: add a worked example of the expected output'
     END
     WHEN 'scope_calibration' THEN
@@ -85,12 +89,14 @@ SELECT sid, rank, dimension, score, weight, lost,
         WHEN rep_total > rep_distinct
             THEN format('{} repeated lines: remove the duplicates', rep_total - rep_distinct)
         WHEN median_tokens IS NOT NULL
-            THEN format('median run uses {} tokens (cap {}): trim what the model reads', median_tokens, token_cap)
+            THEN format('median run uses {} tokens (cap {}): trim what the model reads',
+                        plugin_num_text(median_tokens, 0), plugin_num_text(token_cap, 0))
         ELSE 'cut repeated or boilerplate text'
     END
     WHEN 'robustness' THEN CASE
         WHEN failure_rate IS NOT NULL
-            THEN format('Monte Carlo failure rate is {}%: find what makes runs error and guard against it', round(failure_rate * 100, 1))
+            THEN format('Monte Carlo failure rate is {}%: find what makes runs error and guard against it',
+                        plugin_num_text(failure_rate * 100, 1))
         ELSE 'judges rate robustness low: cover error cases and what to do when inputs are missing'
     END
     WHEN 'structural_completeness' THEN CASE

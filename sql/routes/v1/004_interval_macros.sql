@@ -70,19 +70,31 @@ CREATE OR REPLACE TEMP MACRO routes_paired_hi(a, b, c, d, z) AS
                   - routes_wilson_lo((a + c) / CAST(a + b + c + d AS DOUBLE), a + b + c + d, z), 2)))
     END;
 
--- Display helpers: a route as people read it, a signed effect, a percentage.
+-- Display helpers: a route as people read it, a signed effect, a percentage, dollars.
+-- Numbers as the markdown report writes them (runscore.cli.output.fmt_float, render.usd):
+-- a nonzero value that would read as zero keeps three significant digits (+0.0004, 0.4%),
+-- or is a bound for dollars (<$0.0001); from 1e15 on, three significant digits (1e+300).
 CREATE OR REPLACE TEMP MACRO routes_route_label(host, provider, model) AS
     coalesce(model, 'unknown model') || ' via ' || coalesce(host, 'unknown host')
     || '/' || coalesce(provider, 'unknown provider');
 
 CREATE OR REPLACE TEMP MACRO routes_signed(x) AS
     CASE WHEN x IS NULL THEN 'unknown'
-         WHEN round(x, 3) = 0 THEN '0.000'
+         WHEN x = 0 THEN '0.000'
+         WHEN abs(x) >= 1e15 OR NOT regexp_matches(printf('%.3f', x), '[1-9]')
+             THEN format('{:+.3g}', x)
          ELSE printf('%+.3f', x) END;
 
 CREATE OR REPLACE TEMP MACRO routes_pct(x) AS
-    CASE WHEN x IS NULL THEN 'unknown' ELSE printf('%.0f%%', 100 * x) END;
+    CASE WHEN x IS NULL THEN 'unknown'
+         WHEN x <> 0 AND (abs(100 * x) >= 1e15
+                          OR NOT regexp_matches(printf('%.0f', 100 * x), '[1-9]'))
+             THEN format('{:.3g}%', 100 * x)
+         ELSE printf('%.0f%%', 100 * abs(x) * sign(x)) END;
 
 CREATE OR REPLACE TEMP MACRO routes_usd(x) AS
-    CASE WHEN x IS NULL THEN 'unknown' WHEN round(x, 4) < 0 THEN printf('-$%.4f', -x)
+    CASE WHEN x IS NULL OR NOT isfinite(x) THEN 'unknown'
+         WHEN x <> 0 AND round(x, 4) = 0 THEN CASE WHEN x > 0 THEN '<$0.0001' ELSE '>-$0.0001' END
+         WHEN abs(x) >= 1e15 THEN CASE WHEN x < 0 THEN '-' ELSE '' END || format('${:.3g}', abs(x))
+         WHEN x < 0 THEN printf('-$%.4f', -x)
          ELSE printf('$%.4f', abs(x)) END;

@@ -1,0 +1,200 @@
+"""How numbers are shown: unknown is not zero, and a nonzero value is never shown as zero.
+
+One rule for every human format (``sql``'s table and markdown, every report template, the
+sentences the SQL writes into reports): the usual decimals (``0.56``, ``$0.0042``); a
+nonzero value that would round to 0 keeps three significant digits (``3.5e-05``, ``0.004``)
+or, for dollars, is a bound (``<$0.0001``); from 1e15 on, three significant digits
+(``1e+308``, not 309 of them); zero unsigned; null, NaN and infinities ``—``. JSON and CSV
+keep every digit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from runscore.cli.output import fmt_num
+from runscore.cli.render import usd
+
+
+@pytest.mark.parametrize(
+    ("value", "digits", "shown"),
+    [
+        (0.56, 2, "0.56"),  # ordinary values as before
+        (1.5, 4, "1.5000"),
+        (12345678.9, 4, "12345678.9000"),
+        (1500.0, 0, "1500"),
+        (999999999999999.0, 0, "999999999999999"),
+        (12, 2, "12"),
+        (2**70, 2, "1180591620717411303424"),  # an integer is exact
+        (0.0, 2, "0.00"),
+        (-0.0, 2, "0.00"),  # not "-0.00"
+        (3.5e-05, 4, "3.5e-05"),  # was "0.0000"
+        (-1e-05, 4, "-1e-05"),  # was "-0.0000"
+        (0.004, 2, "0.004"),  # was "0.00"
+        (0.4, 0, "0.4"),  # was "0"
+        (1e-310, 4, "1e-310"),
+        (1e15, 2, "1e+15"),  # was "1000000000000000.00"
+        (1e300, 2, "1e+300"),
+        (-1.5e308, 0, "-1.5e+308"),
+        (None, 2, "—"),
+        (math.nan, 2, "—"),
+        (math.inf, 2, "—"),
+        (True, 2, "yes"),
+    ],
+)
+def test_fmt_num_never_shows_a_nonzero_value_as_zero(value: Any, digits: int, shown: str) -> None:
+    assert fmt_num(value, digits) == shown
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (None, "unknown"),
+        (0.0, "$0.0000"),
+        (-0.0, "$0.0000"),
+        (0.0042, "$0.0042"),
+        (-0.0042, "-$0.0042"),
+        (1.62, "$1.6200"),
+        (3.5e-05, "<$0.0001"),  # was "$0.0000"
+        (-1e-05, ">-$0.0001"),  # was "$0.0000"
+        (1e300, "$1e+300"),  # was 301 digits
+        (-1e300, "-$1e+300"),
+    ],
+)
+def test_usd_never_shows_a_nonzero_amount_as_zero(value: Any, shown: str) -> None:
+    assert usd(value) == shown
+
+
+def _routes_macros() -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    sql = resources.files("runscore").joinpath("sql/routes/v1/004_interval_macros.sql")
+    con.execute(sql.read_text())
+    return con
+
+
+@pytest.mark.parametrize(
+    ("value", "signed", "pct", "dollars"),
+    [
+        (None, "unknown", "unknown", "unknown"),
+        (0.0, "0.000", "0%", "$0.0000"),
+        (-0.0, "0.000", "0%", "$0.0000"),
+        (0.05, "+0.050", "5%", "$0.0500"),
+        (-0.123, "-0.123", "-12%", "-$0.1230"),
+        (0.0004, "+0.0004", "0.04%", "$0.0004"),  # was "0.000", "0%"
+        (-0.0004, "-0.0004", "-0.04%", "-$0.0004"),
+        (3e-05, "+3e-05", "0.003%", "<$0.0001"),  # was "$0.0000"
+        (-3e-05, "-3e-05", "-0.003%", ">-$0.0001"),
+        (1e300, "+1e+300", "1e+302%", "$1e+300"),
+    ],
+)
+def test_the_routes_sentences_write_numbers_by_the_same_rule(
+    value: Any, signed: str, pct: str, dollars: str
+) -> None:
+    # The headlines and reasons the routes SQL writes into the report said "0.000" and
+    # "$0.0000" of a nonzero effect or saving, where the report's own cells now do not.
+    con = _routes_macros()
+    got = con.execute(
+        "SELECT routes_signed(?::DOUBLE), routes_pct(?::DOUBLE), routes_usd(?::DOUBLE)",
+        [value, value, value],
+    ).fetchall()
+    assert got == [(signed, pct, dollars)]
+
+
+SQL_VALUES = (
+    "SELECT 3.5e-05::DOUBLE AS c, 1.5::DOUBLE AS d, NULL::DOUBLE AS n, -0.0::DOUBLE AS z, "
+    "-1e-05::DOUBLE AS nz, 1e300::DOUBLE AS h, 12345678.9::DOUBLE AS b"
+)
+
+
+def test_sql_table_and_markdown_keep_small_values_nonzero(run_cli: Any, tmp_path: Path) -> None:
+    # A cost of 3.5e-05 showed as 0.0000 (and -1e-05 as -0.0000), like a known cost of
+    # nothing; 1e300 as 301 digits; null as a blank cell in `table` but "—" in markdown.
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli("sql", SQL_VALUES, "--history", none, "--format", "table")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2].split() == [
+        "3.5e-05",
+        "1.5000",
+        "—",
+        "0.0000",
+        "-1e-05",
+        "1e+300",
+        "12345678.9000",
+    ]
+    r = run_cli("sql", SQL_VALUES, "--history", none, "--format", "markdown")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2] == (
+        "| 3.5e-05 | 1.5000 | — | 0.0000 | -1e-05 | 1e+300 | 12345678.9000 |"
+    )
+    # data formats keep every digit
+    r = run_cli("sql", SQL_VALUES, "--history", none, "--format", "json")
+    assert json.loads(r.stdout) == [
+        {"c": 3.5e-05, "d": 1.5, "n": None, "z": -0.0, "nz": -1e-05, "h": 1e300, "b": 12345678.9}
+    ]
+    r = run_cli("sql", SQL_VALUES, "--history", none, "--format", "csv")
+    assert r.stdout.splitlines()[1] == "3.5e-05,1.5,,-0.0,-1e-05,1e+300,12345678.9"
+
+
+DESC = "Use when testing the blending of evidence layers in this pack, for testing."
+
+
+def _skill(tmp_path: Path) -> Path:
+    root = tmp_path / "skills"
+    (root / "base").mkdir(parents=True)
+    (root / "base" / "SKILL.md").write_text(
+        f"---\nname: base\ndescription: {DESC}\n---\n## Usage\nIt returns text.\n"
+    )
+    return root
+
+
+def test_plugin_rank_table_shows_an_unknown_elo_as_a_dash(run_cli: Any, tmp_path: Path) -> None:
+    # With no matchups the Elo is unknown: markdown said "—", `table` a blank cell (which
+    # also shifted every later column when read by eye or split on spaces).
+    r = run_cli("plugin", "rank", str(_skill(tmp_path)), "--format", "table")
+    assert r.exit_code == 0, r.stderr
+    head, _, row = r.stdout.splitlines()
+    cells = dict(zip(head.split(), row.split(), strict=True))
+    assert (cells["elo"], cells["elo_ci_low"], cells["elo_ci_high"]) == ("—", "—", "—")
+    assert (cells["rank"], cells["skill"], cells["depth"]) == ("1", "base", "quick")
+    r = run_cli("plugin", "rank", str(_skill(tmp_path / "b")), "--format", "csv")
+    (rec,) = csv.DictReader(io.StringIO(r.stdout))
+    assert rec["elo"] == ""  # CSV is data: null stays an empty cell
+
+
+def test_plugin_report_writes_huge_token_counts_readably(run_cli: Any, tmp_path: Path) -> None:
+    # A median of 1e308 tokens was 309 digits (three times on one line), and the tip said
+    # "cap 8000.0": a raw double where the report writes whole tokens.
+    mc = tmp_path / "mc.jsonl"
+    run = {"skill": "base", "activated": True, "quality_score": 0.8, "errored": False}
+    mc.write_text("".join(json.dumps(run | {"tokens": 1e308}) + "\n" for _ in range(2)))
+    r = run_cli("plugin", "score", str(_skill(tmp_path)), "--mc", str(mc), "--no-history")
+    assert r.exit_code == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert (
+        "- Tokens (2 runs): median 1e+308, IQR 0 (Q1 1e+308, Q3 1e+308), outliers 0; "
+        "efficiency 0.00"
+    ) in lines
+    assert (
+        "3. **token_efficiency** (score 0.44, weight 0.06): median run uses 1e+308 tokens "
+        "(cap 8000): trim what the model reads"
+    ) in lines
+
+
+def test_plugin_tip_numbers_use_the_report_rule() -> None:
+    # The tips' numbers are written in SQL (plugin_num_text): the same text as fmt_num.
+    con = duckdb.connect()
+    sql = resources.files("runscore").joinpath("sql/plugin/v1/000_macros.sql")
+    con.execute(sql.read_text())
+    cases = [(1500.0, 0), (8000.0, 0), (1e308, 0), (0.3, 0), (-0.0, 1), (0.04, 1), (33.333, 1)]
+    got = [con.execute("SELECT plugin_num_text(?::DOUBLE, ?)", c).fetchall()[0][0] for c in cases]
+    assert got == ["1500", "8000", "1e+308", "0.3", "0.0", "0.04", "33.3"]
+    assert got == [fmt_num(v, d) for v, d in cases]
+    assert con.execute("SELECT plugin_num_text(NULL::DOUBLE, 1)").fetchall() == [(None,)]
