@@ -298,9 +298,8 @@ def test_an_output_that_cannot_be_written_leaves_no_temp_file(
     assert r.exit_code == 2 and r.stderr.startswith(f"error: {missing}: cannot write the result: ")
 
 
-def test_a_query_fetches_only_the_views_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Each view of a big history is a scan and a sort by line (~0.1-0.45 s at 1M lines):
-    # a query over history_current does not pay for history or archetype_runs.
+def _spy_on_fetches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The views ``run_sql`` fetches from now on, in order (the list fills as it runs)."""
     from runscore.engine.packs import effectiveness_history as eh
 
     fetched: list[str] = []
@@ -311,6 +310,15 @@ def test_a_query_fetches_only_the_views_it_names(monkeypatch: pytest.MonkeyPatch
         return real(con, name)
 
     monkeypatch.setattr(eh, "_fetch_view", spy)
+    return fetched
+
+
+def test_a_query_fetches_only_the_views_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each view of a big history is a scan and a sort by line (~0.1-0.45 s at 1M lines):
+    # a query over history_current does not pay for history or archetype_runs.
+    from runscore.engine.packs import effectiveness_history as eh
+
+    fetched = _spy_on_fetches(monkeypatch)
     res = eh.run_sql('SELECT count(*) AS n FROM "History_Current"', HISTORY)
     assert fetched == ["history_current"]
     fetched.clear()
@@ -372,14 +380,7 @@ def test_discovery_queries_see_every_view(
     # one that does not still fetches only what it names.
     from runscore.engine.packs import effectiveness_history as eh
 
-    fetched: list[str] = []
-    real = eh._fetch_view
-
-    def spy(con: duckdb.DuckDBPyConnection, name: str) -> object:
-        fetched.append(name)
-        return real(con, name)
-
-    monkeypatch.setattr(eh, "_fetch_view", spy)
+    fetched = _spy_on_fetches(monkeypatch)
     assert eh.run_sql(query, HISTORY).table.column(0).to_pylist() == expected
     assert sorted(fetched) == sorted(eh.HISTORY_VIEWS)
     fetched.clear()
