@@ -397,6 +397,10 @@ def _load_fast(
         except SqlPackError as e:
             failure, lines, bad = e, -1, -1
         scan.result()
+    if failure is not None and interrupted(failure):
+        # A Ctrl-C stops the command; it is no reason to read the file the careful way
+        # (which the test below did when the pre-scan had found the file unreadable).
+        raise failure
     # read_json refuses what the careful path reports line by line (malformed JSON, a line
     # that is not an object, duplicate keys): let it. An unreadable file is the pre-scan's
     # to report. Anything else is a bug.

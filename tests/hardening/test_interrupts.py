@@ -130,3 +130,24 @@ def test_ctrl_c_while_writing_the_history_cache_stops_the_command(
     assert cache.name in files if grown else cache.name not in files
     if before is not None:
         assert cache.read_bytes() == before
+
+
+def test_ctrl_c_in_the_fast_history_read_stops_the_command_whatever_the_pre_scan_found(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fast read's error was set aside when the pre-scan beside it had found the file
+    unreadable (the careful path reports such a file): a Ctrl-C in it went the same way."""
+    monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "off")
+    h = _history(tmp_path)
+    real_prescan = eh.sources.prescan
+
+    def prescan(f: Any, *args: Any, **kwargs: Any) -> Any:
+        out = real_prescan(f, *args, **kwargs)
+        f.error = "unreadable: as the pre-scan may find a file"
+        return out
+
+    monkeypatch.setattr(eh.sources, "prescan", prescan)
+    hit = _interrupt_the_pack_file(monkeypatch, eh._FAST_FILE)
+    res = run_cli("report", "--history", str(h))
+    _assert_stopped(res)
+    assert hit
