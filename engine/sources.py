@@ -1286,6 +1286,12 @@ def _read_while_scanning(
                     con.interrupt()
                 try:
                     staged.result()
+                except KeyboardInterrupt:
+                    # Python gives a Ctrl-C to this thread only, and DuckDB looks for it
+                    # only on the thread that runs it: the read went on to its end (seconds,
+                    # on a large file) before the command could stop.
+                    con.interrupt()
+                    raise
                 except Exception:  # the read after the scan meets any lasting error again
                     for t in ("_stage", "_raw_batch"):
                         con.execute(f"DROP TABLE IF EXISTS {t}")
