@@ -7,13 +7,15 @@ stderr. Skipped history lines (torn, foreign, invalid) make the exit code 1.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.render import render
+from runscore.cli.render import render, usd
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.sources import LineIssue
 
@@ -172,21 +174,18 @@ def recommend_cmd(
 
 
 def _cost_text(v: float | None) -> str:
-    """'$0.004/run avg': dollars to 4 decimals, trailing zeros dropped (at least 2 kept),
-    the sign before the $ (as ``usd``). A nonzero mean that rounds to 0 is '<$0.0001'
-    ('>-$0.0001' below 0): '$0.00' must mean a known cost of nothing. Built only of
-    digits and these signs, so the template prints it unescaped (mid-line, neither '-'
-    nor '<$' is markdown)."""
-    if v is None:
+    """'$0.004/run avg': dollars as ``usd`` writes them (the sign before the $; a nonzero
+    mean that rounds to 0 as '<$0.0001', since '$0.00' must mean a known cost of nothing;
+    three significant digits from ``SCI_FROM``), trailing zeros dropped (at least 2
+    kept). Built only of digits and these signs, so the template prints it unescaped
+    (mid-line, neither '-' nor '<$' is markdown)."""
+    if v is None or not math.isfinite(v):
         return "cost unknown"
-    if v != 0 and round(v, 4) == 0:
-        return ("<$0.0001" if v > 0 else ">-$0.0001") + "/run avg"
-    if abs(v) >= output.SCI_FROM:  # as every report's numbers: not 300 digits
-        return f"{'-' if v < 0 else ''}${abs(v):.3g}/run avg"
-    s = f"{abs(v):.4f}"
-    whole, frac = s.split(".")
-    frac = frac.rstrip("0").ljust(2, "0")
-    return f"{'-' if v < 0 else ''}${whole}.{frac}/run avg"
+    s = usd(v, 4)
+    if re.fullmatch(r"-?\$\d+\.\d{4}", s):
+        whole, frac = s.split(".")
+        s = f"{whole}.{frac.rstrip('0').ljust(2, '0')}"
+    return f"{s}/run avg"
 
 
 @click.command("summary")

@@ -28,6 +28,7 @@ from runscore.engine.errors import (
     NothingReadable,
     RunscoreError,
     interrupted,
+    out_of_memory,
 )
 
 #: Command name -> (module of ``runscore.cli`` whose ``register(group)`` adds it, the
@@ -161,7 +162,7 @@ class Group(click.Group):
             if interrupted(e):
                 click.echo("error: interrupted", err=True)
                 ctx.exit(ExitCode.INTERRUPTED)
-            oom = _out_of_memory(e)
+            oom = out_of_memory(e)
             if oom is not None:
                 from runscore.engine import db
 
@@ -229,21 +230,6 @@ _EXIT_CODES: dict[type[BaseException], ExitCode] = {
     NothingReadable: ExitCode.NOTHING_READABLE,
     RunscoreError: ExitCode.USAGE,
 }
-
-
-def _out_of_memory(e: BaseException) -> BaseException | None:
-    """DuckDB's out-of-memory error, if that is what ``e`` is or was raised from (the SQL
-    runner wraps DuckDB's errors with the file that failed)."""
-    # DuckDB is imported by whatever raised this; the CLI does not import it itself
-    # (listing commands and --help stay light).
-    duck = sys.modules.get("duckdb")
-    oom: type[BaseException] | None = getattr(duck, "OutOfMemoryException", None)
-    seen: BaseException | None = e
-    while oom is not None and seen is not None:
-        if isinstance(seen, oom):
-            return seen
-        seen = seen.__cause__
-    return None
 
 
 @click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 
 class RunscoreError(Exception):
@@ -29,6 +30,14 @@ class HistoryError(RunscoreError):
     """The history store refused an operation (e.g. writing through a symlink)."""
 
 
+def _causes(e: BaseException) -> Iterator[BaseException]:
+    """``e`` and what it was raised from, in turn (the SQL runner wraps DuckDB's errors)."""
+    seen: BaseException | None = e
+    while seen is not None:
+        yield seen
+        seen = seen.__cause__
+
+
 def interrupted(e: BaseException) -> bool:
     """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
     runs a query is taken by DuckDB, which stops the query and raises its own error
@@ -36,15 +45,17 @@ def interrupted(e: BaseException) -> bool:
     ``RuntimeError("Query interrupted")``; the SQL runner may wrap either (as
     ``SqlPackError``, a RunscoreError: not a broken input, and not to be taken for one)."""
     # DuckDB is imported by whatever raised this; the CLI does not import it itself.
-    duck = sys.modules.get("duckdb")
-    interrupt: type[BaseException] | None = getattr(duck, "InterruptException", None)
-    seen: BaseException | None = e
-    while seen is not None:
-        if isinstance(seen, KeyboardInterrupt) or (
-            interrupt is not None and isinstance(seen, interrupt)
-        ):
-            return True
-        if type(seen) is RuntimeError and str(seen) == "Query interrupted":
-            return True
-        seen = seen.__cause__
-    return False
+    interrupt = getattr(sys.modules.get("duckdb"), "InterruptException", KeyboardInterrupt)
+    return any(
+        isinstance(seen, (KeyboardInterrupt, interrupt))
+        or (type(seen) is RuntimeError and str(seen) == "Query interrupted")
+        for seen in _causes(e)
+    )
+
+
+def out_of_memory(e: BaseException) -> BaseException | None:
+    """DuckDB's out-of-memory error, if that is what ``e`` is or was raised from."""
+    oom = getattr(sys.modules.get("duckdb"), "OutOfMemoryException", None)
+    if oom is None:
+        return None
+    return next((seen for seen in _causes(e) if isinstance(seen, oom)), None)

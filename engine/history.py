@@ -199,6 +199,19 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[n:]
 
 
+@contextlib.contextmanager
+def said_of(path: str, tmp: str | None = None) -> Iterator[None]:
+    """An error that names no file (a write's or a read's: a full disk, ``File too
+    large``), or names ``tmp`` (a temporary file, a name the user never gave), raised
+    again as said of ``path``, the file the user asked for."""
+    try:
+        yield
+    except OSError as e:
+        if e.errno is None or e.filename not in (None, tmp):
+            raise
+        raise OSError(e.errno, e.strerror, path) from e
+
+
 def atomic_write(path: str, write: Callable[[str], None]) -> None:
     """Write a whole file atomically: ``write(tmp)`` fills a temp file in the same folder
     (made if missing), which is then renamed over ``path``."""
@@ -206,17 +219,14 @@ def atomic_write(path: str, write: Callable[[str], None]) -> None:
     os.makedirs(d, exist_ok=True)
     tmp = os.path.join(d, f".{os.path.basename(path)}.tmp-{os.getpid()}")
     try:
-        write(tmp)
-        os.replace(tmp, path)
-    except BaseException as e:
+        with said_of(path, tmp):
+            write(tmp)
+            os.replace(tmp, path)
+    except BaseException:
         # A failed write (a full disk, a folder where the file belongs, an interrupt)
         # leaves the old file as it was and no temp file beside it.
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-        if isinstance(e, OSError) and e.errno is not None and e.filename in (None, tmp):
-            # Said of the file the user asked for: a write's error names no file (a full
-            # disk), and the temporary one is a name the user never gave.
-            raise OSError(e.errno, e.strerror, path) from e
         raise
 
 

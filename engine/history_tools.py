@@ -21,7 +21,6 @@ the idempotency keys keep everything else from being written twice).
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import shutil
@@ -221,14 +220,9 @@ def _copy_lines(src: str, dst: str, keep: list[int]) -> int:
 
 
 def _read_lines(f: BinaryIO, path: str) -> Iterator[bytes]:
-    """``f``'s lines; a read error said of ``path`` (one names no file, as a write's: see
-    ``_said_of``)."""
-    try:
+    """``f``'s lines; a read error that names no file said of ``path``."""
+    with history.said_of(path):
         yield from f
-    except OSError as e:
-        if e.filename is not None or e.errno is None:
-            raise
-        raise OSError(e.errno, e.strerror, path) from e
 
 
 def default_target(path: str) -> str:
@@ -268,7 +262,7 @@ def repair(
         res = check(path)
         tmp = _tmp_beside(target)
         try:
-            with _said_of(tmp, target):
+            with history.said_of(target, tmp):
                 kept = _copy_lines(path, tmp, res.keep)
                 os.replace(tmp, target)
         finally:
@@ -290,7 +284,7 @@ def repair(
             raise UsageError(f"{path}: cannot copy it to its backup {backup}: {why}") from e
         tmp = _tmp_beside(path)
         try:
-            with _said_of(tmp, path):
+            with history.said_of(path, tmp):
                 kept = _copy_lines(path, tmp, res.keep)
                 os.replace(tmp, path)
         finally:
@@ -330,19 +324,6 @@ def _tmp_beside(target: str) -> str:
     d = os.path.dirname(os.path.abspath(target))
     os.makedirs(d, exist_ok=True)
     return os.path.join(d, f".{os.path.basename(target)}.tmp-{os.getpid()}")
-
-
-@contextlib.contextmanager
-def _said_of(tmp: str, target: str) -> Iterator[None]:
-    """An error writing ``tmp``, a name the user never gave, said of ``target``, the file
-    it becomes (``/proc/x.jsonl: No such file or directory``). So is one that names no
-    file: a write's (a full disk: ``File too large``, ``No space left on device``)."""
-    try:
-        yield
-    except OSError as e:
-        if e.filename not in (tmp, None) or e.errno is None:
-            raise
-        raise OSError(e.errno, e.strerror, target) from e
 
 
 def _fsync(path: str) -> None:

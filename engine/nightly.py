@@ -79,6 +79,7 @@ from runscore.engine.errors import (
     RunscoreError,
     UsageError,
     interrupted,
+    out_of_memory,
 )
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
@@ -759,11 +760,9 @@ def _step_reason(e: BaseException) -> str:
     """Why a project's step failed, in one line. DuckDB out of memory (raised as is, or
     wrapped by the SQL runner with its file) as the CLI's exit 5 says it: DuckDB's first
     line and the settings to change, not its advice on `SET threads`."""
-    seen: BaseException | None = e
-    while seen is not None:
-        if isinstance(seen, duckdb.OutOfMemoryException):
-            return f"{_io_reason(seen)} {db.out_of_memory_hint()}"
-        seen = seen.__cause__
+    oom = out_of_memory(e)
+    if oom is not None:
+        return f"{_io_reason(oom)} {db.out_of_memory_hint()}"
     return str(e) if isinstance(e, RunscoreError) else _io_reason(e)
 
 
