@@ -25,6 +25,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +34,15 @@ from typing import Any
 import duckdb
 
 
-class _State:
+class _Ref(threading.local):
+    # Per thread: extract scores on two connections at once (sqlpack._run_planned), and
+    # one shared "current file" labelled each statement with the other thread's file.
     ref = "<engine>"
+
+
+class _State:
+    refs = _Ref()
+    lock = threading.Lock()
     rows: list[dict[str, Any]] = []
     out: Path | None = None
     min_s = 0.05
@@ -69,6 +77,11 @@ class ProfiledConnection:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._con, name)
+
+    def cursor(self) -> ProfiledConnection:
+        # The scoring workers' connections: profiled too (a cursor has its own settings,
+        # so profiling is switched on for each), or their statements went unseen.
+        return ProfiledConnection(self._con.cursor())
 
     def execute(self, query: Any, *args: Any, **kw: Any) -> Any:
         t0 = time.perf_counter()
@@ -119,20 +132,26 @@ class ProfiledConnection:
         except (duckdb.Error, ValueError):
             pass
         ops.sort(reverse=True)
-        i = len(_State.rows) + 1
-        row = {
-            "n": i,
-            "ref": _State.ref,
-            "wall_s": round(wall, 4),
-            "sql": " ".join(text.split())[:160],
-            **extra,
-            "top_operators": [
-                {"operator": n, "s": round(t, 4), "rows": r, "detail": d} for t, n, d, r in ops[:4]
-            ],
-        }
-        _State.rows.append(row)
+        ref = _State.refs.ref
+        with _State.lock:
+            i = len(_State.rows) + 1
+            row: dict[str, Any] = {"n": i}
+            _State.rows.append(row)
+        row.update(
+            {
+                "ref": ref,
+                "wall_s": round(wall, 4),
+                "sql": " ".join(text.split())[:160],
+                **extra,
+                "top_operators": [
+                    {"operator": n, "s": round(t, 4), "rows": r, "detail": d}
+                    for t, n, d, r in ops[:4]
+                ],
+                "thread": threading.current_thread().name,
+            }
+        )
         if tree and _State.out is not None:
-            name = _State.ref.replace("/", "_").replace("<", "").replace(">", "")
+            name = ref.replace("/", "_").replace("<", "").replace(">", "")
             (_State.out / f"{i:03d}_{name}.txt").write_text(text + "\n\n" + tree)
 
 
@@ -146,12 +165,12 @@ def _patched() -> Iterator[None]:
         return ProfiledConnection(orig_connect(*a, **kw))
 
     def execute(con: Any, sql: Any, params: Any = None) -> Any:
-        prev = _State.ref
-        _State.ref = getattr(sql, "ref", "<inline>")
+        prev = _State.refs.ref
+        _State.refs.ref = getattr(sql, "ref", "<inline>")
         try:
             return orig_execute(con, sql, params)
         finally:
-            _State.ref = prev
+            _State.refs.ref = prev
 
     db.connect = connect  # type: ignore[assignment]
     sqlpack.execute = execute  # type: ignore[assignment]

@@ -7,7 +7,7 @@ import os
 import tempfile
 import threading
 
-import duckdb
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import UsageError
 
 DEFAULT_MEMORY_LIMIT = "1200MB"

@@ -70,9 +70,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import duckdb
 from runscore import __version__
 from runscore.engine import db, history, sources
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
     LockTimeout,
     NothingReadable,

@@ -52,8 +52,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
-import duckdb
-from runscore.engine import db
+from runscore.engine import db, duck
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
 
@@ -781,7 +781,8 @@ def _load_lines_from_python(
     # first row (``take``), so a file's lines must stay together and in order: they are
     # one value of one batch, and the table keeps insertion order.
     step = max(1, -(-len(paths) // max(1, db.threads(con))))
-    con.register(
+    duck.register(
+        con,
         "_batch_bytes",
         pa.Table.from_batches(
             [
@@ -1379,7 +1380,8 @@ def load_table(
         return
     import pyarrow as pa
 
-    con.register(
+    duck.register(
+        con,
         "_arrow_in",
         pa.table(
             {
@@ -1480,7 +1482,7 @@ def _careful_in_duckdb(
             }
         )
         group, size = [], 0
-        con.register("_careful_bytes", table)
+        duck.register(con, "_careful_bytes", table)
         try:
             con.execute(
                 _CAREFUL_SPLIT,

@@ -23,8 +23,8 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any
 
-import duckdb
 from runscore.engine import db
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError
 
 _FILE_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-import duckdb
-from runscore.engine import db, history, sources, sqlpack
+from runscore.engine import db, duck, history, sources, sqlpack
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import LockTimeout, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_cache
 
@@ -96,7 +96,7 @@ class ExtractResult:
         if self._records is None and self._records_at is not None:
             cur, self._records_at = self._records_at, None
             try:
-                self._records = cur.sql(f"SELECT * FROM {RECORDS_TABLE}").to_arrow_table()
+                self._records = duck.sql(cur, f"SELECT * FROM {RECORDS_TABLE}").to_arrow_table()
             finally:
                 cur.close()
         if self._records is None:
@@ -106,7 +106,7 @@ class ExtractResult:
             con = db.connect()
             try:
                 build_event_tables(con, [], self.version)
-                self._records = con.sql("SELECT * FROM history_records").to_arrow_table()
+                self._records = duck.sql(con, "SELECT * FROM history_records").to_arrow_table()
             finally:
                 con.close()
         return self._records
@@ -275,7 +275,7 @@ def _merge_equal_duplicates(
     lines involved (001's ``_dup_conflicts``) are re-read and compared as parsed JSON
     here; equal ones get the first line's hash before duplicates are judged (010).
     """
-    groups = con.sql(
+    groups = con.execute(
         "SELECT files, lines, ords, parents, md5s FROM _dup_conflicts ORDER BY ords[1]"
     ).fetchall()
     if not groups:
@@ -367,7 +367,7 @@ def score_runs(
     """Score runs without touching any history: one row per (run, review archetype)."""
     con = db.connect()
     build_event_tables(con, paths, version, scored_at=scored_at)
-    return con.sql("SELECT * FROM history_records").to_arrow_table()
+    return duck.sql(con, "SELECT * FROM history_records").to_arrow_table()
 
 
 # --------------------------------------------------------------------------- manifest
@@ -755,7 +755,9 @@ def _extract(
             con, to_read, version, scored_at=stamp, progress=progress, after_read=read_keys
         )
         if unchanged and to_read:
-            runs_now = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM run_status").fetchall()}
+            runs_now = {
+                r[0] for r in con.execute("SELECT DISTINCT run_id FROM run_status").fetchall()
+            }
             # Also the runs a changed file held when it was last read: one that lost its
             # lines of a run still changed that run (kept in history if no file has it now).
             for f in to_read:
@@ -778,7 +780,7 @@ def _extract(
 
         readable = [f for f in to_read if f.error is None]
         skipped = tables.skipped + disc
-        row_issues = con.sql(
+        row_issues = con.execute(
             "SELECT file, line, reason FROM row_issues ORDER BY file, line"
         ).fetchall()
         skipped_lines = [i.as_dict() for i in skipped if i.line > 0] + [
@@ -788,7 +790,7 @@ def _extract(
         unreadable = [
             {"file": f.display, "line": 0, "reason": f.error} for f in to_read if f.error
         ] + [i.as_dict() for i in skipped if i.line == 0]
-        accepted = int(con.sql("SELECT count(*) FROM accepted").fetchall()[0][0])
+        accepted = int(con.execute("SELECT count(*) FROM accepted").fetchall()[0][0])
         if not unchanged and accepted == 0 and (unreadable or skipped_lines or not readable):
             problems = "; ".join(
                 f"{d['file']}{':' + str(d['line']) if d['line'] else ''}: {d['reason']}"
@@ -797,8 +799,8 @@ def _extract(
             raise NothingReadable(f"nothing could be read{': ' + problems if problems else ''}")
 
         con.execute(f"CREATE OR REPLACE TABLE {RECORDS_TABLE} AS SELECT * FROM history_records")
-        n_records = int(con.sql(f"SELECT count(*) FROM {RECORDS_TABLE}").fetchall()[0][0])
-        status = con.sql(
+        n_records = int(con.execute(f"SELECT count(*) FROM {RECORDS_TABLE}").fetchall()[0][0])
+        status = con.execute(
             "SELECT run_id, status, reason, locations FROM run_status ORDER BY first_ord"
         ).fetchall()
         result = ExtractResult(
@@ -817,7 +819,7 @@ def _extract(
             ],
             warnings=[
                 {"run_id": r[0], "file": r[1], "line": r[2], "reason": r[3]}
-                for r in con.sql(
+                for r in con.execute(
                     "SELECT run_id, file, line, reason FROM event_warnings "
                     "ORDER BY run_id, file, line, reason"
                 ).fetchall()
@@ -900,10 +902,12 @@ def _mark_new(
               AND e.events_sha256 = r.events_sha256)
         """
     )
-    result.records_new = int(con.sql("SELECT count(*) FROM _new").fetchall()[0][0])
-    new_runs = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM _new").fetchall()}
+    result.records_new = int(con.execute("SELECT count(*) FROM _new").fetchall()[0][0])
+    new_runs = {r[0] for r in con.execute("SELECT DISTINCT run_id FROM _new").fetchall()}
     # A scored run with no review archetype has no records: nothing to be "already" in.
-    with_records = {r[0] for r in con.sql("SELECT DISTINCT run_id FROM history_records").fetchall()}
+    with_records = {
+        r[0] for r in con.execute("SELECT DISTINCT run_id FROM history_records").fetchall()
+    }
     result.already_scored = [r for r in scored if r in with_records and r not in new_runs]
 
 
@@ -1112,7 +1116,7 @@ def _existing_keys(
         con.execute(f"INSERT INTO _existing {_KEYS_SQL}", {"p": history_path})
     if ahead is not None:
         con.execute(f"DROP TABLE IF EXISTS {ahead.TABLE}")
-    return int(con.sql("SELECT count(*) FROM _existing").fetchall()[0][0])
+    return int(con.execute("SELECT count(*) FROM _existing").fetchall()[0][0])
 
 
 #: Rejected lines (and warnings) kept per file in the manifest, to be listed again when
@@ -1127,7 +1131,7 @@ def _manifest_entries(
     result: ExtractResult,
 ) -> dict[str, Any]:
     runs_by_file: dict[str, list[str]] = {}
-    for path, runs in con.sql(
+    for path, runs in con.execute(
         "SELECT _file, list(DISTINCT run_id ORDER BY run_id) FROM accepted GROUP BY _file"
     ).fetchall():
         runs_by_file[path] = list(runs)

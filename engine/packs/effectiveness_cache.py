@@ -38,9 +38,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-import duckdb
 from runscore import __version__
-from runscore.engine import filedigest, sources, sqlpack
+from runscore.engine import duck, filedigest, sources, sqlpack
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError, interrupted
 from runscore.engine.sources import LineIssue
 
@@ -180,7 +180,7 @@ _META: dict[str, tuple[type, bool]] = {
 
 def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     """The cache's meta row, checked for shape (ValueError if it is not what we write)."""
-    rel = con.sql("SELECT * FROM _rs_cache.meta")
+    rel = duck.sql(con, "SELECT * FROM _rs_cache.meta")
     rows: list[dict[str, Any]] = rel.to_arrow_table().to_pylist()
     if len(rows) != 1:
         raise ValueError(f"{len(rows)} meta rows")

@@ -32,9 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import pyarrow as pa
-from runscore.engine import db, sources, sqlpack
+from runscore.engine import db, duck, sources, sqlpack
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, SqlPackError, UsageError, interrupted
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.sources import LineIssue
@@ -314,7 +314,7 @@ def _find_duplicate_keys(
     for f in files:
         try:
             for content, base in sources.text_groups(f, limit):
-                con.register("_hk_text", pa.table({"content": content, "base": base}))
+                duck.register(con, "_hk_text", pa.table({"content": content, "base": base}))
                 try:
                     sqlpack.execute(con, sql, {"file": f.display, "fields": list(HISTORY_FIELDS)})
                 finally:
@@ -507,11 +507,11 @@ class ReportResult:
 
 
 def _window_of(con: duckdb.DuckDBPyConnection) -> int:
-    return int(con.sql("SELECT window_runs FROM windows").fetchall()[0][0])
+    return int(con.execute("SELECT window_runs FROM windows").fetchall()[0][0])
 
 
 def _windows_of(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    rows: list[dict[str, Any]] = con.sql("SELECT * FROM windows").to_arrow_table().to_pylist()
+    rows: list[dict[str, Any]] = duck.sql(con, "SELECT * FROM windows").to_arrow_table().to_pylist()
     return rows[0]
 
 
@@ -530,7 +530,7 @@ def report(
     windows: dict[str, Any] = {}
     for v in versions:
         _stage(con, v, _AFTER_LOAD, _params(v, window))
-        tables.append(con.sql("SELECT * FROM report").to_arrow_table())
+        tables.append(duck.sql(con, "SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
     notes = _notes_for(load) + _version_notes(load, versions, side_by_side=True)
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
@@ -723,7 +723,7 @@ def _load_team(con: duckdb.DuckDBPyConnection, team: Team | None) -> None:
         },
         schema=_TEAM_SCHEMA,
     )
-    con.register("_team_entries_arrow", tbl)
+    duck.register(con, "_team_entries_arrow", tbl)
     con.execute("CREATE OR REPLACE TEMP TABLE team_entries AS SELECT * FROM _team_entries_arrow")
     con.unregister("_team_entries_arrow")
 
@@ -765,7 +765,7 @@ def recommend(
     _stage(con, v, _AFTER_LOAD, params)
     _load_team(con, team)
     _stage(con, v, _TEAM, params)
-    table = con.sql("SELECT * FROM recommend").to_arrow_table()
+    table = duck.sql(con, "SELECT * FROM recommend").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
     return RecommendResult(table, team, scoring_version_of(v), _window_of(con), load, notes)
 
@@ -805,7 +805,7 @@ def summary(
     _load_team(con, team)
     _stage(con, v, _TEAM, params)
     _stage(con, v, _SUMMARY, params)
-    table = con.sql("SELECT * FROM summary").to_arrow_table()
+    table = duck.sql(con, "SELECT * FROM summary").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
     return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes)
 
@@ -819,7 +819,7 @@ def _build_events(con: duckdb.DuckDBPyConnection, events: Sequence[str]) -> list
     issues = list(res.discovery_issues) + list(res.skipped)
     issues.extend(
         LineIssue(str(f), int(line), str(reason))
-        for f, line, reason in con.sql(
+        for f, line, reason in con.execute(
             "SELECT file, line, reason FROM row_issues ORDER BY file, line"
         ).fetchall()
     )
@@ -882,7 +882,7 @@ def _query_connection(tables: dict[str, pa.Table]) -> duckdb.DuckDBPyConnection:
     940k-line history took 0.55 s and as much memory again, for one query's scan."""
     q = connect()
     for name, tbl in tables.items():
-        q.register(name, tbl)
+        duck.register(q, name, tbl)
     # After this nothing can read or write files, attach databases, install or load
     # extensions, or change a setting back: defence in depth behind check_read_only.
     q.execute("SET enable_external_access = false")
@@ -897,7 +897,7 @@ _LINE_ORDERED = ("history", "history_current")
 
 def _fetch_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.Table:
     order = " ORDER BY history_line" if name in _LINE_ORDERED else ""
-    return con.sql(f'SELECT * FROM "{name}"{order}').to_arrow_table()  # name is ours
+    return duck.sql(con, f'SELECT * FROM "{name}"{order}').to_arrow_table()  # name is ours
 
 
 #: A query that reads the catalog (information_schema.tables, duckdb_views(), pg_tables,
@@ -977,7 +977,7 @@ def run_sql(
     tables, issues, notes = _gather(history, events, version, extra, con, query)
     q = _query_connection(tables)
     try:
-        table = q.sql(query).to_arrow_table()
+        table = duck.sql(q, query).to_arrow_table()
     except duckdb.PermissionException as e:
         raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
     except duckdb.CatalogException as e:
@@ -1158,7 +1158,7 @@ _EXPORT_BATCH_ROWS = 122_880
 
 def _stream_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.RecordBatchReader:
     order = " ORDER BY history_line" if name in _LINE_ORDERED else ""
-    rel = con.sql(f'SELECT * FROM "{name}"{order}')  # name is ours
+    rel = duck.sql(con, f'SELECT * FROM "{name}"{order}')  # name is ours
     return rel.to_arrow_reader(_EXPORT_BATCH_ROWS)
 
 
@@ -1193,7 +1193,7 @@ def _write_duckdb(
                 # file's path would have to be spelled into an ATTACH, which binds no
                 # parameters, so the two databases stay on two connections.
                 with _stream_view(con, name) as reader:
-                    out.register("_arrow_in", reader)
+                    duck.register(out, "_arrow_in", reader)
                     out.execute(f'CREATE TABLE "{name}" AS SELECT * FROM _arrow_in')
                     out.unregister("_arrow_in")
                 ((rows[name],),) = out.execute(f'SELECT count(*) FROM "{name}"').fetchall()

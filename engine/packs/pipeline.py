@@ -28,9 +28,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
 import pyarrow as pa
-from runscore.engine import db, history, sources, sqlpack
+from runscore.engine import db, duck, history, sources, sqlpack
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.sources import LineIssue, SourceFile
 
@@ -313,7 +313,7 @@ def _diagnostics(con: duckdb.DuckDBPyConnection, table: str) -> list[Diagnostic]
 
 
 def _table(con: duckdb.DuckDBPyConnection, sql: str) -> pa.Table:
-    return con.sql(sql).to_arrow_table()
+    return duck.sql(con, sql).to_arrow_table()
 
 
 def _records(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
@@ -513,7 +513,7 @@ def append_history(
                 for i, r in enumerate(records)
             ]
         )
-        con.register("pl_new_records", new)
+        duck.register(con, "pl_new_records", new)
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
             if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
 import pyarrow as pa
-from runscore.engine import db, history, plugin_features, sources, sqlpack, stats
+from runscore.engine import db, duck, history, plugin_features, sources, sqlpack, stats
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.sources import LineIssue, SourceFile
 
@@ -81,7 +81,7 @@ class PluginResult:
 
 
 def _load_arrow(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
-    con.register("_plugin_arrow", table)
+    duck.register(con, "_plugin_arrow", table)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _plugin_arrow")
     con.unregister("_plugin_arrow")
 
@@ -205,8 +205,10 @@ def evaluate(
             "SELECT file, line, reason FROM plugin_input_issues ORDER BY file, line, reason"
         ).fetchall()
     ]
-    report = con.sql("SELECT * FROM plugin_report ORDER BY seq").to_arrow_table()
-    ranking = con.sql("SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank").to_arrow_table()
+    report = duck.sql(con, "SELECT * FROM plugin_report ORDER BY seq").to_arrow_table()
+    ranking = duck.sql(
+        con, "SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank"
+    ).to_arrow_table()
     weights = con.execute("SELECT dimension, weight FROM plugin_dimensions ORDER BY ord").fetchall()
     result = PluginResult(
         report=report.drop_columns(list(_INTERNAL)),

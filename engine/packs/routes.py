@@ -16,10 +16,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import duckdb
 import pyarrow as pa
 import yaml
-from runscore.engine import db, sources, sqlpack
+from runscore.engine import db, duck, sources, sqlpack
+from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
 
 PACK = "routes"
@@ -372,14 +372,14 @@ def analyze(
             issues=issues,
             rejected=rejected,
             episodes=episodes,
-            findings=con.sql("SELECT * FROM routes_findings").to_arrow_table(),
-            comparisons=con.sql("SELECT * FROM routes_comparisons_out").to_arrow_table(),
-            cascades=con.sql("SELECT * FROM routes_cascades_out").to_arrow_table(),
-            matrix=con.sql("SELECT * FROM routes_matrix").to_arrow_table(),
+            findings=duck.sql(con, "SELECT * FROM routes_findings").to_arrow_table(),
+            comparisons=duck.sql(con, "SELECT * FROM routes_comparisons_out").to_arrow_table(),
+            cascades=duck.sql(con, "SELECT * FROM routes_cascades_out").to_arrow_table(),
+            matrix=duck.sql(con, "SELECT * FROM routes_matrix").to_arrow_table(),
             inputs=inputs,
         )
         if with_router_rows:
-            report.router_rows = con.sql("SELECT * FROM routes_router_rows").to_arrow_table()
+            report.router_rows = duck.sql(con, "SELECT * FROM routes_router_rows").to_arrow_table()
         return report
     finally:
         con.close()
