@@ -36,14 +36,20 @@ CREATE OR REPLACE MACRO jkind(t) AS
       ELSE CASE WHEN contains(t, '.') OR contains(t, 'e') OR contains(t, 'E')
                 THEN 'DOUBLE' ELSE 'INTEGER' END
     END;
+-- The text between a JSON text's first and last characters (a string's quotes, an
+-- array's brackets): substring, not slicing (t[2:-2]), which cost ~2.6x as much (18.8
+-- against 7.2 ms over 335k values; per row, for run_id, type, ts, phase, agent and
+-- archetype). Both count characters, so they agree on every text (a JSON text's first
+-- and last characters are one byte each).
+CREATE OR REPLACE MACRO jinner(t) AS substring(t, 2, length(t) - 2);
 -- The value of a JSON string (null for any other kind).
 CREATE OR REPLACE MACRO jstr(t) AS
     CASE WHEN NOT starts_with(t, '"') THEN NULL
          WHEN contains(t, '\') THEN json_extract_string(t, '$')
-         ELSE t[2:-2] END;
+         ELSE jinner(t) END;
 -- The text a scalar stands for: a string's value, a number's or boolean's literal.
 CREATE OR REPLACE MACRO jtext(t) AS
-    CASE WHEN starts_with(t, '"') AND NOT contains(t, '\') THEN t[2:-2]
+    CASE WHEN starts_with(t, '"') AND NOT contains(t, '\') THEN jinner(t)
          WHEN t = 'null' THEN NULL
          WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
          ELSE t END;
@@ -84,9 +90,9 @@ WITH r AS (
            jstr(run_id_t) AS rid, jstr(type_t) AS typ,
            CASE WHEN parent_plain THEN
              CASE WHEN contains(parent_t, ',')
-                    THEN list_distinct(string_split(parent_t[2:-2], ',')::BIGINT[])
+                    THEN list_distinct(string_split(jinner(parent_t), ',')::BIGINT[])
                   WHEN parent_t = '[]' THEN []::BIGINT[]
-                  ELSE [parent_t[2:-2]::BIGINT] END
+                  ELSE [jinner(parent_t)::BIGINT] END
            END AS plain_parents,
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
            -- must be JSON integers; the parts of "3,4" are text. An integer too big for a
@@ -205,9 +211,12 @@ SELECT
     -- not met either, but null here, so that 080 can warn that it was ignored.
     CASE WHEN typ = 'cycle.boundary' THEN CASE coalesce(d[16], 'null')
          WHEN 'true' THEN true WHEN 'false' THEN false WHEN 'null' THEN false END END AS met,
-    -- identity of the event but for its seq: envelope, normalised parents, data
+    -- identity of the event but for its seq: envelope, normalised parents, data. Only a
+    -- list of two or more parents is sorted: list_sort on every row's one parent cost
+    -- ~0.015 s of the projection over 10k run files, for the same text.
     md5(concat_ws(chr(31), coalesce(ts_t, 'null'), typ, coalesce(phase_t, 'null'),
-                  coalesce(agent_t, 'null'), list_sort(parents)::VARCHAR,
+                  coalesce(agent_t, 'null'),
+                  (CASE WHEN len(parents) > 1 THEN list_sort(parents) ELSE parents END)::VARCHAR,
                   coalesce(CASE WHEN left(data_text, 1) = '{' THEN data_text END, 'null')))
         AS content_md5
 FROM w;
