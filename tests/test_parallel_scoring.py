@@ -255,6 +255,24 @@ def test_one_duckdb_thread_scores_on_one_connection(monkeypatch: pytest.MonkeyPa
     assert effectiveness._score_workers(con, "archeflow-legacy", 0, 99) == 1
 
 
+def test_a_big_read_scores_on_one_connection(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Past SCORE_ONE_CONNECTION_ROWS events, one connection: two statements at once
+    # each need their memory, and each has row groups enough for both cores anyway.
+    paths = _corpus(tmp_path)
+    two = _tables(paths, 2, monkeypatch)
+    monkeypatch.setattr(effectiveness, "SCORE_ONE_CONNECTION_ROWS", 1)
+    calls: list[int] = []
+    monkeypatch.setattr(sqlpack, "_run_planned", lambda *a: calls.append(a[-1]))
+    con = db.connect()
+    db.set_threads(con, 2)
+    effectiveness.build_event_tables(con, paths, scored_at="2026-05-01T00:00:00Z")
+    assert calls == []  # file by file, on the one connection
+    one = {t: con.sql(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in _TABLES}
+    assert one == two
+
+
 def test_an_extract_leaves_only_its_records_in_the_main_schema(tmp_path: Path) -> None:
     paths = _corpus(tmp_path)
     res = effectiveness.extract(paths, str(tmp_path / "h.jsonl"), scored_at="2026-05-01T00:00:00Z")
