@@ -1269,13 +1269,7 @@ def _read_while_scanning(
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="runscore-read") as pool:
         for batch in planned:
             paths, sizes = [f.path for f in batch], sum(f.size for f in batch)
-            preread = lines_batch(paths, sizes)
-            if preread and sizes > LIST_BIND_BYTES:
-                # Such a batch goes to DuckDB as Arrow strings, which takes DuckDB's Python
-                # package (``duck``): imported on the worker while this thread reads the
-                # files (10k run files: ~0.035 s, on the read's critical path otherwise).
-                pool.submit(duck.full)
-            datas = _preread(batch) if preread else None
+            datas = _preread(batch) if lines_batch(paths, sizes) else None
             try:
                 staged = pool.submit(stage, paths, sizes, datas)
                 try:
