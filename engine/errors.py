@@ -38,14 +38,25 @@ def _causes(e: BaseException) -> Iterator[BaseException]:
         seen = seen.__cause__
 
 
+def _duckdb_error(name: str) -> type[BaseException] | None:
+    """DuckDB's exception class ``name``, from its engine module ``_duckdb`` (what the
+    engine imports: ``engine/duck.py``) or its package, which re-exports the same class;
+    None when neither is loaded (then nothing raised came from DuckDB). Looked up, not
+    imported: DuckDB is imported by whatever raised the error, the CLI never imports it."""
+    for module in ("_duckdb", "duckdb"):
+        cls = getattr(sys.modules.get(module), name, None)
+        if cls is not None:
+            return cls  # type: ignore[no-any-return]
+    return None
+
+
 def interrupted(e: BaseException) -> bool:
     """Was ``e`` raised by a Ctrl-C (or raised from one)? A Ctrl-C that lands while DuckDB
     runs a query is taken by DuckDB, which stops the query and raises its own error
     instead of KeyboardInterrupt: ``InterruptException``, or in some builds a plain
     ``RuntimeError("Query interrupted")``; the SQL runner may wrap either (as
     ``SqlPackError``, a RunscoreError: not a broken input, and not to be taken for one)."""
-    # DuckDB is imported by whatever raised this; the CLI does not import it itself.
-    interrupt = getattr(sys.modules.get("duckdb"), "InterruptException", KeyboardInterrupt)
+    interrupt = _duckdb_error("InterruptException") or KeyboardInterrupt
     return any(
         isinstance(seen, (KeyboardInterrupt, interrupt))
         or (type(seen) is RuntimeError and str(seen) == "Query interrupted")
@@ -55,7 +66,7 @@ def interrupted(e: BaseException) -> bool:
 
 def out_of_memory(e: BaseException) -> BaseException | None:
     """DuckDB's out-of-memory error, if that is what ``e`` is or was raised from."""
-    oom = getattr(sys.modules.get("duckdb"), "OutOfMemoryException", None)
+    oom = _duckdb_error("OutOfMemoryException")
     if oom is None:
         return None
     return next((seen for seen in _causes(e) if isinstance(seen, oom)), None)

@@ -143,6 +143,40 @@ def test_connections_made_before_the_package_get_what_it_installs(tmp_path: Path
     assert got == {"before": False, "rows": [[6]], "arrow": [{"x": 42}]}
 
 
+_ERRORS = """
+import json, sys
+import _duckdb
+from runscore.engine import duck  # noqa: F401  (what the engine imports)
+from runscore.engine.errors import SqlPackError, interrupted, out_of_memory
+stop = _duckdb.InterruptException("INTERRUPT Error: Interrupted!")
+oom = _duckdb.OutOfMemoryException("Out of Memory Error: could not allocate")
+try:
+    raise SqlPackError("effectiveness/v1/000: failed") from oom
+except SqlPackError as e:
+    wrapped = e
+print(json.dumps({"package": "duckdb" in sys.modules, "interrupted": interrupted(stop),
+                  "oom": out_of_memory(oom) is oom, "wrapped": out_of_memory(wrapped) is oom,
+                  "plain": interrupted(ValueError("x")) or out_of_memory(ValueError("x")) is not None}),
+      file=sys.stderr)
+"""
+
+
+def test_duckdbs_interrupt_and_out_of_memory_are_known_without_the_package(
+    tmp_path: Path,
+) -> None:
+    # The CLI's exit codes 130 and 5 (and nightly's step failures) ask errors.interrupted
+    # and errors.out_of_memory, which find DuckDB's classes among the loaded modules: an
+    # extract that never imported the package must still be recognised.
+    got = _fresh(_ERRORS, tmp_path)
+    assert got == {
+        "package": False,
+        "interrupted": True,
+        "oom": True,
+        "wrapped": True,
+        "plain": False,
+    }
+
+
 @pytest.mark.parametrize("name", ["connect", "DuckDBPyConnection", "Error", "IOException"])
 def test_the_engine_module_is_what_the_package_re_exports(name: str) -> None:
     import duckdb as package
