@@ -11,8 +11,8 @@
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
---   token counts and durationMs non-negative and finite, activity.confidence and
---   usage.quotaPressure from 0 to 1, endedAt not before startedAt.
+--   token counts and durationMs non-negative and finite, activity.confidence from 0 to 1,
+--   usage.quotaPressure non-negative and finite, endedAt not before startedAt.
 --   A section that is not an object (outcome: "succeeded") or any field of §1 of the wrong
 --   JSON kind (source.kind: 5, escalated: "true", pairId: 5, model: {"name": "x"},
 --   confidence: "high") is rejected too, with the first such field, never read as missing:
