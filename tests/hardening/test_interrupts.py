@@ -162,6 +162,9 @@ from runscore.engine import db, sources
 files, _ = sources.discover([sys.argv[1]])
 con = db.connect()
 outcome = []
+# As in a terminal: a process started in the background (a CI runner's job) inherits
+# SIGINT ignored, and Python then installs no handler: the Ctrl-C would never arrive.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def stage(paths, sizes, datas):
     try:
