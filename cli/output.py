@@ -270,6 +270,44 @@ def fmt_num(v: Any, digits: int = 2) -> str:
     return str(v)
 
 
+def decimals_apart(x: float, b: float, digits: int) -> int:
+    """The fewest decimals from ``digits`` (up to 6) at which ``x`` and ``b`` read
+    differently; ``digits`` when even 6 do not tell them apart. For a value printed beside
+    the bound it was judged against: every comparison rounds to 6 decimals (the specs'
+    convention), so a value judged on the other side of a bound always reads so. The
+    routes SQL has the same rule (``routes_dec_vs``)."""
+    for k in range(digits, 7):
+        if f"{x:.{k}f}" != f"{b:.{k}f}":
+            return k
+    return digits
+
+
+def fmt_pct(v: Any) -> str:
+    """A share as a percentage (``0.25`` is ``25%``), as ``fmt_num`` writes ``100 v`` with no
+    decimals, but a share under 1 never reads as 100%: ``0.996`` is ``99.6%``, as a share
+    over 0 never reads as 0% (``fmt_float``). A rate shown as 100% says every episode."""
+    if v is None or isinstance(v, bool) or not math.isfinite(v):
+        return "—"
+    x = 100 * float(v)
+    if x == 0 or abs(x) >= SCI_FROM or not f"{x:.0f}".strip("-0."):
+        return fmt_float(x, 0) + "%"
+    return fmt_float(x, decimals_apart(x, math.copysign(100.0, x), 0)) + "%"
+
+
+def fmt_score(v: Any, digits: int = 2) -> str:
+    """A 0-100 score beside the grade or verdict it earned, as ``fmt_num`` writes it, but a
+    value that is not whole never reads as whole: the grade and verdict thresholds on this
+    scale are whole numbers (plugin grades A- at 90, pipeline EXCELLENT above 90, completion
+    buckets at 90 and 100), so 89.996 written "90.00" beside a B+ read as the grade's
+    error. It is "89.996". Whole at the comparisons' precision (6 decimals) is whole."""
+    if not isinstance(v, float) or not math.isfinite(v) or abs(v) >= SCI_FROM:
+        return fmt_num(v, digits)
+    whole = float(round(v))
+    if round(v, 6) == whole:
+        return fmt_float(v, digits)
+    return fmt_float(v, decimals_apart(v, whole, digits))
+
+
 def _columns(
     data: pa.Table | Sequence[Mapping[str, Any]],
     rows: list[dict[str, Any]],
@@ -354,11 +392,17 @@ def _width(s: str) -> int:
     )
 
 
+def _is_number(v: Any) -> bool:
+    return isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
+
+
 def to_table(
     data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
 ) -> str:
     """A plain aligned text table for terminals (aligned by display width, not by
-    characters: "中文" takes four columns)."""
+    characters: "中文" takes four columns). A column of numbers is aligned right, head
+    too, as terminals' SQL tools do: digits of one magnitude line up, and a column read
+    down compares by length."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
     head, *cells = [
@@ -366,9 +410,18 @@ def to_table(
         for row in [cols, *([_table_cell(r.get(c)) for c in cols] for r in rows)]
     ]
     widths = [max([_width(c)] + [_width(row[i]) for row in cells]) for i, c in enumerate(head)]
+    # Numeric: every known value a number (null, NaN and the infinities are "—" there).
+    right = [
+        any(r.get(c) is not None for r in rows)
+        and all(r.get(c) is None or _is_number(r.get(c)) for r in rows)
+        for c in cols
+    ]
 
     def line(row: list[str]) -> str:
-        return "  ".join(c + " " * (widths[i] - _width(c)) for i, c in enumerate(row)).rstrip()
+        return "  ".join(
+            " " * (widths[i] - _width(c)) + c if right[i] else c + " " * (widths[i] - _width(c))
+            for i, c in enumerate(row)
+        ).rstrip()
 
     lines = [line(head), "  ".join("-" * w for w in widths)]
     lines += [line(row) for row in cells]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import SCI_FROM, fmt_num, md_text
+from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_score, md_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -35,6 +35,8 @@ def env() -> jinja2.Environment:
         e.filters["md"] = md_text
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
         e.filters["usd"] = usd
+        e.filters["pct"] = fmt_pct
+        e.filters["score"] = lambda v, d=2: fmt_score(v, d)
         _ENV = e
     return _ENV
 

@@ -317,7 +317,8 @@ def _run_planned(
     """Run ``chosen`` on ``workers`` connections, each file once what it waits for is done.
 
     A file's failure stops the plan: nothing more is started, what runs is waited for,
-    and the error of the first failed file (in file order) is raised. An interrupt
+    and the error of the first failed file (in file order, of the files that ran: an
+    earlier file still waiting when a later one failed never starts) is raised. An interrupt
     (Ctrl-C) interrupts every connection.
     """
     from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait

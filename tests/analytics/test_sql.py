@@ -646,8 +646,12 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
         ["false", "[]", '{"a": null, "b": null}', "—", "—", "—", "—", "—", "—", "", "PT0S", "—", "—"],
     ]  # fmt: skip
     widths = [max(len(row[i]) for row in table_cells) for i in range(13)]
+    # a column of numbers (nan: NaN and null, both "—") is aligned right, its head too
     lines = [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+        "  ".join(
+            c.rjust(w) if i == 12 else c.ljust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
         for row in table_cells
     ]
     lines.insert(1, "  ".join("-" * w for w in widths))

@@ -393,4 +393,4 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
     ]
     # a line break in a column's name does not start a line either
     res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
-    assert res.stdout == "a b\n---\n1\n"
+    assert res.stdout == "a b\n---\n  1\n"  # a number, aligned right

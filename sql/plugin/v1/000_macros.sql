@@ -14,6 +14,10 @@
 --             (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read
 --             as 0 and an |x| ≥ 1e15 in three significant digits (0.04, 1e+308); zero
 --             unsigned; NULL stays NULL. For numbers put into a tip's sentence.
+--           plugin_dec_vs(x, b, d) → the fewest decimals from d (up to 6) at which x and b
+--             read differently (d when even 6 do not): a number in a tip beside the bound it
+--             was judged against never reads as that bound (an activation rate under 1 is
+--             never "100.0%"). runscore.cli.output.decimals_apart is the same rule.
 CREATE OR REPLACE TEMP MACRO plugin_fsum_state(xs) AS
     list_reduce(
         xs,
@@ -36,6 +40,11 @@ CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS
     CASE WHEN x IS NOT NULL THEN greatest(0.0::DOUBLE, least(1.0::DOUBLE, x)) END;
 
 CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS round(x, 6);
+
+CREATE OR REPLACE TEMP MACRO plugin_dec_vs(x, b, d) AS
+    coalesce(list_filter(range(d, 7),
+                         lambda k: format('{:.{}f}', x::DOUBLE, k) <> format('{:.{}f}', b::DOUBLE, k))[1],
+             d);
 
 CREATE OR REPLACE TEMP MACRO plugin_num_text(x, d) AS
     CASE WHEN x IS NULL THEN NULL

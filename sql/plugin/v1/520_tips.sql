@@ -44,7 +44,8 @@ SELECT sid, rank, dimension, score, weight, lost,
             THEN 'say when the model should pick it up unprompted ("Use proactively when …")'
         WHEN activation_rate IS NOT NULL AND activation_rate < 1
             THEN format('Monte Carlo activation is {}%: sharpen the trigger phrases to the prompts that missed',
-                        plugin_num_text(activation_rate * 100, 1))
+                        plugin_num_text(activation_rate * 100,
+                                        plugin_dec_vs(activation_rate * 100, 100, 1)))
         ELSE 'give the skill a name of its own in the frontmatter and sharpen the trigger phrases'
     END
     WHEN 'orchestration_fitness' THEN CASE

@@ -16,6 +16,9 @@
 --   routes_paired_lo(a, b, c, d, z) / routes_paired_hi(...): Newcombe method 10 for paired
 --     proportions (a both succeed, b candidate only, c incumbent only, d both fail); the
 --     effect (b - c) / n rests on the discordant pairs, the phi correlation enters the interval.
+--   Display: routes_signed(x), routes_pct(x), routes_usd(x) as the reports write numbers;
+--     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
+--     routes_pct_vs(x, b) for a value printed beside the bound it was judged against.
 -- Spec: routes.md §3 "Effect", "Paired evidence".
 CREATE OR REPLACE TEMP MACRO routes_wilson_lo(p, n, z) AS
     CASE WHEN n > 0 THEN
@@ -85,12 +88,40 @@ CREATE OR REPLACE TEMP MACRO routes_signed(x) AS
              THEN format('{:+.3g}', x)
          ELSE printf('%+.3f', x) END;
 
-CREATE OR REPLACE TEMP MACRO routes_pct(x) AS
+-- A value printed beside the bound it was judged against (a CI width and max_ci_width, an
+-- overlap and min_stratum_overlap, a lower bound and -tolerance, an age and freshness_days)
+-- must never read as that bound, or as on its other side: a width of 0.3004 printed
+-- "0.300 exceeds max_ci_width 0.300", an overlap of 49.6% "50% ... below 50%". Both are
+-- printed with the fewest decimals from d on at which their texts differ; up to 6, the
+-- precision every comparison rounds to, so a value judged different always differs. Equal
+-- at 6 decimals (judged equal): d.
+CREATE OR REPLACE TEMP MACRO routes_dec_vs(x, b, d) AS
+    coalesce(list_filter(range(d, 7),
+                         lambda k: printf('%.*f', k, x::DOUBLE) <> printf('%.*f', k, b::DOUBLE))[1],
+             d);
+
+-- x beside b, unsigned, with routes_dec_vs(x, b, d) decimals (print b with the same).
+CREATE OR REPLACE TEMP MACRO routes_num_vs(x, b, d) AS
+    printf('%.*f', routes_dec_vs(x, b, d), x::DOUBLE);
+
+-- A percentage of x (a share), beside the share b it was judged against. A share just under
+-- 1 is not "100%" either (routes_pct compares with 1): 0.996 is "99.6%".
+CREATE OR REPLACE TEMP MACRO routes_pct_vs(x, b) AS
     CASE WHEN x IS NULL THEN 'unknown'
          WHEN x <> 0 AND (abs(100 * x) >= 1e15
                           OR NOT regexp_matches(printf('%.0f', 100 * x), '[1-9]'))
              THEN format('{:.3g}%', 100 * x)
-         ELSE printf('%.0f%%', 100 * abs(x) * sign(x)) END;
+         ELSE printf('%.*f%%', routes_dec_vs(100 * x, 100 * b, 0), 100 * abs(x::DOUBLE) * sign(x)) END;
+
+CREATE OR REPLACE TEMP MACRO routes_pct(x) AS
+    routes_pct_vs(x, CASE WHEN x < 0 THEN -1.0 ELSE 1.0 END);
+
+-- A signed value beside the bound b it was judged against (routes_signed's tiny and huge
+-- values already read apart from any bound printed with three decimals).
+CREATE OR REPLACE TEMP MACRO routes_signed_vs(x, b) AS
+    CASE WHEN x IS NULL OR x = 0 OR abs(x) >= 1e15
+              OR NOT regexp_matches(printf('%.3f', x), '[1-9]') THEN routes_signed(x)
+         ELSE printf('%+.*f', routes_dec_vs(x, b, 3), x::DOUBLE) END;
 
 CREATE OR REPLACE TEMP MACRO routes_usd(x) AS
     CASE WHEN x IS NULL OR NOT isfinite(x) THEN 'unknown'

@@ -180,36 +180,37 @@ SELECT w.*,
              THEN 'incumbent has ' || inc_lab_matched || ' labelled episodes in compared strata (minimum '
                   || min_labelled_per_route || ')' END,
         CASE WHEN round(hist_ci_width, 6) > max_ci_width
-             THEN 'historical 95% CI width ' || printf('%.3f', hist_ci_width)
-                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+             THEN 'historical 95% CI width ' || routes_num_vs(hist_ci_width, max_ci_width, 3)
+                  || ' exceeds max_ci_width ' || routes_num_vs(max_ci_width, hist_ci_width, 3) END,
         CASE WHEN round(cand_overlap, 6) < min_stratum_overlap
-             THEN 'candidate overlap ' || routes_pct(cand_overlap)
+             THEN 'candidate overlap ' || routes_pct_vs(cand_overlap, min_stratum_overlap)
                   || ' of its labelled episodes is below min_stratum_overlap '
-                  || routes_pct(min_stratum_overlap) END,
+                  || routes_pct_vs(min_stratum_overlap, cand_overlap) END,
         CASE WHEN round(inc_overlap, 6) < min_stratum_overlap
-             THEN 'incumbent overlap ' || routes_pct(inc_overlap)
+             THEN 'incumbent overlap ' || routes_pct_vs(inc_overlap, min_stratum_overlap)
                   || ' of its labelled episodes is below min_stratum_overlap '
-                  || routes_pct(min_stratum_overlap) END,
+                  || routes_pct_vs(min_stratum_overlap, inc_overlap) END,
         CASE WHEN pairs > 0 AND pairs < min_pairs
              THEN 'paired fixtures: ' || pairs || ' (minimum ' || min_pairs || ' for paired evidence)' END,
         CASE WHEN pairs >= min_pairs AND round(paired_ci_width, 6) > max_ci_width
-             THEN 'paired 95% CI width ' || printf('%.3f', paired_ci_width)
-                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+             THEN 'paired 95% CI width ' || routes_num_vs(paired_ci_width, max_ci_width, 3)
+                  || ' exceeds max_ci_width ' || routes_num_vs(max_ci_width, paired_ci_width, 3) END,
         CASE WHEN paired_sufficient AND hist_sufficient
              THEN 'paired evidence outranks the historical strata and decides the verdict' END,
         CASE conclusion
-            WHEN 'non_inferior' THEN 'non-inferior: lower bound ' || routes_signed(ci_low)
-                || ' ≥ -tolerance ' || printf('-%.3f', tolerance)
+            WHEN 'non_inferior' THEN 'non-inferior: lower bound ' || routes_signed_vs(ci_low, -tolerance)
+                || ' ≥ -tolerance ' || '-' || routes_num_vs(tolerance, -ci_low, 3)
             WHEN 'candidate_better' THEN 'candidate better: lower bound ' || routes_signed(ci_low) || ' above 0'
             WHEN 'incumbent_better' THEN 'incumbent better: upper bound ' || routes_signed(ci_high) || ' below 0'
-            WHEN 'inconclusive' THEN 'not shown non-inferior: lower bound ' || routes_signed(ci_low)
-                || ' below -tolerance ' || printf('-%.3f', tolerance)
+            WHEN 'inconclusive' THEN 'not shown non-inferior: lower bound ' || routes_signed_vs(ci_low, -tolerance)
+                || ' below -tolerance ' || '-' || routes_num_vs(tolerance, -ci_low, 3)
         END,
         CASE WHEN newest_evidence IS NULL AND evidence_source IS NOT NULL
              THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
         CASE WHEN newest_evidence IS NOT NULL AND round(age_days, 6) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || CAST(floor(age_days) AS BIGINT) || ' days old (freshness_days ' || freshness_days || ')' END,
+                  || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
+                  || freshness_days || ')' END,
         CASE WHEN current_harness IS NOT NULL AND NOT current_harness_in_evidence
                   AND evidence_source IS NOT NULL
              THEN 'harness changed since: the activity now runs on ' || current_harness

@@ -185,19 +185,23 @@ SELECT *,
         CASE WHEN labelled_ops < min_labelled_per_route
              THEN 'labelled operations ' || labelled_ops || ' (minimum ' || min_labelled_per_route || ')' END,
         CASE WHEN round(acceptance_ci_high - acceptance_ci_low, 6) > max_ci_width
-             THEN 'acceptance 95% CI width ' || printf('%.3f', acceptance_ci_high - acceptance_ci_low)
-                  || ' exceeds max_ci_width ' || printf('%.3f', max_ci_width) END,
+             THEN 'acceptance 95% CI width '
+                  || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
+                  || ' exceeds max_ci_width '
+                  || routes_num_vs(max_ci_width, acceptance_ci_high - acceptance_ci_low, 3) END,
         CASE WHEN cost_basis = 'unknown' THEN 'cost unknown for some attempts or the baseline: No $ claimed' END,
         CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
              THEN 'no accepted operation or no accepted baseline outcome to price' END,
         CASE WHEN NOT quality_bar_kept
              THEN 'acceptance is below the target route by more than the tolerance (upper bound '
-                  || routes_signed(quality_ci_high) || ')' END,
+                  || routes_signed_vs(quality_ci_high, -tolerance) || ' below -tolerance -'
+                  || routes_num_vs(tolerance, -quality_ci_high, 3) || ')' END,
         CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
         CASE WHEN round(age_days, 6) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || CAST(floor(age_days) AS BIGINT) || ' days old (freshness_days ' || freshness_days || ')' END
+                  || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
+                  || freshness_days || ')' END
     ], lambda x: x IS NOT NULL) AS reasons,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL

@@ -68,17 +68,17 @@ comp_f AS (
                 || evidence_grade || ') is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || CAST(floor(age_days) AS BIGINT) || ' days before the as-of date'
+                             || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date'
                         WHEN stale THEN 'the evidence carries no timestamps'
                         ELSE 'the activity now runs on harness ' || current_harness
                              || ', which the evidence does not cover' END || '.'
             WHEN finding_type = 'cheaper_equivalent' AND grade = 'verified' THEN
-                cand_model || ' matched the incumbent within tolerance (' || printf('%.2f', tolerance)
+                cand_model || ' matched the incumbent within tolerance (' || printf('%.3f', tolerance)
                 || ')' || where_text || effect_text || ', at lower '
                 || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
                                    ELSE 'model tier (No $ claimed).' END
             WHEN finding_type = 'cheaper_equivalent' THEN
-                cand_model || ' is associated with a success rate within ' || printf('%.2f', tolerance)
+                cand_model || ' is associated with a success rate within ' || printf('%.3f', tolerance)
                 || ' of ' || inc_model || where_text || effect_text || ', at lower '
                 || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
                                    ELSE 'model tier (No $ claimed).' END
@@ -162,7 +162,7 @@ comp_f AS (
                 || routes_signed(paired_effect) || ', 95% CI [' || routes_signed(paired_ci_low)
                 || ', ' || routes_signed(paired_ci_high) || '].'
                 ELSE 'Paired fixtures: none (paired evidence would be needed for verified).' END,
-            'Verdict from ' || evidence_source || ' evidence at tolerance ' || printf('%.2f', tolerance)
+            'Verdict from ' || evidence_source || ' evidence at tolerance ' || printf('%.3f', tolerance)
                 || ': ' || CASE conclusion WHEN 'non_inferior' THEN 'non-inferior'
                    WHEN 'candidate_better' THEN 'candidate better'
                    WHEN 'incumbent_better' THEN 'incumbent better' ELSE conclusion END || '.',
@@ -208,7 +208,7 @@ casc_f AS (
                 || would_be_type || ' is out of date — '
                 || CASE WHEN newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || CAST(floor(age_days) AS BIGINT) || ' days before the as-of date.'
+                             || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date.'
                         ELSE 'the evidence carries no timestamps.' END
             WHEN grade = 'insufficient' THEN
                 'No recommendation yet: cheap-first ' || entry_model || ' → ' || target_model || ' on '
@@ -339,7 +339,7 @@ harness_f AS (
             || h.harness_from || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || h.harness_to
             || ', within-complexity difference ' || routes_signed(s.effect) || ', 95% CI ['
             || routes_signed(s.ci_low) || ', ' || routes_signed(s.ci_high) || ']')
-        || ['Models moving the same way by more than the tolerance ' || printf('%.2f', pol.tolerance)
+        || ['Models moving the same way by more than the tolerance ' || printf('%.3f', pol.tolerance)
             || ' across one fingerprint change: ' || len(h.models)
             || '. Route comparisons in this activity are held at observed until the shift is separated.',
             'Reported effect: the smallest of these shifts.'] AS why,
@@ -371,7 +371,8 @@ blind AS (
 blind_f AS (
     SELECT 'blind_spot' AS type, b.activity, 'insufficient' AS grade,
         'No recommendation yet: ' || b.activity || ' has ' || b.episodes || ' episodes but only '
-            || b.labelled || ' (' || routes_pct(b.labelled / CAST(b.episodes AS DOUBLE))
+            || b.labelled || ' (' || routes_pct_vs(b.labelled / CAST(b.episodes AS DOUBLE),
+                                                   pol.blind_spot_max_labelled_share)
             || ') carry a strong outcome signal. Record one per episode: a gate (build/test/release) '
             || 'pass/fail, a qe verdict, an independent review accept/reject or an explicit user accept/reject.'
             AS headline,
@@ -386,7 +387,8 @@ blind_f AS (
         list_filter([
             'Labelled: ' || b.labelled || ' of ' || b.episodes || ' episodes (blind-spot threshold: ≥ '
                 || pol.blind_spot_min_episodes || ' episodes with under '
-                || routes_pct(pol.blind_spot_max_labelled_share) || ' labelled).',
+                || routes_pct_vs(pol.blind_spot_max_labelled_share, b.labelled / CAST(b.episodes AS DOUBLE))
+                || ' labelled).',
             CASE WHEN b.medium_weak > 0 THEN b.medium_weak
                 || ' episodes carry only medium/weak signals (handoff, retry, escalation, session_end); these never create a label.' END,
             CASE WHEN b.assistant_only > 0 THEN b.assistant_only

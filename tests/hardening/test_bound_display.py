@@ -1,0 +1,191 @@
+"""A value shown beside the bound it was judged against never reads as that bound.
+
+Reports put numbers next to the thresholds that decided something: a CI width "exceeds
+max_ci_width", an overlap "is below min_stratum_overlap", a composite beside its grade, an
+activation rate in a tip that fires only under 100%. Rounded to the usual decimals they
+could read as the bound itself or as on its other side ("0.300 exceeds max_ci_width
+0.300", "50% ... below 50%", "90.00" beside a B+, "activation is 100.0%"). Such a value
+keeps the decimals it needs, up to 6 (every comparison rounds to 6 decimals), and one
+rule serves Python (``decimals_apart``) and the SQL (``routes_dec_vs``, ``plugin_dec_vs``).
+"""
+
+from __future__ import annotations
+
+import random
+from importlib import resources
+from typing import Any
+
+import duckdb
+import pytest
+from runscore.cli.output import decimals_apart, fmt_pct, fmt_score
+from runscore.cli.render import env
+
+
+def _macros(pack: str, *files: str) -> duckdb.DuckDBPyConnection:
+    con = duckdb.connect()
+    for f in files:
+        con.execute(resources.files("runscore").joinpath(f"sql/{pack}/v1/{f}").read_text())
+    return con
+
+
+def _routes() -> duckdb.DuckDBPyConnection:
+    return _macros("routes", "004_interval_macros.sql")
+
+
+def _one(con: duckdb.DuckDBPyConnection, sql: str, *params: Any) -> Any:
+    return con.execute(sql, list(params)).fetchall()[0][0]
+
+
+@pytest.mark.parametrize(
+    ("x", "b", "digits", "apart"),
+    [
+        (0.3004, 0.3, 3, 4),  # "0.300" vs "0.300": a fourth decimal tells them apart
+        (0.35, 0.3, 3, 3),  # apart already
+        (49.6, 50.0, 0, 1),
+        (89.996, 90.0, 2, 3),
+        (30.4, 30, 0, 1),
+        (30.6, 30, 0, 0),  # "31" is not "30"
+        (0.1 + 1e-7, 0.1, 3, 3),  # equal at 6 decimals: judged equal, so the usual decimals
+        (0.1000006, 0.1, 2, 6),  # "0.100001": apart at the sixth
+    ],
+)
+def test_decimals_apart_is_one_rule_in_python_and_sql(
+    x: float, b: float, digits: int, apart: int
+) -> None:
+    assert decimals_apart(x, b, digits) == apart
+    assert _one(_routes(), "SELECT routes_dec_vs(?::DOUBLE, ?::DOUBLE, ?)", x, b, digits) == apart
+    plugin = _macros("plugin", "000_macros.sql")
+    assert _one(plugin, "SELECT plugin_dec_vs(?::DOUBLE, ?::DOUBLE, ?)", x, b, digits) == apart
+
+
+def test_decimals_apart_agrees_with_the_sql_on_values_near_their_bounds() -> None:
+    rng = random.Random(7)
+    cases = []
+    for _ in range(300):
+        b = round(rng.uniform(0, 100), rng.choice([0, 1, 2, 3]))
+        x = b + rng.choice([-1, 1]) * 10 ** -rng.uniform(1, 7)
+        cases.append((x, b, rng.choice([0, 1, 2, 3])))
+    con, plugin = _routes(), _macros("plugin", "000_macros.sql")
+    con.execute("CREATE TABLE c (i INTEGER, x DOUBLE, b DOUBLE, d INTEGER)")
+    con.executemany("INSERT INTO c VALUES (?, ?, ?, ?)", [(i, *c) for i, c in enumerate(cases)])
+    got = [r[0] for r in con.execute("SELECT routes_dec_vs(x, b, d) FROM c ORDER BY i").fetchall()]
+    assert got == [decimals_apart(*c) for c in cases]
+    plugin_got = [
+        _one(plugin, "SELECT plugin_dec_vs(?::DOUBLE, ?::DOUBLE, ?)", *c) for c in cases[:50]
+    ]
+    assert plugin_got == got[:50]
+    # and the texts at those decimals differ whenever the two differ at 6 decimals
+    for (x, b, _), k in zip(cases, got, strict=True):
+        if round(x, 6) != round(b, 6):
+            assert f"{x:.{k}f}" != f"{b:.{k}f}"
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"),
+    [
+        (0.996, "99.6%"),  # was "100%": a rate under 1 read as every episode
+        (0.9999999, "99.99999%"),
+        (1.0, "100%"),
+        (0.5, "50%"),
+        (1 / 3, "33%"),  # away from 100% the usual rounding stays
+        (0.994999, "99%"),
+        (3e-05, "0.003%"),  # a nonzero share is never "0%" (as before)
+        (0.0, "0%"),
+        (-0.996, "-99.6%"),
+    ],
+)
+def test_a_share_under_one_is_never_shown_as_100_percent(share: float, shown: str) -> None:
+    assert fmt_pct(share) == shown
+    # the routes report's own percentages (its template) and the sentences its SQL writes
+    assert env().from_string("{{ x | pct }}").render(x=share) == shown
+    assert _one(_routes(), "SELECT routes_pct(?::DOUBLE)", share) == shown
+
+
+def test_an_unknown_share_is_a_dash() -> None:
+    assert [fmt_pct(v) for v in (None, float("nan"), float("inf"))] == ["—"] * 3
+
+
+@pytest.mark.parametrize(
+    ("score", "shown"),
+    [
+        (89.996, "89.996"),  # was "90.00" beside grade B+ (A- is from 90)
+        (90.004, "90.004"),  # EXCELLENT is above 90: "90.00" read as not above it
+        (79.9951, "79.995"),
+        (89.9999996, "90.00"),  # 90 at the comparisons' precision: graded as 90, shown so
+        (90.0, "90.00"),
+        (72.56508749466497, "72.57"),  # away from a whole number: as before
+        (100.0, "100.00"),
+        (99.999, "99.999"),
+    ],
+)
+def test_a_score_beside_its_grade_never_reads_as_a_whole_number_it_is_not(
+    score: float, shown: str
+) -> None:
+    assert fmt_score(score) == shown
+    assert env().from_string("{{ x | score }}").render(x=score) == shown
+
+
+def test_a_score_filter_keeps_the_unknown_and_integers_as_num_does() -> None:
+    assert [fmt_score(v) for v in (None, float("nan"), 85, True)] == ["—", "—", "85", "yes"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "params", "text"),
+    [
+        # 080/085: a CI width over max_ci_width
+        (
+            "'width ' || routes_num_vs($1, $2, 3) || ' exceeds max_ci_width ' "
+            "|| routes_num_vs($2, $1, 3)",
+            [0.3004, 0.3],
+            "width 0.3004 exceeds max_ci_width 0.3000",
+        ),
+        (
+            "'width ' || routes_num_vs($1, $2, 3) || ' exceeds max_ci_width ' "
+            "|| routes_num_vs($2, $1, 3)",
+            [0.41, 0.25],
+            "width 0.410 exceeds max_ci_width 0.250",  # as before when apart
+        ),
+        # 080: an overlap under min_stratum_overlap
+        (
+            "routes_pct_vs($1, $2) || ' is below ' || routes_pct_vs($2, $1)",
+            [0.496, 0.5],
+            "49.6% is below 50.0%",
+        ),
+        # 080/085: a lower (upper) bound against -tolerance
+        (
+            "'lower bound ' || routes_signed_vs($1, -$2) || ' below -tolerance -' "
+            "|| routes_num_vs($2, -$1, 3)",
+            [-0.1004, 0.1],
+            "lower bound -0.1004 below -tolerance -0.1000",
+        ),
+        (
+            "'lower bound ' || routes_signed_vs($1, -$2) || ' ≥ -tolerance -' "
+            "|| routes_num_vs($2, -$1, 3)",
+            [-0.05, 0.1],
+            "lower bound -0.050 ≥ -tolerance -0.100",
+        ),
+        # 080/085/090: an age over freshness_days
+        ("routes_num_vs($1, $2, 0) || ' days old'", [30.4, 30.0], "30.4 days old"),
+        ("routes_num_vs($1, $2, 0) || ' days old'", [45.2, 30.0], "45 days old"),
+    ],
+)
+def test_routes_reasons_never_read_as_their_bound(sql: str, params: list[Any], text: str) -> None:
+    con = _routes()
+    typed = sql.replace("$1", "$1::DOUBLE").replace("$2", "$2::DOUBLE")
+    assert _one(con, f"SELECT {typed}", *params) == text
+
+
+def test_the_activation_tip_never_says_100_percent_of_a_rate_under_one() -> None:
+    con = _macros("plugin", "000_macros.sql")
+    shown = [
+        _one(
+            con,
+            "SELECT plugin_num_text(?::DOUBLE * 100, plugin_dec_vs(?::DOUBLE * 100, 100, 1))",
+            r,
+            r,
+        )
+        for r in (0.9996, 0.95, 0.5, 0.0001)
+    ]
+    assert shown == ["99.96", "95.0", "50.0", "0.01"]
+    tips = resources.files("runscore").joinpath("sql/plugin/v1/520_tips.sql").read_text()
+    assert "plugin_dec_vs(activation_rate * 100, 100, 1)" in tips
