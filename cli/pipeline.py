@@ -54,6 +54,8 @@ def render_pipeline_markdown(result: engine.PipelineResult, pipeline_id: str) ->
         notes=result.diagnostics_for(pipeline_id),
         evaluated_at=result.evaluated_at,
         scoring_version=result.scoring_version,
+        best_verdict=engine.verdict_names()[0],
+        best_pass_rate=engine.best_verdict_pass_rate(),
     )
 
 

@@ -615,16 +615,25 @@ def history_tables(
 
 
 @functools.cache
-def _verdict_names() -> tuple[str, ...]:
+def _verdict_table() -> tuple[tuple[str, float | None, float | None], ...]:
     con = db.connect()
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "verdicts"))
-    names = tuple(
-        str(r[0]) for r in con.execute("SELECT verdict FROM pl_verdict ORDER BY rank").fetchall()
+    rows = tuple(
+        (str(r[0]), r[1], r[2])
+        for r in con.execute(
+            "SELECT verdict, composite_above, pass_rate_above FROM pl_verdict ORDER BY rank"
+        ).fetchall()
     )
     con.close()
-    return names
+    return rows
 
 
 def verdict_names() -> list[str]:
     """The verdicts of this scoring version, best first (from the SQL verdict table)."""
-    return list(_verdict_names())
+    return [v for v, _, _ in _verdict_table()]
+
+
+def best_verdict_pass_rate() -> float | None:
+    """The verified test pass rate the best verdict needs above (the SQL verdict table's;
+    null when it needs none): what a report says when the composite alone clears it."""
+    return _verdict_table()[0][2]

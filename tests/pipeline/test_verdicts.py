@@ -30,6 +30,8 @@ CASES: dict[str, tuple[int, int, list[str], bool, float, str]] = {
     "exactly-90": (5, 0, ["PASS 24/25"], False, 90.0, "GOOD"),
     # D3 = 96.04 → 90.01
     "above-90": (5, 0, ["PASS 2401/2500"], False, 90.01, "EXCELLENT"),
+    # D3 = 96.016 → 90.004: EXCELLENT, and its markdown must not say "90.00"
+    "just-above-90": (5, 0, ["PASS 12002/12500"], False, 90.004, "EXCELLENT"),
     # 21 + 20 + 0.25·72 + 7 + 9 = 75 exactly
     "exactly-75": (3, 1, ["PASS 18/25"], False, 75.0, "ACCEPTABLE"),
     "above-75": (3, 1, ["PASS 1801/2500"], False, 75.01, "GOOD"),
@@ -71,6 +73,24 @@ def test_composite_and_verdict(batch: Any, h: Any, pid: str) -> None:
 def test_excellent_withheld_flag(batch: Any, h: Any) -> None:
     withheld = {pid for pid in CASES if h.row_of(batch, pid)["excellent_withheld"]}
     assert withheld == {"rate-exactly-90"}
+
+
+def test_the_markdown_shows_a_composite_apart_from_the_bar_it_cleared(batch: Any) -> None:
+    from runscore.cli.pipeline import render_pipeline_markdown
+
+    # 90.004 is above EXCELLENT's 90; "90.00" read as not above it
+    md = render_pipeline_markdown(batch, "just-above-90")
+    assert "**Verdict: EXCELLENT** · composite score **90.004** / 100" in md
+    assert "| **Composite** | | **1.00** | **90.004** |" in md
+    md = render_pipeline_markdown(batch, "exactly-90")
+    assert "**Verdict: GOOD** · composite score **90.00** / 100" in md
+    # the bar the composite clears without the pass rate comes from the verdict table
+    md = render_pipeline_markdown(batch, "rate-exactly-90")
+    assert (
+        "> The composite clears the EXCELLENT bar, but EXCELLENT also needs a verified test "
+        "pass rate above 90 % (this pipeline: 90.00 %), so the verdict is GOOD."
+    ) in md
+    assert engine.best_verdict_pass_rate() == 90.0
 
 
 # --------------------------------------------------------------------------- SQL unit
