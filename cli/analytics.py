@@ -97,7 +97,12 @@ def report_markdown(res: eh.ReportResult) -> str:
     """The markdown of ``runscore report`` (also written by ``runscore nightly``)."""
     rows = res.table.to_pylist()
     sections = [
-        {"version": v, "rows": [r for r in rows if r["scoring_version"] == v]} for v in res.versions
+        {
+            "version": v,
+            "rows": [r for r in rows if r["scoring_version"] == v],
+            "bounds": res.bounds.get(v, {"score": [], "delta": []}),
+        }
+        for v in res.versions
     ]
     level = float(res.windows.get("interval_level", 0.95)) * 100
     return render(
@@ -118,6 +123,7 @@ def recommend_markdown(res: eh.RecommendResult) -> str:
         version=res.version,
         window=res.window,
         rows=res.table.to_pylist(),
+        bounds=res.bounds.get("score", []),
     )
 
 
@@ -216,7 +222,13 @@ def summary_cmd(
             r["cost_text"] = _cost_text(r["avg_cost_usd"])
         width = max((len(output.md_text(r["archetype"])) + 1 for r in rows), default=0)
         click.echo(
-            render("effectiveness_summary.md.j2", rows=rows, window=res.window, width=width),
+            render(
+                "effectiveness_summary.md.j2",
+                rows=rows,
+                window=res.window,
+                width=width,
+                bounds=res.bounds.get("score", []),
+            ),
             nl=False,
         )
     report_diagnostics(res.issues, res.notes)

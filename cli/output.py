@@ -294,6 +294,20 @@ def fmt_pct(v: Any) -> str:
     return fmt_float(x, decimals_apart(x, math.copysign(100.0, x), 0)) + "%"
 
 
+def fmt_vs(v: Any, bounds: Sequence[float], digits: int = 2) -> str:
+    """A value judged against ``bounds`` (a report's thresholds, from its SQL), as
+    ``fmt_num`` writes it, but a value that would read as one of them while it is not (at
+    the comparisons' 6 decimals) keeps the decimals that tell them apart: an average
+    composite of 0.6996 beside "optimize" (keep is from 0.70) is "0.6996", not "0.70"."""
+    if not isinstance(v, float) or not math.isfinite(v) or abs(v) >= SCI_FROM:
+        return fmt_num(v, digits)
+    k = digits
+    for b in bounds:
+        if f"{v:.{digits}f}" == f"{b:.{digits}f}" and round(v, 6) != round(b, 6):
+            k = max(k, decimals_apart(v, b, digits))
+    return fmt_float(v, k)
+
+
 def fmt_score(v: Any, digits: int = 2) -> str:
     """A 0-100 score beside the grade or verdict it earned, as ``fmt_num`` writes it, but a
     value that is not whole never reads as whole: the grade and verdict thresholds on this

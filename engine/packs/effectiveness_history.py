@@ -500,6 +500,9 @@ class ReportResult:
     notes: list[str] = field(default_factory=list)
     #: the version's windows row (window_runs, trend_runs, trend_margin, interval_level, ...)
     windows: dict[str, Any] = field(default_factory=dict)
+    #: per scoring version shown: what its scores and trend deltas are judged against
+    #: (``bounds_of``)
+    bounds: dict[str, dict[str, list[float]]] = field(default_factory=dict)
 
     @property
     def issues(self) -> list[LineIssue]:
@@ -508,6 +511,27 @@ class ReportResult:
 
 def _window_of(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT window_runs FROM windows").fetchall()[0][0])
+
+
+def bounds_of(con: duckdb.DuckDBPyConnection) -> dict[str, list[float]]:
+    """The values a staged version judges by, for reports that print a value beside its
+    verdict (so that it never reads as one of them: ``output.fmt_vs``): "score", the
+    cut-offs of its ``thresholds`` (110: every DOUBLE column), and "delta", ± the
+    ``trend_margin`` of its ``windows`` (115)."""
+    names = [
+        str(r[0])
+        for r in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = 'thresholds' "
+            "AND database_name = 'temp' AND data_type = 'DOUBLE' ORDER BY column_index"
+        ).fetchall()
+    ]
+    score = (
+        [float(v) for v in con.execute(f"SELECT {', '.join(names)} FROM thresholds").fetchall()[0]]
+        if names
+        else []
+    )
+    margin = float(con.execute("SELECT trend_margin FROM windows").fetchall()[0][0])
+    return {"score": score, "delta": [margin, -margin]}
 
 
 def _windows_of(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
@@ -528,10 +552,12 @@ def report(
     versions = select_versions(load, version)
     tables = []
     windows: dict[str, Any] = {}
+    bounds: dict[str, dict[str, list[float]]] = {}
     for v in versions:
         _stage(con, v, _AFTER_LOAD, _params(v, window))
         tables.append(duck.sql(con, "SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
+        bounds[scoring_version_of(v)] = bounds_of(con)
     notes = _notes_for(load) + _version_notes(load, versions, side_by_side=True)
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return ReportResult(
@@ -541,6 +567,7 @@ def report(
         load,
         notes,
         windows,
+        bounds,
     )
 
 
@@ -739,6 +766,8 @@ class RecommendResult:
     window: int
     history: HistoryLoad
     notes: list[str] = field(default_factory=list)
+    #: what the scores are judged against (``bounds_of``)
+    bounds: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def issues(self) -> list[LineIssue]:
@@ -767,7 +796,9 @@ def recommend(
     _stage(con, v, _TEAM, params)
     table = duck.sql(con, "SELECT * FROM recommend").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
-    return RecommendResult(table, team, scoring_version_of(v), _window_of(con), load, notes)
+    return RecommendResult(
+        table, team, scoring_version_of(v), _window_of(con), load, notes, bounds_of(con)
+    )
 
 
 # --------------------------------------------------------------------------- summary
@@ -780,6 +811,8 @@ class SummaryResult:
     version: str
     history: HistoryLoad
     notes: list[str] = field(default_factory=list)
+    #: what the scores are judged against (``bounds_of``)
+    bounds: dict[str, list[float]] = field(default_factory=dict)
 
     @property
     def issues(self) -> list[LineIssue]:
@@ -807,7 +840,7 @@ def summary(
     _stage(con, v, _SUMMARY, params)
     table = duck.sql(con, "SELECT * FROM summary").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
-    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes)
+    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes, bounds_of(con))
 
 
 # --------------------------------------------------------------------------- events

@@ -266,3 +266,41 @@ def test_summary_never_shows_a_nonzero_cost_as_zero(run_cli, write_history, make
         ">-$0.0001/run avg",
         "cost unknown",
     ]
+
+
+# ------------------------------------------------- a score beside its verdict, in markdown
+
+
+def test_a_score_beside_its_verdict_never_reads_as_the_cut_off(
+    tmp_path: Path, write_history, make_series, run_cli
+) -> None:
+    # 0.6996 is "optimize" (keep is from 0.70), and 0.0501 an improving trend (beyond
+    # ±0.05): rounded to two decimals each read as the cut-off it missed or cleared
+    hist = write_history(
+        make_series("guardian", [0.6996] * 10, model="claude-haiku-4")
+        + make_series("skeptic", [0.5] * 5 + [0.5501] * 5)
+        + make_series("sage", [0.70] * 10)
+    )
+    report = run_cli("report", "--history", str(hist)).stdout
+    assert "| guardian | 10 | 0.6996 |" in report and "| optimize |" in report
+    assert "- guardian (claude-haiku-4, score 0.6996): " in report
+    assert "| sage | 10 | 0.70 |" in report  # on the cut-off: as before
+    assert "| skeptic | 10 | 0.53 |" in report  # away from every cut-off: as before
+    assert "- skeptic: Δ 0.0501 [" in report
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    assert (rows["guardian"]["recommendation"], rows["skeptic"]["trend"]) == (
+        "optimize",
+        "improving",
+    )
+    summary = run_cli("summary", "--history", str(hist)).stdout
+    assert "guardian: 0.6996 (optimize)" in " ".join(summary.split())
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [guardian]\n")
+    rec = run_cli("recommend", str(team), "--history", str(hist)).stdout
+    assert "| 0.6996 (10 runs) |" in rec
+    # the cut-offs come from the version's SQL (110 thresholds, 115 windows)
+    res = eh.report(hist)
+    assert res.bounds["effectiveness/v1"] == {
+        "score": [0.70, 0.40, 0.70, 0.50],
+        "delta": [0.05, -0.05],
+    }

@@ -17,7 +17,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from runscore.cli.output import decimals_apart, fmt_pct, fmt_score
+from runscore.cli.output import decimals_apart, fmt_pct, fmt_score, fmt_vs
 from runscore.cli.render import env
 
 
@@ -189,3 +189,23 @@ def test_the_activation_tip_never_says_100_percent_of_a_rate_under_one() -> None
     assert shown == ["99.96", "95.0", "50.0", "0.01"]
     tips = resources.files("runscore").joinpath("sql/plugin/v1/520_tips.sql").read_text()
     assert "plugin_dec_vs(activation_rate * 100, 100, 1)" in tips
+
+
+@pytest.mark.parametrize(
+    ("value", "bounds", "shown"),
+    [
+        (0.6996, [0.70, 0.40], "0.6996"),  # was "0.70" beside "optimize"
+        (0.7004, [0.70, 0.40], "0.7004"),
+        (0.70, [0.70, 0.40], "0.70"),  # on the cut-off: judged as it, shown as it
+        (0.6999996, [0.70], "0.70"),  # 0.700000 at 6 decimals: judged equal
+        (0.6996, [0.40, 0.50], "0.70"),  # no cut-off there: the usual rounding
+        (0.0501, [0.05, -0.05], "0.0501"),
+        (-0.0499, [0.05, -0.05], "-0.0499"),
+        (None, [0.70], "—"),
+    ],
+)
+def test_a_value_beside_its_cut_offs_reads_apart_from_them(
+    value: Any, bounds: list[float], shown: str
+) -> None:
+    assert fmt_vs(value, bounds) == shown
+    assert env().from_string("{{ x | vs(b) }}").render(x=value, b=bounds) == shown
