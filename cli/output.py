@@ -309,11 +309,12 @@ def fmt_vs(v: Any, bounds: Sequence[float], digits: int = 2) -> str:
 
 
 def fmt_score(v: Any, digits: int = 2) -> str:
-    """A 0-100 score beside the grade or verdict it earned, as ``fmt_num`` writes it, but a
-    value that is not whole never reads as whole: the grade and verdict thresholds on this
-    scale are whole numbers (plugin grades A- at 90, pipeline EXCELLENT above 90, completion
-    buckets at 90 and 100), so 89.996 written "90.00" beside a B+ read as the grade's
-    error. It is "89.996". Whole at the comparisons' precision (6 decimals) is whole."""
+    """A pipeline's 0-100 score beside the verdict it earned, as ``fmt_num`` writes it, but
+    a value that is not whole never reads as whole: the pipeline pack's thresholds on this
+    scale are whole numbers (EXCELLENT above 90, completion buckets at 90 and 100), so
+    90.004 written "90.00" beside EXCELLENT read as not above 90. It is "90.004". Whole at
+    the comparisons' precision (6 decimals) is whole. (Where the cut-offs are at hand,
+    ``fmt_vs`` takes them instead: the plugin and effectiveness reports.)"""
     if not isinstance(v, float) or not math.isfinite(v) or abs(v) >= SCI_FROM:
         return fmt_num(v, digits)
     whole = float(round(v))

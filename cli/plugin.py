@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -101,7 +102,12 @@ def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return rows
 
 
-def render_skill(skill: dict[str, Any], weights: dict[str, float], rank: int | None = None) -> str:
+def render_skill(
+    skill: dict[str, Any],
+    weights: dict[str, float],
+    rank: int | None = None,
+    cuts: Sequence[float] = (),
+) -> str:
     return _md(
         "plugin_skill.md.j2",
         s=skill,
@@ -109,7 +115,14 @@ def render_skill(skill: dict[str, Any], weights: dict[str, float], rank: int | N
         sub_checks=SUB_CHECKS,
         dims=DIMENSIONS,
         weights=weights,
+        **_cuts(cuts),
     )
+
+
+def _cuts(cuts: Sequence[float]) -> dict[str, list[float]]:
+    """The grade cut-offs for a 0–100 composite, and for a 0–1 dimension score (graded
+    as score × 100): what the templates write a score apart from (the ``vs`` filter)."""
+    return {"cuts": list(cuts), "dim_cuts": [c / 100 for c in cuts]}
 
 
 def render_report(result: engine.PluginResult) -> str:
@@ -126,6 +139,7 @@ def render_report(result: engine.PluginResult) -> str:
         dims=DIMENSIONS,
         weights=result.dimension_weights,
         scoring_version=engine.SCORING_VERSION,
+        **_cuts(result.score_cuts),
     )
 
 
@@ -161,7 +175,13 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
             p = os.path.join(out_dir, "skills", name + ".md")
             os.makedirs(os.path.dirname(p), exist_ok=True)
             atomic_write_text(
-                p, render_skill(s, result.dimension_weights, ranks.get((s["skill"], s["path"])))
+                p,
+                render_skill(
+                    s,
+                    result.dimension_weights,
+                    ranks.get((s["skill"], s["path"])),
+                    result.score_cuts,
+                ),
             )
             written.append(p)
     return written
@@ -317,7 +337,14 @@ def register(group: click.Group) -> None:
         result = engine.rank(list(roots), judge=judge, mc=mc, matchups=matchups)
         _notes(result)
         if fmt == "markdown":
-            click.echo(_md("plugin_rank.md.j2", ranking=result.ranking.to_pylist()), nl=False)
+            click.echo(
+                _md(
+                    "plugin_rank.md.j2",
+                    ranking=result.ranking.to_pylist(),
+                    **_cuts(result.score_cuts),
+                ),
+                nl=False,
+            )
         else:
             # csv is data, as json is: every field json has (path tells apart skills that
             # share a relative name under two roots); the table for eyes leaves path out.

@@ -70,6 +70,9 @@ class PluginResult:
     warnings: list[LineIssue] = field(default_factory=list)
     #: composite weight per dimension, in dimension order (sql 010)
     dimension_weights: dict[str, float] = field(default_factory=dict)
+    #: the cut-offs a 0–100 composite is graded and badged by (sql 010: grades and badges'
+    #: minimum composites), for reports that print a score beside its grade apart from them
+    score_cuts: list[float] = field(default_factory=list)
     history_path: str | None = None
     history_written: int = 0
     history_skipped: int = 0
@@ -210,12 +213,17 @@ def evaluate(
         con, "SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank"
     ).to_arrow_table()
     weights = con.execute("SELECT dimension, weight FROM plugin_dimensions ORDER BY ord").fetchall()
+    cuts = con.execute(
+        "SELECT DISTINCT c FROM (SELECT min_score AS c FROM plugin_grade_cut "
+        "UNION ALL SELECT min_composite FROM plugin_badges) WHERE c IS NOT NULL ORDER BY c DESC"
+    ).fetchall()
     result = PluginResult(
         report=report.drop_columns(list(_INTERNAL)),
         ranking=ranking,
         issues=sorted(issues, key=lambda i: (i.file, i.line, i.reason)),
         warnings=list(scan.warnings),
         dimension_weights={str(d): float(w) for d, w in weights},
+        score_cuts=[float(c) for (c,) in cuts],
     )
     return result, con
 

@@ -10,6 +10,7 @@
 --           plugin_badges (badge, ord, min_composite, min_elo) (§5);
 --           plugin_depths (depth, ord, label) (§5);
 --           plugin_params (one row) — every other constant of §4, §6 and §7;
+--           plugin_grade_cut (grade, min_score) — the letter grades of a 0–100 value (§5);
 --           macros plugin_grade(v: 0–100) → letter, plugin_band(x: 0–1) → anchor band.
 -- All numbers are DOUBLE (a DECIMAL literal would add in decimal, not in float).
 CREATE OR REPLACE TEMP TABLE plugin_static_weights AS
@@ -105,22 +106,22 @@ SELECT
     -- §8 tips: how many of the weakest weighted dimensions get a tip
     3          AS tips_per_skill;
 
+-- Grades of a 0–100 value (§5): the first row, best first, whose min_score it reaches;
+-- under every row, F. A table, not only a CASE: the reports print a score beside its
+-- grade apart from these cut-offs (runscore.cli.output.fmt_vs), read from here.
+CREATE OR REPLACE TEMP TABLE plugin_grade_cut AS
+SELECT * FROM (VALUES
+    ('A+', 97.0::DOUBLE), ('A', 93.0::DOUBLE), ('A-', 90.0::DOUBLE),
+    ('B+', 87.0::DOUBLE), ('B', 83.0::DOUBLE), ('B-', 80.0::DOUBLE),
+    ('C+', 77.0::DOUBLE), ('C', 73.0::DOUBLE), ('C-', 70.0::DOUBLE),
+    ('D+', 67.0::DOUBLE), ('D', 63.0::DOUBLE), ('D-', 60.0::DOUBLE)
+) AS t(grade, min_score);
+
 CREATE OR REPLACE TEMP MACRO plugin_grade(v) AS
     CASE
         WHEN v IS NULL THEN NULL
-        WHEN plugin_cmp(v) >= 97 THEN 'A+'
-        WHEN plugin_cmp(v) >= 93 THEN 'A'
-        WHEN plugin_cmp(v) >= 90 THEN 'A-'
-        WHEN plugin_cmp(v) >= 87 THEN 'B+'
-        WHEN plugin_cmp(v) >= 83 THEN 'B'
-        WHEN plugin_cmp(v) >= 80 THEN 'B-'
-        WHEN plugin_cmp(v) >= 77 THEN 'C+'
-        WHEN plugin_cmp(v) >= 73 THEN 'C'
-        WHEN plugin_cmp(v) >= 70 THEN 'C-'
-        WHEN plugin_cmp(v) >= 67 THEN 'D+'
-        WHEN plugin_cmp(v) >= 63 THEN 'D'
-        WHEN plugin_cmp(v) >= 60 THEN 'D-'
-        ELSE 'F'
+        ELSE coalesce((SELECT max_by(g.grade, g.min_score) FROM plugin_grade_cut g
+                       WHERE plugin_cmp(v) >= g.min_score), 'F')
     END;
 
 -- Anchor bands of judge scores (§1): F < .20 ≤ D < .40 ≤ C < .60 ≤ B < .80 ≤ A.
