@@ -27,6 +27,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 
+@pytest.fixture(autouse=True)
+def _benchmarks_importable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``benchmarks`` lives beside the package: importable in every test here, not only
+    after the one that put the repository on sys.path (run alone, or in another order,
+    the tests that import it failed with ModuleNotFoundError)."""
+    monkeypatch.syspath_prepend(str(REPO))
+
+
 def py(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
     """``python -m ...`` from the repository root, where ``benchmarks`` is importable."""
     return subprocess.run(
@@ -312,7 +320,6 @@ def _new_records(doc: dict[str, Any], layout: str) -> int:
 
 
 def test_walk_seconds_sums_the_walk_statements_only(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.syspath_prepend(str(REPO))  # benchmarks/ lives beside the package
     from benchmarks.run import walk_seconds
 
     log = "\n".join(
