@@ -17,6 +17,7 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
@@ -483,9 +484,13 @@ def _entry(mfiles: dict[str, Any], key: str) -> dict[str, Any] | None:
         and _strs(e.get("runs"))
     ):
         return None
-    if type(e.get("batch", "")) is not str or type(e.get("ctime_ns", 0)) is not int:
+    if (
+        type(e.get("batch", "")) is not str
+        or type(e.get("ctime_ns", 0)) is not int
+        or type(e.get("read_ns", 0)) is not int
+    ):
         return None
-    if len(e) == 4 + ("batch" in e) + ("ctime_ns" in e):  # nothing said of the file (usual)
+    if len(e) == 4 + ("batch" in e) + ("ctime_ns" in e) + ("read_ns" in e):  # the usual
         return e
     ok = (
         _rows(e.get("skipped", []), (int, str))
@@ -640,6 +645,17 @@ def extract(
         ahead.release()
 
 
+#: A manifest entry is trusted by the file's size and times only when its ctime is this much
+#: older than the start of the extract that read the file (the entry's ``read_ns``). A file
+#: written again, at the same size, within the timestamp tick of the write the extract
+#: read keeps the size and times of the entry, and only its hash tells: so an entry whose
+#: file changed that close to its read is hashed the next time (once: it then takes that
+#: extract's ``read_ns``). The history cache has the same rule (``effectiveness_cache``).
+RACY_NS = 2_000_000_000
+#: ``read_ns`` of an entry written before entries had one: trusted by its times, as then.
+_NO_READ_NS = 1 << 62
+
+
 def _extract(
     paths: Sequence[str],
     history_path: str,
@@ -654,6 +670,8 @@ def _extract(
     progress: Progress | None,
     discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None,
 ) -> ExtractResult:
+    # Before any file is stat'ed or read here: the time of the read the manifest records.
+    read_ns = time.time_ns()
     files, disc = discovered if discovered is not None else sources.discover(paths)
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
@@ -704,6 +722,7 @@ def _extract(
                 and entry["size"] == f.size
                 and entry["mtime_ns"] == f.mtime_ns
                 and entry.get("ctime_ns") == f.ctime_ns
+                and (f.ctime_ns or f.mtime_ns) < entry.get("read_ns", _NO_READ_NS) - RACY_NS
             ):
                 unchanged.append(f)
                 entry_of[id(f)] = entry
@@ -715,7 +734,13 @@ def _extract(
                 # Remembered as it is now: a file touched, copied back or given its old
                 # times (a backup restored, `touch -d`, `chmod`) was hashed again on every
                 # later extract, for ever, while its entry kept the old times.
-                entry = {**entry, "size": f.size, "mtime_ns": f.mtime_ns, "ctime_ns": f.ctime_ns}
+                entry = {
+                    **entry,
+                    "size": f.size,
+                    "mtime_ns": f.mtime_ns,
+                    "ctime_ns": f.ctime_ns,
+                    "read_ns": read_ns,
+                }
                 refreshed[key] = entry
                 entry_of[id(f)] = entry
                 continue
@@ -877,7 +902,7 @@ def _extract(
             try:
                 new_manifest_entries = {
                     **refreshed,
-                    **_manifest_entries(runs_by_file, version, readable, result),
+                    **_manifest_entries(runs_by_file, version, readable, result, read_ns),
                 }
             except BaseException:
                 rendering.cancel()
@@ -1209,6 +1234,7 @@ def _manifest_entries(
     version: str,
     files: Sequence[sources.SourceFile],
     result: ExtractResult,
+    read_ns: int,
 ) -> dict[str, Any]:
     skipped: dict[str, list[list[Any]]] = {}
     for d in result.skipped_lines:
@@ -1237,6 +1263,7 @@ def _manifest_entries(
             "size": f.size,
             "mtime_ns": f.mtime_ns,
             "ctime_ns": f.ctime_ns,
+            "read_ns": read_ns,
             "sha256": f.sha256,
             "runs": runs,
             "batch": batch,
