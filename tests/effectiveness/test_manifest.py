@@ -451,10 +451,9 @@ def test_a_rewrite_given_back_its_size_and_mtime_is_read(tmp_path: Path) -> None
     assert lines[0]["events_sha256"] != lines[1]["events_sha256"]
 
 
-def test_an_entry_without_a_change_time_is_trusted_by_its_hash_and_completed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # A manifest written before entries kept ctime_ns: its files are not read again.
+def _extracted_without(tmp_path: Path, field: str) -> tuple[Path, str, str, dict[str, Any]]:
+    """A file extracted, then its manifest entry without ``field``, as a manifest of an
+    earlier layout wrote it: the file, the history, the entry's key and the entry."""
     log = tmp_path / "b.jsonl"
     log.write_text(SMALL_RUN)
     hist = str(tmp_path / "h.jsonl")
@@ -462,8 +461,16 @@ def test_an_entry_without_a_change_time_is_trusted_by_its_hash_and_completed(
     mp = effectiveness.manifest_path(hist)
     m = json.loads(Path(mp).read_text())
     ((key, entry),) = m["files"].items()
-    del entry["ctime_ns"]
+    del entry[field]
     Path(mp).write_text(json.dumps(m, separators=(",", ":")))
+    return log, hist, key, entry
+
+
+def test_an_entry_without_a_change_time_is_trusted_by_its_hash_and_completed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A manifest written before entries kept ctime_ns: its files are not read again.
+    log, hist, key, entry = _extracted_without(tmp_path, "ctime_ns")
     calls = _hash_calls(monkeypatch)
     res = effectiveness.extract([str(log)], hist)
     assert (res.files_read, res.files_unchanged, res.records_written) == (0, 1, 0)
@@ -703,15 +710,7 @@ def test_an_entry_without_a_read_time_is_trusted_by_its_times_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # A manifest written before entries kept read_ns: no file is hashed again for it.
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
-    mp = effectiveness.manifest_path(hist)
-    m = json.loads(Path(mp).read_text())
-    ((_, entry),) = m["files"].items()
-    del entry["read_ns"]
-    Path(mp).write_text(json.dumps(m, separators=(",", ":")))
+    log, hist, _, _ = _extracted_without(tmp_path, "read_ns")
     calls = _hash_calls(monkeypatch)
     res = effectiveness.extract([str(log)], hist)
     assert (res.files_read, res.files_unchanged) == (0, 1)
