@@ -315,12 +315,9 @@ def fmt_score(v: Any, digits: int = 2) -> str:
     90.004 written "90.00" beside EXCELLENT read as not above 90. It is "90.004". Whole at
     the comparisons' precision (6 decimals) is whole. (Where the cut-offs are at hand,
     ``fmt_vs`` takes them instead: the plugin and effectiveness reports.)"""
-    if not isinstance(v, float) or not math.isfinite(v) or abs(v) >= SCI_FROM:
-        return fmt_num(v, digits)
-    whole = float(round(v))
-    if round(v, 6) == whole:
-        return fmt_float(v, digits)
-    return fmt_float(v, decimals_apart(v, whole, digits))
+    # The nearest whole number is the only cut-off its text can land on.
+    near = [float(round(v))] if isinstance(v, float) and math.isfinite(v) else []
+    return fmt_vs(v, near, digits)
 
 
 def _columns(
