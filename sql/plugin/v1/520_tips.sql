@@ -97,7 +97,8 @@ SELECT sid, rank, dimension, score, weight, lost,
     WHEN 'robustness' THEN CASE
         WHEN failure_rate IS NOT NULL
             THEN format('Monte Carlo failure rate is {}%: find what makes runs error and guard against it',
-                        plugin_num_text(failure_rate * 100, 1))
+                        plugin_num_text(failure_rate * 100,
+                                        plugin_dec_vs(failure_rate * 100, 100, 1)))
         ELSE 'judges rate robustness low: cover error cases and what to do when inputs are missing'
     END
     WHEN 'structural_completeness' THEN CASE
