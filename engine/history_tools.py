@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from runscore.engine import history
+from runscore.engine import history, sources
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 from runscore.engine.sources import LineIssue
@@ -181,11 +181,12 @@ def _torn_tail(path: str, result: CheckResult) -> None:
         return
     for k, i in enumerate(result.issues):
         if i.line == result.lines:
-            result.issues[k] = LineIssue(
-                i.file,
-                i.line,
-                f"torn last line (no newline at the end; a writer was interrupted): {i.reason}",
-            )
+            # The readers name it already (sources.name_torn); a reason from the version's
+            # SQL (a line of JSON without a newline, missing a field) is named here.
+            if not i.reason.startswith(sources.TORN_LAST_LINE):
+                result.issues[k] = LineIssue(
+                    i.file, i.line, f"{sources.TORN_LAST_LINE}: {i.reason}"
+                )
             return
     result.notes.append(
         "the last line has no newline at the end (harmless: the next append ends it)"

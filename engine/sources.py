@@ -106,6 +106,9 @@ class SourceFile:
     ctime_ns: int = 0
     sha256: str = ""
     lines: int = 0  # '\n'-separated segments, a final empty segment not counted
+    #: The last line has no newline at the end: a bad last line is then a torn write
+    #: (``name_torn``).
+    open_end: bool = False
     #: Of those, blank lines (spaces, tabs, CRs) after the last line with content: no
     #: reader gives a row for them, and they leave every other row on its line.
     trailing_blank: int = 0
@@ -383,7 +386,8 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
         if clean and utf8 is not None:
             clean = _decodes(utf8, b"", final=True)  # no sequence cut off at the end
         sf.sha256 = h.hexdigest() if digest else ""
-        sf.lines = newlines + (1 if last not in (b"", b"\n") else 0)
+        sf.open_end = last not in (b"", b"\n")
+        sf.lines = newlines + (1 if sf.open_end else 0)
         sf.trailing_blank = _trailing_blank(tail)
         sf.clean = clean
         sf.long_line = max(longest, run)
@@ -423,7 +427,8 @@ def _prescan_whole(
             clean = not _not_json(data, 0, end, re2)
             if clean and end < len(data):
                 clean = not _not_json(data, end, len(data), re2)
-    sf.lines = data.count(b"\n") + (1 if data[-1:] not in (b"", b"\n") else 0)
+    sf.open_end = data[-1:] not in (b"", b"\n")
+    sf.lines = data.count(b"\n") + (1 if sf.open_end else 0)
     sf.trailing_blank = _trailing_blank(data)
     sf.clean = clean
     sf.long_line = len(data) if first < 0 else max(first, len(data) - last_nl - 1)
@@ -1129,7 +1134,7 @@ def read_jsonl(
     careful = [(f, -1 - order_of[f.path]) for f in sorted(dirty, key=lambda x: order_of[x.path])]
     if load_sql is _RAW_LINES_LOAD:
         issues, rows_of, failed = _careful_in_duckdb(con, careful, max_line_bytes, take_group)
-        result.skipped.extend(issues)
+        result.skipped.extend(name_torn(issues, [f for f, _ in careful]))
         for key in failed:  # a file that could not be read to its end: nothing of it is kept
             if have_careful:
                 con.execute(f"DELETE FROM {careful_tbl} WHERE _file_index = $k", {"k": key})
@@ -1140,7 +1145,7 @@ def read_jsonl(
     else:  # readers declaring a non-JSON column: every line checked in Python
         for f, key in careful:
             spool, good_lines, issues = _careful(f, max_line_bytes, spool_dir)
-            result.skipped.extend(issues)
+            result.skipped.extend(name_torn(issues, [f]))
             try:
                 if not good_lines:
                     continue
@@ -1730,6 +1735,30 @@ def _json_kind(v: object) -> str:
     if isinstance(v, str):
         return "a string"
     return type(v).__name__
+
+
+#: How every reader names a bad last line that has no newline at the end. A writer
+#: appends whole lines, newline last; a line cut short is one it did not finish (a crash,
+#: a kill, a full disk) or is finishing now. The reason after it says what the rest is.
+TORN_LAST_LINE = (
+    "torn last line (no newline at the end; a writer was interrupted or is still writing)"
+)
+
+
+def name_torn(issues: Sequence[LineIssue], files: Sequence[SourceFile]) -> list[LineIssue]:
+    """``issues`` (of ``files``, read the careful way), a bad last line that has no
+    newline at the end named for what it is (``TORN_LAST_LINE``): its own reason, "not
+    JSON: Unterminated string", says what is wrong with its text, not why."""
+    last: dict[str, int | None] = {}
+    for f in files:
+        # two files shown by one name: whose last line it is cannot be told from the issue
+        last[f.display] = f.lines if f.open_end and f.display not in last else None
+    return [
+        LineIssue(i.file, i.line, f"{TORN_LAST_LINE}: {i.reason}")
+        if i.line > 0 and last.get(i.file) == i.line and not i.reason.startswith(TORN_LAST_LINE)
+        else i
+        for i in issues
+    ]
 
 
 def _check_line(line: bytes) -> str | None:

@@ -319,3 +319,48 @@ def _lines_read(paths: list[Path]) -> tuple[list[Any], int]:
     assert res.skipped == []
     got = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
     return got, int(con.execute("SELECT count(*) FROM t__careful").fetchall()[0][0])
+
+
+TORN = sources.TORN_LAST_LINE
+
+
+@pytest.mark.parametrize("python_per_line", [False, True], ids=["duckdb", "python"])
+@pytest.mark.parametrize("chunk", [None, 7], ids=["shipped", "tiny-reads"])
+def test_a_bad_last_line_without_a_newline_is_named_torn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, python_per_line: bool, chunk: int | None
+) -> None:
+    if chunk is not None:
+        monkeypatch.setattr(sources, "CHUNK", chunk)
+    cut = (OK % 3)[:25]  # a write cut short: b'{"run_id":"r","type":"x",'
+    torn = tmp_path / "a-torn.jsonl"
+    torn.write_bytes(b"\n".join([OK % 1, b"{bad", OK % 2, cut]))
+    ended = tmp_path / "b-ended.jsonl"  # the same bad line, but its writer ended it
+    ended.write_bytes(b"\n".join([OK % 1, cut]) + b"\n")
+    open_good = tmp_path / "c-open-good.jsonl"  # no newline at the end, last line good
+    open_good.write_bytes(b"\n".join([b"{bad", OK % 1]))
+    rows, issues = _read([torn, ended, open_good], monkeypatch, python_per_line=python_per_line)
+    reason = (
+        "not JSON: Expecting property name enclosed in double quotes: line 1 column 26 (char 25)"
+    )
+    assert issues == [
+        {
+            "file": str(torn),
+            "line": 2,
+            "reason": "not JSON: Expecting property name enclosed "
+            "in double quotes: line 1 column 2 (char 1)",
+        },
+        {"file": str(torn), "line": 4, "reason": f"{TORN}: {reason}"},
+        {"file": str(ended), "line": 2, "reason": reason},
+        {
+            "file": str(open_good),
+            "line": 1,
+            "reason": "not JSON: Expecting property name "
+            "enclosed in double quotes: line 1 column 2 (char 1)",
+        },
+    ]
+    assert [(r[0], int(r[1])) for r in rows] == [
+        (str(torn), 1),
+        (str(torn), 3),
+        (str(ended), 1),
+        (str(open_good), 2),
+    ]

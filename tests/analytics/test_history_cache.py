@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from runscore.cli.main import cli
-from runscore.engine import filedigest
+from runscore.engine import filedigest, sources
 from runscore.engine.errors import UsageError
 from runscore.engine.packs import effectiveness_cache as ec
 from runscore.engine.packs import effectiveness_history as eh
@@ -149,6 +149,8 @@ def test_a_torn_last_line_is_never_cached(tmp_path: Path, monkeypatch: pytest.Mo
         assert got["reader"] == "cache+careful"
         _assert_same(got, _uncached(p, monkeypatch))
         assert got["issues"][-1]["line"] == 11
+        # named torn by the tail's reader too (its own last line, before the offset)
+        assert str(got["issues"][-1]["reason"]).startswith(sources.TORN_LAST_LINE + ": not JSON")
 
 
 @pytest.mark.parametrize("change", ["same_size_edit", "edit_keep_mtime", "truncate", "replace"])

@@ -84,7 +84,7 @@ def test_bad_lines_are_skipped_with_reasons(run_cli, tmp_path: Path, make_record
         f"{hist}:7: history line skipped: cycle_impact is not a boolean; tokens is not an integer",
         f"{hist}:8: history line skipped: scoring_version is not a string",
         f"{hist}:9: not a JSON object (an array)",
-        f"{hist}:11: not JSON: Unterminated string starting at: line 1 column 8 (char 7)",
+        f"{hist}:11: torn last line (no newline at the end; a writer was interrupted or is still writing): not JSON: Unterminated string starting at: line 1 column 8 (char 7)",
     ]
 
 

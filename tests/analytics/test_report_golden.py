@@ -22,7 +22,9 @@ SKIPPED = [
     f"{HISTORY}:6: history line skipped: missing run_id; missing archetype; missing ts; "
     "missing composite_score",
     f"{HISTORY}:10: history line skipped: composite_score is not a number",
-    f"{HISTORY}:45: not JSON: Unterminated string starting at: line 1 column 60 (char 59)",
+    f"{HISTORY}:45: "
+    "torn last line (no newline at the end; a writer was interrupted or is still writing): "
+    "not JSON: Unterminated string starting at: line 1 column 60 (char 59)",
 ]
 
 

@@ -74,6 +74,22 @@ def test_text_format_prints_nothing_on_stdout(run_cli: Run, events: Path) -> Non
     assert "1 run(s) scored" in r.stderr and "2 record(s) written" in r.stderr
 
 
+def test_a_torn_last_line_is_named_so(run_cli: Run, events: Path) -> None:
+    """A line a writer did not finish (no newline at the end) is skipped as any bad line
+    is, with a reason that says what it is; the run's other lines are scored."""
+    n = len(events.read_bytes().splitlines())
+    with events.open("ab") as f:
+        f.write(b'{"run_id": "r')
+    r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl")
+    assert r.exit_code == 1, r.stderr
+    assert (
+        f"in/events.jsonl:{n + 1}: torn last line (no newline at the end; a writer was "
+        "interrupted or is still writing): not JSON: Unterminated string starting at: "
+        "line 1 column 12 (char 11)\n"
+    ) in r.stderr
+    assert "1 run(s) scored" in r.stderr and "2 record(s) written" in r.stderr
+
+
 def test_rejected_input_exits_1_with_every_diagnostic(
     run_cli: Run, tmp_path: Path, events: Path
 ) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runscore.engine import history_tools
+from runscore.engine import history_tools, sources
 from runscore.engine.packs import effectiveness
 from runscore.engine.packs import effectiveness_history as eh
 
@@ -59,8 +59,10 @@ def damaged(tmp_path: Path, hh: Any) -> tuple[Path, Path, list[Any]]:
 def test_readers_skip_with_a_diagnostic(damaged: tuple[Path, Path, list[Any]]) -> None:
     _, hist, clean = damaged
     res = eh.report(hist)  # no exception
-    issues = [(i.line, i.reason.split(":")[0]) for i in res.issues]
-    assert issues == [(7, "history line skipped"), (10, "not JSON")]
+    issues = [(i.line, i.reason.split(": ")[0]) for i in res.issues]
+    # the torn line is named so by the reader itself (what `history check` says of it)
+    assert issues == [(7, "history line skipped"), (10, sources.TORN_LAST_LINE)]
+    assert res.issues[1].reason.startswith(f"{sources.TORN_LAST_LINE}: not JSON: ")
     assert {r["archetype"] for r in res.table.to_pylist()} == {"guardian", "sage"}
     legacy = eh.report(hist, version="archeflow-legacy")
     assert [(r["archetype"], r["runs"]) for r in legacy.table.to_pylist()] == [("guardian", 1)]
@@ -76,7 +78,7 @@ def test_check_lists_every_problem(damaged: tuple[Path, Path, list[Any]], run_cl
         "missing composite_score"
     )
     assert lines[1].startswith(
-        f"{hist}:10: torn last line (no newline at the end; a writer was interrupted): not JSON"
+        f"{hist}:10: torn last line (no newline at the end; a writer was interrupted or is still writing): not JSON"
     )
     assert "1 line(s) written by ArcheFlow's own scorer (archeflow-legacy)" in res.stderr
     assert lines[-1].endswith("2 bad, 0 duplicate")
