@@ -209,3 +209,29 @@ def test_a_value_beside_its_cut_offs_reads_apart_from_them(
 ) -> None:
     assert fmt_vs(value, bounds) == shown
     assert env().from_string("{{ x | vs(b) }}").render(x=value, b=bounds) == shown
+
+
+@pytest.mark.parametrize(
+    ("effect", "low", "high", "tolerance", "shown"),
+    [
+        (0.01, -0.03, 0.05, 0.05, "+0.010 [-0.030, +0.050]"),
+        # a lower bound just under -tolerance (not non-inferior) never reads as it
+        (0.01, -0.0500049, 0.07, 0.05, "+0.010 [-0.050005, +0.070]"),
+        # -0.050000 at the comparisons' 6 decimals: judged non-inferior, shown as the bound
+        (0.01, -0.0500004, 0.07, 0.05, "+0.010 [-0.050, +0.070]"),
+        # a lower bound just over 0 (candidate better) never reads as 0
+        (0.02, 0.0004, 0.04, 0.05, "+0.020 [+0.0004, +0.040]"),
+        (-0.02, -0.04, -0.0004, 0.05, "-0.020 [-0.040, -0.0004]"),  # upper bound under 0
+        (0.0, 0.0, 0.0, 0.05, "0.000 [0.000, 0.000]"),  # zero has no sign
+        (0.01, -0.03, 0.05, None, "+0.010 [-0.030, +0.050]"),  # no tolerance known
+        (None, None, None, 0.05, "—"),
+    ],
+)
+def test_routes_effect_and_interval_read_apart_from_their_bounds(
+    effect: Any, low: Any, high: Any, tolerance: Any, shown: str
+) -> None:
+    # the routes report's own macros (routes.md.j2 imports them from this template)
+    macros = env().get_template("routes_macros.md.j2").module
+    assert str(macros.ci(effect, low, high, tolerance)) == shown  # type: ignore[attr-defined]
+    assert str(macros.signed(0.0004)) == "+0.0004"  # type: ignore[attr-defined]
+    assert str(macros.signed(-0.0004, [0.0])) == "-0.0004"  # type: ignore[attr-defined]
