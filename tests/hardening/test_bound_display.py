@@ -219,7 +219,8 @@ def test_a_value_beside_its_cut_offs_reads_apart_from_them(
         (0.01, -0.0500049, 0.07, 0.05, "+0.010 [-0.050005, +0.070]"),
         # -0.050000 at the comparisons' 6 decimals: judged non-inferior, shown as the bound
         (0.01, -0.0500004, 0.07, 0.05, "+0.010 [-0.050, +0.070]"),
-        # a lower bound just over 0 (candidate better) never reads as 0
+        # a lower bound just over 0 (candidate better) never reads as 0 (as before: a
+        # nonzero value that would read as 0 keeps three significant digits)
         (0.02, 0.0004, 0.04, 0.05, "+0.020 [+0.0004, +0.040]"),
         (-0.02, -0.04, -0.0004, 0.05, "-0.020 [-0.040, -0.0004]"),  # upper bound under 0
         (0.0, 0.0, 0.0, 0.05, "0.000 [0.000, 0.000]"),  # zero has no sign
