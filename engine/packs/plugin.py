@@ -208,6 +208,15 @@ def evaluate(
             "SELECT file, line, reason FROM plugin_input_issues ORDER BY file, line, reason"
         ).fetchall()
     ]
+    warnings = [
+        *scan.warnings,
+        *(
+            LineIssue(str(f), int(ln), str(r))
+            for f, ln, r in con.execute(
+                "SELECT file, line, reason FROM plugin_input_warnings ORDER BY file, line, reason"
+            ).fetchall()
+        ),
+    ]
     report = duck.sql(con, "SELECT * FROM plugin_report ORDER BY seq").to_arrow_table()
     ranking = duck.sql(
         con, "SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank"
@@ -221,7 +230,7 @@ def evaluate(
         report=report.drop_columns(list(_INTERNAL)),
         ranking=ranking,
         issues=sorted(issues, key=lambda i: (i.file, i.line, i.reason)),
-        warnings=list(scan.warnings),
+        warnings=warnings,
         dimension_weights={str(d): float(w) for d, w in weights},
         score_cuts=[float(c) for (c,) in cuts],
     )

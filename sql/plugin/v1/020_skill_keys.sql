@@ -12,7 +12,9 @@
 --             rule with any match decides, and it must match exactly one skill
 --             (candidates = 1), else the line is reported as ambiguous.
 --           plugin_input_issues (file, line, reason) — empty here; later files add the
---             lines they reject (and why).
+--             lines they reject (and why);
+--           plugin_input_warnings (file, line, reason) — empty here; later files add what
+--             they used but not all of (a judge's score key no dimension takes).
 -- sid (the internal skill id) is the display path of the skill's SKILL.md: unique even
 -- when two roots hold the same relative path.
 CREATE OR REPLACE TEMP TABLE plugin_input_keys AS
@@ -45,6 +47,7 @@ FROM cand c JOIN best b ON b.key = c.key AND b.rule = c.rule
 GROUP BY c.key;
 
 CREATE OR REPLACE TEMP TABLE plugin_input_issues (file VARCHAR, line BIGINT, reason VARCHAR);
+CREATE OR REPLACE TEMP TABLE plugin_input_warnings (file VARCHAR, line BIGINT, reason VARCHAR);
 
 -- Why an input line's `skill` cannot be used (NULL when it can). `candidates` comes from
 -- `LEFT JOIN plugin_key_map m ON m.key = <skill> ->> '$'` (NULL = no match).

@@ -11,7 +11,11 @@
 --           plugin_judge_dims (sid, dimension, score, judges) — the mean over judges per
 --             dimension (Python sum() / count, judges in input order);
 --           plugin_judge_count (sid, judges) — judges with an accepted line per skill;
---           rows appended to plugin_input_issues.
+--           rows appended to plugin_input_issues;
+--           rows appended to plugin_input_warnings: a score key of an accepted line that no
+--             judged dimension takes (a typo, or a dimension §5 does not let judges feed,
+--             such as robustness) is ignored, and said so once per file and key, at its
+--             first line (a judge that writes "overall" on every line warns once).
 CREATE OR REPLACE TEMP TABLE plugin_judge_checked AS
 SELECT j.*, m.sid,
        coalesce(
@@ -41,6 +45,24 @@ SELECT c._file, c._line,
 FROM plugin_judge_checked c
 WHERE c.problem IS NULL
   AND NOT EXISTS (SELECT 1 FROM plugin_judge_lines l WHERE l._ord = c._ord);
+
+INSERT INTO plugin_input_warnings
+WITH ignored AS (
+    SELECT l._file, l._line, k.key
+    FROM plugin_judge_lines l, unnest(json_keys(l.scores)) AS k(key)
+    WHERE k.key NOT IN (SELECT dimension FROM plugin_dimensions WHERE judge_feeds)
+), judged AS (
+    SELECT list(dimension ORDER BY ord) AS dims FROM plugin_dimensions WHERE judge_feeds
+)
+SELECT i._file, min(i._line),
+       format('scores.{} ignored{}: judges score only {} and {}',
+              CASE WHEN regexp_full_match(i.key, '[A-Za-z_][A-Za-z0-9_]*') THEN i.key
+                   ELSE to_json(i.key)::VARCHAR END,
+              CASE WHEN count(*) > 1 THEN format(' (on {} lines of this file, the first here)',
+                                                 count(*)) ELSE '' END,
+              array_to_string(j.dims[:-2], ', '), j.dims[-1])
+FROM ignored i, judged j
+GROUP BY i._file, i.key, j.dims;
 
 CREATE OR REPLACE TEMP TABLE plugin_judge_values AS
 SELECT l.sid, l.judge, l._file, l._line, l._ord, d.dimension, d.ord AS dim_ord,
