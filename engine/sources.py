@@ -872,6 +872,11 @@ LIST_BIND_ROWS = 20_000
 #: "Sixteenth pass"). A line longer than a buffer fails the read: see ``object_size``
 #: in ``read_jsonl``.
 READ_OBJECT_BYTES = 32 << 20
+#: maximum_object_size for a read of the null device (a table's empty shape): what it is
+#: cannot matter, but its buffers count against the memory limit. At the line limit
+#: (buffers of 128 MiB) `report` over a 56-line history and `sql` without one ran out of
+#: memory under RUNSCORE_MEMORY_LIMIT=100MB; DuckDB's reader takes 32 MiB at the least.
+EMPTY_READ_OBJECT_BYTES = 1 << 20
 
 #: Files smaller than this on average are read in materialised batches.
 SMALL_FILE_BYTES = 1 << 20
@@ -974,13 +979,22 @@ def read_jsonl(
         line limit: its lines are known only to be within it. A read after the scan that
         meets a longer line (appended since) is made again with the line limit (``stage``).
         """
-        if optimistic:
-            return READ_OBJECT_BYTES
+        if all(p == os.devnull for p in paths):
+            return EMPTY_READ_OBJECT_BYTES
         known = [by_path[p] for p in paths if p in by_path]
         if len(known) < len(paths):
             return line_limit_object
-        longest = max((f.long_line for f in known), default=0)
-        return max(READ_OBJECT_BYTES, min(longest, max_line_bytes) + 1024)
+        if optimistic:
+            size = READ_OBJECT_BYTES
+        else:
+            longest = max((f.long_line for f in known), default=0)
+            size = max(READ_OBJECT_BYTES, min(longest, max_line_bytes) + 1024)
+        # No line is longer than its file: the buffers of a read of small files need not
+        # be sized for long lines (2 x 32 MiB, against the memory limit: `sql` over a
+        # 56-line history ran out of memory under RUNSCORE_MEMORY_LIMIT=64MB). A file
+        # grown since its stat past that fails the read, which is then made again as
+        # above (``stage``).
+        return min(size, max((f.size for f in known), default=0) + 1024)
 
     load_sql, macro = _raw_batch_load(cols)  # how a batch of small files is loaded
 
@@ -1021,7 +1035,11 @@ def read_jsonl(
     def stage_lines() -> None:
         """Stage ``_raw_batch``, loaded already (lines: the careful path in DuckDB)."""
         sqlpack.execute(con, macro)
-        sqlpack.execute(con, proj, {**params, "files": [os.devnull]})
+        sqlpack.execute(
+            con,
+            proj,
+            {**params, "files": [os.devnull], "max_object_size": EMPTY_READ_OBJECT_BYTES},
+        )
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
     def batches_of(group: list[SourceFile]) -> list[list[SourceFile]]:

@@ -389,7 +389,14 @@ def _load_fast(
             sqlpack.execute(
                 con,
                 fast,
-                {"files": [f.path], "display": f.display, "max_object_size": limit + 1024},
+                # No line is longer than the file: a small history's buffers are not sized
+                # for the line limit (2 x 64 MiB, against the memory limit). One grown
+                # since the stat past that fails the read, which then goes the careful way.
+                {
+                    "files": [f.path],
+                    "display": f.display,
+                    "max_object_size": min(limit, before.st_size) + 1024,
+                },
             )
             lines, bad = con.execute(
                 "SELECT lines, nonconforming FROM history_fast_check"

@@ -172,3 +172,25 @@ def test_ctrl_c_is_exit_130_and_leaves_no_history(
     res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
     assert (res.exit_code, res.stdout, res.stderr) == (130, "", "error: interrupted\n")
     assert not (tmp_path / "h.jsonl").exists()
+
+
+def test_a_small_memory_limit_is_enough_for_small_inputs(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # DuckDB's JSON reader takes a buffer of at least 32 MiB; reads sized for the line
+    # limit (2 x 64 MiB) or for long lines (2 x 32 MiB) made `report` over the sample's
+    # 56-line history, and `sql` with no history, run out of memory under 64MB or 100MB.
+    monkeypatch.setenv("RUNSCORE_MEMORY_LIMIT", "48MB")
+    res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    res = run_cli("report", "--history", "h.jsonl", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.startswith("[")
+    sql = ["sql", "SELECT count(*) AS n FROM history", "--format", "csv"]
+    res = run_cli(*sql, "--history", "none.jsonl")  # no history: empty views
+    assert (res.exit_code, res.stdout) == (0, "n\n0\n"), res.stderr
+    with open("h.jsonl", "a") as f:
+        f.write('{"run_id": "torn')  # a dirty history: the careful read
+    res = run_cli(*sql, "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (1, "n\n56\n"), res.stderr
+    assert "h.jsonl:57: torn last line" in res.stderr
