@@ -1164,9 +1164,30 @@ def export(
     except (OSError, duckdb.IOException) as e:
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e).splitlines()[0]
-        raise UsageError(f"{target}: cannot write the export: {why}") from None
+        raise UsageError(f"{target}: cannot write the export: {_write_failure(e)}") from None
     return ExportResult(written, rows, issues, notes)
+
+
+#: What a write fails with that the user can act on. pyarrow and DuckDB word it inside
+#: their own message ("Error writing bytes to file. Detail: [errno 27] File too large";
+#: 'IO Error: Could not write file "<the temporary file>": No space left on device').
+_WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EIO)
+
+#: A temporary name of ``_tmp_beside`` (".NAME.PID.HEX.tmp"), in a message.
+_TMP_NAME = re.compile(r"\.([^/\"'\s]+)\.\d+\.[0-9a-f]{8}\.tmp\b")
+
+
+def _write_failure(e: BaseException) -> str:
+    """Why a write of the export failed, in the OS's words where the error has them."""
+    strerror = e.strerror if isinstance(e, OSError) else None
+    text = strerror or str(e)
+    for n in _WRITE_ERRNOS:
+        if os.strerror(n) in text:
+            return os.strerror(n)
+    if strerror:
+        return strerror
+    first = text.splitlines()[0] if text else type(e).__name__
+    return _TMP_NAME.sub(r"\1", first)  # the export's own name, not the temporary one
 
 
 def _tmp_beside(target: str, suffix: str) -> str:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
 import polars as pl
+import pytest
 
 HERE = Path(__file__).resolve().parent
 HISTORY = str(HERE / "data" / "history.jsonl")
@@ -173,6 +176,38 @@ def test_export_to_a_place_it_cannot_write_is_a_usage_error(run_cli, tmp_path: P
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == f"error: {proc}: cannot write the export: No such file or directory\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]
+
+
+@pytest.mark.parametrize("name", ["h.parquet", "h.duckdb"])
+def test_a_write_that_fails_midway_names_the_export_not_its_temporary_file(
+    tmp_path: Path, name: str
+) -> None:
+    # A file size limit (RLIMIT_FSIZE) fails a write past it with EFBIG, "File too large",
+    # as a full disk fails one with ENOSPC: the export is written, then stopped midway. The
+    # DuckDB file's error named the temporary file beside the export, a name the user
+    # never gave; it says what failed, of the export's own path. Nothing is left behind.
+    target = tmp_path / "out" / name
+    code = (
+        "import resource, signal, sys\n"
+        "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+        "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))\n"
+        "from runscore.cli.main import main\n"
+        f"sys.argv = ['runscore', 'export', '--to', {str(target)!r}, '--history', {HISTORY!r}]\n"
+        "main()\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.splitlines()[-1] == f"error: {target}: cannot write the export: File too large"
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_a_failure_without_the_os_words_names_the_export_not_its_temporary_file() -> None:
+    from runscore.engine.packs.effectiveness_history import _write_failure
+
+    e = duckdb.IOException('IO Error: Could not write file "/d/.h.duckdb.77.0a1b2c3d.tmp": odd')
+    assert _write_failure(e) == 'IO Error: Could not write file "/d/h.duckdb": odd'
+    full = duckdb.IOException(f'IO Error: Could not write file "/d/.x.tmp": {os.strerror(28)}')
+    assert _write_failure(full) == "No space left on device"
 
 
 def test_an_export_gets_the_mode_any_new_file_gets(run_cli, tmp_path: Path) -> None:
