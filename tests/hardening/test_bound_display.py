@@ -236,3 +236,36 @@ def test_routes_effect_and_interval_read_apart_from_their_bounds(
     assert str(macros.ci(effect, low, high, tolerance)) == shown  # type: ignore[attr-defined]
     assert str(macros.signed(0.0004)) == "+0.0004"  # type: ignore[attr-defined]
     assert str(macros.signed(-0.0004, [0.0])) == "-0.0004"  # type: ignore[attr-defined]
+
+
+def test_a_share_of_verified_pipelines_under_all_never_reads_as_100() -> None:
+    # 19,999 of 20,000 pipelines with verified tests: 99.995 % read "100.00" (all of them)
+    row = {
+        "period_start": "2026-11-01",
+        "pipelines": 20000,
+        "excellent": 1,
+        "good": 2,
+        "acceptable": 3,
+        "needs_improvement": 4,
+        "verified_share": 19999 / 20000,
+        "avg_task_completion": 90.0,
+        "avg_deviation_score": 80.0,
+        "avg_test_pass_rate": 70.0,
+        "avg_time_efficiency": 60.0,
+        "avg_quality": 50.0,
+        "avg_composite": 75.0,
+    }
+    text = (
+        env()
+        .get_template("pipeline_report.md.j2")
+        .render(
+            rows=[row],
+            total=row,
+            path="p.jsonl",
+            period="month",
+            scoring_version="pipeline/v1",
+        )
+    )
+    cells = [ln.split(" | ")[6] for ln in text.splitlines() if ln.startswith("| 2026-11-01")]
+    assert cells == ["99.995"]
+    assert "| 100.00 |" not in text
