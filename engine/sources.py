@@ -874,8 +874,8 @@ LIST_BIND_ROWS = 20_000
 READ_OBJECT_BYTES = 32 << 20
 #: maximum_object_size for a read of the null device (a table's empty shape): what it is
 #: cannot matter, but its buffers count against the memory limit. At the line limit
-#: (buffers of 128 MiB) `report` over a 56-line history and `sql` without one ran out of
-#: memory under RUNSCORE_MEMORY_LIMIT=100MB; DuckDB's reader takes 32 MiB at the least.
+#: (buffers of 128 MiB) `sql` without a history ran out of memory under
+#: RUNSCORE_MEMORY_LIMIT=100MB; DuckDB's reader takes 32 MiB at the least.
 EMPTY_READ_OBJECT_BYTES = 1 << 20
 
 #: Files smaller than this on average are read in materialised batches.
@@ -982,13 +982,15 @@ def read_jsonl(
         if all(p == os.devnull for p in paths):
             return EMPTY_READ_OBJECT_BYTES
         known = [by_path[p] for p in paths if p in by_path]
-        if len(known) < len(paths):
-            return line_limit_object
         if optimistic:
             size = READ_OBJECT_BYTES
+        elif len(known) < len(paths):
+            return line_limit_object
         else:
             longest = max((f.long_line for f in known), default=0)
             size = max(READ_OBJECT_BYTES, min(longest, max_line_bytes) + 1024)
+        if len(known) < len(paths):
+            return size
         # No line is longer than its file: the buffers of a read of small files need not
         # be sized for long lines (2 x 32 MiB, against the memory limit: `sql` over a
         # 56-line history ran out of memory under RUNSCORE_MEMORY_LIMIT=64MB). A file

@@ -58,8 +58,9 @@ SELECT i._file, min(i._line),
        format('scores.{} ignored{}: judges score only {} and {}',
               CASE WHEN regexp_full_match(i.key, '[A-Za-z_][A-Za-z0-9_]*') THEN i.key
                    ELSE to_json(i.key)::VARCHAR END,
-              CASE WHEN count(*) > 1 THEN format(' (on {} lines of this file, the first here)',
-                                                 count(*)) ELSE '' END,
+              CASE WHEN count(DISTINCT i._line) > 1
+                   THEN format(' (on {} lines of this file, the first here)',
+                               count(DISTINCT i._line)) ELSE '' END,
               array_to_string(j.dims[:-2], ', '), j.dims[-1])
 FROM ignored i, judged j
 GROUP BY i._file, i.key, j.dims;
