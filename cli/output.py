@@ -308,18 +308,6 @@ def fmt_vs(v: Any, bounds: Sequence[float], digits: int = 2) -> str:
     return fmt_float(v, k)
 
 
-def fmt_score(v: Any, digits: int = 2) -> str:
-    """A pipeline's 0-100 score beside the verdict it earned, as ``fmt_num`` writes it, but
-    a value that is not whole never reads as whole: the pipeline pack's thresholds on this
-    scale are whole numbers (EXCELLENT above 90, completion buckets at 90 and 100), so
-    90.004 written "90.00" beside EXCELLENT read as not above 90. It is "90.004". Whole at
-    the comparisons' precision (6 decimals) is whole. (Where the cut-offs are at hand,
-    ``fmt_vs`` takes them instead: the plugin and effectiveness reports.)"""
-    # The nearest whole number is the only cut-off its text can land on.
-    near = [float(round(v))] if isinstance(v, float) and math.isfinite(v) else []
-    return fmt_vs(v, near, digits)
-
-
 def _columns(
     data: pa.Table | Sequence[Mapping[str, Any]],
     rows: list[dict[str, Any]],

@@ -56,6 +56,7 @@ def render_pipeline_markdown(result: engine.PipelineResult, pipeline_id: str) ->
         scoring_version=result.scoring_version,
         best_verdict=engine.verdict_names()[0],
         best_pass_rate=engine.best_verdict_pass_rate(),
+        cuts=engine.score_cuts(),
     )
 
 
@@ -68,6 +69,7 @@ def render_summary_markdown(result: engine.PipelineResult) -> str:
         scored=[r for r in rows if r["status"] == "scored"],
         verdicts=engine.verdict_names(),
         issues=result.errors + result.warnings,
+        cuts=engine.score_cuts(),
     )
 
 
@@ -160,6 +162,7 @@ def _report(history_path: str, period: str, fmt: str) -> int:
                     path=history_path,
                     period=period,
                     scoring_version=rep.scoring_version,
+                    cuts=engine.score_cuts(),
                 ),
                 nl=False,
             )

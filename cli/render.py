@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_score, fmt_vs, md_text
+from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_vs, md_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -36,7 +36,6 @@ def env() -> jinja2.Environment:
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
         e.filters["usd"] = usd
         e.filters["pct"] = fmt_pct
-        e.filters["score"] = lambda v, d=2: fmt_score(v, d)
         e.filters["vs"] = lambda v, bounds, d=2: fmt_vs(v, bounds, d)
         _ENV = e
     return _ENV

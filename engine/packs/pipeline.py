@@ -637,3 +637,30 @@ def best_verdict_pass_rate() -> float | None:
     """The verified test pass rate the best verdict needs above (the SQL verdict table's;
     null when it needs none): what a report says when the composite alone clears it."""
     return _verdict_table()[0][2]
+
+
+def score_cuts() -> dict[str, list[float]]:
+    """The cut-offs the values of a report were judged against, from this version's SQL
+    policy tables, with the 0-100 scale's ends (100 reads as "all"): ``composite`` (the
+    verdicts' bars), ``completion`` (D1's bucket minimums), ``pass_rate`` (the verdicts'
+    test pass-rate bars) and ``share`` (the ends alone). A report writes a value apart from
+    them (the ``vs`` filter): 90.004 beside EXCELLENT (above 90) never reads "90.00"."""
+    return {k: list(v) for k, v in _score_cuts().items()}
+
+
+@functools.cache
+def _score_cuts() -> dict[str, tuple[float, ...]]:
+    con = db.connect()
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "completion_buckets"))
+    completion = [
+        float(r[0]) for r in con.execute("SELECT min_rate FROM pl_completion_bucket").fetchall()
+    ]
+    con.close()
+    ends = [0.0, 100.0]
+    verdicts = _verdict_table()
+    return {
+        "composite": tuple(sorted({*ends, *(float(c) for _, c, _ in verdicts if c is not None)})),
+        "completion": tuple(sorted({*ends, *completion})),
+        "pass_rate": tuple(sorted({*ends, *(float(r) for _, _, r in verdicts if r is not None)})),
+        "share": tuple(ends),
+    }

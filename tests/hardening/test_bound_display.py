@@ -17,7 +17,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from runscore.cli.output import decimals_apart, fmt_pct, fmt_score, fmt_vs
+from runscore.cli.output import decimals_apart, fmt_pct, fmt_vs
 from runscore.cli.render import env
 
 
@@ -108,25 +108,40 @@ def test_an_unknown_share_is_a_dash() -> None:
 @pytest.mark.parametrize(
     ("score", "shown"),
     [
-        (89.996, "89.996"),  # was "90.00" beside grade B+ (A- is from 90)
-        (90.004, "90.004"),  # EXCELLENT is above 90: "90.00" read as not above it
-        (79.9951, "79.995"),
-        (89.9999996, "90.00"),  # 90 at the comparisons' precision: graded as 90, shown so
+        (89.996, "89.996"),  # was "90.00" beside EXCELLENT's bar (above 90)
+        (90.004, "90.004"),  # above 90: "90.00" read as not above it
+        (75.004, "75.004"),  # GOOD's bar
+        (79.9951, "80.00"),  # no pipeline cut-off at 80: the usual rounding
+        (89.9999996, "90.00"),  # 90 at the comparisons' precision: judged as 90, shown so
         (90.0, "90.00"),
-        (72.56508749466497, "72.57"),  # away from a whole number: as before
+        (72.56508749466497, "72.57"),  # away from a cut-off: as before
         (100.0, "100.00"),
-        (99.999, "99.999"),
+        (99.999, "99.999"),  # the scale's end: "100.00" read as a perfect score
     ],
 )
-def test_a_score_beside_its_grade_never_reads_as_a_whole_number_it_is_not(
-    score: float, shown: str
-) -> None:
-    assert fmt_score(score) == shown
-    assert env().from_string("{{ x | score }}").render(x=score) == shown
+def test_a_pipeline_score_never_reads_as_a_cut_off_it_is_not(score: float, shown: str) -> None:
+    from runscore.engine.packs import pipeline
+
+    cuts = pipeline.score_cuts()
+    assert fmt_vs(score, cuts["composite"]) == shown
+    assert env().from_string("{{ x | vs(c) }}").render(x=score, c=cuts["composite"]) == shown
 
 
-def test_a_score_filter_keeps_the_unknown_and_integers_as_num_does() -> None:
-    assert [fmt_score(v) for v in (None, float("nan"), 85, True)] == ["—", "—", "85", "yes"]
+def test_the_pipeline_cut_offs_are_its_sql_policy_tables() -> None:
+    from runscore.engine.packs import pipeline
+
+    # 006 (verdict bars: 90, 75, 60; pass rate above 90), 002 (D1 buckets: 100, 90, 75, 60,
+    # 0), each with the scale's ends
+    assert pipeline.score_cuts() == {
+        "composite": [0.0, 60.0, 75.0, 90.0, 100.0],
+        "completion": [0.0, 60.0, 75.0, 90.0, 100.0],
+        "pass_rate": [0.0, 90.0, 100.0],
+        "share": [0.0, 100.0],
+    }
+
+
+def test_a_value_beside_no_cut_off_keeps_the_unknown_and_integers_as_num_does() -> None:
+    assert [fmt_vs(v, [90.0]) for v in (None, float("nan"), 85, True)] == ["—", "—", "85", "yes"]
 
 
 @pytest.mark.parametrize(
@@ -255,6 +270,8 @@ def test_a_share_of_verified_pipelines_under_all_never_reads_as_100() -> None:
         "avg_quality": 50.0,
         "avg_composite": 75.0,
     }
+    from runscore.engine.packs import pipeline
+
     text = (
         env()
         .get_template("pipeline_report.md.j2")
@@ -264,6 +281,7 @@ def test_a_share_of_verified_pipelines_under_all_never_reads_as_100() -> None:
             path="p.jsonl",
             period="month",
             scoring_version="pipeline/v1",
+            cuts=pipeline.score_cuts(),
         )
     )
     cells = [ln.split(" | ")[6] for ln in text.splitlines() if ln.startswith("| 2026-11-01")]

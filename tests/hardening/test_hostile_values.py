@@ -139,8 +139,8 @@ def test_every_template_escapes_with_the_one_filter() -> None:
         assert e.loader is not None
         ast = e.parse(e.loader.get_source(e, name)[0])
         used = {f.name for f in ast.find_all(jinja2.nodes.Filter)}
-        # num, score, pct and vs write numbers (digits, sign, point, exponent, %, "—")
-        allowed = set("md num score pct vs usd length join format last list map selectattr".split())
+        # num, pct and vs write numbers (digits, sign, point, exponent, %, "—")
+        allowed = set("md num pct vs usd length join format last list map selectattr".split())
         assert used <= allowed, (name, used)
         mapped = {
             c.args[0].value
