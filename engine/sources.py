@@ -1037,11 +1037,8 @@ def read_jsonl(
     def stage_lines() -> None:
         """Stage ``_raw_batch``, loaded already (lines: the careful path in DuckDB)."""
         sqlpack.execute(con, macro)
-        sqlpack.execute(
-            con,
-            proj,
-            {**params, "files": [os.devnull], "max_object_size": EMPTY_READ_OBJECT_BYTES},
-        )
+        args = {**params, "files": [os.devnull]}
+        sqlpack.execute(con, proj, {**args, "max_object_size": object_size(args["files"], False)})
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
     def batches_of(group: list[SourceFile]) -> list[list[SourceFile]]:

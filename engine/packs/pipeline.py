@@ -615,28 +615,34 @@ def history_tables(
 
 
 @functools.cache
-def _verdict_table() -> tuple[tuple[str, float | None, float | None], ...]:
+def _policy() -> tuple[tuple[tuple[str, float | None, float | None], ...], tuple[float, ...]]:
+    """This version's verdict table (verdict, composite_above, pass_rate_above; best first)
+    and D1's completion bucket minimums, read once from its SQL policy files."""
     con = db.connect()
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "verdicts"))
-    rows = tuple(
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "completion_buckets"))
+    verdicts = tuple(
         (str(r[0]), r[1], r[2])
         for r in con.execute(
             "SELECT verdict, composite_above, pass_rate_above FROM pl_verdict ORDER BY rank"
         ).fetchall()
     )
+    completion = tuple(
+        float(r[0]) for r in con.execute("SELECT min_rate FROM pl_completion_bucket").fetchall()
+    )
     con.close()
-    return rows
+    return verdicts, completion
 
 
 def verdict_names() -> list[str]:
     """The verdicts of this scoring version, best first (from the SQL verdict table)."""
-    return [v for v, _, _ in _verdict_table()]
+    return [v for v, _, _ in _policy()[0]]
 
 
 def best_verdict_pass_rate() -> float | None:
     """The verified test pass rate the best verdict needs above (the SQL verdict table's;
     null when it needs none): what a report says when the composite alone clears it."""
-    return _verdict_table()[0][2]
+    return _policy()[0][0][2]
 
 
 def score_cuts() -> dict[str, list[float]]:
@@ -645,22 +651,11 @@ def score_cuts() -> dict[str, list[float]]:
     verdicts' bars), ``completion`` (D1's bucket minimums), ``pass_rate`` (the verdicts'
     test pass-rate bars) and ``share`` (the ends alone). A report writes a value apart from
     them (the ``vs`` filter): 90.004 beside EXCELLENT (above 90) never reads "90.00"."""
-    return {k: list(v) for k, v in _score_cuts().items()}
-
-
-@functools.cache
-def _score_cuts() -> dict[str, tuple[float, ...]]:
-    con = db.connect()
-    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "completion_buckets"))
-    completion = [
-        float(r[0]) for r in con.execute("SELECT min_rate FROM pl_completion_bucket").fetchall()
-    ]
-    con.close()
-    ends = [0.0, 100.0]
-    verdicts = _verdict_table()
+    verdicts, completion = _policy()
+    ends = {0.0, 100.0}
     return {
-        "composite": tuple(sorted({*ends, *(float(c) for _, c, _ in verdicts if c is not None)})),
-        "completion": tuple(sorted({*ends, *completion})),
-        "pass_rate": tuple(sorted({*ends, *(float(r) for _, _, r in verdicts if r is not None)})),
-        "share": tuple(ends),
+        "composite": sorted({*ends, *(float(c) for _, c, _ in verdicts if c is not None)}),
+        "completion": sorted({*ends, *completion}),
+        "pass_rate": sorted({*ends, *(float(r) for _, _, r in verdicts if r is not None)}),
+        "share": sorted(ends),
     }
