@@ -1037,8 +1037,10 @@ def read_jsonl(
     def stage_lines() -> None:
         """Stage ``_raw_batch``, loaded already (lines: the careful path in DuckDB)."""
         sqlpack.execute(con, macro)
-        args = {**params, "files": [os.devnull]}
-        sqlpack.execute(con, proj, {**args, "max_object_size": object_size(args["files"], False)})
+        empty = [os.devnull]
+        sqlpack.execute(
+            con, proj, {**params, "files": empty, "max_object_size": object_size(empty, False)}
+        )
         con.execute("DROP TABLE IF EXISTS _raw_batch")
 
     def batches_of(group: list[SourceFile]) -> list[list[SourceFile]]:
