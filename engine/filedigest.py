@@ -1,4 +1,5 @@
-"""A file's digest that several cores can take at once: the history cache's check.
+"""Files' digests: one that several cores can take at once (the history cache's check),
+and a file's plain SHA-256 alone (``sha256_of``: extract's check of a known file).
 
 A report that finds its history grown since the cache was written must check that the
 bytes the cache covers did not change (a grown file cannot be told from an edited one by
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 
 
 def _pread_exact(fd: int, n: int, offset: int) -> bytes:
@@ -102,3 +104,41 @@ class PiecewiseSha256:
         finally:
             os.close(fd)
         return out
+
+
+#: Read size of ``sha256_of`` (at most; a smaller file is read with a buffer of its size:
+#: allocating 8 MiB per small run file cost more than reading it, sources.prescan).
+_READ = 8 << 20
+
+
+def sha256_of(path: str) -> str | None:
+    """The plain SHA-256 of a regular file's bytes, or None when it is not one or cannot
+    be read. Only the hash: extract's check of a file its manifest knows, whose times
+    moved (or were taken too close to its last read to be trusted). Such a file is
+    usually unchanged, and then needs none of the pre-scan's byte scans (the not-JSON
+    search alone is ~2x the hash); a changed one is pre-scanned when it is read."""
+    try:
+        # O_NONBLOCK: a FIFO put where a run file was must not block the open (it is not
+        # a regular file, so it is refused right after). Regular files ignore the flag.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            os.close(fd)
+            return None
+        f = open(fd, "rb", buffering=0)  # noqa: SIM115  (closed below, and closes fd)
+    except OSError:
+        os.close(fd)
+        return None
+    with f:
+        try:
+            h = hashlib.sha256()
+            buf = bytearray(min(_READ, st.st_size + 1))
+            view = memoryview(buf)
+            while n := f.readinto(buf):
+                h.update(view[:n])  # releases the GIL for all but the smallest reads
+            return h.hexdigest()
+        except OSError:
+            return None

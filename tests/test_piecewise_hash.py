@@ -2,6 +2,7 @@
 
 Hashed on several threads (``of_file``) or fed in any split (``update``), it must give
 one digest for one byte string, and differ when any byte or the length differs.
+``filedigest.sha256_of``: a file's plain SHA-256 alone (extract's manifest check).
 """
 
 from __future__ import annotations
@@ -98,3 +99,22 @@ def test_prescan_takes_the_piecewise_digest_when_asked(tmp_path: Path) -> None:
     f = sources.prescan(sources.SourceFile(str(p), "f.jsonl"), piecewise=True)
     assert f.sha256 == _fed(data, [])
     assert f.lines == data.count(b"\n") and f.clean
+
+
+@pytest.mark.parametrize("size", [0, 1, 4095, 1 << 20, (8 << 20) + 3])
+def test_sha256_of_is_the_plain_sha256_of_the_file(tmp_path: Path, size: int) -> None:
+    # Across the read size (8 MiB), and what the pre-scan records for the same file.
+    data = os.urandom(size)
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    want = hashlib.sha256(data).hexdigest()
+    assert filedigest.sha256_of(str(p)) == want
+    assert sources.prescan(sources.SourceFile(str(p), str(p))).sha256 == want
+
+
+def test_sha256_of_what_is_no_readable_regular_file_is_none(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)  # no writer: an open without O_NONBLOCK would hang here
+    assert filedigest.sha256_of(str(fifo)) is None
+    assert filedigest.sha256_of(str(tmp_path)) is None
+    assert filedigest.sha256_of(str(tmp_path / "gone.jsonl")) is None

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from runscore.engine import db, duck, history, sources, sqlpack
+from runscore.engine import db, duck, filedigest, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import LockTimeout, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_cache
@@ -727,9 +727,14 @@ def _extract(
                 unchanged.append(f)
                 entry_of[id(f)] = entry
                 continue
-            # Changed by size or times, maybe not by content: the hash decides.
-            sources.prescan(f)
-            if f.error is None and entry.get("sha256") == f.sha256:
+            # Times moved (or too close to the last read to be trusted), maybe not the
+            # bytes: the hash alone decides. A changed file is pre-scanned with the others
+            # read (beside DuckDB's read); an unchanged one needs no scan at all, which
+            # was ~70% of this check (an 86 MB file: 0.06 s to hash, 0.2 s to pre-scan).
+            # f.sha256 stays unset: only a pre-scan sets it, and a file with it set is
+            # taken as scanned if it is read after all (a run it shares with a new file).
+            digest = filedigest.sha256_of(f.path) if entry["size"] == f.size else None
+            if digest is not None and digest == entry.get("sha256"):
                 unchanged.append(f)
                 # Remembered as it is now: a file touched, copied back or given its old
                 # times (a backup restored, `touch -d`, `chmod`) was hashed again on every

@@ -388,17 +388,32 @@ def test_a_run_whose_files_were_read_apart_is_scored_when_they_come_together(
 
 
 def _hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The files ``extract`` pre-scans (hashes), by path."""
-    from runscore.engine import sources
+    """The files ``extract`` hashes (the manifest's check, or a pre-scan), by path."""
+    return _calls(monkeypatch, scans=True, digests=True)
 
-    real = sources.prescan
+
+def _calls(monkeypatch: pytest.MonkeyPatch, *, scans: bool, digests: bool) -> list[str]:
+    """The files ``extract`` pre-scans (``scans``) and hashes alone (``digests``: the
+    manifest's check of a known file), by path, in call order."""
+    from runscore.engine import filedigest, sources
+
     calls: list[str] = []
+    if scans:
+        real_scan = sources.prescan
 
-    def counted(sf: sources.SourceFile, **k: Any) -> sources.SourceFile:
-        calls.append(sf.path)
-        return real(sf, **k)
+        def scanned(sf: sources.SourceFile, **k: Any) -> sources.SourceFile:
+            calls.append(sf.path)
+            return real_scan(sf, **k)
 
-    monkeypatch.setattr(sources, "prescan", counted)
+        monkeypatch.setattr(sources, "prescan", scanned)
+    if digests:
+        real_digest = filedigest.sha256_of
+
+        def digested(path: str) -> str | None:
+            calls.append(path)
+            return real_digest(path)
+
+        monkeypatch.setattr(filedigest, "sha256_of", digested)
     return calls
 
 
@@ -703,6 +718,52 @@ def test_a_file_read_just_after_it_was_written_is_hashed_once_more(
     assert calls == [str(log)]  # unchanged by its hash, not by its times
     (second,) = _manifest_files(hist).values()
     assert second["read_ns"] > first["read_ns"]  # the entry takes this extract's time
+
+
+def test_a_known_file_whose_times_moved_is_hashed_not_prescanned(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The check needs the hash alone: the pre-scan's byte scans (UTF-8, newlines, what is
+    # not JSON) were most of its cost, for a file that is nearly always unchanged.
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    _touch_later(log)
+    scans = _calls(monkeypatch, scans=True, digests=False)
+    again = effectiveness.extract([str(log)], hist)
+    assert (again.files_read, again.files_unchanged, again.records_written) == (0, 1, 0)
+    assert scans == []
+    (entry,) = _manifest_files(hist).values()
+    assert entry["sha256"] == hashlib.sha256(log.read_bytes()).hexdigest()
+
+
+def test_a_known_file_that_changed_is_prescanned_once_when_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Same size, new bytes: the hash tells, and the file is pre-scanned once, with the
+    # others read. Another size: not even hashed first (it cannot be unchanged).
+    same = tmp_path / "same.jsonl"
+    grown = tmp_path / "grown.jsonl"
+    same.write_text(SMALL_RUN)
+    grown.write_text(SMALL_RUN.replace("r-small", "r-grown"))
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(same), str(grown)], hist)
+    edited = SMALL_RUN.replace('"approved"', '"rejected"')
+    assert len(edited) == len(SMALL_RUN)
+    same.write_text(edited)
+    _touch_later(same)
+    grown.write_text(SMALL_RUN.replace("r-small", "r-grown") + "\n")
+    digests = _calls(monkeypatch, scans=False, digests=True)
+    scans = _calls(monkeypatch, scans=True, digests=False)
+    res = effectiveness.extract([str(same), str(grown)], hist)
+    assert (res.files_read, res.files_unchanged, res.records_written) == (2, 0, 1)
+    assert digests == [str(same)]
+    assert sorted(scans) == sorted([str(same), str(grown)])
+    files = _manifest_files(hist)
+    assert sorted(e["sha256"] for e in files.values()) == sorted(
+        hashlib.sha256(p.read_bytes()).hexdigest() for p in (same, grown)
+    )
 
 
 @pytest.mark.racy
