@@ -311,10 +311,7 @@ def test_a_manifest_of_another_shape_means_the_file_is_read_again(
 ) -> None:
     # Valid JSON in a shape runscore does not write (a hand edit, another layout): the
     # extract read it as trusted and stopped with a traceback (TypeError, KeyError).
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     mp = effectiveness.manifest_path(hist)
     with open(mp, encoding="utf-8") as f:
         m = json.load(f)
@@ -387,6 +384,15 @@ def test_a_run_whose_files_were_read_apart_is_scored_when_they_come_together(
         assert (again.files_read, again.records_written) == (0, 0)
 
 
+def _extracted_once(tmp_path: Path) -> tuple[Path, str]:
+    """``b.jsonl`` (one small run) extracted into ``h.jsonl``: the file and the history."""
+    log = tmp_path / "b.jsonl"
+    log.write_text(SMALL_RUN)
+    hist = str(tmp_path / "h.jsonl")
+    effectiveness.extract([str(log)], hist)
+    return log, hist
+
+
 def _hash_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The files ``extract`` hashes (the manifest's check, or a pre-scan), by path."""
     return _calls(monkeypatch, scans=True, digests=True)
@@ -449,10 +455,7 @@ def test_a_touched_file_is_hashed_once_then_trusted_by_its_new_times(
 def test_a_rewrite_given_back_its_size_and_mtime_is_read(tmp_path: Path) -> None:
     # Same size, same mtime (set back, as `touch -d` or `cp -p` of an older copy does):
     # only the change time shows it, and the run's new content must be scored.
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     old = log.stat()
     edited = SMALL_RUN.replace('"approved"', '"rejected"')
     assert len(edited) == len(SMALL_RUN) and edited != SMALL_RUN
@@ -469,10 +472,7 @@ def test_a_rewrite_given_back_its_size_and_mtime_is_read(tmp_path: Path) -> None
 def _extracted_without(tmp_path: Path, field: str) -> tuple[Path, str, str, dict[str, Any]]:
     """A file extracted, then its manifest entry without ``field``, as a manifest of an
     earlier layout wrote it: the file, the history, the entry's key and the entry."""
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     mp = effectiveness.manifest_path(hist)
     m = json.loads(Path(mp).read_text())
     ((key, entry),) = m["files"].items()
@@ -498,10 +498,7 @@ def test_an_entry_without_a_change_time_is_trusted_by_its_hash_and_completed(
 def test_new_times_wait_for_no_writer(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Saving them is an optimisation: with the lock held elsewhere, an extract with
     # nothing to write returns at once and the next one saves them.
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     (before,) = _manifest_files(hist).values()
     _touch_later(log)
     with history.locked(hist, timeout=0):
@@ -660,10 +657,7 @@ def _same_tick_rewrite(tmp_path: Path, *, read_after_change_ns: int | None) -> t
     write the extract read leaves (the times cannot be set back to equal by hand: ctime).
     ``read_after_change_ns``: the entry's read time that far after the file's ctime (None:
     as the extract recorded it, a moment after the file was written)."""
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     edited = SMALL_RUN.replace('"approved"', '"rejected"')
     assert len(edited) == len(SMALL_RUN) and edited != SMALL_RUN
     log.write_text(edited)
@@ -706,10 +700,7 @@ def test_an_entry_read_well_after_its_files_last_change_is_trusted_by_its_times(
 def test_a_file_read_just_after_it_was_written_is_hashed_once_more(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     (first,) = _manifest_files(hist).values()
     assert first["read_ns"] - first["ctime_ns"] < effectiveness.RACY_NS
     calls = _hash_calls(monkeypatch)
@@ -725,10 +716,7 @@ def test_a_known_file_whose_times_moved_is_hashed_not_prescanned(
 ) -> None:
     # The check needs the hash alone: the pre-scan's byte scans (UTF-8, newlines, what is
     # not JSON) were most of its cost, for a file that is nearly always unchanged.
-    log = tmp_path / "b.jsonl"
-    log.write_text(SMALL_RUN)
-    hist = str(tmp_path / "h.jsonl")
-    effectiveness.extract([str(log)], hist)
+    log, hist = _extracted_once(tmp_path)
     _touch_later(log)
     scans = _calls(monkeypatch, scans=True, digests=False)
     again = effectiveness.extract([str(log)], hist)
