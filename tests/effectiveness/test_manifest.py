@@ -703,10 +703,12 @@ def test_a_file_read_just_after_it_was_written_is_hashed_once_more(
     log, hist = _extracted_once(tmp_path)
     (first,) = _manifest_files(hist).values()
     assert first["read_ns"] - first["ctime_ns"] < effectiveness.RACY_NS
-    calls = _hash_calls(monkeypatch)
+    digests = _calls(monkeypatch, scans=False, digests=True)
+    scans = _calls(monkeypatch, scans=True, digests=False)
     res = effectiveness.extract([str(log)], hist)
     assert (res.files_read, res.files_unchanged, res.records_written) == (0, 1, 0)
-    assert calls == [str(log)]  # unchanged by its hash, not by its times
+    assert digests == [str(log)]  # unchanged by its hash, not by its times
+    assert scans == []  # and by the hash alone: an unchanged file needs no pre-scan
     (second,) = _manifest_files(hist).values()
     assert second["read_ns"] > first["read_ns"]  # the entry takes this extract's time
 
