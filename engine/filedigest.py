@@ -126,19 +126,17 @@ def sha256_of(path: str) -> str | None:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            os.close(fd)
             return None
-        f = open(fd, "rb", buffering=0)  # noqa: SIM115  (closed below, and closes fd)
-    except OSError:
-        os.close(fd)
-        return None
-    with f:
-        try:
-            h = hashlib.sha256()
-            buf = bytearray(min(_READ, st.st_size + 1))
-            view = memoryview(buf)
+        h = hashlib.sha256()
+        # A buffer of the file's size (up to _READ), not hashlib.file_digest's fixed
+        # 256 KiB: 10k small run files hashed in 0.19 s against 0.25-0.28 s.
+        buf = bytearray(min(_READ, st.st_size + 1))
+        view = memoryview(buf)
+        with open(fd, "rb", buffering=0, closefd=False) as f:
             while n := f.readinto(buf):
                 h.update(view[:n])  # releases the GIL for all but the smallest reads
-            return h.hexdigest()
-        except OSError:
-            return None
+        return h.hexdigest()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
