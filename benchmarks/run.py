@@ -24,7 +24,9 @@ from ``os.wait4`` (the rusage of exactly that child). On each generated corpus:
 With ``--seed-scorer <ArcheFlow checkout>/lib/archeflow-score.sh``, first: the seed's own
 scorer timed on ``--seed-sample`` run files of the smallest per-run corpus, one
 ``archeflow-score.sh extract <file>`` after another as ArcheFlow runs it (its script is
-not part of runscore; bring your own checkout).
+not part of runscore; bring your own checkout). The result records which seed it timed:
+the SHA-256 of each ``.sh`` file beside the script (it sources ``archeflow-common.sh``)
+and ``jq --version``.
 
 Then: the seed scorer comparison (against the issue's 0.27 s/run, and against the seed
 timed in this run when it was), 100k-vs-10k linearity, ``report``
@@ -42,6 +44,8 @@ stdout (JSON, then a markdown table) and to ``--json``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import hashlib
 import json
 import math
 import os
@@ -316,6 +320,23 @@ def check_history(stats: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
             "distinct": stats.get("distinct_run_archetypes"),
         }
     return {"ok": not diffs, "diffs": diffs, **{k: stats.get(k) for k in keys}}
+
+
+def _seed_provenance(script: Path) -> dict[str, Any]:
+    """Which seed scorer was timed: the SHA-256 of its script and of the ``.sh`` files
+    beside it (it sources ``archeflow-common.sh``), and the ``jq`` that ran it. The seed
+    is not part of runscore and its time is the divisor of the per-run comparison, so a
+    result says exactly what it was (another checkout, another jq: another divisor)."""
+    digests = {}
+    for f in sorted(script.parent.glob("*.sh")):
+        with contextlib.suppress(OSError):
+            digests[f.name] = hashlib.sha256(f.read_bytes()).hexdigest()
+    cmd = ["jq", "--version"]
+    try:
+        jq = subprocess.run(cmd, capture_output=True, text=True, timeout=30, check=False).stdout
+    except (OSError, subprocess.SubprocessError):
+        jq = ""  # the scorer needs it: its check fails then, and says so
+    return {"script": script.name, "sha256": digests, "jq": jq.strip() or None}
 
 
 def _seed_expect(files: list[Path]) -> set[tuple[str, str]]:
@@ -856,6 +877,7 @@ class Bench:
                 "runs": len(files),
                 "s_per_run": round(m["wall_s"] / len(files), 4),
                 "cpu_s_per_run": round(m["cpu_s"] / len(files), 4),
+                **_seed_provenance(Path(script)),
             },
             check={"ok": ok, "records": lines, "expected": len(want)},
         )

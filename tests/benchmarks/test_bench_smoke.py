@@ -7,8 +7,10 @@ extract from its SQL. They must agree exactly.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -408,6 +410,8 @@ PY
 def test_seed_scorer_is_timed_on_run_files_and_checked(tmp_path: Path, fault: str) -> None:
     script = tmp_path / "archeflow-score.sh"
     script.write_text(FAKE_SEED.format(python=sys.executable), encoding="utf-8")
+    # What ArcheFlow's script sources: part of what was timed, so its digest is kept too.
+    (tmp_path / "archeflow-common.sh").write_text("af_append() { :; }\n", encoding="utf-8")
     work, out = tmp_path / "work", tmp_path / "result.json"
     env = {**os.environ, "FAULT": fault}
     r = subprocess.run(
@@ -422,6 +426,18 @@ def test_seed_scorer_is_timed_on_run_files_and_checked(tmp_path: Path, fault: st
     assert seed[0]["step"] == "archeflow-score.sh extract, 30 runs"
     assert seed[0]["seed"]["runs"] == 30
     assert seed[0]["seed"]["s_per_run"] == round(seed[0]["wall_s"] / 30, 4) > 0
+    # Which seed was timed: its scripts by digest, and the jq it had.
+    assert seed[0]["seed"]["script"] == "archeflow-score.sh"
+    assert seed[0]["seed"]["sha256"] == {
+        f.name: hashlib.sha256(f.read_bytes()).hexdigest()
+        for f in (tmp_path / "archeflow-common.sh", script)
+    }
+    jq = shutil.which("jq")
+    if jq is None:
+        assert seed[0]["seed"]["jq"] is None
+    else:
+        got = subprocess.run([jq, "--version"], capture_output=True, text=True, check=True)
+        assert seed[0]["seed"]["jq"] == got.stdout.strip() != ""
     # What the stand-in wrote, recomputed from the 30 files the harness took.
     files = sorted((work / "corpus-per-run-120").glob("*.jsonl"))[:30]
     mine = independent_expect([e for f in files for e in read_events_of(f)])
@@ -622,3 +638,26 @@ def test_the_bad_line_goes_after_the_middle_newline(tmp_path: Path) -> None:
         assert got.replace(b"BAD\n", b"", 1) in (body, body + b"\n")
         if body.count(b"\n") >= 3:
             assert 1 < n < body.count(b"\n") + 1  # inside, not at either end
+
+
+def test_seed_provenance_names_the_jq_that_ran_or_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from benchmarks import run
+
+    script = tmp_path / "archeflow-score.sh"
+    script.write_bytes(b"#!/usr/bin/env bash\n")
+    (tmp_path / "notes.txt").write_bytes(b"not a script: not part of what was timed\n")
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    monkeypatch.setenv("PATH", str(bin_dir))
+    want = {"archeflow-score.sh": hashlib.sha256(b"#!/usr/bin/env bash\n").hexdigest()}
+    assert run._seed_provenance(script) == {
+        "script": "archeflow-score.sh",
+        "sha256": want,
+        "jq": None,  # none on PATH: said so, not guessed
+    }
+    jq = bin_dir / "jq"
+    jq.write_text("#!/bin/sh\necho jq-9.9\n", encoding="utf-8")
+    jq.chmod(0o755)
+    assert run._seed_provenance(script)["jq"] == "jq-9.9"
