@@ -251,7 +251,12 @@ SCORE_WORKERS = 2
 #: at 100k runs (3.35M events) the default memory limit was reached and the scoring
 #: spilled ~1.5 GB, 10.0-10.8 s on two connections against 8.4-8.6 s on one (run
 #: files; one file of 100k runs: 9.6 against 8.2 s; 6.6 s with no memory limit). At 30k
-#: runs (1.0M events) two were ~3% faster (1.88 against 1.93 s, nothing spilled).
+#: runs (1.0M events) two were ~3% faster (1.88 against 1.93 s, nothing spilled). Where
+#: the two cross (one file, the SQL of 001-090, alternating; benchmarks/RESULTS.md,
+#: "Twenty-ninth pass"): 1.34M events two 3.09-3.40 s, one 3.24-3.39 s; 1.68M even
+#: (4.09-4.61 against 3.91-4.58 s); 2.01M one ahead (5.21-5.36 against 5.62-6.96 s);
+#: 2.68M one by ~20% (7.20-7.57 against 8.14-10.58 s). The bound is a little past the
+#: crossing; not moved, as 1.68M measured even and 2.01M was the nearest point past it.
 SCORE_ONE_CONNECTION_ROWS = 2_000_000
 
 
