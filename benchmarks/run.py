@@ -327,7 +327,7 @@ def _seed_provenance(script: Path) -> dict[str, Any]:
     beside it (it sources ``archeflow-common.sh``), and the ``jq`` that ran it. The seed
     is not part of runscore and its time is the divisor of the per-run comparison, so a
     result says exactly what it was (another checkout, another jq: another divisor)."""
-    digests = {}
+    digests: dict[str, str] = {}
     for f in sorted(script.parent.glob("*.sh")):
         with contextlib.suppress(OSError):
             digests[f.name] = hashlib.sha256(f.read_bytes()).hexdigest()
