@@ -614,13 +614,27 @@ def history_tables(
     return tables, errors
 
 
+@dataclass(frozen=True)
+class _Policy:
+    """This version's cut-offs, read once from its SQL policy files."""
+
+    #: The verdict table: (verdict, composite_above, pass_rate_above), best first.
+    verdicts: tuple[tuple[str, float | None, float | None], ...]
+    #: D1's completion bucket minimums.
+    completion: tuple[float, ...]
+    #: Each dimension's recommendation thresholds on its score (007, metric 'score'), by
+    #: code; every dimension of 001 is there (with none, an empty tuple).
+    triggers: dict[str, tuple[float, ...]]
+
+
 @functools.cache
-def _policy() -> tuple[tuple[tuple[str, float | None, float | None], ...], tuple[float, ...]]:
-    """This version's verdict table (verdict, composite_above, pass_rate_above; best first)
-    and D1's completion bucket minimums, read once from its SQL policy files."""
+def _policy() -> _Policy:
+    """This version's cut-offs (``_Policy``), from its SQL policy files, once."""
     con = db.connect()
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "verdicts"))
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "completion_buckets"))
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "dimensions"))
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "007_recommendations"))
     verdicts = tuple(
         (str(r[0]), r[1], r[2])
         for r in con.execute(
@@ -630,32 +644,51 @@ def _policy() -> tuple[tuple[tuple[str, float | None, float | None], ...], tuple
     completion = tuple(
         float(r[0]) for r in con.execute("SELECT min_rate FROM pl_completion_bucket").fetchall()
     )
+    triggers: dict[str, tuple[float, ...]] = {
+        str(code): tuple(float(t) for t in thresholds)
+        for code, thresholds in con.execute(
+            "SELECT d.code, coalesce(list(DISTINCT r.threshold ORDER BY r.threshold) "
+            "FILTER (WHERE r.threshold IS NOT NULL), []) "
+            "FROM pl_dimension d LEFT JOIN pl_recommendation_rule r "
+            "ON r.code = d.code AND r.metric = 'score' GROUP BY d.code"
+        ).fetchall()
+    }
     con.close()
-    return verdicts, completion
+    return _Policy(verdicts, completion, triggers)
 
 
 def verdict_names() -> list[str]:
     """The verdicts of this scoring version, best first (from the SQL verdict table)."""
-    return [v for v, _, _ in _policy()[0]]
+    return [v for v, _, _ in _policy().verdicts]
 
 
 def best_verdict_pass_rate() -> float | None:
     """The verified test pass rate the best verdict needs above (the SQL verdict table's;
     null when it needs none): what a report says when the composite alone clears it."""
-    return _policy()[0][0][2]
+    return _policy().verdicts[0][2]
 
 
-def score_cuts() -> dict[str, list[float]]:
+def score_cuts() -> dict[str, Any]:
     """The cut-offs the values of a report were judged against, from this version's SQL
     policy tables, with the 0-100 scale's ends (100 reads as "all"): ``composite`` (the
     verdicts' bars), ``completion`` (D1's bucket minimums), ``pass_rate`` (the verdicts'
-    test pass-rate bars) and ``share`` (the ends alone). A report writes a value apart from
-    them (the ``vs`` filter): 90.004 beside EXCELLENT (above 90) never reads "90.00"."""
-    verdicts, completion = _policy()
+    test pass-rate bars and D3's recommendation threshold: D3's score is the pass rate),
+    ``share`` (the ends alone) and ``dimension`` (by code, D1..D5: each score's
+    recommendation thresholds). A report writes a value apart from them (the ``vs``
+    filter): 90.004 beside EXCELLENT (above 90) never reads "90.00", nor a test pass rate
+    of 79.996 under "D3 < 80" "80.00"."""
+    pol = _policy()
     ends = {0.0, 100.0}
     return {
-        "composite": sorted({*ends, *(float(c) for _, c, _ in verdicts if c is not None)}),
-        "completion": sorted({*ends, *completion}),
-        "pass_rate": sorted({*ends, *(float(r) for _, _, r in verdicts if r is not None)}),
+        "composite": sorted({*ends, *(float(c) for _, c, _ in pol.verdicts if c is not None)}),
+        "completion": sorted({*ends, *pol.completion}),
+        "pass_rate": sorted(
+            {
+                *ends,
+                *(float(r) for _, _, r in pol.verdicts if r is not None),
+                *pol.triggers.get("D3", ()),
+            }
+        ),
         "share": sorted(ends),
+        "dimension": {code: sorted({*ends, *t}) for code, t in sorted(pol.triggers.items())},
     }

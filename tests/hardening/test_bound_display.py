@@ -131,12 +131,20 @@ def test_the_pipeline_cut_offs_are_its_sql_policy_tables() -> None:
     from runscore.engine.packs import pipeline
 
     # 006 (verdict bars: 90, 75, 60; pass rate above 90), 002 (D1 buckets: 100, 90, 75, 60,
-    # 0), each with the scale's ends
+    # 0), 007 (recommendations on a score: D1 < 80, D3 < 80 — D3's score is the pass
+    # rate —, D4 < 70, D5 < 70), each with the scale's ends
     assert pipeline.score_cuts() == {
         "composite": [0.0, 60.0, 75.0, 90.0, 100.0],
         "completion": [0.0, 60.0, 75.0, 90.0, 100.0],
-        "pass_rate": [0.0, 90.0, 100.0],
+        "pass_rate": [0.0, 80.0, 90.0, 100.0],
         "share": [0.0, 100.0],
+        "dimension": {
+            "D1": [0.0, 80.0, 100.0],
+            "D2": [0.0, 100.0],
+            "D3": [0.0, 80.0, 100.0],
+            "D4": [0.0, 70.0, 100.0],
+            "D5": [0.0, 70.0, 100.0],
+        },
     }
 
 

@@ -1,5 +1,6 @@
 -- pipeline/v1 · 050 ranked recommendations (spec pipeline.md §5)
--- Reads: pl_state, pl_dim_score, pl_d1..pl_d5, pl_constant, pl_recommendation_rule.
+-- Reads: pl_state, pl_dim_score, pl_d1..pl_d5, pl_constant, pl_recommendation_rule,
+--        pl_completion_bucket.
 -- Produces: pl_recommendation, one row per (scored pipeline, triggered rule):
 --   pipeline_id, rank (1 = first), code, label, score (the dimension's score),
 --   sentence (the rule's text with its {placeholders} filled in).
@@ -9,12 +10,26 @@
 -- Also the macro pl_num_text(x, d): x as the markdown report writes numbers
 -- (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read as 0, and
 -- an |x| >= 1e15, in three significant digits (0.0001, 1e+300); zero unsigned.
+-- And pl_num_vs(x, bounds, d): x written beside the bounds it was judged against
+-- (runscore.cli.output.fmt_vs): a value that would read as one of them at d decimals while
+-- it differs at 6 (the precision every trigger compares at) keeps the fewest decimals, up
+-- to 6, that tell them apart. A test pass rate of 79.996 under "D3 < 80" reads "79.996",
+-- not "80.00"; one of 79.9999996 was judged 80 (no trigger) and reads "80.00".
 CREATE OR REPLACE TEMP MACRO pl_num_text(x, d) AS
     CASE WHEN x IS NULL THEN NULL
          WHEN x = 0 THEN format('{:.{}f}', 0.0::DOUBLE, d)
          WHEN abs(x) >= 1e15 OR NOT regexp_matches(format('{:.{}f}', x, d), '[1-9]')
              THEN format('{:.3g}', x)
          ELSE format('{:.{}f}', x, d) END;
+
+CREATE OR REPLACE TEMP MACRO pl_num_vs(x, bounds, d) AS
+    pl_num_text(x, CASE WHEN x IS NULL OR abs(x) >= 1e15 THEN d ELSE coalesce(list_max(
+        list_transform(bounds, lambda b:
+            CASE WHEN format('{:.{}f}', x, d) = format('{:.{}f}', b, d)
+                      AND round(x, 6) <> round(b, 6)
+                 THEN coalesce(list_filter(range(d, 7), lambda k:
+                          format('{:.{}f}', x, k) <> format('{:.{}f}', b, k))[1], d)
+                 ELSE d END)), d) END);
 
 CREATE OR REPLACE TEMP TABLE pl_recommendation AS
 WITH facts AS (
@@ -31,7 +46,7 @@ WITH facts AS (
     JOIN pl_d5 d5 USING (pipeline_id)
     WHERE st.status = 'scored'
 ), cand AS (
-    SELECT f.*, ds.ord, ds.code, ds.label, ds.score, r.sentence
+    SELECT f.*, ds.ord, ds.code, ds.label, ds.score, r.metric, r.threshold, r.sentence
     FROM facts f
     JOIN pl_dim_score ds ON ds.pipeline_id = f.pipeline_id
     JOIN pl_recommendation_rule r
@@ -56,7 +71,11 @@ SELECT pipeline_id,
        code, label, score,
        replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
        replace(replace(replace(sentence,
-           '{completion_rate}', pl_num_text(completion_rate, 2)),
+           -- D1 scores the completion rate by its buckets: written apart from their
+           -- minimums (and the scale's ends), as the report's completion rate is.
+           '{completion_rate}', pl_num_vs(completion_rate,
+                                          (SELECT list(min_rate) || [0.0, 100.0]
+                                           FROM pl_completion_bucket), 2)),
            '{completed}', completed::VARCHAR),
            '{tasks}', task_count::VARCHAR),
            '{failed}', failed::VARCHAR),
@@ -64,10 +83,12 @@ SELECT pipeline_id,
            '{deviations}', deviation_count::VARCHAR),
            '{passed}', coalesce(passed::VARCHAR, '—')),
            '{total}', coalesce(total::VARCHAR, '—')),
-           '{pass_rate}', coalesce(pl_num_text(pass_rate, 2), '—')),
+           -- D3's score is the pass rate (verified): judged by this rule's threshold.
+           '{pass_rate}', coalesce(pl_num_vs(pass_rate, [threshold, 0.0, 100.0], 2), '—')),
            '{actual_minutes}', coalesce(pl_num_text(actual_minutes, 2), '—')),
            '{estimate_minutes}', coalesce(pl_num_text(estimate_minutes, 2), '—')),
            '{quality_base}', (SELECT printf('%.0f', value) FROM pl_constant
                               WHERE name = 'quality_base')),
-           '{score}', pl_num_text(score, 2)) AS sentence
+           '{score}', CASE WHEN metric = 'score' THEN pl_num_vs(score, [threshold], 2)
+                           ELSE pl_num_text(score, 2) END) AS sentence
 FROM cand;
