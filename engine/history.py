@@ -48,10 +48,21 @@ def _refuse_compressed(path: str, head: bytes) -> None:
         )
 
 
+def require_utf8_name(path: str, what: str = "history") -> None:
+    """Refuse a history whose name DuckDB cannot be given (``sources.utf8_name``): written,
+    it could never be read back (``report`` failed on what ``extract`` had written)."""
+    if not sources.utf8_name(path):
+        raise UsageError(
+            f"{sources.shown(path)}: the {what}'s file name is not valid UTF-8, and DuckDB, "
+            "which reads it, takes UTF-8 file names only: give it a UTF-8 name"
+        )
+
+
 def check_appendable(path: str) -> None:
     """Refuse, before any scoring, a history that could not be appended to as it is: a
     symlink, anything but a regular file, or a compressed file. ``append_groups`` checks
     again under the lock; this says it before minutes of work are thrown away."""
+    require_utf8_name(path)
     if os.path.islink(path):
         raise UsageError(f"{path}: refusing to write through a symlink")
     if not os.path.exists(path):

@@ -154,6 +154,32 @@ def path_list(paths: str | os.PathLike[str] | Sequence[str]) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
+#: Why a file whose name is not UTF-8 is not read (``discover``).
+NOT_UTF8_NAME = (
+    "not read: its name is not valid UTF-8, and DuckDB, which reads it, takes UTF-8 file "
+    "names only (rename it)"
+)
+
+
+def utf8_name(path: str) -> bool:
+    """Can ``path`` be given to DuckDB? It takes file names as UTF-8 text, and a name whose
+    bytes are not UTF-8 (Latin-1 ``caf\xe9.jsonl``) reaches Python with surrogate escapes
+    (PEP 383), which cannot be encoded: the statement that met one failed whole."""
+    if path.isascii():  # nearly every path: no encode
+        return True
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown(path: str) -> str:
+    """``path`` as it can be printed and written to JSON: the bytes that are not UTF-8 as
+    ``\xe9`` (a lone surrogate cannot be written to a UTF-8 stream)."""
+    return path if utf8_name(path) else os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def discover(
     paths: Sequence[str],
     *,
@@ -174,6 +200,10 @@ def discover(
     real_of: dict[str, str] = {}
 
     def add(p: str, display: str) -> None:
+        if not utf8_name(p):
+            # Said, not read: the others are read (a name DuckDB cannot take stopped them).
+            issues.append(LineIssue(shown(display), 0, NOT_UTF8_NAME))
+            return
         key = real_of.get(p) or os.path.realpath(p)
         if key in seen:
             return
@@ -203,11 +233,11 @@ def discover(
                     issues.extend(errs)
                     files.extend(found)
             if not files:
-                issues.append(LineIssue(raw, 0, "no file matches this pattern"))
+                issues.append(LineIssue(shown(raw), 0, "no file matches this pattern"))
             for p in sorted(set(files)):
                 add(p, p)
             continue
-        issues.append(LineIssue(raw, 0, "no such file or directory"))
+        issues.append(LineIssue(shown(raw), 0, "no such file or directory"))
     return out, issues
 
 

@@ -623,6 +623,8 @@ def extract(
     paths = sources.path_list(paths)  # one path given alone is one path, not its characters
     if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
         history.check_appendable(history_path)
+    else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)
+        history.require_utf8_name(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is
     # sure to be needed: a rerun with nothing new (the nightly's usual night) needs none,
     # and opening one beside its stat-ing cost it ~0.02-0.03 s at 10k run files.

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-from runscore.engine import db, duck, sources, sqlpack
+from runscore.engine import db, duck, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, SqlPackError, UsageError, interrupted
 from runscore.engine.packs import effectiveness, effectiveness_cache
@@ -194,6 +194,7 @@ def load_history(
     the lines (the newest known one by default; the file is the same in every version).
     """
     p = os.fspath(path)
+    history.require_utf8_name(p)  # else discover() says it is not read: an empty history
     load = HistoryLoad(path=p, exists=os.path.exists(p) or os.path.islink(p))
     if os.path.isdir(p):
         raise UsageError(f"{p}: the history must be a file, not a directory")

@@ -577,6 +577,7 @@ def _load_history(
     path: str, params: dict[str, Any]
 ) -> tuple[duckdb.DuckDBPyConnection, list[Diagnostic]]:
     """Read the history into ``pl_raw_history`` and run the policy files and 200."""
+    history.require_utf8_name(path, "pipeline history")
     if not os.path.exists(path):
         raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
