@@ -542,10 +542,11 @@ def _gone(
     return gone
 
 
-def _own_files(history_path: str) -> dict[str, str]:
+def _own_files(history_path: str, role: str = "this extract writes to") -> dict[str, str]:
     """The real paths of the history and the files runscore keeps beside it, each with
-    why it is not read as a run log (a glob such as ``memory/*`` names them all)."""
-    beside = "not read: runscore keeps it beside the history this extract writes to"
+    why it is not read as a run log (a glob such as ``memory/*`` names them all).
+    ``role``: what the command does with the history (``sql --events``: reads it)."""
+    beside = f"not read: runscore keeps it beside the history {role}"
     own = {
         os.path.realpath(p): beside
         for p in (
@@ -555,7 +556,7 @@ def _own_files(history_path: str) -> dict[str, str]:
             history.lock_file(history_path + history.NIGHTLY_LOCK),
         )
     }
-    own[os.path.realpath(history_path)] = "not read: it is the history this extract writes to"
+    own[os.path.realpath(history_path)] = f"not read: it is the history {role}"
     return own
 
 

@@ -854,10 +854,26 @@ def summary(
 # --------------------------------------------------------------------------- events
 
 
-def _build_events(con: duckdb.DuckDBPyConnection, events: Sequence[str]) -> list[LineIssue]:
-    """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``."""
-    res = effectiveness.build_event_tables(con, sources.path_list(events), version="v1")
-    issues = list(res.discovery_issues) + list(res.skipped)
+def _build_events(
+    con: duckdb.DuckDBPyConnection, events: Sequence[str], history_path: str
+) -> tuple[list[LineIssue], list[str]]:
+    """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``,
+    and the notes on what was left out. The history and the files beside it are not read
+    as run logs, as ``extract`` does not read them: ``--events .archeflow`` found
+    ``memory/effectiveness.jsonl`` and rejected each of its lines ("missing type"), exit 1
+    on a clean project."""
+    files, disc = sources.discover(sources.path_list(events))
+    own = effectiveness._own_files(os.fspath(history_path), "this command reads")
+    kept: list[sources.SourceFile] = []
+    notes: list[str] = []
+    for f in files:
+        why = own.get(f.realpath or os.path.realpath(f.path))
+        if why is None:
+            kept.append(f)
+        else:
+            notes.append(f"{f.display}: {why}")
+    res = effectiveness.build_event_tables(con, kept, version="v1")
+    issues = list(disc) + list(res.skipped)
     issues.extend(
         LineIssue(str(f), int(line), str(reason))
         for f, line, reason in con.execute(
@@ -865,7 +881,7 @@ def _build_events(con: duckdb.DuckDBPyConnection, events: Sequence[str]) -> list
         ).fetchall()
     )
     issues.extend(LineIssue(f.display, 0, str(f.error)) for f in res.files if f.error is not None)
-    return issues
+    return issues, notes
 
 
 # --------------------------------------------------------------------------- ad-hoc SQL
@@ -991,7 +1007,9 @@ def _gather(
     notes = _notes_for(load) if load.exists else [f"no history at {history}: its views are empty"]
     names = list(HISTORY_VIEWS)
     if events:
-        issues.extend(_build_events(con, events))
+        found, left_out = _build_events(con, events, os.fspath(history))
+        issues.extend(found)
+        notes.extend(left_out)
         names += list(EVENT_VIEWS)
     wanted = _named_views(query, [*names, *(extra or {})]) if query is not None else None
     tables = {n: _fetch_view(con, n) for n in names if wanted is None or n in wanted}
@@ -1140,7 +1158,9 @@ def export(
     notes = _notes_for(load)
     names = list(_EXPORT_HISTORY)
     if events:
-        issues.extend(_build_events(con, events))
+        found, left_out = _build_events(con, events, os.fspath(history))
+        issues.extend(found)
+        notes.extend(left_out)
         names += list(EVENT_VIEWS)
     rows: dict[str, int] = {}
     try:

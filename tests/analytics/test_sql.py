@@ -730,3 +730,30 @@ def test_a_failed_query_is_said_in_one_line(run_cli, query: str, message: str) -
     r = run_cli("sql", query, "--history", HISTORY)
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr == f"error: {message}\n"
+
+
+@pytest.mark.parametrize("command", ["sql", "export"])
+def test_the_events_of_a_project_leave_its_history_out(
+    run_cli, fixtures: Path, tmp_path: Path, command: str
+) -> None:
+    # `--events .archeflow` found .archeflow/memory/effectiveness.jsonl and read it as a
+    # run log: "missing type" for each of its lines, exit 1, on a clean project. It is left
+    # out with a note, as `extract .archeflow` leaves it out.
+    ev = tmp_path / ".archeflow" / "events"
+    ev.mkdir(parents=True)
+    src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    (ev / "run1.jsonl").write_bytes(src.read_bytes())
+    assert run_cli("extract", ".archeflow").exit_code == 0  # the default history, below it
+    hist = ".archeflow/memory/effectiveness.jsonl"
+    assert (tmp_path / hist).is_file()
+    if command == "sql":
+        r = run_cli("sql", "SELECT count(*) AS n FROM events", "--events", ".archeflow",
+                    "--format", "json")  # fmt: skip
+        assert json.loads(r.stdout) == [{"n": len(src.read_text().splitlines())}]
+    else:
+        r = run_cli("export", "--to", "out.parquet", "--events", ".archeflow")
+        events = pq.read_table(tmp_path / "out.events.parquet")
+        assert events.num_rows == len(src.read_text().splitlines())
+    assert r.exit_code == 0, r.stderr
+    assert "missing type" not in r.stderr
+    assert f"{hist}: not read: it is the history this command reads" in r.stderr.splitlines()
