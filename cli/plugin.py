@@ -65,7 +65,8 @@ def _md(template: str, **ctx: Any) -> str:
 
 
 def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One flat row per skill (CSV): every score, unmeasured dimensions empty."""
+    """One flat row per skill (CSV): every score, unmeasured dimensions empty, the
+    anti-pattern flags' names as a list."""
     rows = []
     for s in skills:
         elo = s["elo"] or {}
@@ -85,7 +86,9 @@ def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "elo_ci_high": elo.get("ci_high"),
             "static_score": s["static"]["score"],
             "penalty": s["static"]["penalty"],
-            "flags": ";".join(a["flag"] for a in s["anti_patterns"]),
+            # The flags' names, a list (one line of JSON, as every table writes a list): a
+            # skill with none is `[]`, not an empty cell, which reads as unknown.
+            "flags": [a["flag"] for a in s["anti_patterns"]],
         }
         for k in SUB_CHECKS:
             row[k] = s["static"]["sub_scores"][k]
