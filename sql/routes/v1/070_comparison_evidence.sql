@@ -11,7 +11,8 @@
 --   routes_comp_cost (grain: comparison x role): episodes, labelled, successes, accepted, cost_sum,
 --   cost_basis ('observed' | 'api_equivalent' | 'subscription' | 'mixed' | 'unknown'),
 --   unknown_cost_episodes, cost_per_accepted, retry_rate, repair_rate, escalation_rate;
---   routes_comp_fresh (grain: comparison): newest_evidence, undated, harnesses, models,
+--   routes_comp_fresh (grain: comparison): newest_evidence (and newest_paired_evidence,
+--   newest_historical_evidence: of each part alone), undated, harnesses, models,
 --   reasoning_efforts (sorted lists), current_harness (harness of the activity's newest
 --   episode), episode_ids (sorted), cost_basis of the comparison (one basis shared by both
 --   routes, else 'unknown' when either is unknown, else 'mixed').
@@ -110,6 +111,9 @@ FROM routes_ep GROUP BY activity;
 CREATE OR REPLACE TEMP TABLE routes_comp_fresh AS
 SELECT ev.comp_id,
     max(ev.evidence_at) AS newest_evidence,
+    -- Per part: the evidence that decides a comparison (080's evidence_source) dates it.
+    max(ev.evidence_at) FILTER (WHERE ev.part = 'paired') AS newest_paired_evidence,
+    max(ev.evidence_at) FILTER (WHERE ev.part = 'historical') AS newest_historical_evidence,
     count(*) FILTER (WHERE ev.evidence_at IS NULL) AS undated,
     list_sort(list(DISTINCT ev.harness) FILTER (WHERE ev.harness IS NOT NULL)) AS harnesses,
     list_sort(list(DISTINCT ev.model)) AS models,

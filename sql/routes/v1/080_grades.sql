@@ -51,7 +51,8 @@ WITH j AS (
         ci.unknown_cost_episodes AS inc_unknown_cost, ci.episodes AS inc_evidence_episodes,
         ci.retry_rate AS inc_retry_rate, ci.repair_rate AS inc_repair_rate,
         ci.escalation_rate AS inc_escalation_rate,
-        f.newest_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
+        f.newest_evidence AS newest_any_evidence, f.newest_paired_evidence,
+        f.newest_historical_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
         f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
         coalesce(f.current_harness_in_evidence, false) AS current_harness_in_evidence,
         b.activity IN (SELECT activity FROM routes_harness_changes) AS harness_capped,
@@ -69,14 +70,28 @@ WITH j AS (
     LEFT JOIN routes_comp_cost ci ON ci.comp_id = b.comp_id AND ci.role = 'incumbent'
     LEFT JOIN routes_comp_fresh f ON f.comp_id = b.comp_id
 ),
-g AS (
+s AS (
     SELECT *,
         (cand_lab_matched >= min_labelled_per_route AND inc_lab_matched >= min_labelled_per_route
          AND round(hist_ci_width, 6) <= max_ci_width
          AND round(cand_overlap, 6) >= min_stratum_overlap
          AND round(inc_overlap, 6) >= min_stratum_overlap) IS TRUE AS hist_sufficient,
         (pairs >= min_pairs AND round(paired_ci_width, 6) <= max_ci_width) IS TRUE
-            AS paired_sufficient,
+            AS paired_sufficient
+    FROM j
+),
+g AS (
+    SELECT *,
+        -- Freshness is that of the evidence that decides (§5 "the newest supporting
+        -- evidence"): paired evidence is not made fresh by a few recent historical
+        -- episodes too few to count (a 273-day-old paired comparison read as fresh).
+        CASE WHEN paired_sufficient THEN newest_paired_evidence
+             WHEN hist_sufficient THEN newest_historical_evidence
+             ELSE newest_any_evidence END AS newest_evidence
+    FROM s
+),
+aged AS (
+    SELECT *,
         CASE WHEN newest_evidence IS NULL THEN NULL
              ELSE (epoch(as_of) - epoch(newest_evidence)) / 86400.0 END AS age_days,
         CASE
@@ -84,7 +99,7 @@ g AS (
             WHEN cand_cost_basis = inc_cost_basis THEN cand_cost_basis
             ELSE 'mixed'
         END AS cost_basis
-    FROM j
+    FROM g
 ),
 v AS (
     SELECT *,
@@ -111,7 +126,7 @@ v AS (
         cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
             AND inc_cost_per_accepted IS NOT NULL
             AND round(cand_cost_per_accepted, 6) = round(inc_cost_per_accepted, 6) AS same_cost
-    FROM g
+    FROM aged
 ),
 c AS (
     SELECT *,

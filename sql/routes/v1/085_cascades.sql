@@ -16,10 +16,12 @@
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
 --   target route's success rate (Newcombe interval of acceptance - target rate; the bar is kept
---   unless the upper bound < -tolerance), grade ('proven' when labelled operations >=
+--   when the lower bound >= -tolerance: §3's non-inferiority, which "keeping the quality bar",
+--   the proven language of §4, claims), grade ('proven' when labelled operations >=
 --   min_labelled_per_route, the acceptance CI width <= max_ci_width, cost is known and the
---   evidence is fresh; else 'insufficient'), reasons, would_be_type (cascade_working when net
---   saving > 0 and the quality bar holds; escalation_tax when net saving <= 0 and there were
+--   evidence is fresh, and for a saving the quality bar is shown kept; else 'insufficient'),
+--   reasons, would_be_type (cascade_working when net saving > 0; escalation_tax when net
+--   saving <= 0 and there were
 --   escalations or retries) and finding_type (evidence_drift when stale).
 -- Spec: routes.md §3 "Net route value", §4 proven, §5 cascade_working / escalation_tax,
 --   §6 "Operations and attempts", "Grades of the other finding types".
@@ -163,7 +165,7 @@ n AS (
              THEN baseline_cost_per_accepted - cheap_only_cost_per_accepted END AS gross_saving_per_accepted,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed')
              THEN cascade_cost_per_accepted - cheap_only_cost_per_accepted END AS escalation_tax_per_accepted,
-        NOT coalesce(round(quality_ci_high, 6) < -tolerance, false) AS quality_bar_kept,
+        coalesce(round(quality_ci_low, 6) >= -tolerance, false) AS quality_bar_kept,
         (labelled_ops >= min_labelled_per_route
          AND round(acceptance_ci_high - acceptance_ci_low, 6) <= max_ci_width) IS TRUE AS meets_minimums
     FROM m
@@ -171,13 +173,18 @@ n AS (
 )
 SELECT *,
     net_saving_per_accepted * accepted_ops AS net_total,
+    -- A saving claims the quality bar kept ("keeping the quality bar", §4's proven
+    -- language): proven only when it is shown (quality_bar_kept), else insufficient,
+    -- "No recommendation yet". An escalation tax claims no quality.
     CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL AND NOT stale
+              AND (round(net_saving_per_accepted, 6) <= 0 OR quality_bar_kept)
          THEN 'proven' ELSE 'insufficient' END AS grade,
     CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL
+              AND (round(net_saving_per_accepted, 6) <= 0 OR quality_bar_kept)
          THEN 'proven' ELSE 'insufficient' END AS evidence_grade,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL
-        WHEN round(net_saving_per_accepted, 6) > 0 AND quality_bar_kept THEN 'cascade_working'
+        WHEN round(net_saving_per_accepted, 6) > 0 THEN 'cascade_working'
         WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
             THEN 'escalation_tax'
     END AS would_be_type,
@@ -193,10 +200,15 @@ SELECT *,
         CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
              THEN 'no accepted operation or no accepted baseline outcome to price' END,
-        CASE WHEN NOT quality_bar_kept
-             THEN 'acceptance is below the target route by more than the tolerance (upper bound '
-                  || routes_signed_vs(quality_ci_high, -tolerance) || ' below -tolerance -'
-                  || routes_num_vs(tolerance, -quality_ci_high, 3) || ')' END,
+        CASE WHEN NOT quality_bar_kept AND quality_ci_low IS NULL
+                  AND coalesce(round(net_saving_per_accepted, 6) > 0, true)
+             THEN 'acceptance not compared with the target route (no labelled outcome on one '
+                  || 'side): the quality bar is not shown kept' END,
+        CASE WHEN NOT quality_bar_kept AND quality_ci_low IS NOT NULL
+                  AND coalesce(round(net_saving_per_accepted, 6) > 0, true)
+             THEN 'acceptance not shown within the tolerance of the target route (lower bound '
+                  || routes_signed_vs(quality_ci_low, -tolerance) || ' below -tolerance -'
+                  || routes_num_vs(tolerance, -quality_ci_low, 3) || ')' END,
         CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
         CASE WHEN round(age_days, 6) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
@@ -205,7 +217,7 @@ SELECT *,
     ], lambda x: x IS NOT NULL) AS reasons,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL
-        WHEN round(net_saving_per_accepted, 6) > 0 AND quality_bar_kept
+        WHEN round(net_saving_per_accepted, 6) > 0
             THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'cascade_working' END
         WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
             THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'escalation_tax' END
