@@ -105,13 +105,18 @@ def check(path: str) -> CheckResult:
     # A record written twice: the same idempotency key on two lines (extract never does
     # that; a hand-merge or a concatenation can). ArcheFlow's own lines have no events
     # hash: one of them is written twice when it is equal, field by typed field, to an
-    # earlier line (a re-score differs at least in ts). The first line is kept.
+    # earlier line (a re-score differs at least in ts). Of a keyed record, the line kept is
+    # the one the readers take (§4: the latest ts, then the later line): keeping the first
+    # brought back a record a later one had superseded (A, then B, then A again: repair
+    # kept the first A, and the reports took B), and a repair must not change a report.
+    # Equal lines are equal in every field: the first is kept.
     dups = con.execute(
         f"""
         SELECT history_file, history_line, first_line, keyed FROM (
             SELECT history_file, history_line, true AS keyed,
-                   min(history_line) OVER (PARTITION BY run_id, archetype, scoring_version,
-                                           events_sha256) AS first_line
+                   first_value(history_line) OVER (
+                       PARTITION BY run_id, archetype, scoring_version, events_sha256
+                       ORDER BY ts DESC, history_line DESC) AS first_line
             FROM history WHERE events_sha256 IS NOT NULL
             UNION ALL
             SELECT history_file, history_line, false AS keyed,

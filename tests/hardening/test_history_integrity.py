@@ -180,12 +180,52 @@ def test_duplicates_and_missing_files(tmp_path: Path, hh: Any, run_cli: Any) -> 
     hist.write_bytes(hist.read_bytes() * 2)  # e.g. a careless concatenation
     res = run_cli("history", "check", str(hist))
     assert res.exit_code == 1
-    assert f"{hist}:3: duplicate record: same run, archetype, version and events as line 1" in (
+    # Equal ts: the readers take the later line, so the earlier copy is the duplicate.
+    assert f"{hist}:1: duplicate record: same run, archetype, version and events as line 3" in (
         res.stderr
     )
     run_cli("history", "repair", str(hist), "--in-place")
     assert len(hist.read_bytes().splitlines()) == 2
     assert run_cli("history", "check", str(tmp_path / "nope.jsonl")).exit_code == 3
+
+
+def test_repair_keeps_the_line_the_reports_read(tmp_path: Path, run_cli: Any) -> None:
+    # A run scored from events A, re-scored from B after it changed, and A's record came
+    # back later (two histories merged): the readers take the latest ts, A at line 3.
+    # Repair kept the first A and dropped line 3, so B became current again: the report
+    # said consider_removing where it had said keep.
+    def rec(ts: str, score: float, events: str) -> str:
+        return json.dumps(
+            {"ts": ts, "run_id": "run1", "archetype": "guardian", "composite_score": score,
+             "model": "haiku", "scoring_version": "effectiveness/v1",
+             "run_ts": "2026-01-01T00:00:00Z", "events_sha256": events}
+        )  # fmt: skip
+
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(
+        "\n".join([rec("2026-01-01T00:00:00Z", 0.9, "aaaa"), rec("2026-01-02T00:00:00Z", 0.1,
+                   "bbbb"), rec("2026-01-03T00:00:00Z", 0.9, "aaaa")]) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+
+    def report() -> list[dict[str, Any]]:
+        r = run_cli("report", "--history", str(hist), "--format", "json")
+        assert r.exit_code == 0, r.stderr
+        rows: list[dict[str, Any]] = json.loads(r.stdout)
+        return rows
+
+    before = report()
+    assert [(r["avg_composite"], r["recommendation"]) for r in before] == [(0.9, "keep")]
+    res = run_cli("history", "check", str(hist))
+    assert f"{hist}:1: duplicate record: same run, archetype, version and events as line 3" in (
+        res.stderr
+    )
+    assert run_cli("history", "repair", str(hist), "--in-place").exit_code == 0
+    assert [json.loads(x)["ts"] for x in hist.read_text().splitlines()] == [
+        "2026-01-02T00:00:00Z",
+        "2026-01-03T00:00:00Z",
+    ]
+    assert report() == before
 
 
 def test_an_archeflow_line_written_twice_is_a_duplicate(tmp_path: Path, run_cli: Any) -> None:
