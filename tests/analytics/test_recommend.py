@@ -91,6 +91,28 @@ def test_members_models_and_order(tmp_path: Path, write_history, make_series) ->
     assert [r["suggested_model"] for r in rows] == [None, None, None, None, "haiku", None]
 
 
+def test_a_plan_member_with_a_model_override_is_still_not_scored(
+    tmp_path: Path, write_history, make_series
+) -> None:
+    # model_overrides sets a member's model; it is no phase. Explorer, in plan with an
+    # override, was "no_data" ("run more orchestrations first": runs that never score it).
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "name: t\nplan: [explorer, creator]\ndo: [maker]\ncheck: [guardian]\n"
+        "model_overrides: {explorer: sonnet, maker: opus, tester: haiku}\n"
+    )
+    hist = write_history(make_series("guardian", [0.9]))
+    rows = eh.recommend(hist, team).table.to_pylist()
+    assert [(r["archetype"], r["model_source"], r["action"]) for r in rows] == [
+        ("explorer", "model_overrides", "not_scored"),
+        ("creator", "default", "not_scored"),
+        ("maker", "model_overrides", "not_scored"),
+        ("guardian", "default", "keep"),
+        # named only in model_overrides: in no phase at all, so no_data
+        ("tester", "model_overrides", "no_data"),
+    ]
+
+
 def test_no_history_file_is_nothing_readable_as_for_report(tmp_path: Path, run_cli) -> None:
     # It printed every review archetype as no_data and exited 0 where `report` exits 3: a
     # mistyped --history read as a team nobody had scored yet.
