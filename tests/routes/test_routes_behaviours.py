@@ -66,40 +66,21 @@ def _build(g: Any) -> None:
         cheap_cost=0.04,
         activity="esctax",
     )
-    # Enough operations for the acceptance to be shown within the tolerance of the target
-    # route's (0.945 against 0.95; the difference's lower bound about -0.03 >= -0.05)
-    g.cell(OPUS, 400, 380, activity="healthy")
-    g.cascade(
-        600,
-        cheap=HAIKU,
-        premium=OPUS,
-        direct_ok=510,
-        escalate=60,
-        premium_ok=57,
-        activity="healthy",
-    )
-    # A saving, but acceptance 0.86 against the target's 0.92: not shown within the
-    # tolerance (lower bound far below -0.05), though not shown worse either
-    g.cell(OPUS, 100, 95, activity="worsecascade")
-    g.cascade(
-        100,
-        cheap=HAIKU,
-        premium=OPUS,
-        direct_ok=80,
-        escalate=10,
-        premium_ok=6,
-        activity="worsecascade",
-    )
-    g.cell(OPUS, 40, 38, activity="thincascade")
-    g.cascade(
-        12,
-        cheap=HAIKU,
-        premium=OPUS,
-        direct_ok=10,
-        escalate=2,
-        premium_ok=2,
-        activity="thincascade",
-    )
+    # Cheap-first haiku -> opus cascades: (activity, opus cell n/ok, operations, direct ok,
+    # escalated, escalated ok).
+    # - healthy: enough operations for the acceptance to be shown within the tolerance of
+    #   the target route's (0.945 against 0.95; the lower bound about -0.03 >= -0.05);
+    # - worsecascade: a saving, but acceptance 0.86 against the target's 0.92: not shown
+    #   within the tolerance (lower bound far below -0.05), though not shown worse either;
+    # - thincascade: too few operations.
+    for activity, (cell_n, cell_ok), ops, direct, esc, esc_ok in (
+        ("healthy", (400, 380), 600, 510, 60, 57),
+        ("worsecascade", (100, 95), 100, 80, 10, 6),
+        ("thincascade", (40, 38), 12, 10, 2, 2),
+    ):
+        g.cell(OPUS, cell_n, cell_ok, activity=activity)
+        g.cascade(ops, cheap=HAIKU, premium=OPUS, direct_ok=direct, escalate=esc,
+                  premium_ok=esc_ok, activity=activity)  # fmt: skip
     for m in (HAIKU, SONNET, OPUS):
         g.cell(m, 120, 84, harness="h1", day="2025-02-01", activity="harness")
         g.cell(m, 120, 108, harness="h2", day="2025-02-20", activity="harness")
