@@ -90,6 +90,11 @@ def _build(g: Any) -> None:
     g.pairs(200, 180, 6, 4, cand=HAIKU, inc=SONNET, activity="stalepaired", day="2024-06-01")
     g.cell(SONNET, 5, 5, activity="stalepaired", day="2025-02-28")  # the incumbent
     g.cell(HAIKU, 3, 3, activity="stalepaired", day="2025-02-28")
+    # Fresh paired evidence on the usual harness; the activity now runs on h9, seen only in
+    # a few historical episodes, too few to count
+    g.pairs(200, 180, 6, 4, cand=HAIKU, inc=SONNET, activity="movedpaired", day="2025-02-20")
+    g.cell(SONNET, 5, 5, harness="h9", day="2025-02-28", activity="movedpaired")
+    g.cell(HAIKU, 3, 3, harness="h9", day="2025-02-28", activity="movedpaired")
     _clean_equivalent(g, activity="moved")
     g.cell(SONNET, 3, 3, harness="h9", day="2025-02-28", activity="moved")
     for cx in ("low", "medium", "high"):
@@ -317,6 +322,21 @@ def test_paired_evidence_is_dated_by_itself_not_by_recent_thin_history(
     assert comp["evidence_source"] == "paired"
     assert comp["freshness"]["newest_evidence"].startswith("2024-06-01")
     assert comp["freshness"]["stale"] is True and comp["grade"] == "insufficient"
+    (f,) = rep["findings"]
+    assert f["type"] == "evidence_drift" and f["drift_of"] == "cheaper_equivalent"
+    assert f["actionable"] is False and f["command"] is None
+
+
+def test_paired_evidence_on_an_old_harness_is_drift_whatever_thin_history_ran_on(
+    combined: dict[str, Any],
+) -> None:
+    # "the model/harness changed since" (§5) asks the evidence that decides, as freshness
+    # does: h9 in a few historical episodes did not make paired evidence on the old
+    # harness current.
+    rep = _sub(combined["json"], "movedpaired")
+    (comp,) = rep["comparisons"]
+    assert comp["evidence_source"] == "paired" and comp["freshness"]["stale"] is False
+    assert comp["freshness"]["current_harness"] == "h9"
     (f,) = rep["findings"]
     assert f["type"] == "evidence_drift" and f["drift_of"] == "cheaper_equivalent"
     assert f["actionable"] is False and f["command"] is None

@@ -14,7 +14,9 @@
 --   routes_comp_fresh (grain: comparison): newest_evidence (and newest_paired_evidence,
 --   newest_historical_evidence: of each part alone), undated, harnesses, models,
 --   reasoning_efforts (sorted lists), current_harness (harness of the activity's newest
---   episode), episode_ids (sorted), cost_basis of the comparison (one basis shared by both
+--   episode), current_harness_in_evidence (and _in_paired, _in_historical: of each part
+--   alone; did any of its episodes run on it), episode_ids (sorted), cost_basis of the
+--   comparison (one basis shared by both
 --   routes, else 'unknown' when either is unknown, else 'mixed').
 -- Spec: routes.md §3 "Net route value", "Cost basis" (bases are never added together),
 --   §5 freshness fields, §6 "Unknown cost".
@@ -121,7 +123,12 @@ SELECT ev.comp_id,
         AS reasoning_efforts,
     list_sort(list(DISTINCT ev.episode_id)) AS episode_ids,
     any_value(n.current_harness) AS current_harness,
-    bool_or(ev.harness IS NOT DISTINCT FROM n.current_harness) AS current_harness_in_evidence
+    bool_or(ev.harness IS NOT DISTINCT FROM n.current_harness) AS current_harness_in_evidence,
+    -- Per part, as the newest evidence: what decides is what must have run on the harness.
+    coalesce(bool_or(ev.harness IS NOT DISTINCT FROM n.current_harness)
+                 FILTER (WHERE ev.part = 'paired'), false) AS current_harness_in_paired,
+    coalesce(bool_or(ev.harness IS NOT DISTINCT FROM n.current_harness)
+                 FILTER (WHERE ev.part = 'historical'), false) AS current_harness_in_historical
 FROM routes_comp_evidence ev
 JOIN routes_comparisons_base b USING (comp_id)
 JOIN routes_activity_now n ON n.activity = b.activity

@@ -54,7 +54,9 @@ WITH j AS (
         f.newest_evidence AS newest_any_evidence, f.newest_paired_evidence,
         f.newest_historical_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
         f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
-        coalesce(f.current_harness_in_evidence, false) AS current_harness_in_evidence,
+        coalesce(f.current_harness_in_evidence, false) AS current_harness_in_any_evidence,
+        coalesce(f.current_harness_in_paired, false) AS current_harness_in_paired,
+        coalesce(f.current_harness_in_historical, false) AS current_harness_in_historical,
         b.activity IN (SELECT activity FROM routes_harness_changes) AS harness_capped,
         pol.*
     FROM routes_comparisons_base b
@@ -87,7 +89,11 @@ g AS (
         -- episodes too few to count (a 273-day-old paired comparison read as fresh).
         CASE WHEN paired_sufficient THEN newest_paired_evidence
              WHEN hist_sufficient THEN newest_historical_evidence
-             ELSE newest_any_evidence END AS newest_evidence
+             ELSE newest_any_evidence END AS newest_evidence,
+        -- and "the harness changed since" (§5) asks the same evidence
+        CASE WHEN paired_sufficient THEN current_harness_in_paired
+             WHEN hist_sufficient THEN current_harness_in_historical
+             ELSE current_harness_in_any_evidence END AS current_harness_in_evidence
     FROM s
 ),
 aged AS (
