@@ -263,8 +263,10 @@ class RoutesReport:
 
 def iso(v: dt.datetime) -> str:
     """``v`` (UTC, naive) as ``YYYY-MM-DDTHH:MM:SSZ``, the year in four digits (strftime's
-    ``%Y`` wrote 999 for the year 999)."""
-    return v.replace(microsecond=0, tzinfo=None).isoformat() + "Z"
+    ``%Y`` wrote 999 for the year 999), and its fraction of a second when it has one
+    (``…:59.500000Z``): freshness is measured to it, so a report's ``as_of`` dropped it
+    and could not be reproduced from what it printed (JSON keeps every digit)."""
+    return v.replace(tzinfo=None).isoformat() + "Z"
 
 
 def _plain(v: Any) -> Any:

@@ -409,3 +409,25 @@ def test_findings_are_grouped_and_ordered(combined: dict[str, Any]) -> None:
     seen = [order.index(t) for t in types_of(combined["json"])]
     assert seen == sorted(seen)
     assert set(types_of(combined["json"])) == set(order)
+
+
+def test_as_of_keeps_its_fraction_of_a_second(tmp_path: Path) -> None:
+    # Freshness is measured to the fraction; `as_of` was printed without it, so a report
+    # could not be reproduced from the `as_of` it printed (30 days at the second, stale at
+    # the half second).
+    g = _gen_class()()
+    _clean_equivalent(g, activity="clean", day="2025-02-25")
+    path = str(g.write(tmp_path / "e.jsonl"))
+
+    def run(as_of: str) -> dict[str, Any]:
+        res = CliRunner().invoke(
+            cli, ["routes", path, "--format", "json", "--as-of", as_of], catch_exceptions=False
+        )
+        assert res.exit_code == 0, res.stderr
+        out: dict[str, Any] = json.loads(res.stdout)
+        return out
+
+    first = run("2025-03-27T00:00:59.5Z")
+    assert first["as_of"] == "2025-03-27T00:00:59.500000Z"
+    assert run(first["as_of"]) == first  # reproduced from what it printed
+    assert run("2025-03-27T00:00:59Z")["as_of"] == "2025-03-27T00:00:59Z"  # no fraction: none
