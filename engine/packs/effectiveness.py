@@ -560,6 +560,23 @@ def _own_files(history_path: str, role: str = "this extract writes to") -> dict[
     return own
 
 
+def leave_out_own_files(
+    files: Sequence[sources.SourceFile], history_path: str, role: str = "this extract writes to"
+) -> tuple[list[sources.SourceFile], list[tuple[str, str]]]:
+    """``files`` without the history and the files kept beside it (``_own_files``), and
+    those left out, each (display, why): they are never read as run logs."""
+    own = _own_files(history_path, role)
+    kept: list[sources.SourceFile] = []
+    left_out: list[tuple[str, str]] = []
+    for f in files:
+        why = own.get(f.realpath or _realpath(f.path))
+        if why is None:
+            kept.append(f)
+        else:
+            left_out.append((f.display, why))
+    return kept, left_out
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def _realpath(path: str) -> str:
     # Only for files discovery did not resolve; realpath is a syscall chain per call.
@@ -684,16 +701,8 @@ def _extract(
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
-    own = _own_files(history_path)
-    excluded: list[dict[str, Any]] = []
-    kept: list[sources.SourceFile] = []
-    for f in files:
-        why = own.get(f.realpath or _realpath(f.path))
-        if why is None:
-            kept.append(f)
-        else:
-            excluded.append({"file": f.display, "reason": why})
-    files = kept
+    files, left_out = leave_out_own_files(files, history_path)
+    excluded: list[dict[str, Any]] = [{"file": d, "reason": why} for d, why in left_out]
     if not files and not disc:
         why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")

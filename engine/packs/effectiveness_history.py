@@ -863,15 +863,8 @@ def _build_events(
     ``memory/effectiveness.jsonl`` and rejected each of its lines ("missing type"), exit 1
     on a clean project."""
     files, disc = sources.discover(sources.path_list(events))
-    own = effectiveness._own_files(os.fspath(history_path), "this command reads")
-    kept: list[sources.SourceFile] = []
-    notes: list[str] = []
-    for f in files:
-        why = own.get(f.realpath or os.path.realpath(f.path))
-        if why is None:
-            kept.append(f)
-        else:
-            notes.append(f"{f.display}: {why}")
+    kept, left_out = effectiveness.leave_out_own_files(files, history_path, "this command reads")
+    notes = [f"{display}: {why}" for display, why in left_out]
     res = effectiveness.build_event_tables(con, kept, version="v1")
     issues = list(disc) + list(res.skipped)
     issues.extend(

@@ -41,10 +41,8 @@ WITH resolved AS (
            CASE
              -- "in plan/do only" (§6): of the places a member is named, model_overrides only
              -- sets its model; it is no phase (explorer in plan with an override was no_data)
-             WHEN NOT r.has_history
-                  AND len(list_filter(r.phases, lambda p: p <> 'model_overrides')) > 0
-                  AND list_has_all(['plan', 'do'],
-                                   list_filter(r.phases, lambda p: p <> 'model_overrides'))
+             WHEN NOT r.has_history AND list_has_any(r.phases, ['plan', 'do'])
+                  AND list_has_all(['plan', 'do', 'model_overrides'], r.phases)
                THEN 'not_scored'
              WHEN NOT r.has_history THEN 'no_data'
              WHEN round(r.score, th.compare_decimals) >= th.keep_min
