@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from pathlib import Path
 from typing import Any
 
@@ -523,6 +524,7 @@ def test_a_batch_searched_at_once_gives_each_file_its_verdict(
     sources._presearch(files)
     assert [f.preread[2] if f.preread else None for f in files] == [False, True, True, False]
     monkeypatch.setattr(sources, "_NOT_JSON_RE", None)  # the verdict is used, not searched
+    monkeypatch.setattr(sources, "_search_not_json", None)
     for f, want in zip(files, alone, strict=True):
         sources.prescan(f)
         for k in ("size", "sha256", "lines", "clean", "long_line", "error"):
@@ -585,3 +587,46 @@ def test_a_line_that_is_not_an_object_is_named_in_json_words(run_cli: Any, tmp_p
         (5, "not a JSON object (true or false)"),
         (6, "not a JSON object (null)"),
     ]
+
+
+# What the search must agree with the pattern on: its delimiters, blanks, signs, the
+# tokens in any case and their ends, and letters that make a token part of a word.
+_ALPHABET = [b",", b":", b"[", b"]", b"{", b"}", b" ", b"\t", b"\r", b"-", b"+", b'"', b"1"]
+_ALPHABET += [b"nan", b"NaN", b"inf", b"INF", b"Infinity", b"infinit", b"n", b"a", b"i", b"f", b"x"]
+_ALPHABET += [b": -nan", b"[ Inf", b",infinity", b", ]", b"nan ,", b"inf}"]  # near-matches
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_split_search_gives_the_patterns_verdict(seed: int) -> None:
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(1500):
+        buf = b"".join(rng.choice(_ALPHABET) for _ in range(rng.randint(0, 24)))
+        start = rng.randint(0, len(buf))
+        end = rng.randint(start, len(buf))
+        want = sources._NOT_JSON_RE.search(buf, start, end) is not None
+        assert sources._search_not_json(buf, start, end) == want, (buf, start, end)
+        found += want
+    assert 100 < found < 1400  # both verdicts were tried, many times
+
+
+def test_the_split_search_falls_back_to_the_pattern_on_text_full_of_tokens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[int] = []
+    pattern = sources._NOT_JSON_RE
+
+    class Counting:
+        def search(self, buf: bytes, start: int, end: int) -> object:
+            calls.append(end - start)
+            return pattern.search(buf, start, end)
+
+    monkeypatch.setattr(sources, "_NOT_JSON_RE", Counting())
+    words = b'{"text": "' + b"information " * 300 + b'"}\n'
+    assert sources._search_not_json(words, 0, len(words)) is False
+    assert calls == [len(words)]
+    assert sources._search_not_json(words + b'{"v": -Inf}\n', 0, len(words) + 12) is True
+    calls.clear()
+    few = b'{"text": "information nan"}\n'
+    assert sources._search_not_json(few, 0, len(few)) is False
+    assert calls == []
