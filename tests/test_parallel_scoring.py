@@ -276,6 +276,28 @@ def test_a_big_read_scores_on_one_connection(
     assert one == two
 
 
+def _scored(paths: list[str]) -> tuple[dict[str, Any], set[str]]:
+    con = db.connect()
+    effectiveness.build_event_tables(con, paths, scored_at="2026-05-01T00:00:00Z")
+    tables = {t: con.sql(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in _TABLES}
+    return tables, {r[0] for r in con.sql("SELECT table_name FROM duckdb_tables()").fetchall()}
+
+
+def test_a_small_read_scores_from_a_copy_of_the_events_view(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Up to EVENTS_COPY_ROWS events, 015-090 read a table copied from 010's view (each
+    # statement would bind and plan the view's joins again); past it, the view itself.
+    paths = _corpus(tmp_path)
+    copied, made = _scored(paths)
+    assert "_events_copy" in made
+    monkeypatch.setattr(effectiveness, "EVENTS_COPY_ROWS", 10)
+    viewed, made = _scored(paths)
+    assert "_events_copy" not in made
+    assert copied == viewed
+    assert len(copied["events"]) > 300 and len(copied["history_records"]) > 40
+
+
 def test_an_extract_leaves_only_its_records_in_the_main_schema(tmp_path: Path) -> None:
     paths = _corpus(tmp_path)
     res = effectiveness.extract(paths, str(tmp_path / "h.jsonl"), scored_at="2026-05-01T00:00:00Z")
