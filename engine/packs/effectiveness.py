@@ -49,8 +49,10 @@ EVENTS_VIEW_FILE = "010_runs.sql"
 #: (raw_events' rows and files, 001's positions, 010's dropped lines): on an incremental
 #: extract of 100 run files (3.2k events), ~40 ms of ~0.47 s in-process (medians of
 #: eight alternating runs, 471 -> 427 ms, the same records), where the copy takes ~1 ms.
-#: A big read keeps the view: a copy would hold every event in memory twice.
-EVENTS_COPY_ROWS = 50_000
+#: The copy grows with the read and the saving does not (CPU time, medians of six
+#: alternating extracts, thirtieth pass): 3.2k events 544 -> 499 ms, 10.5k 536 -> 474 ms,
+#: 35k 851 -> 880 ms. A big read keeps the view, which also holds every event once.
+EVENTS_COPY_ROWS = 20_000
 
 #: Envelope of spec §1, all kept as JSON and typed in SQL (a field that first appears
 #: late in a corpus is never dropped by auto-detection, and bad types are diagnosed).
@@ -257,18 +259,21 @@ def build_event_tables(
 
 
 def _copy_view(con: duckdb.DuckDBPyConnection, name: str) -> None:
-    """Make the view ``name`` (main schema) read a table of its rows, ``_<name>_copy``:
-    the same rows and columns, bound and planned by later statements as one table."""
+    """Make the view ``name`` read a table of its rows, ``_<name>_copy``: the same rows and
+    columns, bound and planned by later statements as one table. Both are TEMP when the
+    view is. Nothing is done when ``name`` is no view."""
     if not name.isidentifier():
         raise UsageError(f"bad view name {name!r}")
     found = con.execute(
-        "SELECT count(*) FROM duckdb_views() WHERE schema_name = 'main' AND view_name = ?",
+        "SELECT temporary FROM duckdb_views() WHERE view_name = ? AND NOT internal "
+        "ORDER BY temporary DESC LIMIT 1",  # a TEMP view hides a main one of its name
         [name],
-    ).fetchall()[0][0]
+    ).fetchall()
     if not found:  # a version that made it a table already
         return
-    con.execute(f"CREATE OR REPLACE TABLE _{name}_copy AS SELECT * FROM {name}")
-    con.execute(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM _{name}_copy")
+    temp = "TEMP " if found[0][0] else ""
+    con.execute(f"CREATE OR REPLACE {temp}TABLE _{name}_copy AS SELECT * FROM {name}")
+    con.execute(f"CREATE OR REPLACE {temp}VIEW {name} AS SELECT * FROM _{name}_copy")
 
 
 #: Connections that score at once (``sqlpack.run_range``'s workers). Measured on the
