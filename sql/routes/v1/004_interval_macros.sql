@@ -17,6 +17,7 @@
 --     proportions (a both succeed, b candidate only, c incumbent only, d both fail); the
 --     effect (b - c) / n rests on the discordant pairs, the phi correlation enters the interval.
 --   Display: routes_signed(x), routes_pct(x), routes_usd(x) as the reports write numbers;
+--     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
 --     routes_pct_vs(x, b) for a value printed beside the bound it was judged against.
 -- Spec: routes.md §3 "Effect", "Paired evidence".
@@ -122,6 +123,14 @@ CREATE OR REPLACE TEMP MACRO routes_signed_vs(x, b) AS
     CASE WHEN x IS NULL OR x = 0 OR abs(x) >= 1e15
               OR NOT regexp_matches(printf('%.3f', x), '[1-9]') THEN routes_signed(x)
          ELSE printf('%+.*f', routes_dec_vs(x, b, 3), x::DOUBLE) END;
+
+-- A time (UTC, naive) as the JSON writes it (iso() in engine/packs/routes.py): the year in
+-- four digits, and the fraction of a second, six digits, only when there is one
+-- (2025-02-20T00:00:01.500000Z; 2025-02-20T00:00:01Z). NULL stays NULL.
+CREATE OR REPLACE TEMP MACRO routes_iso(ts) AS
+    strftime(ts, '%Y-%m-%dT%H:%M:%S')
+    || CASE WHEN strftime(ts, '%f') <> '000000' THEN '.' || strftime(ts, '%f') ELSE '' END
+    || 'Z';
 
 CREATE OR REPLACE TEMP MACRO routes_usd(x) AS
     CASE WHEN x IS NULL OR NOT isfinite(x) THEN 'unknown'

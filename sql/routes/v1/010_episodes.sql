@@ -6,6 +6,10 @@
 --   routes_rejects(file, line, reason) for lines that cannot be scored, and
 --   routes_valid (the rows with reject_reason NULL). Host, inference provider, provider
 --   provenance, model, reasoning effort and harness stay separate columns; unknown stays NULL.
+--   retries and repairs are NULL when outcome.retries / outcome.repairs is absent or null
+--   (unknown, never 0); escalated is true or false only as outcome.escalation.escalated says,
+--   NULL when it is absent or null (so is a missing or null outcome.escalation): unknown,
+--   never "not escalated".
 --   cost is the episode's cost on its own basis (observed -> observedCostUsd;
 --   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
@@ -163,7 +167,7 @@ x AS (
         routes_n(ot, os, 2) AS retries_raw,
         routes_n(ot, os, 3) AS repairs_raw,
         routes_badn(ot, 2) OR routes_badn(ot, 3) AS bad_counts,
-        coalesce(ot[4] = 'BOOLEAN' AND os[4] = 'true', false) AS escalated,
+        CASE WHEN ot[4] = 'BOOLEAN' THEN os[4] = 'true' END AS escalated,
         routes_s(ot, os, 5) AS to_model,
         ot[6] AS signals_type,
         CASE WHEN ot[6] = 'ARRAY' THEN CAST(CAST(os[6] AS JSON) AS JSON[]) END AS signals
@@ -274,8 +278,8 @@ SELECT
     harness, started_at, ended_at, duration_ms, coalesce(ended_at, started_at) AS evidence_at,
     tok_input, tok_output, tok_cache_read, tok_cache_write, observed_cost_usd, api_cost_usd,
     quota_pressure, status,
-    CAST(coalesce(retries_raw, 0) AS BIGINT) AS retries,
-    CAST(coalesce(repairs_raw, 0) AS BIGINT) AS repairs,
+    CAST(retries_raw AS BIGINT) AS retries,
+    CAST(repairs_raw AS BIGINT) AS repairs,
     escalated, to_model, signals,
     -- The cost of the episode on its declared basis; any gap leaves it unknown (NULL).
     CASE coalesce(cost_basis_raw, 'unknown')

@@ -6,11 +6,15 @@
 --   fixture), role, label, cost_total (the episode's cost plus the cost of the follow-up attempt
 --   it escalated to — same activity, runId, task fingerprint and model = toModel; NULL when any
 --   part is unknown or no follow-up is in the input, as when the escalated episode has no
---   runId or no fingerprint to find it by), cost_basis_total;
+--   runId or no fingerprint to find it by; NULL too when the episode does not say whether it
+--   escalated: a follow-up it may have had is never priced at 0), cost_basis_total;
 --   accepted (a success, or an escalation whose follow-up succeeded);
 --   routes_comp_cost (grain: comparison x role): episodes, labelled, successes, accepted, cost_sum,
 --   cost_basis ('observed' | 'api_equivalent' | 'subscription' | 'mixed' | 'unknown'),
---   unknown_cost_episodes, cost_per_accepted, retry_rate, repair_rate, escalation_rate;
+--   unknown_cost_episodes, cost_per_accepted, retry_rate, repair_rate, escalation_rate (each
+--   over its own denominator, the episodes that report that field: retry_reported,
+--   repair_reported, escalation_reported; NULL when none does), retried, repaired,
+--   escalations;
 --   routes_comp_fresh (grain: comparison): newest_evidence (and newest_paired_evidence,
 --   newest_historical_evidence: of each part alone), undated, harnesses, models,
 --   reasoning_efforts (sorted lists), current_harness (harness of the activity's newest
@@ -18,8 +22,8 @@
 --   alone; did any of its episodes run on it), episode_ids (sorted), cost_basis of the
 --   comparison (one basis shared by both
 --   routes, else 'unknown' when either is unknown, else 'mixed').
--- Spec: routes.md §3 "Net route value", "Cost basis" (bases are never added together),
---   §5 freshness fields, §6 "Unknown cost".
+-- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", "Cost basis" (bases are
+--   never added together), §5 freshness fields, §6 "Unknown cost", "Operations and attempts".
 CREATE OR REPLACE TEMP TABLE routes_comp_evidence AS
 WITH hist AS (
     SELECT s.comp_id, 'historical' AS part,
@@ -53,20 +57,25 @@ follow AS (
        AND f.fingerprint = e.fingerprint AND f.model = e.to_model
        AND f.episode_id <> e.episode_id
        AND (e.started_at IS NULL OR f.started_at IS NULL OR f.started_at >= e.started_at)
-    WHERE e.escalated
+    WHERE e.escalated IS TRUE
     GROUP BY e.episode_id
 )
 SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.harness,
     e.model, e.reasoning_effort, e.retries, e.repairs, e.escalated,
     -- Accepted for cost: a success, or an escalation whose follow-up attempt succeeded (the
     -- operation was accepted and paid for both attempts). Quality effects use `label` only.
-    (e.label = 'success' OR (e.escalated AND coalesce(fo.follow_success, false))) AS accepted,
-    CASE WHEN NOT e.escalated THEN e.cost
+    coalesce(e.label = 'success', false)
+        OR (e.escalated IS TRUE AND coalesce(fo.follow_success, false)) AS accepted,
+    -- An episode that does not say whether it escalated (escalated NULL) has an unknown total:
+    -- the cost of a follow-up it may have had is not known to be 0.
+    CASE WHEN e.escalated IS NULL THEN NULL
+         WHEN NOT e.escalated THEN e.cost
          WHEN fo.n_follow > 0 AND fo.follow_unknown = 0 AND e.cost IS NOT NULL
               AND len(fo.follow_bases) = 1 AND fo.follow_bases[1] = e.cost_basis
          THEN e.cost + fo.follow_cost
     END AS cost_total,
-    CASE WHEN NOT e.escalated THEN e.cost_basis
+    CASE WHEN e.escalated IS NULL THEN 'unknown'
+         WHEN NOT e.escalated THEN e.cost_basis
          WHEN fo.n_follow = 0 OR fo.follow_unknown > 0 OR e.cost IS NULL THEN 'unknown'
          WHEN len(fo.follow_bases) = 1 AND fo.follow_bases[1] = e.cost_basis THEN e.cost_basis
          ELSE 'mixed'
@@ -87,6 +96,9 @@ WITH g AS (
         count(DISTINCT cost_basis_total) AS n_bases,
         min(cost_basis_total) AS any_basis,
         bool_or(cost_basis_total = 'unknown') AS has_unknown,
+        count(retries) AS retry_reported,
+        count(repairs) AS repair_reported,
+        count(escalated) AS escalation_reported,
         count(*) FILTER (WHERE retries > 0) AS retried,
         count(*) FILTER (WHERE repairs > 0) AS repaired,
         count(*) FILTER (WHERE escalated) AS escalations
@@ -98,9 +110,10 @@ SELECT comp_id, role, episodes, labelled, successes, accepted, unknown_cost_epis
     CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 THEN cost_sum_known END AS cost_sum,
     CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 AND accepted > 0
          THEN CAST(cost_sum_known AS DOUBLE) / accepted END AS cost_per_accepted,
-    retried / CAST(episodes AS DOUBLE) AS retry_rate,
-    repaired / CAST(episodes AS DOUBLE) AS repair_rate,
-    escalations / CAST(episodes AS DOUBLE) AS escalation_rate,
+    retried / nullif(CAST(retry_reported AS DOUBLE), 0) AS retry_rate,
+    repaired / nullif(CAST(repair_reported AS DOUBLE), 0) AS repair_rate,
+    escalations / nullif(CAST(escalation_reported AS DOUBLE), 0) AS escalation_rate,
+    retry_reported, repair_reported, escalation_reported,
     retried, repaired, escalations
 FROM g;
 

@@ -4,8 +4,11 @@
 --   routes_grades.
 -- Produces: routes_comparisons (grain: activity x candidate route; every incumbent-candidate
 --   pair, including insufficient ones) with the historical (MH) effect and interval, overlap
---   per route, the repair+escalation difference, the paired effect and interval, cost per
---   accepted outcome per route and the comparison's cost basis, freshness, and:
+--   per route, the repair+escalation difference (re_*: over the episodes of compared strata
+--   that report both repairs and escalation, re_cand_reported / re_inc_reported of them), the
+--   paired effect and interval, cost per
+--   accepted outcome per route and the comparison's cost basis, retry/repair/escalation
+--   rates per route with the count of episodes reporting each (070), freshness, and:
 --   evidence_source ('paired' when pairs >= min_pairs and its CI is narrow enough, else
 --   'historical' when both routes have >= min_labelled_per_route labelled episodes in compared
 --   strata, the CI width <= max_ci_width and both overlaps >= min_stratum_overlap; paired
@@ -14,14 +17,19 @@
 --   evidence_grade (verified | correlated for a definite conclusion from paired | historical
 --   evidence, observed when inconclusive, insufficient without sufficient evidence),
 --   grade (evidence_grade, but insufficient when stale and at most observed when the activity
---   has a harness_change), reasons (list of text), cheaper_route and cheaper_by ('cost' when
+--   has a harness_change), reasons (list of text), re_sufficient (historical evidence
+--   sufficient and both routes have >= min_labelled_per_route episodes reporting repairs and
+--   escalation there: what premium_justified's "repair + escalation rate is lower" may rest
+--   on; with fewer, that ground is refused with a reason, an unreported episode never read as
+--   "no repair, no escalation"), cheaper_route and cheaper_by ('cost' when
 --   both routes have a cost per accepted outcome on one shared basis and the two differ;
 --   NULL when they are equal; else 'tier' when the tiers differ), same_cost,
 --   premium_by, would_be_type (cheaper_equivalent | premium_justified | NULL) and finding_type
 --   (would_be_type when fresh; evidence_drift when stale or the harness changed since).
 --   All threshold comparisons use values rounded to 6 decimals.
--- Spec: routes.md §3 (non-inferiority, paired evidence), §4 (grades), §5 (cheaper_equivalent,
---   premium_justified, evidence_drift), §6 (premium_justified, unknown cost), README numbers.
+-- Spec: routes.md §1 (unknown stays unknown), §3 (non-inferiority, paired evidence),
+--   §4 (grades), §5 (cheaper_equivalent, premium_justified, evidence_drift), §6
+--   (premium_justified, unknown cost), README numbers.
 CREATE OR REPLACE TEMP TABLE routes_comparisons AS
 WITH j AS (
     SELECT b.*,
@@ -32,6 +40,7 @@ WITH j AS (
         h.effect AS hist_effect, h.ci_low AS hist_ci_low, h.ci_high AS hist_ci_high,
         h.ci_width AS hist_ci_width,
         re.effect AS re_effect, re.ci_low AS re_ci_low, re.ci_high AS re_ci_high,
+        coalesce(re.n1, 0) AS re_cand_reported, coalesce(re.n0, 0) AS re_inc_reported,
         rc.lab_total AS cand_lab_total, rc.strata_total AS cand_strata_total,
         ri.lab_total AS inc_lab_total, ri.strata_total AS inc_strata_total,
         CASE WHEN rc.lab_total > 0 THEN rc.lab_matched / CAST(rc.lab_total AS DOUBLE) END
@@ -45,12 +54,16 @@ WITH j AS (
         cc.cost_sum AS cand_cost_sum, cc.accepted AS cand_accepted,
         cc.unknown_cost_episodes AS cand_unknown_cost, cc.episodes AS cand_evidence_episodes,
         cc.retry_rate AS cand_retry_rate, cc.repair_rate AS cand_repair_rate,
-        cc.escalation_rate AS cand_escalation_rate,
+        cc.escalation_rate AS cand_escalation_rate, cc.retry_reported AS cand_retry_reported,
+        cc.repair_reported AS cand_repair_reported,
+        cc.escalation_reported AS cand_escalation_reported,
         ci.cost_basis AS inc_cost_basis, ci.cost_per_accepted AS inc_cost_per_accepted,
         ci.cost_sum AS inc_cost_sum, ci.accepted AS inc_accepted,
         ci.unknown_cost_episodes AS inc_unknown_cost, ci.episodes AS inc_evidence_episodes,
         ci.retry_rate AS inc_retry_rate, ci.repair_rate AS inc_repair_rate,
-        ci.escalation_rate AS inc_escalation_rate,
+        ci.escalation_rate AS inc_escalation_rate, ci.retry_reported AS inc_retry_reported,
+        ci.repair_reported AS inc_repair_reported,
+        ci.escalation_reported AS inc_escalation_reported,
         f.newest_evidence AS newest_any_evidence, f.newest_paired_evidence,
         f.newest_historical_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
         f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
@@ -82,6 +95,14 @@ s AS (
             AS paired_sufficient
     FROM j
 ),
+s2 AS (
+    -- The repair+escalation share is judged on as many episodes reporting both as the
+    -- success rate needs labelled ones (unreported ones are left out, so there may be fewer).
+    SELECT *,
+        hist_sufficient AND re_cand_reported >= min_labelled_per_route
+            AND re_inc_reported >= min_labelled_per_route AS re_sufficient
+    FROM s
+),
 g AS (
     SELECT *,
         -- Freshness is that of the evidence that decides (§5 "the newest supporting
@@ -94,7 +115,7 @@ g AS (
         CASE WHEN paired_sufficient THEN current_harness_in_paired
              WHEN hist_sufficient THEN current_harness_in_historical
              ELSE current_harness_in_any_evidence END AS current_harness_in_evidence
-    FROM s
+    FROM s2
 ),
 aged AS (
     SELECT *,
@@ -161,9 +182,9 @@ d AS (
         CASE
             WHEN cheaper_route = 'candidate' AND conclusion = 'incumbent_better' THEN 'success_rate'
             WHEN cheaper_route = 'incumbent' AND conclusion = 'candidate_better' THEN 'success_rate'
-            WHEN hist_sufficient AND cheaper_route = 'candidate' AND round(re_ci_low, 6) > 0
+            WHEN re_sufficient AND cheaper_route = 'candidate' AND round(re_ci_low, 6) > 0
                  AND conclusion <> 'candidate_better' THEN 'repair_escalation'
-            WHEN hist_sufficient AND cheaper_route = 'incumbent' AND round(re_ci_high, 6) < 0
+            WHEN re_sufficient AND cheaper_route = 'incumbent' AND round(re_ci_high, 6) < 0
                  AND conclusion IN ('candidate_better', 'non_inferior')
                 THEN 'repair_escalation'
         END AS premium_by
@@ -245,6 +266,11 @@ SELECT w.*,
                        ELSE 'neither cost nor the model tier table says which route is cheaper'
                   END END,
         CASE WHEN premium_by = 'repair_escalation'
-             THEN 'the pricier route has materially fewer repairs/escalations (upper bound below 0)' END
+             THEN 'the pricier route has materially fewer repairs/escalations (upper bound below 0)' END,
+        CASE WHEN hist_sufficient AND NOT re_sufficient
+             THEN 'repairs/escalations not compared: episodes reporting both, in strata where '
+                  || 'both routes have some: '
+                  || 'candidate ' || re_cand_reported || ', incumbent ' || re_inc_reported
+                  || ' (minimum ' || min_labelled_per_route || ')' END
     ], lambda x: x IS NOT NULL) AS reasons
 FROM w;

@@ -4,14 +4,20 @@
 -- Produces: routes_attempts (grain: prospective episode): operation key (activity, runId,
 --   task fingerprint), attempt_no (by startedAt, then episode id);
 --   routes_operations (grain: operation): entry route (first attempt), final route, attempts,
---   escalations, retries, repairs, labelled/accepted (label of the final attempt), cost (sum of
---   every attempt; NULL when any is unknown or bases differ), cost_basis, newest evidence;
+--   escalations (attempts that say they escalated), escalated / retried / repaired (true when
+--   any attempt says so, false when every attempt says not, else NULL: unknown, never false),
+--   retries, repairs (sums; NULL when an attempt does not report them), labelled/accepted
+--   (label of the final attempt), cost (sum of every attempt; NULL when any is unknown or bases
+--   differ), cost_basis, newest evidence;
 --   routes_cascades (grain: activity x entry route): operations, labelled and accepted counts,
---   acceptance rate with Wilson interval, escalation/retry/repair rates, the target route (most
+--   acceptance rate with Wilson interval, escalated/retried/repaired operations and the
+--   operations whose attempts report each (escalation_reported_ops, retry_reported_ops,
+--   repair_reported_ops: the rates' denominators), the target route (most
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
 --   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
---   without escalation), the baseline (the target route's cost per accepted outcome over all its
---   episodes of the activity, same basis; target_harnesses: those episodes' harness scope),
+--   known not to have escalated: one whose attempt does not say is left out), the baseline
+--   (the target route's cost per accepted outcome over all its episodes of the activity, same
+--   basis; target_harnesses: those episodes' harness scope),
 --   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
@@ -22,9 +28,12 @@
 --   evidence is fresh, and for a saving the quality bar is shown kept; else 'insufficient'),
 --   reasons, would_be_type (cascade_working when net saving > 0; escalation_tax when net
 --   saving <= 0 and there were
---   escalations or retries) and finding_type (evidence_drift when stale).
--- Spec: routes.md §3 "Net route value", §4 proven, §5 cascade_working / escalation_tax,
---   §6 "Operations and attempts", "Grades of the other finding types".
+--   escalations or retries, as the attempts report them: unreported ones are not assumed, and
+--   with none reported no escalation_tax is claimed, with a reason) and finding_type
+--   (evidence_drift when stale).
+-- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", §4 proven, §5
+--   cascade_working / escalation_tax, §6 "Operations and attempts", "Grades of the other
+--   finding types".
 CREATE OR REPLACE TEMP TABLE routes_attempts AS
 SELECT *,
     row_number() OVER (PARTITION BY activity, run_id, fingerprint
@@ -40,8 +49,15 @@ SELECT activity, run_id, fingerprint,
     first(label ORDER BY attempt_no DESC) AS final_label,
     count(*) AS attempts,
     count(*) FILTER (WHERE escalated) AS escalations,
-    CAST(sum(retries) AS BIGINT) AS retries,
-    CAST(sum(repairs) AS BIGINT) AS repairs,
+    -- Three-valued OR over the attempts (bool_or alone reads an unreported attempt as false).
+    CASE WHEN bool_or(escalated) THEN true WHEN count(escalated) = count(*) THEN false END
+        AS escalated,
+    CASE WHEN bool_or(retries > 0) THEN true WHEN count(retries) = count(*) THEN false END
+        AS retried,
+    CASE WHEN bool_or(repairs > 0) THEN true WHEN count(repairs) = count(*) THEN false END
+        AS repaired,
+    CASE WHEN count(retries) = count(*) THEN CAST(sum(retries) AS BIGINT) END AS retries,
+    CASE WHEN count(repairs) = count(*) THEN CAST(sum(repairs) AS BIGINT) END AS repairs,
     count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
     count(DISTINCT cost_basis) AS n_bases,
     min(cost_basis) AS any_basis,
@@ -76,17 +92,20 @@ agg AS (
         count(*) AS operations,
         count(*) FILTER (WHERE labelled) AS labelled_ops,
         count(*) FILTER (WHERE accepted) AS accepted_ops,
-        count(*) FILTER (WHERE escalations > 0) AS escalated_ops,
-        count(*) FILTER (WHERE retries > 0) AS retried_ops,
-        count(*) FILTER (WHERE repairs > 0) AS repaired_ops,
+        count(*) FILTER (WHERE escalated) AS escalated_ops,
+        count(*) FILTER (WHERE retried) AS retried_ops,
+        count(*) FILTER (WHERE repaired) AS repaired_ops,
+        count(escalated) AS escalation_reported_ops,
+        count(retried) AS retry_reported_ops,
+        count(repaired) AS repair_reported_ops,
         CAST(sum(attempts) AS BIGINT) AS attempts,
         count(*) FILTER (WHERE cost IS NULL) AS unknown_cost_ops,
         count(DISTINCT cost_basis) AS n_bases,
         min(cost_basis) AS any_basis,
         sum(cost) AS cost_known,
-        count(*) FILTER (WHERE accepted AND attempts = 1 AND escalations = 0) AS direct_accepted,
-        sum(cost) FILTER (WHERE attempts = 1 AND escalations = 0) AS direct_cost_known,
-        count(*) FILTER (WHERE attempts = 1 AND escalations = 0 AND cost IS NULL) AS direct_unknown,
+        count(*) FILTER (WHERE accepted AND attempts = 1 AND escalated IS FALSE) AS direct_accepted,
+        sum(cost) FILTER (WHERE attempts = 1 AND escalated IS FALSE) AS direct_cost_known,
+        count(*) FILTER (WHERE attempts = 1 AND escalated IS FALSE AND cost IS NULL) AS direct_unknown,
         max(newest_evidence) AS newest_evidence,
         CAST(sum(undated) AS BIGINT) AS undated,
         list_sort(flatten(list(episode_ids))) AS episode_ids,
@@ -213,7 +232,12 @@ SELECT *,
         CASE WHEN round(age_days, 6) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
-                  || freshness_days || ')' END
+                  || freshness_days || ')' END,
+        CASE WHEN round(net_saving_per_accepted, 6) <= 0 AND escalated_ops = 0 AND retried_ops = 0
+                  AND (escalation_reported_ops < operations OR retry_reported_ops < operations)
+             THEN 'no saving, and no escalation or retry reported (escalation reported by '
+                  || escalation_reported_ops || ', retries by ' || retry_reported_ops || ' of '
+                  || operations || ' operations): no escalation tax claimed' END
     ], lambda x: x IS NOT NULL) AS reasons,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL

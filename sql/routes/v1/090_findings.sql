@@ -8,10 +8,13 @@
 --   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
 --   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
 --   interval_method, evidence_source, counts__*, cost__* (basis, claim — "No $ claimed" when
---   unknown — per accepted outcome, net saving), rates__*, freshness__*, why (list of text),
+--   unknown — per accepted outcome, net saving), rates__* (retry/repair/escalation shares over
+--   the episodes — for a cascade the operations — that report each, *_reported of them; NULL,
+--   never 0, when none does), freshness__*, why (list of text; its "Newest evidence:" time
+--   written as the JSON writes times, routes_iso),
 --   episode_ids (every episode behind the numbers), sort columns.
--- Spec: routes.md §4 (allowed language), §5 (fields and types), §6 (grades of the other types,
---   blind_spot thresholds, unknown cost).
+-- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
+--   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
 
 CREATE OR REPLACE TEMP MACRO routes_command(activity, host, model) AS
@@ -140,6 +143,12 @@ comp_f AS (
         cand_escalation_rate AS rates__candidate_escalation,
         inc_retry_rate AS rates__incumbent_retry, inc_repair_rate AS rates__incumbent_repair,
         inc_escalation_rate AS rates__incumbent_escalation,
+        cand_retry_reported AS rates__candidate_retry_reported,
+        cand_repair_reported AS rates__candidate_repair_reported,
+        cand_escalation_reported AS rates__candidate_escalation_reported,
+        inc_retry_reported AS rates__incumbent_retry_reported,
+        inc_repair_reported AS rates__incumbent_repair_reported,
+        inc_escalation_reported AS rates__incumbent_escalation_reported,
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
         stale AS freshness__stale, coalesce(models, []) AS freshness__models,
         coalesce(harnesses, []) AS freshness__harnesses,
@@ -177,12 +186,30 @@ comp_f AS (
                 || ', incumbent ' || inc_cost_basis || '); cheaper by '
                 || coalesce(cheaper_by, 'nothing known') || ' (tiers: candidate '
                 || coalesce(CAST(cand_tier AS VARCHAR), 'unknown') || ', incumbent '
-                || coalesce(CAST(inc_tier AS VARCHAR), 'unknown') || ').' END,
+                || coalesce(CAST(inc_tier AS VARCHAR), 'unknown') || ').'
+                || CASE WHEN cand_escalation_reported < cand_evidence_episodes
+                             OR inc_escalation_reported < inc_evidence_episodes
+                        THEN ' An episode that does not report whether it escalated has an unknown '
+                             || 'total cost (a follow-up attempt is not priced at 0): candidate '
+                             || (cand_evidence_episodes - cand_escalation_reported) || ', incumbent '
+                             || (inc_evidence_episodes - inc_escalation_reported) || ' such episodes.'
+                        ELSE '' END END,
             'Retry/repair/escalation rates: candidate ' || routes_pct(cand_retry_rate) || '/'
                 || routes_pct(cand_repair_rate) || '/' || routes_pct(cand_escalation_rate)
                 || ', incumbent ' || routes_pct(inc_retry_rate) || '/' || routes_pct(inc_repair_rate)
-                || '/' || routes_pct(inc_escalation_rate) || '.',
-            'Newest evidence: ' || coalesce(strftime(newest_evidence, '%Y-%m-%dT%H:%M:%SZ'), 'unknown')
+                || '/' || routes_pct(inc_escalation_rate)
+                || CASE WHEN least(cand_retry_reported, cand_repair_reported, cand_escalation_reported)
+                             < cand_evidence_episodes
+                          OR least(inc_retry_reported, inc_repair_reported, inc_escalation_reported)
+                             < inc_evidence_episodes
+                        THEN ', each over the episodes reporting it (candidate '
+                             || cand_retry_reported || '/' || cand_repair_reported || '/'
+                             || cand_escalation_reported || ' of ' || cand_evidence_episodes
+                             || ', incumbent ' || inc_retry_reported || '/' || inc_repair_reported
+                             || '/' || inc_escalation_reported || ' of ' || inc_evidence_episodes
+                             || '; unknown when none does)'
+                        ELSE '' END || '.',
+            'Newest evidence: ' || coalesce(routes_iso(newest_evidence), 'unknown')
                 || '; evidence harnesses: ' || coalesce(array_to_string(harnesses, ', '), 'unknown')
                 || '; current harness: ' || coalesce(current_harness, 'unknown') || '.'
         ] || reasons, lambda x: x IS NOT NULL) AS why,
@@ -267,11 +294,18 @@ casc_f AS (
         baseline_cost_per_accepted AS cost__incumbent_per_accepted,
         net_saving_per_accepted AS cost__net_saving_per_accepted,
         net_total AS cost__net_total,
-        retried_ops / CAST(operations AS DOUBLE) AS rates__candidate_retry,
-        repaired_ops / CAST(operations AS DOUBLE) AS rates__candidate_repair,
-        escalated_ops / CAST(operations AS DOUBLE) AS rates__candidate_escalation,
+        retried_ops / nullif(CAST(retry_reported_ops AS DOUBLE), 0) AS rates__candidate_retry,
+        repaired_ops / nullif(CAST(repair_reported_ops AS DOUBLE), 0) AS rates__candidate_repair,
+        escalated_ops / nullif(CAST(escalation_reported_ops AS DOUBLE), 0)
+            AS rates__candidate_escalation,
         CAST(NULL AS DOUBLE) AS rates__incumbent_retry, CAST(NULL AS DOUBLE) AS rates__incumbent_repair,
         CAST(NULL AS DOUBLE) AS rates__incumbent_escalation,
+        retry_reported_ops AS rates__candidate_retry_reported,
+        repair_reported_ops AS rates__candidate_repair_reported,
+        escalation_reported_ops AS rates__candidate_escalation_reported,
+        CAST(NULL AS BIGINT) AS rates__incumbent_retry_reported,
+        CAST(NULL AS BIGINT) AS rates__incumbent_repair_reported,
+        CAST(NULL AS BIGINT) AS rates__incumbent_escalation_reported,
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
         stale AS freshness__stale,
         list_sort(list_distinct([entry_model, target_model])) AS freshness__models,
@@ -282,8 +316,16 @@ casc_f AS (
                 || '): ' || operations || '; labelled ' || labelled_ops || ', accepted ' || accepted_ops
                 || ' (' || routes_pct(acceptance_rate) || ', 95% CI [' || routes_pct(acceptance_ci_low)
                 || ', ' || routes_pct(acceptance_ci_high) || ']); attempts ' || attempts || '.',
-            'Escalated ' || escalated_ops || ' (' || routes_pct(escalated_ops / CAST(operations AS DOUBLE))
-                || '), retried ' || retried_ops || ', repaired ' || repaired_ops || ' operations.',
+            'Escalated ' || escalated_ops || ' ('
+                || routes_pct(escalated_ops / nullif(CAST(escalation_reported_ops AS DOUBLE), 0))
+                || '), retried ' || retried_ops || ', repaired ' || repaired_ops || ' operations'
+                || CASE WHEN least(escalation_reported_ops, retry_reported_ops, repair_reported_ops)
+                             < operations
+                        THEN '; of ' || operations || ' operations, ' || escalation_reported_ops
+                             || ' report escalation, ' || retry_reported_ops || ' retries and '
+                             || repair_reported_ops || ' repairs (each rate is over those; unknown '
+                             || 'when none does)'
+                        ELSE '' END || '.',
             CASE WHEN net_saving_per_accepted IS NOT NULL THEN
                 'Cost per accepted operation (' || cost_basis || '): cascade '
                 || routes_usd(cascade_cost_per_accepted) || ' (first-attempt successes alone '
@@ -298,7 +340,7 @@ casc_f AS (
                 || coalesce(CAST(target_labelled AS VARCHAR), '0') || ' ('
                 || routes_pct(target_success_rate) || '); difference ' || routes_signed(acceptance_rate - target_success_rate)
                 || ', 95% CI [' || routes_signed(quality_ci_low) || ', ' || routes_signed(quality_ci_high) || '].',
-            'Newest evidence: ' || coalesce(strftime(newest_evidence, '%Y-%m-%dT%H:%M:%SZ'), 'unknown') || '.'
+            'Newest evidence: ' || coalesce(routes_iso(newest_evidence), 'unknown') || '.'
         ] || reasons, lambda x: x IS NOT NULL) AS why,
         episode_ids,
         entry_key AS sort_candidate, target_key AS sort_incumbent

@@ -3,13 +3,14 @@
 -- Produces: routes_matrix (grain: activity x route — host, provider and model kept as separate
 --   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes,
 --   success_rate with Wilson 95% interval, retry_rate, repair_rate, escalation_rate (shares of
---   episodes), cost_per_accepted (total cost of every episode / successes; NULL when any cost is
+--   the episodes that report each: retry_reported, repair_reported, escalation_reported of
+--   them; NULL, never 0, when none does), cost_per_accepted (total cost of every episode / successes; NULL when any cost is
 --   unknown or bases differ) and cost_basis, newest_evidence, grade (the best of: 'observed'
 --   when labelled >= min_labelled_per_route, the interval width <= max_ci_width and the evidence
 --   is fresh, else 'insufficient'; the grade of a comparison in which the route is the candidate
 --   and which concluded it non-inferior or better; the grade of its cheap-first cascade when
 --   that cascade works) and grade_basis (which of these gave the grade).
--- Spec: routes.md §4 (grades), §5, issue "activity x model matrix".
+-- Spec: routes.md §1 (unknown stays unknown), §4 (grades), §5, issue "activity x model matrix".
 CREATE OR REPLACE TEMP TABLE routes_matrix AS
 WITH m AS (
     SELECT activity, route_key, any_value(host) AS host, any_value(provider) AS provider,
@@ -17,6 +18,9 @@ WITH m AS (
         count(*) AS episodes,
         count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
         count(*) FILTER (WHERE label = 'success') AS successes,
+        count(retries) AS retry_reported,
+        count(repairs) AS repair_reported,
+        count(escalated) AS escalation_reported,
         count(*) FILTER (WHERE retries > 0) AS retried,
         count(*) FILTER (WHERE repairs > 0) AS repaired,
         count(*) FILTER (WHERE escalated) AS escalations,
@@ -31,9 +35,9 @@ d AS (
     SELECT m.*, pol.*,
         m.labelled / CAST(m.episodes AS DOUBLE) AS labelled_share,
         m.successes / nullif(CAST(m.labelled AS DOUBLE), 0) AS success_rate,
-        m.retried / CAST(m.episodes AS DOUBLE) AS retry_rate,
-        m.repaired / CAST(m.episodes AS DOUBLE) AS repair_rate,
-        m.escalations / CAST(m.episodes AS DOUBLE) AS escalation_rate,
+        m.retried / nullif(CAST(m.retry_reported AS DOUBLE), 0) AS retry_rate,
+        m.repaired / nullif(CAST(m.repair_reported AS DOUBLE), 0) AS repair_rate,
+        m.escalations / nullif(CAST(m.escalation_reported AS DOUBLE), 0) AS escalation_rate,
         CASE WHEN m.unknown_cost > 0 THEN 'unknown' WHEN m.n_bases = 1 THEN m.any_basis
              ELSE 'mixed' END AS cost_basis,
         CASE WHEN m.unknown_cost = 0 AND m.n_bases = 1 AND m.successes > 0
@@ -74,7 +78,8 @@ best AS (
 )
 SELECT w.activity, w.host, w.provider, w.model, w.route, w.episodes, w.labelled,
     w.labelled_share, w.successes, w.success_rate, w.success_ci_low, w.success_ci_high,
-    w.retry_rate, w.repair_rate, w.escalation_rate, w.cost_per_accepted, w.cost_basis,
+    w.retry_rate, w.repair_rate, w.escalation_rate, w.retry_reported, w.repair_reported,
+    w.escalation_reported, w.cost_per_accepted, w.cost_basis,
     w.newest_evidence, b.grade, b.grade_basis
 FROM w JOIN best b USING (activity, route_key)
 ORDER BY w.activity, w.model NULLS LAST, w.host NULLS LAST, w.provider NULLS LAST;

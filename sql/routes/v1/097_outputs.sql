@@ -4,7 +4,10 @@
 --   insufficient ones) and routes_cascades_out (grain: activity x cheap-first entry route);
 --   a '__' in a column name nests it in JSON (historical__effect -> historical.effect).
 --   Effects are candidate - incumbent (the deciding one, or for insufficient evidence the best
---   available one); strata lists every compared stratum with its counts.
+--   available one); strata lists every compared stratum with its counts. Retry, repair and
+--   escalation rates are over the episodes (operations) that report each, with those counts
+--   (*_reported); a rate none reports is NULL.
+--   The repair+escalation difference comes with the episodes reporting both it rests on.
 -- Spec: routes.md §6 "Output" (comparisons with effect, interval, counts, grade and reasons).
 CREATE OR REPLACE TEMP TABLE routes_comparisons_out AS
 WITH s AS (
@@ -43,6 +46,8 @@ SELECT c.activity,
     c.re_effect AS historical__repair_escalation_effect,
     c.re_ci_low AS historical__repair_escalation_ci_low,
     c.re_ci_high AS historical__repair_escalation_ci_high,
+    c.re_cand_reported AS historical__repair_escalation_candidate_reported,
+    c.re_inc_reported AS historical__repair_escalation_incumbent_reported,
     coalesce(s.strata, []) AS historical__strata,
     c.pairs AS paired__pairs, c.both_success AS paired__both_success,
     c.candidate_only AS paired__candidate_only, c.incumbent_only AS paired__incumbent_only,
@@ -58,6 +63,12 @@ SELECT c.activity,
     c.cand_escalation_rate AS rates__candidate_escalation,
     c.inc_retry_rate AS rates__incumbent_retry, c.inc_repair_rate AS rates__incumbent_repair,
     c.inc_escalation_rate AS rates__incumbent_escalation,
+    c.cand_retry_reported AS rates__candidate_retry_reported,
+    c.cand_repair_reported AS rates__candidate_repair_reported,
+    c.cand_escalation_reported AS rates__candidate_escalation_reported,
+    c.inc_retry_reported AS rates__incumbent_retry_reported,
+    c.inc_repair_reported AS rates__incumbent_repair_reported,
+    c.inc_escalation_reported AS rates__incumbent_escalation_reported,
     c.newest_evidence AS freshness__newest_evidence, c.age_days AS freshness__age_days,
     c.stale AS freshness__stale, c.harness_drift AS freshness__harness_changed_since,
     c.current_harness AS freshness__current_harness, coalesce(c.harnesses, []) AS freshness__harnesses,
@@ -76,7 +87,9 @@ SELECT activity,
     grade, evidence_grade, would_be_type, finding_type,
     operations, labelled_ops AS labelled_operations, accepted_ops AS accepted_operations,
     attempts, escalated_ops AS escalated_operations, retried_ops AS retried_operations,
-    repaired_ops AS repaired_operations,
+    repaired_ops AS repaired_operations, escalation_reported_ops AS escalation_reported_operations,
+    retry_reported_ops AS retry_reported_operations,
+    repair_reported_ops AS repair_reported_operations,
     acceptance_rate, acceptance_ci_low, acceptance_ci_high,
     target_labelled, target_successes, target_success_rate,
     quality_ci_low, quality_ci_high, quality_bar_kept,

@@ -3,7 +3,8 @@
 -- Produces: routes_router_rows (grain: labelled episode with a known model): episode_id,
 --   activity, task_fingerprint, features (struct: complexity, host, inference_provider,
 --   provider_provenance, reasoning_effort, harness_fingerprint, source_kind, tokens in/out/
---   cache read/cache write, duration_ms, retries, repairs, escalated), model, quality_label
+--   cache read/cache write, duration_ms, retries, repairs, escalated — NULL when the episode
+--   does not report it, as every feature), model, quality_label
 --   (1 = labelled success, 0 = labelled failure), cost (on its own basis; NULL when unknown),
 --   cost_basis, evidence_grade (the grade of that activity x route cell of the matrix).
 --   No prompt or transcript text exists in any table this reads.
