@@ -220,10 +220,10 @@ def summary_cmd(
     else:
         for r in rows:
             r["cost_text"] = _cost_text(r["avg_cost_usd"])
-        width = max((len(output.md_text(r["archetype"])) + 1 for r in rows), default=0)
+        width = max((len(output.plain_text(r["archetype"])) + 1 for r in rows), default=0)
         click.echo(
             render(
-                "effectiveness_summary.md.j2",
+                "effectiveness_summary.txt.j2",
                 rows=rows,
                 window=res.window,
                 width=width,

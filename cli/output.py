@@ -461,6 +461,16 @@ def _escape_break(m: re.Match[str]) -> str:
     return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
 
 
+def plain_text(v: Any) -> str:
+    """A value in plain text output (the ``txt`` filter: ``summary``'s run-start block),
+    as it is: no markdown escape (``opus|`` is ``opus|``, ``<b>`` is ``<b>``); null is
+    ``—``. Only what would break the output's lines or steer the terminal is written
+    escaped, as ``note`` writes it: a line break is ``\\n``, a control character
+    ``\\x1b`` (a name with a newline cannot start a line that reads as another row)."""
+    s = text(v)
+    return "—" if s is None else _BREAKS.sub(_escape_break, s)
+
+
 def note(msg: str) -> None:
     """A human message: always stderr, never stdout; always one line. A value it quotes
     cannot start a line of its own (``file:line: reason`` that nothing said) or steer

@@ -1,9 +1,12 @@
-"""Jinja rendering of markdown reports (templates ship in runscore/cli/templates).
+"""Jinja rendering of reports (templates ship in runscore/cli/templates).
 
 StrictUndefined: a template that names a missing value fails loudly in tests
 instead of printing an empty cell. Autoescape is off (this is markdown, not
-HTML); every data value goes through the ``md`` filter instead (``output.md_text``,
-the one markdown escape of every template).
+HTML); every data value of a markdown template (``*.md.j2``) goes through the ``md``
+filter instead (``output.md_text``, the one markdown escape of every such template).
+A plain-text template (``*.txt.j2``: ``summary``'s run-start block) is no markdown: its
+values go through ``txt`` (``output.plain_text``), which writes a name as it is but
+for line breaks and control characters.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_vs, md_text
+from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_vs, md_text, plain_text
 
 if TYPE_CHECKING:
     import jinja2
@@ -33,6 +36,7 @@ def env() -> jinja2.Environment:
             lstrip_blocks=True,
         )
         e.filters["md"] = md_text
+        e.filters["txt"] = plain_text
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
         e.filters["usd"] = usd
         e.filters["pct"] = fmt_pct

@@ -268,6 +268,33 @@ def test_summary_never_shows_a_nonzero_cost_as_zero(run_cli, write_history, make
     ]
 
 
+def test_summary_text_prints_names_as_they_are(run_cli, write_history, make_series) -> None:
+    # summary's text (spec §7) is plain text, yet its names went through the markdown
+    # escape: "opus|" printed "opus\\|" and "<b>" "&lt;b&gt;". A name now prints as it is;
+    # only a line break or a control character is written escaped, as stderr's messages
+    # write them, so a name cannot start a line that reads as another archetype's row or
+    # steer the terminal. The markdown outputs keep escaping the same names.
+    records = (
+        make_series("opus|", [0.9], model="<b>*sonnet*</b> `x` [l](u)")
+        + make_series("a\nevil: 0.99 (keep)", [0.5], model="m\x1b[31m\r\u2028")
+        + make_series("# h & _i_", [0.3], model="claude-haiku")
+    )
+    hist = write_history(records)
+    r = run_cli("summary", "--history", str(hist))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "Archetype effectiveness (last 10 runs):",
+        "  # h & _i_:            0.30 (consider_removing) — claude-haiku, cost unknown",
+        "  a\\nevil: 0.99 (keep): 0.50 (optimize) — m\\x1b[31m\\r\\u2028, cost unknown",
+        "  opus|:                0.90 (keep)     — <b>*sonnet*</b> `x` [l](u), cost unknown",
+    ]
+    report = run_cli("report", "--history", str(hist)).stdout
+    assert "| opus\\| | 1 | 0.90 |" in report
+    assert "| \\# h &amp; \\_i\\_ | 1 | 0.30 |" in report
+    assert "| a evil: 0.99 (keep) | 1 | 0.50 |" in report
+    assert "- opus\\| (&lt;b&gt;\\*sonnet\\*&lt;/b&gt; \\`x\\` \\[l\\](u), score 0.90)" in report
+
+
 # ------------------------------------------------- a score beside its verdict, in markdown
 
 

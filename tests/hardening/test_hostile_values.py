@@ -127,27 +127,33 @@ def test_md_text_escapes_what_any_pack_escaped_and_the_known_gaps() -> None:
 def test_every_template_escapes_with_the_one_filter() -> None:
     # nightly (mdt), routes (mdx) and pipeline (mdtext) each registered their own escape on
     # top of md, each escaping a different set; plugin and effectiveness had md alone.
-    # Now md is output.md_text for every template and no template uses another escape.
+    # Now md is output.md_text for every markdown template and no template uses another
+    # escape. The one plain-text template (summary's run-start block, *.txt.j2) writes
+    # names as they are with txt (output.plain_text) and never md; no markdown template
+    # uses txt.
     import jinja2
     from runscore.cli import output, render
 
     e = render.env()
     assert e.filters["md"] is output.md_text
+    assert e.filters["txt"] is output.plain_text
     names = e.list_templates()
     assert len(names) == 13
+    assert [n for n in names if not n.endswith(".md.j2")] == ["effectiveness_summary.txt.j2"]
     for name in names:
         assert e.loader is not None
         ast = e.parse(e.loader.get_source(e, name)[0])
         used = {f.name for f in ast.find_all(jinja2.nodes.Filter)}
+        escape = "txt" if name.endswith(".txt.j2") else "md"
         # num, pct and vs write numbers (digits, sign, point, exponent, %, "—")
-        allowed = set("md num pct vs usd length join format last list map selectattr".split())
+        allowed = {escape, *"num pct vs usd length join format last list map selectattr".split()}
         assert used <= allowed, (name, used)
         mapped = {
             c.args[0].value
             for c in ast.find_all(jinja2.nodes.Filter)
             if c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
         }
-        assert mapped <= {"md"}, (name, mapped)
+        assert mapped <= {escape}, (name, mapped)
 
 
 def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli: Any) -> None:
