@@ -18,7 +18,7 @@ from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
-from runscore.engine.history import atomic_write_text, check_appendable
+from runscore.engine.history import atomic_write_text, check_writable
 from runscore.engine.packs import pipeline as engine
 
 FORMATS = ("markdown", "json", "csv")
@@ -113,8 +113,8 @@ def run_batch(
     like the command when no input is usable, ``LockTimeout`` when the history's lock
     is held for more than ``lock_timeout`` seconds.
     """
-    if history_path:
-        check_appendable(history_path)
+    if history_path:  # before any report is written, as the command does
+        check_writable(history_path)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
     files = write_reports(result, out_dir)
     hist = (
@@ -256,8 +256,11 @@ def register(group: click.Group) -> None:
         if not tasks:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
         eval_date = engine.parse_date(date_text) if date_text is not None else None
-        if not no_history:  # a history that could not take the records: said before scoring
-            check_appendable(history_path)
+        # A history that could not take the records (a symlink, a folder, a gzip file,
+        # read-only, a file where its folder belongs, a folder where its lock belongs):
+        # said before scoring, so exit 2 leaves no report written and nothing appended.
+        if not no_history:
+            check_writable(history_path)
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
         for d in result.errors:
             output.note(f"{d.location()}: {d.reason}")

@@ -20,6 +20,7 @@ import json
 import math
 import os
 import stat
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -75,6 +76,51 @@ def check_appendable(path: str) -> None:
     except OSError as e:
         raise UsageError(f"{path}: cannot read the history: {e.strerror or e}") from None
     _refuse_compressed(path, head)
+
+
+def check_writable(path: str) -> None:
+    """``check_appendable``, and that the append itself could be made, leaving nothing
+    behind: the history and its lock file (``lock_file``) open for writing as
+    ``append_groups`` and ``locked`` open them, and where either is still to be made
+    (with the folders up to it), a file can be made in the nearest folder that exists
+    (one is made and removed: permission bits do not say it for root, nor on a read-only
+    mount or ``/proc``). For a command that writes other files before it appends
+    (``pipeline``'s reports): a history its append would refuse is refused before any
+    of them is written."""
+    check_appendable(path)
+    lock = lock_file(path)
+    if os.path.islink(lock):
+        raise UsageError(f"{lock}: refusing to lock the history through a symlink")
+    missing = False
+    for p, flags, what in (
+        (path, os.O_WRONLY | os.O_APPEND, "cannot append to the history"),
+        (lock, os.O_RDWR, "cannot lock the history"),
+    ):
+        try:
+            # Without O_CREAT nothing is made; opening for writing changes neither the
+            # file nor its times. O_NONBLOCK: a FIFO is not waited on.
+            fd = os.open(p, flags | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+        except (FileNotFoundError, NotADirectoryError):
+            missing = True  # to be made: said below, of the folder
+            continue
+        except OSError as e:
+            raise UsageError(f"{p}: {what}: {e.strerror or e}") from None
+        os.close(fd)
+    if not missing:
+        return
+    folder = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(folder):
+        folder = os.path.dirname(folder)
+    if not os.path.isdir(folder):
+        raise UsageError(f"{folder}: a file where a folder is needed")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".runscore-probe-", dir=folder)
+    except OSError as e:
+        raise UsageError(
+            f"{folder}: cannot make the history {path} there: {e.strerror or e}"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 #: What the nightly job adds to a history's path for its own lock on it (``locked``).

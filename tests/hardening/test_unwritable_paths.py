@@ -31,6 +31,27 @@ def test_a_history_that_cannot_be_written(run_cli: Any, tmp_path: Path) -> None:
     assert res.stdout == ""
 
 
+def test_a_pipeline_history_that_cannot_be_written_leaves_no_report(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # pipeline wrote every report (10 files in --out) and only then found at the append
+    # that its history could not be written: exit 2 with the reports of a run the
+    # history never got. Refused before scoring now, nothing written.
+    tasks = str(fixtures / "pipeline" / "tasks.jsonl")
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "h.jsonl.lock").mkdir()
+    for hist, message in [
+        (f"{PROC}.jsonl", f"/proc: cannot make the history {PROC}.jsonl there: No such file "
+         "or directory"),
+        ("afile/h.jsonl", f"{tmp_path / 'afile'}: a file where a folder is needed"),
+        ("h.jsonl", "h.jsonl.lock: cannot lock the history: Is a directory"),
+    ]:  # fmt: skip
+        res = run_cli("pipeline", tasks, "--out", "out", "--history", hist)
+        _one_error(res, message)
+        assert res.stdout == ""
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["afile", "h.jsonl.lock"]
+
+
 def test_an_out_folder_that_cannot_be_made(run_cli: Any, tmp_path: Path, fixtures: Path) -> None:
     res = run_cli(
         "pipeline", str(fixtures / "pipeline" / "tasks.jsonl"), "--out", PROC, "--no-history"
