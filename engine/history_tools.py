@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from runscore.engine import history, sources
+from runscore.engine import history
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 from runscore.engine.sources import LineIssue
@@ -173,7 +173,12 @@ _TOO_LONG = "line longer than "
 
 
 def _torn_tail(path: str, result: CheckResult) -> None:
-    """Name a bad last line without a newline for what it is: a torn append."""
+    """A last line without a newline, when it is good: a note (harmless). A bad one the
+    readers name (``sources.name_torn``): a torn append only when its text is not JSON (a
+    write cut short); one of complete JSON that is no valid record (a field missing, a
+    line another tool wrote) has the reason such a line gets anywhere in the file, as
+    ``report`` says it, and a line too long to read stays unread. ``repair`` treats it as
+    it would any line with that reason: its newline alone decides nothing."""
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
@@ -184,15 +189,8 @@ def _torn_tail(path: str, result: CheckResult) -> None:
                 return
     except OSError:
         return
-    for k, i in enumerate(result.issues):
-        if i.line == result.lines:
-            # The readers name it already (sources.name_torn); a reason from the version's
-            # SQL (a line of JSON without a newline, missing a field) is named here.
-            if not i.reason.startswith(sources.TORN_LAST_LINE):
-                result.issues[k] = LineIssue(
-                    i.file, i.line, f"{sources.TORN_LAST_LINE}: {i.reason}"
-                )
-            return
+    if any(i.line == result.lines for i in result.issues):
+        return
     result.notes.append(
         "the last line has no newline at the end (harmless: the next append ends it)"
     )

@@ -1830,17 +1830,36 @@ TORN_LAST_LINE = (
 )
 
 
+#: How the readers begin the reason of a line whose text is not JSON (``_check_line``,
+#: DuckDB's refusal): all a write cut short can leave.
+_TEXT_NOT_JSON = ("not JSON", "not valid UTF-8")
+
+
+def could_be_torn(reason: str) -> bool:
+    """Could a bad last line with this reason (a reader's) be an append cut short? Only
+    when its text is not JSON. A write cut short is never complete JSON: a line that is
+    (an array, ``not a JSON object (an array)``) was written whole and lacks only its
+    newline, which the next append adds; a line too long to be read is not known to be
+    either, and is said as such (``history repair`` keeps it, as every line it could
+    not read)."""
+    return reason.startswith(_TEXT_NOT_JSON)
+
+
 def name_torn(issues: Sequence[LineIssue], files: Sequence[SourceFile]) -> list[LineIssue]:
     """``issues`` (of ``files``, read the careful way), a bad last line that has no
-    newline at the end named for what it is (``TORN_LAST_LINE``): its own reason, "not
-    JSON: Unterminated string", says what is wrong with its text, not why."""
+    newline at the end named for what it is (``TORN_LAST_LINE``) when it could be a write
+    cut short (``could_be_torn``): its own reason, "not JSON: Unterminated string", says
+    what is wrong with its text, not why. Any other last line keeps its own reason."""
     last: dict[str, int | None] = {}
     for f in files:
         # two files shown by one name: whose last line it is cannot be told from the issue
         last[f.display] = f.lines if f.open_end and f.display not in last else None
     return [
         LineIssue(i.file, i.line, f"{TORN_LAST_LINE}: {i.reason}")
-        if i.line > 0 and last.get(i.file) == i.line and not i.reason.startswith(TORN_LAST_LINE)
+        if i.line > 0
+        and last.get(i.file) == i.line
+        and not i.reason.startswith(TORN_LAST_LINE)
+        and could_be_torn(i.reason)
         else i
         for i in issues
     ]

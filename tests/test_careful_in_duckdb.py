@@ -288,6 +288,31 @@ def test_blank_lines_ending_a_file_keep_it_on_the_fast_path(
     assert careful == 0
 
 
+@pytest.mark.parametrize("python_per_line", [False, True], ids=["duckdb", "python"])
+def test_a_last_line_of_complete_json_is_not_named_torn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, python_per_line: bool
+) -> None:
+    # A write cut short is never complete JSON: a last line that is (an array, a number)
+    # only lacks its newline. It was named torn ("a writer was interrupted"); it keeps
+    # the reason the same line gets anywhere in the file. A cut-short one is still torn.
+    arr = tmp_path / "a-array.jsonl"
+    arr.write_bytes(b"\n".join([OK % 1, b"[1, 2]"]))
+    num = tmp_path / "b-number.jsonl"
+    num.write_bytes(b"\n".join([OK % 1, b"42"]))
+    cut = tmp_path / "c-cut.jsonl"
+    cut.write_bytes(b"\n".join([OK % 1, b"[1, "]))
+    _, issues = _read([arr, num, cut], monkeypatch, python_per_line=python_per_line)
+    assert issues == [
+        {"file": str(arr), "line": 2, "reason": "not a JSON object (an array)"},
+        {"file": str(num), "line": 2, "reason": "not a JSON object (a number)"},
+        {
+            "file": str(cut),
+            "line": 2,
+            "reason": f"{TORN}: not JSON: Expecting value: line 1 column 5 (char 4)",
+        },
+    ]
+
+
 @pytest.mark.parametrize("layout", ["run-files", "one-file"])
 def test_a_blank_line_inside_a_file_still_takes_the_careful_path(
     tmp_path: Path, layout: str

@@ -251,6 +251,55 @@ def test_an_archeflow_line_written_twice_is_a_duplicate(tmp_path: Path, run_cli:
     assert hist.read_bytes() == b"\n".join(body[:3]) + b"\n"
 
 
+@pytest.mark.parametrize(
+    ("tail", "reason"),
+    [
+        (FOREIGN, "history line skipped: missing run_id; missing archetype; missing ts; "
+         "missing composite_score"),
+        (b"[1, 2]", "not a JSON object (an array)"),
+        (json.dumps(dict(LEGACY, composite_score="high")).encode(),
+         "history line skipped: composite_score is not a number"),
+    ],
+    ids=["foreign", "array", "invalid-record"],
+)  # fmt: skip
+def test_a_complete_json_last_line_is_not_torn(
+    tmp_path: Path, run_cli: Any, tail: bytes, reason: str
+) -> None:
+    # A last line of complete JSON that is no valid record, without its newline, was
+    # reported as torn ("a writer was interrupted"): only a line whose text is not JSON can
+    # be an append cut short. It has the reason it has with its newline, and check and
+    # repair say and do the same either way.
+    good = json.dumps(LEGACY).encode()
+    for ending in (b"", b"\n"):
+        hist = tmp_path / f"h{len(ending)}.jsonl"
+        hist.write_bytes(good + b"\n" + tail + ending)
+        res = run_cli("history", "check", str(hist))
+        assert res.exit_code == 1
+        assert res.stderr.splitlines()[0] == f"{hist}:2: {reason}"
+        out = tmp_path / f"repaired{len(ending)}.jsonl"
+        rep = run_cli("history", "repair", str(hist), "--out", str(out))
+        assert rep.exit_code == 0, rep.stderr
+        assert rep.stderr.splitlines()[0] == f"{hist}:2: dropped: {reason}"
+        assert out.read_bytes() == good + b"\n"
+
+
+def test_an_unread_last_line_without_its_newline_is_kept(
+    tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A line over RUNSCORE_MAX_LINE_BYTES is skipped unread and repair keeps it; the last
+    # one, without its newline, was called torn and dropped: a whole record lost to a low
+    # limit. Not known to be cut short, it is kept unread as the lines before it are.
+    body = [json.dumps(dict(LEGACY, run_id=f"run-{i}")).encode() for i in range(2)]
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(body[0] + b"\n" + body[1])
+    monkeypatch.setenv("RUNSCORE_MAX_LINE_BYTES", "100")
+    res = run_cli("history", "repair", str(hist), "--in-place")
+    assert res.exit_code == 0, res.stderr
+    unread = "kept unread: line longer than 100 bytes (raise RUNSCORE_MAX_LINE_BYTES to check it)"
+    assert res.stderr.splitlines()[:2] == [f"{hist}:1: {unread}", f"{hist}:2: {unread}"]
+    assert hist.read_bytes() == body[0] + b"\n" + body[1] + b"\n"
+
+
 def test_repair_keeps_lines_it_could_not_read(
     tmp_path: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
