@@ -234,6 +234,52 @@ def test_value_per_dollar_that_overflows_is_null_not_infinity(
     ]
 
 
+def test_a_trend_delta_that_overflows_is_unknown_not_infinity(
+    run_cli, tmp_path: Path, write_history, make_series
+) -> None:
+    # Halves of opposite sign near the largest double: each mean is a double, their
+    # difference is not. trend_delta was -inf/inf (the views of `runscore sql` and its
+    # Parquet held it; JSON wrote null beside trend_significant true), and so was an
+    # interval bound past the largest double. As value_per_dollar: unknown (NULL), never
+    # clamped; a trend of an unknown delta is 'unknown' (10 runs: not insufficient_data).
+    big = 1e308
+    hist = write_history(
+        make_series("down", [big] * 5 + [-big] * 5)
+        + make_series("up", [-big] * 5 + [big] * 5)
+        # delta 1.6e308 is a double; the bootstrap's last-all-big minus prior-all-(-big)
+        # (2e308, weight 0.107 of the whole) is not: the upper bound is unknown
+        + make_series("wide", [-big] * 4 + [0.0] + [big] * 4 + [0.0])
+    )
+    cols = ("trend", "trend_delta", "trend_delta_low", "trend_delta_high", "trend_significant")
+    rows = {r["archetype"]: tuple(r[c] for c in cols) for r in eh.report(hist).table.to_pylist()}
+    assert rows == {
+        "down": ("unknown", None, None, None, None),
+        "up": ("unknown", None, None, None, None),
+        "wide": ("improving", 1.6e308, 1e308, None, True),
+    }
+    out = tmp_path / "trend.parquet"
+    r = run_cli(
+        "sql",
+        "SELECT archetype, trend_delta, trend_delta_low, trend_delta_high FROM report "
+        "ORDER BY archetype",
+        "--history",
+        str(hist),
+        "--format",
+        "parquet",
+        "--output",
+        str(out),
+    )
+    assert r.exit_code == 0, r.stderr
+    assert [tuple(d.values())[1:] for d in pq.read_table(out).to_pylist()] == [
+        (None, None, None),
+        (None, None, None),
+        (1.6e308, 1e308, None),
+    ]
+    report = run_cli("report", "--history", str(hist)).stdout
+    assert "| up | 10 | 0.00 | 0.50 | 0.50 | — | 1.00 | unknown | consider_removing |" in report
+    assert "- wide: Δ 1.6e+308 [1e+308, —]" in report
+
+
 def test_summary_never_shows_a_nonzero_cost_as_zero(run_cli, write_history, make_series) -> None:
     # Dollars print to 4 decimals (README), so a mean under $0.00005 printed "$0.00/run avg",
     # the same as a known cost of 0, and a negative one "$-0.00/run avg". A nonzero mean

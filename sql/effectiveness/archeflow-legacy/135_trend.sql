@@ -5,11 +5,19 @@
 --           macro _agg_mean (130: a mean that a sum overflowing a double does not make inf).
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
---           2·trend_runs runs), trend ('insufficient_data' | 'improving' | 'declining' |
---           'stable', on the delta rounded to delta_decimals against ±trend_margin),
---           trend_delta_low / trend_delta_high (the interval_level exact bootstrap
---           percentile interval of the delta) and trend_significant (false when that
---           interval, rounded to delta_decimals, includes 0; NULL without a delta).
+--           2·trend_runs runs, and NULL when the difference overflows a double), trend
+--           ('insufficient_data' | 'unknown' (the delta overflows) | 'improving' |
+--           'declining' | 'stable', on the delta rounded to delta_decimals against
+--           ±trend_margin), trend_delta_low / trend_delta_high (the interval_level exact
+--           bootstrap percentile interval of the delta; a bound that overflows is NULL) and
+--           trend_significant (false when that interval, rounded to delta_decimals,
+--           includes 0, judged on the bounds before an overflowing one is made NULL; NULL
+--           without a delta).
+-- Overflow: two means of opposite sign near the largest double (a hand-edited line can
+-- hold ±1e308) differ by more than a double holds, and the delta was ±infinity: a number
+-- no output can write (JSON has none). As value_per_dollar (130), a value beyond a double
+-- is unknown, NULL, not clamped to the largest double (a made-up delta); the trend of an
+-- unknown delta is 'unknown', not 'insufficient_data' (the runs are there).
 -- The bootstrap is exact, not sampled, so it needs no seed and is the same on every
 -- machine: resampling n values with replacement can only produce the multisets of the
 -- n values, i.e. the compositions of n into n parts (126 for n = 5), each with
@@ -41,7 +49,7 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
                AS prior_xs
     FROM archetype_recent a
     GROUP BY a.archetype
-), observed AS (
+), differences AS (
     SELECT h.archetype, h.last_xs, h.prior_xs,
            CASE WHEN len(h.last_xs) = w.trend_runs AND len(h.prior_xs) = w.trend_runs
                 THEN _agg_mean(list_reduce(h.last_xs, lambda a, b: a + b),
@@ -50,8 +58,12 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
                      - _agg_mean(list_reduce(h.prior_xs, lambda a, b: a + b),
                                  list_sum(list_transform(h.prior_xs, lambda x: x / 1048576)),
                                  w.trend_runs)
-           END AS trend_delta
+           END AS raw_delta
     FROM halves h, windows w
+), observed AS (
+    SELECT d.archetype, d.last_xs, d.prior_xs, d.raw_delta,
+           CASE WHEN isfinite(d.raw_delta) THEN d.raw_delta END AS trend_delta
+    FROM differences d
 ), boot_last AS (
     SELECT o.archetype,
            _agg_mean(list_dot_product(c.counts, o.last_xs),
@@ -86,12 +98,13 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
 )
 SELECT o.archetype,
        o.trend_delta,
-       CASE WHEN o.trend_delta IS NULL THEN 'insufficient_data'
+       CASE WHEN o.raw_delta IS NULL THEN 'insufficient_data'
+            WHEN o.trend_delta IS NULL THEN 'unknown'
             WHEN round(o.trend_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
             WHEN round(o.trend_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
             ELSE 'stable' END AS trend,
-       b.lo AS trend_delta_low,
-       b.hi AS trend_delta_high,
+       CASE WHEN isfinite(b.lo) THEN b.lo END AS trend_delta_low,
+       CASE WHEN isfinite(b.hi) THEN b.hi END AS trend_delta_high,
        CASE WHEN o.trend_delta IS NOT NULL
             THEN NOT (round(b.lo, w.delta_decimals) <= 0 AND round(b.hi, w.delta_decimals) >= 0)
        END AS trend_significant
