@@ -239,9 +239,10 @@ def test_a_trend_delta_that_overflows_is_unknown_not_infinity(
 ) -> None:
     # Halves of opposite sign near the largest double: each mean is a double, their
     # difference is not. trend_delta was -inf/inf (the views of `runscore sql` and its
-    # Parquet held it; JSON wrote null beside trend_significant true), and so was an
-    # interval bound past the largest double. As value_per_dollar: unknown (NULL), never
-    # clamped; a trend of an unknown delta is 'unknown' (10 runs: not insufficient_data).
+    # Parquet held it; JSON wrote null), and so was an interval bound past the largest
+    # double. As value_per_dollar: unknown (NULL), never clamped. The sign is known, and
+    # §5 names the trend by it: 'declining' / 'improving'; its bounds, so its significance,
+    # are unknown.
     big = 1e308
     hist = write_history(
         make_series("down", [big] * 5 + [-big] * 5)
@@ -253,8 +254,8 @@ def test_a_trend_delta_that_overflows_is_unknown_not_infinity(
     cols = ("trend", "trend_delta", "trend_delta_low", "trend_delta_high", "trend_significant")
     rows = {r["archetype"]: tuple(r[c] for c in cols) for r in eh.report(hist).table.to_pylist()}
     assert rows == {
-        "down": ("unknown", None, None, None, None),
-        "up": ("unknown", None, None, None, None),
+        "down": ("declining", None, None, None, None),
+        "up": ("improving", None, None, None, None),
         "wide": ("improving", 1.6e308, 1e308, None, True),
     }
     out = tmp_path / "trend.parquet"
@@ -276,7 +277,7 @@ def test_a_trend_delta_that_overflows_is_unknown_not_infinity(
         (1.6e308, 1e308, None),
     ]
     report = run_cli("report", "--history", str(hist)).stdout
-    assert "| up | 10 | 0.00 | 0.50 | 0.50 | — | 1.00 | unknown | consider_removing |" in report
+    assert "| up | 10 | 0.00 | 0.50 | 0.50 | — | 1.00 | improving | consider_removing |" in report
     assert "- wide: Δ 1.6e+308 [1e+308, —]" in report
 
 

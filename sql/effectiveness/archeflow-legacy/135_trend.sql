@@ -6,18 +6,19 @@
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
 --           2·trend_runs runs, and NULL when the difference overflows a double), trend
---           ('insufficient_data' | 'unknown' (the delta overflows) | 'improving' |
---           'declining' | 'stable', on the delta rounded to delta_decimals against
---           ±trend_margin), trend_delta_low / trend_delta_high (the interval_level exact
+--           ('insufficient_data' | 'improving' | 'declining' | 'stable', on the delta
+--           rounded to delta_decimals against ±trend_margin), trend_delta_low / trend_delta_high (the interval_level exact
 --           bootstrap percentile interval of the delta; a bound that overflows is NULL) and
 --           trend_significant (false when that interval, rounded to delta_decimals,
 --           includes 0, judged on the bounds before an overflowing one is made NULL; NULL
---           without a delta).
+--           with fewer than 2·trend_runs runs).
 -- Overflow: two means of opposite sign near the largest double (a hand-edited line can
 -- hold ±1e308) differ by more than a double holds, and the delta was ±infinity: a number
 -- no output can write (JSON has none). As value_per_dollar (130), a value beyond a double
--- is unknown, NULL, not clamped to the largest double (a made-up delta); the trend of an
--- unknown delta is 'unknown', not 'insufficient_data' (the runs are there).
+-- is unknown, NULL, not clamped to the largest double (a made-up delta). Its sign is
+-- known, and §5 names the trend by it ("improving if delta > 0.05"): the trend is judged
+-- on the difference itself, ±infinity included (its significance is NULL when the
+-- bootstrap's means are: unknown, not judged).
 -- The bootstrap is exact, not sampled, so it needs no seed and is the same on every
 -- machine: resampling n values with replacement can only produce the multisets of the
 -- n values, i.e. the compositions of n into n parts (126 for n = 5), each with
@@ -99,13 +100,12 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
 SELECT o.archetype,
        o.trend_delta,
        CASE WHEN o.raw_delta IS NULL THEN 'insufficient_data'
-            WHEN o.trend_delta IS NULL THEN 'unknown'
-            WHEN round(o.trend_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
-            WHEN round(o.trend_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
+            WHEN round(o.raw_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
+            WHEN round(o.raw_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
             ELSE 'stable' END AS trend,
        CASE WHEN isfinite(b.lo) THEN b.lo END AS trend_delta_low,
        CASE WHEN isfinite(b.hi) THEN b.hi END AS trend_delta_high,
-       CASE WHEN o.trend_delta IS NOT NULL
+       CASE WHEN o.raw_delta IS NOT NULL
             THEN NOT (round(b.lo, w.delta_decimals) <= 0 AND round(b.hi, w.delta_decimals) >= 0)
        END AS trend_significant
 FROM observed o
