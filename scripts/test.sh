@@ -18,7 +18,21 @@ cd "$repo"
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
 "$venv/bin/mypy" --strict -p runscore
+# The suite runs from a temporary folder: a test path given relative to the repo
+# (tests/routes, tests/x.py::test_y) is made absolute, so it names the same tests.
+args=()
+for a in "$@"; do
+  if [[ "$a" != /* && "$a" != -* && -e "$repo/${a%%::*}" ]]; then
+    args+=("$repo/$a")
+  else
+    args+=("$a")
+  fi
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-RUNSCORE_REPO="$repo" "$venv/bin/pytest" "$repo/tests" "$@"
+if [ ${#args[@]} -gt 0 ] && [[ " ${args[*]} " == *" $repo/tests"* ]]; then
+  RUNSCORE_REPO="$repo" "$venv/bin/pytest" "${args[@]}"
+else
+  RUNSCORE_REPO="$repo" "$venv/bin/pytest" "$repo/tests" ${args[@]+"${args[@]}"}
+fi
