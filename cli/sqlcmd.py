@@ -107,11 +107,15 @@ def sql_cmd(
     if schema:
         if query:
             raise UsageError("give either a QUERY or --schema, not both")
-        res = eh.schema(history_path, list(events) or None, version, extra)
+        res = eh.schema(
+            history_path, list(events) or None, version, extra, pipelines=[pipelines_path]
+        )
     else:
         if not query:
             raise UsageError("missing QUERY (or use --schema to list the views)")
-        res = eh.run_sql(query, history_path, list(events) or None, version, extra)
+        res = eh.run_sql(
+            query, history_path, list(events) or None, version, extra, pipelines=[pipelines_path]
+        )
     if fmt == "parquet" and out_path is None:
         raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:

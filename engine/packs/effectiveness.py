@@ -578,10 +578,19 @@ def _gone(
     return gone
 
 
-def _own_files(history_path: str, role: str = "this extract writes to") -> dict[str, str]:
+#: The pipeline pack's history, by the name it has in a project's memory folder
+#: (``pipeline.DEFAULT_HISTORY``; not imported: that module loads pyarrow, ~0.2 s).
+PIPELINE_HISTORY_NAME = "pipelines.jsonl"
+
+
+def _own_files(
+    history_path: str, role: str = "this extract writes to", pipelines: Sequence[str] = ()
+) -> dict[str, str]:
     """The real paths of the history and the files runscore keeps beside it, each with
     why it is not read as a run log (a glob such as ``memory/*`` names them all).
-    ``role``: what the command does with the history (``sql --events``: reads it)."""
+    ``role``: what the command does with the history (``sql --events``: reads it).
+    The pipeline history beside it (``PIPELINE_HISTORY_NAME``) and ``pipelines`` (the
+    pipeline histories a command is given) are runscore's records too, with their locks."""
     beside = f"not read: runscore keeps it beside the history {role}"
     own = {
         os.path.realpath(p): beside
@@ -592,16 +601,25 @@ def _own_files(history_path: str, role: str = "this extract writes to") -> dict[
             history.lock_file(history_path + history.NIGHTLY_LOCK),
         )
     }
+    pipeline_paths = [os.path.join(os.path.dirname(history_path), PIPELINE_HISTORY_NAME)]
+    for p in (*pipeline_paths, *pipelines):
+        own[os.path.realpath(p)] = "not read: it is runscore's pipeline history"
+        own[os.path.realpath(history.lock_file(p))] = (
+            "not read: runscore keeps it beside its pipeline history"
+        )
     own[os.path.realpath(history_path)] = f"not read: it is the history {role}"
     return own
 
 
 def leave_out_own_files(
-    files: Sequence[sources.SourceFile], history_path: str, role: str = "this extract writes to"
+    files: Sequence[sources.SourceFile],
+    history_path: str,
+    role: str = "this extract writes to",
+    pipelines: Sequence[str] = (),
 ) -> tuple[list[sources.SourceFile], list[tuple[str, str]]]:
     """``files`` without the history and the files kept beside it (``_own_files``), and
     those left out, each (display, why): they are never read as run logs."""
-    own = _own_files(history_path, role)
+    own = _own_files(history_path, role, pipelines)
     kept: list[sources.SourceFile] = []
     left_out: list[tuple[str, str]] = []
     for f in files:

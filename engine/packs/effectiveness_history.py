@@ -855,15 +855,20 @@ def summary(
 
 
 def _build_events(
-    con: duckdb.DuckDBPyConnection, events: Sequence[str], history_path: str
+    con: duckdb.DuckDBPyConnection,
+    events: Sequence[str],
+    history_path: str,
+    pipelines: Sequence[str] = (),
 ) -> tuple[list[LineIssue], list[str]]:
     """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``,
     and the notes on what was left out. The history and the files beside it are not read
     as run logs, as ``extract`` does not read them: ``--events .archeflow`` found
     ``memory/effectiveness.jsonl`` and rejected each of its lines ("missing type"), exit 1
-    on a clean project."""
+    on a clean project. The pipeline history (beside it, or ``pipelines``) likewise."""
     files, disc = sources.discover(sources.path_list(events))
-    kept, left_out = effectiveness.leave_out_own_files(files, history_path, "this command reads")
+    kept, left_out = effectiveness.leave_out_own_files(
+        files, history_path, "this command reads", pipelines
+    )
     notes = [f"{display}: {why}" for display, why in left_out]
     res = effectiveness.build_event_tables(con, kept, version="v1")
     issues = list(disc) + list(res.skipped)
@@ -981,6 +986,7 @@ def _gather(
     extra: dict[str, pa.Table] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     query: str | None = None,
+    pipelines: Sequence[str] = (),
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
@@ -1000,7 +1006,7 @@ def _gather(
     notes = _notes_for(load) if load.exists else [f"no history at {history}: its views are empty"]
     names = list(HISTORY_VIEWS)
     if events:
-        found, left_out = _build_events(con, events, os.fspath(history))
+        found, left_out = _build_events(con, events, os.fspath(history), pipelines)
         issues.extend(found)
         notes.extend(left_out)
         names += list(EVENT_VIEWS)
@@ -1017,8 +1023,12 @@ def run_sql(
     events: Sequence[str] | None = None,
     version: str | None = None,
     extra: dict[str, pa.Table] | None = None,
+    *,
+    pipelines: Sequence[str] = (),
 ) -> SqlResult:
     """Run one read-only SELECT over the documented views (see HISTORY_VIEWS/EVENT_VIEWS).
+
+    ``pipelines``: the pipeline histories ``extra`` came from, never read as run logs.
 
     The query runs on a connection that holds only those views' data, with external
     access disabled and the configuration locked: it cannot read or write files
@@ -1026,7 +1036,7 @@ def run_sql(
     """
     con = connect()
     check_read_only(query, con)
-    tables, issues, notes = _gather(history, events, version, extra, con, query)
+    tables, issues, notes = _gather(history, events, version, extra, con, query, pipelines)
     q = _query_connection(tables)
     try:
         table = duck.sql(q, query).to_arrow_table()
@@ -1088,9 +1098,11 @@ def schema(
     events: Sequence[str] | None = None,
     version: str | None = None,
     extra: dict[str, pa.Table] | None = None,
+    *,
+    pipelines: Sequence[str] = (),
 ) -> SqlResult:
     """The registered views and their columns (view, position, column, type)."""
-    tables, issues, notes = _gather(history, events, version, extra)
+    tables, issues, notes = _gather(history, events, version, extra, pipelines=pipelines)
     q = _query_connection(tables)
     rows: dict[str, list[Any]] = {"view": [], "position": [], "column": [], "type": []}
     for name in tables:

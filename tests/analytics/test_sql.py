@@ -757,3 +757,37 @@ def test_the_events_of_a_project_leave_its_history_out(
     assert r.exit_code == 0, r.stderr
     assert "missing type" not in r.stderr
     assert f"{hist}: not read: it is the history this command reads" in r.stderr.splitlines()
+
+
+@pytest.mark.parametrize("command", ["sql", "extract"])
+def test_the_pipeline_history_of_a_project_is_not_read_as_a_run_log(
+    run_cli, fixtures: Path, tmp_path: Path, command: str
+) -> None:
+    # `runscore pipeline` keeps .archeflow/memory/pipelines.jsonl (and its lock) beside the
+    # effectiveness history: `sql --events .archeflow` and `extract .archeflow` read its
+    # records as events ("missing run_id" on each line) and exited 1 on a clean project.
+    ev = tmp_path / ".archeflow" / "events"
+    ev.mkdir(parents=True)
+    src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    (ev / "run1.jsonl").write_bytes(src.read_bytes())
+    assert run_cli("extract", ".archeflow").exit_code == 0
+    tasks = fixtures / "pipeline" / "tasks.jsonl"
+    p = run_cli("pipeline", str(tasks), "--out", "pout")
+    assert "4 new record(s)" in p.stderr  # (exit 1: the example has a bad line on purpose)
+    pipelines = ".archeflow/memory/pipelines.jsonl"
+    assert (tmp_path / pipelines).is_file() and (tmp_path / (pipelines + ".lock")).is_file()
+    if command == "sql":
+        r = run_cli("sql", "SELECT count(*) AS n FROM events", "--events", ".archeflow",
+                    "--format", "json")  # fmt: skip
+        assert json.loads(r.stdout) == [{"n": len(src.read_text().splitlines())}]
+    else:
+        r = run_cli("extract", ".archeflow", "--format", "json")
+        # (a folder is searched for *.jsonl: the locks and the manifest are not found)
+        assert json.loads(r.stdout)["excluded"] == [
+            {"file": ".archeflow/memory/effectiveness.jsonl",
+             "reason": "not read: it is the history this extract writes to"},
+            {"file": pipelines, "reason": "not read: it is runscore's pipeline history"},
+        ]  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    assert "missing run_id" not in r.stderr
+    assert f"{pipelines}: not read: it is runscore's pipeline history" in r.stderr.splitlines()
