@@ -1068,6 +1068,23 @@ def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
     )
 
 
+#: What follows the file's name in an error about it: ``:line`` (``:column`` too for
+#: YAML's errors), then the reason.
+_LOCATED_RE = re.compile(r":(?:(\d+)(?::\d+)?:)? ?")
+
+
+def _located(path: str, message: str) -> tuple[int, str]:
+    """(line, reason) of an error about ``path`` that opens with it (the team parser's:
+    ``path:3:1: not valid YAML: ...``): the run log names the file and the line apart, not
+    the path again inside the reason. Line 0 (the whole file) when none is given."""
+    if not message.startswith(path):
+        return 0, message
+    m = _LOCATED_RE.match(message, len(path))
+    if m is None or m.end() == len(path):
+        return 0, message
+    return int(m.group(1) or 0), message[m.end() :]
+
+
 def _render_team(
     scope: ScopeResult, path: str, origin: str, taken: set[str], dayf: _Day, renderer: Renderer
 ) -> None:
@@ -1081,7 +1098,8 @@ def _render_team(
         if interrupted(e):
             raise
         outcome.error = _step_reason(e)
-        scope.rejected.append(Diagnostic("team", path, 0, f"team preset skipped: {outcome.error}"))
+        line, reason = _located(path, outcome.error)
+        scope.rejected.append(Diagnostic("team", path, line, f"team preset skipped: {reason}"))
         return
     outcome.name = rec.team.name
     name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)

@@ -348,6 +348,7 @@ def _run_planned(
     running: dict[Future[None], int] = {}
     failed: dict[int, BaseException] = {}
     todo = sorted(range(len(chosen)), key=lambda i: (-len(below[i]), i))
+    unwinding = False
     try:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runscore-sql") as pool:
             try:
@@ -370,8 +371,22 @@ def _run_planned(
                 for c in [con, *opened]:
                     c.interrupt()
                 raise
+    except BaseException:
+        # Also what cut the pool's wait for its threads short (a second Ctrl-C): a thread
+        # may still run a statement on its cursor.
+        unwinding = True
+        for c in [con, *opened]:
+            c.interrupt()
+        raise
     finally:
         for c in opened:
-            c.close()
+            try:
+                c.close()
+            except duckdb.Error:
+                # "connection is busy": a thread still runs on it. The error on its way
+                # out (a Ctrl-C: exit 130) is what to report, not this one, which would
+                # read as a broken input (nightly: exit 1, a traceback).
+                if not unwinding:
+                    raise
     if failed:
         raise failed[min(failed)]

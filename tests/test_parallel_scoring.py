@@ -168,6 +168,44 @@ def test_the_first_failed_file_is_raised_and_what_waits_for_it_never_runs() -> N
     assert "after" not in tables and "t" in tables
 
 
+class _BusyOnClose:
+    """A cursor whose close says what DuckDB says of one a thread still runs a query on."""
+
+    def __init__(self, cursor: duckdb.DuckDBPyConnection) -> None:
+        self._cursor = cursor
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._cursor, name)
+
+    def close(self) -> None:
+        self._cursor.close()
+        raise duckdb.ResourceInUseException("Connection Error: connection is busy")
+
+
+def test_a_ctrl_c_is_not_replaced_by_a_busy_cursor(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Ctrl-C that cut the pool's wait for its threads short left a thread on its cursor:
+    # closing it raised ResourceInUseException in place of the KeyboardInterrupt, and
+    # nightly read that as a broken input (exit 1, a traceback) instead of exit 130.
+    import concurrent.futures
+
+    def ctrl_c(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    files = (
+        _f("010_a.sql", "CREATE TABLE a AS SELECT 1 AS x;"),
+        _f("020_b.sql", "CREATE TABLE b AS SELECT 2 AS x;"),
+    )
+    monkeypatch.setattr(db, "cursor", lambda con: _BusyOnClose(con.cursor()))
+    after = sqlpack.plan(files)
+    assert after is not None
+    # Without an error on its way out, a cursor that cannot be closed is an error.
+    with pytest.raises(duckdb.ResourceInUseException):
+        sqlpack._run_planned(db.connect(), files, after, None, 2)
+    monkeypatch.setattr(concurrent.futures, "wait", ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        sqlpack._run_planned(db.connect(), files, after, None, 2)
+
+
 def _corpus(tmp_path: Path) -> list[str]:
     """Every golden case's events, the ArcheFlow fixture, and runs with what the readers
     treat specially: a bad line, an exact and a conflicting duplicate, a source-less fix."""

@@ -438,9 +438,42 @@ def test_a_discovered_team_with_a_misspelt_key_is_rejected(
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
     why = (
-        "team preset skipped: proj/.archeflow/teams/t.yaml:3: unknown key 'chek' (did you "
-        "mean 'check'?): its archetypes would not be read"
+        "team preset skipped: unknown key 'chek' (did you mean 'check'?): its archetypes "
+        "would not be read"
     )
-    assert [(d["kind"], d["reason"]) for d in log["rejected"]] == [("team", why)]
+    t = "proj/.archeflow/teams/t.yaml"
+    assert [tuple(d[k] for k in ("kind", "file", "line", "reason")) for d in log["rejected"]] == [
+        ("team", t, 3, why)
+    ]
+    assert f"{t}:3: {why}" in res.stderr.splitlines()
     (scope,) = log["scopes"]
     assert [t["outputs"] for t in scope["teams"]] == [[]] and scope["report"]
+
+
+def test_a_broken_team_preset_is_named_by_its_file_and_line_once(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # The run log wrote line 0 and the path twice ("t.yaml: team preset skipped:
+    # t.yaml:3:1: not valid YAML ..."): the line was only inside the reason.
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir()
+    (teams / "broken.yaml").write_text("name: bad\nplan: [a\n")
+    (teams / "empty.yaml").write_text("")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    got = [
+        tuple(d[k] for k in ("file", "line", "reason")) for d in json.loads(res.stdout)["rejected"]
+    ]
+    assert got == [
+        (
+            "proj/.archeflow/teams/broken.yaml",
+            3,
+            "team preset skipped: not valid YAML: expected ',' or ']', but got '<stream end>'",
+        ),
+        (
+            "proj/.archeflow/teams/empty.yaml",
+            0,
+            "team preset skipped: a team file must be a YAML mapping (name, plan, do, check, ...)",
+        ),
+    ]
