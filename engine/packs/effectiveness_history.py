@@ -133,14 +133,15 @@ def report_versions() -> list[str]:
     return sorted(out, key=_version_key)
 
 
-def parse_version_option(requested: str | None) -> str | None:
-    """Validate a ``--sql-version`` value: None, 'all', or a known version (either form)."""
+def parse_version_option(requested: str | None, *, allow_all: bool = True) -> str | None:
+    """Validate a ``--sql-version`` value: None, 'all' (``allow_all``: report's only), or a
+    known version (either form). The callers that refuse 'all' do so first, with why."""
     if requested is None or requested == "all":
         return requested
     known = report_versions()
     v = requested if requested in known else sql_version_of(requested)
     if v is None or v not in known:
-        have = ", ".join(known + ["all"])
+        have = ", ".join(known + (["all"] if allow_all else []))
         raise UsageError(f"unknown scoring version {requested!r} (have: {have})")
     return v
 
@@ -792,7 +793,7 @@ def recommend(
     when there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
         raise UsageError("recommend works on one scoring version; --sql-version all is for report")
-    parse_version_option(version)
+    parse_version_option(version, allow_all=False)
     team = parse_team(team_yaml)
     con = connect()
     load = load_history(con, path)
@@ -836,7 +837,7 @@ def summary(
     """The run-start block's rows (spec §7), optionally limited to a team's members."""
     if version == "all":
         raise UsageError("summary works on one scoring version; --sql-version all is for report")
-    parse_version_option(version)
+    parse_version_option(version, allow_all=False)
     team = parse_team(team_yaml) if team_yaml is not None else None
     con = connect()
     load = load_history(con, path)
@@ -996,7 +997,7 @@ def _gather(
             "sql works on one scoring version (history and history_current hold every "
             "version's lines); --sql-version all is for report"
         )
-    version = parse_version_option(version)
+    version = parse_version_option(version, allow_all=False)
     con = con or connect()
     load = load_history(con, history)
     (v,) = select_versions(load, version)

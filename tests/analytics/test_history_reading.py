@@ -123,7 +123,15 @@ def test_default_history_path_is_cwd_relative(run_cli, tmp_path: Path, make_reco
 def test_bad_options(run_cli) -> None:
     assert run_cli("report", "--window", "0").exit_code == 2
     r = run_cli("report", "--sql-version", "v7")
-    assert r.exit_code == 2 and "unknown scoring version 'v7'" in r.stderr
+    assert r.exit_code == 2 and r.stderr == (
+        "error: unknown scoring version 'v7' (have: archeflow-legacy, v1, all)\n"
+    )
+    # `all` is report's only: the commands that refuse it do not offer it
+    for cmd in (("summary",), ("recommend", "t.yaml"), ("sql", "SELECT 1")):
+        r = run_cli(*cmd, "--sql-version", "v7")
+        assert r.exit_code == 2 and r.stderr == (
+            "error: unknown scoring version 'v7' (have: archeflow-legacy, v1)\n"
+        ), cmd
     r = run_cli("recommend", "t.yaml", "--sql-version", "all")
     assert r.exit_code == 2
 
