@@ -661,3 +661,21 @@ def test_seed_provenance_names_the_jq_that_ran_or_none(
     jq.write_text("#!/bin/sh\necho jq-9.9\n", encoding="utf-8")
     jq.chmod(0o755)
     assert run._seed_provenance(script)["jq"] == "jq-9.9"
+
+
+def test_the_full_extract_waits_until_the_corpus_is_old_enough(tmp_path: Path) -> None:
+    # runscore hashes, on the next extract, a file whose ctime was within 2 s of the read
+    # that recorded it: a corpus generated the moment before made every incremental hash
+    # the 10k-run file, which no nightly extract over older logs does.
+    from benchmarks import run
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.jsonl").write_text("{}\n")
+    newest = os.stat(tmp_path / "a" / "x.jsonl").st_ctime
+    slept: list[float] = []
+    waited = run._age(tmp_path, now=lambda: newest + 1.0, sleep=slept.append)
+    assert waited == pytest.approx(run.CORPUS_AGE_S - 1.0) and slept == [waited]
+    slept.clear()
+    assert run._age(tmp_path, now=lambda: newest + 60.0, sleep=slept.append) == 0.0
+    assert slept == []
+    assert run._age(tmp_path / "a" / "none", sleep=slept.append) == 0.0  # no file: no wait
