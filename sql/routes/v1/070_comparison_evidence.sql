@@ -1,14 +1,20 @@
--- routes/v1 · the episodes behind each comparison: cost, rates and freshness.
+-- routes/v1 · each episode's total cost (with its escalation follow-up); the episodes behind each
+--   comparison: cost, rates and freshness.
 -- Reads: routes_ep, routes_comparisons_base, routes_comp_strata, routes_pair_picks,
 --   routes_model_tiers (via routes_ep.tier).
--- Produces: routes_comp_evidence (grain: comparison x episode): part ('historical' = any
+-- Produces: routes_ep_total (grain: episode, every episode of routes_ep; the one per-episode
+--   total-cost rule, which 085's operations and 095's matrix read too): follow_ids (the
+--   follow-up attempt(s) an escalated episode escalated to — same activity, runId, task
+--   fingerprint and model = toModel, not started before it; sorted; NULL when none is in the
+--   input or the episode did not escalate), accepted (a success, or an escalation whose
+--   follow-up succeeded), cost_total (the episode's cost plus the cost of its follow-up; NULL
+--   when any part is unknown or no follow-up is in the input, as when the escalated episode
+--   has no runId or no fingerprint to find it by; NULL too when the episode does not say
+--   whether it escalated: a follow-up it may have had is never priced at 0),
+--   cost_basis_total;
+--   routes_comp_evidence (grain: comparison x episode): part ('historical' = any
 --   episode of either route in a compared stratum; 'paired' = the episode picked for a shared
---   fixture), role, label, cost_total (the episode's cost plus the cost of the follow-up attempt
---   it escalated to — same activity, runId, task fingerprint and model = toModel; NULL when any
---   part is unknown or no follow-up is in the input, as when the escalated episode has no
---   runId or no fingerprint to find it by; NULL too when the episode does not say whether it
---   escalated: a follow-up it may have had is never priced at 0), cost_basis_total;
---   accepted (a success, or an escalation whose follow-up succeeded);
+--   fixture), role, label, accepted, cost_total and cost_basis_total (from routes_ep_total);
 --   routes_comp_cost (grain: comparison x role): episodes, labelled, successes, accepted, cost_sum,
 --   cost_basis ('observed' | 'api_equivalent' | 'subscription' | 'mixed' | 'unknown'),
 --   unknown_cost_episodes, cost_per_accepted, retry_rate, repair_rate, escalation_rate (each
@@ -24,30 +30,15 @@
 --   routes, else 'unknown' when either is unknown, else 'mixed').
 -- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", "Cost basis" (bases are
 --   never added together), §5 freshness fields, §6 "Unknown cost", "Operations and attempts".
-CREATE OR REPLACE TEMP TABLE routes_comp_evidence AS
-WITH hist AS (
-    SELECT s.comp_id, 'historical' AS part,
-        CASE WHEN e.route_key = b.cand_key THEN 'candidate' ELSE 'incumbent' END AS role,
-        e.episode_id
-    FROM routes_comp_strata s
-    JOIN routes_comparisons_base b ON b.comp_id = s.comp_id
-    JOIN routes_ep e ON e.activity = b.activity AND e.kind = 'historical'
-        AND e.route_key IN (b.cand_key, b.inc_key)
-        AND e.complexity IS NOT DISTINCT FROM s.complexity
-        AND e.harness IS NOT DISTINCT FROM s.harness
-),
-ev AS (
-    SELECT * FROM hist
-    UNION ALL
-    SELECT comp_id, 'paired', role, episode_id FROM routes_pair_picks
-),
-follow AS (
+CREATE OR REPLACE TEMP TABLE routes_ep_total AS
+WITH follow AS (
     -- Escalated episodes and the attempt(s) they escalated to.
     SELECT e.episode_id,
         count(f.episode_id) AS n_follow,
         sum(f.cost) AS follow_cost,
         count(*) FILTER (WHERE f.episode_id IS NOT NULL AND f.cost IS NULL) AS follow_unknown,
         list(DISTINCT f.cost_basis) FILTER (WHERE f.episode_id IS NOT NULL) AS follow_bases,
+        list_sort(list(f.episode_id) FILTER (WHERE f.episode_id IS NOT NULL)) AS follow_ids,
         coalesce(bool_or(f.label = 'success'), false) AS follow_success
     FROM routes_ep e
     LEFT JOIN routes_ep f
@@ -60,8 +51,7 @@ follow AS (
     WHERE e.escalated IS TRUE
     GROUP BY e.episode_id
 )
-SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.harness,
-    e.model, e.reasoning_effort, e.retries, e.repairs, e.escalated,
+SELECT e.episode_id, fo.follow_ids,
     -- Accepted for cost: a success, or an escalation whose follow-up attempt succeeded (the
     -- operation was accepted and paid for both attempts). Quality effects use `label` only.
     coalesce(e.label = 'success', false)
@@ -80,9 +70,32 @@ SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.har
          WHEN len(fo.follow_bases) = 1 AND fo.follow_bases[1] = e.cost_basis THEN e.cost_basis
          ELSE 'mixed'
     END AS cost_basis_total
+FROM routes_ep e
+LEFT JOIN follow fo USING (episode_id);
+
+CREATE OR REPLACE TEMP TABLE routes_comp_evidence AS
+WITH hist AS (
+    SELECT s.comp_id, 'historical' AS part,
+        CASE WHEN e.route_key = b.cand_key THEN 'candidate' ELSE 'incumbent' END AS role,
+        e.episode_id
+    FROM routes_comp_strata s
+    JOIN routes_comparisons_base b ON b.comp_id = s.comp_id
+    JOIN routes_ep e ON e.activity = b.activity AND e.kind = 'historical'
+        AND e.route_key IN (b.cand_key, b.inc_key)
+        AND e.complexity IS NOT DISTINCT FROM s.complexity
+        AND e.harness IS NOT DISTINCT FROM s.harness
+),
+ev AS (
+    SELECT * FROM hist
+    UNION ALL
+    SELECT comp_id, 'paired', role, episode_id FROM routes_pair_picks
+)
+SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.harness,
+    e.model, e.reasoning_effort, e.retries, e.repairs, e.escalated,
+    t.accepted, t.cost_total, t.cost_basis_total
 FROM ev
 JOIN routes_ep e USING (episode_id)
-LEFT JOIN follow fo USING (episode_id);
+JOIN routes_ep_total t USING (episode_id);
 
 CREATE OR REPLACE TEMP TABLE routes_comp_cost AS
 WITH g AS (

@@ -1,5 +1,6 @@
 -- routes/v1 · prospective cheap-first cascades and their net value after escalation.
--- Reads: routes_ep (prospective episodes; every kind for the baseline route), routes_incumbents,
+-- Reads: routes_ep (prospective episodes; every kind for the baseline route), routes_ep_total
+--   (070: the follow-up attempts an escalated episode escalated to), routes_incumbents,
 --   routes_activity_routes, routes_policy.
 -- Produces: routes_attempts (grain: prospective episode): operation key (activity, runId,
 --   task fingerprint), attempt_no (by startedAt, then episode id);
@@ -7,9 +8,13 @@
 --   escalations (attempts that say they escalated), escalated / retried / repaired (true when
 --   any attempt says so, false when every attempt says not, else NULL: unknown, never false),
 --   retries, repairs (sums; NULL when an attempt does not report them), labelled/accepted
---   (label of the final attempt), cost (sum of every attempt; NULL when any is unknown or bases
---   differ), cost_basis, newest evidence;
+--   (label of the final attempt), missing_follow_ups (attempts that escalated with no follow-up
+--   attempt in the input — 070's rule: same runId, task fingerprint and model = toModel, not
+--   started before it — as when toModel is null), cost (sum of every attempt; NULL when any is
+--   unknown, bases differ or a follow-up is missing: an escalation is never priced at 0),
+--   cost_basis ('unknown' then), newest evidence;
 --   routes_cascades (grain: activity x entry route): operations, labelled and accepted counts,
+--   follow_up_missing_ops (operations with an attempt whose follow-up is missing),
 --   acceptance rate with Wilson interval, escalated/retried/repaired operations and the
 --   operations whose attempts report each (escalation_reported_ops, retry_reported_ops,
 --   repair_reported_ops: the rates' denominators), the target route (most
@@ -59,6 +64,11 @@ SELECT activity, run_id, fingerprint,
     CASE WHEN count(retries) = count(*) THEN CAST(sum(retries) AS BIGINT) END AS retries,
     CASE WHEN count(repairs) = count(*) THEN CAST(sum(repairs) AS BIGINT) END AS repairs,
     count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
+    -- An attempt that escalated and whose follow-up (070's routes_ep_total.follow_ids) is not
+    -- among the operation's attempts: the operation's cost lacks that attempt (§6: the sum over
+    -- its attempts), so it is unknown, never priced as if the escalation cost nothing.
+    count(*) FILTER (WHERE escalated AND NOT list_has_any(coalesce(follow_ids, []), op_ids))
+        AS missing_follow_ups,
     count(DISTINCT cost_basis) AS n_bases,
     min(cost_basis) AS any_basis,
     sum(cost) AS cost_known,
@@ -66,7 +76,12 @@ SELECT activity, run_id, fingerprint,
     count(*) FILTER (WHERE evidence_at IS NULL) AS undated,
     list(episode_id ORDER BY attempt_no) AS episode_ids,
     list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harnesses
-FROM routes_attempts
+FROM (
+    SELECT a.*, t.follow_ids,
+        list(a.episode_id) OVER (PARTITION BY a.activity, a.run_id, a.fingerprint) AS op_ids
+    FROM routes_attempts a
+    JOIN routes_ep_total t USING (episode_id)
+)
 GROUP BY activity, run_id, fingerprint;
 
 CREATE OR REPLACE TEMP TABLE routes_cascades AS
@@ -74,8 +89,9 @@ WITH ops AS (
     SELECT *,
         final_label IS NOT NULL AS labelled,
         coalesce(final_label = 'success', false) AS accepted,
-        CASE WHEN unknown_cost = 0 AND n_bases = 1 THEN cost_known END AS cost,
-        CASE WHEN unknown_cost > 0 OR any_basis = 'unknown' THEN 'unknown'
+        CASE WHEN unknown_cost = 0 AND missing_follow_ups = 0 AND n_bases = 1 THEN cost_known END
+            AS cost,
+        CASE WHEN unknown_cost > 0 OR missing_follow_ups > 0 OR any_basis = 'unknown' THEN 'unknown'
              WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END AS cost_basis
     FROM routes_operations
 ),
@@ -100,6 +116,8 @@ agg AS (
         count(repaired) AS repair_reported_ops,
         CAST(sum(attempts) AS BIGINT) AS attempts,
         count(*) FILTER (WHERE cost IS NULL) AS unknown_cost_ops,
+        count(*) FILTER (WHERE missing_follow_ups > 0) AS follow_up_missing_ops,
+        count(*) FILTER (WHERE unknown_cost > 0) AS attempt_unknown_ops,
         count(DISTINCT cost_basis) AS n_bases,
         min(cost_basis) AS any_basis,
         sum(cost) AS cost_known,
@@ -215,7 +233,13 @@ SELECT *,
                   || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
                   || ' exceeds max_ci_width '
                   || routes_num_vs(max_ci_width, acceptance_ci_high - acceptance_ci_low, 3) END,
-        CASE WHEN cost_basis = 'unknown' THEN 'cost unknown for some attempts or the baseline: No $ claimed' END,
+        CASE WHEN cost_basis = 'unknown'
+                  AND (attempt_unknown_ops > 0 OR target_basis IS NULL OR target_basis = 'unknown')
+             THEN 'cost unknown for some attempts or the baseline: No $ claimed' END,
+        CASE WHEN follow_up_missing_ops > 0
+             THEN follow_up_missing_ops || ' of ' || operations || ' operations escalated with no '
+                  || 'follow-up attempt in the input (same runId, task fingerprint and toModel): '
+                  || 'their cost is unknown (an escalation is never priced at 0): No $ claimed' END,
         CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
              THEN 'no accepted operation or no accepted baseline outcome to price' END,

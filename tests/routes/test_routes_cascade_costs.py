@@ -1,0 +1,95 @@
+"""Spec routes.md §1 ("an unknown cost is never priced by assumption"), §3 net route value
+and §6 "Operations and attempts": an operation's cost is the sum over its attempts, every
+escalation follow-up included, in the cheap-first cascades and in the matrix alike; an
+insufficient cascade's headline names the reason it is insufficient (§5: the why matches the
+evidence)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, OPUS = "claude-haiku-4", "claude-opus-4"
+
+
+def _cascade_corpus(g: Any, *, follow_ups: bool) -> Any:
+    """100 cheap-first haiku operations accepted first time ($0.01 each), 10 whose haiku
+    attempt ($0.01, unlabelled) escalated to opus — with or without the opus follow-up
+    ($0.05, accepted) in the input — and 200 historical opus episodes ($0.05, 160 pass)."""
+    for i in range(100):
+        g.episode(
+            model=HAIKU, success=True, kind="prospective", run_id=f"r{i}", fingerprint=f"t{i}",
+            cost=0.01,
+        )  # fmt: skip
+    for i in range(10):
+        common = {"kind": "prospective", "run_id": f"e{i}", "fingerprint": f"u{i}"}
+        g.episode(
+            model=HAIKU, success=None, cost=0.01, escalated=True, to_model=OPUS,
+            signals=[{"kind": "escalation", "value": "to-opus"}], **common,
+        )  # fmt: skip
+        if follow_ups:
+            g.episode(model=OPUS, success=True, cost=0.05, **common)
+    g.cell(OPUS, 200, 160, cost=0.05)
+    return g
+
+
+def test_a_cascade_whose_escalations_lack_their_follow_up_claims_no_saving(
+    gen: Any, report: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # The 10 escalated operations were costed at their haiku attempt alone (the opus
+    # follow-up priced at $0): "proven cascade_working, saved $0.0515 per accepted operation
+    # ... after every retry and escalation", with no reason given. Their cost is unknown, so
+    # the cascade's cost and saving are, and nothing is claimed or proven on them.
+    path = _cascade_corpus(gen(), follow_ups=False).write(tmp_path / "missing.jsonl")
+    rep = report(str(path))
+    (k,) = rep["cascades"]
+    assert (k["grade"], k["evidence_grade"], k["would_be_type"], k["finding_type"]) == (
+        "insufficient",
+        "insufficient",
+        None,
+        None,
+    )
+    assert k["cost"] == {
+        "basis": "unknown",
+        "cascade_per_accepted": None,
+        "first_attempt_per_accepted": None,
+        "target_direct_per_accepted": 0.0625,
+        "gross_saving_per_accepted": None,
+        "escalation_tax_per_accepted": None,
+        "net_saving_per_accepted": None,
+        "net_total": None,
+    }
+    assert k["reasons"] == [
+        "10 of 110 operations escalated with no follow-up attempt in the input (same runId, "
+        "task fingerprint and toModel): their cost is unknown (an escalation is never priced "
+        "at 0): No $ claimed"
+    ]
+    assert rep["findings"] == []
+    res = run_cli("routes", str(path), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert (
+        f"| documentation | {HAIKU} | {OPUS} | 110 | 100 | 10 | No $ claimed | unknown "
+        "| insufficient | 10 of 110 operations escalated with no follow-up attempt"
+    ) in res.stdout
+
+
+def test_a_cascade_with_its_follow_ups_counts_them_and_is_proven(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # The same operations with their opus follow-ups in the input: each escalated operation
+    # costs its two attempts ($0.06) and is accepted.
+    rep = report(str(_cascade_corpus(gen(), follow_ups=True).write(tmp_path / "full.jsonl")))
+    (k,) = rep["cascades"]
+    assert (k["grade"], k["finding_type"], k["reasons"]) == ("proven", "cascade_working", [])
+    assert k["cost"]["basis"] == "api_equivalent"
+    assert k["cost"]["cascade_per_accepted"] == pytest.approx((110 * 0.01 + 10 * 0.05) / 110)
+    # The baseline is opus over all its episodes of the activity, the follow-ups included.
+    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(210 * 0.05 / 170)
+    assert k["cost"]["net_saving_per_accepted"] == pytest.approx(
+        210 * 0.05 / 170 - (110 * 0.01 + 10 * 0.05) / 110
+    )
+    (f,) = rep["findings"]
+    assert f["type"] == "cascade_working" and f["grade"] == "proven"
