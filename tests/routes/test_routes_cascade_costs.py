@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 AS_OF = "2025-03-01T00:00:00Z"
-HAIKU, OPUS = "claude-haiku-4", "claude-opus-4"
+HAIKU, SONNET, OPUS = "claude-haiku-4", "claude-sonnet-4", "claude-opus-4"
 
 
 def _cascade_corpus(g: Any, *, follow_ups: bool) -> Any:
@@ -93,3 +93,67 @@ def test_a_cascade_with_its_follow_ups_counts_them_and_is_proven(
     )
     (f,) = rep["findings"]
     assert f["type"] == "cascade_working" and f["grade"] == "proven"
+
+
+def test_the_matrix_cost_per_accepted_follows_the_comparisons_total_cost_rule(
+    gen: Any, report: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # 10 of haiku's 50 episodes escalated to sonnet. In "missing" their follow-up is not in
+    # the input, in "silent" the 10 do not say whether they escalated: the comparison says
+    # cost basis unknown, No $ claimed, while the matrix divided haiku's own costs by its
+    # successes, $0.0125 api_equivalent. In "counted" the follow-ups are in the input: the
+    # matrix left their cost out ($0.0125) where the comparison counts it and the accepted
+    # operations ($0.0160).
+    g = gen()
+    for activity in ("missing", "silent", "counted"):
+        g.cell(SONNET, 60, 54, activity=activity)
+        g.cell(HAIKU, 40, 40, activity=activity)
+        for i in range(10):
+            esc = g.episode(
+                model=HAIKU, success=None, activity=activity, run_id=f"{activity}-{i}",
+                fingerprint=f"task-{i}", escalated=True, to_model=SONNET,
+                signals=[{"kind": "escalation", "value": "to-sonnet"}],
+            )  # fmt: skip
+            if activity == "silent":
+                del esc["outcome"]["escalation"]
+            if activity == "counted":
+                g.episode(
+                    model=SONNET, success=True, activity=activity, run_id=f"{activity}-{i}",
+                    fingerprint=f"task-{i}",
+                )  # fmt: skip
+    path = str(g.write(tmp_path / "m.jsonl"))
+    rep = report(path)
+    comparison = {
+        c["activity"]: (c["cost"]["candidate_per_accepted"], c["cost"]["candidate_basis"])
+        for c in rep["comparisons"]
+    }
+    matrix = {
+        m["activity"]: (m["cost_per_accepted"], m["cost_basis"])
+        for m in rep["matrix"]
+        if m["model"] == HAIKU
+    }
+    expected = {
+        "missing": (None, "unknown"),
+        "silent": (None, "unknown"),
+        "counted": (pytest.approx((50 * 0.01 + 10 * 0.03) / 50), "api_equivalent"),
+    }
+    assert comparison == expected
+    assert matrix == expected
+    sonnet = {m["activity"]: m["cost_per_accepted"] for m in rep["matrix"] if m["model"] == SONNET}
+    assert sonnet == {
+        "missing": pytest.approx(60 * 0.03 / 54),
+        "silent": pytest.approx(60 * 0.03 / 54),
+        "counted": pytest.approx(70 * 0.03 / 64),
+    }
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    rows = [
+        line
+        for line in res.stdout.splitlines()
+        if line.startswith("| ") and f"| {HAIKU} | 50 |" in line
+    ]
+    assert [r.split(" | ")[0] + " | " + " | ".join(r.split(" | ")[-3:-1]) for r in rows] == [
+        "| counted | $0.0160 | api_equivalent",
+        "| missing | No $ claimed | unknown",
+        "| silent | No $ claimed | unknown",
+    ]

@@ -11,7 +11,10 @@
 --   when any part is unknown or no follow-up is in the input, as when the escalated episode
 --   has no runId or no fingerprint to find it by; NULL too when the episode does not say
 --   whether it escalated: a follow-up it may have had is never priced at 0),
---   cost_basis_total;
+--   cost_basis_total; and the rule that totals them per route, as macros (095's matrix uses
+--   them too): routes_total_basis (one basis shared by every episode's total, else 'unknown'
+--   when any is unknown, else 'mixed') and routes_total_per_accepted (the summed totals over
+--   the accepted outcomes; NULL when any total is unknown or bases differ);
 --   routes_comp_evidence (grain: comparison x episode): part ('historical' = any
 --   episode of either route in a compared stratum; 'paired' = the episode picked for a shared
 --   fixture), role, label, accepted, cost_total and cost_basis_total (from routes_ep_total);
@@ -30,6 +33,15 @@
 --   routes, else 'unknown' when either is unknown, else 'mixed').
 -- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", "Cost basis" (bases are
 --   never added together), §5 freshness fields, §6 "Unknown cost", "Operations and attempts".
+-- has_unknown: any episode's cost_basis_total is 'unknown'; unknown_n: episodes whose
+-- cost_total is NULL; n_bases/any_basis: count(DISTINCT)/min of cost_basis_total.
+CREATE OR REPLACE TEMP MACRO routes_total_basis(has_unknown, n_bases, any_basis) AS
+    CASE WHEN has_unknown THEN 'unknown' WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END;
+
+CREATE OR REPLACE TEMP MACRO routes_total_per_accepted(unknown_n, n_bases, cost_sum, accepted) AS
+    CASE WHEN unknown_n = 0 AND n_bases = 1 AND accepted > 0
+         THEN CAST(cost_sum AS DOUBLE) / accepted END;
+
 CREATE OR REPLACE TEMP TABLE routes_ep_total AS
 WITH follow AS (
     -- Escalated episodes and the attempt(s) they escalated to.
@@ -118,11 +130,10 @@ WITH g AS (
     FROM routes_comp_evidence GROUP BY comp_id, role
 )
 SELECT comp_id, role, episodes, labelled, successes, accepted, unknown_cost_episodes,
-    CASE WHEN has_unknown THEN 'unknown' WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END
-        AS cost_basis,
+    routes_total_basis(has_unknown, n_bases, any_basis) AS cost_basis,
     CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 THEN cost_sum_known END AS cost_sum,
-    CASE WHEN unknown_cost_episodes = 0 AND n_bases = 1 AND accepted > 0
-         THEN CAST(cost_sum_known AS DOUBLE) / accepted END AS cost_per_accepted,
+    routes_total_per_accepted(unknown_cost_episodes, n_bases, cost_sum_known, accepted)
+        AS cost_per_accepted,
     retried / nullif(CAST(retry_reported AS DOUBLE), 0) AS retry_rate,
     repaired / nullif(CAST(repair_reported AS DOUBLE), 0) AS repair_rate,
     escalations / nullif(CAST(escalation_reported AS DOUBLE), 0) AS escalation_rate,

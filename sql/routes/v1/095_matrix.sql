@@ -1,19 +1,27 @@
 -- routes/v1 · the activity x model matrix.
--- Reads: routes_ep, routes_comparisons, routes_cascades, routes_policy, routes_grades.
+-- Reads: routes_ep, routes_ep_total (070: each episode's total cost and acceptance, and its
+--   macros routes_total_basis / routes_total_per_accepted), routes_comparisons,
+--   routes_cascades, routes_policy, routes_grades.
 -- Produces: routes_matrix (grain: activity x route — host, provider and model kept as separate
 --   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes,
 --   success_rate with Wilson 95% interval, retry_rate, repair_rate, escalation_rate (shares of
 --   the episodes that report each: retry_reported, repair_reported, escalation_reported of
---   them; NULL, never 0, when none does), cost_per_accepted (total cost of every episode / successes; NULL when any cost is
---   unknown or bases differ) and cost_basis, newest_evidence, grade (the best of: 'observed'
+--   them; NULL, never 0, when none does), cost_per_accepted and cost_basis by the comparisons'
+--   rule (070's routes_ep_total: each episode's cost plus its escalation follow-up's, over
+--   its accepted outcomes — a success, or an escalation whose follow-up succeeded; NULL, basis
+--   'unknown', when any episode's total is unknown — its follow-up not in the input, or it
+--   does not say whether it escalated — and NULL, 'mixed', when bases differ: No $ claimed),
+--   newest_evidence, grade (the best of: 'observed'
 --   when labelled >= min_labelled_per_route, the interval width <= max_ci_width and the evidence
 --   is fresh, else 'insufficient'; the grade of a comparison in which the route is the candidate
 --   and which concluded it non-inferior or better; the grade of its cheap-first cascade when
 --   that cascade works) and grade_basis (which of these gave the grade).
--- Spec: routes.md §1 (unknown stays unknown), §4 (grades), §5, issue "activity x model matrix".
+-- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value" (every attempt, retry and
+--   escalation counted), "Cost basis", §4 (grades), §5, §6 "Operations and attempts",
+--   issue "activity x model matrix".
 CREATE OR REPLACE TEMP TABLE routes_matrix AS
 WITH m AS (
-    SELECT activity, route_key, any_value(host) AS host, any_value(provider) AS provider,
+    SELECT e.activity, e.route_key, any_value(e.host) AS host, any_value(e.provider) AS provider,
         any_value(model) AS model, any_value(route_label) AS route,
         count(*) AS episodes,
         count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
@@ -24,12 +32,15 @@ WITH m AS (
         count(*) FILTER (WHERE retries > 0) AS retried,
         count(*) FILTER (WHERE repairs > 0) AS repaired,
         count(*) FILTER (WHERE escalated) AS escalations,
-        count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
-        count(DISTINCT cost_basis) AS n_bases,
-        min(cost_basis) AS any_basis,
-        sum(cost) AS cost_known,
+        count(*) FILTER (WHERE t.accepted) AS accepted,
+        count(*) FILTER (WHERE t.cost_total IS NULL) AS unknown_cost,
+        coalesce(bool_or(t.cost_basis_total = 'unknown'), false) AS has_unknown,
+        count(DISTINCT t.cost_basis_total) AS n_bases,
+        min(t.cost_basis_total) AS any_basis,
+        sum(t.cost_total) AS cost_known,
         max(evidence_at) AS newest_evidence
-    FROM routes_ep GROUP BY activity, route_key
+    FROM routes_ep e JOIN routes_ep_total t USING (episode_id)
+    GROUP BY e.activity, e.route_key
 ),
 d AS (
     SELECT m.*, pol.*,
@@ -38,10 +49,9 @@ d AS (
         m.retried / nullif(CAST(m.retry_reported AS DOUBLE), 0) AS retry_rate,
         m.repaired / nullif(CAST(m.repair_reported AS DOUBLE), 0) AS repair_rate,
         m.escalations / nullif(CAST(m.escalation_reported AS DOUBLE), 0) AS escalation_rate,
-        CASE WHEN m.unknown_cost > 0 THEN 'unknown' WHEN m.n_bases = 1 THEN m.any_basis
-             ELSE 'mixed' END AS cost_basis,
-        CASE WHEN m.unknown_cost = 0 AND m.n_bases = 1 AND m.successes > 0
-             THEN CAST(m.cost_known AS DOUBLE) / m.successes END AS cost_per_accepted
+        routes_total_basis(m.has_unknown, m.n_bases, m.any_basis) AS cost_basis,
+        routes_total_per_accepted(m.unknown_cost, m.n_bases, m.cost_known, m.accepted)
+            AS cost_per_accepted
     FROM m CROSS JOIN routes_policy pol
 ),
 w AS (
