@@ -157,3 +157,57 @@ def test_the_matrix_cost_per_accepted_follows_the_comparisons_total_cost_rule(
         "| missing | No $ claimed | unknown",
         "| silent | No $ claimed | unknown",
     ]
+
+
+def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # Each headline said "the prospective evidence is below the minimums", also when 100
+    # labelled operations met them and the only reason was the quality bar (86 accepted of
+    # 100 against opus's 92 of 100: the difference's lower bound -0.139 below -0.050).
+    g = gen()
+    g.cell(OPUS, 100, 92, activity="quality")
+    g.cascade(
+        100, cheap=HAIKU, premium=OPUS, direct_ok=80, escalate=8, premium_ok=6, activity="quality"
+    )
+    g.cell(OPUS, 100, 80, activity="thin")
+    g.cascade(
+        20, cheap=HAIKU, premium=OPUS, direct_ok=18, escalate=2, premium_ok=2, activity="thin"
+    )
+    g.cell(OPUS, 100, 92, activity="both")
+    g.cascade(
+        20, cheap=HAIKU, premium=OPUS, direct_ok=17, escalate=2, premium_ok=1, activity="both"
+    )
+    rep = report(str(g.write(tmp_path / "q.jsonl")))
+    got = {f["activity"]: (f["type"], f["grade"], f["headline"]) for f in rep["findings"]}
+    head = f"No recommendation yet: cheap-first {HAIKU} → {OPUS} on "
+    assert got == {
+        "quality": (
+            "cascade_working",
+            "insufficient",
+            head + "quality shows a net saving of $0.0893 per accepted operation, but its "
+            f"acceptance is not shown within the tolerance of {OPUS} (lower bound -0.139 below "
+            "-tolerance -0.050), so the quality bar is not shown kept (100 prospective "
+            "operations, 86 accepted).",
+        ),
+        "thin": (
+            "cascade_working",
+            "insufficient",
+            head + "thin shows a net saving of $0.1044 per accepted operation, but the "
+            "prospective evidence is below the minimums (20 prospective operations, 20 accepted).",
+        ),
+        "both": (
+            "cascade_working",
+            "insufficient",
+            head + "both shows a net saving of $0.0875 per accepted operation, but the "
+            "prospective evidence is below the minimums (20 prospective operations, 18 accepted) "
+            f"and its acceptance is not shown within the tolerance of {OPUS} (lower bound -0.217 "
+            "below -tolerance -0.050), so the quality bar is not shown kept.",
+        ),
+    }
+    reasons = {k["activity"]: k["reasons"] for k in rep["cascades"]}
+    assert reasons["quality"] == [
+        "acceptance not shown within the tolerance of the target route (lower bound -0.139 "
+        "below -tolerance -0.050)"
+    ]
+    assert reasons["thin"] == ["labelled operations 20 (minimum 30)"]

@@ -3,7 +3,8 @@
 --   routes_harness_shifts, routes_ep, routes_policy, routes_grades, routes_finding_types.
 -- Produces: routes_findings (grain: finding) with flat columns; a '__' in a column name nests
 --   it in the JSON output (incumbent__model -> incumbent.model): type, activity, grade,
---   headline (opens with the language its grade allows, never a higher grade's), actionable,
+--   headline (opens with the language its grade allows, never a higher grade's; an insufficient
+--   cascade's names what keeps it from proven: the minimums, the quality bar or both), actionable,
 --   command (only when actionable: ak host pick --route '<activity>:<host>:<model>', shell
 --   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
 --   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
@@ -243,7 +244,24 @@ casc_f AS (
                     WHEN 'cascade_working' THEN ' shows a net saving of ' || routes_usd(net_saving_per_accepted)
                     ELSE ' shows escalations and retries erasing the saving (net '
                          || routes_usd(net_saving_per_accepted) || ')' END
-                || ' per accepted operation, but the prospective evidence is below the minimums' || ops_text || '.'
+                -- What keeps it from proven (085's grade), and only that: the minimums, and for a
+                -- saving the quality bar. A stale one is evidence_drift; with an unknown or mixed
+                -- cost there is no net value, so no finding, only the cascade's reasons.
+                || ' per accepted operation, but ' || array_to_string(list_filter([
+                    CASE WHEN NOT meets_minimums
+                         THEN 'the prospective evidence is below the minimums' || ops_text END,
+                    CASE WHEN round(net_saving_per_accepted, 6) > 0 AND NOT quality_bar_kept
+                              AND quality_ci_low IS NOT NULL
+                         THEN 'its acceptance is not shown within the tolerance of ' || target_model
+                              || ' (lower bound ' || routes_signed_vs(quality_ci_low, -tolerance)
+                              || ' below -tolerance -' || routes_num_vs(tolerance, -quality_ci_low, 3)
+                              || '), so the quality bar is not shown kept' END,
+                    CASE WHEN round(net_saving_per_accepted, 6) > 0 AND NOT quality_bar_kept
+                              AND quality_ci_low IS NULL
+                         THEN 'its acceptance is not compared with ' || target_model
+                              || ' (no labelled outcome on one side), so the quality bar is not shown kept' END
+                ], lambda x: x IS NOT NULL), ' and ')
+                || CASE WHEN meets_minimums THEN ops_text ELSE '' END || '.'
             WHEN finding_type = 'cascade_working' THEN
                 'This route saved cost/capacity while keeping the quality bar: cheap-first ' || entry_model
                 || ' → ' || target_model || ' on ' || activity || ' saved '
