@@ -38,6 +38,15 @@ RECOMMENDATION = [
 ]
 
 
+def _sql_parquet(run_cli: Any, hist: Path, out: Path, query: str) -> list[dict[str, Any]]:
+    """``query`` through ``runscore sql --format parquet`` (where a double is written as it
+    is: no JSON null for infinity), read back."""
+    r = run_cli("sql", query, "--history", str(hist), "--format", "parquet", "--output", str(out))
+    assert r.exit_code == 0, r.stderr
+    rows: list[dict[str, Any]] = pq.read_table(out).to_pylist()
+    return rows
+
+
 def test_recommendation_thresholds(write_history, make_series):
     rows = _report(write_history, make_series, [(c, None) for c, _ in RECOMMENDATION])
     for (composites, expected), row in zip(RECOMMENDATION, rows, strict=True):
@@ -214,20 +223,13 @@ def test_value_per_dollar_that_overflows_is_null_not_infinity(
     rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
     assert rows["tiny"]["avg_cost_usd"] == 1e-310
     assert [rows[a]["value_per_dollar"] for a in ("big", "ok", "tiny")] == [None, 0.9e300, None]
-    out = tmp_path / "vpd.parquet"
-    r = run_cli(
-        "sql",
+    assert _sql_parquet(
+        run_cli,
+        hist,
+        tmp_path / "vpd.parquet",
         "SELECT archetype, a.value_per_dollar AS agg, r.value_per_dollar AS rep "
         "FROM archetype_aggregates a JOIN report r USING (archetype) ORDER BY archetype",
-        "--history",
-        str(hist),
-        "--format",
-        "parquet",
-        "--output",
-        str(out),
-    )
-    assert r.exit_code == 0, r.stderr
-    assert pq.read_table(out).to_pylist() == [
+    ) == [
         {"archetype": "big", "agg": None, "rep": None},
         {"archetype": "ok", "agg": 0.9e300, "rep": 0.9e300},
         {"archetype": "tiny", "agg": None, "rep": None},
@@ -258,20 +260,14 @@ def test_a_trend_delta_that_overflows_is_unknown_not_infinity(
         "up": ("improving", None, None, None, None),
         "wide": ("improving", 1.6e308, 1e308, None, True),
     }
-    out = tmp_path / "trend.parquet"
-    r = run_cli(
-        "sql",
+    rows = _sql_parquet(
+        run_cli,
+        hist,
+        tmp_path / "trend.parquet",
         "SELECT archetype, trend_delta, trend_delta_low, trend_delta_high FROM report "
         "ORDER BY archetype",
-        "--history",
-        str(hist),
-        "--format",
-        "parquet",
-        "--output",
-        str(out),
     )
-    assert r.exit_code == 0, r.stderr
-    assert [tuple(d.values())[1:] for d in pq.read_table(out).to_pylist()] == [
+    assert [tuple(d.values())[1:] for d in rows] == [
         (None, None, None),
         (None, None, None),
         (1.6e308, 1e308, None),

@@ -732,6 +732,15 @@ def test_a_failed_query_is_said_in_one_line(run_cli, query: str, message: str) -
     assert r.stderr == f"error: {message}\n"
 
 
+def _project(fixtures: Path, tmp_path: Path) -> Path:
+    """A project whose .archeflow/events holds one run log (the ArcheFlow fixture's)."""
+    ev = tmp_path / ".archeflow" / "events"
+    ev.mkdir(parents=True)
+    src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    (ev / "run1.jsonl").write_bytes(src.read_bytes())
+    return src
+
+
 @pytest.mark.parametrize("command", ["sql", "export"])
 def test_the_events_of_a_project_leave_its_history_out(
     run_cli, fixtures: Path, tmp_path: Path, command: str
@@ -739,10 +748,7 @@ def test_the_events_of_a_project_leave_its_history_out(
     # `--events .archeflow` found .archeflow/memory/effectiveness.jsonl and read it as a
     # run log: "missing type" for each of its lines, exit 1, on a clean project. It is left
     # out with a note, as `extract .archeflow` leaves it out.
-    ev = tmp_path / ".archeflow" / "events"
-    ev.mkdir(parents=True)
-    src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
-    (ev / "run1.jsonl").write_bytes(src.read_bytes())
+    src = _project(fixtures, tmp_path)
     assert run_cli("extract", ".archeflow").exit_code == 0  # the default history, below it
     hist = ".archeflow/memory/effectiveness.jsonl"
     assert (tmp_path / hist).is_file()
@@ -766,10 +772,7 @@ def test_the_pipeline_history_of_a_project_is_not_read_as_a_run_log(
     # `runscore pipeline` keeps .archeflow/memory/pipelines.jsonl (and its lock) beside the
     # effectiveness history: `sql --events .archeflow` and `extract .archeflow` read its
     # records as events ("missing run_id" on each line) and exited 1 on a clean project.
-    ev = tmp_path / ".archeflow" / "events"
-    ev.mkdir(parents=True)
-    src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
-    (ev / "run1.jsonl").write_bytes(src.read_bytes())
+    src = _project(fixtures, tmp_path)
     assert run_cli("extract", ".archeflow").exit_code == 0
     tasks = fixtures / "pipeline" / "tasks.jsonl"
     p = run_cli("pipeline", str(tasks), "--out", "pout")
