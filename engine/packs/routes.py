@@ -238,8 +238,11 @@ class RoutesReport:
 
     @property
     def problems(self) -> list[sources.LineIssue]:
-        """Every input problem, in input order: unreadable files, bad lines, rejected episodes."""
-        return self.issues + self.rejected
+        """Every input problem, in input order: what names no file read first (a path not
+        found), then each file's by line. The reader's (a line that is no JSON object) and
+        the SQL's (an episode rejected) were listed apart: ``bad.jsonl:2``, ``:3``, ``:1``."""
+        order = {f.display: i for i, f in enumerate(self.files)}
+        return sorted(self.issues + self.rejected, key=lambda p: (order.get(p.file, -1), p.line))
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, as plain JSON-ready data (deterministic order, no wall-clock time)."""
