@@ -116,12 +116,18 @@ def run_batch(
     if history_path:  # before any report is written, as the command does
         check_writable(history_path)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
-    files = write_reports(result, out_dir)
-    hist = (
-        engine.append_history(result, history_path, lock_timeout=lock_timeout)
-        if history_path
-        else None
-    )
+    files: list[str] = []
+
+    def write() -> None:
+        files.extend(write_reports(result, out_dir))
+
+    hist = None
+    if history_path:  # the reports under the history's lock: a LockTimeout leaves none
+        hist = engine.append_history(
+            result, history_path, lock_timeout=lock_timeout, under_lock=write
+        )
+    else:
+        write()
     statuses = result.pipelines.column("status").to_pylist()
     verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
     return {
@@ -271,10 +277,18 @@ def register(group: click.Group) -> None:
                 ids = ", ".join(r["non_terminal_task_ids"])
                 output.note(f"pipeline {r['pipeline_id']}: not terminal ({ids}); not scored")
 
-        written = write_reports(result, out_dir)
-        output.note(f"wrote {len(written)} report file(s) to {out_dir}")
-        if not no_history:
-            hist = engine.append_history(result, history_path)
+        written: list[str] = []
+
+        def write() -> None:
+            written.extend(write_reports(result, out_dir))
+
+        if no_history:
+            write()
+            output.note(f"wrote {len(written)} report file(s) to {out_dir}")
+        else:
+            # The reports under the history's lock: one held elsewhere (exit 4) leaves none.
+            hist = engine.append_history(result, history_path, under_lock=write)
+            output.note(f"wrote {len(written)} report file(s) to {out_dir}")
             output.note(
                 f"history {hist.path}: {hist.written} new record(s)"
                 + (f", {hist.already} already recorded" if hist.already else "")

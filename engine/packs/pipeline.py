@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -488,8 +488,13 @@ def append_history(
     path: str = DEFAULT_HISTORY,
     *,
     lock_timeout: float | None = 300.0,
+    under_lock: Callable[[], None] | None = None,
 ) -> HistoryOutcome:
     """Append the scored pipelines' records to the history, idempotently.
+
+    ``under_lock``: called once the history's lock is held, just before the append (the
+    command's reports: written only when the append can follow, so a lock held elsewhere,
+    exit 4, leaves none). Called without the lock when there is nothing to append.
 
     Key: (pipeline_id, scoring_version, inputs_sha256). A pipeline whose key is
     already in the file is not written again, so re-running on the same inputs
@@ -498,9 +503,13 @@ def append_history(
     """
     records = result.history_records
     if not records:
+        if under_lock is not None:
+            under_lock()
         return HistoryOutcome(path, 0, 0)
     history.check_appendable(path)  # before its lock file is made beside it
     with history.locked(path, timeout=lock_timeout, what="pipeline history"):
+        if under_lock is not None:
+            under_lock()
         con = db.connect()
         new = pa.Table.from_pylist(
             [

@@ -183,6 +183,35 @@ def test_run_batch_for_the_nightly_job(example: Path, tmp_path: Path, h: Any) ->
     json.dumps(summary)  # JSON-ready
 
 
+def test_a_history_lock_held_elsewhere_leaves_no_report(
+    example: Path, tmp_path: Path, h: Any
+) -> None:
+    # The reports were written, then the append gave up waiting for the history's lock
+    # (LockTimeout, exit 4): reports of an evaluation the history never recorded.
+    from runscore.cli.pipeline import run_batch
+    from runscore.engine import history
+    from runscore.engine.errors import LockTimeout
+
+    hist, out = tmp_path / "hist.jsonl", tmp_path / "nightly"
+
+    def batch() -> dict[str, Any]:
+        return run_batch(
+            [str(example / "tasks.jsonl")],
+            str(out),
+            h.EVAL_DATE,
+            plans=[str(example / "plans.jsonl")],
+            history_path=str(hist),
+            lock_timeout=0.2,
+        )
+
+    with history.locked(str(hist)), pytest.raises(LockTimeout):
+        batch()
+    assert not out.exists() or not any(out.iterdir())
+    assert not hist.exists()
+    summary = batch()  # the lock free: the reports and the records
+    assert len(summary["files"]) == 10 and summary["history"]["written"] == 4
+
+
 def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_path: Path) -> None:
     # A pipeline whose id is "summary" was written to pipeline-eval-summary-{date}.md/.json,
     # the batch summary's names: the summary overwrote its report, silently.
