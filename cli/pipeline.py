@@ -98,6 +98,27 @@ def write_reports(result: engine.PipelineResult, out_dir: str) -> list[str]:
     return written
 
 
+def _reports_and_history(
+    result: engine.PipelineResult,
+    out_dir: str,
+    history_path: str | None,
+    lock_timeout: float | None = 300.0,
+) -> tuple[list[str], engine.HistoryOutcome | None]:
+    """Write the reports, then append the records (unless ``history_path`` is None): the
+    reports under the history's lock, just before the append, so that a lock held
+    elsewhere (``LockTimeout``, exit 4) leaves no report of an evaluation never recorded."""
+    files: list[str] = []
+
+    def write() -> None:
+        files.extend(write_reports(result, out_dir))
+
+    if not history_path:
+        write()
+        return files, None
+    hist = engine.append_history(result, history_path, lock_timeout=lock_timeout, under_lock=write)
+    return files, hist
+
+
 def run_batch(
     paths: Sequence[str],
     out_dir: str,
@@ -116,18 +137,7 @@ def run_batch(
     if history_path:  # before any report is written, as the command does
         check_writable(history_path)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
-    files: list[str] = []
-
-    def write() -> None:
-        files.extend(write_reports(result, out_dir))
-
-    hist = None
-    if history_path:  # the reports under the history's lock: a LockTimeout leaves none
-        hist = engine.append_history(
-            result, history_path, lock_timeout=lock_timeout, under_lock=write
-        )
-    else:
-        write()
+    files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
     statuses = result.pipelines.column("status").to_pylist()
     verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
     return {
@@ -277,18 +287,9 @@ def register(group: click.Group) -> None:
                 ids = ", ".join(r["non_terminal_task_ids"])
                 output.note(f"pipeline {r['pipeline_id']}: not terminal ({ids}); not scored")
 
-        written: list[str] = []
-
-        def write() -> None:
-            written.extend(write_reports(result, out_dir))
-
-        if no_history:
-            write()
-            output.note(f"wrote {len(written)} report file(s) to {out_dir}")
-        else:
-            # The reports under the history's lock: one held elsewhere (exit 4) leaves none.
-            hist = engine.append_history(result, history_path, under_lock=write)
-            output.note(f"wrote {len(written)} report file(s) to {out_dir}")
+        written, hist = _reports_and_history(result, out_dir, None if no_history else history_path)
+        output.note(f"wrote {len(written)} report file(s) to {out_dir}")
+        if hist is not None:
             output.note(
                 f"history {hist.path}: {hist.written} new record(s)"
                 + (f", {hist.already} already recorded" if hist.already else "")

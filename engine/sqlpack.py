@@ -349,6 +349,11 @@ def _run_planned(
     failed: dict[int, BaseException] = {}
     todo = sorted(range(len(chosen)), key=lambda i: (-len(below[i]), i))
     unwinding = False
+
+    def interrupt_all() -> None:
+        for c in [con, *opened]:
+            c.interrupt()
+
     try:
         with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="runscore-sql") as pool:
             try:
@@ -368,15 +373,13 @@ def _run_planned(
                         else:
                             failed[i] = err
             except BaseException:
-                for c in [con, *opened]:
-                    c.interrupt()
+                interrupt_all()
                 raise
     except BaseException:
         # Also what cut the pool's wait for its threads short (a second Ctrl-C): a thread
         # may still run a statement on its cursor.
         unwinding = True
-        for c in [con, *opened]:
-            c.interrupt()
+        interrupt_all()
         raise
     finally:
         for c in opened:
