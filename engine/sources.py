@@ -985,6 +985,7 @@ def read_jsonl(
     spool_dir: str | None = None,
     scan: Callable[[Sequence[SourceFile]], None] | None = None,
     shared: bool = False,
+    unique_keys: Mapping[str, Sequence[str] | None] | None = None,
 ) -> ReadResult:
     """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
@@ -1012,6 +1013,12 @@ def read_jsonl(
     ``shared``: the view and its tables are made in the database's main schema, not as
     TEMP objects, so that other connections to the database (``sqlpack.run_range``'s
     workers) can read them; the projection must then create ``_stage`` in main too.
+
+    ``unique_keys``: JSON path (``$``, ``$.metadata``) -> the keys of the object there that
+    the caller reads (None: every key). A line that gives one of them twice is skipped and
+    reported (``duplicate key metadata.testResult``), as a line that is not an object is:
+    DuckDB keeps the first value, Python and JavaScript the last, so which was meant cannot
+    be known (``_DUPLICATE_KEYS``). Costs one more read of each file's text.
     """
     if not table.isidentifier():
         raise UsageError(f"bad table name {table!r}")
@@ -1020,8 +1027,9 @@ def read_jsonl(
     proj = projection or DEFAULT_PROJECTION
     kind = "" if shared else "TEMP "
     data_tbl, careful_tbl, parts_tbl = f"{table}__rows", f"{table}__careful", f"{table}__files"
+    dropped_tbl = f"{table}__dropped"
     con.execute(f"DROP VIEW IF EXISTS {table}")
-    for t in (data_tbl, careful_tbl, parts_tbl):
+    for t in (data_tbl, careful_tbl, parts_tbl, dropped_tbl):
         con.execute(f"DROP TABLE IF EXISTS {t}")
     if max_line_bytes is None:
         max_line_bytes = max_line_limit()
@@ -1290,8 +1298,7 @@ def read_jsonl(
         },
         temp=not shared,
     )
-    con.execute(
-        f"CREATE OR REPLACE {kind}VIEW {table} AS "
+    rows_sql = (
         f"SELECT p._file, r.rowid - p.first_rowid + 1 AS _line, "
         f"p.ord_base + (r.rowid - p.first_rowid + 1) AS _ord, "
         f"r.* EXCLUDE (_file_index, _nonobj) "
@@ -1301,9 +1308,114 @@ def read_jsonl(
         f"c.* EXCLUDE (_line, _file_index, _nonobj) "
         f"FROM {careful_tbl} c JOIN {parts_tbl} p ON p.key = c._file_index"
     )
+    con.execute(f"CREATE OR REPLACE {kind}VIEW {table} AS {rows_sql}")
+    if unique_keys:
+        read = {p[2] for p in parts}  # the files that gave rows, by ord_base
+        dups = _duplicate_keys(
+            con,
+            [f for f in files if order_of[f.path] * _ORD_FILE_STRIDE in read],
+            unique_keys,
+            max_line_bytes,
+        )
+        if dups:
+            ords = {order_of[f.path] * _ORD_FILE_STRIDE + line: (f, line, r) for f, line, r in dups}
+            load_table(con, dropped_tbl, {"_ord": ("BIGINT", list(ords))}, temp=not shared)
+            # Only lines that are rows: one the reader refused already (a trailing comma,
+            # which DuckDB's json_keys takes) was reported for that.
+            rows = con.execute(
+                f"SELECT _ord FROM {table} WHERE _ord IN (SELECT _ord FROM {dropped_tbl})"
+            ).fetchall()
+            for (o,) in rows:
+                f, line, reason = ords[int(o)]
+                result.skipped.append(LineIssue(f.display, line, reason))
+            result.rows -= len(rows)
+            con.execute(
+                f"CREATE OR REPLACE {kind}VIEW {table} AS SELECT * FROM ({rows_sql}) "
+                f"WHERE _ord NOT IN (SELECT _ord FROM {dropped_tbl})"
+            )
     pos = {f.display: order_of[f.path] for f in files}
     result.skipped.sort(key=lambda i: (pos.get(i.file, len(pos)), i.line))
     return result
+
+
+#: The lines of ``_dk_text`` (pieces of whole lines, ``text_groups``; base: each piece's
+#: first line number) that give a key twice in an object the reader's caller reads:
+#: ``$paths`` (JSON paths of objects) and ``$keys`` (for each, the keys read there, or
+#: NULL: every key). One row per such line: (line, n, keys), the keys named by their path
+#: (``metadata.testResult``; one that is not a plain name as JSON, ``scores."a b"``) in
+#: path order, then in the order the line first gives them. A line that is not JSON, or
+#: has no object at a path, has no keys there. An escaped spelling (``"i\u0064"``) is the
+#: same key, as every JSON parser reads it. Linear: each line's keys are listed once, and
+#: only a line whose keys at some path repeat is looked at further.
+_DUPLICATE_KEYS = r"""
+WITH lines AS (
+    SELECT base + generate_subscripts(l, 1) - 1 AS line, unnest(l) AS raw
+    FROM (SELECT base, string_split(content, chr(10)) AS l FROM _dk_text)
+), keyed AS (
+    -- a BOM opening the file is not part of its first line, as the readers take it
+    SELECT line,
+           TRY(json_keys(CASE WHEN line = 1 AND starts_with(raw, chr(65279))
+                              THEN substr(raw, 2) ELSE raw END, $paths::VARCHAR[])) AS k
+    FROM lines
+    WHERE raw <> ''
+), cand AS (
+    SELECT line, k FROM keyed
+    WHERE list_bool_or(list_transform(
+              k, lambda x: coalesce(len(x) <> len(list_distinct(x)), false)))
+), per_path AS (
+    SELECT line, unnest(range(1, len(k) + 1)) AS p, unnest(k) AS ks FROM cand
+), keyed_at AS (
+    SELECT line, p, unnest(ks) AS key, generate_subscripts(ks, 1) AS pos FROM per_path
+), twice AS (
+    SELECT line, p, key, min(pos) AS pos
+    FROM keyed_at
+    WHERE ($keys::VARCHAR[][])[p] IS NULL OR list_contains(($keys::VARCHAR[][])[p], key)
+    GROUP BY line, p, key
+    HAVING count(*) > 1
+)
+SELECT line, count(*) AS n,
+       string_agg(CASE WHEN ($paths::VARCHAR[])[p] = '$' THEN ''
+                       ELSE substr(($paths::VARCHAR[])[p], 3) || '.' END
+                  || CASE WHEN regexp_full_match(key, '[A-Za-z_][A-Za-z0-9_]*') THEN key
+                          ELSE to_json(key)::VARCHAR END,
+                  ', ' ORDER BY p, pos) AS keys
+FROM twice
+GROUP BY line
+"""
+
+
+def _duplicate_keys(
+    con: duckdb.DuckDBPyConnection,
+    files: Sequence[SourceFile],
+    unique_keys: Mapping[str, Sequence[str] | None],
+    max_line_bytes: int,
+) -> list[tuple[SourceFile, int, str]]:
+    """(file, line, reason) for each line of ``files`` that gives a key of ``unique_keys``
+    twice (``_DUPLICATE_KEYS``), in file and line order. Each file's text is read once more,
+    in groups of whole lines; a file that cannot be read now was reported by the read."""
+    import pyarrow as pa  # local: see LIST_BIND_ROWS
+
+    params = {
+        "paths": list(unique_keys),
+        "keys": [None if k is None else list(k) for k in unique_keys.values()],
+    }
+    out: list[tuple[SourceFile, int, str]] = []
+    for f in files:
+        found: list[tuple[int, int, str]] = []
+        try:
+            for content, base in text_groups(f, max_line_bytes):
+                duck.register(con, "_dk_text", pa.table({"content": content, "base": base}))
+                try:
+                    found += con.execute(_DUPLICATE_KEYS, params).fetchall()
+                finally:
+                    con.unregister("_dk_text")
+        except OSError:
+            continue
+        out += [
+            (f, int(line), f"duplicate key{'s' if n > 1 else ''} {keys}")
+            for line, n, keys in sorted(found)
+        ]
+    return out
 
 
 def _buffer_exceeded(e: BaseException) -> bool:

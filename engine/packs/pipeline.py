@@ -56,6 +56,24 @@ PLAN_COLUMNS = {
     "estimatedDurationMinutes": "JSON",
     "estimatedDurationMs": "JSON",
 }
+#: The keys read from each object of a task snapshot (sql 010-034), by JSON path: a line
+#: that gives one of them twice is rejected (``sources.read_jsonl``'s ``unique_keys``).
+TASK_KEYS: dict[str, tuple[str, ...] | None] = {
+    "$": tuple(TASK_COLUMNS),
+    "$.metadata": (
+        "pipelineId",
+        "completedAt",
+        "summary",
+        "filesModified",
+        "deviations",
+        "testResult",
+        "quality",
+    ),
+    "$.metadata.quality": ("lintFix", "format", "unresolvedTodos"),
+    "$.metadata.quality.lintFix": ("ran", "errors"),
+    "$.metadata.quality.format": ("ran", "changed"),
+}
+PLAN_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(PLAN_COLUMNS)}
 #: The history record's fields, in record order (sql 110 writes them, 200/220 read them).
 HISTORY_FIELDS = (
     "ts",
@@ -281,15 +299,19 @@ def _read(
     paths: Sequence[str],
     table: str,
     columns: dict[str, str],
+    unique_keys: dict[str, tuple[str, ...] | None] | None = None,
 ) -> tuple[list[SourceFile], list[Diagnostic], bool]:
-    """Discover, pre-scan and read ``paths``; return files, errors, any-readable."""
+    """Discover, pre-scan and read ``paths``; return files, errors, any-readable.
+
+    ``unique_keys``: the keys read, by JSON path; a line giving one twice is rejected.
+    """
     files, missing = sources.discover(paths)
     for f in files:
         sources.prescan(f)
     errors = [Diagnostic("error", i.file, i.line or None, i.reason) for i in missing]
     errors += [Diagnostic("error", f.display, None, f.error or "") for f in files if f.error]
     try:
-        res = sources.read_jsonl(con, files, table, columns)
+        res = sources.read_jsonl(con, files, table, columns, unique_keys=unique_keys)
     finally:
         for f in files:
             if f.display == "<stdin>":  # discover() spooled stdin to a temp file
@@ -360,14 +382,14 @@ def evaluate_pipelines(
         evaluated_at = f"{eval_date.isoformat()}T00:00:00Z"
     con = con or db.connect()
 
-    files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS)
+    files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS, TASK_KEYS)
     if not readable:
         # No problem to show means no file was found at all: folders without *.jsonl.
         found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
         raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(found))
     plan_files: list[SourceFile] = []
     if plans:
-        plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS)
+        plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS, PLAN_KEYS)
         errors += plan_errors
     else:
         sources.read_jsonl(con, [], "pl_raw_plans", PLAN_COLUMNS)

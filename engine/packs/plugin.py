@@ -47,6 +47,12 @@ MC_COLUMNS = {
     "errored": "JSON",
 }
 MATCHUP_COLUMNS = {"skill": "JSON", "opponent": "JSON", "opponent_elo": "JSON", "result": "JSON"}
+#: The keys read from each object of a line, by JSON path: a line that gives one of them
+#: twice is rejected (``sources.read_jsonl``'s ``unique_keys``). A judge line's ``scores``
+#: are read for the dimensions judges score (``_judge_keys``); any other key is ignored,
+#: with a warning that its value does not change.
+MC_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(MC_COLUMNS)}
+MATCHUP_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(MATCHUP_COLUMNS)}
 HISTORY_KEY_COLUMNS = {"skill": "JSON", "scoring_version": "JSON", "content_hash": "JSON"}
 
 _SCORE_STAGE = (0, 299)
@@ -95,8 +101,10 @@ def _read_input(
     table: str,
     columns: dict[str, str],
     option: str,
+    unique_keys: dict[str, tuple[str, ...] | None],
 ) -> list[LineIssue]:
-    """Read one optional JSONL input; a missing file is a usage error, bad lines are issues."""
+    """Read one optional JSONL input; a missing file is a usage error, bad lines (one giving
+    a key of ``unique_keys`` twice too) are issues."""
     if path is None:
         sources.read_jsonl(con, [], table, columns)
         return []
@@ -107,10 +115,20 @@ def _read_input(
         raise UsageError(f"{option} {problems[0].location()}: {problems[0].reason}")
     for f in files:
         sources.prescan(f)
-    res = sources.read_jsonl(con, files, table, columns)
+    res = sources.read_jsonl(con, files, table, columns, unique_keys=unique_keys)
     issues = list(res.skipped)
     issues.extend(LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable)
     return issues
+
+
+def _judge_keys(con: duckdb.DuckDBPyConnection) -> dict[str, tuple[str, ...] | None]:
+    """The keys read from a judge line, by JSON path: its fields, and in ``scores`` the
+    dimensions judges score (the input-free policy file's ``plugin_dimensions``)."""
+    sqlpack.execute(con, sqlpack.load(PACK, VERSION, "policy"))
+    judged = con.execute(
+        "SELECT dimension FROM plugin_dimensions WHERE judge_feeds ORDER BY ord"
+    ).fetchall()
+    return {"$": tuple(JUDGE_COLUMNS), "$.scores": tuple(str(d) for (d,) in judged)}
 
 
 def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
@@ -193,9 +211,11 @@ def evaluate(
     _load_arrow(con, "plugin_xrefs", scan.xrefs)
 
     issues = list(scan.issues)
-    issues += _read_input(con, judge, "plugin_judge_in", JUDGE_COLUMNS, "--judge")
-    issues += _read_input(con, mc, "plugin_mc_in", MC_COLUMNS, "--mc")
-    issues += _read_input(con, matchups, "plugin_matchups_in", MATCHUP_COLUMNS, "--matchups")
+    issues += _read_input(con, judge, "plugin_judge_in", JUDGE_COLUMNS, "--judge", _judge_keys(con))
+    issues += _read_input(con, mc, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS)
+    issues += _read_input(
+        con, matchups, "plugin_matchups_in", MATCHUP_COLUMNS, "--matchups", MATCHUP_KEYS
+    )
     _load_arrow(con, "plugin_path_keys", _path_keys(con, scan.features))
 
     sqlpack.run_range(con, PACK, VERSION, *_SCORE_STAGE)

@@ -205,6 +205,59 @@ def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> Non
     assert res.partial
 
 
+def test_a_key_given_twice_rejects_the_line(evaluate: Any, h: Any) -> None:
+    """`{"status": "failed", ..., "status": "completed"}`: DuckDB took the first value,
+    Python's json and JavaScript the last, so runscore and the user's own tool scored
+    different tasks. A line that gives a key runscore reads twice, at any depth it reads,
+    is now rejected with that key, as a line that is not an object is; a key it does not
+    read may repeat."""
+    head = '{"pipelineId": "p", "id": '
+    rows: list[Any] = [
+        h.task("p", "a", "failed", updated="2026-02-02T09:00:00Z"),
+        # the later snapshot of a, but which status it gives cannot be known
+        head + '"a", "status": "failed", "updatedAt": "2026-02-02T11:00:00Z", '
+        '"status": "completed"}',
+        head + '"b", "status": "completed", "metadata": {"testResult": "PASS 1/2", '
+        '"testResult": "PASS 2/2"}}',
+        head + '"c", "status": "completed", "metadata": {"quality": {"lintFix": '
+        '{"ran": true, "errors": 3, "errors": 0}}}}',
+        # an escaped key is the same key; two keys twice are named in the line's order
+        head + '"d", "st\\u0061tus": "completed", "status": "failed", "id": "e"}',
+        # keys runscore does not read, and objects it does not look into, may repeat
+        head + '"f", "status": "completed", "note": 1, "note": 2, "metadata": {"x": 1, '
+        '"x": 2, "deviations": [{"a": 1, "a": 2}], "quality": {"format": {"ran": true, '
+        '"changed": false, "by": 1, "by": 2}}}}',
+        # refused by the reader already: said once, for that
+        head + '"g", "id": "h",}',
+    ]
+    plans = [
+        '{"pipelineId": "p", "estimatedDurationMinutes": 60, "estimatedDurationMinutes": 1}',
+        '{"pipelineId": "p", "estimatedDurationMs": 3600000}',
+    ]
+    res = evaluate(rows, plans)
+    assert [(Path(d.file or "").name, d.line, d.reason) for d in res.errors] == [
+        ("tasks.jsonl", 2, "duplicate key status"),
+        ("tasks.jsonl", 3, "duplicate key metadata.testResult"),
+        ("tasks.jsonl", 4, "duplicate key metadata.quality.lintFix.errors"),
+        ("tasks.jsonl", 5, "duplicate keys id, status"),
+        (
+            "tasks.jsonl",
+            7,
+            "not JSON: Expecting property name enclosed in double quotes: "
+            "line 1 column 42 (char 41)",
+        ),
+        ("plans.jsonl", 1, "duplicate key estimatedDurationMinutes"),
+    ]
+    assert all(d.pipeline_id is None for d in res.errors)
+    row = h.row_of(res, "p")
+    # a's earlier snapshot (failed) is its latest usable one; b, c, d, e are not tasks
+    assert (row["task_count"], row["completed"], row["failed"]) == (2, 1, 1)
+    assert row["test_pass_rate_verified"] is False
+    assert row["quality_score"] == 65  # f's format ran unchanged: 60 + 5
+    assert row["estimated_minutes"] == 60  # the plan's second line
+    assert res.partial
+
+
 @pytest.mark.parametrize(
     "content",
     ["", '{"id": "x"}\n{"pipelineId": "p"}\n'],

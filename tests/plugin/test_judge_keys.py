@@ -66,3 +66,43 @@ def test_judged_keys_alone_warn_of_nothing(tmp_path: Any, kit: SimpleNamespace) 
     ]
     _, result = kit.score(tmp_path, {"a": SKILL}, judge=judge)
     assert result.warnings == [] and result.issues == []
+
+
+def test_a_key_given_twice_rejects_the_line(tmp_path: Any, kit: SimpleNamespace) -> None:
+    """`"output_quality": 0.1, ..., "output_quality": 0.9`: DuckDB took the first value,
+    Python's json and JavaScript the last, so the tool that wrote the judge, Monte Carlo or
+    matchup results and runscore read different numbers. A line that gives a key runscore
+    reads twice (at the top, or a judged dimension in `scores`) is now rejected with that
+    key, as a line that is not an object is; a key it ignores may repeat (above)."""
+    judge = [
+        {"skill": "a", "judge": "j1", "scores": {"output_quality": 0.5}},
+        '{"skill": "a", "judge": "j2", "scores": {"output_quality": 0.1, "output_quality": 0.9}}',
+        '{"skill": "a", "judge": "j3", "judge": "j4", "scores": {"output_quality": 0.9}}',
+        # an escaped key is the same key
+        '{"skill": "a", "judge": "j5", "scores": {"output_quality": 0.9, '
+        '"output\\u005fquality": 0.9}}',
+    ]
+    mc = [
+        {"skill": "a", "activated": True, "quality_score": 0.5, "tokens": 100},
+        '{"skill": "a", "activated": false, "quality_score": 0.5, "activated": true}',
+        '{"skill": "a", "activated": true, "errored": true, "errored": false, "tokens": 1, '
+        '"tokens": 2}',
+    ]
+    matchups = [
+        '{"skill": "a", "opponent": "b", "opponent_elo": 1500, "result": "loss", "result": "win"}',
+        {"skill": "a", "opponent": "b", "opponent_elo": 1500, "result": "draw"},
+    ]
+    by_skill, result = kit.score(tmp_path, {"a": SKILL}, judge=judge, mc=mc, matchups=matchups)
+    assert [(i.file.rsplit("/", 1)[-1], i.line, i.reason) for i in result.issues] == [
+        ("judge.jsonl", 2, "duplicate key scores.output_quality"),
+        ("judge.jsonl", 3, "duplicate key judge"),
+        ("judge.jsonl", 4, "duplicate key scores.output_quality"),
+        ("matchups.jsonl", 1, "duplicate key result"),
+        ("mc.jsonl", 2, "duplicate key activated"),
+        ("mc.jsonl", 3, "duplicate keys errored, tokens"),
+    ]
+    assert result.warnings == []
+    a = by_skill["a"]
+    assert a["judges"]["count"] == 1
+    assert (a["mc"]["n"], a["mc"]["median_tokens"]) == (1, 100)
+    assert a["elo"]["matchups"] == 1
