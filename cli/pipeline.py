@@ -225,6 +225,13 @@ def register(group: click.Group) -> None:
     )
     @click.option("--no-history", is_flag=True, help="Do not append results to the history.")
     @click.option(
+        "--lock-timeout",
+        type=float,
+        default=300.0,
+        show_default=True,
+        help="Seconds to wait for another writer's history lock (exit 4 after).",
+    )
+    @click.option(
         "--date",
         "date_text",
         metavar="YYYY-MM-DD",
@@ -252,6 +259,7 @@ def register(group: click.Group) -> None:
         fmt: str,
         history_path: str,
         no_history: bool,
+        lock_timeout: float,
         date_text: str | None,
         report: bool,
         period: str,
@@ -263,7 +271,9 @@ def register(group: click.Group) -> None:
         all pipelines goes to stdout. Pipelines with unfinished tasks are listed
         as not_terminal and not scored. Scored pipelines are appended to the
         history once per (pipeline, scoring version, inputs hash); re-running on
-        the same inputs adds nothing. Exit 1 when some input lines were rejected.
+        the same inputs adds nothing. Exit 1 when some input lines were rejected; 4
+        when another process holds the history's lock for longer than --lock-timeout
+        (no report is written then).
         """
         if report:
             if tasks or plans:
@@ -287,7 +297,9 @@ def register(group: click.Group) -> None:
                 ids = ", ".join(r["non_terminal_task_ids"])
                 output.note(f"pipeline {r['pipeline_id']}: not terminal ({ids}); not scored")
 
-        written, hist = _reports_and_history(result, out_dir, None if no_history else history_path)
+        written, hist = _reports_and_history(
+            result, out_dir, None if no_history else history_path, lock_timeout
+        )
         output.note(f"wrote {len(written)} report file(s) to {out_dir}")
         if hist is not None:
             output.note(

@@ -212,6 +212,41 @@ def test_a_history_lock_held_elsewhere_leaves_no_report(
     assert len(summary["files"]) == 10 and summary["history"]["written"] == 4
 
 
+def test_lock_timeout_is_how_long_the_command_waits_for_the_history_lock(
+    run_cli: Any, example: Path, tmp_path: Path
+) -> None:
+    # `pipeline` waited a fixed 300 s for a history lock held elsewhere, where `extract`
+    # takes --lock-timeout: a script could not say how long to wait (0: not at all).
+    import time
+
+    from runscore.engine import history
+
+    hist = tmp_path / "hist.jsonl"
+    with history.locked(str(hist), timeout=0):
+        start = time.monotonic()
+        res = _run_example(run_cli, "--history", str(hist), "--lock-timeout", "0.2")
+        waited = time.monotonic() - start
+    assert res.exit_code == 4, res.stderr
+    assert res.stderr.splitlines()[-1] == (
+        f"error: {hist}: another runscore process holds the pipeline history lock"
+    )
+    assert res.stdout == ""
+    assert waited < 60  # not the 300 s it waited before
+    assert not Path("out").exists() or not any(Path("out").iterdir())
+    assert not hist.exists()
+    # a deadline of now + nan is never reached: refused, as extract refuses it
+    res = _run_example(run_cli, "--history", str(hist), "--lock-timeout", "nan")
+    assert res.exit_code == 2
+    assert res.stderr.splitlines()[-1] == (
+        "error: a lock timeout must be a number of seconds (0 or more), not nan"
+    )
+    assert not Path("out").exists() or not any(Path("out").iterdir())
+    assert not hist.exists()
+    res = _run_example(run_cli, "--history", str(hist), "--lock-timeout", "0")
+    assert res.exit_code == 1, res.stderr  # the lock free: taken at once (1: a bad line)
+    assert len(hist.read_text(encoding="utf-8").splitlines()) == 4
+
+
 def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_path: Path) -> None:
     # A pipeline whose id is "summary" was written to pipeline-eval-summary-{date}.md/.json,
     # the batch summary's names: the summary overwrote its report, silently.
