@@ -945,6 +945,8 @@ def ref_pipelines(
                 res.tests_unparsable.add(where)
             elif parsed[1] == 0:
                 res.tests_zero_total.add(where)
+            elif parsed[1] > INT64_MAX:  # warned too (too large to count), not ignored
+                res.tests_unparsable.add(where)
     for pid, ts in tasks.items():
         res.pipelines[pid] = _score_pipeline(ts, estimates.get(pid))
     return res
@@ -954,13 +956,15 @@ INT64_MAX = 2**63 - 1
 
 
 def parse_test_result(tr: str) -> tuple[int, int] | None:
-    """§3 pattern (ASCII \\s and \\d); spec-silent: passed > total, or counts beyond
-    64 bits, cannot be a test result and are ignored like a non-matching string."""
+    """§3 pattern (ASCII \\s and \\d); spec-silent: passed > total cannot be a test
+    result and is ignored like a non-matching string. Counts beyond 64 bits are a test
+    result, whose counts cannot be carried: the pipeline's pass rate is unknown
+    (``_score_pipeline``)."""
     m = TEST_RE.fullmatch(tr)
     if not m:
         return None
     passed, total = int(m.group(2)), int(m.group(3))
-    if passed > total or total > INT64_MAX:
+    if passed > total:
         return None
     return passed, total
 
@@ -1005,7 +1009,9 @@ def _score_pipeline(
             continue
         passed += parsed[0]
         tot += parsed[1]
-    verified = tot > 0
+    # spec-silent: counts past 64 bits (one result's, or their sums) cannot be carried by
+    # the reports: the pass rate is unknown, so unverified and neutral
+    verified = 0 < tot <= INT64_MAX
     pass_rate = passed / tot * 100 if verified else None
     d3 = pass_rate if pass_rate is not None else 50.0
     # D4: latest completedAt (else updatedAt) minus earliest createdAt, per task ends.

@@ -230,8 +230,13 @@ def d3_parsing(p: str) -> Case:
             task(p, "h", testResult="PASS 5/4"),  # more passed than total: ignored
             task(p, "i", testResult=42),  # not a string
             task(p, "j", testResult="PASS\u00a04/4"),  # \s is ASCII whitespace
-            task(p, "k", testResult="PASS 99999999999999999999/99999999999999999999"),
             task(p, "l"),
+            # counts past 64 bits, one result's or their sum: the pass rate is unknown
+            task(p + "-huge", "k", testResult="PASS 99999999999999999999/99999999999999999999"),
+            task(p + "-huge", "m", testResult="PASS 5/5"),
+            task(p + "-sum", "n", testResult="PASS 9223372036854775807/9223372036854775807"),
+            task(p + "-sum", "o", testResult="PASS 5/5"),
+            task(p + "-max", "q", testResult="PASS 9223372036854775806/9223372036854775807"),
         ],
         [],
     )

@@ -197,7 +197,8 @@ def test_d3_invalid_results_are_reported_never_counted(evaluate: Any, h: Any) ->
         "b6": "PASS 0/0",
         "b7": "PASS 5/4",
         "b8": 42,
-        "b9": "PASS 99999999999999999999/99999999999999999999",
+        "b9": "PASS 99999999999999999999/5",
+        "b10": "PASS 99999999999999999999/000",
     }
     rows = [h.task("p", "good", testResult="FAIL 3/4")]
     rows += [h.task("p", tid, testResult=v) for tid, v in bad.items()]
@@ -217,11 +218,12 @@ def test_d3_invalid_results_are_reported_never_counted(evaluate: Any, h: Any) ->
         (7, 'task b6: testResult "PASS 0/0" has a total of 0; ignored'),
         (8, 'task b7: testResult "PASS 5/4" has more passed than total; ignored'),
         (9, "task b8: testResult is number, not a string; ignored"),
+        # malformed at any size (a count too large to count is not: see below)
         (
             10,
-            'task b9: testResult "PASS 99999999999999999999/99999999999999999999" '
-            "has numbers too large to count; ignored",
+            'task b9: testResult "PASS 99999999999999999999/5" has more passed than total; ignored',
         ),
+        (11, 'task b10: testResult "PASS 99999999999999999999/000" has a total of 0; ignored'),
     ]
     assert {d.pipeline_id for d in res.warnings} == {"p"}
     assert all(str(d).startswith(f"{d.file}:{d.line}: task b") for d in res.warnings)
@@ -264,6 +266,69 @@ def test_d5_quality_fields_of_the_wrong_kind_or_range_are_reported_never_counted
         (8, "task h: metadata.quality.lintFix.errors 1e999 is not a whole number >= 0; ignored"),
         (8, "task h: metadata.quality.unresolvedTodos 1e999 is not a whole number >= 0; ignored"),
     ]
+
+
+def test_d3_counts_too_large_to_count_make_the_pass_rate_unknown(evaluate: Any, h: Any) -> None:
+    """Two results of 9223372036854775807 tests each add up past the 64-bit counts the
+    reports and the history hold: the counts showed unknown ("— of — passed") beside a
+    pass rate of 100 % (EXCELLENT). A result past that alone was ignored, so the rate of
+    the other tasks stood for the pipeline's ("FAIL 1/99999999999999999999" beside
+    "PASS 5/5" read 100 %). Either way the pass rate is now unknown: not verified,
+    scored neutral, with a warning and a recommendation that say why."""
+    from runscore.cli.pipeline import render_pipeline_markdown
+
+    big = "FAIL 1/99999999999999999999"
+    rows = [
+        h.task("sum", "a", testResult="PASS 9223372036854775807/9223372036854775807"),
+        h.task("sum", "b", testResult="PASS 5/5"),
+        h.task("big", "a", testResult=big),
+        h.task("big", "b", testResult="PASS 5/5"),
+        # the largest counts that fit, alone: counted
+        h.task("max", "a", testResult="PASS 9223372036854775806/009223372036854775807"),
+    ]
+    res = evaluate(rows)
+    for pid in ("sum", "big"):
+        row = h.row_of(res, pid)
+        assert (row["tests_passed"], row["tests_total"], row["test_pass_rate"]) == (
+            None,
+            None,
+            None,
+        )
+        assert row["test_pass_rate_verified"] is False
+        assert row["test_counts_unknown"] is True
+        assert row["test_score"] == 50
+        assert (row["composite_score"], row["verdict"]) == (78.5, "GOOD")
+        d3 = [r for r in res.rows_for(res.recommendations, pid) if r["code"] == "D3"]
+        assert [r["sentence"] for r in d3] == [
+            "The test counts the tasks report are too large to count (past "
+            "9223372036854775807), so the pass rate is unknown (neutral score 50.00): check "
+            'what writes the "PASS n/m" results, and record the real counts for every task.'
+        ]
+        assert [t["test_result_counted"] for t in res.rows_for(res.tasks, pid)] == [False] * 2
+        md = render_pipeline_markdown(res, pid)
+        assert (
+            "- Tests: unknown, their counts are too large to count (see the input notes; "
+            "scored as neutral 50.00)\n"
+        ) in md
+    top = h.row_of(res, "max")
+    assert (top["tests_passed"], top["tests_total"]) == (2**63 - 2, 2**63 - 1)
+    assert (top["test_pass_rate_verified"], top["test_counts_unknown"]) == (True, False)
+    assert top["test_pass_rate"] == pytest.approx(100.0)
+    assert [t["test_result_counted"] for t in res.rows_for(res.tasks, "max")] == [True]
+    assert res.errors == []
+    assert [(d.location(), d.reason) for d in res.warnings] == [
+        (
+            f"{res.files[0].display}:3",
+            f'task a: testResult "{big}" has a count past 9223372036854775807, too large to '
+            "count; the test pass rate is unknown",
+        ),
+        (
+            "pipeline sum",
+            "the test counts of its tasks add up past 9223372036854775807, too many to "
+            "count; the test pass rate is unknown",
+        ),
+    ]
+    assert [r["tests_passed"] for r in res.history_records] == [None, 2**63 - 2, None]
 
 
 def test_d3_only_invalid_results_is_unverified(evaluate: Any, h: Any) -> None:

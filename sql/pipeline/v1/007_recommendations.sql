@@ -6,7 +6,8 @@
 --              'deviation_count' (D2 triggers on the raw count, not the score)
 --   op, threshold  trigger `metric op threshold`, on the value rounded to 6 decimals
 --   variant    which sentence fits the evidence (050 picks it): 'default';
---              D3 'verified' / 'unverified'; D5 'signals' / 'no_signal'
+--              D3 'verified' / 'unverified' / 'unknown' (test counts too large to
+--              count, 032); D5 'signals' / 'no_signal'
 --   sentence   the report text; {placeholders} are filled in 050 from the
 --              pipeline's numbers (percentages and minutes with 2 decimals)
 CREATE OR REPLACE TEMP TABLE pl_recommendation_rule AS
@@ -26,6 +27,10 @@ SELECT * FROM (VALUES
      'No task reported a parsable test result, so the pass rate is unverified (neutral '
      || 'score {score}): enforce red-green TDD and a pre-completion test gate that '
      || 'records a "PASS n/m" result for every task.'),
+    ('D3', 'score', '<', 80.0::DOUBLE, 'unknown',
+     'The test counts the tasks report are too large to count (past 9223372036854775807), '
+     || 'so the pass rate is unknown (neutral score {score}): check what writes the '
+     || '"PASS n/m" results, and record the real counts for every task.'),
     ('D4', 'score', '<', 70.0::DOUBLE, 'default',
      'The pipeline took {actual_minutes} min against an estimate of {estimate_minutes} '
      || 'min (time efficiency {score}): the run went over its estimate; profile the '

@@ -5,7 +5,7 @@
 --   pipeline_id, rank (1 = first), code, label, score (the dimension's score),
 --   sentence (the rule's text with its {placeholders} filled in).
 -- Order: dimension score ascending (rounded to 6 decimals), ties in D1..D5 order.
--- The sentence variant follows the evidence: D3 'verified'/'unverified', D5
+-- The sentence variant follows the evidence: D3 'verified'/'unverified'/'unknown', D5
 -- 'signals'/'no_signal' (no task reported any quality data), else 'default'.
 -- Also the macro pl_num_text(x, d): x as the markdown report writes numbers
 -- (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read as 0, and
@@ -35,7 +35,7 @@ CREATE OR REPLACE TEMP TABLE pl_recommendation AS
 WITH facts AS (
     SELECT st.pipeline_id, st.task_count, st.completed, st.failed, st.cancelled,
            d1.completion_rate, d2.deviation_count,
-           d3.verified, d3.passed, d3.total, d3.pass_rate,
+           d3.verified, d3.counts_unknown, d3.passed, d3.total, d3.pass_rate,
            d4.actual_minutes, d4.estimate_minutes,
            d5.reporting_tasks
     FROM pl_state st
@@ -52,7 +52,9 @@ WITH facts AS (
     JOIN pl_recommendation_rule r
       ON r.code = ds.code
      AND r.variant = CASE
-             WHEN r.code = 'D3' THEN CASE WHEN f.verified THEN 'verified' ELSE 'unverified' END
+             WHEN r.code = 'D3' THEN CASE WHEN f.verified THEN 'verified'
+                                          WHEN f.counts_unknown THEN 'unknown'
+                                          ELSE 'unverified' END
              WHEN r.code = 'D5' THEN CASE WHEN f.reporting_tasks > 0 THEN 'signals'
                                           ELSE 'no_signal' END
              ELSE 'default'

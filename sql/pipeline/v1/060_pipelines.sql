@@ -8,7 +8,8 @@
 --   deviation_count, deviation_score (D2),
 --   tests_passed, tests_total, test_results (parsable results counted),
 --   test_pass_rate (raw %, NULL when unverified), test_pass_rate_verified,
---   test_score (D3: the rate, or 50 when unverified),
+--   test_score (D3: the rate, or 50 when unverified), test_counts_unknown (the
+--   counts are too large to count: tests_passed, tests_total and the rate unknown),
 --   started_at, finished_at, actual_minutes, estimated_minutes, time_efficiency (D4),
 --   quality_score (D5), quality_reporting_tasks,
 --   composite_score, verdict, excellent_withheld (composite above EXCELLENT's bar
@@ -36,14 +37,13 @@ SELECT st.pipeline_id, st.status, st.task_count, st.completed, st.failed, st.can
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d1.score END AS task_completion_score,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d2.deviation_count END AS deviation_count,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d2.score END AS deviation_score,
-       CASE WHEN sc.pipeline_id IS NOT NULL THEN TRY_CAST(d3.passed AS BIGINT) END
-           AS tests_passed,
-       CASE WHEN sc.pipeline_id IS NOT NULL THEN TRY_CAST(d3.total AS BIGINT) END
-           AS tests_total,
+       CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.passed END AS tests_passed,
+       CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.total END AS tests_total,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.results END AS test_results,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.pass_rate END AS test_pass_rate,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.verified END AS test_pass_rate_verified,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.score END AS test_score,
+       CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.counts_unknown END AS test_counts_unknown,
        d4.started_at, d4.finished_at,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d4.actual_minutes END AS actual_minutes,
        d4.estimate_minutes AS estimated_minutes,

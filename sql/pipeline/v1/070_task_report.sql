@@ -1,11 +1,12 @@
 -- pipeline/v1 · 070 task rows for the per-pipeline report
 -- (spec pipeline.md §1: summary, filesModified "carried into the report")
--- Reads: pl_task, pl_test_result. Produces: pl_task_report, one row per
+-- Reads: pl_task, pl_test_result, pl_d3. Produces: pl_task_report, one row per
 --   (pipeline_id, task_id), ordered by pipeline_id, task_id: status (normalised),
 --   snapshots (lines seen), created_at, completed_at (completedAt, else NULL),
 --   updated_at, summary, files_modified, deviations (items; NULL when absent or
 --   not an array), test_result (the string as given), test_result_counted
---   (whether it entered the pass rate), source (file:line of the winning snapshot).
+--   (whether it entered the pass rate: not when the pipeline's counts are unknown),
+--   source (file:line of the winning snapshot).
 CREATE OR REPLACE TEMP TABLE pl_task_report AS
 SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
        t.created_at, t.completed_at, t.updated_at,
@@ -14,8 +15,9 @@ SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
             THEN json_array_length(t.deviations_json) END AS deviations,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
             THEN coalesce(r.test_result, t.test_result_json::VARCHAR) END AS test_result,
-       coalesce(r.test_result IS NOT NULL AND r.problem IS NULL, false) AS test_result_counted,
+       coalesce(r.total IS NOT NULL AND NOT d3.counts_unknown, false) AS test_result_counted,
        t._file || ':' || t._line AS source
 FROM pl_task t
 LEFT JOIN pl_test_result r ON r.pipeline_id = t.pipeline_id AND r.task_id = t.task_id
+LEFT JOIN pl_d3 d3 ON d3.pipeline_id = t.pipeline_id
 ORDER BY t.pipeline_id, t.task_id;
