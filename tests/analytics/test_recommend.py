@@ -113,6 +113,32 @@ def test_a_plan_member_with_a_model_override_is_still_not_scored(
     ]
 
 
+@pytest.mark.parametrize("version", ["effectiveness/v1", "archeflow-legacy"])
+def test_a_plan_member_with_an_archetypes_entry_or_override_is_not_scored(
+    tmp_path: Path, write_history, make_series, version: str
+) -> None:
+    # An archetypes: entry, like a model_overrides key, gives a member its model; neither is
+    # a phase. Explorer in plan with an archetypes: entry was "no_data" (in both versions),
+    # and with an override too under archeflow-legacy, whose 160 kept the old rule.
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "name: t\nplan: [explorer, creator]\ndo: [maker]\ncheck: [guardian]\n"
+        "archetypes:\n  - {name: explorer, model: claude-haiku-4}\n  - maker\n"
+        "  - reviewer-x\n"
+        "model_overrides: {creator: opus}\n"
+    )
+    hist = write_history(make_series("guardian", [0.9], version=version))
+    rows = eh.recommend(hist, team, version=version).table.to_pylist()
+    assert [(r["archetype"], r["current_model"], r["model_source"], r["action"]) for r in rows] == [
+        ("explorer", "claude-haiku-4", "archetypes", "not_scored"),
+        ("creator", "opus", "model_overrides", "not_scored"),
+        ("maker", "sonnet", "default", "not_scored"),
+        ("guardian", "haiku", "default", "keep"),
+        # named only in archetypes:, in no phase: it may be a reviewer yet to run
+        ("reviewer-x", "unknown", "unknown", "no_data"),
+    ]
+
+
 def test_no_history_file_is_nothing_readable_as_for_report(tmp_path: Path, run_cli) -> None:
     # It printed every review archetype as no_data and exited 0 where `report` exits 3: a
     # mistyped --history read as a team nobody had scored yet.

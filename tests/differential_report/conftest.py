@@ -402,7 +402,10 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
         )
         score = st["avg_composite"] if st else None
         if st is None:
-            action = "not_scored" if m.sources <= {"plan", "do"} else "no_data"
+            # §6 "in plan/do only": of the places a member is named, plan, do and check
+            # are phases; archetypes: and model_overrides only give it a model.
+            phases = m.sources & {"plan", "do", "check"}
+            action = "not_scored" if phases and phases <= {"plan", "do"} else "no_data"
         else:
             a, rank = r6(score), tier_rank(model)
             if a < 0.40:

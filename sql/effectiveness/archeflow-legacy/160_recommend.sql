@@ -8,10 +8,10 @@
 --           without history), runs, action, suggested_model, scoring_version.
 -- Current model: model_overrides → archetypes: model → ArcheFlow default → the most
 -- frequent model in the member's history → 'unknown'.
--- action: not in history and named only in plan/do → not_scored; not in history →
--- no_data; score >= keep_min: cheap → keep, expensive → downgrade, unknown tier → keep;
--- score >= optimize_min: cheap → upgrade, expensive or unknown tier → optimize;
--- below → remove. (The unknown-tier cases follow ArcheFlow's scorer.)
+-- action: not in history and, of the phases (plan, do, check), named only in plan/do →
+-- not_scored; not in history → no_data; score >= keep_min: cheap → keep, expensive →
+-- downgrade, unknown tier → keep; score >= optimize_min: cheap → upgrade, expensive or
+-- unknown tier → optimize; below → remove. (The unknown-tier cases follow ArcheFlow's scorer.)
 CREATE OR REPLACE TEMP TABLE recommend AS
 WITH resolved AS (
     SELECT m.ord, m.archetype, m.phases,
@@ -40,7 +40,12 @@ WITH resolved AS (
 ), decided AS (
     SELECT r.*, ti.tier AS model_tier, ti.rank AS model_tier_rank,
            CASE
-             WHEN NOT r.has_history AND list_has_all(['plan', 'do'], r.phases) THEN 'not_scored'
+             -- "in plan/do only" (§6): of the places a member is named, only plan, do and
+             -- check are phases; model_overrides and archetypes: give its model (explorer in
+             -- plan with an override, or with an archetypes: entry, was no_data)
+             WHEN NOT r.has_history AND list_has_any(r.phases, ['plan', 'do'])
+                  AND NOT list_contains(r.phases, 'check')
+               THEN 'not_scored'
              WHEN NOT r.has_history THEN 'no_data'
              WHEN round(r.score, th.compare_decimals) >= th.keep_min
                THEN CASE WHEN ti.rank > 1 THEN 'downgrade' ELSE 'keep' END
