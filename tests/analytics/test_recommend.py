@@ -323,18 +323,27 @@ def test_yaml_tags_are_not_executed(tmp_path: Path) -> None:
         eh.parse_team(team)
 
 
-def test_blank_history_model_is_unknown(tmp_path: Path, write_history, make_record) -> None:
+# None: ArcheFlow's own 15-field lines (archeflow-legacy), whose 130 kept counting blanks
+@pytest.mark.parametrize("version", ["effectiveness/v1", None])
+def test_blank_history_model_is_unknown(
+    tmp_path: Path, write_history, make_record, version: str | None
+) -> None:
     # §3 names a model only when it is non-empty; a hand-written (or foreign) history line
     # with "model": "" or "  " must not become the archetype's model: the blank model was
     # the most frequent, so report showed an empty model and recommend an empty current
     # model (from "history") with its tier unknown, instead of the real one or 'unknown'.
+    def rec(run: str, arch: str, day: int, model: str | None) -> dict[str, object]:
+        return make_record(
+            run, arch, 0.8, f"2026-01-0{day}T00:00:00Z", model=model, version=version
+        )
+
     recs = [
-        make_record("r1", "custom", 0.8, "2026-01-01T00:00:00Z", model=""),
-        make_record("r2", "custom", 0.8, "2026-01-02T00:00:00Z", model="  "),
-        make_record("r3", "custom", 0.8, "2026-01-03T00:00:00Z", model="  "),
-        make_record("r4", "custom", 0.8, "2026-01-04T00:00:00Z", model="claude-opus-4"),
-        make_record("r1", "blank", 0.8, "2026-01-01T00:00:00Z", model=""),
-        make_record("r2", "blank", 0.8, "2026-01-02T00:00:00Z", model=None),
+        rec("r1", "custom", 1, ""),
+        rec("r2", "custom", 2, "  "),
+        rec("r3", "custom", 3, "  "),
+        rec("r4", "custom", 4, "claude-opus-4"),
+        rec("r1", "blank", 1, ""),
+        rec("r2", "blank", 2, None),
     ]
     hist = write_history(recs)
     rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
