@@ -359,3 +359,38 @@ def test_blank_history_model_is_unknown(
         ("custom", "claude-opus-4", "history", "premium", "downgrade"),
         ("blank", "unknown", "unknown", None, "keep"),
     ]
+
+
+# None: ArcheFlow's own 15-field lines (archeflow-legacy)
+@pytest.mark.parametrize("version", ["effectiveness/v1", None])
+def test_unknown_history_model_does_not_outvote_a_named_one(
+    tmp_path: Path, write_history, make_record, version: str | None
+) -> None:
+    # ArcheFlow's scorer writes "model": "unknown" for an archetype whose agent.complete names
+    # none (§8), so a legacy history holds it wherever the model was not recorded. It won the
+    # most-frequent-model vote over the model the other runs name: report said model unknown,
+    # suggestion none, and recommend took no current model from the history.
+    models = ["claude-opus-4"] * 4 + ["unknown"] * 3 + ["Unknown ", "UNKNOWN", "unknown"]
+    recs = [
+        make_record(
+            f"r{i}", "custom", 0.8, f"2026-01-{i + 1:02d}T00:00:00Z", model=m, version=version
+        )
+        for i, m in enumerate(models)
+    ] + [make_record("r1", "none", 0.8, "2026-01-01T00:00:00Z", model="unknown", version=version)]
+    hist = write_history(recs)
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    got = {a: (r["model"], r["model_tier"], r["suggestion"]) for a, r in rows.items()}
+    assert got == {
+        "custom": ("claude-opus-4", "premium", "downgrade"),
+        "none": ("unknown", None, "none"),
+    }
+    team = tmp_path / "team.yaml"
+    team.write_text("check: [custom, none]\n")
+    got_team = [
+        (r["archetype"], r["current_model"], r["model_source"], r["action"])
+        for r in eh.recommend(hist, team).table.to_pylist()
+    ]
+    assert got_team == [
+        ("custom", "claude-opus-4", "history", "downgrade"),
+        ("none", "unknown", "unknown", "keep"),
+    ]

@@ -234,8 +234,15 @@ def runs_of(cur: Sequence[HLine], version: str) -> dict[str, list[HLine]]:
 
 
 def top_model(runs: Sequence[HLine]) -> str | None:
-    """Most frequent non-blank model (tie: the one used most recently), or None."""
-    models = [m if m and m.strip(" ") else None for m in (_str(h.rec.get("model")) for h in runs)]
+    """Most frequent non-blank model (tie: the one used most recently), or None.
+
+    SPEC-SILENT: "unknown" (any case) is no model either: ArcheFlow's scorer writes it for
+    a missing one (§8), so it must not outvote the model the other runs name.
+    """
+    models = [
+        m if m and m.strip(" ") and m.strip(" ").lower() != "unknown" else None
+        for m in (_str(h.rec.get("model")) for h in runs)
+    ]
     counts = Counter(m for m in models if m is not None)
     if not counts:
         return None

@@ -6,8 +6,9 @@
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
 --           only, NULL when none), cost_runs (recent runs with a known cost), model (most
 --           frequent model in the window, a blank name counting as none, as §3 names a
---           model only when non-empty; tie: the one used most recently; 'unknown' when
---           none) and value_per_dollar (avg_composite / avg_cost_usd, NULL
+--           model only when non-empty, and so does 'unknown' (any case): ArcheFlow's scorer
+--           writes it for a missing model (§8), and 130's own "none" reads the same; tie:
+--           the one used most recently; 'unknown' when none) and value_per_dollar (avg_composite / avg_cost_usd, NULL
 --           when the cost is unknown or 0, or the ratio overflows a double).
 -- Means are a left-to-right sum in run order divided by the count: deterministic to the
 -- last bit, and the same arithmetic as ArcheFlow's jq `add / length`. Only when that sum
@@ -42,7 +43,7 @@ WITH means AS (
 ), models AS (
     SELECT archetype, model
     FROM archetype_recent
-    WHERE in_window AND trim(model) <> ''
+    WHERE in_window AND trim(model) <> '' AND lower(trim(model)) <> 'unknown'
     GROUP BY archetype, model
     QUALIFY row_number() OVER (PARTITION BY archetype
                                ORDER BY count(*) DESC, min(recency) ASC) = 1
