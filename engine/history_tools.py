@@ -40,7 +40,9 @@ class CheckResult:
     lines: int  # lines in the file (blank ones included)
     usable: int  # lines report would use
     versions: dict[str, int]  # scoring_version -> usable lines
-    legacy: int  # archeflow-legacy lines (ArcheFlow's 15 fields)
+    #: lines ArcheFlow's own scorer wrote (archeflow-legacy, no events hash: its 15 fields);
+    #: not runscore's `extract --sql-version archeflow-legacy` lines, which have one
+    legacy: int
     issues: list[LineIssue] = field(default_factory=list)  # lines report skips
     duplicates: list[LineIssue] = field(default_factory=list)  # same record again
     notes: list[str] = field(default_factory=list)
@@ -146,7 +148,12 @@ def check(path: str) -> CheckResult:
         lines=_count_lines(path),
         usable=load.lines,
         versions=dict(load.versions),
-        legacy=load.versions.get(effectiveness_history.LEGACY, 0),
+        legacy=int(
+            con.execute(
+                "SELECT count(*) FROM history WHERE scoring_version = ? AND events_sha256 IS NULL",
+                [effectiveness_history.LEGACY],
+            ).fetchall()[0][0]
+        ),
         issues=issues,
         duplicates=duplicates,
         keep=keep,

@@ -87,6 +87,25 @@ def test_check_lists_every_problem(damaged: tuple[Path, Path, list[Any]], run_cl
     assert data["versions"] == {"archeflow-legacy": 1, "effectiveness/v1": 7}
 
 
+def test_check_counts_only_archeflow_s_own_lines_as_its_scorer_s(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    # `extract --sql-version archeflow-legacy` writes archeflow-legacy lines too (with an
+    # events hash): check said all of them were "written by ArcheFlow's own scorer".
+    ev = tmp_path / "events"
+    hh.write_jsonl(ev / "a.jsonl", hh.run_events("a"))
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract([str(ev)], str(hist), "archeflow-legacy")
+    with hist.open("a") as f:
+        f.write(json.dumps(LEGACY) + "\n")
+    data = json.loads(run_cli("history", "check", str(hist), "--format", "json").stdout)
+    assert (data["versions"], data["legacy"]) == ({"archeflow-legacy": 3}, 1)
+    assert data["notes"] == ["1 line(s) written by ArcheFlow's own scorer (archeflow-legacy)"]
+    hist.write_text(hist.read_text().splitlines(keepends=True)[0])
+    data = json.loads(run_cli("history", "check", str(hist), "--format", "json").stdout)
+    assert (data["versions"], data["legacy"], data["notes"]) == ({"archeflow-legacy": 1}, 0, [])
+
+
 def test_check_and_repair_take_history_as_the_other_commands_do(
     damaged: tuple[Path, Path, list[Any]], run_cli: Any
 ) -> None:
