@@ -128,3 +128,24 @@ def test_an_escalation_without_a_fingerprint_has_an_unknown_follow_up_cost(
         "doc": (HAIKU, "unknown", 2, 1, None),
         "review": (HAIKU, "api_equivalent", 3, 0, pytest.approx((0.01 * 3 + 0.03) / 3)),
     }
+
+
+def test_a_comparison_with_no_evidence_on_either_side_has_an_unknown_cost_basis(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # No compared stratum and no pair: no episode on either side, so no cost is known. The
+    # comparison's cost basis read 'mixed' (bases that differ), the routes' null.
+    g = gen()
+    g.cell(SONNET, 3, 3)
+    for i in range(2):
+        g.episode(model=HAIKU, success=True, kind="prospective", run_id=f"run{i}", fingerprint="t")
+    rep = report(str(g.write(tmp_path / "p.jsonl")))
+    (c,) = rep["comparisons"]
+    assert c["evidence_episodes"] == 0
+    cost = c["cost"]
+    assert (cost["basis"], cost["candidate_basis"], cost["incumbent_basis"]) == (
+        "unknown",
+        "unknown",
+        "unknown",
+    )
+    assert (cost["candidate_per_accepted"], cost["incumbent_per_accepted"]) == (None, None)

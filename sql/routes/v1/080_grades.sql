@@ -7,7 +7,8 @@
 --   per route, the repair+escalation difference (re_*: over the episodes of compared strata
 --   that report both repairs and escalation, re_cand_reported / re_inc_reported of them), the
 --   paired effect and interval, cost per
---   accepted outcome per route and the comparison's cost basis, retry/repair/escalation
+--   accepted outcome per route and the comparison's cost basis (a route with no episode
+--   behind the comparison has basis 'unknown', so has the comparison), retry/repair/escalation
 --   rates per route with the count of episodes reporting each (070), freshness, and:
 --   evidence_source ('paired' when pairs >= min_pairs and its CI is narrow enough, else
 --   'historical' when both routes have >= min_labelled_per_route labelled episodes in compared
@@ -50,14 +51,18 @@ WITH j AS (
         coalesce(p.pairs, 0) AS pairs, p.both_success, p.candidate_only, p.incumbent_only,
         p.both_fail, p.effect AS paired_effect, p.ci_low AS paired_ci_low,
         p.ci_high AS paired_ci_high, p.ci_width AS paired_ci_width,
-        cc.cost_basis AS cand_cost_basis, cc.cost_per_accepted AS cand_cost_per_accepted,
+        -- A route with no episode behind the comparison (no compared stratum, no pair) has
+        -- no known cost: its basis is unknown, and so is the comparison's, not 'mixed'.
+        coalesce(cc.cost_basis, 'unknown') AS cand_cost_basis,
+        cc.cost_per_accepted AS cand_cost_per_accepted,
         cc.cost_sum AS cand_cost_sum, cc.accepted AS cand_accepted,
         cc.unknown_cost_episodes AS cand_unknown_cost, cc.episodes AS cand_evidence_episodes,
         cc.retry_rate AS cand_retry_rate, cc.repair_rate AS cand_repair_rate,
         cc.escalation_rate AS cand_escalation_rate, cc.retry_reported AS cand_retry_reported,
         cc.repair_reported AS cand_repair_reported,
         cc.escalation_reported AS cand_escalation_reported,
-        ci.cost_basis AS inc_cost_basis, ci.cost_per_accepted AS inc_cost_per_accepted,
+        coalesce(ci.cost_basis, 'unknown') AS inc_cost_basis,
+        ci.cost_per_accepted AS inc_cost_per_accepted,
         ci.cost_sum AS inc_cost_sum, ci.accepted AS inc_accepted,
         ci.unknown_cost_episodes AS inc_unknown_cost, ci.episodes AS inc_evidence_episodes,
         ci.retry_rate AS inc_retry_rate, ci.repair_rate AS inc_repair_rate,
