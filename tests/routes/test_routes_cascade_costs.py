@@ -211,3 +211,40 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
         "below -tolerance -0.050)"
     ]
     assert reasons["thin"] == ["labelled operations 20 (minimum 30)"]
+
+
+def test_the_matrix_shows_the_accepted_outcomes_its_cost_is_divided_by(
+    gen: Any, report: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # The matrix showed successes (40 of haiku's 50 episodes) and a cost per accepted outcome
+    # divided by 50: the 10 escalations whose sonnet follow-up succeeded are accepted too.
+    # It now shows that count, `accepted`, beside the successes behind the success rate.
+    g = gen()
+    g.cell(SONNET, 60, 54)
+    g.cell(HAIKU, 40, 40)
+    for i in range(10):
+        common = {"run_id": f"run-{i}", "fingerprint": f"task-{i}"}
+        g.episode(
+            model=HAIKU, success=None, escalated=True, to_model=SONNET,
+            signals=[{"kind": "escalation", "value": "to-sonnet"}], **common,
+        )  # fmt: skip
+        g.episode(model=SONNET, success=True, **common)
+    path = str(g.write(tmp_path / "a.jsonl"))
+    rep = report(path)
+    got = {
+        m["model"]: (m["episodes"], m["labelled"], m["successes"], m["accepted"])
+        for m in rep["matrix"]
+    }
+    assert got == {HAIKU: (50, 40, 40, 50), SONNET: (70, 70, 64, 64)}
+    (haiku,) = [m for m in rep["matrix"] if m["model"] == HAIKU]
+    assert haiku["cost_per_accepted"] == pytest.approx((50 * 0.01 + 10 * 0.03) / 50)
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert (
+        "| activity | host | provider | model | episodes | labelled share | success rate [95% CI] "
+        "| retry | repair | escalation | accepted | cost / accepted | basis | grade |"
+    ) in res.stdout
+    assert (
+        f"| documentation | claude-code | anthropic | {HAIKU} | 50 | 80% | 100% [91%, 100%] "
+        "| 0% | 0% | 20% | 50 | $0.0160 | api_equivalent | correlated |"
+    ) in res.stdout

@@ -3,8 +3,10 @@
 --   macros routes_total_basis / routes_total_per_accepted), routes_comparisons,
 --   routes_cascades, routes_policy, routes_grades.
 -- Produces: routes_matrix (grain: activity x route — host, provider and model kept as separate
---   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes,
---   success_rate with Wilson 95% interval, retry_rate, repair_rate, escalation_rate (shares of
+--   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes
+--   (labelled successes: success_rate's numerator), accepted (cost_per_accepted's denominator:
+--   a success, or an escalation whose follow-up succeeded), success_rate with Wilson 95%
+--   interval, retry_rate, repair_rate, escalation_rate (shares of
 --   the episodes that report each: retry_reported, repair_reported, escalation_reported of
 --   them; NULL, never 0, when none does), cost_per_accepted and cost_basis by the comparisons'
 --   rule (070's routes_ep_total: each episode's cost plus its escalation follow-up's, over
@@ -87,7 +89,7 @@ best AS (
     GROUP BY c.activity, c.route_key
 )
 SELECT w.activity, w.host, w.provider, w.model, w.route, w.episodes, w.labelled,
-    w.labelled_share, w.successes, w.success_rate, w.success_ci_low, w.success_ci_high,
+    w.labelled_share, w.successes, w.accepted, w.success_rate, w.success_ci_low, w.success_ci_high,
     w.retry_rate, w.repair_rate, w.escalation_rate, w.retry_reported, w.repair_reported,
     w.escalation_reported, w.cost_per_accepted, w.cost_basis,
     w.newest_evidence, b.grade, b.grade_basis
