@@ -248,3 +248,106 @@ def test_the_matrix_shows_the_accepted_outcomes_its_cost_is_divided_by(
         f"| documentation | claude-code | anthropic | {HAIKU} | 50 | 80% | 100% [91%, 100%] "
         "| 0% | 0% | 20% | 50 | $0.0160 | api_equivalent | correlated |"
     ) in res.stdout
+
+
+def _cheap_first(g: Any, activity: str) -> list[dict[str, Any]]:
+    """``_cascade_corpus`` (follow-ups in the input) on ``activity``; returns its episodes."""
+    start = len(g.episodes)
+    for i in range(100):
+        g.episode(
+            model=HAIKU, success=True, kind="prospective", run_id=f"{activity}-r{i}",
+            fingerprint=f"t{i}", cost=0.01, activity=activity,
+        )  # fmt: skip
+    for i in range(10):
+        common = {
+            "kind": "prospective", "run_id": f"{activity}-e{i}", "fingerprint": f"u{i}",
+            "activity": activity,
+        }  # fmt: skip
+        g.episode(
+            model=HAIKU, success=None, cost=0.01, escalated=True, to_model=OPUS,
+            signals=[{"kind": "escalation", "value": "to-opus"}], **common,
+        )  # fmt: skip
+        g.episode(model=OPUS, success=True, cost=0.05, **common)
+    g.cell(OPUS, 200, 160, cost=0.05, activity=activity)
+    return list(g.episodes[start:])
+
+
+def test_a_cascade_baseline_follows_the_comparisons_total_cost_rule(
+    gen: Any, report: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # The baseline (the target route's cost per accepted outcome) summed its episodes' own
+    # costs over their successes, where the comparisons and the matrix price a route by 070's
+    # total: each episode with its escalation follow-up, over its accepted outcomes. Ten of
+    # opus's historical episodes here escalated to a bigger model: in "silent" they do not say
+    # whether they did, in "missing" their follow-up is not in the input: the baseline was
+    # $0.0647 api_equivalent and the cascade "proven cascade_working" with a saving; it is
+    # unknown, so the cascade claims nothing and says why. In "counted" the follow-ups ($0.20,
+    # accepted) are in the input: the baseline counts them ($0.0722, not $0.0647).
+    big = "claude-opus-5"
+    g = gen()
+    for activity in ("silent", "missing", "counted"):
+        _cheap_first(g, activity)
+        for i in range(10):
+            common = {"activity": activity, "run_id": f"{activity}-big{i}", "fingerprint": "b"}
+            esc = g.episode(
+                model=OPUS, success=None, cost=0.05, escalated=True, to_model=big,
+                signals=[{"kind": "escalation", "value": "to-opus-5"}], **common,
+            )  # fmt: skip
+            if activity == "silent":
+                del esc["outcome"]["escalation"]
+            if activity == "counted":
+                g.episode(model=big, success=True, cost=0.20, **common)
+    path = str(g.write(tmp_path / "b.jsonl"))
+    rep = report(path)
+    cascades = {k["activity"]: k for k in rep["cascades"]}
+    got = {
+        a: (
+            k["cost"]["basis"],
+            k["cost"]["target_direct_per_accepted"],
+            k["target_accepted"],
+            k["target_successes"],
+            k["grade"],
+            k["finding_type"],
+        )
+        for a, k in cascades.items()
+    }
+    assert got == {
+        "silent": ("unknown", None, 170, 170, "insufficient", None),
+        "missing": ("unknown", None, 170, 170, "insufficient", None),
+        "counted": (
+            "api_equivalent",
+            pytest.approx((220 * 0.05 + 10 * 0.20) / 180),
+            180,
+            170,
+            "proven",
+            "cascade_working",
+        ),
+    }
+    for activity in ("silent", "missing"):
+        assert cascades[activity]["reasons"] == [
+            f"baseline unknown: 10 of 220 {OPUS} episodes have an unknown total cost (their "
+            "cost unknown, an escalation follow-up not in the input, or not saying whether "
+            "they escalated): No $ claimed"
+        ]
+    assert cascades["counted"]["cost"]["net_saving_per_accepted"] == pytest.approx(
+        (220 * 0.05 + 10 * 0.20) / 180 - (110 * 0.01 + 10 * 0.05) / 110
+    )
+    # One rule: the baseline is the matrix's cost per accepted outcome of the target route.
+    matrix = {m["activity"]: m for m in rep["matrix"] if m["model"] == OPUS}
+    for activity, k in cascades.items():
+        assert matrix[activity]["cost_per_accepted"] == k["cost"]["target_direct_per_accepted"]
+        assert matrix[activity]["cost_basis"] == (
+            "unknown" if activity != "counted" else "api_equivalent"
+        )
+    (f,) = [f for f in rep["findings"] if f["type"] == "cascade_working"]
+    assert f["activity"] == "counted"
+    assert any(
+        f"{OPUS} directly $0.0722 over its 180 accepted outcomes on this activity" in w
+        for w in f["why"]
+    ), f["why"]
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert (
+        f"| silent | {HAIKU} | {OPUS} | 110 | 110 | 10 | No $ claimed | unknown | insufficient "
+        "| baseline unknown: 10 of 220"
+    ) in res.stdout

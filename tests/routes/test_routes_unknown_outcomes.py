@@ -195,32 +195,31 @@ def test_a_cascade_rates_and_first_attempt_cost_rest_on_reported_escalations(
     gen: Any, report: Any, tmp_path: Path
 ) -> None:
     # 40 cheap-first operations: 30 succeed on haiku, 8 escalate to opus, 2 fail on haiku.
-    # Ten of the single-attempt haiku operations do not say whether they escalated: they were
-    # counted as "not escalated" (escalation rate 8/40) and as first-attempt successes.
+    # Ten of the haiku successes follow a first haiku attempt that does not say whether it
+    # escalated: those operations are not known not to have escalated (escalation rate 8/30,
+    # not 8/40) and, on two attempts, not first-attempt successes. (One whose last attempt does
+    # not say has an unknown cost: the next test.)
     g = gen()
     g.cell(OPUS, 40, 38)
     start = len(g.episodes)
     g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=8, premium_ok=8)
-    cascade = g.episodes[start:]
     single = [
         ep
-        for ep in cascade
+        for ep in g.episodes[start:]
         if ep["execution"]["model"] == HAIKU and not ep["outcome"]["escalation"]["escalated"]
     ]
-    silent = [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]
-    for ep in silent:
-        ep["outcome"]["escalation"] = None
-        ep["usage"]["apiEquivalentCostUsd"] = 0.02  # what would skew the first-attempt cost
-    # The opus follow-ups do not report escalation either: the operation escalated anyway.
-    for ep in cascade:
-        if ep["execution"]["model"] == OPUS:
-            del ep["outcome"]["escalation"]
+    for ep in [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]:
+        first = g.episode(
+            model=HAIKU, success=None, kind="prospective", run_id=ep["source"]["runId"],
+            fingerprint=ep["task"]["fingerprint"], cost=0.02,
+        )  # fmt: skip
+        first["execution"]["startedAt"] = first["execution"]["endedAt"] = "2025-02-19T00:00:00Z"
+        first["outcome"]["escalation"] = None
     rep = report(str(g.write(tmp_path / "e.jsonl")))
     (k,) = rep["cascades"]
     (f,) = [f for f in rep["findings"] if f["activity"] == "documentation"]
     assert f["rates"]["candidate_escalation"] == 8 / 30
-    # Operations known to end on their first attempt only: 22 at 0.01 for 20 accepted (with
-    # the 10 silent ones at 0.02 each it was 0.42 / 30).
+    # Operations known to end on their first attempt only: 22 at 0.01 for 20 accepted.
     assert round(k["cost"]["first_attempt_per_accepted"], 9) == 0.011
     assert (k["operations"], k["escalated_operations"], k["escalation_reported_operations"]) == (
         40,

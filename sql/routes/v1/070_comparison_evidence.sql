@@ -3,18 +3,19 @@
 -- Reads: routes_ep, routes_comparisons_base, routes_comp_strata, routes_pair_picks,
 --   routes_model_tiers (via routes_ep.tier).
 -- Produces: routes_ep_total (grain: episode, every episode of routes_ep; the one per-episode
---   total-cost rule, which 085's operations and 095's matrix read too): follow_ids (the
---   follow-up attempt(s) an escalated episode escalated to — same activity, runId, task
---   fingerprint and model = toModel, not started before it; sorted; NULL when none is in the
---   input or the episode did not escalate), accepted (a success, or an escalation whose
---   follow-up succeeded), cost_total (the episode's cost plus the cost of its follow-up; NULL
---   when any part is unknown or no follow-up is in the input, as when the escalated episode
---   has no runId or no fingerprint to find it by; NULL too when the episode does not say
---   whether it escalated: a follow-up it may have had is never priced at 0),
---   cost_basis_total; and the rule that totals them per route, as macros (095's matrix uses
---   them too): routes_total_basis (one basis shared by every episode's total, else 'unknown'
---   when any is unknown, else 'mixed') and routes_total_per_accepted (the summed totals over
---   the accepted outcomes; NULL when any total is unknown or bases differ);
+--   total-cost rule, which 085's operations and cascade baseline and 095's matrix read too):
+--   follow_ids (the follow-up attempt(s) an escalated episode escalated to — same activity,
+--   runId, task fingerprint and model = toModel, not started before it; sorted; NULL when
+--   none is in the input or the episode did not escalate), accepted (a success, or an
+--   escalation whose follow-up succeeded), cost_total (the episode's cost plus the cost of its
+--   follow-up; NULL when any part is unknown or no follow-up is in the input, as when the
+--   escalated episode has no runId or no fingerprint to find it by; NULL too when the episode
+--   does not say whether it escalated: a follow-up it may have had is never priced at 0),
+--   cost_basis_total; and the rule that totals them per route, as macros (085's baseline and
+--   095's matrix use them too): routes_total_basis (one basis shared by every episode's
+--   total, else 'unknown' when any is unknown, else 'mixed') and routes_total_per_accepted
+--   (the summed totals over the accepted outcomes; NULL when any total is unknown or bases
+--   differ);
 --   routes_comp_evidence (grain: comparison x episode): part ('historical' = any
 --   episode of either route in a compared stratum; 'paired' = the episode picked for a shared
 --   fixture), role, label, accepted, cost_total and cost_basis_total (from routes_ep_total);

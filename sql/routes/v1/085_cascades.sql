@@ -1,6 +1,8 @@
 -- routes/v1 · prospective cheap-first cascades and their net value after escalation.
 -- Reads: routes_ep (prospective episodes; every kind for the baseline route), routes_ep_total
---   (070: the follow-up attempts an escalated episode escalated to), routes_incumbents,
+--   (070: the follow-up attempts an escalated episode escalated to, and each episode's total
+--   cost for the baseline, totalled by 070's macros routes_total_basis /
+--   routes_total_per_accepted), routes_incumbents,
 --   routes_activity_routes, routes_policy.
 -- Produces: routes_attempts (grain: prospective episode): operation key (activity, runId,
 --   task fingerprint), attempt_no (by startedAt, then episode id);
@@ -21,8 +23,11 @@
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
 --   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
 --   known not to have escalated: one whose attempt does not say is left out), the baseline
---   (the target route's cost per accepted outcome over all its episodes of the activity, same
---   basis; target_harnesses: those episodes' harness scope),
+--   (the target route's cost per accepted outcome over all its episodes of the activity by
+--   070's total-cost rule, as the comparisons and the matrix price a route: each episode
+--   with its escalation follow-up, over its accepted outcomes — target_accepted; NULL,
+--   target_basis 'unknown', when any episode's total is unknown, and 'mixed' when bases
+--   differ; target_harnesses: those episodes' harness scope),
 --   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
@@ -131,16 +136,23 @@ agg AS (
     FROM ops GROUP BY activity, entry_key
 ),
 target_stats AS (
-    -- The baseline: what the target route costs per accepted outcome on this activity.
-    SELECT activity, route_key,
-        count(*) FILTER (WHERE label IS NOT NULL) AS labelled,
-        count(*) FILTER (WHERE label = 'success') AS successes,
-        count(*) FILTER (WHERE cost IS NULL) AS unknown_cost,
-        count(DISTINCT cost_basis) AS n_bases,
-        min(cost_basis) AS any_basis,
-        sum(cost) AS cost_known,
-        list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harnesses
-    FROM routes_ep GROUP BY activity, route_key
+    -- The baseline: what the target route costs per accepted outcome on this activity, by
+    -- 070's per-episode total (its escalation follow-up included; unknown when that is not in
+    -- the input or the episode does not say whether it escalated), as the comparisons and the
+    -- matrix price a route. Quality (successes of labelled) stays on the labels.
+    SELECT e.activity, e.route_key,
+        count(*) FILTER (WHERE e.label IS NOT NULL) AS labelled,
+        count(*) FILTER (WHERE e.label = 'success') AS successes,
+        count(*) FILTER (WHERE t.accepted) AS accepted,
+        count(*) FILTER (WHERE t.cost_total IS NULL) AS unknown_cost,
+        count(*) AS episodes,
+        coalesce(bool_or(t.cost_basis_total = 'unknown'), false) AS has_unknown,
+        count(DISTINCT t.cost_basis_total) AS n_bases,
+        min(t.cost_basis_total) AS any_basis,
+        sum(t.cost_total) AS cost_known,
+        list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses
+    FROM routes_ep e JOIN routes_ep_total t USING (episode_id)
+    GROUP BY e.activity, e.route_key
 ),
 c AS (
     SELECT a.*, pol.*,
@@ -168,10 +180,11 @@ b AS (
         ts.labelled AS target_labelled, ts.successes AS target_successes,
         coalesce(ts.harnesses, []) AS target_harnesses,
         ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate,
-        CASE WHEN ts.unknown_cost = 0 AND ts.n_bases = 1 THEN ts.any_basis
-             WHEN ts.unknown_cost > 0 THEN 'unknown' ELSE 'mixed' END AS target_basis,
-        CASE WHEN ts.unknown_cost = 0 AND ts.n_bases = 1 AND ts.successes > 0
-             THEN CAST(ts.cost_known AS DOUBLE) / ts.successes END AS baseline_cost_per_accepted,
+        ts.accepted AS target_accepted, ts.unknown_cost AS target_unknown_cost,
+        ts.episodes AS target_episodes,
+        routes_total_basis(ts.has_unknown, ts.n_bases, ts.any_basis) AS target_basis,
+        routes_total_per_accepted(ts.unknown_cost, ts.n_bases, ts.cost_known, ts.accepted)
+            AS baseline_cost_per_accepted,
         CASE WHEN c.newest_evidence IS NULL THEN NULL
              ELSE (epoch(c.as_of) - epoch(c.newest_evidence)) / 86400.0 END AS age_days
     FROM c
@@ -233,9 +246,15 @@ SELECT *,
                   || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
                   || ' exceeds max_ci_width '
                   || routes_num_vs(max_ci_width, acceptance_ci_high - acceptance_ci_low, 3) END,
-        CASE WHEN cost_basis = 'unknown'
-                  AND (attempt_unknown_ops > 0 OR target_basis IS NULL OR target_basis = 'unknown')
-             THEN 'cost unknown for some attempts or the baseline: No $ claimed' END,
+        CASE WHEN attempt_unknown_ops > 0
+             THEN 'cost unknown for some attempts (' || attempt_unknown_ops || ' of ' || operations
+                  || ' operations): No $ claimed' END,
+        CASE WHEN target_basis IS NULL OR target_basis = 'unknown'
+             THEN 'baseline unknown: ' || coalesce(target_unknown_cost, 0) || ' of '
+                  || coalesce(target_episodes, 0) || ' ' || coalesce(target_model, 'unknown model')
+                  || ' episodes have an unknown total cost (their cost unknown, an escalation '
+                  || 'follow-up not in the input, or not saying whether they escalated): '
+                  || 'No $ claimed' END,
         CASE WHEN follow_up_missing_ops > 0
              THEN follow_up_missing_ops || ' of ' || operations || ' operations escalated with no '
                   || 'follow-up attempt in the input (same runId, task fingerprint and toModel): '

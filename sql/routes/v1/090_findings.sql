@@ -349,7 +349,7 @@ casc_f AS (
                 || routes_usd(cascade_cost_per_accepted) || ' (first-attempt successes alone '
                 || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
                 || routes_usd(escalation_tax_per_accepted) || '); ' || target_model || ' directly '
-                || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_successes
+                || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_accepted
                 || ' accepted outcomes on this activity; net saving '
                 || routes_usd(net_saving_per_accepted) || '.'
                 ELSE 'No $ claimed: cost basis ' || cost_basis || '.' END,
