@@ -1,8 +1,9 @@
 """Spec routes.md §1 ("an unknown cost is never priced by assumption"), §3 net route value
 and §6 "Operations and attempts": an operation's cost is the sum over its attempts, every
-escalation follow-up included, in the cheap-first cascades and in the matrix alike; an
-insufficient cascade's headline names the reason it is insufficient (§5: the why matches the
-evidence)."""
+escalation follow-up included, in the cheap-first cascades (their baseline too) and in the
+matrix alike, unknown when an attempt that may have had a follow-up does not say whether it
+escalated; the matrix shows the accepted outcomes its cost is divided by; an insufficient
+cascade's headline names the reason it is insufficient (§5: the why matches the evidence)."""
 
 from __future__ import annotations
 
@@ -351,3 +352,63 @@ def test_a_cascade_baseline_follows_the_comparisons_total_cost_rule(
         f"| silent | {HAIKU} | {OPUS} | 110 | 110 | 10 | No $ claimed | unknown | insufficient "
         "| baseline unknown: 10 of 220"
     ) in res.stdout
+
+
+def _run(ep: dict[str, Any]) -> str:
+    run: str = ep["source"]["runId"] or ""
+    return run
+
+
+def test_a_cascade_operation_whose_last_attempt_does_not_say_it_escalated_is_unknown(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # A comparison and the matrix give an episode that does not say whether it escalated an
+    # unknown total cost: a follow-up it may have had is not priced at 0 (§1). A cascade
+    # operation whose last attempt in the input does not say so was costed as its attempts
+    # alone: "proven cascade_working" with a saving. Its cost is unknown: nothing is claimed,
+    # with the reason. In "single" 5 haiku-only operations are silent; in "final" the 10 opus
+    # follow-ups are (so the baseline, over the same opus episodes, is unknown too). In
+    # "earlier" the 10 escalating haiku attempts are silent but their opus follow-up is the
+    # operation's next attempt and says it did not escalate: the sum over its attempts holds.
+    g = gen()
+    eps = {activity: _cheap_first(g, activity) for activity in ("single", "final", "earlier")}
+    for ep in [e for e in eps["single"] if _run(e).startswith("single-r")][:5]:
+        del ep["outcome"]["escalation"]
+    for ep in eps["final"]:
+        if _run(ep).startswith("final-e") and ep["execution"]["model"] == OPUS:
+            ep["outcome"]["escalation"] = None
+    for ep in eps["earlier"]:
+        if _run(ep).startswith("earlier-e") and ep["execution"]["model"] == HAIKU:
+            del ep["outcome"]["escalation"]
+    rep = report(str(g.write(tmp_path / "f.jsonl")))
+    cascades = {k["activity"]: k for k in rep["cascades"]}
+    got = {
+        a: (k["cost"]["basis"], k["cost"]["cascade_per_accepted"], k["grade"], k["reasons"])
+        for a, k in cascades.items()
+    }
+    silent = (
+        " of 110 operations end on an attempt that does not say whether it escalated (a "
+        "follow-up it may have had is not in the input): their cost is unknown (never priced at "
+        "0): No $ claimed"
+    )
+    assert got == {
+        "single": ("unknown", None, "insufficient", ["5" + silent]),
+        "final": (
+            "unknown",
+            None,
+            "insufficient",
+            [
+                "baseline unknown: 10 of 210 claude-opus-4 episodes have an unknown total cost "
+                "(their cost unknown, an escalation follow-up not in the input, or not saying "
+                "whether they escalated): No $ claimed",
+                "10" + silent,
+            ],
+        ),
+        "earlier": (
+            "api_equivalent",
+            pytest.approx((110 * 0.01 + 10 * 0.05) / 110),
+            "proven",
+            [],
+        ),
+    }
+    assert [f["activity"] for f in rep["findings"] if f["type"] == "cascade_working"] == ["earlier"]

@@ -233,6 +233,53 @@ def test_a_cascade_rates_and_first_attempt_cost_rest_on_reported_escalations(
     ), f["why"]
 
 
+def test_a_cascade_operation_ending_on_an_unreported_escalation_has_an_unknown_cost(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # Ten single-attempt haiku operations do not say whether they escalated, nor do the 8 opus
+    # follow-ups of the escalated ones (which escalated anyway). Each may have had a follow-up
+    # that is not in the input, so its cost is unknown, as a comparison and the matrix price
+    # such an episode: no first-attempt, cascade or net figure (the first attempt was $0.011,
+    # and a cascade_working finding claimed a saving), with the reasons.
+    g = gen()
+    g.cell(OPUS, 40, 38)
+    start = len(g.episodes)
+    g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=8, premium_ok=8)
+    cascade = g.episodes[start:]
+    single = [
+        ep
+        for ep in cascade
+        if ep["execution"]["model"] == HAIKU and not ep["outcome"]["escalation"]["escalated"]
+    ]
+    for ep in [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]:
+        ep["outcome"]["escalation"] = None
+    for ep in cascade:
+        if ep["execution"]["model"] == OPUS:
+            del ep["outcome"]["escalation"]
+    rep = report(str(g.write(tmp_path / "e.jsonl")))
+    (k,) = rep["cascades"]
+    assert (k["operations"], k["escalated_operations"], k["escalation_reported_operations"]) == (
+        40,
+        8,
+        30,
+    )
+    assert k["cost"]["basis"] == "unknown"
+    assert k["cost"]["first_attempt_per_accepted"] is None
+    assert k["cost"]["net_saving_per_accepted"] is None
+    assert (k["grade"], k["would_be_type"]) == ("insufficient", None)
+    assert k["reasons"] == [
+        f"baseline unknown: 8 of 48 {OPUS} episodes have an unknown total cost (their cost "
+        "unknown, an escalation follow-up not in the input, or not saying whether they "
+        "escalated): No $ claimed",
+        "18 of 40 operations end on an attempt that does not say whether it escalated (a "
+        "follow-up it may have had is not in the input): their cost is unknown (never priced at "
+        "0): No $ claimed",
+        "acceptance not shown within the tolerance of the target route (lower bound -0.127 "
+        "below -tolerance -0.050)",
+    ]
+    assert rep["findings"] == []
+
+
 def test_markdown_newest_evidence_keeps_the_fraction_of_a_second(
     gen: Any, report: Any, run_cli: Any, tmp_path: Path
 ) -> None:
@@ -265,16 +312,25 @@ def test_no_escalation_tax_is_claimed_from_unreported_escalations_and_retries(
     # A cheap-first route that does not save (haiku here costs more than opus directly) is an
     # escalation tax only when escalations or retries are known to be behind it. With none
     # reported, nothing is claimed, and the cascade now says why instead of staying silent.
+    # Retries go unreported everywhere; escalation on a first attempt, before a second one,
+    # in 10 operations (an operation whose last attempt does not say has an unknown cost).
     g = gen()
     g.cell(OPUS, 50, 48)
     start = len(g.episodes)
     g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=0, premium_ok=0, cheap_cost=0.2)
-    _unreport(g.episodes[start:], "retries", "escalation")
+    for ep in g.episodes[start : start + 10]:
+        first = g.episode(
+            model=HAIKU, success=None, kind="prospective", run_id=ep["source"]["runId"],
+            fingerprint=ep["task"]["fingerprint"], cost=0.2,
+        )  # fmt: skip
+        first["execution"]["startedAt"] = first["execution"]["endedAt"] = "2025-02-19T00:00:00Z"
+        del first["outcome"]["escalation"]
+    _unreport(g.episodes[start:], "retries")
     rep = report(str(g.write(tmp_path / "e.jsonl")))
     (k,) = rep["cascades"]
     assert k["cost"]["net_saving_per_accepted"] < 0
     assert k["would_be_type"] is None and rep["findings"] == []
     assert (
-        "no saving, and no escalation or retry reported (escalation reported by 0, retries by 0 "
+        "no saving, and no escalation or retry reported (escalation reported by 30, retries by 0 "
         "of 40 operations): no escalation tax claimed"
     ) in k["reasons"]

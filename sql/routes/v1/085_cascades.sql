@@ -12,22 +12,25 @@
 --   retries, repairs (sums; NULL when an attempt does not report them), labelled/accepted
 --   (label of the final attempt), missing_follow_ups (attempts that escalated with no follow-up
 --   attempt in the input — 070's rule: same runId, task fingerprint and model = toModel, not
---   started before it — as when toModel is null), cost (sum of every attempt; NULL when any is
---   unknown, bases differ or a follow-up is missing: an escalation is never priced at 0),
---   cost_basis ('unknown' then), newest evidence;
+--   started before it — as when toModel is null), final_unreported (1 when the last attempt in
+--   the input does not say whether it escalated: a follow-up it may have had is not in the
+--   input, as 070 prices such an episode), cost (sum of every attempt; NULL when any is
+--   unknown, bases differ, a follow-up is missing or the last attempt does not say whether it
+--   escalated: an escalation is never priced at 0), cost_basis ('unknown' then), newest
+--   evidence;
 --   routes_cascades (grain: activity x entry route): operations, labelled and accepted counts,
 --   follow_up_missing_ops (operations with an attempt whose follow-up is missing),
+--   final_unreported_ops (operations whose last attempt does not say whether it escalated),
 --   acceptance rate with Wilson interval, escalated/retried/repaired operations and the
 --   operations whose attempts report each (escalation_reported_ops, retry_reported_ops,
 --   repair_reported_ops: the rates' denominators), the target route (most
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
 --   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
---   known not to have escalated: one whose attempt does not say is left out), the baseline
---   (the target route's cost per accepted outcome over all its episodes of the activity by
---   070's total-cost rule, as the comparisons and the matrix price a route: each episode
---   with its escalation follow-up, over its accepted outcomes — target_accepted; NULL,
---   target_basis 'unknown', when any episode's total is unknown, and 'mixed' when bases
---   differ; target_harnesses: those episodes' harness scope),
+--   known not to have escalated), the baseline (the target route's cost per accepted outcome
+--   over all its episodes of the activity by 070's total-cost rule, as the comparisons and
+--   the matrix price a route: each episode with its escalation follow-up, over its accepted
+--   outcomes — target_accepted; NULL, target_basis 'unknown', when any episode's total is
+--   unknown, and 'mixed' when bases differ; target_harnesses: those episodes' harness scope),
 --   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
@@ -74,6 +77,10 @@ SELECT activity, run_id, fingerprint,
     -- its attempts), so it is unknown, never priced as if the escalation cost nothing.
     count(*) FILTER (WHERE escalated AND NOT list_has_any(coalesce(follow_ids, []), op_ids))
         AS missing_follow_ups,
+    -- The last attempt in the input that does not say whether it escalated may have had a
+    -- follow-up that is not in the input (as 070 prices such an episode: unknown). An earlier
+    -- one's next attempt is among the operation's, so the sum over its attempts holds.
+    count(*) FILTER (WHERE attempt_no = n_attempts AND escalated IS NULL) AS final_unreported,
     count(DISTINCT cost_basis) AS n_bases,
     min(cost_basis) AS any_basis,
     sum(cost) AS cost_known,
@@ -94,9 +101,11 @@ WITH ops AS (
     SELECT *,
         final_label IS NOT NULL AS labelled,
         coalesce(final_label = 'success', false) AS accepted,
-        CASE WHEN unknown_cost = 0 AND missing_follow_ups = 0 AND n_bases = 1 THEN cost_known END
+        CASE WHEN unknown_cost = 0 AND missing_follow_ups = 0 AND final_unreported = 0
+                  AND n_bases = 1 THEN cost_known END
             AS cost,
-        CASE WHEN unknown_cost > 0 OR missing_follow_ups > 0 OR any_basis = 'unknown' THEN 'unknown'
+        CASE WHEN unknown_cost > 0 OR missing_follow_ups > 0 OR final_unreported > 0
+                  OR any_basis = 'unknown' THEN 'unknown'
              WHEN n_bases = 1 THEN any_basis ELSE 'mixed' END AS cost_basis
     FROM routes_operations
 ),
@@ -122,6 +131,7 @@ agg AS (
         CAST(sum(attempts) AS BIGINT) AS attempts,
         count(*) FILTER (WHERE cost IS NULL) AS unknown_cost_ops,
         count(*) FILTER (WHERE missing_follow_ups > 0) AS follow_up_missing_ops,
+        count(*) FILTER (WHERE final_unreported > 0) AS final_unreported_ops,
         count(*) FILTER (WHERE unknown_cost > 0) AS attempt_unknown_ops,
         count(DISTINCT cost_basis) AS n_bases,
         min(cost_basis) AS any_basis,
@@ -259,6 +269,10 @@ SELECT *,
              THEN follow_up_missing_ops || ' of ' || operations || ' operations escalated with no '
                   || 'follow-up attempt in the input (same runId, task fingerprint and toModel): '
                   || 'their cost is unknown (an escalation is never priced at 0): No $ claimed' END,
+        CASE WHEN final_unreported_ops > 0
+             THEN final_unreported_ops || ' of ' || operations || ' operations end on an attempt '
+                  || 'that does not say whether it escalated (a follow-up it may have had is not in '
+                  || 'the input): their cost is unknown (never priced at 0): No $ claimed' END,
         CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
              THEN 'no accepted operation or no accepted baseline outcome to price' END,
