@@ -11,12 +11,12 @@ import csv
 import datetime as dt
 import decimal
 import io
-import json
 import math
 import re
 import sys
 import unicodedata
 from collections.abc import Mapping, Sequence
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 import click
@@ -143,34 +143,81 @@ def iso_duration(months: int, days: int, nanoseconds: int) -> str:
     return out if out != "P" else "PT0S"
 
 
-def _json_safe(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
+def decimal_text(v: decimal.Decimal) -> str:
+    """A DECIMAL (or HUGEINT) as its exact digits, its scale kept, never in scientific
+    notation: ``0.10``, ``0.00001000``, ``0.0000000000`` (``str`` writes ``0E-10``). Also
+    a valid JSON number, as JSON writes it."""
+    return format(v, "f")
+
+
+def _nonfinite(v: Any) -> bool:
+    """Is ``v`` a NaN or an infinity (a float, or a Decimal, which ``math.isfinite`` would
+    take for one past a double's range)?"""
+    if isinstance(v, float):
+        return not math.isfinite(v)
+    return isinstance(v, decimal.Decimal) and not v.is_finite()
+
+
+def _json(v: Any, indent: str | None, level: int = 0, sort_keys: bool = False) -> str:
+    """``v`` as JSON text, as ``json.dumps(v, ensure_ascii=False, indent=indent,
+    sort_keys=sort_keys)`` writes it, with each value as ``text`` has it: a DECIMAL its
+    exact digits as a number (``0.10``: ``json`` can only write a float, ``0.1``, and past
+    a double's 17 digits not even that value), NaN and the infinities null, an INTERVAL
+    an ISO 8601 duration, dates and times ISO 8601, BLOB hex."""
+    if isinstance(v, str):
+        return encode_basestring(v)
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    if isinstance(v, float):
+        return float.__repr__(v) if math.isfinite(v) else "null"
+    if isinstance(v, decimal.Decimal):
+        return decimal_text(v) if v.is_finite() else "null"
     iv = _interval_parts(v)
     if iv is not None:
-        return iso_duration(*iv)
-    if isinstance(v, dict):
-        return {str(k): _json_safe(x) for k, x in v.items()}
+        return encode_basestring(iso_duration(*iv))
+    if isinstance(v, Mapping):
+        items = [(k if isinstance(k, str) else str(k), x) for k, x in v.items()]
+        if sort_keys:
+            items.sort(key=lambda kv: kv[0])
+        if not items:
+            return "{}"
+        parts = [
+            f"{encode_basestring(k)}: {_json(x, indent, level + 1, sort_keys)}" for k, x in items
+        ]
+        return _join("{", parts, "}", indent, level)
     if isinstance(v, list | tuple):
-        return [_json_safe(x) for x in v]
+        if not v:
+            return "[]"
+        return _join("[", [_json(x, indent, level + 1, sort_keys) for x in v], "]", indent, level)
     if hasattr(v, "isoformat"):
-        return v.isoformat()
-    if isinstance(v, decimal.Decimal):  # DECIMAL columns (e.g. SQL literals like 1.5)
-        return int(v) if v == v.to_integral_value() else float(v)  # HUGEINT: every digit
-    if isinstance(v, bytes | bytearray):  # BLOB columns
-        return v.hex()
-    return v
+        return encode_basestring(str(v.isoformat()))
+    if isinstance(v, bytes | bytearray):
+        return encode_basestring(v.hex())
+    raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
+
+
+def _join(open_: str, parts: list[str], close: str, indent: str | None, level: int) -> str:
+    """Members of an array or object as ``json.dumps`` lays them out: one line (``[1,
+    2]``), or with ``indent`` one a line, indented by their depth."""
+    if indent is None:
+        return open_ + ", ".join(parts) + close
+    inner = "\n" + indent * (level + 1)
+    return open_ + inner + ("," + inner).join(parts) + "\n" + indent * level + close
 
 
 def to_json(data: Any) -> str:
     if _is_arrow(data):
-        data = data.to_pylist()
-    return json.dumps(_json_safe(data), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        data = rows_of(data)
+    return _json(data, "  ") + "\n"
 
 
 def to_json_line(row: Any) -> str:
     """One JSONL line (keys sorted), with ``to_json``'s values: NaN and infinities null."""
-    return json.dumps(_json_safe(row), ensure_ascii=False, sort_keys=True, allow_nan=False) + "\n"
+    return _json(row, None, sort_keys=True) + "\n"
 
 
 def text(v: Any) -> str | None:
@@ -178,19 +225,22 @@ def text(v: Any) -> str | None:
     writes text; None for null (NaN and infinities, which JSON writes as null, too).
     Booleans ``true``/``false``; lists, structs and maps one line of JSON (``[1, 2]``,
     ``{"a": 1}``); dates and timestamps ISO 8601 with ``T`` (``2026-11-20T10:08:00+00:00``);
-    BLOB hex (``78``); INTERVAL an ISO 8601 duration (``P1M2DT3H``). Floats are written
-    here as Python writes them (``repr``); markdown and table round them first."""
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+    BLOB hex (``78``); INTERVAL an ISO 8601 duration (``P1M2DT3H``); DECIMAL its exact
+    digits (``0.10``), as JSON writes it. Floats are written here as Python writes them
+    (``repr``); markdown and table round them first."""
+    if v is None or _nonfinite(v):
         return None
     if isinstance(v, str):
         return v
     if isinstance(v, bool):
         return "true" if v else "false"
+    if isinstance(v, decimal.Decimal):
+        return decimal_text(v)
     iv = _interval_parts(v)
     if iv is not None:
         return iso_duration(*iv)
-    if isinstance(v, dict | list | tuple):
-        return json.dumps(_json_safe(v), ensure_ascii=False, allow_nan=False)
+    if isinstance(v, Mapping | list | tuple):
+        return _json(v, None)
     if isinstance(v, bytes | bytearray):
         return v.hex()
     if hasattr(v, "isoformat"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import json
 from pathlib import Path
 
@@ -794,3 +795,46 @@ def test_the_pipeline_history_of_a_project_is_not_read_as_a_run_log(
     assert r.exit_code == 0, r.stderr
     assert "missing run_id" not in r.stderr
     assert f"{pipelines}: not read: it is runscore's pipeline history" in r.stderr.splitlines()
+
+
+def _sql(run_cli, tmp_path: Path, query: str, fmt: str) -> str:
+    r = run_cli("sql", query, "--history", str(tmp_path / "no-history.jsonl"), "--format", fmt)
+    assert r.exit_code == 0, r.stderr
+    return str(r.stdout)
+
+
+_DECIMALS = (
+    "SELECT 0.10::DECIMAL(10,2) AS d, 1e-5::DECIMAL(18,8) AS e, "
+    "12345678901234567890.1234567890::DECIMAL(38,10) AS f, 0::DECIMAL(38,10) AS z, "
+    "-1.00::DECIMAL(3,2) AS i, [1.50::DECIMAL(3,2)] AS l, {'p': 0.10::DECIMAL(3,2)} AS s"
+)
+
+
+def test_a_decimal_keeps_its_digits_in_every_format(run_cli, tmp_path: Path) -> None:
+    # CSV and markdown kept the scale (0.10) while JSON wrote a float (0.1, 1e-05; past a
+    # double's 17 digits not even the value: 1.2345678901234567e+19), an integral one an
+    # integer (-1); inside a list or struct every format wrote the float (1.5). A zero of
+    # scale 10 was 0E-10. Now the exact digits everywhere, a number in JSON.
+    want = {
+        "d": "0.10",
+        "e": "0.00001000",
+        "f": "12345678901234567890.1234567890",
+        "z": "0.0000000000",
+        "i": "-1.00",
+    }
+    out = _sql(run_cli, tmp_path, _DECIMALS, "json")
+    assert out == (
+        "[\n  {\n"
+        + "".join(f'    "{k}": {v},\n' for k, v in want.items())
+        + '    "l": [\n      1.50\n    ],\n    "s": {\n      "p": 0.10\n    }\n  }\n]\n'
+    )
+    (row,) = json.loads(out, parse_float=decimal.Decimal)
+    assert row["f"] == decimal.Decimal("12345678901234567890.1234567890")
+    cells = [*want.values(), "[1.50]", '{"p": 0.10}']
+    assert _sql(run_cli, tmp_path, _DECIMALS, "csv") == (
+        "d,e,f,z,i,l,s\n" + ",".join(cells[:6]) + ',"{""p"": 0.10}"\n'
+    )
+    md = _sql(run_cli, tmp_path, _DECIMALS, "markdown")
+    assert md.splitlines()[2] == "| " + " | ".join(cells) + " |"
+    table = _sql(run_cli, tmp_path, _DECIMALS, "table")
+    assert table.splitlines()[2].split() == [*cells[:6], '{"p":', "0.10}"]
