@@ -15,7 +15,7 @@ import math
 import re
 import sys
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
@@ -34,14 +34,88 @@ def _is_arrow(data: object) -> TypeGuard[pa.Table]:
     return pa is not None and isinstance(data, pa.Table)
 
 
+class MapValue:
+    """A MAP's entries, in order: Arrow gives them as (key, value) pairs, which would
+    otherwise read as a list of pairs. Written as a JSON object, each key as its text."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items: Sequence[tuple[Any, Any]]) -> None:
+        self.items = list(items)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MapValue) and self.items == other.items
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the list it wraps
+
+    def __repr__(self) -> str:
+        return f"MapValue({self.items!r})"
+
+
 def rows_of(data: pa.Table | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if _is_arrow(data):
         try:
             rows: list[dict[str, Any]] = data.to_pylist()
         except (OverflowError, ValueError):
             rows = _rows_beyond_python_dates(data)
+        for name, t in zip(data.column_names, data.schema.types, strict=True):
+            if _needs_walk(t):
+                for r in rows:
+                    r[name] = _value(t, r[name])
         return rows
     return [dict(r) for r in data]
+
+
+def _types_in(t: pa.DataType) -> Iterator[pa.DataType]:
+    """``t`` and every type nested in it (a union's members left out: a union's value is
+    its member's, with no way back to which member it was)."""
+    import pyarrow as pa
+
+    yield t
+    if pa.types.is_map(t):
+        yield from _types_in(t.key_type)
+        yield from _types_in(t.item_type)
+    elif _is_list(t):
+        yield from _types_in(t.value_type)
+    elif pa.types.is_struct(t):
+        for f in t:
+            yield from _types_in(f.type)
+
+
+def _is_list(t: pa.DataType) -> bool:
+    import pyarrow as pa
+
+    return bool(
+        pa.types.is_list(t)
+        or pa.types.is_large_list(t)
+        or pa.types.is_fixed_size_list(t)
+        or pa.types.is_list_view(t)
+        or pa.types.is_large_list_view(t)
+    )
+
+
+def _needs_walk(t: pa.DataType) -> bool:
+    """Does a column of type ``t`` need more than ``to_pylist``: a MAP anywhere in it
+    (pairs, not a list)."""
+    import pyarrow as pa
+
+    return any(pa.types.is_map(x) for x in _types_in(t))
+
+
+def _value(t: pa.DataType, v: Any) -> Any:
+    """One value of Arrow type ``t`` from ``to_pylist``, with each MAP in it a
+    ``MapValue``."""
+    import pyarrow as pa
+
+    if v is None:
+        return None
+    if pa.types.is_map(t):
+        return MapValue([(_value(t.key_type, k), _value(t.item_type, x)) for k, x in v])
+    if _is_list(t):
+        return [_value(t.value_type, x) for x in v]
+    if pa.types.is_struct(t):
+        return {f.name: _value(f.type, v[f.name]) for f in t}
+    return v
 
 
 def _rows_beyond_python_dates(data: pa.Table) -> list[dict[str, Any]]:
@@ -158,12 +232,22 @@ def _nonfinite(v: Any) -> bool:
     return isinstance(v, decimal.Decimal) and not v.is_finite()
 
 
+def _key_text(k: Any) -> str:
+    """A MAP key as the name of a JSON object's member: its ``text``; a NaN or infinite
+    DOUBLE key, which has none (null), as JSON's other writers name it (``NaN``,
+    ``Infinity``, ``-Infinity``), so that the keys of a map stay apart."""
+    if _nonfinite(k):
+        return "NaN" if k != k else "Infinity" if k > 0 else "-Infinity"
+    s = text(k)
+    return "null" if s is None else s
+
+
 def _json(v: Any, indent: str | None, level: int = 0, sort_keys: bool = False) -> str:
     """``v`` as JSON text, as ``json.dumps(v, ensure_ascii=False, indent=indent,
     sort_keys=sort_keys)`` writes it, with each value as ``text`` has it: a DECIMAL its
     exact digits as a number (``0.10``: ``json`` can only write a float, ``0.1``, and past
-    a double's 17 digits not even that value), NaN and the infinities null, an INTERVAL
-    an ISO 8601 duration, dates and times ISO 8601, BLOB hex."""
+    a double's 17 digits not even that value), NaN and the infinities null, a MAP an
+    object, an INTERVAL an ISO 8601 duration, dates and times ISO 8601, BLOB hex."""
     if isinstance(v, str):
         return encode_basestring(v)
     if v is None:
@@ -179,10 +263,13 @@ def _json(v: Any, indent: str | None, level: int = 0, sort_keys: bool = False) -
     iv = _interval_parts(v)
     if iv is not None:
         return encode_basestring(iso_duration(*iv))
-    if isinstance(v, Mapping):
-        items = [(k if isinstance(k, str) else str(k), x) for k, x in v.items()]
-        if sort_keys:
-            items.sort(key=lambda kv: kv[0])
+    if isinstance(v, MapValue | Mapping):
+        if isinstance(v, MapValue):
+            items = [(_key_text(k), x) for k, x in v.items]
+        else:
+            items = [(k if isinstance(k, str) else str(k), x) for k, x in v.items()]
+            if sort_keys:
+                items.sort(key=lambda kv: kv[0])
         if not items:
             return "{}"
         parts = [
@@ -239,7 +326,7 @@ def text(v: Any) -> str | None:
     iv = _interval_parts(v)
     if iv is not None:
         return iso_duration(*iv)
-    if isinstance(v, Mapping | list | tuple):
+    if isinstance(v, MapValue | Mapping | list | tuple):
         return _json(v, None)
     if isinstance(v, bytes | bytearray):
         return v.hex()

@@ -593,7 +593,7 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
             "b": True,
             "l": [1, 2],
             "s": {"a": 1, "b": "x"},
-            "m": [["k", 1]],
+            "m": {"k": 1},
             "n": json.loads(_N),
             "tz": "2026-11-20T10:08:00+00:00",
             "ts": "2026-11-20T10:08:00.500000",
@@ -622,7 +622,7 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
     ]
     csv_text = (
         "b,l,s,m,n,tz,ts,d,t,bl,iv,ivn,nan\n"
-        'true,"[1, 2]","{""a"": 1, ""b"": ""x""}","[[""k"", 1]]",'
+        'true,"[1, 2]","{""a"": 1, ""b"": ""x""}","{""k"": 1}",'
         + '"' + _N.replace('"', '""') + '",'
         "2026-11-20T10:08:00+00:00,2026-11-20T10:08:00.500000,2026-11-20,10:08:00,78,"
         "P1M2DT3H,P-1Y-2MT0.25S,\n"
@@ -631,7 +631,7 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
     md_text = (
         "| b | l | s | m | n | tz | ts | d | t | bl | iv | ivn | nan |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
-        '| true | [1, 2] | {"a": 1, "b": "x"} | [["k", 1]] | ' + _N + " | "
+        '| true | [1, 2] | {"a": 1, "b": "x"} | {"k": 1} | ' + _N + " | "
         "2026-11-20T10:08:00+00:00 | 2026-11-20T10:08:00.500000 | 2026-11-20 | 10:08:00 | 78 | "
         "P1M2DT3H | P-1Y-2MT0.25S | — |\n"
         '| false | [] | {"a": null, "b": null} | — | — | — | — | — | — |  | PT0S | — | — |\n'
@@ -640,7 +640,7 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
     table_cells = [
         ["b", "l", "s", "m", "n", "tz", "ts", "d", "t", "bl", "iv", "ivn", "nan"],
         [
-            "true", "[1, 2]", '{"a": 1, "b": "x"}', '[["k", 1]]', _N,
+            "true", "[1, 2]", '{"a": 1, "b": "x"}', '{"k": 1}', _N,
             "2026-11-20T10:08:00+00:00", "2026-11-20T10:08:00.500000", "2026-11-20",
             "10:08:00", "78", "P1M2DT3H", "P-1Y-2MT0.25S", "—",
         ],
@@ -838,3 +838,49 @@ def test_a_decimal_keeps_its_digits_in_every_format(run_cli, tmp_path: Path) -> 
     assert md.splitlines()[2] == "| " + " | ".join(cells) + " |"
     table = _sql(run_cli, tmp_path, _DECIMALS, "table")
     assert table.splitlines()[2].split() == [*cells[:6], '{"p":', "0.10}"]
+
+
+_MAPS = (
+    "SELECT MAP {'k': 1, 'j': NULL} AS m, MAP {2: 'b', 1: 'a'} AS i, "
+    "MAP {'a': MAP {'b': [1]}} AS n, MAP {}::MAP(VARCHAR, INTEGER) AS e, "
+    "[MAP {DATE '2026-11-20': true}] AS l, MAP {1.5::DOUBLE: 1, 'nan'::DOUBLE: 2, "
+    "'-inf'::DOUBLE: 3} AS f, MAP {[1, 2]: 'x'} AS k "
+    "UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+)
+
+
+def test_a_map_is_one_json_object_in_every_format(run_cli, tmp_path: Path) -> None:
+    # A MAP was a list of [key, value] pairs in every format ([["k", 1]]), where the
+    # README says maps are a JSON object, as a struct is. Now an object whose members are
+    # named by their key's text (a NaN or infinite key as JSON's writers name it), in
+    # the map's order; a value null, a map in a map an object, an empty map {}.
+    m = '{"k": 1, "j": null}'
+    i = '{"2": "b", "1": "a"}'
+    n = '{"a": {"b": [1]}}'
+    lst = '[{"2026-11-20": true}]'
+    f = '{"1.5": 1, "NaN": 2, "-Infinity": 3}'
+    k = '{"[1, 2]": "x"}'
+    out = _sql(run_cli, tmp_path, _MAPS, "json")
+    assert json.loads(out) == [
+        {
+            "m": {"k": 1, "j": None},
+            "i": {"2": "b", "1": "a"},
+            "n": {"a": {"b": [1]}},
+            "e": {},
+            "l": [{"2026-11-20": True}],
+            "f": {"1.5": 1, "NaN": 2, "-Infinity": 3},
+            "k": {"[1, 2]": "x"},
+        },
+        dict.fromkeys("minelfk"),
+    ]
+    assert '"i": {\n      "2": "b",\n      "1": "a"\n    },' in out  # the map's order
+    cells = [m, i, n, "{}", lst, f, k]
+    csv_cells = ['"' + c.replace('"', '""') + '"' if '"' in c else c for c in cells]
+    assert _sql(run_cli, tmp_path, _MAPS, "csv") == (
+        "m,i,n,e,l,f,k\n" + ",".join(csv_cells) + "\n,,,,,,\n"
+    )
+    md = _sql(run_cli, tmp_path, _MAPS, "markdown").splitlines()
+    assert md[2:] == ["| " + " | ".join(cells) + " |", "| — | — | — | — | — | — | — |"]
+    table = _sql(run_cli, tmp_path, _MAPS, "table").splitlines()
+    assert [c for c in cells if c not in table[2]] == []
+    assert table[3].split() == ["—"] * 7
