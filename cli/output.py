@@ -54,15 +54,14 @@ class MapValue:
 
 def rows_of(data: pa.Table | Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     if _is_arrow(data):
-        try:
-            rows: list[dict[str, Any]] = data.to_pylist()
-        except (OverflowError, ValueError):
-            rows = _rows_beyond_python_dates(data)
-        for name, t in zip(data.column_names, data.schema.types, strict=True):
-            if _needs_walk(t):
-                for r in rows:
-                    r[name] = _value(t, r[name])
-        return rows
+        if not any(_needs_walk(t) for t in data.schema.types):
+            try:
+                rows: list[dict[str, Any]] = data.to_pylist()
+                return rows
+            except (OverflowError, ValueError):
+                pass
+        cols = [_column_values(c) for c in data.columns]
+        return [dict(zip(data.column_names, vals, strict=True)) for vals in zip(*cols, strict=True)]
     return [dict(r) for r in data]
 
 
@@ -102,53 +101,77 @@ def _needs_walk(t: pa.DataType) -> bool:
     return any(pa.types.is_map(x) for x in _types_in(t))
 
 
-def _value(t: pa.DataType, v: Any) -> Any:
-    """One value of Arrow type ``t`` from ``to_pylist``, with each MAP in it a
-    ``MapValue``."""
+def _is_temporal(t: pa.DataType) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t))
+
+
+def _as_ints(t: pa.DataType) -> pa.DataType:
+    """``t`` with each date and time in it as the integer Arrow keeps it as."""
+    import pyarrow as pa
+
+    if _is_temporal(t):
+        return pa.int32() if t.bit_width == 32 else pa.int64()
+    if pa.types.is_map(t):
+        return pa.map_(_as_ints(t.key_type), _as_ints(t.item_type))
+    if pa.types.is_fixed_size_list(t):
+        return pa.list_(t.value_field.with_type(_as_ints(t.value_type)), t.list_size)
+    if pa.types.is_large_list(t):
+        return pa.large_list(t.value_field.with_type(_as_ints(t.value_type)))
+    if _is_list(t):
+        return pa.list_(t.value_field.with_type(_as_ints(t.value_type)))
+    if pa.types.is_struct(t):
+        return pa.struct([f.with_type(_as_ints(f.type)) for f in t])
+    return t
+
+
+def _column_values(col: pa.ChunkedArray) -> list[Any]:
+    """A column's values as ``text`` and ``to_json`` take them. A date or time Python
+    cannot hold (DuckDB takes the years 10000+ and before 1, and nanoseconds), anywhere
+    in the column's type, is written from the integer Arrow keeps, in the ISO form
+    ``isoformat`` gives the others (``10000-01-01T00:00:00+00:00``)."""
+    import pyarrow.compute as pc
+
+    t = col.type
+    try:
+        values: list[Any] = col.to_pylist()
+        ints = False
+    except (OverflowError, ValueError):
+        if not any(_is_temporal(x) for x in _types_in(t)):
+            raise
+        values = pc.cast(col, _as_ints(t)).to_pylist()
+        ints = True
+    if not ints and not _needs_walk(t):
+        return values
+    return [_value(t, v, ints) for v in values]
+
+
+def _value(t: pa.DataType, v: Any, ints: bool) -> Any:
+    """One value of Arrow type ``t`` from ``to_pylist``: a MAP as a ``MapValue``, and with
+    ``ints`` a date or time (cast to its integer) as its ISO text."""
     import pyarrow as pa
 
     if v is None:
         return None
     if pa.types.is_map(t):
-        return MapValue([(_value(t.key_type, k), _value(t.item_type, x)) for k, x in v])
+        return MapValue([(_value(t.key_type, k, ints), _value(t.item_type, x, ints)) for k, x in v])
     if _is_list(t):
-        return [_value(t.value_type, x) for x in v]
+        return [_value(t.value_type, x, ints) for x in v]
     if pa.types.is_struct(t):
-        return {f.name: _value(f.type, v[f.name]) for f in t}
+        return {f.name: _value(f.type, v[f.name], ints) for f in t}
+    if ints and pa.types.is_timestamp(t):
+        if t.unit == "ns":
+            return _iso_time(v // 1000, t.tz, v % 1000)
+        return _iso_time(v * {"s": 1_000_000, "ms": 1000, "us": 1}[t.unit], t.tz)
+    if ints and pa.types.is_date32(t):
+        return _iso_date(v)
+    if ints and pa.types.is_date64(t):
+        return _iso_date(v // 86_400_000)
+    if ints and pa.types.is_time(t):
+        ns = v * {"s": 1_000_000_000, "ms": 1_000_000, "us": 1000, "ns": 1}[t.unit]
+        return _iso_clock(ns // 1000, ns % 1000)
     return v
-
-
-def _rows_beyond_python_dates(data: pa.Table) -> list[dict[str, Any]]:
-    """Rows of a table holding a date or time Python cannot (DuckDB takes the years
-    10000+ and before 1): such a column's values as ISO strings, as ``isoformat`` writes
-    the others (``10000-01-01T00:00:00+00:00``), the rest as usual."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    cols: dict[str, list[Any]] = {}
-    for name, col in zip(data.column_names, data.columns, strict=True):
-        try:
-            cols[name] = col.to_pylist()
-        except (OverflowError, ValueError):
-            t = col.type
-            if pa.types.is_timestamp(t):
-                per_us = {"s": 1_000_000, "ms": 1000, "us": 1, "ns": 0}[t.unit]
-                cols[name] = [
-                    None
-                    if v is None
-                    else _iso_time(v * per_us, t.tz)
-                    if per_us
-                    else _iso_time(v // 1000, t.tz, v % 1000)
-                    for v in pc.cast(col, pa.int64()).to_pylist()
-                ]
-            elif pa.types.is_date32(t):
-                cols[name] = [
-                    None if v is None else _iso_date(v)
-                    for v in pc.cast(col, pa.int32()).to_pylist()
-                ]
-            else:
-                raise
-    return [dict(zip(cols, vals, strict=True)) for vals in zip(*cols.values(), strict=True)]
 
 
 def _iso_date(days: int) -> str:
@@ -170,11 +193,17 @@ def _iso_time(micros: int, tz: str | None, nanos: int = 0) -> str:
     them, nanoseconds as three more digits (UTC: the session's time zone, so an aware
     value ends ``+00:00``)."""
     days, rest = divmod(micros, 86_400_000_000)
-    secs, us = divmod(rest, 1_000_000)
+    return f"{_iso_date(days)}T{_iso_clock(rest, nanos)}{'+00:00' if tz else ''}"
+
+
+def _iso_clock(micros: int, nanos: int = 0) -> str:
+    """Microseconds (and nanoseconds) since midnight as ``time.isoformat`` writes them,
+    nanoseconds as three more digits: ``10:08:00``, ``10:08:00.123456789``."""
+    secs, us = divmod(micros, 1_000_000)
     h, rest_s = divmod(secs, 3600)
     mi, sec = divmod(rest_s, 60)
     frac = f".{us:06d}{nanos:03d}" if nanos else f".{us:06d}" if us else ""
-    return f"{_iso_date(days)}T{h:02d}:{mi:02d}:{sec:02d}{frac}{'+00:00' if tz else ''}"
+    return f"{h:02d}:{mi:02d}:{sec:02d}{frac}"
 
 
 def _interval_parts(v: Any) -> tuple[int, int, int] | None:

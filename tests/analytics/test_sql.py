@@ -884,3 +884,33 @@ def test_a_map_is_one_json_object_in_every_format(run_cli, tmp_path: Path) -> No
     table = _sql(run_cli, tmp_path, _MAPS, "table").splitlines()
     assert [c for c in cells if c not in table[2]] == []
     assert table[3].split() == ["—"] * 7
+
+
+_TIMES = (
+    "SELECT TIME_NS '10:08:00.123456789' AS t, [TIMESTAMP_NS '2026-11-20 10:08:00.000000001'] "
+    "AS l, {'d': DATE '10000-01-01', 'z': TIMESTAMPTZ '2026-11-20 10:08:00Z'} AS s, "
+    "MAP {'k': [TIME_NS '00:00:00.5']} AS m"
+)
+
+
+def test_times_python_cannot_hold_are_written_inside_lists_and_structs(
+    run_cli, tmp_path: Path
+) -> None:
+    # A TIME_NS with nanoseconds, and a date or time beyond Python's anywhere but a
+    # column of its own (in a list, a struct, a map), ended every format in a traceback
+    # (ValueError: Nanosecond resolution temporal type ... is not safely convertible).
+    # Written as their column's other values are, in the ISO form.
+    want = {
+        "t": "10:08:00.123456789",
+        "l": ["2026-11-20T10:08:00.000000001"],
+        "s": {"d": "10000-01-01", "z": "2026-11-20T10:08:00+00:00"},
+        "m": {"k": ["00:00:00.500000"]},
+    }
+    assert json.loads(_sql(run_cli, tmp_path, _TIMES, "json")) == [want]
+    assert _sql(run_cli, tmp_path, _TIMES, "csv").splitlines()[1] == (
+        '10:08:00.123456789,"[""2026-11-20T10:08:00.000000001""]",'
+        '"{""d"": ""10000-01-01"", ""z"": ""2026-11-20T10:08:00+00:00""}",'
+        '"{""k"": [""00:00:00.500000""]}"'
+    )
+    for fmt in ("markdown", "table"):
+        assert "10:08:00.123456789" in _sql(run_cli, tmp_path, _TIMES, fmt)
