@@ -13,6 +13,7 @@ import decimal
 import io
 import math
 import re
+import struct
 import sys
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
@@ -95,10 +96,10 @@ def _is_list(t: pa.DataType) -> bool:
 
 def _needs_walk(t: pa.DataType) -> bool:
     """Does a column of type ``t`` need more than ``to_pylist``: a MAP anywhere in it
-    (pairs, not a list)."""
+    (pairs, not a list), or a FLOAT (a float32 as its own shortest text)."""
     import pyarrow as pa
 
-    return any(pa.types.is_map(x) for x in _types_in(t))
+    return any(pa.types.is_map(x) or pa.types.is_float32(x) for x in _types_in(t))
 
 
 def _is_temporal(t: pa.DataType) -> bool:
@@ -148,8 +149,10 @@ def _column_values(col: pa.ChunkedArray) -> list[Any]:
 
 
 def _value(t: pa.DataType, v: Any, ints: bool) -> Any:
-    """One value of Arrow type ``t`` from ``to_pylist``: a MAP as a ``MapValue``, and with
-    ``ints`` a date or time (cast to its integer) as its ISO text."""
+    """One value of Arrow type ``t`` from ``to_pylist``: a MAP as a ``MapValue``, a FLOAT
+    as the shortest double that reads back as the same float32 (``0.1``, not
+    ``0.10000000149011612``), and with ``ints`` a date or time (cast to its integer) as
+    its ISO text."""
     import pyarrow as pa
 
     if v is None:
@@ -160,6 +163,8 @@ def _value(t: pa.DataType, v: Any, ints: bool) -> Any:
         return [_value(t.value_type, x, ints) for x in v]
     if pa.types.is_struct(t):
         return {f.name: _value(f.type, v[f.name], ints) for f in t}
+    if pa.types.is_float32(t):
+        return _float32(v)
     if ints and pa.types.is_timestamp(t):
         if t.unit == "ns":
             return _iso_time(v // 1000, t.tz, v % 1000)
@@ -171,6 +176,21 @@ def _value(t: pa.DataType, v: Any, ints: bool) -> Any:
     if ints and pa.types.is_time(t):
         ns = v * {"s": 1_000_000_000, "ms": 1_000_000, "us": 1000, "ns": 1}[t.unit]
         return _iso_clock(ns // 1000, ns % 1000)
+    return v
+
+
+def _float32(v: float) -> float:
+    """The shortest double that reads back as the float32 ``v``: the digits DuckDB (and
+    any float32 printer) shows for a FLOAT, where the widened double has 17."""
+    if not math.isfinite(v):
+        return v
+    for digits in range(1, 10):
+        short = float(f"{v:.{digits}g}")
+        try:
+            if struct.unpack("<f", struct.pack("<f", short))[0] == v:
+                return short
+        except OverflowError:  # rounded past the largest float32
+            continue
     return v
 
 

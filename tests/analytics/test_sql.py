@@ -914,3 +914,15 @@ def test_times_python_cannot_hold_are_written_inside_lists_and_structs(
     )
     for fmt in ("markdown", "table"):
         assert "10:08:00.123456789" in _sql(run_cli, tmp_path, _TIMES, fmt)
+
+
+def test_a_float_reads_as_duckdb_writes_it(run_cli, tmp_path: Path) -> None:
+    # A FLOAT (float32) was written as the double it widens to: 0.1 as 0.10000000149011612
+    # in JSON and CSV, where DuckDB shows 0.1. Now the shortest digits that read back as
+    # that float32; markdown and table round it as any float.
+    q = "SELECT 0.1::FLOAT AS f, [3.4028235e38::FLOAT, 1e-45::FLOAT, 'nan'::FLOAT] AS l"
+    assert json.loads(_sql(run_cli, tmp_path, q, "json")) == [
+        {"f": 0.1, "l": [3.4028235e38, 1e-45, None]}
+    ]
+    assert _sql(run_cli, tmp_path, q, "csv") == 'f,l\n0.1,"[3.4028235e+38, 1e-45, null]"\n'
+    assert _sql(run_cli, tmp_path, q, "markdown").splitlines()[2].startswith("| 0.1000 |")
