@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import duckdb
+    from duckdb.sqltypes import DuckDBPyType as DuckDBPyType  # annotations: column types
 else:
     try:
         import _duckdb as duckdb

@@ -30,7 +30,7 @@ from collections.abc import Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pyarrow as pa
 from runscore.engine import db, duck, history, sources, sqlpack
@@ -38,6 +38,10 @@ from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, SqlPackError, UsageError, interrupted
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.sources import LineIssue
+
+if TYPE_CHECKING:
+    from runscore.engine.duck import DuckDBPyType
+
 
 PACK = "effectiveness"
 LEGACY = "archeflow-legacy"
@@ -1040,7 +1044,7 @@ def run_sql(
     tables, issues, notes = _gather(history, events, version, extra, con, query, pipelines)
     q = _query_connection(tables)
     try:
-        table = duck.sql(q, query).to_arrow_table()
+        table = _as_text_where_arrow_is_not(duck.sql(q, query)).to_arrow_table()
     except duckdb.PermissionException as e:
         raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
     except duckdb.CatalogException as e:
@@ -1066,6 +1070,55 @@ def run_sql(
             + ", ".join(f"{old} (column {i}) → {new}" for i, old, new in renamed)
         )
     return SqlResult(table, issues, notes)
+
+
+#: DuckDB types whose Arrow form is not their value: UHUGEINT goes over as a 128-bit
+#: decimal (from 2**127 on, a negative number), TIMETZ as a time without its offset, BIT
+#: and BIGNUM as their storage bytes. A result holding one, anywhere in a column's type,
+#: gets it as DuckDB's text of it (``01:02:03+05:30``, ``0101``, every digit).
+_NOT_IN_ARROW = frozenset({"uhugeint", "time with time zone", "bit", "bignum"})
+
+
+def _as_text_where_arrow_is_not(rel: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:
+    """``rel`` with each value of a type in ``_NOT_IN_ARROW`` cast to VARCHAR (inside
+    lists, structs, maps and unions too); ``rel`` itself when it holds none."""
+    casts = [_text_type(t) for t in rel.types]
+    if all(c is None for c in casts):
+        return rel
+    return rel.project(
+        ", ".join(
+            f"{f'CAST(#{i} AS {c})' if c is not None else f'#{i}'} AS {_quote(name)}"
+            for i, (name, c) in enumerate(zip(rel.columns, casts, strict=True), start=1)
+        )
+    )
+
+
+def _text_type(t: DuckDBPyType) -> str | None:
+    """The SQL type ``t`` is cast to so that no value in it is one of ``_NOT_IN_ARROW``
+    (those VARCHAR), or None when it holds none."""
+    if t.id in _NOT_IN_ARROW:
+        return "VARCHAR"
+    if t.id not in ("list", "array", "struct", "union", "map"):
+        return None
+    # an array's size is a child too (after its type), and a union's tag (first)
+    kids = t.children[:1] if t.id == "array" else t.children[1:] if t.id == "union" else t.children
+    members = [(n, cast("DuckDBPyType", c)) for n, c in kids]
+    inner = [_text_type(c) for _, c in members]
+    if all(x is None for x in inner):
+        return None
+    texts = [x if x is not None else str(c) for x, (_, c) in zip(inner, members, strict=True)]
+    if t.id == "list":
+        return f"{texts[0]}[]"
+    if t.id == "array":
+        return f"{texts[0]}[{dict(t.children)['size']}]"
+    if t.id == "map":
+        return f"MAP({texts[0]}, {texts[1]})"
+    fields = ", ".join(f"{_quote(n)} {x}" for (n, _), x in zip(members, texts, strict=True))
+    return f"{t.id.upper()}({fields})"
+
+
+def _quote(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _unique_columns(table: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str]]]:

@@ -926,3 +926,50 @@ def test_a_float_reads_as_duckdb_writes_it(run_cli, tmp_path: Path) -> None:
     ]
     assert _sql(run_cli, tmp_path, q, "csv") == 'f,l\n0.1,"[3.4028235e+38, 1e-45, null]"\n'
     assert _sql(run_cli, tmp_path, q, "markdown").splitlines()[2].startswith("| 0.1000 |")
+
+
+_NOT_ARROW = (
+    "SELECT 340282366920938463463374607431768211455::UHUGEINT AS u, "
+    "170141183460469231731687303715884105728::UHUGEINT AS u2, "
+    "'01:02:03+05:30'::TIMETZ AS tz, '0101'::BIT AS b, "
+    "'-123456789012345678901234567890123456789012345'::BIGNUM AS n, "
+    "[{'x': '23:59:59-08'::TIMETZ}] AS l, MAP {1::UHUGEINT: '1'::BIT} AS m, 1 AS u"
+)
+
+
+def test_types_arrow_does_not_carry_are_written_as_duckdb_writes_them(
+    run_cli, tmp_path: Path
+) -> None:
+    # DuckDB hands these to Arrow in a form that is not their value: a UHUGEINT from
+    # 2**127 on became a negative number (-1 for the largest), a TIMETZ lost its offset,
+    # a BIT and a BIGNUM were written as the hex of their storage bytes ("04f5" for
+    # 0101). Now DuckDB's text of them, in every format and in Parquet.
+    row = {
+        "u": "340282366920938463463374607431768211455",
+        "u2": "170141183460469231731687303715884105728",
+        "tz": "01:02:03+05:30",
+        "b": "0101",
+        "n": "-123456789012345678901234567890123456789012345",
+        "l": [{"x": "23:59:59-08"}],
+        "m": {"1": "1"},
+        "u_1": 1,
+    }
+    assert json.loads(_sql(run_cli, tmp_path, _NOT_ARROW, "json")) == [row]
+    assert _sql(run_cli, tmp_path, _NOT_ARROW, "csv").splitlines()[1] == (
+        ",".join(v for v in list(row.values())[:5])
+        + ',"[{""x"": ""23:59:59-08""}]","{""1"": ""1""}",1'
+    )
+    out = tmp_path / "r.parquet"
+    r = run_cli(
+        "sql",
+        _NOT_ARROW,
+        "--history",
+        str(tmp_path / "no-history.jsonl"),
+        "--format",
+        "parquet",
+        "--output",
+        str(out),
+    )
+    assert r.exit_code == 0, r.stderr
+    got = pq.read_table(out).to_pylist()
+    assert got == [{**row, "m": [("1", "1")]}]
