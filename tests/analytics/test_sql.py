@@ -973,3 +973,24 @@ def test_types_arrow_does_not_carry_are_written_as_duckdb_writes_them(
     assert r.exit_code == 0, r.stderr
     got = pq.read_table(out).to_pylist()
     assert got == [{**row, "m": [("1", "1")]}]
+
+
+#: Each type the tests above are about (DECIMAL, MAP, FLOAT, TIME_NS, TIMETZ, BIT,
+#: UHUGEINT), nested too, and their nulls, in one query.
+_GOLDEN_TYPES = (
+    "SELECT 0.10::DECIMAL(10,2) AS dec, 12345678901234567890.1234567890::DECIMAL(38,10) "
+    "AS dec_wide, 0::DECIMAL(38,10) AS dec_zero, 9007199254740993::HUGEINT AS huge, "
+    "0.1::FLOAT AS real, MAP {'k': 1.50, 'j': NULL} AS map, "
+    "MAP {2: MAP {'x': [1.5::DECIMAL(3,1)]}} AS map_nested, "
+    "[{'p': 0.10::DECIMAL(4,2), 't': TIMESTAMP_NS '2026-11-20 10:08:00.000000001'}] AS nested, "
+    "TIME_NS '10:08:00.123456789' AS time_ns, '01:02:03+05:30'::TIMETZ AS timetz, "
+    "'0101'::BIT AS bit, 340282366920938463463374607431768211455::UHUGEINT AS uhuge "
+    "UNION ALL SELECT -0.5, NULL, NULL, NULL, 'nan'::FLOAT, MAP {'': NULL}, NULL, [], NULL, NULL, "
+    "NULL, 0::UHUGEINT"
+)
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv", "markdown", "table"])
+def test_sql_types_golden(run_cli, golden, tmp_path: Path, fmt: str) -> None:
+    out = _sql(run_cli, tmp_path, _GOLDEN_TYPES, fmt)
+    golden(f"sql-types.{ {'markdown': 'md', 'table': 'txt'}.get(fmt, fmt) }", out)
