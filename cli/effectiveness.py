@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 from runscore.cli.exitcodes import ExitCode
+from runscore.cli.options import lock_timeout_option
 from runscore.cli.output import note
 from runscore.engine.packs import effectiveness
 
@@ -73,13 +74,7 @@ class _Progress:
     is_flag=True,
     help="Score and report, but write nothing (no history, no manifest).",
 )
-@click.option(
-    "--lock-timeout",
-    type=float,
-    default=300.0,
-    show_default=True,
-    help="Seconds to wait for another writer's history lock (exit 4 after).",
-)
+@lock_timeout_option()
 def extract_cmd(
     paths: tuple[str, ...],
     history_path: str,

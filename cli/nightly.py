@@ -18,6 +18,7 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
+from runscore.cli.options import SECONDS, lock_timeout_option
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
@@ -189,7 +190,7 @@ def pack_hooks() -> list[nightly.PackHook]:
 )
 @click.option(
     "--wait",
-    type=click.FloatRange(min=0),
+    type=SECONDS,
     default=0.0,
     show_default=True,
     metavar="SECONDS",
@@ -347,12 +348,8 @@ def check_cmd(history_arg: str | None, history_opt: str | None, fmt: str) -> Non
     help="Replace the history itself (under its lock), after copying it to HISTORY.bak-<UTC time>.",
 )
 @click.option("--force", is_flag=True, help="Overwrite an existing --out file.")
-@click.option(
-    "--lock-timeout",
-    type=click.FloatRange(min=0),
-    default=300.0,
-    show_default=True,
-    help="Seconds to wait for a writer's history lock with --in-place (exit 4 after).",
+@lock_timeout_option(
+    help="Seconds to wait for a writer's history lock with --in-place (exit 4 after)."
 )
 def repair_cmd(
     history_arg: str | None,

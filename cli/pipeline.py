@@ -16,6 +16,7 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
+from runscore.cli.options import lock_timeout_option
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write_text, check_writable
@@ -224,13 +225,7 @@ def register(group: click.Group) -> None:
         help="Pipeline history JSONL (appended to; read by --report).",
     )
     @click.option("--no-history", is_flag=True, help="Do not append results to the history.")
-    @click.option(
-        "--lock-timeout",
-        type=float,
-        default=300.0,
-        show_default=True,
-        help="Seconds to wait for another writer's history lock (exit 4 after).",
-    )
+    @lock_timeout_option()
     @click.option(
         "--date",
         "date_text",

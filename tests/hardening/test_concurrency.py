@@ -125,7 +125,8 @@ def test_two_nightly_processes_at_once(tmp_path: Path, hh: Any) -> None:
 def test_a_wait_of_nan_is_refused_not_waited_for_ever(tmp_path: Path, hh: Any) -> None:
     # `--wait nan` / `--lock-timeout nan` passed click's checks (nan >= 0 is not false to
     # it), and a deadline of now + nan is never reached: with the lock held by another
-    # job, nightly and extract waited for ever. They are usage errors (exit 2) now.
+    # job, nightly and extract waited for ever. So did `inf`, which the lock took. They
+    # are usage errors (exit 2), said as the arguments are read.
     import subprocess
     import sys
 
@@ -135,21 +136,24 @@ def test_a_wait_of_nan_is_refused_not_waited_for_ever(tmp_path: Path, hh: Any) -
     hist = tmp_path / "h.jsonl"
     cli = [sys.executable, "-m", "runscore.cli.main"]
     with history.locked(str(out / ".nightly"), timeout=0), history.locked(str(hist), timeout=0):
-        runs = [
-            ["nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05", "--wait", "nan"],
-            ["extract", "proj/.archeflow/events", "--history", str(hist), "--lock-timeout", "nan"],
-        ]
-        for args in runs:
-            try:
-                res = subprocess.run(
-                    cli + args, cwd=tmp_path, capture_output=True, text=True, timeout=30
+        for value in ("nan", "inf"):
+            runs = [
+                ["nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05", "--wait"],
+                ["extract", "proj/.archeflow/events", "--history", str(hist), "--lock-timeout"],
+            ]
+            for args in runs:
+                try:
+                    res = subprocess.run(
+                        [*cli, *args, value], cwd=tmp_path, capture_output=True, text=True,
+                        timeout=30,
+                    )  # fmt: skip
+                except subprocess.TimeoutExpired:
+                    pytest.fail(f"{args[0]} {value} still waiting after 30 s")
+                assert res.returncode == 2, res.stderr
+                assert res.stdout == ""
+                assert res.stderr == (
+                    f"error: Invalid value for '{args[-1]}': '{value}' is not a finite number "
+                    f"of seconds, 0 or more (see 'runscore {args[0]} --help')\n"
                 )
-            except subprocess.TimeoutExpired:
-                pytest.fail(f"{args[0]} still waiting after 30 s")
-            assert res.returncode == 2, res.stderr
-            assert res.stdout == ""
-            assert res.stderr == (
-                "error: a lock timeout must be a number of seconds (0 or more), not nan\n"
-            )
     assert not (out / "2026-04-05").exists()
     assert not hist.exists()  # nothing extracted

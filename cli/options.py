@@ -1,0 +1,55 @@
+"""Options several commands share, declared once so that they take the same values.
+
+``--lock-timeout`` (every command that appends to or rewrites a history) and
+``nightly --wait`` are lock waits: ``SECONDS`` is their one type.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Seconds(click.types.FloatParamType):
+    """How long to wait for a lock: a finite number of seconds, 0 or more (0 tries once).
+
+    Refused at parse time, whatever the command goes on to do: ``float`` took a negative
+    wait (tried once) where ``FloatRange(min=0)`` refused it, and both took ``nan`` and
+    ``inf``, whose deadline (now + nan, now + inf) is never reached, so a lock held
+    elsewhere was waited for ever; ``nan`` was refused only once a lock was to be taken.
+    """
+
+    name = "seconds"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            seconds = math.nan
+        if not (math.isfinite(seconds) and seconds >= 0):
+            self.fail(f"{value!r} is not a finite number of seconds, 0 or more", param, ctx)
+        return seconds + 0.0  # -0.0 is 0.0
+
+
+SECONDS = Seconds()
+
+#: The help of ``--lock-timeout`` where it is a history's writer lock.
+LOCK_TIMEOUT_HELP = "Seconds to wait for another writer's history lock (exit 4 after)."
+
+
+def lock_timeout_option(help: str = LOCK_TIMEOUT_HELP) -> Callable[[F], F]:
+    """``--lock-timeout SECONDS`` (default 300), as every command that writes a history takes it."""
+    return click.option(
+        "--lock-timeout",
+        type=SECONDS,
+        default=300.0,
+        show_default=True,
+        help=help,
+    )
