@@ -15,6 +15,7 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
+from runscore.cli.options import lock_timeout_option
 from runscore.cli.render import render
 from runscore.engine.history import atomic_write_text
 from runscore.engine.packs import plugin as engine
@@ -267,6 +268,7 @@ def register(group: click.Group) -> None:
         "skill, scoring version and content hash).",
     )
     @click.option("--no-history", is_flag=True, help="Do not append results to the history.")
+    @lock_timeout_option()
     @click.pass_context
     def score_cmd(
         ctx: click.Context,
@@ -278,6 +280,7 @@ def register(group: click.Group) -> None:
         out_dir: str | None,
         history_path: str,
         no_history: bool,
+        lock_timeout: float,
     ) -> None:
         """Score every skill folder (a folder holding SKILL.md) under the ROOTs.
 
@@ -285,7 +288,9 @@ def register(group: click.Group) -> None:
         dimension scores and grades (— when unmeasured), depth and confidence,
         composite, grade, badge, Elo, and the three weakest weighted dimensions
         with a tip each; then a ranking over all skills. Exit code 1 when a
-        skill or an input line could not be used (each is reported on stderr).
+        skill or an input line could not be used (each is reported on stderr); 4
+        when another process holds the history's lock for longer than --lock-timeout
+        (no report is written then).
         """
         result = engine.score(
             list(roots),
@@ -293,6 +298,7 @@ def register(group: click.Group) -> None:
             mc=mc,
             matchups=matchups,
             history_path=None if no_history else history_path,
+            lock_timeout=lock_timeout,
         )
         _notes(result)
         if out_dir is not None:

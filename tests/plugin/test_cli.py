@@ -135,6 +135,36 @@ def test_history_is_append_only_and_idempotent(
     assert len(Path("h.jsonl").read_text().splitlines()) == 3
 
 
+def test_lock_timeout_is_how_long_score_waits_for_the_history_lock(
+    run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
+) -> None:
+    # `plugin score` waited a fixed 300 s for a history lock held elsewhere, where
+    # `extract` and `pipeline` take --lock-timeout: a script could not say how long to wait.
+    import time
+
+    from runscore.engine import history
+
+    hist = tmp_path / "h.jsonl"
+    for out in (["--out", "report"], []):
+        with history.locked(str(hist), timeout=0):
+            start = time.monotonic()
+            r = run_cli(
+                "plugin", "score", fixture_root, "--history", str(hist), *out,
+                "--lock-timeout", "0.2",
+            )  # fmt: skip
+            waited = time.monotonic() - start
+        assert (r.exit_code, r.stdout) == (4, "")
+        assert r.stderr == (
+            f"error: {hist}: another runscore process holds the plugin history lock\n"
+        )
+        assert waited < 60  # not the 300 s it waited before
+    assert not Path("report").exists()  # no report of records the history does not hold
+    assert not hist.exists()
+    r = run_cli("plugin", "score", fixture_root, "--history", str(hist), "--lock-timeout", "0")
+    assert r.exit_code == 0, r.stderr  # the lock free: taken at once
+    assert len(hist.read_text().splitlines()) == 3
+
+
 def test_a_change_to_the_skill_folder_is_a_new_history_record(
     run_cli: Callable[..., Result], fixture_root: str
 ) -> None:
