@@ -107,6 +107,11 @@ HISTORY_FIELDS = (
     "sources",
 )
 HISTORY_COLUMNS = {name: "JSON" for name in HISTORY_FIELDS}
+#: The keys of a history line its readers read: one that gives a field twice is skipped
+#: and reported by the report and ``runscore sql`` (as a line that is not JSON is), and
+#: ``append_history`` does not take it for the record it would be: that record is
+#: appended again, so no reader is left without it.
+HISTORY_KEYS: dict[str, tuple[str, ...] | None] = {"$": HISTORY_FIELDS}
 
 #: Views ``history_tables`` returns (for ``runscore sql`` / exports), with what they hold.
 HISTORY_VIEWS: dict[str, str] = {
@@ -554,6 +559,7 @@ def append_history(
                 [f],
                 "pl_history_keys",
                 {"pipeline_id": "JSON", "scoring_version": "JSON", "inputs_sha256": "JSON"},
+                unique_keys=HISTORY_KEYS,
             )
             fresh = con.execute(
                 """
@@ -614,7 +620,7 @@ def _load_history(
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
         raise UsageError(f"{path}: the history must be a file, not a directory")
     con = db.connect()
-    _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS)
+    _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS)
     if not readable:
         raise NothingReadable("the pipeline history could not be read:\n" + _fmt_problems(errors))
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.

@@ -54,6 +54,10 @@ MATCHUP_COLUMNS = {"skill": "JSON", "opponent": "JSON", "opponent_elo": "JSON", 
 MC_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(MC_COLUMNS)}
 MATCHUP_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(MATCHUP_COLUMNS)}
 HISTORY_KEY_COLUMNS = {"skill": "JSON", "scoring_version": "JSON", "content_hash": "JSON"}
+#: A history line that gives one of its key fields twice is skipped with a warning, as a
+#: line that is not JSON is: which skill or hash it records cannot be known, so the
+#: record it may be is appended again rather than taken as there.
+HISTORY_KEYS: dict[str, tuple[str, ...] | None] = {"$": tuple(HISTORY_KEY_COLUMNS)}
 
 _SCORE_STAGE = (0, 299)
 _REPORT_STAGE = (300, 699)
@@ -311,7 +315,9 @@ def _append_history(
             if f.error:
                 raise NothingReadable(f"{path}: {f.error}")
             files.append(f)
-        res = sources.read_jsonl(con, files, "plugin_history_in", HISTORY_KEY_COLUMNS)
+        res = sources.read_jsonl(
+            con, files, "plugin_history_in", HISTORY_KEY_COLUMNS, unique_keys=HISTORY_KEYS
+        )
         result.warnings.extend(
             LineIssue(i.file, i.line, f"history line skipped: {i.reason}") for i in res.skipped
         )

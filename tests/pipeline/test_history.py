@@ -145,6 +145,53 @@ def test_torn_and_bad_history_lines(run_cli: Any, example: Path) -> None:
     assert total["pipelines"] == 4
 
 
+def test_a_history_line_that_gives_a_field_twice_is_skipped_not_taken(
+    run_cli: Any, example: Path
+) -> None:
+    # The history's readers took the first of the two values (DuckDB's), where Python and
+    # JavaScript take the last: which was meant cannot be known. The report, the sql
+    # views and the idempotency check read such a line now as a line that is not JSON:
+    # skipped (listed by the report), and its record, not taken as there, written again.
+    _score(run_cli)
+    lines = HIST.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(x)["pipeline_id"] for x in lines[2:]] == [
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+    lines[2] = lines[2][:-1] + ',"pipeline_id":"p-other"}'
+    lines[3] = lines[3][:-1] + ',"verdict":"NEEDS_IMPROVEMENT"}'
+    HIST.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    skipped = (
+        ".archeflow/memory/pipelines.jsonl:3: duplicate key pipeline_id\n"
+        ".archeflow/memory/pipelines.jsonl:4: duplicate key verdict\n"
+    )
+
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    assert (rep.exit_code, rep.stderr) == (1, skipped)
+    total = [r for r in json.loads(rep.stdout) if r["is_total"]][0]
+    assert (total["pipelines"], total["excellent"], total["needs_improvement"]) == (2, 0, 0)
+    tables, errors = engine.history_tables(str(HIST))
+    assert [(d.line, d.reason) for d in errors] == [
+        (3, "duplicate key pipeline_id"),
+        (4, "duplicate key verdict"),
+    ]
+    assert [r["history_line"] for r in tables["pipeline_history"].to_pylist()] == [1, 2]
+
+    res = _score(run_cli)  # the two records, not held by a line a reader takes, again
+    assert "history .archeflow/memory/pipelines.jsonl: 2 new record(s), 2 already recorded" in (
+        res.stderr
+    )
+    assert HIST.read_text(encoding="utf-8").splitlines()[:4] == lines  # nothing rewritten
+    assert [r["pipeline_id"] for r in _records()[4:]] == [
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    assert (rep.exit_code, rep.stderr) == (1, skipped)
+    total = [r for r in json.loads(rep.stdout) if r["is_total"]][0]
+    assert (total["pipelines"], total["excellent"], total["needs_improvement"]) == (4, 1, 0)
+
+
 def test_symlinked_history_is_refused(run_cli: Any, example: Path, tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.jsonl"
     target.write_text("")

@@ -165,6 +165,30 @@ def test_lock_timeout_is_how_long_score_waits_for_the_history_lock(
     assert len(hist.read_text().splitlines()) == 3
 
 
+def test_a_history_line_that_gives_a_key_field_twice_is_skipped_not_taken(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # The idempotency check took the first of two `skill`s (DuckDB's; Python and
+    # JavaScript take the last): the record was taken as there, and not written again.
+    # It reads such a line as a line that is not JSON now: skipped with a warning.
+    assert run_cli("plugin", "score", fixture_root, "--format", "json").exit_code == 0
+    lines = HISTORY.read_text().splitlines()
+    assert json.loads(lines[0])["skill"] == "async-python-patterns"
+    lines[0] = lines[0][:-1] + ',"skill":"elsewhere"}'
+    HISTORY.write_text("".join(x + "\n" for x in lines))
+    r = run_cli("plugin", "score", fixture_root, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr == (
+        "warning: .archeflow/memory/plugins.jsonl:1: history line skipped: duplicate key skill\n"
+        "scored 3 skill(s)\n"
+        "history .archeflow/memory/plugins.jsonl: 1 new record(s), 2 already recorded\n"
+    )
+    now = HISTORY.read_text().splitlines()
+    assert now[:3] == lines  # nothing rewritten
+    assert json.loads(now[3])["skill"] == "async-python-patterns"
+    assert len(now) == 4
+
+
 def test_a_change_to_the_skill_folder_is_a_new_history_record(
     run_cli: Callable[..., Result], fixture_root: str
 ) -> None:
