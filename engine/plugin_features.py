@@ -46,6 +46,12 @@ USE_CASES = re.compile(
 ING_CONTEXT = re.compile(r"\b(when\s+\w+ing|for\s+\w+ing|during\s+\w+ing)\b")
 
 OUTPUT_FORMAT = re.compile(r"\boutput\b.*\bformat\b|\bformat\b.*\boutput\b|\breturn.*json\b")
+#: OUTPUT_FORMAT's alternatives as (first, then) pairs: "first, then later on its line".
+_OUTPUT_FORMAT_PAIRS = (
+    (re.compile(r"\boutput\b"), re.compile(r"\bformat\b")),
+    (re.compile(r"\bformat\b"), re.compile(r"\boutput\b")),
+    (re.compile(r"\breturn"), re.compile(r"json\b")),
+)
 RETURNS = re.compile(r"\breturns?\b|\bproduces?\b|\boutputs?\b|\bgenerates?\b")
 INPUTS = re.compile(r"\binput\b|\breceives?\b|\baccepts?\b|\bparameters?\b|\bargs?\b")
 ORCHESTRATES = re.compile(r"\borchestrat\w*\b|\bcoordinat\w*\b|\bdispatch\w*\b")
@@ -72,6 +78,30 @@ TOOL_REF = re.compile(
 TOOL_PROSE = re.compile(rf"(?i:\bthe)\s+(?:`)?({_TOOLS})(?:`)?\s+tool\b")
 #: Every TOOL_REF match contains this; it starts with a literal, so `re` scans for it fast.
 _TOOL_IN_TICKS = re.compile(rf"`(?:{_TOOLS})`", re.IGNORECASE)
+
+
+def _then_on_its_line(text: str, first: re.Pattern[str], then: re.Pattern[str]) -> bool:
+    """Same answer as ``re.search(first + ".*" + then, text)`` (``.`` not crossing "\\n"),
+    in linear time. The regex retries ``.*`` from every ``first`` of a line that has no
+    ``then`` after it, so one long line (minified code with thousands of ``return``) took
+    minutes. A ``then`` after any ``first`` of a line is after its first one: only that
+    one is tried, up to the end of its line (``search(text, pos, endpos)`` reads ``\\b``
+    against the characters around, as the whole-text regex does)."""
+    pos = 0
+    while (a := first.search(text, pos)) is not None:
+        end = text.find("\n", a.end())
+        end = len(text) if end < 0 else end
+        if then.search(text, a.end(), end) is not None:
+            return True
+        pos = end + 1
+    return False
+
+
+def _has_output_format(lower: str) -> bool:
+    """``OUTPUT_FORMAT.search(lower) is not None``, in linear time (``_then_on_its_line``)."""
+    if "format" not in lower and "json" not in lower:
+        return False
+    return any(_then_on_its_line(lower, a, b) for a, b in _OUTPUT_FORMAT_PAIRS)
 
 
 def _search(pattern: re.Pattern[str], text: str, *needles: str) -> bool:
@@ -460,7 +490,9 @@ def extract(
             "line": link_line(m.start()),
             "exists": PurePosixPath(m.group(1)).name.lower() in existing,
         }
-        for i, m in enumerate(REF_LINK.finditer(text))
+        # Every match ends at a ")": past the last one none can start and end, and the regex
+        # read from each "(references/" there to the end of the file (quadratic).
+        for i, m in enumerate(REF_LINK.finditer(text, 0, text.rfind(")") + 1))
     ]
 
     paths = fm.get("paths")
@@ -521,7 +553,7 @@ def extract(
         "has_decision": _search(
             DECISION, lower, "decision", "when to use", "comparison", "tradeoff"
         ),
-        "has_output_format": _search(OUTPUT_FORMAT, lower, "format", "json"),
+        "has_output_format": _has_output_format(lower),
         "has_returns": _search(RETURNS, lower, "return", "produce", "output", "generate"),
         "has_inputs": _search(INPUTS, lower, "input", "receive", "accept", "parameter", "arg"),
         "orchestrates": _search(ORCHESTRATES, lower, "orchestrat", "coordinat", "dispatch"),

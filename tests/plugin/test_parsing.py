@@ -3,13 +3,24 @@ safe_load, Unicode \\b / \\w, str.splitlines; odd frontmatter is read, never fat
 
 from __future__ import annotations
 
+import signal
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from runscore.engine import plugin_features
 
 DESC = "Use when parsing skills, for testing the parser, when reading files."
 LF = f"---\nname: p\ndescription: {DESC}\n---\n## A\n### B\nIt returns JSON.\n```python\nx\n```\n"
+
+#: Pieces of text that "output … format" / "return … json" (spec §3) turn on: the words,
+#: near-words, word characters, line breaks (only "\n" ends a line for `.`).
+_OUTPUT_WORDS = [
+    "output", "format", "return", "json", "outputs", "returnjson", "xjson", "_", "é", "a",
+    " ", ".", "\n", "\u2028", "\x85", "\r",
+]  # fmt: skip
 
 SKILLS: dict[str, dict[str, Any]] = {
     "lf": {"text": LF},
@@ -228,3 +239,44 @@ def test_a_frontmatter_name_that_is_not_text_is_a_warning(
         ("odd/SKILL.md", 1, reason)
     ]
     assert result.issues == []
+
+
+def test_long_lines_are_read_in_linear_time(tmp_path: Any, kit: SimpleNamespace) -> None:
+    # "output … format" / "return … json" on one line (spec §3, `.` not crossing lines) and
+    # "(references/…)" links were regexes that retried from every "output" / "return" of a
+    # line without the word after it, and from every "(references/" with no ")" after it
+    # to the end of the file: quadratic, so this 3 MB SKILL.md took over ten minutes and
+    # held up every other skill of the run. Same answers in a second; over a minute fails.
+    n = 100_000
+    body = (
+        "json\n"  # a "json" in the file, but never after a "return" of its line
+        + "function(a){return a};" * n
+        + "\nformat\n"
+        + "output " * n  # no "format" after any of them on this line
+        + "\n"
+        + "(references/a.md " * n  # no ")" after any of them
+        + "\n"
+    )
+    text = "---\nname: long\ndescription: Use when testing long lines.\n---\n" + body
+    signal.signal(signal.SIGALRM, _too_slow)
+    signal.alarm(60)
+    try:
+        by_skill, result = kit.score(tmp_path, {"long": {"text": text, "refs": ["b.md"]}})
+    finally:
+        signal.alarm(0)
+    s = by_skill["long"]
+    # 0.70 + 0.05 ("return"): no output format, no inputs, no fences, no orchestration
+    assert s["static"]["sub_scores"]["orchestration_wiring"] == 0.75
+    assert s["anti_patterns"] == []  # no link closes, so none is an orphan
+    assert result.issues == []
+
+
+def _too_slow(signum: int, frame: Any) -> None:
+    raise TimeoutError("scoring one long-lined SKILL.md took over a minute")
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(st.sampled_from(_OUTPUT_WORDS), max_size=16).map("".join))
+def test_the_linear_output_format_check_answers_as_the_regex(text: str) -> None:
+    want = plugin_features.OUTPUT_FORMAT.search(text) is not None
+    assert plugin_features._has_output_format(text) == want
