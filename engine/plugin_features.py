@@ -316,6 +316,20 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None
             True,
             (1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty"),
         )
+    if parts[1].strip() and not parts[1].endswith("\n"):
+        # "description: a --- b": the frontmatter ends at that ---, its YAML still loads,
+        # and the description is "a" (spec §2); the rest of the line goes to the body.
+        line = parts[1].count("\n") + 1
+        return (
+            fm,
+            parts[2],
+            True,
+            (
+                line,
+                f"the --- on line {line} ends the frontmatter, though it is not a line of its "
+                "own: what follows it is read as the body",
+            ),
+        )
     return fm, parts[2], True, None
 
 

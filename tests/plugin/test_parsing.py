@@ -33,6 +33,7 @@ SKILLS: dict[str, dict[str, Any]] = {
     "number-description": {"text": "---\nname: n\ndescription: 12345678901234567890123\n---\n"},
     "unclosed": {"text": "---\nname: x\ndescription: Use when never closed\n"},
     "dashes-in-value": {"text": '---\nname: d\ndescription: "a --- b, use when x"\n---\nbody\n'},
+    "dashes-in-plain-value": {"text": "---\nname: e\ndescription: a --- b, use when x\n---\n"},
     "unicode-boundary": {"text": "---\nname: u\ndescription: éproactively, ça\n---\n"},
     "line-separators": {"text": "dup\u2028dup\nx\x85y\n"},
     "parent": {"text": LF},
@@ -106,18 +107,32 @@ FRONTMATTER_LOST = {
         1,
         "frontmatter is not closed (no second ---); the whole file is read as the body",
     ),
+    "dashes-in-plain-value/SKILL.md": (
+        3,
+        "the --- on line 3 ends the frontmatter, though it is not a line of its own: what "
+        "follows it is read as the body",
+    ),
 }
 
 
 def test_frontmatter_that_is_not_read_is_a_warning(parsed: Any) -> None:
-    # Invalid YAML, a BOM and a missing closing --- each cost the skill its name and
-    # description (scores as spec §2 says), and nothing told the user why.
+    # Invalid YAML, a BOM, a missing closing --- and one inside a value each cost the skill
+    # its name or description (scores as spec §2 says), and nothing told the user why.
     lost = {
         w.file.split("/skills/")[1]: (w.line, w.reason)
         for w in parsed[1].warnings
         if w.file.split("/skills/")[1] in FRONTMATTER_LOST
     }
     assert lost == FRONTMATTER_LOST
+
+
+def test_dashes_in_a_plain_value_end_the_frontmatter(parsed: Any) -> None:
+    # Its YAML loads, so only the warning (FRONTMATTER_LOST) says why the description is "a"
+    # and why "b, use when x" is no trigger (spec §2: the text is split on ---).
+    s = parsed[0]["dashes-in-plain-value"]
+    assert s["name"] == "e"
+    assert [a["flag"] for a in s["anti_patterns"]] == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+    assert s["static"]["sub_scores"]["frontmatter_quality"] == 0.15  # a name, "a"
 
 
 def test_unclosed_frontmatter_is_body(parsed: Any) -> None:
