@@ -111,6 +111,7 @@ def render_skill(
     weights: dict[str, float],
     rank: int | None = None,
     cuts: Sequence[float] = (),
+    elo_cuts: Sequence[float] = (),
 ) -> str:
     return _md(
         "plugin_skill.md.j2",
@@ -119,14 +120,19 @@ def render_skill(
         sub_checks=SUB_CHECKS,
         dims=DIMENSIONS,
         weights=weights,
-        **_cuts(cuts),
+        **_cuts(cuts, elo_cuts),
     )
 
 
-def _cuts(cuts: Sequence[float]) -> dict[str, list[float]]:
-    """The grade cut-offs for a 0–100 composite, and for a 0–1 dimension score (graded
-    as score × 100): what the templates write a score apart from (the ``vs`` filter)."""
-    return {"cuts": list(cuts), "dim_cuts": [c / 100 for c in cuts]}
+def _cuts(cuts: Sequence[float], elo_cuts: Sequence[float]) -> dict[str, list[float]]:
+    """The grade cut-offs for a 0–100 composite, for a 0–1 dimension score (graded as
+    score × 100) and the badges' for an Elo rating: what the templates write a value apart
+    from (the ``vs`` filter)."""
+    return {
+        "cuts": list(cuts),
+        "dim_cuts": [c / 100 for c in cuts],
+        "elo_cuts": list(elo_cuts),
+    }
 
 
 def render_report(result: engine.PluginResult) -> str:
@@ -143,7 +149,7 @@ def render_report(result: engine.PluginResult) -> str:
         dims=DIMENSIONS,
         weights=result.dimension_weights,
         scoring_version=engine.SCORING_VERSION,
-        **_cuts(result.score_cuts),
+        **_cuts(result.score_cuts, result.elo_cuts),
     )
 
 
@@ -185,6 +191,7 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
                     result.dimension_weights,
                     ranks.get((s["skill"], s["path"])),
                     result.score_cuts,
+                    result.elo_cuts,
                 ),
             )
             written.append(p)
@@ -350,7 +357,7 @@ def register(group: click.Group) -> None:
                 _md(
                     "plugin_rank.md.j2",
                     ranking=result.ranking.to_pylist(),
-                    **_cuts(result.score_cuts),
+                    **_cuts(result.score_cuts, result.elo_cuts),
                 ),
                 nl=False,
             )

@@ -83,6 +83,9 @@ class PluginResult:
     #: the cut-offs a 0–100 composite is graded and badged by (sql 010: grades and badges'
     #: minimum composites), for reports that print a score beside its grade apart from them
     score_cuts: list[float] = field(default_factory=list)
+    #: the badges' minimum Elo ratings (sql 010), for reports that print a rating beside its
+    #: badge apart from them: 1499.96 under Gold's 1500 is not "1500.0"
+    elo_cuts: list[float] = field(default_factory=list)
     history_path: str | None = None
     history_written: int = 0
     history_skipped: int = 0
@@ -250,6 +253,9 @@ def evaluate(
         "SELECT DISTINCT c FROM (SELECT min_score AS c FROM plugin_grade_cut "
         "UNION ALL SELECT min_composite FROM plugin_badges) WHERE c IS NOT NULL ORDER BY c DESC"
     ).fetchall()
+    elo_cuts = con.execute(
+        "SELECT DISTINCT min_elo FROM plugin_badges WHERE min_elo IS NOT NULL ORDER BY 1 DESC"
+    ).fetchall()
     result = PluginResult(
         report=report.drop_columns(list(_INTERNAL)),
         ranking=ranking,
@@ -257,6 +263,7 @@ def evaluate(
         warnings=warnings,
         dimension_weights={str(d): float(w) for d, w in weights},
         score_cuts=[float(c) for (c,) in cuts],
+        elo_cuts=[float(c) for (c,) in elo_cuts],
     )
     return result, con
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -340,3 +341,38 @@ def test_deep_report_golden(run_cli: Callable[..., Result], fixture_root: str) -
     assert "Clopper–Pearson 95% 0.006–0.806" in text
     assert "INPUTS/mc.jsonl:5: activated is not true/false" in text
     assert "1.5 is outside \\[0, 1\\]; treated as unmeasured" in text
+
+
+def _rating_of(target: float) -> list[dict[str, object]]:
+    """Matchups that rate a skill ``target`` (spec §7): losses down to near it, then one
+    draw against the opponent rating that lands on it."""
+    matchups, ra = [], 1500.0
+    while ra - target > 15.0:  # a loss to an equal opponent costs 16
+        matchups.append({"opponent_elo": ra, "result": "loss"})
+        ra -= 16.0
+    e = 0.5 - (target - ra) / 32.0  # a draw ends on ra + 32 (0.5 - e); here 0.47 < e < 1
+    matchups.append({"opponent_elo": ra + 400.0 * math.log10(1.0 / e - 1.0), "result": "draw"})
+    return matchups
+
+
+def test_an_elo_under_a_badges_minimum_never_reads_as_it(
+    run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
+) -> None:
+    # team-composition-patterns (composite 72.80) is Silver with an Elo of 1400 or more.
+    # Rated 1399.96 it is Bronze, and the report said "Elo: 1400.0": Silver's minimum.
+    skill = "team-composition-patterns"
+    lines = [{"skill": skill, "opponent": "o", **m} for m in _rating_of(1399.96)]
+    mfile = tmp_path / "m.jsonl"
+    mfile.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    j = json.loads(
+        run_cli("plugin", "score", fixture_root, f"--matchups={mfile}", "--format", "json",
+                "--no-history").stdout
+    )  # fmt: skip
+    s = next(x for x in j if x["skill"] == skill)
+    assert round(s["elo"]["rating"], 9) == 1399.96 and s["badge"] == "Bronze"
+    r = run_cli("plugin", "score", fixture_root, f"--matchups={mfile}", "--no-history")
+    assert r.exit_code == 0
+    assert f"| {skill} | {skill} | 72.80 | C- | Bronze | 1399.96 (1386.5–1417.6) |" in r.stdout
+    assert "- Elo: 1399.96 (95% CI 1386.5–1417.6, 7 matchups)" in r.stdout
+    ranked = run_cli("plugin", "rank", fixture_root, f"--matchups={mfile}").stdout
+    assert f"| {skill} | {skill} | 72.80 | C- | Bronze | 1399.96 (1386.5–1417.6) |" in ranked
