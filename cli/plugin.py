@@ -126,12 +126,14 @@ def render_skill(
 
 def _cuts(cuts: Sequence[float], elo_cuts: Sequence[float]) -> dict[str, list[float]]:
     """The grade cut-offs for a 0–100 composite, for a 0–1 dimension score (graded as
-    score × 100) and the badges' for an Elo rating: what the templates write a value apart
-    from (the ``vs`` filter)."""
+    score × 100) and the badges' for an Elo rating, and the ends of a 0–1 score that is not
+    graded (a sub-check): what the templates write a value apart from (the ``vs``
+    filter), so 0.9996 never reads "1.00", a perfect score."""
     return {
         "cuts": list(cuts),
         "dim_cuts": [c / 100 for c in cuts],
         "elo_cuts": list(elo_cuts),
+        "unit_ends": [0.0, 1.0],
     }
 
 

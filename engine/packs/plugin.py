@@ -81,7 +81,8 @@ class PluginResult:
     #: composite weight per dimension, in dimension order (sql 010)
     dimension_weights: dict[str, float] = field(default_factory=dict)
     #: the cut-offs a 0–100 composite is graded and badged by (sql 010: grades and badges'
-    #: minimum composites), for reports that print a score beside its grade apart from them
+    #: minimum composites) and the scale's ends (100 reads as perfect), for reports that
+    #: print a score beside its grade apart from them
     score_cuts: list[float] = field(default_factory=list)
     #: the badges' minimum Elo ratings (sql 010), for reports that print a rating beside its
     #: badge apart from them: 1499.96 under Gold's 1500 is not "1500.0"
@@ -262,7 +263,7 @@ def evaluate(
         issues=sorted(issues, key=lambda i: (i.file, i.line, i.reason)),
         warnings=warnings,
         dimension_weights={str(d): float(w) for d, w in weights},
-        score_cuts=[float(c) for (c,) in cuts],
+        score_cuts=sorted({0.0, 100.0, *(float(c) for (c,) in cuts)}, reverse=True),
         elo_cuts=[float(c) for (c,) in elo_cuts],
     )
     return result, con
