@@ -161,3 +161,78 @@ def test_weakest_dimensions_get_concrete_tips(scored: dict[str, Any]) -> None:
     assert {t["dimension"]: t["tip"] for t in scored["bloated-801"]["tips"]}[
         "progressive_disclosure"
     ] == "SKILL.md has 801 lines: move detail into references/ and keep 200–600 lines"
+
+
+#: A description that earns every pushiness point of spec §3 (0.95 of them: frontmatter
+#: quality is 0.97 at most): a trigger, "proactively", "invoke"/"automatically", three
+#: comma contexts, an "-ing" context, 100+ characters.
+FULL_DESC = (
+    "Reviews pull requests proactively. Use when reviewing code, for testing changes, "
+    "when building features, when debugging failures; invoke it automatically."
+)
+#: Every other static sub-check at its maximum (token efficiency: the fences' closing
+#: lines repeat), so triggering accuracy is the dimension a tip goes to first.
+RICH_BODY = "\n".join(
+    [
+        "## Usage", "It accepts a diff as input and returns JSON output format.",
+        "```bash\nrun\n```", "```json\n{}\n```", "```python\nx\n```", "```yaml\na: 1\n```",
+        "## Examples", "### Example one", "## Troubleshooting", "### Common",
+        "## Decision table", "| a | b |", "|---|---|",
+        "See also skills/a, skills/b, skills/c, skills/d (related).",
+        "Details in [guide](references/guide.md).",
+    ]
+    + [f"Line {i} of guidance." for i in range(420)]
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("folder", "name", "desc", "judged", "tip"),
+    [
+        # a name of its own, only "invoke"/"automatically" missing: the catch-all said
+        # "give the skill a name of its own in the frontmatter and sharpen …"
+        (
+            "folder", "own-name", FULL_DESC.replace("; invoke it automatically", ""), None,
+            'say in the description how it is invoked ("invoke it …", "triggers automatically …")',
+        ),
+        (
+            "folder", "own-name", FULL_DESC.replace(" proactively", ""), None,
+            'add "Use proactively when …" to the description',
+        ),
+        # every static point earned; the judges' score is what is low
+        (
+            "folder", "own-name", FULL_DESC, 0.1,
+            "judges rate triggering accuracy low: make the description name the requests "
+            "it is for",
+        ),
+        (
+            "folder", "own-name", FULL_DESC, None,
+            "the frontmatter earns every point static analysis gives: sharpen the trigger "
+            "phrases to the prompts that should pick it up",
+        ),
+        (
+            "folder", "folder", FULL_DESC, None,
+            "give the skill a name of its own in the frontmatter, not its folder's",
+        ),
+        (
+            "folder", "", FULL_DESC, None,
+            "give the skill a name in the frontmatter (its name: is empty)",
+        ),
+    ],
+)  # fmt: skip
+def test_the_triggering_tip_names_what_is_missing(
+    tmp_path: Any,
+    kit: SimpleNamespace,
+    folder: str,
+    name: str,
+    desc: str,
+    judged: float | None,
+    tip: str,
+) -> None:
+    text = f"---\nname: {name}\ndescription: {desc}\n---\n{RICH_BODY}\n"
+    skills = {folder: {"text": text, "refs": ["guide.md"], "assets": ["t.txt"]}}
+    skills |= {p: {"text": f"---\nname: {p}\ndescription: Use when {p}\n---\n"} for p in "abcd"}
+    scores = {"triggering_accuracy": judged}
+    judge = [] if judged is None else [{"skill": folder, "judge": "j", "scores": scores}]
+    by_skill, _ = kit.score(tmp_path, skills, judge=judge)
+    first = by_skill[folder]["tips"][0]
+    assert (first["dimension"], first["tip"]) == ("triggering_accuracy", tip)

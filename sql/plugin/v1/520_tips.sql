@@ -42,11 +42,23 @@ SELECT sid, rank, dimension, score, weight, lost,
             THEN 'describe the context as an activity ("when reviewing …", "for deploying …")'
         WHEN NOT desc_trigger_words AND NOT desc_proactively
             THEN 'say when the model should pick it up unprompted ("Use proactively when …")'
+        -- Each point frontmatter_quality (100) can still earn has its own rule, then the
+        -- other layers': one catch-all told a skill with a name of its own to give itself one.
+        WHEN NOT name_present
+            THEN 'give the skill a name in the frontmatter (its name: is empty)'
+        WHEN name_is_folder
+            THEN 'give the skill a name of its own in the frontmatter, not its folder''s'
+        WHEN NOT desc_proactively
+            THEN 'add "Use proactively when …" to the description'
+        WHEN NOT desc_trigger_words
+            THEN 'say in the description how it is invoked ("invoke it …", "triggers automatically …")'
         WHEN activation_rate IS NOT NULL AND activation_rate < 1
             THEN format('Monte Carlo activation is {}%: sharpen the trigger phrases to the prompts that missed',
                         plugin_num_text(activation_rate * 100,
                                         plugin_dec_vs(activation_rate * 100, 100, 1)))
-        ELSE 'give the skill a name of its own in the frontmatter and sharpen the trigger phrases'
+        WHEN judge_score IS NOT NULL AND judge_score < 1
+            THEN 'judges rate triggering accuracy low: make the description name the requests it is for'
+        ELSE 'the frontmatter earns every point static analysis gives: sharpen the trigger phrases to the prompts that should pick it up'
     END
     WHEN 'orchestration_fitness' THEN CASE
         WHEN orchestrates
