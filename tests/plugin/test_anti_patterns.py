@@ -21,6 +21,7 @@ SKILLS: dict[str, dict[str, Any]] = {
     "over-15": skill(body="MUST\n" * 7 + "NEVER ALWAYS\n" * 4),
     "empty-19": skill(desc="Use when a" + "b" * 9),  # 19 characters
     "empty-20": skill(desc="Use when a" + "b" * 10),
+    "empty-1": skill(desc="x"),
     "empty-none": {"text": "---\nname: n\n---\nbody\n"},
     "trigger-missing": skill(desc="A description without any trigger phrase at all."),
     "trigger-disabled": skill(
@@ -90,6 +91,9 @@ def test_empty_description_below_20(scored: dict[str, Any]) -> None:
         "description is 19 characters (fewer than 20)"
     )
     assert flags(scored, "empty-20") == []
+    assert scored["empty-1"]["anti_patterns"][0]["evidence"] == (
+        "description is 1 character (fewer than 20)"  # was "1 characters"
+    )
     assert flags(scored, "empty-none") == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
 
 

@@ -16,7 +16,8 @@ SELECT skill_md AS sid, 'OVER_CONSTRAINED' AS flag, 1 AS flag_ord, 0 AS ord,
 FROM f WHERE must_count > over_constrained_above
 UNION ALL
 SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, NULL,
-       format('description is {} characters (fewer than {})', desc_len, empty_description_below)
+       format('description is {} character{} (fewer than {})', desc_len,
+              CASE WHEN desc_len = 1 THEN '' ELSE 's' END, empty_description_below)
 FROM f WHERE desc_len < empty_description_below
 UNION ALL
 SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, NULL,
