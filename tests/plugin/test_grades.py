@@ -8,10 +8,12 @@ decimals (spec README)."""
 from __future__ import annotations
 
 from importlib import resources
+from types import SimpleNamespace
 from typing import Any
 
 import duckdb
 import pytest
+from runscore.cli.plugin import render_report
 
 SPEC = [
     ("A+", 97), ("A", 93), ("A-", 90), ("B+", 87), ("B", 83), ("B-", 80),
@@ -62,3 +64,24 @@ def test_grades_over_many_rows_in_one_query(con: duckdb.DuckDBPyConnection) -> N
         "SELECT list(plugin_grade(v) ORDER BY v) FROM (VALUES (59.0), (60.0), (89.996), (97.0)) t(v)"
     ).fetchall()[0][0]
     assert got == ["F", "D-", "B+", "A+"]
+
+
+@pytest.mark.parametrize(
+    ("judged", "shown", "grade"),
+    [
+        (0.8999999, "0.90", "A-"),  # 0.900000 at 6 decimals: was graded B+ beside "0.90"
+        (0.8999994, "0.899999", "B+"),  # under 0.90 at 6 decimals, and written so
+        (0.9, "0.90", "A-"),
+    ],
+)
+def test_a_dimension_is_graded_as_its_score_is_written(
+    tmp_path: Any, kit: SimpleNamespace, judged: float, shown: str, grade: str
+) -> None:
+    # Only judges feed scope_calibration: its score is the judge's. It was graded on
+    # score × 100 at 6 decimals (8 of the score), while the report compares and writes the
+    # score at 6 decimals of its own scale (spec README).
+    skill = {"text": "---\nname: g\ndescription: Use when grading dimensions.\n---\n"}
+    judge = [{"skill": "g", "judge": "j", "scores": {"scope_calibration": judged}}]
+    by_skill, result = kit.score(tmp_path, {"g": skill}, judge=judge)
+    assert by_skill["g"]["dimensions"]["scope_calibration"]["grade"] == grade
+    assert f"| scope_calibration | 0.12 | {shown} | {grade} |" in render_report(result)

@@ -29,8 +29,12 @@ WITH dims AS (
         } AS dimensions
     FROM (
         SELECT sid, dimension,
+               -- The score is compared at 6 decimals of its own 0–1 scale (spec README), as
+               -- the report writes it beside its grade: 0.8999999 is 0.90, an A-, not a B+
+               -- (8 decimals, had the × 100 come first).
                CASE WHEN score IS NOT NULL
-                    THEN {'score': score, 'grade': plugin_grade(score * 100.0)} END AS g
+                    THEN {'score': score, 'grade': plugin_grade(plugin_cmp(score) * 100.0)} END
+                   AS g
         FROM plugin_dims
     )
     GROUP BY sid
