@@ -137,6 +137,17 @@ def _cuts(cuts: Sequence[float], elo_cuts: Sequence[float]) -> dict[str, list[fl
     }
 
 
+def shared_skills(ranking: Sequence[dict[str, Any]]) -> set[str]:
+    """Relative skill paths that two or more ranked skills share (``x/a`` and ``y/a`` are
+    both ``a``): the ranking table names those by their folder path, or its rows could not
+    be told apart."""
+    seen: set[str] = set()
+    shared: set[str] = set()
+    for r in ranking:
+        (shared if r["skill"] in seen else seen).add(r["skill"])
+    return shared
+
+
 def render_report(result: engine.PluginResult) -> str:
     skills = result.skills()
     ranking = result.ranking.to_pylist()
@@ -145,6 +156,7 @@ def render_report(result: engine.PluginResult) -> str:
     return _md(
         "plugin.md.j2",
         ranking=ranking,
+        shared=shared_skills(ranking),
         skills=ordered,
         issues=result.issues,
         sub_checks=SUB_CHECKS,
@@ -354,17 +366,26 @@ def register(group: click.Group) -> None:
         """
         result = engine.rank(list(roots), judge=judge, mc=mc, matchups=matchups)
         _notes(result)
+        ranking = result.ranking.to_pylist()
         if fmt == "markdown":
             click.echo(
                 _md(
                     "plugin_rank.md.j2",
-                    ranking=result.ranking.to_pylist(),
+                    ranking=ranking,
+                    shared=shared_skills(ranking),
                     **_cuts(result.score_cuts, result.elo_cuts),
                 ),
                 nl=False,
             )
         else:
             # csv is data, as json is: every field json has (path tells apart skills that
-            # share a relative name under two roots); the table for eyes leaves path out.
-            output.write(result.ranking, fmt, columns=RANK_COLUMNS if fmt == "table" else None)
+            # share a relative name under two roots); the table for eyes leaves path out
+            # unless two of its rows would read alike without it.
+            columns: Sequence[str] | None = None
+            if fmt == "table":
+                columns = RANK_COLUMNS
+                if shared_skills(ranking):
+                    at = RANK_COLUMNS.index("skill") + 1
+                    columns = (*RANK_COLUMNS[:at], "path", *RANK_COLUMNS[at:])
+            output.write(result.ranking, fmt, columns=columns)
         ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)

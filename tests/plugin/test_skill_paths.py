@@ -165,3 +165,22 @@ def test_an_input_line_may_name_its_skill_by_its_skill_md(
     (row,) = res.report.to_pylist()
     assert row["depth"] == "standard"
     assert row["dimensions"]["scope_calibration"]["score"] == (0.6 * 0.55) / 0.55
+
+
+def test_ranked_skills_that_share_a_relative_path_are_shown_by_their_folder(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # x/a and y/a are both skill "a": the ranking's rows read alike ("| 1 | a | a |"), so
+    # the user could not tell which skill ranked first. Those rows name the folder; a
+    # relative path no other skill has is written as before.
+    for folder, text in (("x/a", HEAD.format(n="a") + "## A\n## B\n"), ("y/a", ""), ("y/b", "")):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "SKILL.md").write_text(text)
+    ranked = run_cli("plugin", "rank", "x", "y").stdout.splitlines()[2:]
+    rows = [ln.split(" | ")[1] for ln in ranked]
+    assert rows == ["x/a", "y/a", "b"]
+    score = run_cli("plugin", "score", "x", "y", "--no-history").stdout
+    assert "| 1 | x/a | a | " in score and "| 2 | y/a | a | " in score
+    table = run_cli("plugin", "rank", "x", "y", "--format", "table").stdout.splitlines()
+    assert table[0].split()[:4] == ["rank", "skill", "path", "name"]
+    assert [ln.split()[1:3] for ln in table[2:]] == [["a", "x/a"], ["a", "y/a"], ["b", "y/b"]]
