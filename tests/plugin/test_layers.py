@@ -467,3 +467,24 @@ def test_absurd_token_counts_keep_a_median(
     assert mc["mc_score"] == 0.40 + 0.30 + 0.20
     tip = {t["dimension"]: t["tip"] for t in by_skill["big"]["tips"]}.get("token_efficiency")
     assert tip is None or "inf" not in tip
+
+
+@pytest.mark.parametrize(
+    ("quality", "tip"),
+    [
+        # every run's output perfect, the judges' 0.1 what holds the score down: the tip
+        # said "mean output quality is 1.0"
+        (1.0, "judges rate output quality low: add a worked example of the expected output"),
+        # 0.996 read "1.0" as well
+        (0.996, "mean output quality is 0.996: add a worked example of the expected output"),
+        (0.5, "mean output quality is 0.50: add a worked example of the expected output"),
+    ],
+)
+def test_the_output_quality_tip_blames_what_is_low(
+    tmp_path: Any, kit: SimpleNamespace, quality: float, tip: str
+) -> None:
+    judge = [{"skill": "base", "judge": "j", "scores": {"output_quality": 0.1}}]
+    run = {"skill": "base", "activated": True, "quality_score": quality, "tokens": 100}
+    by_skill, _ = kit.score(tmp_path, {"base": BASE}, judge=judge, mc=[run] * 5)
+    tips = {t["dimension"]: t["tip"] for t in by_skill["base"]["tips"]}
+    assert tips["output_quality"] == tip

@@ -74,11 +74,11 @@ SELECT sid, rank, dimension, score, weight, lost,
         ELSE 'judges rate orchestration fitness low: make inputs and outputs explicit contracts'
     END
     WHEN 'output_quality' THEN CASE
-        WHEN mean_quality IS NOT NULL
+        -- A mean of 1 is not what holds the score down (the judges are); a mean under 1 is
+        -- written apart from 1 (0.996 is not "1.0") and from 0 as the report writes numbers.
+        WHEN mean_quality IS NOT NULL AND mean_quality < 1
             THEN format('mean output quality is {}: add a worked example of the expected output',
-                        CASE WHEN mean_quality <> 0 AND round(mean_quality, 2) = 0
-                             THEN plugin_num_text(mean_quality, 2)  -- not 0.0: a known nothing
-                             ELSE round(mean_quality, 2)::VARCHAR END)
+                        plugin_num_text(mean_quality, plugin_dec_vs(mean_quality, 1, 2)))
         ELSE 'judges rate output quality low: add a worked example of the expected output'
     END
     WHEN 'scope_calibration' THEN
