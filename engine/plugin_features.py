@@ -132,6 +132,7 @@ FEATURES_SCHEMA = pa.schema(
         ("name_is_folder", pa.bool_()),
         ("description", pa.string()),
         ("desc_len", pa.int64()),  # len(description.strip())
+        ("desc_line", pa.int64()),  # line of the frontmatter's description key, else null
         ("desc_trigger", pa.bool_()),
         ("desc_proactively", pa.bool_()),
         ("desc_trigger_words", pa.bool_()),
@@ -266,8 +267,30 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None]:
-    """(frontmatter object, body, had a frontmatter block, (line, problem)) per spec §2.
+def _load_yaml(src: str) -> tuple[Any, int | None]:
+    """``yaml.safe_load(src)`` (the same steps, so the same object and the same errors),
+    and the line of ``src`` (0-based) of its top-level ``description`` key, when it has
+    one: the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8)."""
+    loader = yaml.SafeLoader(src)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+    line = None
+    if isinstance(node, yaml.MappingNode):
+        for key, _ in node.value:
+            # The last one: a repeated key's last value is the one safe_load keeps.
+            if isinstance(key, yaml.ScalarNode) and key.value == "description":
+                line = key.start_mark.line
+    return data, line
+
+
+def split_frontmatter(
+    text: str,
+) -> tuple[Any, str, bool, tuple[int, str] | None, int | None]:
+    """(frontmatter object, body, had a frontmatter block, (line, problem), line of the
+    ``description`` key or None) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
@@ -286,8 +309,9 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None
                     "file starts with a byte-order mark, so its frontmatter is not read (only "
                     "a file starting with --- has one); save it without the BOM",
                 ),
+                None,
             )
-        return {}, text, False, None
+        return {}, text, False, None, None
     parts = text.split("---", 2)
     if len(parts) < 3:
         return (
@@ -295,9 +319,11 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None
             text,
             False,
             (1, "frontmatter is not closed (no second ---); the whole file is read as the body"),
+            None,
         )
     try:
-        fm = yaml.safe_load(parts[1]) or {}
+        fm, desc_at = _load_yaml(parts[1])
+        fm = fm or {}
     except yaml.YAMLError as e:
         # The YAML starts on line 1, right after the opening ---.
         mark = getattr(e, "problem_mark", None)
@@ -308,14 +334,17 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None
             # A --- inside a value ("a --- b") closes the frontmatter mid-line.
             line = parts[1].count("\n") + 1
             reason += f": the --- on line {line} ends it, though it is not a line of its own"
-        return {}, parts[2], True, (line, reason)
+        return {}, parts[2], True, (line, reason), None
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
             parts[2],
             True,
             (1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty"),
+            None,
         )
+    # The YAML starts on line 1, right after the opening ---.
+    desc_line = None if desc_at is None else 1 + desc_at
     if parts[1].strip() and not parts[1].endswith("\n"):
         # "description: a --- b": the frontmatter ends at that ---, its YAML still loads,
         # and the description is "a" (spec §2); the rest of the line goes to the body.
@@ -329,8 +358,9 @@ def split_frontmatter(text: str) -> tuple[Any, str, bool, tuple[int, str] | None
                 f"the --- on line {line} ends the frontmatter, though it is not a line of its "
                 "own: what follows it is read as the body",
             ),
+            desc_line,
         )
-    return fm, parts[2], True, None
+    return fm, parts[2], True, None, desc_line
 
 
 def _expands_beyond(value: Any, limit: int) -> bool:
@@ -418,12 +448,12 @@ def extract(
     text = decode(raw)
     warnings: list[LineIssue] = []
 
-    fm, body, has_fm, problem = split_frontmatter(text)
+    fm, body, has_fm, problem, desc_line = split_frontmatter(text)
     if problem:
         warnings.append(LineIssue(skill_md, *problem))
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
-        fm = {}
+        fm, desc_line = {}, None
     folder_name = Path(os.path.abspath(folder)).name
     name_raw = fm.get("name", folder_name)
     desc_raw = fm.get("description", "")
@@ -548,6 +578,7 @@ def extract(
         "name_is_folder": bool(name_raw == folder_name),
         "description": description,
         "desc_len": d,
+        "desc_line": desc_line,
         "desc_trigger": TRIGGER.search(description) is not None,
         "desc_proactively": PROACTIVELY.search(desc_lower) is not None,
         "desc_trigger_words": TRIGGER_WORDS.search(desc_lower) is not None,

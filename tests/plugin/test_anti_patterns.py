@@ -23,6 +23,13 @@ SKILLS: dict[str, dict[str, Any]] = {
     "empty-20": skill(desc="Use when a" + "b" * 10),
     "empty-1": skill(desc="x"),
     "empty-none": {"text": "---\nname: n\n---\nbody\n"},
+    "empty-no-frontmatter": {"text": "body\n"},
+    "empty-blank": {"text": "---\nname: n\ndescription:\n---\nbody\n"},
+    # The last of two description keys is the one read, so its line is the one shown.
+    "empty-twice": {
+        "text": "---\ndescription: Use when an earlier one is there.\nname: n\n"
+        "description: >-\n  short\n---\nbody\n"
+    },
     "trigger-missing": skill(desc="A description without any trigger phrase at all."),
     "trigger-disabled": skill(
         desc="A description without any trigger phrase at all.",
@@ -88,19 +95,76 @@ def test_over_constrained_above_15(scored: dict[str, Any]) -> None:
 def test_empty_description_below_20(scored: dict[str, Any]) -> None:
     assert flags(scored, "empty-19") == ["EMPTY_DESCRIPTION"]
     assert scored["empty-19"]["anti_patterns"][0]["evidence"] == (
-        "description is 19 characters (fewer than 20)"
+        "line 3: description is 19 characters (fewer than 20)"
     )
     assert flags(scored, "empty-20") == []
     assert scored["empty-1"]["anti_patterns"][0]["evidence"] == (
-        "description is 1 character (fewer than 20)"  # was "1 characters"
+        "line 3: description is 1 character (fewer than 20)"  # was "1 characters"
     )
     assert flags(scored, "empty-none") == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+
+
+def line_and_evidence(scored: dict[str, Any], name: str) -> list[tuple[str, int, str]]:
+    return [(a["flag"], a["line"], a["evidence"]) for a in scored[name]["anti_patterns"]]
+
+
+def test_description_flags_name_the_description_line(scored: dict[str, Any]) -> None:
+    # Spec §8: each flag with "the line that triggered" it. These two are about the
+    # frontmatter's description: its line, or line 1 (where the frontmatter opens, or
+    # would) when there is none. They had no line.
+    assert line_and_evidence(scored, "empty-19") == [
+        ("EMPTY_DESCRIPTION", 3, "line 3: description is 19 characters (fewer than 20)")
+    ]
+    assert line_and_evidence(scored, "trigger-missing") == [
+        (
+            "MISSING_TRIGGER",
+            3,
+            'line 3: description has no trigger phrase ("Use when …"): '
+            '"A description without any trigger phrase at all."',
+        )
+    ]
+    assert line_and_evidence(scored, "empty-none") == [
+        (
+            "EMPTY_DESCRIPTION",
+            1,
+            "line 1: the frontmatter has no description (fewer than 20 characters)",
+        ),
+        (
+            "MISSING_TRIGGER",
+            1,
+            'line 1: the frontmatter has no description, so no trigger phrase ("Use when …")',
+        ),
+    ]
+    assert line_and_evidence(scored, "empty-no-frontmatter") == [
+        (
+            "EMPTY_DESCRIPTION",
+            1,
+            "line 1: no frontmatter, so no description (fewer than 20 characters)",
+        ),
+        (
+            "MISSING_TRIGGER",
+            1,
+            'line 1: no frontmatter, so no description, so no trigger phrase ("Use when …")',
+        ),
+    ]
+    assert line_and_evidence(scored, "empty-blank") == [
+        ("EMPTY_DESCRIPTION", 3, "line 3: description is 0 characters (fewer than 20)"),
+        (
+            "MISSING_TRIGGER",
+            3,
+            'line 3: description is empty, so no trigger phrase ("Use when …")',
+        ),
+    ]
+    assert line_and_evidence(scored, "empty-twice") == [
+        ("EMPTY_DESCRIPTION", 4, "line 4: description is 5 characters (fewer than 20)"),
+        ("MISSING_TRIGGER", 4, 'line 4: description has no trigger phrase ("Use when …"): "short"'),
+    ]
 
 
 def test_missing_trigger_and_its_exemptions(scored: dict[str, Any]) -> None:
     assert flags(scored, "trigger-missing") == ["MISSING_TRIGGER"]
     assert scored["trigger-missing"]["anti_patterns"][0]["evidence"] == (
-        'description has no trigger phrase ("Use when …"): '
+        'line 3: description has no trigger phrase ("Use when …"): '
         '"A description without any trigger phrase at all."'
     )
     assert flags(scored, "trigger-disabled") == []

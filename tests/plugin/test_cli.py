@@ -376,3 +376,24 @@ def test_an_elo_under_a_badges_minimum_never_reads_as_it(
     assert "- Elo: 1399.96 (95% CI 1386.5–1417.6, 7 matchups)" in r.stdout
     ranked = run_cli("plugin", "rank", fixture_root, f"--matchups={mfile}").stdout
     assert f"| {skill} | {skill} | 72.80 | C- | Bronze | 1399.96 (1386.5–1417.6) |" in ranked
+
+
+def test_description_flags_give_their_line_in_markdown_and_json(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # Spec §8 asks for the line that triggered each flag; these two had none.
+    d = tmp_path / "skills" / "terse"
+    d.mkdir(parents=True)
+    (d / "SKILL.md").write_text("---\nname: terse\ndescription: Lints.\n---\n# Terse\n")
+    r = run_cli("plugin", "score", "skills", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    assert (
+        "- **EMPTY_DESCRIPTION**: line 3: description is 6 characters (fewer than 20)\n"
+        '- **MISSING_TRIGGER**: line 3: description has no trigger phrase ("Use when …"): '
+        '"Lints."\n'
+    ) in r.stdout
+    j = json.loads(run_cli("plugin", "score", "skills", "--format", "json", "--no-history").stdout)
+    assert [(a["flag"], a["line"]) for a in j[0]["anti_patterns"]] == [
+        ("EMPTY_DESCRIPTION", 3),
+        ("MISSING_TRIGGER", 3),
+    ]

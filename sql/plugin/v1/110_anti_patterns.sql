@@ -5,7 +5,9 @@
 -- Produces: plugin_anti (sid, flag, flag_ord, ord, target, line, evidence) — one row per
 --             flag raised, in PluginEval's order (flag_ord, then position in the text);
 --             `target` is the link or cross-reference for ORPHAN_REFERENCE/DEAD_CROSS_REF;
---             `line` the SKILL.md line that triggered it (NULL for whole-file counts);
+--             `line` the SKILL.md line that triggered it (NULL for whole-file counts): for
+--             EMPTY_DESCRIPTION and MISSING_TRIGGER the frontmatter's `description:` line,
+--             or line 1 (where the frontmatter opens, or would) when there is none;
 --           plugin_penalty (sid, flags, penalty) — penalty = max(floor, 1 − 0.05 × flags).
 CREATE OR REPLACE TEMP TABLE plugin_anti AS
 WITH f AS (SELECT * FROM plugin_features, plugin_params)
@@ -15,14 +17,27 @@ SELECT skill_md AS sid, 'OVER_CONSTRAINED' AS flag, 1 AS flag_ord, 0 AS ord,
               must_count, over_constrained_above, array_to_string(must_lines, ', ')) AS evidence
 FROM f WHERE must_count > over_constrained_above
 UNION ALL
-SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, NULL,
-       format('description is {} character{} (fewer than {})', desc_len,
-              CASE WHEN desc_len = 1 THEN '' ELSE 's' END, empty_description_below)
+SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, coalesce(desc_line, 1),
+       CASE WHEN desc_line IS NULL
+            THEN format('line 1: {} (fewer than {} characters)',
+                        CASE WHEN has_frontmatter THEN 'the frontmatter has no description'
+                             ELSE 'no frontmatter, so no description' END,
+                        empty_description_below)
+            ELSE format('line {}: description is {} character{} (fewer than {})', desc_line,
+                        desc_len, CASE WHEN desc_len = 1 THEN '' ELSE 's' END,
+                        empty_description_below)
+       END
 FROM f WHERE desc_len < empty_description_below
 UNION ALL
-SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, NULL,
-       CASE WHEN desc_len = 0 THEN 'no description, so no trigger phrase ("Use when …")'
-            ELSE 'description has no trigger phrase ("Use when …"): '
+SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, coalesce(desc_line, 1),
+       CASE WHEN desc_line IS NULL
+            THEN format('line 1: {}, so no trigger phrase ("Use when …")',
+                        CASE WHEN has_frontmatter THEN 'the frontmatter has no description'
+                             ELSE 'no frontmatter, so no description' END)
+            WHEN desc_len = 0
+            THEN format('line {}: description is empty, so no trigger phrase ("Use when …")',
+                        desc_line)
+            ELSE format('line {}: description has no trigger phrase ("Use when …"): ', desc_line)
                  || to_json(CASE WHEN length(trim(description)) > 120
                                  THEN left(trim(description), 117) || '…'
                                  ELSE trim(description) END)
