@@ -305,6 +305,9 @@ def register(group: click.Group) -> None:
     ) -> None:
         """Score every skill folder (a folder holding SKILL.md) under the ROOTs.
 
+        A ROOT may also be a skill's SKILL.md: that one skill, scored as if its
+        folder were given (skills nested in the folder are not).
+
         Per skill: the static sub-checks, anti-patterns with their evidence,
         dimension scores and grades (— when unmeasured), depth and confidence,
         composite, grade, badge, Elo, and the three weakest weighted dimensions
@@ -360,6 +363,8 @@ def register(group: click.Group) -> None:
         fmt: str,
     ) -> None:
         """Rank every skill under the ROOTs: composite (best first), then Elo.
+
+        A ROOT may also be a skill's SKILL.md, naming that one skill.
 
         Scores like `plugin score` but prints only the ranking table and writes
         no history.

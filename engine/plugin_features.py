@@ -213,8 +213,23 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
     issues: list[LineIssue] = []
     seen: set[str] = set()
     for root in roots:
+        if os.path.basename(root) == SKILL_FILE and os.path.isfile(root):
+            # A skill is named by its SKILL.md as often as by its folder (judge lines may
+            # be, and shells complete to the file): the file names that one skill, scored
+            # and named as if its folder were the root; skills nested in its folder are
+            # not walked, as the file names none of them.
+            folder = os.path.dirname(root) or os.curdir
+            key = os.path.realpath(folder)
+            if key not in seen:
+                seen.add(key)
+                found.append((folder, folder))
+            continue
         if not os.path.isdir(root):
-            reason = "not a directory" if os.path.exists(root) else "no such directory"
+            reason = (
+                f"not a directory (give the folder holding a {SKILL_FILE}, or that {SKILL_FILE})"
+                if os.path.exists(root)
+                else "no such directory"
+            )
             issues.append(LineIssue(root, 0, reason))
             continue
         holds_skill = False  # a SKILL.md under this root, even one another root found first

@@ -397,3 +397,43 @@ def test_description_flags_give_their_line_in_markdown_and_json(
         ("EMPTY_DESCRIPTION", 3),
         ("MISSING_TRIGGER", 3),
     ]
+
+
+def test_a_skill_md_given_as_root_scores_its_folder(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # A judge line may name a skill by its SKILL.md; as a ROOT the file exited 3, "not a
+    # directory". It now names its folder, scored as if the folder were given.
+    skill = f"{fixture_root}/async-python-patterns"
+    by_folder = run_cli("plugin", "score", skill, "--format", "json", "--no-history")
+    by_file = run_cli("plugin", "score", f"{skill}/SKILL.md", "--format", "json", "--no-history")
+    assert by_file.exit_code == 0, by_file.stderr
+    assert by_file.stdout == by_folder.stdout
+    assert [s["skill"] for s in json.loads(by_file.stdout)] == ["async-python-patterns"]
+    # Given with its folder, it is scored once.
+    both = run_cli("plugin", "rank", skill, f"{skill}/SKILL.md", "--format", "csv")
+    assert both.exit_code == 0 and len(both.stdout.splitlines()) == 2
+    # Any other file still is no ROOT, and the error says what is.
+    Path("notes.md").write_text("x\n")
+    r = run_cli("plugin", "score", "notes.md", "--no-history")
+    assert r.exit_code == 3
+    assert "notes.md: not a directory (give the folder holding a SKILL.md, or that SKILL.md)" in (
+        r.stderr
+    )
+
+
+def test_a_skill_md_root_names_one_skill_not_those_nested_in_its_folder(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    outer = tmp_path / "outer"
+    (outer / "sub-skills" / "inner").mkdir(parents=True)
+    head = "---\nname: {}\ndescription: Use when testing which skills a SKILL.md root names.\n---\n"
+    (outer / "SKILL.md").write_text(head.format("outer"))
+    (outer / "sub-skills" / "inner" / "SKILL.md").write_text(head.format("inner"))
+    folder = run_cli("plugin", "rank", "outer", "--format", "csv").stdout
+    assert [r["skill"] for r in csv.DictReader(io.StringIO(folder))] == [
+        "outer",
+        "sub-skills/inner",
+    ]
+    file = run_cli("plugin", "rank", "outer/SKILL.md", "--format", "csv").stdout
+    assert [r["skill"] for r in csv.DictReader(io.StringIO(file))] == ["outer"]
