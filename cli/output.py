@@ -16,7 +16,7 @@ import re
 import struct
 import sys
 import unicodedata
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
@@ -582,18 +582,29 @@ def _is_number(v: Any) -> bool:
     return isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
 
 
+#: How a column's values are written, when not as ``_table_cell`` writes any value.
+CellWriters = Mapping[str, Callable[[Any], str]]
+
+
 def to_table(
-    data: pa.Table | Sequence[Mapping[str, Any]], columns: Sequence[str] | None = None
+    data: pa.Table | Sequence[Mapping[str, Any]],
+    columns: Sequence[str] | None = None,
+    writers: CellWriters | None = None,
 ) -> str:
     """A plain aligned text table for terminals (aligned by display width, not by
     characters: "中文" takes four columns). A column of numbers is aligned right, head
     too, as terminals' SQL tools do: digits of one magnitude line up, and a column read
-    down compares by length."""
+    down compares by length. ``writers`` writes the named columns' values (a score apart
+    from its cut-offs, ``fmt_vs``); their alignment still follows the values."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
+    write_cell = [(writers or {}).get(c, _table_cell) for c in cols]
     head, *cells = [
         [_CTRL.sub("?", s).replace("\n", " ") for s in row]
-        for row in [cols, *([_table_cell(r.get(c)) for c in cols] for r in rows)]
+        for row in [
+            cols,
+            *([w(r.get(c)) for c, w in zip(cols, write_cell, strict=True)] for r in rows),
+        ]
     ]
     widths = [max([_width(c)] + [_width(row[i]) for row in cells]) for i, c in enumerate(head)]
     # Numeric: every known value a number (null, NaN and the infinities are "—" there).
@@ -620,8 +631,10 @@ def write(
     *,
     columns: Sequence[str] | None = None,
     stream: TextIO | None = None,
+    writers: CellWriters | None = None,
 ) -> None:
-    """Write tabular ``data`` to stdout (or ``stream``) in ``fmt``."""
+    """Write tabular ``data`` to stdout (or ``stream``) in ``fmt`` (``writers``: see
+    ``to_table``; the other formats write every value as they always do)."""
     if fmt == "json":
         text = to_json(rows_of(data))
     elif fmt == "csv":
@@ -629,7 +642,7 @@ def write(
     elif fmt == "markdown":
         text = to_markdown(data, columns)
     elif fmt == "table":
-        text = to_table(data, columns)
+        text = to_table(data, columns, writers)
     else:
         raise click.UsageError(f"unknown format {fmt!r}")
     click.echo(text, nl=False, file=stream or sys.stdout)

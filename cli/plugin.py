@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
@@ -135,6 +135,20 @@ def _cuts(cuts: Sequence[float], elo_cuts: Sequence[float]) -> dict[str, list[fl
         "elo_cuts": list(elo_cuts),
         "unit_ends": [0.0, 1.0],
     }
+
+
+def table_writers(cuts: Sequence[float], elo_cuts: Sequence[float]) -> output.CellWriters:
+    """The ranking's ``--format table`` cells judged against a cut-off, written apart from
+    it as the markdown table writes them (``fmt_vs``), at the table's 4 decimals: a
+    composite of 89.99996 is not "90.0000" (A-), nor 99.99996 "100.0000", nor an Elo of
+    1399.99996 Silver's "1400.0000"."""
+
+    def apart(bounds: Sequence[float]) -> Callable[[Any], str]:
+        at = list(bounds)
+        return lambda v: output.fmt_vs(v, at, 4)
+
+    score, elo = apart(cuts), apart(elo_cuts)
+    return {"composite": score, "elo": elo, "elo_ci_low": elo, "elo_ci_high": elo}
 
 
 def shared_skills(ranking: Sequence[dict[str, Any]]) -> set[str]:
@@ -387,10 +401,12 @@ def register(group: click.Group) -> None:
             # share a relative name under two roots); the table for eyes leaves path out
             # unless two of its rows would read alike without it.
             columns: Sequence[str] | None = None
+            writers: output.CellWriters | None = None
             if fmt == "table":
                 columns = RANK_COLUMNS
                 if shared_skills(ranking):
                     at = RANK_COLUMNS.index("skill") + 1
                     columns = (*RANK_COLUMNS[:at], "path", *RANK_COLUMNS[at:])
-            output.write(result.ranking, fmt, columns=columns)
+                writers = table_writers(result.score_cuts, result.elo_cuts)
+            output.write(result.ranking, fmt, columns=columns, writers=writers)
         ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 from click.testing import Result
+from runscore.cli import output
+from runscore.cli.plugin import table_writers
+from runscore.engine.packs import plugin as engine
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 ROOT = "in/plugin"  # copy_fixture("plugin") lands here, relative to the run's cwd
@@ -437,3 +440,27 @@ def test_a_skill_md_root_names_one_skill_not_those_nested_in_its_folder(
     ]
     file = run_cli("plugin", "rank", "outer/SKILL.md", "--format", "csv").stdout
     assert [r["skill"] for r in csv.DictReader(io.StringIO(file))] == ["outer"]
+
+
+def test_the_rank_table_writes_a_score_apart_from_its_cut_offs(
+    run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
+) -> None:
+    # `--format table` wrote every number with 4 decimals: an Elo of 1399.99996 (Bronze)
+    # read "1400.0000", Silver's minimum, as a composite of 89.99996 (B+) read "90.0000"
+    # (A-) and 99.99996 "100.0000". It follows the markdown table's rule now (fmt_vs).
+    skill = "team-composition-patterns"
+    lines = [{"skill": skill, "opponent": "o", **m} for m in _rating_of(1399.99996)]
+    mfile = tmp_path / "m.jsonl"
+    mfile.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = run_cli("plugin", "rank", fixture_root, f"--matchups={mfile}", "--format", "table")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2] == (
+        f"   1  {skill}  {skill}    72.8030  C-     Bronze  1399.99996   1386.5466    1417.7265"
+        "  quick  Estimated       0"
+    )
+    result = engine.rank([fixture_root])
+    rows = [{"composite": c, "elo": None} for c in (89.99996, 99.99996, 72.803, 100.0)]
+    writers = table_writers(result.score_cuts, result.elo_cuts)
+    assert output.to_table(rows, ["composite", "elo"], writers) == (
+        "composite  elo\n---------  ---\n 89.99996  —\n 99.99996  —\n  72.8030  —\n 100.0000  —\n"
+    )
