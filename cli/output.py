@@ -446,13 +446,17 @@ def fmt_float(v: float, digits: int) -> str:
 
 def fmt_num(v: Any, digits: int = 2) -> str:
     """A value of a report (the ``num`` filter): a float as ``fmt_float`` writes it,
-    null, NaN and the infinities ``—``, a boolean ``yes``/``no``, an integer exact."""
-    if v is None or (isinstance(v, float) and not math.isfinite(v)):
+    null, NaN and the infinities ``—``, a boolean ``yes``/``no``, an integer exact, a
+    DECIMAL its exact digits as ``text`` writes them (``str`` writes a zero of scale 10
+    as ``0E-10``)."""
+    if v is None or _nonfinite(v):
         return "—"
     if isinstance(v, bool):
         return "yes" if v else "no"
     if isinstance(v, float):
         return fmt_float(v, digits)
+    if isinstance(v, decimal.Decimal):
+        return decimal_text(v)
     return str(v)
 
 

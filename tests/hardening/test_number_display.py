@@ -11,6 +11,7 @@ keep every digit.
 from __future__ import annotations
 
 import csv
+import decimal
 import io
 import json
 import math
@@ -21,6 +22,7 @@ from typing import Any
 import duckdb
 import pytest
 from runscore.cli.output import fmt_num
+from runscore.cli.render import env as render_env
 from runscore.cli.render import usd
 
 
@@ -52,6 +54,21 @@ from runscore.cli.render import usd
 )
 def test_fmt_num_never_shows_a_nonzero_value_as_zero(value: Any, digits: int, shown: str) -> None:
     assert fmt_num(value, digits) == shown
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (decimal.Decimal("0E-10"), "0.0000000000"),  # was "0E-10"
+        (decimal.Decimal("1E+3"), "1000"),  # was "1E+3"
+        (decimal.Decimal("-1E-7"), "-0.0000001"),  # was "-1E-7"
+        (decimal.Decimal("NaN"), "—"),  # was "NaN"
+        (decimal.Decimal("-Infinity"), "—"),  # was "-Infinity"
+    ],
+)
+def test_the_num_filter_writes_a_decimal_in_fixed_point(value: Any, shown: str) -> None:
+    assert fmt_num(value) == shown
+    assert render_env().from_string("{{ v|num }}").render(v=value) == shown
 
 
 @pytest.mark.parametrize(
