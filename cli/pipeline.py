@@ -139,6 +139,7 @@ def run_batch(
         check_writable(history_path)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
     files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
+    skipped = [] if hist is None else hist.skipped
     statuses = result.pipelines.column("status").to_pylist()
     verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
     return {
@@ -153,9 +154,9 @@ def run_batch(
         if hist is None
         else {"path": hist.path, "written": hist.written, "already": hist.already},
         "errors": [str(d) for d in result.errors],
-        "warnings": [str(d) for d in result.warnings],
+        "warnings": [str(d) for d in result.warnings + skipped],
         # The same, each with its file, line (None for a whole file) and reason apart.
-        "diagnostics": [d.as_dict() for d in result.errors + result.warnings],
+        "diagnostics": [d.as_dict() for d in result.errors + result.warnings + skipped],
         "partial": result.partial,
     }
 
@@ -297,6 +298,8 @@ def register(group: click.Group) -> None:
         )
         output.note(f"wrote {len(written)} report file(s) to {out_dir}")
         if hist is not None:
+            for d in hist.skipped:
+                output.note(f"warning: {d.location()}: {d.reason}")
             output.note(
                 f"history {hist.path}: {hist.written} new record(s)"
                 + (f", {hist.already} already recorded" if hist.already else "")

@@ -16,6 +16,7 @@ from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.packs import pipeline
+from runscore.engine.sources import LineIssue
 
 
 def _views_help() -> str:
@@ -102,8 +103,12 @@ def sql_cmd(
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
     extra = None
+    # The pipeline history's skipped lines are said as the effectiveness history's are
+    # (file:line: reason, exit 1): its views leave them out.
+    skipped: list[LineIssue] = []
     if os.path.exists(pipelines_path):
-        extra, _ = pipeline.history_tables(pipelines_path)
+        extra, diags = pipeline.history_tables(pipelines_path)
+        skipped = [LineIssue(d.file or pipelines_path, d.line or 0, d.reason) for d in diags]
     if schema:
         if query:
             raise UsageError("give either a QUERY or --schema, not both")
@@ -142,7 +147,7 @@ def sql_cmd(
         _write_then_rename(out_path, write)
     else:
         output.write(res.table, fmt)
-    report_diagnostics(res.issues, res.notes)
+    report_diagnostics([*res.issues, *skipped], res.notes)
 
 
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:

@@ -217,6 +217,10 @@ class HistoryOutcome:
     path: str
     written: int
     already: int
+    #: history lines the idempotency check could not read (not JSON, a field given
+    #: twice, ...): warnings, each with its file and line; a record such a line may hold
+    #: is not taken as recorded, so it is appended again
+    skipped: list[Diagnostic] = field(default_factory=list)
 
 
 @dataclass
@@ -554,13 +558,17 @@ def append_history(
             f = sources.prescan(SourceFile(path=path, display=path))
             if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be
                 raise UsageError(f"{path}: {f.error}")
-            sources.read_jsonl(
+            res = sources.read_jsonl(
                 con,
                 [f],
                 "pl_history_keys",
                 {"pipeline_id": "JSON", "scoring_version": "JSON", "inputs_sha256": "JSON"},
                 unique_keys=HISTORY_KEYS,
             )
+            skipped = [
+                Diagnostic("warning", i.file, i.line or None, f"history line skipped: {i.reason}")
+                for i in res.skipped
+            ]
             fresh = con.execute(
                 """
                 SELECT n.i FROM pl_new_records n
@@ -574,10 +582,11 @@ def append_history(
             ).fetchall()
         else:
             fresh = [(i,) for i in range(len(records))]
+            skipped = []
         keep = [records[row[0]] for row in fresh]
         written = history.append_groups(path, [[history.dumps_record(r)] for r in keep])
         con.close()
-    return HistoryOutcome(path, written, len(records) - written)
+    return HistoryOutcome(path, written, len(records) - written, skipped)
 
 
 def history_report(

@@ -192,6 +192,61 @@ def test_a_history_line_that_gives_a_field_twice_is_skipped_not_taken(
     assert (total["pipelines"], total["excellent"], total["needs_improvement"]) == (4, 1, 0)
 
 
+def test_the_idempotency_check_says_which_history_lines_it_skipped(
+    run_cli: Any, example: Path
+) -> None:
+    # It skipped them unsaid: a record such a line held was appended again, and why was
+    # told nowhere. As `plugin score` says them: a warning each, the exit code unchanged
+    # (the history is not the command's input: its own exit is the inputs').
+    first = _score(run_cli)
+    lines = HIST.read_text(encoding="utf-8").splitlines()
+    lines[2] = lines[2][:-1] + ',"pipeline_id":"p-other"}'
+    lines[3] = "{not json"
+    HIST.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    res = _score(run_cli)
+    assert res.exit_code == first.exit_code
+    assert res.stderr.splitlines()[:-3] == first.stderr.splitlines()[:-1]
+    assert res.stderr.splitlines()[-3:] == [
+        "warning: .archeflow/memory/pipelines.jsonl:3: history line skipped: "
+        "duplicate key pipeline_id",
+        "warning: .archeflow/memory/pipelines.jsonl:4: history line skipped: not JSON: "
+        "Expecting property name enclosed in double quotes: line 1 column 2 (char 1)",
+        "history .archeflow/memory/pipelines.jsonl: 2 new record(s), 2 already recorded",
+    ]
+    appended = HIST.read_text(encoding="utf-8").splitlines()[4:]
+    assert [json.loads(x)["pipeline_id"] for x in appended] == [
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+
+
+def test_sql_says_which_pipeline_history_lines_its_views_leave_out(
+    run_cli: Any, example: Path
+) -> None:
+    # `sql --pipelines` threw the list away: the views were short of the lines, unsaid,
+    # exit 0. Said now as `sql --history` says its own: file:line: reason, exit 1.
+    _score(run_cli)
+    lines = HIST.read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1][:-1] + ',"verdict":"EXCELLENT"}'
+    lines[2] = json.dumps({**json.loads(lines[2]), "verdict": "GREAT"})
+    HIST.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    res = run_cli(
+        "sql",
+        "SELECT pipeline_id FROM pipeline_history ORDER BY history_line",
+        "--pipelines",
+        str(HIST),
+        "--format",
+        "csv",
+    )
+    assert (res.exit_code, res.stdout, res.stderr) == (
+        1,
+        "pipeline_id\np-blocked-then-completed\np-excellent\n",
+        ".archeflow/memory/pipelines.jsonl:2: duplicate key verdict\n"
+        ".archeflow/memory/pipelines.jsonl:3: history line has no known verdict\n"
+        "no history at .archeflow/memory/effectiveness.jsonl: its views are empty\n",
+    )
+
+
 def test_symlinked_history_is_refused(run_cli: Any, example: Path, tmp_path: Path) -> None:
     target = tmp_path / "elsewhere.jsonl"
     target.write_text("")
