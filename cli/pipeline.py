@@ -71,6 +71,17 @@ def render_summary_markdown(result: engine.PipelineResult) -> str:
         verdicts=engine.verdict_names(),
         issues=result.errors + result.warnings,
         cuts=engine.score_cuts(),
+        # Not a column of the summary (its CSV/JSON keep theirs): which null pass rates
+        # are unknown (counts too large to count) rather than unverified (no result).
+        counts_unknown={
+            pid
+            for pid, unknown in zip(
+                result.pipelines.column("pipeline_id").to_pylist(),
+                result.pipelines.column("test_counts_unknown").to_pylist(),
+                strict=True,
+            )
+            if unknown
+        },
     )
 
 

@@ -331,6 +331,58 @@ def test_d3_counts_too_large_to_count_make_the_pass_rate_unknown(evaluate: Any, 
     assert [r["tests_passed"] for r in res.history_records] == [None, 2**63 - 2, None]
 
 
+def test_the_reports_say_a_result_of_unknown_counts_is_not_ignored(evaluate: Any, h: Any) -> None:
+    """A pipeline whose test counts are too large to count: each of its task rows said
+    "(ignored)", the one too large and the ones whose counts read alike, and the summary's
+    test pass column "unverified", as for a pipeline with no result. Each row now says what
+    became of its result, and the summary "unknown"."""
+    from runscore.cli.pipeline import render_pipeline_markdown, render_summary_markdown
+
+    big = "FAIL 1/99999999999999999999"
+    rows = [
+        h.task("big", "a", testResult=big),
+        h.task("big", "b", testResult="PASS 5/5"),
+        h.task("big", "c", testResult="PASS 6/5"),
+        h.task("sum", "a", testResult="PASS 9223372036854775807/9223372036854775807"),
+        h.task("sum", "b", testResult="PASS 5/5"),
+        h.task("none", "a"),
+    ]
+    res = evaluate(rows)
+    assert [t["test_result_use"] for t in res.tasks.to_pylist()] == [
+        "too_large",
+        "rate_unknown",
+        "ignored",
+        None,
+        "rate_unknown",
+        "rate_unknown",
+    ]
+    cells = {
+        pid: [
+            line.split(" | ")[3]
+            for line in render_pipeline_markdown(res, pid).split("## Tasks")[1].splitlines()
+            if line.startswith("| ") and not line.startswith("| Task ")
+        ]
+        for pid in ("big", "sum")
+    }
+    assert cells == {
+        "big": [
+            f"{big} (too large to count)",
+            "PASS 5/5 (pass rate unknown)",
+            "PASS 6/5 (ignored)",
+        ],
+        "sum": [
+            "PASS 9223372036854775807/9223372036854775807 (pass rate unknown)",
+            "PASS 5/5 (pass rate unknown)",
+        ],
+    }
+    summary = {
+        line.split(" | ")[0][2:]: line.split(" | ")[7]
+        for line in render_summary_markdown(res).splitlines()
+        if line.startswith("| ") and not line.startswith("| Pipeline ")
+    }
+    assert summary == {"big": "unknown", "none": "unverified", "sum": "unknown"}
+
+
 def test_d3_only_invalid_results_is_unverified(evaluate: Any, h: Any) -> None:
     res = evaluate([h.task("p", "a", testResult="all green"), h.task("p", "b")])
     row = h.row_of(res, "p")

@@ -6,7 +6,11 @@
 --   updated_at, summary, files_modified, deviations (items; NULL when absent or
 --   not an array), test_result (the string as given), test_result_counted
 --   (whether it entered the pass rate: not when the pipeline's counts are unknown),
---   source (file:line of the winning snapshot).
+--   test_result_use (what became of it, for the report to say: NULL without a
+--   testResult; 'counted'; 'ignored' (032's problem: not "PASS n/m", total 0, passed >
+--   total); 'too_large' (a count past 9223372036854775807, 032); 'rate_unknown' (its
+--   counts read, but the pipeline's pass rate is unknown: another result too large, or
+--   the sums past that bound)), source (file:line of the winning snapshot).
 CREATE OR REPLACE TEMP TABLE pl_task_report AS
 SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
        t.created_at, t.completed_at, t.updated_at,
@@ -16,6 +20,12 @@ SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
             THEN coalesce(r.test_result, t.test_result_json::VARCHAR) END AS test_result,
        coalesce(r.total IS NOT NULL AND NOT d3.counts_unknown, false) AS test_result_counted,
+       CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') = 'NULL' THEN NULL
+            WHEN r.too_large THEN 'too_large'
+            WHEN r.total IS NULL THEN 'ignored'
+            WHEN d3.counts_unknown THEN 'rate_unknown'
+            ELSE 'counted'
+       END AS test_result_use,
        t._file || ':' || t._line AS source
 FROM pl_task t
 LEFT JOIN pl_test_result r ON r.pipeline_id = t.pipeline_id AND r.task_id = t.task_id
