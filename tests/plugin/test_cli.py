@@ -358,15 +358,21 @@ def _rating_of(target: float) -> list[dict[str, object]]:
     return matchups
 
 
+def _matchups_rated(tmp_path: Path, skill: str, target: float) -> Path:
+    """A matchups file that rates ``skill`` at ``target`` (``_rating_of``)."""
+    mfile = tmp_path / "m.jsonl"
+    lines = [{"skill": skill, "opponent": "o", **m} for m in _rating_of(target)]
+    mfile.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return mfile
+
+
 def test_an_elo_under_a_badges_minimum_never_reads_as_it(
     run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
 ) -> None:
     # team-composition-patterns (composite 72.80) is Silver with an Elo of 1400 or more.
     # Rated 1399.96 it is Bronze, and the report said "Elo: 1400.0": Silver's minimum.
     skill = "team-composition-patterns"
-    lines = [{"skill": skill, "opponent": "o", **m} for m in _rating_of(1399.96)]
-    mfile = tmp_path / "m.jsonl"
-    mfile.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    mfile = _matchups_rated(tmp_path, skill, 1399.96)
     j = json.loads(
         run_cli("plugin", "score", fixture_root, f"--matchups={mfile}", "--format", "json",
                 "--no-history").stdout
@@ -449,9 +455,7 @@ def test_the_rank_table_writes_a_score_apart_from_its_cut_offs(
     # read "1400.0000", Silver's minimum, as a composite of 89.99996 (B+) read "90.0000"
     # (A-) and 99.99996 "100.0000". It follows the markdown table's rule now (fmt_vs).
     skill = "team-composition-patterns"
-    lines = [{"skill": skill, "opponent": "o", **m} for m in _rating_of(1399.99996)]
-    mfile = tmp_path / "m.jsonl"
-    mfile.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    mfile = _matchups_rated(tmp_path, skill, 1399.99996)
     r = run_cli("plugin", "rank", fixture_root, f"--matchups={mfile}", "--format", "table")
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines()[2] == (

@@ -74,17 +74,22 @@ def test_equal_known_costs_make_no_route_cheaper(gen: Any, report: Any, tmp_path
     assert [f["type"] for f in rep2["findings"]].count("cheaper_equivalent") == 1
 
 
+def _prospective_only_candidate(g: Any, tmp_path: Path) -> Path:
+    """A sonnet cell, and a haiku route seen only in two cheap-first (prospective) runs."""
+    g.cell(SONNET, 3, 3)
+    for i in range(2):
+        g.episode(model=HAIKU, success=True, kind="prospective", run_id=f"run{i}", fingerprint="t")
+    path: Path = g.write(tmp_path / "p.jsonl")
+    return path
+
+
 def test_a_route_with_only_prospective_episodes_is_still_a_compared_pair(
     gen: Any, report: Any, tmp_path: Path
 ) -> None:
     # §6: `comparisons` has every incumbent–candidate pair per activity, insufficient
     # ones included; a cheap route seen only in cheap-first (prospective) runs was left
     # out, and the markdown then said the activity had a single route.
-    g = gen()
-    g.cell(SONNET, 3, 3)
-    for i in range(2):
-        g.episode(model=HAIKU, success=True, kind="prospective", run_id=f"run{i}", fingerprint="t")
-    rep = report(str(g.write(tmp_path / "p.jsonl")))
+    rep = report(str(_prospective_only_candidate(gen(), tmp_path)))
     (c,) = rep["comparisons"]
     assert (c["incumbent"]["model"], c["candidate"]["model"]) == (SONNET, HAIKU)
     assert c["grade"] == "insufficient" and c["reasons"]
@@ -135,11 +140,7 @@ def test_a_comparison_with_no_evidence_on_either_side_has_an_unknown_cost_basis(
 ) -> None:
     # No compared stratum and no pair: no episode on either side, so no cost is known. The
     # comparison's cost basis read 'mixed' (bases that differ), the routes' null.
-    g = gen()
-    g.cell(SONNET, 3, 3)
-    for i in range(2):
-        g.episode(model=HAIKU, success=True, kind="prospective", run_id=f"run{i}", fingerprint="t")
-    rep = report(str(g.write(tmp_path / "p.jsonl")))
+    rep = report(str(_prospective_only_candidate(gen(), tmp_path)))
     (c,) = rep["comparisons"]
     assert c["evidence_episodes"] == 0
     cost = c["cost"]
