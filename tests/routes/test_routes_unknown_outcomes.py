@@ -191,6 +191,23 @@ def test_fewer_repairs_escalations_needs_episodes_that_report_them(
     assert silent["rates"]["candidate_escalation"] is None
 
 
+def _forty_cheap_first(gen: Any) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
+    """An opus cell, and 40 cheap-first operations (30 succeed on haiku, 8 escalate to opus,
+    2 fail on haiku): the generator, the cascade's episodes, and its haiku episodes that
+    did not escalate."""
+    g = gen()
+    g.cell(OPUS, 40, 38)
+    start = len(g.episodes)
+    g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=8, premium_ok=8)
+    cascade = g.episodes[start:]
+    single = [
+        ep
+        for ep in cascade
+        if ep["execution"]["model"] == HAIKU and not ep["outcome"]["escalation"]["escalated"]
+    ]
+    return g, cascade, single
+
+
 def test_a_cascade_rates_and_first_attempt_cost_rest_on_reported_escalations(
     gen: Any, report: Any, tmp_path: Path
 ) -> None:
@@ -199,15 +216,7 @@ def test_a_cascade_rates_and_first_attempt_cost_rest_on_reported_escalations(
     # escalated: those operations are not known not to have escalated (escalation rate 8/30,
     # not 8/40) and, on two attempts, not first-attempt successes. (One whose last attempt does
     # not say has an unknown cost: the next test.)
-    g = gen()
-    g.cell(OPUS, 40, 38)
-    start = len(g.episodes)
-    g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=8, premium_ok=8)
-    single = [
-        ep
-        for ep in g.episodes[start:]
-        if ep["execution"]["model"] == HAIKU and not ep["outcome"]["escalation"]["escalated"]
-    ]
+    g, _, single = _forty_cheap_first(gen)
     for ep in [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]:
         first = g.episode(
             model=HAIKU, success=None, kind="prospective", run_id=ep["source"]["runId"],
@@ -241,16 +250,7 @@ def test_a_cascade_operation_ending_on_an_unreported_escalation_has_an_unknown_c
     # that is not in the input, so its cost is unknown, as a comparison and the matrix price
     # such an episode: no first-attempt, cascade or net figure (the first attempt was $0.011,
     # and a cascade_working finding claimed a saving), with the reasons.
-    g = gen()
-    g.cell(OPUS, 40, 38)
-    start = len(g.episodes)
-    g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=30, escalate=8, premium_ok=8)
-    cascade = g.episodes[start:]
-    single = [
-        ep
-        for ep in cascade
-        if ep["execution"]["model"] == HAIKU and not ep["outcome"]["escalation"]["escalated"]
-    ]
+    g, cascade, single = _forty_cheap_first(gen)
     for ep in [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]:
         ep["outcome"]["escalation"] = None
     for ep in cascade:
