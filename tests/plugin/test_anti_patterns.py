@@ -31,6 +31,11 @@ SKILLS: dict[str, dict[str, Any]] = {
         "description: >-\n  short\n---\nbody\n"
     },
     "trigger-missing": skill(desc="A description without any trigger phrase at all."),
+    # A folded value ends in a line break, a quoted one may hold any Unicode whitespace.
+    "trigger-folded": {"text": "---\nname: n\ndescription: >\n  No trigger phrase, folded.\n---\n"},
+    "trigger-spaced": {
+        "text": '---\nname: n\ndescription: "\\tNo trigger phrase, spaced.\\u3000"\n---\n'
+    },
     "trigger-disabled": skill(
         desc="A description without any trigger phrase at all.",
         extra="disable-model-invocation: true\n",
@@ -102,6 +107,25 @@ def test_empty_description_below_20(scored: dict[str, Any]) -> None:
         "line 3: description is 1 character (fewer than 20)"  # was "1 characters"
     )
     assert flags(scored, "empty-none") == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
+
+
+def test_missing_trigger_quotes_the_description_as_its_length_is_counted(
+    scored: dict[str, Any],
+) -> None:
+    # The length is of the description without the whitespace Python's str.strip() takes;
+    # the quote trimmed spaces only, so a folded value was quoted with its line break
+    # ("No trigger phrase, folded.\n") and a tab or U+3000 stayed at its ends.
+    for name, text in (
+        ("trigger-folded", "No trigger phrase, folded."),
+        ("trigger-spaced", "No trigger phrase, spaced."),
+    ):
+        assert line_and_evidence(scored, name) == [
+            (
+                "MISSING_TRIGGER",
+                3,
+                f'line 3: description has no trigger phrase ("Use when …"): "{text}"',
+            )
+        ]
 
 
 def line_and_evidence(scored: dict[str, Any], name: str) -> list[tuple[str, int, str]]:

@@ -9,6 +9,15 @@
 --             EMPTY_DESCRIPTION and MISSING_TRIGGER the frontmatter's `description:` line,
 --             or line 1 (where the frontmatter opens, or would) when there is none;
 --           plugin_penalty (sid, flags, penalty) — penalty = max(floor, 1 − 0.05 × flags).
+--           plugin_strip(s) macro — `s` without the whitespace str.strip() takes.
+-- The description as its length is counted (plugin_features: Python's str.strip(), which
+-- takes every Unicode whitespace from both ends): trim() takes only spaces, so a folded
+-- `description: >` was quoted with its line break ("short\n") beside "5 characters".
+CREATE OR REPLACE TEMP MACRO plugin_strip(s) AS regexp_replace(
+    s,
+    '^[\t\n\x0b\x0c\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]+'
+    || '|[\t\n\x0b\x0c\r\x1c-\x1f \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]+$',
+    '', 'g');
 CREATE OR REPLACE TEMP TABLE plugin_anti AS
 WITH f AS (SELECT * FROM plugin_features, plugin_params)
 SELECT skill_md AS sid, 'OVER_CONSTRAINED' AS flag, 1 AS flag_ord, 0 AS ord,
@@ -38,9 +47,9 @@ SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, coalesce(desc_line, 1),
             THEN format('line {}: description is empty, so no trigger phrase ("Use when …")',
                         desc_line)
             ELSE format('line {}: description has no trigger phrase ("Use when …"): ', desc_line)
-                 || to_json(CASE WHEN length(trim(description)) > 120
-                                 THEN left(trim(description), 117) || '…'
-                                 ELSE trim(description) END)
+                 || to_json(CASE WHEN length(plugin_strip(description)) > 120
+                                 THEN left(plugin_strip(description), 117) || '…'
+                                 ELSE plugin_strip(description) END)
        END
 FROM f
 WHERE NOT desc_trigger AND NOT disable_model_invocation AND NOT paths_trigger
