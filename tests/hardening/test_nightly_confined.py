@@ -425,17 +425,27 @@ def test_out_of_memory_in_a_step_is_one_line_with_the_hint(
     assert len(res.stderr.splitlines()) == 3  # one line each, then the counts
 
 
+def _nightly_with_teams(tmp_path: Path, run_cli: Any, hh: Any, teams: dict[str, str]) -> Any:
+    """``nightly --format json`` over a project of one run and these team presets (name ->
+    text) in its .archeflow/teams; the run is expected to exit 1, for the presets."""
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    folder = tmp_path / "proj/.archeflow/teams"
+    folder.mkdir()
+    for name, text in teams.items():
+        (folder / name).write_text(text)
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    return res
+
+
 def test_a_discovered_team_with_a_misspelt_key_is_rejected(
     tmp_path: Path, run_cli: Any, hh: Any
 ) -> None:
     # `chek:` read as one of ArcheFlow's other keys: the preset's recommendations left out
     # guardian without a word.
-    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
-    teams = tmp_path / "proj/.archeflow/teams"
-    teams.mkdir()
-    (teams / "t.yaml").write_text("name: t\nplan: [explorer]\nchek: [guardian]\n")
-    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
-    assert res.exit_code == 1, res.stderr
+    res = _nightly_with_teams(
+        tmp_path, run_cli, hh, {"t.yaml": "name: t\nplan: [explorer]\nchek: [guardian]\n"}
+    )
     log = json.loads(res.stdout)
     why = (
         "team preset skipped: unknown key 'chek' (did you mean 'check'?): its archetypes "
@@ -455,13 +465,9 @@ def test_a_broken_team_preset_is_named_by_its_file_and_line_once(
 ) -> None:
     # The run log wrote line 0 and the path twice ("t.yaml: team preset skipped:
     # t.yaml:3:1: not valid YAML ..."): the line was only inside the reason.
-    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
-    teams = tmp_path / "proj/.archeflow/teams"
-    teams.mkdir()
-    (teams / "broken.yaml").write_text("name: bad\nplan: [a\n")
-    (teams / "empty.yaml").write_text("")
-    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
-    assert res.exit_code == 1, res.stderr
+    res = _nightly_with_teams(
+        tmp_path, run_cli, hh, {"broken.yaml": "name: bad\nplan: [a\n", "empty.yaml": ""}
+    )
     got = [
         tuple(d[k] for k in ("file", "line", "reason")) for d in json.loads(res.stdout)["rejected"]
     ]
