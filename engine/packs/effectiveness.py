@@ -953,6 +953,7 @@ def _extract(
             if os.path.isfile(history_path):
                 held = _existing_keys(con, history_path)
                 _mark_new(con, result, scored_runs, held, n_records)
+                _recheck_held(con, result, scored_runs, n_records, history_path)
             else:
                 result.records_new = n_records
             return result
@@ -968,6 +969,7 @@ def _extract(
         with history.locked(history_path, timeout=lock_timeout):
             held = _existing_keys(con, history_path, keys_ahead[0] if keys_ahead else None)
             _mark_new(con, result, scored_runs, held, n_records)
+            _recheck_held(con, result, scored_runs, n_records, history_path)
             runs_by_file = _runs_by_file(con)
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora; on a
@@ -1080,6 +1082,47 @@ def _mark_new(
         r[0] for r in con.execute(f"SELECT DISTINCT run_id FROM {RECORDS_TABLE}").fetchall()
     }
     result.already_scored = [r for r in scored if r in with_records and r not in new_runs]
+
+
+def _recheck_held(
+    con: duckdb.DuckDBPyConnection,
+    result: ExtractResult,
+    scored: list[str],
+    n_records: int,
+    history_path: str,
+) -> None:
+    """When records were found in the history already (``_mark_new``), find them again
+    among the lines ``report`` reads, and mark anew.
+
+    The keys ``_existing_keys`` reads are four fields of any line that has them, while
+    ``report`` skips a line with a field of the wrong kind (a ``composite_score`` of
+    ``"0.5"``, say) or given twice. A run with only such a line was "already scored"
+    here and absent from every report until ``history repair``. Read with the report's
+    own reader instead, such a run's records are appended again. Only when something
+    matched: a first extract, the benchmarks' full and incremental extracts, and a
+    nightly's new runs match nothing, and pay nothing for it; an extract of runs scored
+    before pays the report's read of the history (or its cache's)."""
+    if result.records_new >= n_records:
+        return
+    from runscore.engine.packs import effectiveness_history  # it imports this module
+
+    hcon = effectiveness_history.connect()
+    try:
+        effectiveness_history.load_history(hcon, history_path)
+        keys = duck.sql(
+            hcon,
+            "SELECT DISTINCT run_id, archetype, scoring_version, events_sha256 FROM history "
+            "WHERE events_sha256 IS NOT NULL",
+        ).to_arrow_table()
+    finally:
+        hcon.close()
+    con.execute("DELETE FROM _existing")
+    duck.register(con, "_rs_valid_keys", keys)
+    try:
+        con.execute("INSERT INTO _existing SELECT * FROM _rs_valid_keys")
+    finally:
+        con.unregister("_rs_valid_keys")
+    _mark_new(con, result, scored, keys.num_rows, n_records)
 
 
 #: What a scoring leaves in the main schema and ``_drop_shared`` keeps: runscore's own

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from runscore.engine import db
-from runscore.engine.packs import effectiveness
+from runscore.engine.packs import effectiveness, effectiveness_cache, effectiveness_history
 
 
 def _line(run: str, archetype: str = "guardian", sha: str = "a" * 64) -> str:
@@ -96,3 +96,69 @@ def test_extract_writes_each_run_once_when_another_writer_appended_meanwhile(
     assert read_ahead == [True]
     assert got.records_written == 0 and got.already_scored
     assert hist.read_text() == _line("r-earlier") + other.read_text()
+
+
+def _history_with_one_bad_line(tmp_path: Path, log: Path, bad: str) -> tuple[Path, str, int]:
+    """A history of ``log``'s records in which the guardian's line is replaced by ``bad``
+    (``{}`` in it stands for the line's own fields before its last brace); that line and
+    its 0-based index."""
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([str(log)], str(hist))
+    lines = hist.read_text().splitlines(keepends=True)
+    (at,) = [i for i, line in enumerate(lines) if json.loads(line)["archetype"] == "guardian"]
+    lines[at] = bad.replace("{}", lines[at].rstrip("\n")[:-1]) + "\n"
+    hist.write_text("".join(lines))
+    return hist, lines[at], at
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        # a score of the wrong kind: report skips the line ("composite_score is not a number")
+        '{}, "composite_score": "0.5"}',
+        # a key given twice: report skips the line too
+        '{}, "fix_rate": 0.5}',
+    ],
+    ids=["wrong-kind", "duplicate-key"],
+)
+@pytest.mark.parametrize("cached", [False, True], ids=["read", "cached"])
+def test_a_run_whose_history_line_report_skips_is_scored_again(
+    tmp_path: Path, fixtures: Path, bad: str, cached: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The key read is lenient (four fields of any line); report is not. A run whose only
+    # line report skips was "already scored" and stayed out of every report.
+    log = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    hist, bad_line, bad_at = _history_with_one_bad_line(tmp_path, log, bad)
+    if cached:  # the lines typed by an earlier report, from its cache beside the history
+        monkeypatch.setenv(effectiveness_cache.MIN_LINES_ENV, "1")
+        effectiveness_history.report(str(hist))
+        assert Path(str(hist) + ".cache.duckdb").exists()
+    before = hist.read_text()
+    # Dry run: says what a write would append.
+    dry = effectiveness.extract([str(log)], str(hist), incremental=False, write=False)
+    assert (dry.records_new, dry.already_scored) == (1, [])
+    got = effectiveness.extract([str(log)], str(hist), incremental=False)
+    assert (got.records_written, got.already_scored) == (1, [])
+    after = hist.read_text()
+    assert after.startswith(before)  # appended, nothing rewritten
+    (added,) = after[len(before) :].splitlines()
+    rec = json.loads(added)
+    assert rec["archetype"] == "guardian"
+    assert rec["events_sha256"] in bad_line  # the same events: only the line was bad
+    # The report has the run's guardian again; the bad line is still listed as skipped.
+    report = effectiveness_history.report(str(hist))
+    rows = {r["archetype"]: r for r in report.table.to_pylist()}
+    assert rows["guardian"]["runs"] == 1
+    assert [i.line for i in report.issues] == [bad_at + 1]
+
+
+def test_a_run_whose_history_lines_are_all_good_stays_already_scored(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    log = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    hist = tmp_path / "h.jsonl"
+    first = effectiveness.extract([str(log)], str(hist))
+    before = hist.read_text()
+    got = effectiveness.extract([str(log)], str(hist), incremental=False)
+    assert got.records_written == 0 and got.already_scored == ["score-run"]
+    assert first.records_written == 2 and hist.read_text() == before

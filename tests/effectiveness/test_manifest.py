@@ -749,7 +749,9 @@ def test_a_known_file_that_changed_is_prescanned_once_when_read(
     res = effectiveness.extract([str(same), str(grown)], hist)
     assert (res.files_read, res.files_unchanged, res.records_written) == (2, 0, 1)
     assert digests == [str(same)]
-    assert sorted(scans) == sorted([str(same), str(grown)])
+    # The history is read too (grown's run matched a key: it is checked against the lines
+    # report reads), by its own reader; the run files are each pre-scanned once.
+    assert sorted(s for s in scans if s != hist) == sorted([str(same), str(grown)])
     files = _manifest_files(hist)
     assert sorted(e["sha256"] for e in files.values()) == sorted(
         hashlib.sha256(p.read_bytes()).hexdigest() for p in (same, grown)
