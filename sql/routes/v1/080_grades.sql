@@ -9,7 +9,9 @@
 --   paired effect and interval, cost per
 --   accepted outcome per route and the comparison's cost basis (a route with no episode
 --   behind the comparison has basis 'unknown', so has the comparison), retry/repair/escalation
---   rates per route with the count of episodes reporting each (070), freshness, and:
+--   rates per route with the count of episodes reporting each (070; the counts — accepted,
+--   unknown-cost episodes, episodes reporting a field — are 0, not NULL, for a route with no
+--   episode behind the comparison: a count of nothing is known), freshness, and:
 --   evidence_source ('paired' when pairs >= min_pairs and its CI is narrow enough, else
 --   'historical' when both routes have >= min_labelled_per_route labelled episodes in compared
 --   strata, the CI width <= max_ci_width and both overlaps >= min_stratum_overlap; paired
@@ -55,20 +57,27 @@ WITH j AS (
         -- no known cost: its basis is unknown, and so is the comparison's, not 'mixed'.
         coalesce(cc.cost_basis, 'unknown') AS cand_cost_basis,
         cc.cost_per_accepted AS cand_cost_per_accepted,
-        cc.cost_sum AS cand_cost_sum, cc.accepted AS cand_accepted,
-        cc.unknown_cost_episodes AS cand_unknown_cost, cc.episodes AS cand_evidence_episodes,
+        -- Counts over the episodes behind the comparison: with none (no compared stratum, no
+        -- pair) they are known, 0, as pairs and the labelled counts are; only what is a
+        -- share of nothing (cost per accepted, a rate) stays unknown.
+        cc.cost_sum AS cand_cost_sum, coalesce(cc.accepted, 0) AS cand_accepted,
+        coalesce(cc.unknown_cost_episodes, 0) AS cand_unknown_cost,
+        coalesce(cc.episodes, 0) AS cand_evidence_episodes,
         cc.retry_rate AS cand_retry_rate, cc.repair_rate AS cand_repair_rate,
-        cc.escalation_rate AS cand_escalation_rate, cc.retry_reported AS cand_retry_reported,
-        cc.repair_reported AS cand_repair_reported,
-        cc.escalation_reported AS cand_escalation_reported,
+        cc.escalation_rate AS cand_escalation_rate,
+        coalesce(cc.retry_reported, 0) AS cand_retry_reported,
+        coalesce(cc.repair_reported, 0) AS cand_repair_reported,
+        coalesce(cc.escalation_reported, 0) AS cand_escalation_reported,
         coalesce(ci.cost_basis, 'unknown') AS inc_cost_basis,
         ci.cost_per_accepted AS inc_cost_per_accepted,
-        ci.cost_sum AS inc_cost_sum, ci.accepted AS inc_accepted,
-        ci.unknown_cost_episodes AS inc_unknown_cost, ci.episodes AS inc_evidence_episodes,
+        ci.cost_sum AS inc_cost_sum, coalesce(ci.accepted, 0) AS inc_accepted,
+        coalesce(ci.unknown_cost_episodes, 0) AS inc_unknown_cost,
+        coalesce(ci.episodes, 0) AS inc_evidence_episodes,
         ci.retry_rate AS inc_retry_rate, ci.repair_rate AS inc_repair_rate,
-        ci.escalation_rate AS inc_escalation_rate, ci.retry_reported AS inc_retry_reported,
-        ci.repair_reported AS inc_repair_reported,
-        ci.escalation_reported AS inc_escalation_reported,
+        ci.escalation_rate AS inc_escalation_rate,
+        coalesce(ci.retry_reported, 0) AS inc_retry_reported,
+        coalesce(ci.repair_reported, 0) AS inc_repair_reported,
+        coalesce(ci.escalation_reported, 0) AS inc_escalation_reported,
         f.newest_evidence AS newest_any_evidence, f.newest_paired_evidence,
         f.newest_historical_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
         f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
