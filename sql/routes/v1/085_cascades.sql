@@ -2,7 +2,8 @@
 -- Reads: routes_ep (prospective episodes; every kind for the baseline route), routes_ep_total
 --   (070: the follow-up attempts an escalated episode escalated to, and each episode's total
 --   cost for the baseline, totalled by 070's macros routes_total_basis /
---   routes_total_per_accepted), routes_incumbents,
+--   routes_total_per_accepted, and routes_activity_now: the activity's current harness),
+--   routes_incumbents,
 --   routes_activity_routes, routes_policy.
 -- Produces: routes_attempts (grain: prospective episode): operation key (activity, runId,
 --   task fingerprint), attempt_no (by startedAt, then episode id);
@@ -42,8 +43,9 @@
 --   reasons, would_be_type (cascade_working when net saving > 0; escalation_tax when net
 --   saving <= 0 and there were
 --   escalations or retries, as the attempts report them: unreported ones are not assumed, and
---   with none reported no escalation_tax is claimed, with a reason) and finding_type
---   (evidence_drift when stale).
+--   with none reported no escalation_tax is claimed, with a reason), current_harness (070's:
+--   the harness of the activity's newest episode), harness_drift (no operation's attempt ran on
+--   it) and finding_type (evidence_drift when stale or the harness changed since, §5).
 -- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", §4 proven, §5
 --   cascade_working / escalation_tax, §6 "Operations and attempts", "Grades of the other
 --   finding types".
@@ -196,8 +198,14 @@ b AS (
         routes_total_per_accepted(ts.unknown_cost, ts.n_bases, ts.cost_known, ts.accepted)
             AS baseline_cost_per_accepted,
         CASE WHEN c.newest_evidence IS NULL THEN NULL
-             ELSE (epoch(c.as_of) - epoch(c.newest_evidence)) / 86400.0 END AS age_days
+             ELSE (epoch(c.as_of) - epoch(c.newest_evidence)) / 86400.0 END AS age_days,
+        -- §5 evidence_drift "or the model/harness changed since": as for a comparison (080),
+        -- the activity now runs on a harness none of the operations' attempts ran on.
+        an.current_harness,
+        coalesce(an.current_harness IS NOT NULL
+                 AND NOT list_contains(c.harnesses, an.current_harness), false) AS harness_drift
     FROM c
+    JOIN routes_activity_now an ON an.activity = c.activity
     JOIN routes_activity_routes er ON er.activity = c.activity AND er.route_key = c.entry_key
     LEFT JOIN routes_activity_routes tr ON tr.activity = c.activity AND tr.route_key = c.target_key
     LEFT JOIN target_stats ts ON ts.activity = c.activity AND ts.route_key = c.target_key
@@ -290,6 +298,9 @@ SELECT *,
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
                   || freshness_days || ')' END,
+        CASE WHEN harness_drift
+             THEN 'harness changed since: the activity now runs on ' || current_harness
+                  || ', absent from the evidence' END,
         CASE WHEN round(net_saving_per_accepted, 6) <= 0 AND escalated_ops = 0 AND retried_ops = 0
                   AND (escalation_reported_ops < operations OR retry_reported_ops < operations)
              THEN 'no saving, and no escalation or retry reported (escalation reported by '
@@ -299,8 +310,8 @@ SELECT *,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL
         WHEN round(net_saving_per_accepted, 6) > 0
-            THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'cascade_working' END
+            THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'cascade_working' END
         WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
-            THEN CASE WHEN stale THEN 'evidence_drift' ELSE 'escalation_tax' END
+            THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'escalation_tax' END
     END AS finding_type
 FROM n;

@@ -234,10 +234,12 @@ casc_f AS (
                 'No recommendation until re-measured: the prospective evidence that cheap-first '
                 || entry_model || ' → ' || target_model || ' on ' || activity || ' showed '
                 || would_be_type || ' is out of date — '
-                || CASE WHEN newest_evidence IS NOT NULL
+                || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                              || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date.'
-                        ELSE 'the evidence carries no timestamps.' END
+                        WHEN stale THEN 'the evidence carries no timestamps.'
+                        ELSE 'the activity now runs on harness ' || current_harness
+                             || ', which the evidence does not cover.' END
             WHEN grade = 'insufficient' THEN
                 'No recommendation yet: cheap-first ' || entry_model || ' → ' || target_model || ' on '
                 || activity || CASE finding_type
@@ -328,7 +330,7 @@ casc_f AS (
         stale AS freshness__stale,
         list_sort(list_distinct([entry_model, target_model])) AS freshness__models,
         harnesses AS freshness__harnesses, CAST([] AS VARCHAR[]) AS freshness__reasoning_efforts,
-        CAST(NULL AS VARCHAR) AS freshness__current_harness,
+        current_harness AS freshness__current_harness,
         list_filter([
             'Operations (episodes sharing runId and task fingerprint, cheap-first on ' || entry_model
                 || '): ' || operations || '; labelled ' || labelled_ops || ', accepted ' || accepted_ops

@@ -100,7 +100,8 @@ SELECT activity,
     escalation_tax_per_accepted AS cost__escalation_tax_per_accepted,
     net_saving_per_accepted AS cost__net_saving_per_accepted, net_total AS cost__net_total,
     newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
-    stale AS freshness__stale, harnesses AS freshness__harnesses,
+    stale AS freshness__stale, harness_drift AS freshness__harness_changed_since,
+    current_harness AS freshness__current_harness, harnesses AS freshness__harnesses,
     reasons, len(episode_ids) AS evidence_episodes
 FROM routes_cascades
 ORDER BY activity, entry_key;
