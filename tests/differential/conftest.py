@@ -10,12 +10,14 @@ observed to have, so those choices are pinned too; where the spec can be read tw
 file marks any runscore disagreement as a strict xfail with both readings.
 
 Test modules reach this module through the ``ref`` fixture (test files cannot import
-each other or the conftest under ``--import-mode=importlib``).
+each other or the conftest under ``--import-mode=importlib``), and the routes reference
+(routes.md §1–§6, in routes_ref.py beside this file) through the ``routes_ref`` fixture.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import importlib.util
 import json
 import math
 import random
@@ -1562,3 +1564,18 @@ def pipe_diffs(
 def ref() -> ModuleType:
     """This module: reference implementations, generators and field lists."""
     return sys.modules[__name__]
+
+
+@pytest.fixture(scope="session")
+def routes_ref() -> ModuleType:
+    """The routes reference (routes_ref.py beside this file), loaded by path: under
+    --import-mode=importlib the test directory is not importable as a package."""
+    name = "runscore_differential_routes_ref"
+    if name not in sys.modules:
+        path = Path(__file__).with_name("routes_ref.py")
+        spec = importlib.util.spec_from_file_location(name, path)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while the class is made
+        spec.loader.exec_module(module)
+    return sys.modules[name]

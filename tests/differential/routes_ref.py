@@ -1,0 +1,1462 @@
+"""A plain-Python reference of the routes pack (spec routes.md §1–§6), for differential tests.
+
+Written from the spec text: each rule cites the sentence it implements (§n "…"), so a
+disagreement with runscore points at the sentence to read. Where the spec is silent
+("spec-silent") the reference adopts the behaviour runscore's README or SQL headers document,
+so those choices are pinned too; where it can be read two ways ("reading chosen") the
+reference takes one reading and tests/differential/test_routes_cases.py marks a runscore
+disagreement as a strict xfail with both readings.
+
+Loaded by tests/differential/conftest.py (the ``routes_ref`` fixture): under
+``--import-mode=importlib`` test files cannot import each other.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+Z95 = 1.959963984540054
+
+#: §3 "Configurable policy (defaults)".
+DEFAULTS: dict[str, float] = {
+    "tolerance": 0.05,
+    "min_labelled_per_route": 30,
+    "min_pairs": 20,
+    "max_ci_width": 0.25,
+    "freshness_days": 30,
+    "min_stratum_overlap": 0.5,
+}
+#: §6 "blind_spot: ≥ 50 episodes for an activity with fewer than 20% labelled."
+BLIND_MIN_EPISODES = 50
+BLIND_MAX_SHARE = 0.20
+#: spec-silent: runscore's floor of labelled episodes per side before a harness shift of a
+#: model is considered (000_policy_defaults.sql harness_min_labelled_side).
+HARNESS_MIN_SIDE = 10
+
+#: §2 table. Unknown kinds count as `none` (spec-silent).
+STRONG = {"gate", "qe", "review", "user"}
+STRONG_NEGATIVE = {"repair", "revert", "regression", "reopened"}
+MEDIUM = {"retry", "escalation", "handoff"}
+WEAK = {"session_end"}
+#: §2 "a strong signal whose value is a failure (`fail`, `reject`)"; the positives pass/accept
+#: read from §1's value list. spec-silent: the synonyms runscore also reads.
+POSITIVE = {"pass", "passed", "accept", "accepted", "approve", "approved", "success"}
+POSITIVE |= {"succeeded", "ok", "green", "merged"}
+NEGATIVE = {"fail", "failed", "failure", "reject", "rejected", "error", "red"}
+NEGATIVE |= {"changes_requested"}
+#: spec-silent: a strong-negative kind whose value says it did not happen.
+NEGATION = {"none", "false", "no", "absent", "clear"}
+#: §6 "Unknown cost … the model tier table (haiku < sonnet < opus, extendable)".
+TIERS = {"haiku": 1, "sonnet": 2, "opus": 3}
+
+KINDS = ("historical", "paired", "prospective")
+COMPLEXITIES = ("low", "medium", "high")
+STATUSES = ("succeeded", "failed", "cancelled", "timed_out", "blocked")
+BASES = ("observed", "api_equivalent", "subscription", "unknown")
+
+
+def r6(x: float) -> float:
+    """README: every threshold comparison is made on the value rounded to 6 decimals."""
+    return round(x, 6)
+
+
+# ============================================================================ §1 input
+
+
+def _s(v: Any) -> str | None:
+    """A string field: trimmed; empty or not a string is unknown (spec-silent)."""
+    if isinstance(v, str) and v.strip():
+        return v.strip()
+    return None
+
+
+def _ts(v: Any) -> dt.datetime | None:
+    if not isinstance(v, str):
+        return None
+    t = dt.datetime.fromisoformat(v.strip().replace("Z", "+00:00"))
+    if t.tzinfo is not None:
+        t = t.astimezone(dt.UTC).replace(tzinfo=None)
+    return t
+
+
+@dataclass
+class Ep:
+    id: str
+    line: int
+    kind: str
+    run_id: str | None
+    pair_id: str | None
+    activity: str
+    fingerprint: str | None
+    complexity: str | None
+    host: str | None
+    provider: str | None
+    model: str | None
+    harness: str | None
+    started: dt.datetime | None
+    ended: dt.datetime | None
+    cost: float | None  # on its own basis; None = unknown (§1 "never priced by assumption")
+    basis: str  # observed | api_equivalent | subscription | unknown
+    retries: int | None
+    repairs: int | None
+    escalated: bool | None
+    to_model: str | None
+    label: str | None = None  # success | failure | None
+    label_reason: str = ""
+
+    @property
+    def route(self) -> tuple[str | None, str | None, str]:
+        # §3 "A *route* is `(host, inferenceProvider, model)`".
+        assert self.model is not None
+        return (self.host, self.provider, self.model)
+
+    @property
+    def at(self) -> dt.datetime | None:
+        # spec-silent: an episode is dated by its end, else its start (runscore's evidence_at).
+        return self.ended or self.started
+
+
+def label_of(signals: Any, status: str | None) -> tuple[str | None, str]:
+    """§2 "labelled success when it has at least one strong positive signal and no strong
+    negative one; labelled failure when it has a strong negative signal or a strong signal
+    whose value is a failure (`fail`, `reject`); otherwise it is unlabelled. Medium/weak
+    signals alone never create a label." """
+    pos = neg = strong_any = mw = done = 0
+    for s in signals if isinstance(signals, list) else []:
+        if not isinstance(s, dict):
+            continue
+        kind = s.get("kind").strip().lower() if isinstance(s.get("kind"), str) else None
+        value = s.get("value").strip().lower() if isinstance(s.get("value"), str) else None
+        if kind in STRONG:
+            strong_any += 1
+            if value in POSITIVE:
+                pos += 1
+            elif value in NEGATIVE:
+                neg += 1
+        elif kind in STRONG_NEGATIVE:
+            if (value or "") not in NEGATION:
+                neg += 1
+        elif kind in MEDIUM or kind in WEAK:
+            mw += 1
+        elif kind == "assistant_done":
+            done += 1
+    if neg:
+        return "failure", "strong negative signal"
+    if pos:
+        return "success", "strong positive signal"
+    # §2 "Permission, auth and orphaned states (`status` blocked/cancelled with no strong
+    # signal) are unlabelled, never failures."
+    if status in ("blocked", "cancelled"):
+        return None, "blocked/cancelled without a strong signal"
+    if strong_any:
+        return None, "strong signal without a pass/fail value"
+    if mw:
+        return None, "only medium/weak signals"
+    if done:
+        return None, "only assistant_done (never counts)"
+    return None, "no outcome signal"
+
+
+def parse(lines: Sequence[dict[str, Any]]) -> tuple[list[Ep], list[tuple[int, str]]]:
+    """Valid episodes and rejected (line, reason). Only the rejections the generators can
+    produce are modelled (spec-silent: §1 gives the schema, not what to do with a line that
+    breaks it; runscore rejects it with a reason, 010_episodes.sql)."""
+    eps: list[Ep] = []
+    rejects: list[tuple[int, str]] = []
+    seen: set[str] = set()
+    for i, d in enumerate(lines, start=1):
+        src, act, task = d.get("source") or {}, d.get("activity") or {}, d.get("task") or {}
+        ex, us, out = d.get("execution") or {}, d.get("usage") or {}, d.get("outcome") or {}
+        eid = _s(d.get("episodeId"))
+        kind = (_s(src.get("kind")) or "historical").lower()  # spec-silent: absent = historical
+        complexity = (_s(task.get("complexity")) or "").lower() or None
+        status = (_s(out.get("status")) or "").lower() or None
+        basis_raw = (_s(us.get("costBasis")) or "unknown").lower()
+        reason = None
+        if eid is None:
+            reason = "lacks episodeId"
+        elif _s(act.get("id")) is None:
+            reason = "lacks activity.id"
+        elif kind not in KINDS:
+            reason = "unknown source.kind"
+        elif kind == "paired" and _s(src.get("pairId")) is None:
+            reason = "paired episode lacks source.pairId"
+        elif kind == "prospective" and _s(src.get("runId")) is None:
+            reason = "prospective episode lacks source.runId"
+        elif kind == "prospective" and _s(task.get("fingerprint")) is None:
+            reason = "prospective episode lacks task.fingerprint"
+        elif complexity is not None and complexity not in COMPLEXITIES:
+            reason = "unknown task.complexity"
+        elif status is not None and status not in STATUSES:
+            reason = "unknown outcome.status"
+        elif basis_raw not in BASES:
+            reason = "unknown usage.costBasis"
+        elif eid in seen:
+            reason = "duplicate episodeId"
+        if reason is not None:
+            rejects.append((i, reason))
+            continue
+        assert eid is not None
+        seen.add(eid)
+        esc = out.get("escalation")
+        escalated = esc.get("escalated") if isinstance(esc, dict) else None
+        # §3 "Cost basis is carried through"; §1 "an unknown cost is never priced by
+        # assumption": observed reads observedCostUsd, api_equivalent and subscription read
+        # apiEquivalentCostUsd; anything missing leaves the cost unknown.
+        obs, api = us.get("observedCostUsd"), us.get("apiEquivalentCostUsd")
+        cost: float | None = None
+        basis = "unknown"
+        if basis_raw == "observed" and obs is not None:
+            cost, basis = float(obs), "observed"
+        elif basis_raw in ("api_equivalent", "subscription") and api is not None:
+            cost, basis = float(api), basis_raw
+        lab, why = label_of(out.get("signals"), status)
+        eps.append(
+            Ep(
+                id=eid,
+                line=i,
+                kind=kind,
+                run_id=_s(src.get("runId")),
+                pair_id=_s(src.get("pairId")),
+                activity=str(_s(act.get("id"))),
+                fingerprint=_s(task.get("fingerprint")),
+                complexity=complexity,
+                host=_s(ex.get("host")),
+                provider=_s(ex.get("inferenceProvider")),
+                model=_s(ex.get("model")),
+                harness=_s(ex.get("harnessFingerprint")),
+                started=_ts(ex.get("startedAt")),
+                ended=_ts(ex.get("endedAt")),
+                cost=cost,
+                basis=basis,
+                # §1 "Unknown stays unknown (null)": an absent count is not 0.
+                retries=out.get("retries"),
+                repairs=out.get("repairs"),
+                escalated=escalated if isinstance(escalated, bool) else None,
+                to_model=_s(esc.get("toModel")) if isinstance(esc, dict) else None,
+                label=lab,
+                label_reason=why,
+            )
+        )
+    return eps, rejects
+
+
+# ============================================================================ intervals
+
+
+def wilson(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    d = 1 + z * z / n
+    c = p + z * z / (2 * n)
+    h = z * math.sqrt(max(0.0, p * (1 - p) / n + z * z / (4 * n * n)))
+    return max(0.0, (c - h) / d), min(1.0, (c + h) / d)
+
+
+def newcombe(p1: float, n1: float, p0: float, n0: float) -> tuple[float, float]:
+    """§3 "a 95% confidence interval (document the method; Newcombe/Wilson-based …)":
+    Newcombe's hybrid score interval (spec-silent which one: runscore's, method 10)."""
+    l1, u1 = wilson(p1, n1)
+    l0, u0 = wilson(p0, n0)
+    d = p1 - p0
+    return d - math.hypot(p1 - l1, u0 - p0), d + math.hypot(u1 - p1, p0 - l0)
+
+
+def mh(cells: Sequence[tuple[int, int, int, int]]) -> dict[str, float] | None:
+    """§3 "stratified difference in success rate (candidate − incumbent), combining strata
+    with Mantel–Haenszel weights". cells: (n1, x1, n0, x0) per stratum, in stratum order.
+    The interval: Newcombe on the MH-weighted rates with Kish effective sizes (spec-silent:
+    runscore's documented method, 004_interval_macros.sql)."""
+    cells = [c for c in cells if c[0] > 0 and c[2] > 0]
+    if not cells:
+        return None
+    w = [n1 * n0 / (n1 + n0) for n1, _, n0, _ in cells]
+    sw = sum(w)
+    p1 = sum(wi * x1 / n1 for wi, (n1, x1, _, _) in zip(w, cells, strict=True)) / sw
+    p0 = sum(wi * x0 / n0 for wi, (_, _, n0, x0) in zip(w, cells, strict=True)) / sw
+    ne1 = sw * sw / sum(wi * wi / n1 for wi, (n1, _, _, _) in zip(w, cells, strict=True))
+    ne0 = sw * sw / sum(wi * wi / n0 for wi, (_, _, n0, _) in zip(w, cells, strict=True))
+    lo, hi = newcombe(p1, ne1, p0, ne0)
+    return {
+        "n1": sum(c[0] for c in cells),
+        "x1": sum(c[1] for c in cells),
+        "n0": sum(c[2] for c in cells),
+        "x0": sum(c[3] for c in cells),
+        "p1": p1,
+        "p0": p0,
+        "effect": p1 - p0,
+        "ci_low": lo,
+        "ci_high": hi,
+        "ci_width": hi - lo,
+        "strata": len(cells),
+    }
+
+
+def paired_ci(a: int, b: int, c: int, d: int) -> tuple[float, float]:
+    """§3 "compare with a paired method on discordant pairs (exact/McNemar-style), with its own
+    interval" — spec-silent which: runscore's Newcombe method 10 for paired proportions."""
+    n = a + b + c + d
+    p1, p0 = (a + b) / n, (a + c) / n
+    l1, u1 = wilson(p1, n)
+    l0, u0 = wilson(p0, n)
+    den = (a + b) * (c + d) * (a + c) * (b + d)
+    phi = (a * d - b * c) / math.sqrt(den) if den > 0 else 0.0
+    eff = (b - c) / n
+    lo = eff - math.sqrt(
+        max(0.0, (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u0 - p0) + (u0 - p0) ** 2)
+    )
+    hi = eff + math.sqrt(
+        max(0.0, (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p0 - l0) + (p0 - l0) ** 2)
+    )
+    return lo, hi
+
+
+# ============================================================================ §3 cost
+
+
+def tier(model: str | None, extra: dict[str, int] | None = None) -> int | None:
+    """§6 the tier table; spec-silent: a model's lower-cased id containing a name has its tier,
+    the longest name winning."""
+    if model is None:
+        return None
+    table = {**TIERS, **(extra or {})}
+    hits = [(len(k), k) for k in table if k in model.lower()]
+    return table[max(hits)[1]] if hits else None
+
+
+@dataclass
+class Total:
+    accepted: bool
+    cost: float | None
+    basis: str
+
+
+def totals(eps: Sequence[Ep]) -> dict[str, Total]:
+    """§3 "Net route value per route: cost per accepted outcome, counting every attempt, retry
+    and escalation cost"; §6 "an attempt that escalated has `outcome.escalation.escalated =
+    true`, and the next attempt runs on `toModel`. An episode's `usage` covers that attempt
+    with its retries." An escalated episode is priced with its follow-up (same activity,
+    runId, fingerprint, model = toModel, not started before it) and accepted when that
+    follow-up succeeded (spec-silent: README "Costs are per accepted outcome (a success, or an
+    escalation whose follow-up attempt succeeded)"). Unknown whenever a part is (§1)."""
+    out: dict[str, Total] = {}
+    for e in eps:
+        ok = e.label == "success"
+        if e.escalated is None:
+            out[e.id] = Total(ok, None, "unknown")
+            continue
+        if not e.escalated:
+            out[e.id] = Total(ok, e.cost, e.basis)
+            continue
+        fol = [
+            f
+            for f in eps
+            if e.run_id is not None
+            and f.activity == e.activity
+            and f.run_id == e.run_id
+            and f.fingerprint == e.fingerprint
+            and e.fingerprint is not None
+            and f.model == e.to_model
+            and f.id != e.id
+            and (e.started is None or f.started is None or f.started >= e.started)
+        ]
+        ok = ok or any(f.label == "success" for f in fol)
+        bases = {f.basis for f in fol}
+        if not fol or any(f.cost is None for f in fol) or e.cost is None:
+            out[e.id] = Total(ok, None, "unknown")
+        elif bases == {e.basis}:
+            out[e.id] = Total(ok, e.cost + sum(f.cost or 0.0 for f in fol), e.basis)
+        else:
+            out[e.id] = Total(ok, None, "mixed")
+    return out
+
+
+def per_accepted(ts: Sequence[Total]) -> tuple[str, float | None, int, int]:
+    """(basis, cost per accepted, accepted, unknown-cost episodes). §3 "observed cash,
+    API-equivalent and subscription capacity are never added together"."""
+    bases = {t.basis for t in ts}
+    acc = sum(t.accepted for t in ts)
+    unknown = sum(t.cost is None for t in ts)
+    basis = (
+        "unknown" if "unknown" in bases or not ts else (bases.pop() if len(bases) == 1 else "mixed")
+    )
+    if unknown == 0 and basis not in ("unknown", "mixed") and acc > 0:
+        return basis, sum(t.cost or 0.0 for t in ts) / acc, acc, unknown
+    return basis, None, acc, unknown
+
+
+# ============================================================================ results
+
+
+@dataclass
+class Result:
+    rejects: list[tuple[int, str]]
+    comparisons: list[dict[str, Any]] = field(default_factory=list)
+    cascades: list[dict[str, Any]] = field(default_factory=list)
+    matrix: list[dict[str, Any]] = field(default_factory=list)
+    findings: list[tuple[Any, ...]] = field(default_factory=list)
+
+
+def _key(v: str | None) -> tuple[int, str]:
+    return (v is None, v or "")
+
+
+def _route_order(r: tuple[str | None, str | None, str]) -> tuple[Any, ...]:
+    return (_key(r[0]), _key(r[1]), r[2])
+
+
+def evaluate(
+    lines: Sequence[dict[str, Any]],
+    as_of: dt.datetime,
+    policy: dict[str, float] | None = None,
+    incumbents: dict[str, str] | None = None,
+    model_changed_reading: bool = False,
+) -> Result:
+    """The spec's output for ``lines`` at the clock ``as_of``.
+
+    ``model_changed_reading``: §5 evidence_drift "or the model/harness changed since" — read
+    (when True) as "the activity's newest episode runs on a model the evidence does not
+    cover" (as its harness rule); runscore's reading (False) is that a route is its model
+    (§3), so a new model is a new route with its own comparison, not a drift of this one."""
+    pol = {**DEFAULTS, **(policy or {})}
+    tol, min_lab, fresh_days = (
+        pol["tolerance"],
+        pol["min_labelled_per_route"],
+        pol["freshness_days"],
+    )
+    eps, rejects = parse(lines)
+    res = Result(rejects)
+    tot = totals(eps)
+    by_act: dict[str, list[Ep]] = defaultdict(list)
+    for e in eps:
+        by_act[e.activity].append(e)
+
+    def age(t: dt.datetime | None) -> float | None:
+        return None if t is None else (as_of - t).total_seconds() / 86400.0
+
+    def stale_of(t: dt.datetime | None) -> bool:
+        # §5 evidence_drift "the newest supporting evidence is older than `freshness_days`";
+        # §6 Clock "Freshness is measured against `--as-of`". Evidence dated after the clock is
+        # not older than anything: fresh (the default clock is today 00:00, so today's
+        # episodes are later than it). spec-silent: undated evidence is stale (unknown
+        # freshness is not fresh).
+        a = age(t)
+        return a is None or r6(a) > fresh_days
+
+    harness_acts = harness_changes(by_act, tol, min_lab)
+    for fnd in harness_acts:
+        res.findings.append(("harness_change", fnd["activity"], fnd["grade"], None, None, None))
+    capped = {f["activity"] for f in harness_acts}
+
+    for act in sorted(by_act):
+        aeps = by_act[act]
+        # spec-silent: an episode of unknown model is in no route (it has its matrix row).
+        routes: dict[tuple[Any, ...], list[Ep]] = defaultdict(list)
+        for e in aeps:
+            if e.model is not None:
+                routes[e.route].append(e)
+        now = max(aeps, key=lambda e: (e.at is not None, e.at or dt.datetime.min, e.id))
+        current_harness = now.harness
+        if routes:
+            # §6 "Incumbent. The route with the most labelled episodes for the activity (ties:
+            # most episodes, then lexicographic order); a policy file may name it."
+            inc = min(
+                routes,
+                key=lambda r: (
+                    -sum(e.label is not None for e in routes[r]),
+                    -len(routes[r]),
+                    _route_order(r),
+                ),
+            )
+            if incumbents and act in incumbents:
+                named = [r for r in routes if r[2] == incumbents[act]]
+                if named:
+                    inc = min(
+                        named,
+                        key=lambda r: (
+                            -sum(e.label is not None for e in routes[r]),
+                            -len(routes[r]),
+                            _route_order(r),
+                        ),
+                    )
+            for cand in sorted(routes, key=_route_order):
+                if cand == inc:
+                    continue
+                c = compare(act, inc, cand, routes, tot, pol, current_harness, stale_of, age)
+                if (
+                    model_changed_reading
+                    and c["evidence_episodes"]
+                    and now.model not in (inc[2], cand[2])
+                ):
+                    c["harness_drift"] = True
+                c["harness_capped"] = act in capped
+                # §6 "harness_change is observed or correlated" and §4 "A finding never uses
+                # the language of a higher grade": a comparison in an activity with a harness
+                # change is at most observed (spec-silent: runscore's cap).
+                g = c["evidence_grade"]
+                c["grade"] = (
+                    "insufficient"
+                    if c["stale"]
+                    else (
+                        "observed" if c["harness_capped"] and g in ("correlated", "verified") else g
+                    )
+                )
+                w = c["would_be_type"]
+                c["finding_type"] = (
+                    None
+                    if w is None
+                    else "evidence_drift"
+                    if c["stale"] or c["harness_drift"]
+                    else None
+                    if c["harness_capped"]
+                    else w
+                )
+                res.comparisons.append(c)
+                if c["finding_type"] is not None:
+                    drift = c["finding_type"] == "evidence_drift"
+                    res.findings.append(
+                        (
+                            c["finding_type"],
+                            act,
+                            c["evidence_grade"] if drift else c["grade"],
+                            w if drift else None,
+                            cand[2],
+                            inc[2],
+                        )
+                    )
+            res.cascades += cascades(act, aeps, routes, inc, tot, pol, stale_of, current_harness)
+        for cs in res.cascades:
+            if cs["activity"] == act and cs["finding_type"] is not None:
+                drift = cs["finding_type"] == "evidence_drift"
+                res.findings.append(
+                    (
+                        cs["finding_type"],
+                        act,
+                        cs["evidence_grade"] if drift else cs["grade"],
+                        cs["would_be_type"] if drift else None,
+                        cs["entry_model"],
+                        cs["target_model"],
+                    )
+                )
+        # §6 "blind_spot: ≥ 50 episodes for an activity with fewer than 20% labelled";
+        # "blind_spot is insufficient".
+        n_lab = sum(e.label is not None for e in aeps)
+        if len(aeps) >= BLIND_MIN_EPISODES and r6(n_lab / len(aeps)) < BLIND_MAX_SHARE:
+            res.findings.append(("blind_spot", act, "insufficient", None, None, None))
+        res.matrix += matrix(act, aeps, tot, pol, stale_of)
+    return res
+
+
+def compare(
+    act: str,
+    inc: tuple[Any, ...],
+    cand: tuple[Any, ...],
+    routes: dict[tuple[Any, ...], list[Ep]],
+    tot: dict[str, Total],
+    pol: dict[str, float],
+    current_harness: str | None,
+    stale_of: Any,
+    age: Any,
+) -> dict[str, Any]:
+    tol, min_lab, min_pairs = pol["tolerance"], pol["min_labelled_per_route"], pol["min_pairs"]
+    max_w, min_ov = pol["max_ci_width"], pol["min_stratum_overlap"]
+
+    # §3 "Strata: (activity, complexity, harnessFingerprint). Only strata in which both routes
+    # have labelled episodes are compared." Reading chosen: the strata are the historical
+    # episodes' (§4 "matched historical strata"); paired ones are compared pair by pair.
+    def cells(r: tuple[Any, ...]) -> dict[tuple[Any, Any], list[Ep]]:
+        out: dict[tuple[Any, Any], list[Ep]] = defaultdict(list)
+        for e in routes[r]:
+            if e.kind == "historical":
+                out[(e.complexity, e.harness)].append(e)
+        return out
+
+    cc, ci = cells(cand), cells(inc)
+
+    def nlab(es: Iterable[Ep]) -> int:
+        return sum(e.label is not None for e in es)
+
+    def nsucc(es: Iterable[Ep]) -> int:
+        return sum(e.label == "success" for e in es)
+
+    strata = sorted(
+        (s for s in cc if s in ci and nlab(cc[s]) > 0 and nlab(ci[s]) > 0),
+        key=lambda s: (_key(s[0]), _key(s[1])),
+    )
+    h = mh([(nlab(cc[s]), nsucc(cc[s]), nlab(ci[s]), nsucc(ci[s])) for s in strata])
+
+    # §6 "Overlap. The share of a route's *labelled* episodes that fall in compared strata."
+    def overlap(cs: dict[Any, list[Ep]]) -> float | None:
+        total = sum(nlab(v) for v in cs.values())
+        return None if total == 0 else sum(nlab(cs[s]) for s in strata) / total
+
+    ov_c, ov_i = overlap(cc), overlap(ci)
+    c_lab = h["n1"] if h else 0
+    i_lab = h["n0"] if h else 0
+    # §4 insufficient "below minimum labelled evidence, CI wider than `max_ci_width`, overlap
+    # below `min_stratum_overlap`"
+    hist_ok = bool(
+        h
+        and c_lab >= min_lab
+        and i_lab >= min_lab
+        and r6(h["ci_width"]) <= max_w
+        and ov_c is not None
+        and r6(ov_c) >= min_ov
+        and ov_i is not None
+        and r6(ov_i) >= min_ov
+    )
+
+    # §3 "Paired evidence: episodes sharing a `pairId` ran the same frozen fixture on both
+    # routes". spec-silent: each route's first labelled paired episode of a pairId represents
+    # it (by start, then id).
+    def picks(r: tuple[Any, ...]) -> dict[str, Ep]:
+        out: dict[str, Ep] = {}
+        for e in sorted(
+            (e for e in routes[r] if e.kind == "paired" and e.label is not None),
+            key=lambda e: (e.started is None, e.started or dt.datetime.min, e.id),
+        ):
+            assert e.pair_id is not None
+            out.setdefault(e.pair_id, e)
+        return out
+
+    pc, pi = picks(cand), picks(inc)
+    shared = sorted(set(pc) & set(pi))
+    n_pairs = len(shared)
+    ab = Counter((pc[p].label == "success", pi[p].label == "success") for p in shared)
+    a, b, c_, d = ab[(True, True)], ab[(True, False)], ab[(False, True)], ab[(False, False)]
+    p_eff = p_lo = p_hi = None
+    if n_pairs:
+        p_eff = (b - c_) / n_pairs
+        p_lo, p_hi = paired_ci(a, b, c_, d)
+    # §4 "min_pairs"; "CI wider than max_ci_width".
+    paired_ok = bool(
+        n_pairs >= min_pairs and p_lo is not None and p_hi is not None and r6(p_hi - p_lo) <= max_w
+    )
+
+    source = "paired" if paired_ok else "historical" if hist_ok else None
+    lo = hi = None
+    if source == "paired":
+        lo, hi = p_lo, p_hi
+    elif source == "historical" and h:
+        lo, hi = h["ci_low"], h["ci_high"]
+    # §3 "Non-inferiority: the candidate is non-inferior when the lower bound of the effect is
+    # ≥ −tolerance"; §5/§6 premium_justified "lower bound > 0".
+    if source is None or lo is None or hi is None:
+        conclusion = "insufficient"
+    elif r6(lo) > 0:
+        conclusion = "candidate_better"
+    elif r6(hi) < 0:
+        conclusion = "incumbent_better"
+    elif r6(lo) >= -tol:
+        conclusion = "non_inferior"
+    else:
+        conclusion = "inconclusive"
+    # §4: verified = paired evidence passes; correlated = matched historical strata pass;
+    # observed = descriptive statistics only; insufficient = below the minimums.
+    evidence_grade = {
+        "insufficient": "insufficient",
+        "inconclusive": "observed",
+    }.get(conclusion, "verified" if source == "paired" else "correlated")
+
+    # The evidence behind the comparison: every historical episode of either route in a
+    # compared stratum, and the paired picks (spec-silent: runscore's evidence set).
+    hist_ev = [e for s in strata for e in cc[s] + ci[s]]
+    pair_ev = [pc[p] for p in shared] + [pi[p] for p in shared]
+    # §5 evidence_drift "the newest supporting evidence": that of the part that decides
+    # (spec-silent which when none decides: all of it).
+    deciding = (
+        pair_ev if source == "paired" else hist_ev if source == "historical" else hist_ev + pair_ev
+    )
+    dated = [e.at for e in deciding if e.at is not None]
+    newest = max(dated) if dated else None
+    stale = stale_of(newest)
+    # §5 "or the model/harness changed since": the activity's current harness (that of its
+    # newest episode) is not among the deciding evidence's harnesses.
+    # spec-silent: with no evidence at all there is nothing to have drifted (runscore: false).
+    harness_drift = bool(
+        hist_ev + pair_ev
+        and current_harness is not None
+        and all(e.harness != current_harness for e in deciding)
+    )
+
+    cand_ids = {e.id for e in routes[cand]}
+    side = {
+        "candidate": [e for e in hist_ev + pair_ev if e.id in cand_ids],
+        "incumbent": [e for e in hist_ev + pair_ev if e.id not in cand_ids],
+    }
+    cost: dict[str, Any] = {}
+    for role, es in side.items():
+        basis, per, acc, unk = per_accepted([tot[e.id] for e in es])
+        cost[role] = {"basis": basis, "per_accepted": per, "accepted": acc, "unknown": unk}
+    cb, ib = cost["candidate"]["basis"], cost["incumbent"]["basis"]
+    basis = "unknown" if "unknown" in (cb, ib) else cb if cb == ib else "mixed"
+    cpa, ipa = cost["candidate"]["per_accepted"], cost["incumbent"]["per_accepted"]
+    ct, it = tier(cand[2]), tier(inc[2])
+    # §6 "Unknown cost … "cheaper" then rests only on the model tier table".
+    cheaper_by: str | None = None
+    same_cost = False
+    if basis not in ("unknown", "mixed") and cpa is not None and ipa is not None:
+        if r6(cpa) != r6(ipa):
+            cheaper_by = "cost"
+        else:
+            same_cost = True
+    elif ct is not None and it is not None and ct != it:
+        cheaper_by = "tier"
+    cheaper_route = None
+    if cheaper_by == "cost":
+        cheaper_route = "candidate" if cpa < ipa else "incumbent"
+    elif cheaper_by == "tier":
+        cheaper_route = "candidate" if ct < it else "incumbent"
+
+    # §6 premium_justified "the pricier route's success rate exceeds the cheaper's with the
+    # interval's lower bound > 0, or its repair + escalation rate is lower with the interval's
+    # upper bound < 0". The repair+escalation ground needs enough episodes reporting both
+    # (spec-silent: runscore's re_sufficient) — modelled from the same strata.
+    def re_cells(r: dict[Any, list[Ep]]) -> list[tuple[int, int]]:
+        out = []
+        for s in strata:
+            known = [e for e in r[s] if e.repairs is not None and e.escalated is not None]
+            out.append((len(known), sum(bool(e.repairs) or bool(e.escalated) for e in known)))
+        return out
+
+    re = mh(
+        [(n1, x1, n0, x0) for (n1, x1), (n0, x0) in zip(re_cells(cc), re_cells(ci), strict=True)]
+    )
+    re_ok = bool(hist_ok and re and re["n1"] >= min_lab and re["n0"] >= min_lab)
+    premium_by = None
+    if cheaper_route == "candidate" and conclusion == "incumbent_better":
+        premium_by = "success_rate"
+    elif cheaper_route == "incumbent" and conclusion == "candidate_better":
+        premium_by = "success_rate"
+    elif (
+        re_ok
+        and re
+        and cheaper_route == "candidate"
+        and r6(re["ci_low"]) > 0
+        and conclusion != "candidate_better"
+    ):
+        premium_by = "repair_escalation"
+    elif (
+        re_ok
+        and re
+        and cheaper_route == "incumbent"
+        and r6(re["ci_high"]) < 0
+        and conclusion in ("candidate_better", "non_inferior")
+    ):
+        premium_by = "repair_escalation"
+    # §5 cheaper_equivalent "a cheaper candidate is non-inferior at grade ≥ correlated".
+    would_be = None
+    if evidence_grade in ("correlated", "verified"):
+        if premium_by is not None:
+            would_be = "premium_justified"
+        elif cheaper_route == "candidate" and conclusion in ("non_inferior", "candidate_better"):
+            would_be = "cheaper_equivalent"
+    return {
+        "activity": act,
+        "incumbent": inc[2],
+        "candidate": cand[2],
+        "strata": [
+            (s[0], s[1], nlab(cc[s]), nsucc(cc[s]), nlab(ci[s]), nsucc(ci[s])) for s in strata
+        ],
+        "candidate_overlap": ov_c,
+        "incumbent_overlap": ov_i,
+        "hist_effect": h["effect"] if h else None,
+        "hist_ci_low": h["ci_low"] if h else None,
+        "hist_ci_high": h["ci_high"] if h else None,
+        "hist_sufficient": hist_ok,
+        "pairs": n_pairs,
+        "paired_effect": p_eff,
+        "paired_counts": (a, b, c_, d) if n_pairs else (None, None, None, None),
+        "paired_ci_low": p_lo,
+        "paired_ci_high": p_hi,
+        "paired_sufficient": paired_ok,
+        "evidence_source": source,
+        "conclusion": conclusion,
+        "evidence_grade": evidence_grade,
+        "newest_evidence": newest,
+        "stale": stale,
+        "harness_drift": harness_drift,
+        "cost_basis": basis,
+        "cheaper_route": cheaper_route,
+        "cheaper_by": cheaper_by,
+        "same_cost": same_cost,
+        "candidate_per_accepted": cpa,
+        "incumbent_per_accepted": ipa,
+        # A count over the evidence is known even when the evidence is empty: 0 (§1 "unknown
+        # stays unknown" is about what the input does not say).
+        "candidate_accepted": cost["candidate"]["accepted"],
+        "incumbent_accepted": cost["incumbent"]["accepted"],
+        "candidate_unknown_cost_episodes": cost["candidate"]["unknown"],
+        "incumbent_unknown_cost_episodes": cost["incumbent"]["unknown"],
+        "premium_by": premium_by,
+        "would_be_type": would_be,
+        "evidence_episodes": len({e.id for e in hist_ev + pair_ev}),
+    }
+
+
+# ============================================================================ cascades
+
+
+def cascades(
+    act: str,
+    aeps: Sequence[Ep],
+    routes: dict[tuple[Any, ...], list[Ep]],
+    inc: tuple[Any, ...],
+    tot: dict[str, Total],
+    pol: dict[str, float],
+    stale_of: Any,
+    current_harness: str | None,
+) -> list[dict[str, Any]]:
+    """§6 "Operations and attempts. Prospective episodes of one operation share `source.runId`
+    and `task.fingerprint` … The cost of an operation is the sum over its attempts; the
+    route's net value is total cost over accepted operations." §5 cascade_working / escalation_tax.
+    """
+    tol, min_lab, max_w = pol["tolerance"], pol["min_labelled_per_route"], pol["max_ci_width"]
+    ops: dict[tuple[Any, Any], list[Ep]] = defaultdict(list)
+    for e in aeps:
+        if e.kind == "prospective" and e.model is not None:
+            ops[(e.run_id, e.fingerprint)].append(e)
+    by_entry: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    for atts in ops.values():
+        atts.sort(key=lambda e: (e.started is None, e.started or dt.datetime.min, e.id))
+        ids = {e.id for e in atts}
+        esc_known = all(e.escalated is not None for e in atts)
+        escalated = True if any(e.escalated for e in atts) else False if esc_known else None
+        ret_known = all(e.retries is not None for e in atts)
+        retried = True if any((e.retries or 0) > 0 for e in atts) else False if ret_known else None
+        # An escalation whose follow-up is not in the operation, or a last attempt that does
+        # not say whether it escalated, leaves the sum over the attempts unknown (§1).
+        missing = any(
+            e.escalated
+            and not any(
+                f.id in ids
+                and f.id != e.id
+                and f.model == e.to_model
+                and (e.started is None or f.started is None or f.started >= e.started)
+                for f in atts
+            )
+            for e in atts
+        )
+        bases = {e.basis for e in atts}
+        unknown = any(e.cost is None for e in atts) or missing or atts[-1].escalated is None
+        cost = None if unknown or len(bases) != 1 else sum(e.cost or 0.0 for e in atts)
+        basis = (
+            "unknown"
+            if unknown or "unknown" in bases
+            else (next(iter(bases)) if len(bases) == 1 else "mixed")
+        )
+        by_entry[atts[0].route].append(
+            {
+                "final": atts[-1].route,
+                "label": atts[-1].label,
+                "escalations": sum(bool(e.escalated) for e in atts),
+                "escalated": escalated,
+                "retried": retried,
+                "attempts": len(atts),
+                "cost": cost,
+                "basis": basis,
+                "newest": max((e.at for e in atts if e.at is not None), default=None),
+                "harnesses": {e.harness for e in atts},
+            }
+        )
+    out = []
+    for entry in sorted(by_entry, key=lambda r: json.dumps(list(r), separators=(",", ":"))):
+        os_ = by_entry[entry]
+        finals = Counter(o["final"] for o in os_ if o["escalations"] > 0 and o["final"] != entry)
+        target = (
+            min(finals, key=lambda r: (-finals[r], json.dumps(list(r), separators=(",", ":"))))
+            if finals
+            else (inc if inc != entry else None)
+        )
+        if target is None:
+            continue
+        labelled = sum(o["label"] is not None for o in os_)
+        accepted = sum(o["label"] == "success" for o in os_)
+        unk_ops = sum(o["cost"] is None for o in os_)
+        bases = {o["basis"] for o in os_}
+        c_basis = "unknown" if unk_ops else (bases.pop() if len(bases) == 1 else "mixed")
+        c_per = (
+            sum(o["cost"] for o in os_) / accepted
+            if unk_ops == 0 and c_basis not in ("mixed", "unknown") and accepted
+            else None
+        )
+        t_basis, t_per, _, _ = per_accepted([tot[e.id] for e in routes[target]])
+        basis = (
+            c_basis
+            if c_basis == t_basis and c_basis not in ("unknown", "mixed")
+            else "unknown"
+            if "unknown" in (c_basis, t_basis)
+            else "mixed"
+        )
+        net = (
+            t_per - c_per
+            if basis not in ("unknown", "mixed") and t_per is not None and c_per is not None
+            else None
+        )
+        rate = accepted / labelled if labelled else None
+        t_lab = sum(e.label is not None for e in routes[target])
+        t_rate = sum(e.label == "success" for e in routes[target]) / t_lab if t_lab else None
+        meets = False
+        if rate is not None:
+            lo, hi = wilson(rate, labelled)
+            meets = labelled >= min_lab and r6(hi - lo) <= max_w
+        bar = False
+        if rate is not None and t_rate is not None:
+            bar = r6(newcombe(rate, labelled, t_rate, t_lab)[0]) >= -tol
+        newest = max((o["newest"] for o in os_ if o["newest"] is not None), default=None)
+        stale = stale_of(newest)
+        esc_ops = sum(o["escalated"] is True for o in os_)
+        ret_ops = sum(o["retried"] is True for o in os_)
+        # §6 "cascade_working/escalation_tax carry the grade of the prospective evidence
+        # (`proven` when it meets the minimums, else `insufficient`)"; §4 proven "keeping the
+        # quality bar".
+        ev_grade = (
+            "proven" if meets and net is not None and (r6(net) <= 0 or bar) else "insufficient"
+        )
+        grade = ev_grade if not stale else "insufficient"
+        would = None
+        if net is not None and r6(net) > 0:
+            would = "cascade_working"
+        elif net is not None and (esc_ops or ret_ops):
+            would = "escalation_tax"
+        harnesses = set().union(*(o["harnesses"] for o in os_))
+        # §5 evidence_drift "the newest supporting evidence is older than `freshness_days`, or
+        # the model/harness changed since" — for every finding type backed by evidence.
+        drift = stale or (current_harness is not None and current_harness not in harnesses)
+        out.append(
+            {
+                "activity": act,
+                "entry_model": entry[2],
+                "target_model": target[2],
+                "operations": len(os_),
+                "labelled_operations": labelled,
+                "accepted_operations": accepted,
+                "escalated_operations": esc_ops,
+                "retried_operations": ret_ops,
+                "cascade_per_accepted": c_per,
+                "target_direct_per_accepted": t_per,
+                "net_saving_per_accepted": net,
+                "cost_basis": basis,
+                "stale": stale,
+                "evidence_grade": ev_grade,
+                "grade": grade,
+                "would_be_type": would,
+                "finding_type": None if would is None else "evidence_drift" if drift else would,
+            }
+        )
+    return out
+
+
+# ============================================================================ harness_change
+
+
+def harness_changes(
+    by_act: dict[str, list[Ep]], tol: float, min_lab: float
+) -> list[dict[str, Any]]:
+    """§6 "harness_change: at least two models whose success rate moves the same way by more
+    than the tolerance across one harness-fingerprint change." spec-silent (runscore's): the
+    changes are consecutive fingerprints in order of first appearance; a model "moves" when its
+    within-complexity MH change exceeds the tolerance, its interval excludes 0 and both sides
+    have ≥ 10 labelled (historical or paired) episodes; graded correlated when every moving
+    route has ≥ min_labelled_per_route on both sides, else observed."""
+    out = []
+    for act in sorted(by_act):
+        first: dict[str, dt.datetime | None] = {}
+        for e in by_act[act]:
+            if e.harness is None:
+                continue
+            if e.harness not in first:
+                first[e.harness] = e.at
+            elif e.at is not None and (first[e.harness] is None or e.at < first[e.harness]):  # type: ignore[operator]
+                first[e.harness] = e.at
+        order = sorted(first, key=lambda h: (first[h] is None, first[h] or dt.datetime.min, h))
+        lab = [
+            e
+            for e in by_act[act]
+            if e.kind in ("historical", "paired")
+            and e.label is not None
+            and e.model is not None
+            and e.harness
+        ]
+        for h0, h1 in zip(order, order[1:], strict=False):
+            moves: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+            routes = sorted(
+                {e.route for e in lab}, key=lambda r: json.dumps(list(r), separators=(",", ":"))
+            )
+            for r in routes:
+                cells = []
+                for cx in sorted({e.complexity for e in lab}, key=_key):
+                    s1 = [e for e in lab if e.route == r and e.complexity == cx and e.harness == h1]
+                    s0 = [e for e in lab if e.route == r and e.complexity == cx and e.harness == h0]
+                    if s1 and s0:
+                        cells.append(
+                            (
+                                len(s1),
+                                sum(e.label == "success" for e in s1),
+                                len(s0),
+                                sum(e.label == "success" for e in s0),
+                            )
+                        )
+                m = mh(cells)
+                if not m or m["n1"] < HARNESS_MIN_SIDE or m["n0"] < HARNESS_MIN_SIDE:
+                    continue
+                full = m["n1"] >= min_lab and m["n0"] >= min_lab
+                if r6(m["effect"]) > tol and r6(m["ci_low"]) > 0:
+                    moves["up"].append((r[2], full))
+                elif r6(m["effect"]) < -tol and r6(m["ci_high"]) < 0:
+                    moves["down"].append((r[2], full))
+            for direction in sorted(moves):
+                mv = moves[direction]
+                if len({m for m, _ in mv}) >= 2:
+                    grade = "correlated" if all(f for _, f in mv) else "observed"
+                    out.append({"activity": act, "direction": direction, "grade": grade})
+    return out
+
+
+# ============================================================================ matrix
+
+
+def matrix(
+    act: str, aeps: Sequence[Ep], tot: dict[str, Total], pol: dict[str, float], stale_of: Any
+) -> list[dict[str, Any]]:
+    """The activity × route matrix: descriptive statistics per route (§4 observed)."""
+    rows: dict[tuple[Any, ...], list[Ep]] = defaultdict(list)
+    for e in aeps:
+        rows[(e.host, e.provider, e.model)].append(e)
+    out = []
+    for r, es in rows.items():
+        lab = sum(e.label is not None for e in es)
+        succ = sum(e.label == "success" for e in es)
+        basis, per, acc, _ = per_accepted([tot[e.id] for e in es])
+        out.append(
+            {
+                "activity": act,
+                "model": r[2],
+                "host": r[0],
+                "provider": r[1],
+                "episodes": len(es),
+                "labelled": lab,
+                "successes": succ,
+                "accepted": acc,
+                "cost_per_accepted": per,
+                "cost_basis": basis,
+            }
+        )
+    return out
+
+
+# ============================================================================ generator
+
+MODELS = ("claude-haiku-4", "claude-sonnet-4", "claude-opus-4", "gpt-mini")
+PRICES = {"claude-haiku-4": 0.01, "claude-sonnet-4": 0.03, "claude-opus-4": 0.1, "gpt-mini": 0.02}
+
+
+def gen_corpus(rng: random.Random, prefix: str, as_of: dt.datetime) -> list[dict[str, Any]]:
+    """A random episode corpus: one or two activities, 2–4 models, every source kind, costs
+    known / unknown / of mixed bases, outcomes and signals of every strength, escalations,
+    dates either side of the clock and of its freshness window, harness changes. Each activity
+    draws a shape (thin or large, few or many strata, labelled or mostly not) so that every
+    grade and finding type occurs across seeds."""
+    eps: list[dict[str, Any]] = []
+    n = 0
+
+    def day(offset: float) -> str:
+        t = as_of + dt.timedelta(days=offset)
+        return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def one(act: str, model: str, kind: str, shape: dict[str, Any], **kw: Any) -> dict[str, Any]:
+        nonlocal n
+        n += 1
+        quality = shape["quality"][model] + kw.pop("lift", 0.0)
+        roll = rng.random()
+        if roll < shape["labelled"]:
+            ok = rng.random() < quality
+            sk = rng.choice(["gate", "qe", "review", "user", "Gate"])
+            val = rng.choice(["pass", "accept", "PASS"]) if ok else rng.choice(["fail", "reject"])
+            signals: list[Any] = [{"kind": sk, "value": val}]
+            if rng.random() < 0.03:
+                signals.append({"kind": rng.choice(["repair", "revert"]), "value": "yes"})
+            if rng.random() < 0.03:
+                signals.append({"kind": "regression", "value": "none"})
+        elif roll < shape["labelled"] + (1 - shape["labelled"]) * 0.7:
+            signals = [
+                {
+                    "kind": rng.choice(["handoff", "session_end", "retry", "assistant_done"]),
+                    "value": "done",
+                }
+            ]
+        elif rng.random() < 0.5:
+            signals = [{"kind": "gate", "value": "maybe"}]
+        else:
+            signals = []
+        status = rng.choice(STATUSES) if rng.random() < 0.1 else "succeeded"
+        basis = kw.pop("basis", None) or rng.choice(shape["bases"])
+        price = PRICES[model] * rng.choice([1, 1, 1, 2])
+        start = kw.pop("start")
+        esc = kw.pop("esc", False)
+        to_model = kw.pop("to_model", None)
+        escalation: Any = {"escalated": esc, "toModel": to_model}
+        if not esc and rng.random() < shape["esc_unknown"]:
+            escalation = rng.choice([None, {"escalated": None}])
+        return {
+            "episodeId": f"{prefix}-e{n}",
+            "source": {
+                "kind": kind,
+                "host": "claude-code",
+                "runId": kw.pop("run_id", None),
+                "pairId": kw.pop("pair_id", None),
+            },
+            "activity": {"id": act},
+            "task": {
+                "fingerprint": kw.pop("fp", f"{prefix}-fp{n}"),
+                "complexity": rng.choice(shape["complexities"]),
+            },
+            "execution": {
+                "host": rng.choice(shape["hosts"]),
+                "inferenceProvider": "anthropic",
+                "model": model,
+                "harnessFingerprint": kw.pop("harness"),
+                "startedAt": day(start),
+                "endedAt": day(start + 0.01),
+            },
+            "usage": {
+                "observedCostUsd": price if basis == "observed" else None,
+                "apiEquivalentCostUsd": price
+                if basis in ("api_equivalent", "subscription")
+                else None,
+                "costBasis": basis,
+            },
+            "outcome": {
+                "status": status,
+                "signals": signals,
+                "retries": rng.choice([0, 0, 0, 1, 2, None]),
+                "repairs": rng.choice([0, 0, 0, 0, 1, None]) if shape["repairs"] else 0,
+                "escalation": escalation,
+            },
+        }
+
+    for a in range(rng.randint(1, 2)):
+        act = f"{prefix}-a{a}"
+        models = rng.sample(MODELS, rng.choice([2, 2, 3, 4]))
+        same = rng.choice([None, 0.9])  # equal quality: where a cheaper route is equivalent
+        shape = {
+            "quality": {m: same or rng.choice([0.6, 0.75, 0.85, 0.9, 0.95]) for m in models},
+            "labelled": rng.choice([0.95, 0.8, 0.1]),
+            "bases": rng.choice(
+                [
+                    ["api_equivalent"],
+                    ["api_equivalent"] * 20 + ["unknown"],
+                    ["observed"],
+                    ["api_equivalent", "subscription"],
+                    ["api_equivalent", "unknown", None],
+                ]
+            ),
+            "esc_unknown": rng.choice([0.0, 0.0, 0.02]),
+            "complexities": rng.choice([["low"], ["low", "high"], [*COMPLEXITIES, None]]),
+            "hosts": rng.choice([["claude-code"], ["claude-code"] * 9 + ["codex"]]),
+            "repairs": rng.random() < 0.7,
+        }
+        size = rng.choice([30, 150, 400, 700])
+        centre = rng.choice([-5.0, -5.0, -45.0, 0.3, -28.0])
+        change = rng.random() < 0.3
+        lift = rng.choice([0.0, 0.3]) if change else 0.0
+        mix = rng.choice([(8, 1, 1), (2, 6, 1), (2, 1, 5), (6, 2, 2)])
+        cheap = min(models, key=lambda x: PRICES[x])
+        dear = max(models, key=lambda x: PRICES[x])
+        esc_p = rng.choice([0.1, 0.4, 0.8])
+        for _ in range(size):
+            m = rng.choice(models)
+            start = centre + rng.uniform(-4, 4)
+            h2 = change and start > centre
+            harness = "h2" if h2 else "h1"
+            up = lift if h2 else 0.0
+            kind = rng.choices(["historical", "paired", "prospective"], weights=mix)[0]
+            if kind == "historical":
+                eps.append(one(act, m, "historical", shape, start=start, harness=harness, lift=up))
+            elif kind == "paired":
+                pid = f"{prefix}-p{n}"
+                pms = [cheap, dear] if rng.random() < 0.7 else rng.sample(models, 2)
+                for pm in pms:
+                    eps.append(
+                        one(
+                            act,
+                            pm,
+                            "paired",
+                            shape,
+                            start=start,
+                            harness=harness,
+                            pair_id=pid,
+                            lift=up,
+                        )
+                    )
+            else:
+                run, fp = f"{prefix}-run{n}", f"{prefix}-task{n}"
+                esc = rng.random() < esc_p
+                eps.append(
+                    one(
+                        act,
+                        cheap,
+                        "prospective",
+                        shape,
+                        start=start,
+                        harness=harness,
+                        run_id=run,
+                        fp=fp,
+                        esc=esc,
+                        to_model=dear if esc else None,
+                        lift=up,
+                    )
+                )
+                if esc and rng.random() < 0.97:
+                    eps.append(
+                        one(
+                            act,
+                            dear,
+                            "prospective",
+                            shape,
+                            start=start + 0.02,
+                            harness=harness,
+                            run_id=run,
+                            fp=fp,
+                            lift=up,
+                        )
+                    )
+    if rng.random() < 0.3:  # a few lines that cannot be scored
+        eps.append({"episodeId": f"{prefix}-bad1", "activity": {}, "execution": {"model": "x"}})
+        eps.append(dict(eps[0]))  # a duplicate episodeId
+        eps.append(
+            {"episodeId": f"{prefix}-bad2", "source": {"kind": "paired"}, "activity": {"id": "z"}}
+        )
+    return eps
+
+
+def write(path: Path, lines: Sequence[dict[str, Any]]) -> None:
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+
+
+# ============================================================================ comparison
+
+FLOAT_TOL = 1e-9
+
+
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) or isinstance(b, float):
+        if a is None or b is None:
+            return a is b
+        return math.isclose(a, b, rel_tol=FLOAT_TOL, abs_tol=FLOAT_TOL)
+    return bool(a == b)
+
+
+def _t(v: Any) -> Any:
+    """A runscore JSON time as the reference's naive datetime."""
+    return _ts(v) if isinstance(v, str) else v
+
+
+COMP_FIELDS = (
+    "candidate_overlap",
+    "incumbent_overlap",
+    "hist_effect",
+    "hist_ci_low",
+    "hist_ci_high",
+    "hist_sufficient",
+    "pairs",
+    "paired_counts",
+    "paired_effect",
+    "paired_ci_low",
+    "paired_ci_high",
+    "paired_sufficient",
+    "evidence_source",
+    "conclusion",
+    "evidence_grade",
+    "grade",
+    "newest_evidence",
+    "stale",
+    "harness_drift",
+    "harness_capped",
+    "cost_basis",
+    "cheaper_route",
+    "cheaper_by",
+    "candidate_per_accepted",
+    "incumbent_per_accepted",
+    "candidate_accepted",
+    "incumbent_accepted",
+    "candidate_unknown_cost_episodes",
+    "incumbent_unknown_cost_episodes",
+    "premium_by",
+    "would_be_type",
+    "finding_type",
+    "evidence_episodes",
+)
+
+
+def comp_view(c: dict[str, Any]) -> dict[str, Any]:
+    """runscore's JSON comparison in the reference's shape."""
+    h, p, co = c["historical"], c["paired"], c["cost"]
+    return {
+        "activity": c["activity"],
+        "incumbent": c["incumbent"]["model"],
+        "candidate": c["candidate"]["model"],
+        "strata": [
+            (
+                s["complexity"],
+                s["harness"],
+                s["candidate_labelled"],
+                s["candidate_successes"],
+                s["incumbent_labelled"],
+                s["incumbent_successes"],
+            )
+            for s in h["strata"]
+        ],
+        "candidate_overlap": h["candidate_overlap"],
+        "incumbent_overlap": h["incumbent_overlap"],
+        "hist_effect": h["effect"],
+        "hist_ci_low": h["ci_low"],
+        "hist_ci_high": h["ci_high"],
+        "hist_sufficient": h["sufficient"],
+        "pairs": p["pairs"],
+        "paired_counts": (
+            p["both_success"],
+            p["candidate_only"],
+            p["incumbent_only"],
+            p["both_fail"],
+        ),
+        "paired_effect": p["effect"],
+        "paired_ci_low": p["ci_low"],
+        "paired_ci_high": p["ci_high"],
+        "paired_sufficient": p["sufficient"],
+        "evidence_source": c["evidence_source"],
+        "conclusion": c["conclusion"],
+        "evidence_grade": c["evidence_grade"],
+        "grade": c["grade"],
+        "newest_evidence": _t(c["freshness"]["newest_evidence"]),
+        "stale": c["freshness"]["stale"],
+        "harness_drift": c["freshness"]["harness_changed_since"],
+        "harness_capped": c["harness_capped"],
+        "cost_basis": co["basis"],
+        "cheaper_route": co["cheaper_route"],
+        "cheaper_by": co["cheaper_by"],
+        "candidate_per_accepted": co["candidate_per_accepted"],
+        "incumbent_per_accepted": co["incumbent_per_accepted"],
+        "candidate_accepted": co["candidate_accepted"],
+        "incumbent_accepted": co["incumbent_accepted"],
+        "candidate_unknown_cost_episodes": co["candidate_unknown_cost_episodes"],
+        "incumbent_unknown_cost_episodes": co["incumbent_unknown_cost_episodes"],
+        "premium_by": c["premium_by"],
+        "would_be_type": c["would_be_type"],
+        "finding_type": c["finding_type"],
+        "evidence_episodes": c["evidence_episodes"],
+    }
+
+
+CASC_FIELDS = (
+    "target_model",
+    "operations",
+    "labelled_operations",
+    "accepted_operations",
+    "escalated_operations",
+    "retried_operations",
+    "cascade_per_accepted",
+    "target_direct_per_accepted",
+    "net_saving_per_accepted",
+    "cost_basis",
+    "stale",
+    "evidence_grade",
+    "grade",
+    "would_be_type",
+    "finding_type",
+)
+
+
+def casc_view(c: dict[str, Any]) -> dict[str, Any]:
+    co = c["cost"]
+    return {
+        "activity": c["activity"],
+        "entry_model": c["entry"]["model"],
+        "target_model": c["target"]["model"],
+        **{k: c[k] for k in CASC_FIELDS[1:6]},
+        "cascade_per_accepted": co["cascade_per_accepted"],
+        "target_direct_per_accepted": co["target_direct_per_accepted"],
+        "net_saving_per_accepted": co["net_saving_per_accepted"],
+        "cost_basis": co["basis"],
+        "stale": c["freshness"]["stale"],
+        **{k: c[k] for k in CASC_FIELDS[11:]},
+    }
+
+
+MATRIX_FIELDS = ("episodes", "labelled", "successes", "accepted", "cost_per_accepted", "cost_basis")
+
+
+def finding_view(f: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        f["type"],
+        f["activity"],
+        f["grade"],
+        f["drift_of"],
+        f["candidate"]["model"],
+        f["incumbent"]["model"],
+    )
+
+
+def diffs(exp: Result, got: dict[str, Any], activity: str | None = None) -> list[str]:
+    """Every difference between the reference and runscore's ``to_dict()`` (of one activity's
+    rows and findings when ``activity`` is given; rejected lines only when it is not)."""
+    out: list[str] = []
+    if activity is None:
+        got_rej = sorted(r["line"] for r in got["inputs"]["rejected"])
+        if got_rej != sorted(ln for ln, _ in exp.rejects):
+            out.append(f"rejected lines: runscore {got_rej} != spec {exp.rejects}")
+
+    def keyed(
+        rows: Iterable[dict[str, Any]], key: tuple[str, ...]
+    ) -> dict[tuple[Any, ...], dict[str, Any]]:
+        return {
+            tuple(r[k] for k in key): r
+            for r in rows
+            if activity is None or r["activity"] == activity
+        }
+
+    pairs = [
+        (
+            "comparison",
+            exp.comparisons,
+            [comp_view(c) for c in got["comparisons"]],
+            ("activity", "candidate"),
+            ("incumbent", "strata", *COMP_FIELDS),
+        ),
+        (
+            "cascade",
+            exp.cascades,
+            [casc_view(c) for c in got["cascades"]],
+            ("activity", "entry_model"),
+            CASC_FIELDS,
+        ),
+        (
+            "matrix",
+            exp.matrix,
+            got["matrix"],
+            ("activity", "model", "host", "provider"),
+            MATRIX_FIELDS,
+        ),
+    ]
+    for name, e_rows, g_rows, key, fields in pairs:
+        e, g = keyed(e_rows, key), keyed(g_rows, key)
+        for k in sorted(set(e) | set(g), key=repr):
+            if k not in e or k not in g:
+                out.append(f"{name} {k}: only in {'spec' if k in e else 'runscore'}")
+                continue
+            for f in fields:
+                if not _same(e[k][f], g[k][f]):
+                    out.append(f"{name} {k}.{f}: runscore {g[k][f]!r} != spec {e[k][f]!r}")
+    ef = sorted((f for f in exp.findings if activity in (None, f[1])), key=repr)
+    gf = sorted(
+        (finding_view(f) for f in got["findings"] if activity in (None, f["activity"])), key=repr
+    )
+    if ef != gf:
+        out.append(f"findings: runscore {gf} != spec {ef}")
+    return out
