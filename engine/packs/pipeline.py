@@ -558,25 +558,38 @@ def append_history(
             f = sources.prescan(SourceFile(path=path, display=path))
             if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be
                 raise UsageError(f"{path}: {f.error}")
+            # Read as the report reads it (200): a line the report skips (no parsable ts,
+            # an unknown verdict, ...) holds no record, so its record is written again.
             res = sources.read_jsonl(
-                con,
-                [f],
-                "pl_history_keys",
-                {"pipeline_id": "JSON", "scoring_version": "JSON", "inputs_sha256": "JSON"},
-                unique_keys=HISTORY_KEYS,
+                con, [f], "pl_raw_history", HISTORY_COLUMNS, unique_keys=HISTORY_KEYS
             )
+            params = {"scoring_version": SCORING_VERSION}
+            sqlpack.run_range(con, PACK, VERSION, 0, 9, params)
+            sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
             skipped = [
                 Diagnostic("warning", i.file, i.line or None, f"history line skipped: {i.reason}")
                 for i in res.skipped
+            ] + [
+                Diagnostic(
+                    "warning",
+                    file,
+                    line,
+                    f"history line skipped: {reason.removeprefix('history line has ')}",
+                )
+                for file, line, reason in con.execute(
+                    "SELECT file, line, reason FROM pl_hist_issue"
+                ).fetchall()
             ]
+            skipped.sort(key=lambda d: d.line or 0)
             fresh = con.execute(
                 """
                 SELECT n.i FROM pl_new_records n
                 WHERE NOT EXISTS (
-                    SELECT 1 FROM pl_history_keys h
-                    WHERE json_extract_string(h.pipeline_id, '$') = n.pipeline_id
-                      AND json_extract_string(h.scoring_version, '$') = n.scoring_version
-                      AND json_extract_string(h.inputs_sha256, '$') = n.inputs_sha256)
+                    SELECT 1 FROM pl_hist_all h JOIN pl_raw_history r USING (_ord)
+                    WHERE h.reject IS NULL
+                      AND h.pipeline_id = n.pipeline_id
+                      AND h.scoring_version = n.scoring_version
+                      AND json_extract_string(r.inputs_sha256, '$') = n.inputs_sha256)
                 ORDER BY n.i
                 """
             ).fetchall()

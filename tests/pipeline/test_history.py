@@ -322,3 +322,39 @@ def test_report_markdown_matches_golden_and_escapes_the_path(run_cli: Any, examp
     golden = Path(__file__).resolve().parent / "golden_markdown" / "trend.md"
     assert res.stdout == golden.read_text(encoding="utf-8")
     assert "From \\_h\\_/p\\~\\~1\\~\\~.jsonl: 4 pipelines" in res.stdout
+
+
+def test_a_record_whose_history_line_the_report_skips_is_written_again(
+    run_cli: Any, example: Path
+) -> None:
+    # The idempotency check read three key fields of any line, while the report skips a
+    # line with no parsable ts or an unknown verdict: such a pipeline was "already
+    # recorded" and missing from every report. It now reads the lines as the report does.
+    first = _score(run_cli)
+    lines = HIST.read_text(encoding="utf-8").splitlines()
+    three, four = json.loads(lines[2]), json.loads(lines[3])
+    three["ts"] = "yesterday"
+    four["verdict"] = "SPLENDID"
+    lines[2], lines[3] = json.dumps(three), json.dumps(four)
+    HIST.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    res = _score(run_cli)
+    assert res.exit_code == first.exit_code
+    assert res.stderr.splitlines()[-3:] == [
+        "warning: .archeflow/memory/pipelines.jsonl:3: history line skipped: no parsable ts",
+        "warning: .archeflow/memory/pipelines.jsonl:4: history line skipped: no known verdict",
+        "history .archeflow/memory/pipelines.jsonl: 2 new record(s), 2 already recorded",
+    ]
+    after = HIST.read_text(encoding="utf-8").splitlines()
+    assert after[:4] == lines  # nothing rewritten
+    assert [json.loads(x)["pipeline_id"] for x in after[4:]] == [
+        "p-composite-exactly-90",
+        "p-excellent",
+    ]
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    total = [r for r in json.loads(rep.stdout) if r["is_total"]][0]
+    assert total["pipelines"] == 4
+    # A third run finds every record in a line the report reads: nothing new.
+    again = _score(run_cli)
+    assert again.stderr.splitlines()[-1] == (
+        "history .archeflow/memory/pipelines.jsonl: 0 new record(s), 4 already recorded"
+    )
