@@ -248,7 +248,7 @@ def _inputs(f: Any) -> Any:
         metavar="FILE",
         type=click.Path(dir_okay=False),
         help='Monte Carlo runs JSONL, one line per simulated invocation: {"skill", '
-        '"activated", "quality_score", "tokens", "errored"}. Raises depth to deep.',
+        '"activated", "quality_score", "tokens", "errored"}. With --judge, raises depth to deep.',
     )(f)
     f = click.option(
         "--judge",

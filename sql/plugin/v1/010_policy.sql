@@ -64,7 +64,8 @@ FROM (VALUES
     ('Bronze',   4, 60, 1300)
 ) AS t(badge, ord, min_composite, min_elo);
 
--- Depth is the deepest layer supplied for the skill.
+-- Depth is the deepest rung whose layers were all supplied for the skill (a ladder: judge
+-- results for standard, judge results and Monte Carlo runs for deep).
 CREATE OR REPLACE TEMP TABLE plugin_depths AS
 SELECT * FROM (VALUES
     ('quick',    1, 'Estimated'),

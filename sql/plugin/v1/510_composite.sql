@@ -6,8 +6,9 @@
 --   composite = min(100, max(0, Σ_measured (w_d / Σ_measured w) × blended_d × 100 × penalty)),
 --     both Σ as Python's sum() in dimension order, evaluated as (raw × 100) × penalty;
 --   grade of the composite (plugin_grade; thresholds on the value rounded to 6 decimals);
---   depth: deep when Monte Carlo runs were supplied, else standard when judge results were,
---     else quick (the deepest layer present), with its confidence label;
+--   depth: the deepest rung of the ladder whose layers were all supplied — static only quick,
+--     + judge standard, + Monte Carlo deep — with its confidence label: Monte Carlo runs
+--     without judge results stay quick (deep, "Certified", claims both layers);
 --   badge: the first tier whose composite minimum holds and whose Elo minimum holds or Elo is
 --     unknown; 'none' when no tier does.
 CREATE OR REPLACE TEMP TABLE plugin_composite AS
@@ -29,7 +30,7 @@ WITH m AS (
     SELECT r.sid, r.measured_weight,
            least(100.0::DOUBLE, greatest(0.0::DOUBLE, r.raw * 100.0::DOUBLE * p.penalty))
                AS composite,
-           CASE WHEN mc.sid IS NOT NULL THEN 'deep'
+           CASE WHEN mc.sid IS NOT NULL AND j.sid IS NOT NULL THEN 'deep'
                 WHEN j.sid IS NOT NULL THEN 'standard'
                 ELSE 'quick' END AS depth,
            e.rating AS elo
