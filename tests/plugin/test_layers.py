@@ -327,9 +327,21 @@ def test_even_token_count_median_and_no_quality(simulated: Any) -> None:
     assert even["cv"] == 0.0  # mean 0.5, std 0
     nq = simulated[0]["no-quality"]
     assert nq["mc"]["mean_quality"] is None and nq["mc"]["cv"] == 0.0
-    assert nq["mc"]["median_tokens"] is None and nq["mc"]["efficiency_norm"] == 0.0
     assert nq["dimensions"]["output_quality"] is None  # unmeasured, not 0
     assert nq["dimensions"]["robustness"]["score"] == ((1.0 - 1.0) * 0.8) / 0.8
+
+
+def test_every_run_errored_leaves_efficiency_unknown(simulated: Any) -> None:
+    # Its one run errored: no token count is counted (spec §6: "tokens of non-errored
+    # runs"), yet efficiency read 0, as if the skill used 8000 tokens or more, and the
+    # Monte Carlo layer pulled token_efficiency down with it. The failure rate (1) and
+    # robustness (0) are what say the runs failed.
+    nq = simulated[0]["no-quality"]
+    assert nq["mc"]["median_tokens"] is None and nq["mc"]["efficiency_norm"] is None
+    assert nq["mc"]["mc_score"] is None  # a term of it is unknown
+    assert nq["mc"]["failure_rate"] == 1.0
+    static = nq["static"]["sub_scores"]["token_efficiency"]
+    assert nq["dimensions"]["token_efficiency"]["score"] == (static * 0.40) / 0.40
 
 
 def test_monte_carlo_only_blend_stays_quick(simulated: Any) -> None:

@@ -13,9 +13,9 @@
 --   failure: errored / n with the exact interval;
 --   tokens of non-errored runs: median (finite for any finite counts), Q1 = sorted[n//4],
 --     Q3 = sorted[min(3n//4, n−1)], outliers > Q3 + 1.5 IQR;
---     efficiency_norm = max(0, 1 − median / token_cap); 0 when every run errored (no run to
---     count, as PluginEval has it); NULL (unknown, not 0) when runs completed but none
---     reported a token count;
+--     efficiency_norm = max(0, 1 − median / token_cap); NULL (unknown, not 0) when no
+--     non-errored run reported a token count: every run errored (their tokens are not
+--     counted, and the failure rate already holds the errors), or none said;
 --   mc_score = clamp01(.40·activation + .30·(1 − min(1, cv)) + .20·(1 − failure)
 --     + .10·efficiency_norm), NULL when efficiency_norm is (a term of it is unknown).
 CREATE OR REPLACE TEMP TABLE plugin_mc AS
@@ -54,7 +54,7 @@ WITH lists AS (
                 ELSE std_quality / abs(mean_quality) END AS cv,
            q3_tokens - q1_tokens AS iqr_tokens,
            CASE WHEN tn > 0 THEN greatest(0.0::DOUBLE, 1.0 - median_tokens / p.token_cap)
-                WHEN c.n_errored = c.n THEN 0.0::DOUBLE END AS efficiency_norm
+                END AS efficiency_norm
     FROM spread s JOIN plugin_mc_counts c USING (sid) CROSS JOIN plugin_params p
 ), wilson AS (
     SELECT st.*,
