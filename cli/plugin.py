@@ -66,8 +66,9 @@ def _md(template: str, **ctx: Any) -> str:
 
 
 def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One flat row per skill (CSV): every score, unmeasured dimensions empty, the
-    anti-pattern flags' names as a list."""
+    """One flat row per skill (CSV): every score, unmeasured dimensions empty, ``flags``
+    the anti-pattern count and ``anti_patterns`` the flags themselves, as the JSON has
+    them (``static.flags``, ``anti_patterns``)."""
     rows = []
     for s in skills:
         elo = s["elo"] or {}
@@ -87,9 +88,13 @@ def flat_rows(skills: list[dict[str, Any]]) -> list[dict[str, Any]]:
             "elo_ci_high": elo.get("ci_high"),
             "static_score": s["static"]["score"],
             "penalty": s["static"]["penalty"],
-            # The flags' names, a list (one line of JSON, as every table writes a list): a
-            # skill with none is `[]`, not an empty cell, which reads as unknown.
-            "flags": [a["flag"] for a in s["anti_patterns"]],
+            # A count, as `flags` is in the JSON (`static.flags`) and in `rank`'s every
+            # format: it was the flags' names here, one column name meaning two things.
+            "flags": s["static"]["flags"],
+            # Each flag with its evidence and line, as the JSON's `anti_patterns` (one line
+            # of JSON, as every table writes a list): `[]` for none, not an empty cell,
+            # which reads as unknown.
+            "anti_patterns": s["anti_patterns"],
         }
         for k in SUB_CHECKS:
             row[k] = s["static"]["sub_scores"][k]

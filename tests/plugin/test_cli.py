@@ -84,6 +84,27 @@ def test_csv_golden(run_cli: Callable[..., Result], fixture_root: str) -> None:
     golden("score.csv", r.stdout)
 
 
+def test_csv_flags_mean_what_json_flags_mean(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # `flags` was the flags' names in score's CSV, a count in its JSON (`static.flags`) and
+    # in rank's CSV; and the CSV had no flag's line or evidence.
+    args = ("plugin", "score", fixture_root, "--no-history", "--format")
+    j = {s["skill"]: s for s in json.loads(run_cli(*args, "json").stdout)}
+    rows = list(csv.DictReader(io.StringIO(run_cli(*args, "csv").stdout)))
+    assert [r["flags"] for r in rows] == [str(j[r["skill"]]["static"]["flags"]) for r in rows]
+    assert [json.loads(r["anti_patterns"]) for r in rows] == [
+        j[r["skill"]]["anti_patterns"] for r in rows
+    ]
+    (em,) = [r for r in rows if r["skill"] == "evaluation-methodology"]
+    assert em["flags"] == "3"
+    assert [(a["flag"], a["line"]) for a in json.loads(em["anti_patterns"])] == [
+        ("ORPHAN_REFERENCE", 241),
+        ("ORPHAN_REFERENCE", 246),
+        ("DEAD_CROSS_REF", 35),
+    ]
+
+
 def test_rank_golden_and_json(run_cli: Callable[..., Result], fixture_root: str) -> None:
     r = run_cli("plugin", "rank", fixture_root)
     assert r.exit_code == 0, r.stderr
