@@ -502,3 +502,32 @@ def test_the_output_quality_tip_blames_what_is_low(
     by_skill, _ = kit.score(tmp_path, {"base": BASE}, judge=judge, mc=[run] * 5)
     tips = {t["dimension"]: t["tip"] for t in by_skill["base"]["tips"]}
     assert tips["output_quality"] == tip
+
+
+@pytest.mark.parametrize(("lines", "shown"), [(300, 307), (393, 400)])
+def test_the_progressive_disclosure_tip_names_what_holds_the_score_down(
+    tmp_path: Any, kit: SimpleNamespace, lines: int, shown: int
+) -> None:
+    # 200–400 lines with references/ and assets/ score .90 (.60 + .15 + .15): the
+    # references/ bonus is .25 only above 400 lines (spec §3). The tip said "keep SKILL.md
+    # a summary and link detail in references/", which is what such a skill does.
+    desc = (
+        "Use proactively when reviewing, for testing, when debugging, during deploying: "
+        "invoke it automatically to check the progressive disclosure tip of this pack."
+    )
+    head = f"---\nname: pd-skill\ndescription: {desc}\n---\n## Usage\nSee also skills.\n"
+    body = "".join(f"guidance line {i}\n" for i in range(lines))
+    spec = {"text": head + body, "refs": ["r.md"], "assets": ["t.md"]}
+    # judges' 1.0 on their four dimensions, so progressive_disclosure is among the weakest
+    scores = dict.fromkeys(
+        ("triggering_accuracy", "orchestration_fitness", "output_quality", "scope_calibration"),
+        1.0,
+    )
+    by_skill, _ = kit.score(tmp_path, {"pd": spec}, judge=[judge_line("pd", "j", **scores)])
+    s = by_skill["pd"]
+    assert (s["line_count"], s["static"]["sub_scores"]["progressive_disclosure"]) == (shown, 0.9)
+    tips = {t["dimension"]: t["tip"] for t in s["tips"]}
+    assert tips["progressive_disclosure"] == (
+        f"SKILL.md has {shown} lines: references/ earns its full bonus above 400 lines "
+        "(401–600 scores best)"
+    )

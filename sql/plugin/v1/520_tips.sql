@@ -94,7 +94,10 @@ SELECT sid, rank, dimension, score, weight, lost,
             THEN 'add an assets/ folder with templates or examples'
         WHEN line_count < 200
             THEN format('SKILL.md has {} lines: 200–600 is the sweet spot', line_count)
-        ELSE 'keep SKILL.md a summary and link detail in references/'
+        -- Left: 200–400 lines with both folders (.90); 401–600 scores 1, and judges score
+        -- no progressive_disclosure. What is missing is the references/ bonus above 400
+        -- lines (.25, not .15): "keep SKILL.md a summary" told it to do what it does.
+        ELSE format('SKILL.md has {} lines: references/ earns its full bonus above 400 lines (401–600 scores best)', line_count)
     END
     WHEN 'token_efficiency' THEN CASE
         WHEN must_count::DOUBLE / greatest(line_count, 1) > 0.1
