@@ -93,6 +93,39 @@ def test_the_markdown_shows_a_composite_apart_from_the_bar_it_cleared(batch: Any
     assert engine.best_verdict_pass_rate() == 90.0
 
 
+@pytest.mark.parametrize(
+    ("counts_unknown", "why"),
+    [
+        (False, "no task reported a parsable test result"),
+        (True, "its test counts are too large to count"),
+    ],
+)
+def test_a_withheld_excellent_says_the_pass_rate_is_unknown(
+    batch: Any, monkeypatch: pytest.MonkeyPatch, counts_unknown: bool, why: str
+) -> None:
+    from runscore.cli.pipeline import render_pipeline_markdown
+
+    # Not reachable from inputs in v1 (an unverified D3 is 50, the composite at most
+    # 87.5), so the row says it. The note read "(this pipeline has none)": a pass rate
+    # absent, where it is unknown (the tests may have run; no result could be read).
+    rows_for = batch.rows_for
+
+    def withheld(table: Any, pid: str) -> list[dict[str, Any]]:
+        rows = rows_for(table, pid)
+        if table is batch.pipelines:
+            return [
+                dict(r, excellent_withheld=True, test_counts_unknown=counts_unknown) for r in rows
+            ]
+        return rows
+
+    monkeypatch.setattr(batch, "rows_for", withheld)
+    md = render_pipeline_markdown(batch, "unverified-best")
+    assert (
+        "> The composite clears the EXCELLENT bar, but EXCELLENT also needs a verified test "
+        f"pass rate above 90 % (this pipeline's is unknown: {why}), so the verdict is GOOD."
+    ) in md
+
+
 # --------------------------------------------------------------------------- SQL unit
 
 
