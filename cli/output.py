@@ -456,7 +456,9 @@ def fmt_num(v: Any, digits: int = 2) -> str:
     if isinstance(v, float):
         return fmt_float(v, digits)
     if isinstance(v, decimal.Decimal):
-        return decimal_text(v)
+        # Zero unsigned, as a float's: a Decimal keeps the sign of a negative zero (its
+        # arithmetic gives one: Decimal("-0.001").quantize(Decimal("0.01"))), "-0.00".
+        return decimal_text(v.copy_abs() if v.is_zero() else v)
     return str(v)
 
 
@@ -524,7 +526,8 @@ def to_markdown(
         cells = []
         for c in cols:
             v = r.get(c)
-            cells.append(md_escape(fmt_num(v, 4)) if isinstance(v, float) else md_escape(v))
+            human = isinstance(v, float | decimal.Decimal)
+            cells.append(md_escape(fmt_num(v, 4)) if human else md_escape(v))
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
@@ -563,6 +566,8 @@ def _table_cell(v: Any) -> str:
     left out, or as an empty string."""
     if isinstance(v, float) and math.isfinite(v):
         return fmt_float(v, 4)
+    if isinstance(v, decimal.Decimal):
+        return fmt_num(v)
     s = text(v)
     return "—" if s is None else s
 

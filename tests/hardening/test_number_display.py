@@ -64,11 +64,27 @@ def test_fmt_num_never_shows_a_nonzero_value_as_zero(value: Any, digits: int, sh
         (decimal.Decimal("-1E-7"), "-0.0000001"),  # was "-1E-7"
         (decimal.Decimal("NaN"), "—"),  # was "NaN"
         (decimal.Decimal("-Infinity"), "—"),  # was "-Infinity"
+        # a Decimal keeps the sign of a zero, a float's is dropped (-0.0 is "0.00")
+        (decimal.Decimal("-0.00"), "0.00"),  # was "-0.00"
+        (decimal.Decimal("-0"), "0"),  # was "-0"
+        (decimal.Decimal("-0E-10"), "0.0000000000"),  # was "-0.0000000000"
+        (decimal.Decimal("-0.001").quantize(decimal.Decimal("0.01")), "0.00"),  # was "-0.00"
     ],
 )
 def test_the_num_filter_writes_a_decimal_in_fixed_point(value: Any, shown: str) -> None:
     assert fmt_num(value) == shown
     assert render_env().from_string("{{ v|num }}").render(v=value) == shown
+
+
+def test_a_decimal_zero_is_unsigned_in_every_human_table() -> None:
+    from runscore.cli.output import to_csv, to_json, to_markdown, to_table
+
+    rows = [{"d": decimal.Decimal("-0.00"), "x": -0.0}]
+    assert to_markdown(rows) == "| d | x |\n|---|---|\n| 0.00 | 0.0000 |\n"  # was "-0.00"
+    assert to_table(rows).splitlines()[-1].split() == ["0.00", "0.0000"]  # was "-0.00"
+    # JSON and CSV are data: the values as they are
+    assert json.loads(to_json(rows)) == [{"d": 0, "x": 0}]
+    assert to_csv(rows) == "d,x\n-0.00,-0.0\n"
 
 
 @pytest.mark.parametrize(
