@@ -323,6 +323,38 @@ def test_pipeline_pack_joins_when_its_inputs_are_there(
     assert [h.pack for h in pack_hooks()] == ["pipeline", "plugin", "routes"]
 
 
+def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    # The pipeline pack reads its history to tell new records from ones already there; a
+    # line it cannot read is skipped, and the run log must say which (file, line, reason).
+    root = tmp_path / "proj"
+    (root / ".archeflow/tasks").mkdir(parents=True)
+    (root / ".archeflow/tasks/tasks.jsonl").write_text(
+        '{"pipelineId": "p1", "id": "t1", "status": "completed"}\n'
+    )
+    args = ("nightly", "--root", "proj", "--out", "out", "--format", "json")
+    assert run_cli(*args, "--date", "2026-04-04").exit_code == 0
+    hist = root / ".archeflow/memory/pipelines.jsonl"
+    with hist.open("a") as f:
+        f.write('{"pipeline_id": "torn", "scoring_ver\n')
+    res = run_cli(*args, "--date", DATE)
+    assert res.exit_code == 0, res.stderr  # a warning, not rejected input
+    (pack,) = json.loads(res.stdout)["packs"]
+    reason = (
+        "pipeline: history line skipped: not JSON: "
+        "Unterminated string starting at: line 1 column 25 (char 24)"
+    )
+    assert [(w["kind"], w["file"], w["line"], w["reason"]) for w in pack["warnings"]] == [
+        ("pack", "proj/.archeflow/memory/pipelines.jsonl", 2, reason)
+    ]
+    assert "0 rejected input(s)" in res.stderr  # stderr lists rejected input only
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert f"- warning: proj/.archeflow/memory/pipelines.jsonl:2: {reason}\n" in runlog
+    # the torn line is kept, and the day's record, already there, is not appended again
+    assert len(hist.read_text().splitlines()) == 2
+
+
 def test_plugin_and_routes_packs_join(tmp_path: Path, fixtures: Path, run_cli: Any) -> None:
     root = tmp_path / "proj"
     skills = root / ".archeflow/plugin-eval/skills"
