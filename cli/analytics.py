@@ -228,6 +228,7 @@ def summary_cmd(
                 window=res.window,
                 width=width,
                 bounds=res.bounds.get("score", []),
+                scored_archetypes=res.scored_archetypes,
             ),
             nl=False,
         )

@@ -826,6 +826,9 @@ class SummaryResult:
     notes: list[str] = field(default_factory=list)
     #: what the scores are judged against (``bounds_of``)
     bounds: dict[str, list[float]] = field(default_factory=dict)
+    #: archetypes with scored runs in the history, in or out of the team: a team whose
+    #: members have none is not a history with none
+    scored_archetypes: int = 0
 
     @property
     def issues(self) -> list[LineIssue]:
@@ -853,7 +856,10 @@ def summary(
     _stage(con, v, _SUMMARY, params)
     table = duck.sql(con, "SELECT * FROM summary").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
-    return SummaryResult(table, _window_of(con), scoring_version_of(v), load, notes, bounds_of(con))
+    (scored,) = con.execute("SELECT count(*) FROM report").fetchall()[0]
+    return SummaryResult(
+        table, _window_of(con), scoring_version_of(v), load, notes, bounds_of(con), int(scored)
+    )
 
 
 # --------------------------------------------------------------------------- events

@@ -394,3 +394,26 @@ def test_unknown_history_model_does_not_outvote_a_named_one(
         ("custom", "claude-opus-4", "history", "downgrade"),
         ("none", "unknown", "unknown", "keep"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("series", "said"),
+    [
+        (["guardian"], "no scored runs of this team's members yet (1 other archetype has some)"),
+        (
+            ["guardian", "sage"],
+            "no scored runs of this team's members yet (2 other archetypes have some)",
+        ),
+    ],
+)
+def test_summary_for_a_team_without_runs_says_others_have_some(
+    tmp_path: Path, run_cli, write_history, make_series, series: list[str], said: str
+) -> None:
+    # It said "no scored runs yet", which the history contradicts: others have them.
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\nplan: [explorer]\ncheck: [skeptic]\n")
+    hist = write_history([rec for a in series for rec in make_series(a, [0.9])])
+    r = run_cli("summary", "--team", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stdout) == (0, f"Archetype effectiveness: {said}.\n")
+    r = run_cli("summary", "--team", str(team), "--history", str(hist), "--format", "json")
+    assert (r.exit_code, r.stdout) == (0, "[]\n")  # the rows: none, as before
