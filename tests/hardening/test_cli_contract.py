@@ -394,3 +394,36 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
     # a line break in a column's name does not start a line either
     res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
     assert res.stdout == "a b\n---\n  1\n"  # a number, aligned right
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["extract", "empty", "--history", "h.jsonl", "--format", "json"],
+        ["extract", "bad.jsonl", "--history", "h.jsonl", "--format", "json"],
+        ["report", "--history", "none.jsonl", "--format", "json"],
+        ["report", "--history", "none.jsonl", "--format", "csv"],
+        ["recommend", "team.yaml", "--history", "none.jsonl", "--format", "json"],
+        ["export", "--to", "x.parquet", "--history", "none.jsonl"],
+        ["history", "check", "none.jsonl", "--format", "json"],
+        ["pipeline", "empty", "--format", "json", "--no-history"],
+        ["pipeline", "bad.jsonl", "--format", "csv", "--no-history"],
+        ["pipeline", "--report", "--history", "none.jsonl", "--format", "json"],
+        ["plugin", "score", "empty", "--format", "json", "--no-history"],
+        ["plugin", "rank", "empty", "--format", "csv"],
+        ["routes", "empty", "--format", "json"],
+        ["routes", "export-router-rows", "empty", "--format", "json"],
+        ["nightly", "--root", "empty", "--out", "out", "--format", "json"],
+    ],
+)
+def test_nothing_readable_writes_no_document(tmp_path: Path, run_cli: Any, args: list[str]) -> None:
+    """Exit 3 leaves stdout empty, in every command and format: an empty document (``[]``,
+    a header-only CSV) would read as "read, and no rows", which is not what happened. A
+    consumer that parses stdout fails to parse, as it should; the exit code and stderr
+    say why (README, "Exit codes")."""
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    (tmp_path / "team.yaml").write_text("name: t\ncheck: [guardian]\n")
+    res = run_cli(*args)
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr.startswith("error: ")
