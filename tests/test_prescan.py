@@ -630,3 +630,59 @@ def test_the_split_search_falls_back_to_the_pattern_on_text_full_of_tokens(
     few = b'{"text": "information nan"}\n'
     assert sources._search_not_json(few, 0, len(few)) is False
     assert calls == []
+
+
+def _rows_and_issues(
+    paths: list[Path], beside: bool = False
+) -> tuple[list[tuple[Any, ...]], list[tuple[str, int, str]]]:
+    """(file name, line, seq) of every row read from ``paths``, and (file name, line,
+    reason) of every line skipped: scanned before the read, or beside it (``beside``)."""
+    found, _ = sources.discover([str(p) for p in paths])
+
+    def scan(some: Any) -> None:
+        for f in some:
+            sources.prescan(f)
+
+    if not beside:
+        scan(found)
+    con = db.connect()
+    res = sources.read_jsonl(
+        con, found, "t", {"run_id": "JSON", "seq": "JSON"}, scan=scan if beside else None
+    )
+    rows = con.execute("SELECT _file, _line, seq::VARCHAR FROM t ORDER BY _ord").fetchall()
+    name = os.path.basename
+    return [(name(f), ln, s) for f, ln, s in rows], [
+        (name(i.file), i.line, i.reason) for i in res.skipped
+    ]
+
+
+@pytest.mark.parametrize("byte", [b"\x0b", b"\x0c"], ids=["vertical-tab", "form-feed"])
+@pytest.mark.parametrize("where", ["opens", "ends"])
+@pytest.mark.parametrize("files", [1, 3], ids=["one-file", "a-batch"])
+def test_a_vertical_tab_or_form_feed_around_a_line_is_not_json_on_every_path(
+    tmp_path: Path, byte: bytes, where: str, files: int
+) -> None:
+    # read_json (one file alone, or a large one) takes either byte opening or ending a line
+    # for a blank and read the object between; json_valid (the batch and careful readers)
+    # refuses the line. JSON has neither as a blank: the line is reported on every path.
+    paths = []
+    for i in range(files):
+        lines = [b'{"run_id": "r%d", "seq": %d}' % (i, k) for k in (1, 2, 3)]
+        lines[1] = byte + lines[1] if where == "opens" else lines[1] + byte
+        p = tmp_path / f"f{i}.jsonl"
+        p.write_bytes(b"\n".join(lines) + b"\n")
+        paths.append(p)
+    assert sources.prescan(sources.SourceFile(str(paths[0]), "f")).clean is False
+    for beside in (False, True):
+        rows, issues = _rows_and_issues(paths, beside)
+        assert rows == [(f"f{i}.jsonl", ln, str(ln)) for i in range(files) for ln in (1, 3)]
+        assert [(f, ln) for f, ln, _ in issues] == [(f"f{i}.jsonl", 2) for i in range(files)]
+        assert all(r.startswith("not JSON: ") for _, _, r in issues)
+
+
+def test_the_split_search_sees_a_vertical_tab_or_form_feed_anywhere() -> None:
+    for buf in (b'{"a": 1}\x0b', b'\x0c{"a": 1}', b'{"a":\x0b1}', b'{"a": "x\x0cy"}'):
+        assert sources._NOT_JSON_RE.search(buf) is not None
+        assert sources._search_not_json(buf, 0, len(buf)) is True
+        assert sources._re2_hits(buf, [0, len(buf)]) == [True]
+    assert sources._search_not_json(b'{"a": "\\u000b\\f"}', 0, 17) is False  # escaped: JSON
