@@ -115,8 +115,9 @@ class SourceFile:
     clean: bool = True  # pre-scan found nothing that needs the careful path
     error: str | None = None  # unreadable: the whole file is skipped
     #: Longest line that spans a read chunk (exact from CHUNK bytes up; shorter lines
-    #: lie inside one chunk). read_json does not enforce maximum_object_size on
-    #: newline-delimited input, so a file with a line over the limit takes the
+    #: lie inside one chunk), or any line when one inside a chunk could be over the line
+    #: limit (a limit set below CHUNK). read_json does not enforce maximum_object_size
+    #: on newline-delimited input, so a file with a line over the limit takes the
     #: careful path, which reports and skips that line.
     long_line: int = 0
     #: ``os.path.realpath(path)`` when discovery resolved it (the file's identity for
@@ -317,12 +318,16 @@ def _unlink_quietly(path: str) -> None:
 # --------------------------------------------------------------------------- pre-scan
 
 
-def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> SourceFile:
+def prescan(
+    sf: SourceFile, *, digest: bool = True, piecewise: bool = False, line_limit: int | None = None
+) -> SourceFile:
     """Hash and classify one file in a streaming pass (no per-line Python loop).
 
     ``digest=False`` skips the SHA-256 (``sha256`` stays ""): for readers that never
     compare files, such as the history's. ``piecewise=True`` takes a ``PiecewiseSha256``
     instead of the plain SHA-256 (the history cache's, which checks prefixes in parallel).
+    ``line_limit``: ``max_line_limit()``, when the caller has it (reading the environment
+    for each of 10k run files cost ~0.02 s).
     """
     pre, sf.preread = sf.preread, None
     try:
@@ -336,7 +341,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
         h: PiecewiseSha256 | hashlib._Hash = PiecewiseSha256() if piecewise else hashlib.sha256()
         update: Callable[[bytes], None] = h.update if digest else _no_update
         if pre is not None and len(pre[0]) <= CHUNK:
-            _prescan_whole(sf, pre[0], pre[2], update)
+            _prescan_whole(sf, pre[0], pre[2], update, line_limit)
             if sf.error is None:
                 sf.sha256 = h.hexdigest() if digest else ""
             return sf
@@ -348,7 +353,7 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
         # end once whole (kept here in pieces until its newline comes).
         line_head: list[bytes] = []
         head_len = 0
-        head_limit = max_line_limit()
+        head_limit = max_line_limit() if line_limit is None else line_limit
         last = b""
         # UTF-8 is checked in the same pass, from the first chunk that is not ASCII on
         # (the chunks before it leave a decoder in its initial state).
@@ -382,7 +387,10 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
                         run += len(chunk)
                     else:
                         longest = max(longest, run + first)
-                        run = len(chunk) - chunk.rfind(b"\n") - 1
+                        last_nl = chunk.rfind(b"\n")
+                        run = len(chunk) - last_nl - 1
+                        if last_nl - first - 1 > head_limit:  # never under the default limit
+                            longest = max(longest, _longest_inside(chunk, first + 1, last_nl))
                     if clean:
                         if utf8 is None and not chunk.isascii():
                             utf8 = codecs.getincrementaldecoder("utf-8")("strict")
@@ -427,7 +435,11 @@ def prescan(sf: SourceFile, *, digest: bool = True, piecewise: bool = False) -> 
 
 
 def _prescan_whole(
-    sf: SourceFile, data: bytes, found: bool | None, update: Callable[[bytes], None]
+    sf: SourceFile,
+    data: bytes,
+    found: bool | None,
+    update: Callable[[bytes], None],
+    line_limit: int | None = None,
 ) -> None:
     """``prescan``'s verdicts for a file read whole already, of at most one chunk: what
     its chunk loop gives for one chunk, without the loop's machinery (10k run files:
@@ -441,6 +453,7 @@ def _prescan_whole(
         update(data)
     first = data.find(b"\n")
     last_nl = data.rfind(b"\n")
+    limit = 0  # the line limit, read only when a line could be over it (below)
     clean = not found
     if clean and not data.isascii():
         try:
@@ -451,7 +464,8 @@ def _prescan_whole(
         re2 = _use_re2(len(data))
         if first < 0:  # one line without its newline, or nothing
             if data:
-                clean = len(data) <= max_line_limit() and not _not_json(data, 0, len(data), re2)
+                limit = max_line_limit() if line_limit is None else line_limit
+                clean = len(data) <= limit and not _not_json(data, 0, len(data), re2)
         else:
             end = last_nl + 1
             clean = not _not_json(data, 0, end, re2)
@@ -462,6 +476,20 @@ def _prescan_whole(
     sf.trailing_blank = _trailing_blank(data)
     sf.clean = clean
     sf.long_line = len(data) if first < 0 else max(first, len(data) - last_nl - 1)
+    # The lines between the first and the last: measured when one of them could be over the
+    # limit (read_json would read it), which takes a limit set below the file's size.
+    inner = last_nl - first - 1
+    if inner > 0:
+        if not limit:
+            limit = max_line_limit() if line_limit is None else line_limit
+        if inner > limit:
+            sf.long_line = max(sf.long_line, _longest_inside(data, first + 1, last_nl))
+
+
+def _longest_inside(buf: bytes, start: int, end: int) -> int:
+    """The longest line of ``buf[start:end]`` (whole lines, without their newlines). Only
+    where one of them could be over the line limit: it splits the bytes into lines."""
+    return max(map(len, buf[start:end].split(b"\n")))
 
 
 def _no_update(chunk: bytes) -> None:

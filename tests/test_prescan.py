@@ -686,3 +686,30 @@ def test_the_split_search_sees_a_vertical_tab_or_form_feed_anywhere() -> None:
         assert sources._search_not_json(buf, 0, len(buf)) is True
         assert sources._re2_hits(buf, [0, len(buf)]) == [True]
     assert sources._search_not_json(b'{"a": "\\u000b\\f"}', 0, 17) is False  # escaped: JSON
+
+
+@pytest.mark.parametrize("files", [1, 3], ids=["one-file", "a-batch"])
+@pytest.mark.parametrize("chunk", [None, 4096], ids=["one-chunk", "several-chunks"])
+def test_a_line_over_a_limit_below_the_chunk_size_is_skipped_wherever_it_lies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: int, chunk: int | None
+) -> None:
+    # The pre-scan measured only the lines that span a read chunk (and a file's first and
+    # last): under a limit set below CHUNK (8 MiB), a longer line inside a chunk was read
+    # on the fast path, not reported and skipped as RUNSCORE_MAX_LINE_BYTES says.
+    if chunk is not None:
+        monkeypatch.setattr(sources, "CHUNK", chunk)
+    monkeypatch.setenv(sources.MAX_LINE_ENV, "2000")
+    paths = []
+    for i in range(files):
+        lines = [b'{"run_id": "r%d", "seq": %d}' % (i, k) for k in range(1, 6)]
+        lines[2] = b'{"run_id": "r%d", "seq": 3, "pad": "%s"}' % (i, b"x" * 2500)
+        p = tmp_path / f"f{i}.jsonl"
+        p.write_bytes(b"\n".join(lines) + b"\n")
+        paths.append(p)
+    for beside in (False, True):
+        rows, issues = _rows_and_issues(paths, beside)
+        assert rows == [(f"f{i}.jsonl", ln, str(ln)) for i in range(files) for ln in (1, 2, 4, 5)]
+        assert issues == [(f"f{i}.jsonl", 3, "line longer than 2000 bytes") for i in range(files)]
+    monkeypatch.setenv(sources.MAX_LINE_ENV, "3000")  # the same files, within the limit
+    rows, issues = _rows_and_issues(paths, True)
+    assert (len(rows), issues) == (5 * files, [])

@@ -200,12 +200,13 @@ def build_event_tables(
         files, disc = sources.discover(cast("Sequence[str]", paths))
 
     scanned = 0
+    line_limit = sources.max_line_limit()
 
     def scan(some: Sequence[sources.SourceFile]) -> None:
         nonlocal scanned
         for f in some:
             if not f.sha256 and f.error is None:
-                sources.prescan(f)
+                sources.prescan(f, line_limit=line_limit)
             scanned += 1
             if progress:
                 progress("scan", scanned, len(files))
