@@ -1197,9 +1197,17 @@ def read_jsonl(
             con.execute("DROP TABLE _stage")
             key_base += len(batch)
             return
+        # The key a kept file's rows carry: its batch's _file_index plus this.
+        base = key_base
         if not have_data:
             have_data = True
-            # The first batch's table becomes the data: no copy of millions of rows.
+            # The first batch's table becomes the data: no copy of millions of rows. Its
+            # rows keep the batch's own indexes, so its files are keyed by them: keyed as
+            # later batches are (key_base + i), the files of a first kept batch that came
+            # after one with nothing kept (all dirty) matched no row, and their runs were
+            # lost without a word. Later keys start past these (key_base >= this batch's
+            # length from here on).
+            base = 0
             con.execute(f"ALTER TABLE _stage RENAME TO {data_tbl}")
         else:
             # Appended in order (insertion order is kept), so rowids continue from `stored`.
@@ -1210,9 +1218,7 @@ def read_jsonl(
             )
             con.execute("DROP TABLE _stage")
         for i, f, first, total in kept:
-            parts.append(
-                (key_base + i, f.display, order_of[f.path] * _ORD_FILE_STRIDE, stored + first)
-            )
+            parts.append((base + i, f.display, order_of[f.path] * _ORD_FILE_STRIDE, stored + first))
             result.rows += total
         stored += sum(t for _, t, _ in stats.values())
         key_base += len(batch)

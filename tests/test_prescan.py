@@ -656,6 +656,35 @@ def _rows_and_issues(
     ]
 
 
+@pytest.mark.parametrize("beside", [False, True], ids=["scanned-first", "scanned-beside"])
+def test_files_of_a_batch_after_one_with_nothing_kept_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, beside: bool
+) -> None:
+    # Batches of two files: the first batch's files are both read the careful way (a line
+    # that is not JSON, or no object: the pre-scan passes both, the fast read cannot align
+    # either file), so nothing of that batch is kept, and the next batch's
+    # table becomes the fast rows' table. Its files were keyed past the first batch's
+    # while their rows kept the batch's own indexes: they matched no row, and their runs
+    # were lost without a word.
+    monkeypatch.setattr(sources, "BATCH_FILES", 2)
+    bad = {0: b"[1, 2]", 1: b"not json"}
+    paths = []
+    for i in range(5):
+        lines = [b'{"run_id": "r%d", "seq": %d}' % (i, k) for k in (1, 2, 3)]
+        if i in bad:
+            lines.insert(1, bad[i])
+        p = tmp_path / f"f{i}.jsonl"
+        p.write_bytes(b"\n".join(lines) + b"\n")
+        paths.append(p)
+    rows, issues = _rows_and_issues(paths, beside)
+    assert rows == [
+        (f"f{i}.jsonl", line, str(seq))
+        for i in range(5)
+        for line, seq in zip((1, 3, 4) if i in bad else (1, 2, 3), (1, 2, 3), strict=True)
+    ]
+    assert [(f, ln) for f, ln, _ in issues] == [("f0.jsonl", 2), ("f1.jsonl", 2)]
+
+
 @pytest.mark.parametrize("byte", [b"\x0b", b"\x0c"], ids=["vertical-tab", "form-feed"])
 @pytest.mark.parametrize("where", ["opens", "ends"])
 @pytest.mark.parametrize("files", [1, 3], ids=["one-file", "a-batch"])
