@@ -137,7 +137,12 @@ def extract_cmd(
         f", {len(result.skipped_lines)} line(s) skipped, {len(result.warnings)} warning(s)"
         f", {result.files_unchanged} unchanged file(s) not re-read"
     )
-    if result.rejected:
+    if result.manifest_error is not None:
+        # After the summary: what was written stands (it said "error:", exit 2, stdout
+        # empty, of records it had appended).
+        file, _, why = result.manifest_error.partition(": ")
+        note(f"{file}: manifest not saved: {why}; {effectiveness.MANIFEST_UNSAVED}")
+    if result.rejected or result.manifest_error is not None:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
 

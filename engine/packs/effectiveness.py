@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from runscore.engine import db, duck, filedigest, history, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import LockTimeout, NothingReadable, UsageError
+from runscore.engine.errors import HistoryError, LockTimeout, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness_cache
 
 if TYPE_CHECKING:
@@ -94,6 +94,11 @@ class ExtractResult:
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     #: Input files not read, and why (not rejected input: the history this extract writes).
     excluded: list[dict[str, Any]] = field(default_factory=list)
+    #: Why the manifest could not be saved (``file: reason``), the history being written
+    #: (or having nothing to gain): the records stand, and the next extract reads again the
+    #: files this one could not record as read (their runs are not written twice). None
+    #: when it was saved or had nothing to save.
+    manifest_error: str | None = None
     #: ``records`` once asked for. Until then, the records scored are the table
     #: ``RECORDS_TABLE`` of the extract's database, read through this cursor (None when
     #: nothing was read: every file unchanged): an extract of a few new runs, from the
@@ -144,6 +149,7 @@ class ExtractResult:
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
             "excluded": self.excluded,
+            "manifest_error": self.manifest_error,
             "scoring_version": f"{PACK}/{self.version}"
             if self.version.startswith("v")
             else self.version,
@@ -846,7 +852,9 @@ def _extract(
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
         if write and (refreshed or gone):
-            _save_refreshed(history_path, version, refreshed, manifest, gone)
+            result.manifest_error = _saving(
+                history_path, _save_refreshed, history_path, version, refreshed, manifest, gone
+            )
         return result
 
     # A run can span files: re-read the unchanged files that hold runs of changed ones.
@@ -989,7 +997,18 @@ def _extract(
             cur = rendering.result()
             result.records_written = history.append_groups(history_path, _run_groups(cur))
             result.records_new = result.records_written
-            _save_manifest(history_path, version, new_manifest_entries, manifest, gone)
+            # The records are in the history now: a manifest that cannot be saved (a full
+            # disk, a folder in its place) must not make them look unwritten (the nightly
+            # job said "not extracted, 0 runs scored" of runs it had just appended).
+            result.manifest_error = _saving(
+                history_path,
+                _save_manifest,
+                history_path,
+                version,
+                new_manifest_entries,
+                manifest,
+                gone,
+            )
         return result
     finally:
         # The scoring tables are in the main schema (shared by the scoring workers):
@@ -1406,6 +1425,25 @@ def _manifest_entries(
             entry["incomplete"] = open_runs
         out[_manifest_key(version, f)] = entry
     return out
+
+
+#: What a manifest that could not be saved means: the records were written all the same.
+MANIFEST_UNSAVED = (
+    "the runs are in the history; these run logs are read again next time (no run is written twice)"
+)
+
+
+def _saving(history_path: str, save: Callable[..., None], *args: Any) -> str | None:
+    """``save(*args)``; None when it worked, else why not (``file: reason``). The manifest
+    only saves reading: an extract whose records are written (or that had none) has done
+    its work, and says why the next one will read these files again."""
+    try:
+        save(*args)
+    except HistoryError as e:  # a symlink in its place: the message names it
+        return str(e)
+    except OSError as e:
+        return f"{e.filename or manifest_path(history_path)}: {e.strerror or e}"
+    return None
 
 
 def _save_refreshed(

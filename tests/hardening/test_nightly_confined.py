@@ -45,7 +45,6 @@ def _good_and_bad(run_cli: Any) -> Any:
         "memory-is-a-file",
         "history-is-a-folder",
         "history-is-a-fifo",
-        "manifest-is-a-folder",
         "lock-is-a-folder",
     ],
 )
@@ -67,6 +66,63 @@ def test_a_broken_history_takes_down_its_own_project_only(
         assert why["reason"] == f"not extracted: {mem}: a file where a folder is needed"
     assert "Traceback" not in res.stderr
     assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
+
+
+@pytest.mark.parametrize("how", ["folder", "symlink"])
+def test_a_manifest_that_cannot_be_saved_does_not_hide_the_runs_written(
+    tmp_path: Path, run_cli: Any, hh: Any, how: str
+) -> None:
+    # The records were appended, then saving the manifest failed (a full disk; here a
+    # folder or a symlink in its place): the run log said "not extracted" and 0 runs
+    # scored, night after night, of runs it had just written to the history.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    mem = tmp_path / "bad/.archeflow/memory"
+    mem.mkdir(parents=True)
+    manifest = mem / "effectiveness.jsonl.manifest.json"
+    if how == "folder":
+        manifest.mkdir()
+        why = "Is a directory"
+    else:
+        manifest.symlink_to(tmp_path / "elsewhere.json")
+        why = "refusing to write through a symlink"
+    rel = "bad/.archeflow/memory/effectiveness.jsonl.manifest.json"
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/b.jsonl", hh.run_events("second-run"))
+    for night, scored in ((1, ["bad-run", "second-run"]), (2, [])):
+        res = _good_and_bad(run_cli)
+        assert res.exit_code == 1, res.stderr
+        log = json.loads(res.stdout)
+        bad = {s["label"]: s for s in log["scopes"]}["bad"]
+        assert (night, bad["runs_scored"]) == (night, scored)
+        assert bad["already_scored"] == ([] if scored else ["bad-run", "second-run"])
+        assert [d["text"] for d in bad["rejected"]] == [
+            f"{rel}: manifest not saved: {why}; the runs are in the history; these run logs "
+            "are read again next time (no run is written twice)"
+        ]
+        assert bad["report"] is not None
+        keys = hh.history_keys(mem / "effectiveness.jsonl")
+        assert sorted({k[0] for k in keys}) == ["bad-run", "second-run"]
+        assert len(keys) == len(set(keys))  # none written twice
+    assert bad["rejected"][0]["text"] in res.stderr.splitlines()
+
+
+def test_extract_says_the_records_written_when_its_manifest_cannot_be_saved(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # It said "error: ...manifest.json: Is a directory" (exit 2, stdout empty) after it
+    # had appended the records.
+    hh.write_jsonl(tmp_path / "ev/a.jsonl", hh.run_events("r1"))
+    (tmp_path / "h.jsonl.manifest.json").mkdir()
+    res = run_cli("extract", "ev", "--history", "h.jsonl", "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    out = json.loads(res.stdout)
+    assert (out["runs_scored"], out["records_written"]) == (1, 2)
+    assert out["manifest_error"] == "h.jsonl.manifest.json: Is a directory"
+    assert res.stderr.splitlines()[-1] == (
+        "h.jsonl.manifest.json: manifest not saved: Is a directory; the runs are in the "
+        "history; these run logs are read again next time (no run is written twice)"
+    )
+    assert {k[0] for k in hh.history_keys(tmp_path / "h.jsonl")} == {"r1"}
 
 
 def test_a_pack_that_cannot_write_its_history_takes_down_its_own_project_only(
