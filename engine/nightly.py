@@ -404,7 +404,8 @@ def history_of(root: str) -> str:
 
 def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
     """Team presets of a root: regular ``*.yaml``/``*.yml`` files directly in
-    ``<root>/.archeflow/teams/``, dot-files skipped, sorted by name."""
+    ``<root>/.archeflow/teams/``, dot-files skipped, sorted by name; one that is neither a
+    regular file nor a folder (a dangling symlink, a FIFO) is a problem, not a preset."""
     d = os.path.normpath(os.path.join(root, TEAMS_DIR))
     if not os.path.lexists(d):
         return [], []
@@ -415,13 +416,24 @@ def find_teams(root: str) -> tuple[list[str], list[Diagnostic]]:
     except OSError as e:
         return [], [Diagnostic("team", d, 0, f"cannot read directory: {e.strerror or e}")]
     found = []
+    problems: list[Diagnostic] = []
     for n in names:
         if n.startswith(".") or not n.endswith((".yaml", ".yml")):
             continue
         p = os.path.join(d, n)
-        if os.path.isfile(p):
+        # A preset that cannot be read is said, as a pack's input is (_jsonl_files): a
+        # symlink left dangling by a moved team file, a FIFO, were skipped without a word,
+        # and the team's recommendations just stopped coming.
+        try:
+            mode = os.stat(p).st_mode
+        except OSError as e:
+            problems.append(Diagnostic("team", p, 0, f"cannot read file: {e.strerror or e}"))
+            continue
+        if stat.S_ISREG(mode):
             found.append(p)
-    return found, []
+        elif not stat.S_ISDIR(mode):  # never opened: a FIFO would block the job
+            problems.append(Diagnostic("team", p, 0, "not a regular file; not read"))
+    return found, problems
 
 
 def _jsonl_files(d: str, pack: str, what: str) -> tuple[list[str], list[Diagnostic]]:

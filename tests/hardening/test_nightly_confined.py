@@ -539,3 +539,29 @@ def test_a_broken_team_preset_is_named_by_its_file_and_line_once(
             "team preset skipped: a team file must be a YAML mapping (name, plan, do, check, ...)",
         ),
     ]
+
+
+def test_a_team_preset_that_cannot_be_read_is_said_not_skipped(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # A preset symlink left dangling by a moved team file, or a FIFO, was skipped without a
+    # word (exit 0): the team's recommendations just stopped coming.
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    folder = tmp_path / "proj/.archeflow/teams"
+    folder.mkdir()
+    (folder / "good.yaml").write_text("name: good\ncheck: [guardian]\n")
+    (folder / "moved.yaml").symlink_to(tmp_path / "gone.yaml")
+    os.mkfifo(folder / "pipe.yml")
+    (folder / "sub.yaml").mkdir()  # a folder is not a preset, and nothing is wrong with it
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    t = "proj/.archeflow/teams"
+    assert [d["text"] for d in log["rejected"]] == [
+        f"{t}/moved.yaml: cannot read file: No such file or directory",
+        f"{t}/pipe.yml: not a regular file; not read",
+    ]
+    assert all(d["kind"] == "team" for d in log["rejected"])
+    assert [d["text"] for d in log["rejected"]] == res.stderr.splitlines()[:2]
+    (scope,) = log["scopes"]
+    assert [(x["path"], x["name"]) for x in scope["teams"]] == [(f"{t}/good.yaml", "good")]
