@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 
 class RunscoreError(Exception):
@@ -15,7 +15,15 @@ class UsageError(RunscoreError):
 
 
 class NothingReadable(RunscoreError):
-    """No input could be read at all (exit 3)."""
+    """No input could be read at all (exit 3).
+
+    ``problems``: why, one ``(file, line, reason)`` each (line 0: the whole file), when the
+    message lists them on lines of its own: a caller that reports each input apart (the
+    nightly job's run log) takes them from here, not from the text."""
+
+    def __init__(self, message: str, problems: Sequence[tuple[str, int, str]] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
 
 
 class LockTimeout(RunscoreError):

@@ -1167,6 +1167,16 @@ def _run_hook(
     except _STEP_FAILED as e:
         if interrupted(e):
             raise
+        if isinstance(e, NothingReadable) and e.problems:
+            # Every input rejected: each said with its own file and line, as when only some
+            # are. They were one entry naming the root, its reason the message's lines
+            # (`\n` on stderr, run together in runlog.md).
+            head = str(e).split("\n", 1)[0].rstrip(":")
+            _pack_failed(pr, result, root, hook, head)
+            result.rejected.extend(
+                Diagnostic("pack", f, ln, f"{hook.pack}: {why}") for f, ln, why in e.problems
+            )
+            return pr
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
         return _pack_failed(pr, result, root, hook, _step_reason(e))

@@ -353,6 +353,13 @@ def _records(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return [dict(zip(names, row, strict=True)) for row in cur.fetchall()]
 
 
+def _problems(problems: Sequence[Diagnostic]) -> list[tuple[str, int, str]]:
+    """Each problem as ``NothingReadable`` takes it: (file, line, reason), all of them."""
+    return [
+        (p.file, p.line or 0, p.reason) if p.file is not None else ("", 0, str(p)) for p in problems
+    ]
+
+
 def _fmt_problems(problems: Sequence[Diagnostic], limit: int = 20) -> str:
     lines = [f"  {p}" for p in problems[:limit]]
     if len(problems) > limit:
@@ -395,7 +402,9 @@ def evaluate_pipelines(
     if not readable:
         # No problem to show means no file was found at all: folders without *.jsonl.
         found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
-        raise NothingReadable("no task snapshot file could be read:\n" + _fmt_problems(found))
+        raise NothingReadable(
+            "no task snapshot file could be read:\n" + _fmt_problems(found), _problems(found)
+        )
     plan_files: list[SourceFile] = []
     if plans:
         plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS, PLAN_KEYS)
@@ -435,7 +444,8 @@ def evaluate_pipelines(
             if f.error is None and f.display not in said and f.display not in with_rows
         ]
         raise NothingReadable(
-            "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty)
+            "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty),
+            _problems(errors + empty),
         )
 
     doc_rows = sqlpack.execute(

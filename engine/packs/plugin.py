@@ -212,7 +212,10 @@ def evaluate(
     scan = plugin_features.scan(roots)
     if scan.features.num_rows == 0:
         detail = "\n".join(f"  {i.location()}: {i.reason}" for i in scan.issues)
-        raise NothingReadable("no skill could be scored:\n" + detail)
+        raise NothingReadable(
+            "no skill could be scored:\n" + detail,
+            [(i.file, i.line, i.reason) for i in scan.issues],
+        )
     con = con or db.connect()
     _load_arrow(con, "plugin_features", scan.features)
     _load_arrow(con, "plugin_links", scan.links)

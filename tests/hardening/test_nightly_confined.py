@@ -565,3 +565,39 @@ def test_a_team_preset_that_cannot_be_read_is_said_not_skipped(
     assert [d["text"] for d in log["rejected"]] == res.stderr.splitlines()[:2]
     (scope,) = log["scopes"]
     assert [(x["path"], x["name"]) for x in scope["teams"]] == [(f"{t}/good.yaml", "good")]
+
+
+def test_a_pack_whose_every_input_is_rejected_says_each_by_file_and_line(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # It was one entry naming the root, its reason the pack's error message, lines and all:
+    # `proj: pipeline: no usable task snapshot in the input:\n  proj/...:1: not JSON ...`
+    # (a literal `\n` on stderr, the lines run together in runlog.md, no file or line a
+    # reader of runlog.json could take).
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    tasks = tmp_path / "proj/.archeflow/tasks"
+    tasks.mkdir()
+    (tasks / "t.jsonl").write_text('not json\n{"x": 1}\n')
+    skill = tmp_path / "proj/.archeflow/plugin-eval/skills/s"
+    skill.mkdir(parents=True)
+    os.mkfifo(skill / "SKILL.md")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    t = "proj/.archeflow/tasks/t.jsonl"
+    got = [(d["file"], d["line"], d["reason"]) for d in log["rejected"]]
+    assert got == [
+        ("proj", 0, "pipeline: no usable task snapshot in the input"),
+        (t, 1, "pipeline: not JSON: Expecting value: line 1 column 1 (char 0)"),
+        (t, 2, "pipeline: no pipeline id (pipelineId or metadata.pipelineId); no task id (id or taskId)"),
+        ("proj", 0, "plugin: no skill could be scored"),
+        (f"{skill.relative_to(tmp_path)}/SKILL.md", 0, "plugin: cannot read file: not a regular file"),
+    ]  # fmt: skip
+    assert [(p["pack"], p["error"]) for p in log["packs"]] == [
+        ("pipeline", "no usable task snapshot in the input"),
+        ("plugin", "no skill could be scored"),
+    ]
+    assert "\\n" not in res.stderr
+    assert [d["text"] for d in log["rejected"]] == res.stderr.splitlines()[:-1]
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert f"- {t}:1: pipeline: not JSON: Expecting value: line 1 column 1 (char 0)\n" in runlog
