@@ -137,6 +137,19 @@ def test_every_option_is_in_its_commands_readme_entry() -> None:
     assert missing == []
 
 
+def test_the_root_commands_options_are_in_the_readme() -> None:
+    """`runscore --version` worked, and the README never said so: the test above reads
+    the commands' options, not the root group's."""
+    missing = [
+        opt
+        for p in cli.params
+        if isinstance(p, click.Option)
+        for opt in p.opts
+        if opt.startswith("--") and opt != "--help" and f"runscore {opt}" not in README
+    ]
+    assert missing == []
+
+
 _FORMATS = {"csv", "json", "jsonl", "markdown", "parquet", "table", "text"}
 
 
