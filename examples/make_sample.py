@@ -1,4 +1,7 @@
-"""Regenerate the bundled sample run logs (deterministic): python examples/make_sample.py"""
+"""Regenerate the bundled samples (deterministic): python examples/make_sample.py
+
+The run logs (``extract``) and one file of operation episodes (``routes``, spec routes.md
+§1) for the README's examples."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import random
 from pathlib import Path
 
 OUT = Path(__file__).parent / "project" / ".archeflow" / "events"
+EPISODES = Path(__file__).parent / "project" / ".archeflow" / "episodes" / "episodes.jsonl"
 REVIEWERS = {  # archetype: (model, p_useful, p_fix, cost)
     "guardian": ("claude-haiku-4", 0.8, 0.9, 0.004),
     "skeptic": ("claude-sonnet-4", 0.75, 0.7, 0.02),
@@ -114,6 +118,71 @@ def run(i: int, rng: random.Random) -> list[dict[str, object]]:
     return ev
 
 
+#: model: (API-equivalent cost per episode, success rate on documentation tasks)
+ROUTES = {"claude-sonnet-4": (0.03, 0.9), "claude-haiku-4": (0.01, 0.87)}
+
+
+def episode(
+    n: int, model: str, ok: bool, rng: random.Random, pair: str | None
+) -> dict[str, object]:
+    day = 1 + n % 14
+    start = f"2026-11-{day:02d}T{9 + n % 8:02d}:{n % 60:02d}:00Z"
+    return {
+        "episodeId": f"ep-{n:04d}",
+        "source": {
+            "kind": "paired" if pair else "historical",
+            "host": "claude-code",
+            "sessionKey": f"s-{n}",
+            "runId": f"run-2026-11-{day:02d}",
+            "workerId": "w1",
+            "pairId": pair,
+        },
+        "project": {"id": "sample", "revision": "abc123"},
+        "activity": {"id": "documentation", "provenance": "observed", "confidence": 0.9},
+        "task": {"fingerprint": pair or f"doc-{n}", "complexity": "low"},
+        "execution": {
+            "host": "claude-code",
+            "inferenceProvider": "anthropic",
+            "providerProvenance": "observed",
+            "model": model,
+            "reasoningEffort": "medium",
+            "harnessFingerprint": "h1",
+            "startedAt": start,
+            "endedAt": start.replace(":00Z", ":30Z"),
+            "durationMs": 30000,
+        },
+        "usage": {
+            "input": rng.randint(800, 1500),
+            "output": rng.randint(150, 400),
+            "cacheRead": 0,
+            "cacheWrite": 0,
+            "observedCostUsd": None,
+            "apiEquivalentCostUsd": ROUTES[model][0],
+            "costBasis": "api_equivalent",
+            "quotaPressure": None,
+        },
+        "outcome": {
+            "status": "succeeded" if ok else "failed",
+            "signals": [{"kind": "gate", "value": "pass" if ok else "fail", "source": "ci"}],
+            "retries": 0,
+            "repairs": 0,
+            "escalation": {"escalated": False, "toModel": None},
+        },
+    }
+
+
+def episodes(rng: random.Random) -> list[dict[str, object]]:
+    """20 historical episodes per model, then 10 fixtures run on both (paired)."""
+    out: list[dict[str, object]] = []
+    for model, (_, rate) in ROUTES.items():
+        for _ in range(20):
+            out.append(episode(len(out) + 1, model, rng.random() < rate, rng, None))
+    for k in range(10):
+        for model, (_, rate) in ROUTES.items():
+            out.append(episode(len(out) + 1, model, rng.random() < rate, rng, f"fixture-{k}"))
+    return out
+
+
 def main() -> None:
     rng = random.Random(7)
     OUT.mkdir(parents=True, exist_ok=True)
@@ -121,6 +190,9 @@ def main() -> None:
         events = run(i, rng)
         path = OUT / f"{events[0]['run_id']}.jsonl"
         path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    EPISODES.parent.mkdir(parents=True, exist_ok=True)
+    eps = episodes(random.Random(11))
+    EPISODES.write_text("".join(json.dumps(e) + "\n" for e in eps), encoding="utf-8")
 
 
 if __name__ == "__main__":

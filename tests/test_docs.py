@@ -72,9 +72,11 @@ def _python_api_blocks() -> list[str]:
     return [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
 
 
-def test_readme_python_api_runs(tmp_path: Path, monkeypatch: Any, fixtures: Path) -> None:
-    """The README's Python examples run as written (from a clone), so they cannot drift
-    from the API: the first on the bundled sample, the second on the test fixtures."""
+def test_readme_python_api_runs(tmp_path: Path, monkeypatch: Any, capsys: Any) -> None:
+    """The README's Python examples run as written from a clone, so they cannot drift
+    from the API: the first on the bundled sample, the second on the test fixtures and
+    the bundled sample episodes (it named files a clone does not have: tasks.jsonl,
+    skills/, episodes.jsonl)."""
     repo = Path(__file__).resolve().parents[1]
     monkeypatch.chdir(repo)
     first, second = _python_api_blocks()
@@ -92,22 +94,25 @@ def test_readme_python_api_runs(tmp_path: Path, monkeypatch: Any, fixtures: Path
     ]
     assert ns["team"].table.num_rows > 0
     assert ns["top"].column("archetype").to_pylist()[0] == "guardian"
+    done = ns["done"]
+    capsys.readouterr()
 
-    episodes = tmp_path / "episodes.jsonl"
-    episodes.write_text('{"not": "an episode"}\n')
-    block = (
-        second.replace('"tasks.jsonl"', repr(str(fixtures / "pipeline" / "tasks.jsonl")))
-        .replace('"plans.jsonl"', repr(str(fixtures / "pipeline" / "plans.jsonl")))
-        .replace('"skills/"', repr(str(fixtures / "plugin")))
-        .replace('"episodes.jsonl"', repr(str(episodes)))
-    )
     ns = {}
-    exec(block, ns)  # noqa: S102
+    exec(second, ns)  # noqa: S102
     assert ns["pipelines"].pipelines.num_rows > 0
     assert ns["pipelines"].dimensions.num_rows > 0
     assert ns["skills"].ranking.num_rows == 3
-    assert ns["found"].episodes == 0
-    assert [i.line for i in ns["found"].rejected] == [1]
+    assert (ns["found"].episodes, ns["found"].rejected) == (60, [])
+    # what the block prints is what its comment says
+    (call,) = [line for line in second.splitlines() if line.startswith("print(")]
+    assert capsys.readouterr().out == call.split("  # ", 1)[1] + "\n"
+
+    # each result's list of rejected lines, by the name the README gives it
+    said = README.split("rejected input lines come back in the results", 1)[1].split(")")[0]
+    names = re.findall(r"`(\w+)` of an? ", said)
+    results = [done, ns["pipelines"], ns["skills"], ns["found"]]
+    assert len(names) == len(results)
+    assert [n for n, r in zip(names, results, strict=True) if not hasattr(r, n)] == []
 
 
 def _readme_entry(name: str) -> str:
