@@ -241,8 +241,7 @@ class RoutesReport:
         """Every input problem, in input order: what names no file read first (a path not
         found), then each file's by line. The reader's (a line that is no JSON object) and
         the SQL's (an episode rejected) were listed apart: ``bad.jsonl:2``, ``:3``, ``:1``."""
-        order = {f.display: i for i, f in enumerate(self.files)}
-        return sorted(self.issues + self.rejected, key=lambda p: (order.get(p.file, -1), p.line))
+        return _in_order(self.files, self.issues + self.rejected)
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, as plain JSON-ready data (deterministic order, no wall-clock time)."""
@@ -299,6 +298,22 @@ def nest_rows(table: pa.Table, drop: Sequence[str] = ()) -> list[dict[str, Any]]
     return out
 
 
+def _in_order(
+    files: Sequence[sources.SourceFile], problems: Sequence[sources.LineIssue]
+) -> list[sources.LineIssue]:
+    order = {f.display: i for i, f in enumerate(files)}
+    return sorted(problems, key=lambda p: (order.get(p.file, -1), p.line))
+
+
+def _fmt_problems(problems: Sequence[sources.LineIssue], limit: int = 20) -> str:
+    # One line each: the message is cut at its line breaks, and a reason may quote the
+    # input (`unknown source.kind X`), whose "\n  x.jsonl:1: ..." would read as a line.
+    lines = [f"  {p.location()}: {p.reason}".replace("\n", "\\n") for p in problems[:limit]]
+    if len(problems) > limit:
+        lines.append(f"  … and {len(problems) - limit} more")
+    return "\n".join(lines)
+
+
 def _read(
     con: duckdb.DuckDBPyConnection, paths: Sequence[str]
 ) -> tuple[list[sources.SourceFile], list[sources.LineIssue]]:
@@ -347,6 +362,12 @@ def analyze(
             for f, ln, r in con.execute("SELECT file, line, reason FROM routes_rejects").fetchall()
         ]
         episodes = int(con.execute("SELECT count(*) FROM routes_ep").fetchall()[0][0])
+        if episodes == 0 and (issues or rejected):
+            # As extract and pipeline: input that was there but all rejected is nothing
+            # read (exit 3, stdout empty), not a report of no episodes with an exit 1.
+            raise NothingReadable(
+                "no episode could be read:\n" + _fmt_problems(_in_order(files, issues + rejected))
+            )
         pol = con.execute(
             "SELECT tolerance, min_labelled_per_route, min_pairs, max_ci_width, freshness_days, "
             "min_stratum_overlap FROM routes_policy"

@@ -170,10 +170,22 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     }
     (tmp_path / "e.jsonl").write_text(json.dumps(ep) + "\n", encoding="utf-8")
     res = run_cli("routes", "e.jsonl", "--format", "json", "--as-of", "2025-03-01T00:00:00Z")
-    assert res.exit_code == 1
+    # its only line rejected, nothing was read: the lines are listed in the error (exit 3)
+    assert res.exit_code == 3
     assert res.stderr.splitlines() == [
-        "e.jsonl:1: unknown source.kind weird\\nfake.jsonl:1: all good\\x1b[0m\\u2028x "
-        "(historical, paired or prospective)"
+        "error: no episode could be read:",
+        "  e.jsonl:1: unknown source.kind weird\\nfake.jsonl:1: all good\\x1b[0m\\u2028x "
+        "(historical, paired or prospective)",
+    ]
+    # the error's list is a line per input: a break before two spaces starts none
+    ep["source"] = {"kind": "weird\n  fake.jsonl:1: all good"}
+    (tmp_path / "e.jsonl").write_text(json.dumps(ep) + "\n", encoding="utf-8")
+    res = run_cli("routes", "e.jsonl", "--format", "json", "--as-of", "2025-03-01T00:00:00Z")
+    assert res.exit_code == 3
+    assert res.stderr.splitlines() == [
+        "error: no episode could be read:",
+        "  e.jsonl:1: unknown source.kind weird\\n  fake.jsonl:1: all good "
+        "(historical, paired or prospective)",
     ]
     task = {"pipelineId": "p\nfake.jsonl:2: all good", "id": "t", "status": "in_progress"}
     (tmp_path / "t.jsonl").write_text(json.dumps(task) + "\n", encoding="utf-8")

@@ -365,6 +365,41 @@ def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 3 and "no such file" in res.stderr
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["routes"],
+        ["routes", "--format", "json"],
+        ["routes", "--format", "csv"],
+        ["routes", "export-router-rows"],
+        ["routes", "export-router-rows", "--format", "csv"],
+    ],
+)
+def test_input_whose_every_line_is_rejected_exits_3(
+    args: list[str], gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A file whose lines were all rejected was exit 1 ("the rest was processed") with a
+    report of no episodes (`[]`, a header-only CSV), where extract and pipeline exit 3:
+    nothing was read. An empty file is still a report of nothing (exit 0)."""
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"not": "an episode"}\nnot json\n', encoding="utf-8")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    res = run_cli(*args, str(bad), str(empty), "--as-of", AS_OF)
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr == (
+        "error: no episode could be read:\n"
+        f"  {bad}:1: lacks episodeId (a non-empty string)\n"
+        f"  {bad}:2: not JSON: Expecting value: line 1 column 1 (char 0)\n"
+    )
+    assert run_cli(*args, str(empty), "--as-of", AS_OF).exit_code == 0
+    # one good episode is enough: the rest is rejected, exit 1, as before
+    g = gen()
+    g.cell(HAIKU, 1, 1)
+    good = g.write(tmp_path / "good.jsonl")
+    assert run_cli(*args, str(bad), str(good), "--as-of", AS_OF).exit_code == 1
+
+
 def test_raw_prompt_text_never_reaches_output(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     g = _equivalent(gen())
     for ep in g.episodes[:40]:
