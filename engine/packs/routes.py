@@ -365,8 +365,11 @@ def analyze(
         if episodes == 0 and (issues or rejected):
             # As extract and pipeline: input that was there but all rejected is nothing
             # read (exit 3, stdout empty), not a report of no episodes with an exit 1.
+            ordered = _in_order(files, issues + rejected)
+            # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
-                "no episode could be read:\n" + _fmt_problems(_in_order(files, issues + rejected))
+                "no episode could be read:\n" + _fmt_problems(ordered),
+                [(p.file, p.line, p.reason) for p in ordered],
             )
         pol = con.execute(
             "SELECT tolerance, min_labelled_per_route, min_pairs, max_ci_width, freshness_days, "

@@ -581,6 +581,9 @@ def test_a_pack_whose_every_input_is_rejected_says_each_by_file_and_line(
     skill = tmp_path / "proj/.archeflow/plugin-eval/skills/s"
     skill.mkdir(parents=True)
     os.mkfifo(skill / "SKILL.md")
+    episodes = tmp_path / "proj/.archeflow/episodes"
+    episodes.mkdir()
+    (episodes / "e.jsonl").write_text("{nope\n")
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
@@ -592,10 +595,13 @@ def test_a_pack_whose_every_input_is_rejected_says_each_by_file_and_line(
         (t, 2, "pipeline: no pipeline id (pipelineId or metadata.pipelineId); no task id (id or taskId)"),
         ("proj", 0, "plugin: no skill could be scored"),
         (f"{skill.relative_to(tmp_path)}/SKILL.md", 0, "plugin: cannot read file: not a regular file"),
+        ("proj", 0, "routes: no episode could be read"),
+        ("proj/.archeflow/episodes/e.jsonl", 1, "routes: not JSON: Expecting property name enclosed in double quotes: line 1 column 2 (char 1)"),
     ]  # fmt: skip
     assert [(p["pack"], p["error"]) for p in log["packs"]] == [
         ("pipeline", "no usable task snapshot in the input"),
         ("plugin", "no skill could be scored"),
+        ("routes", "no episode could be read"),
     ]
     assert "\\n" not in res.stderr
     assert [d["text"] for d in log["rejected"]] == res.stderr.splitlines()[:-1]
