@@ -466,25 +466,19 @@ def evaluate(
         if routes:
             # §6 "Incumbent. The route with the most labelled episodes for the activity (ties:
             # most episodes, then lexicographic order); a policy file may name it."
-            inc = min(
-                routes,
-                key=lambda r: (
+
+            def most_labelled(r: tuple[Any, ...], routes: dict[Any, list[Ep]] = routes) -> Any:
+                return (
                     -sum(e.label is not None for e in routes[r]),
                     -len(routes[r]),
                     _route_order(r),
-                ),
-            )
+                )
+
+            inc = min(routes, key=most_labelled)
             if incumbents and act in incumbents:
                 named = [r for r in routes if r[2] == incumbents[act]]
-                if named:
-                    inc = min(
-                        named,
-                        key=lambda r: (
-                            -sum(e.label is not None for e in routes[r]),
-                            -len(routes[r]),
-                            _route_order(r),
-                        ),
-                    )
+                if named:  # a policy file's incumbent: of its routes, the same order
+                    inc = min(named, key=most_labelled)
             for cand in sorted(routes, key=_route_order):
                 if cand == inc:
                     continue
