@@ -137,11 +137,11 @@ def extract_cmd(
         f", {len(result.skipped_lines)} line(s) skipped, {len(result.warnings)} warning(s)"
         f", {result.files_unchanged} unchanged file(s) not re-read"
     )
-    if result.manifest_error is not None:
+    unsaved = result.manifest_problem()
+    if unsaved is not None:
         # After the summary: what was written stands (it said "error:", exit 2, stdout
         # empty, of records it had appended).
-        file, _, why = result.manifest_error.partition(": ")
-        note(f"{file}: manifest not saved: {why}; {effectiveness.MANIFEST_UNSAVED}")
+        note(f"{unsaved[0]}: {unsaved[1]}")
     if result.rejected or result.manifest_error is not None:
         click.get_current_context().exit(ExitCode.PARTIAL)
 

@@ -1007,13 +1007,9 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
                 run_id=str(inv["run_id"]),
             )
         )
-    if res.manifest_error is not None:
-        file, _, why = res.manifest_error.partition(": ")
-        scope.rejected.append(
-            Diagnostic(
-                "history", file, 0, f"manifest not saved: {why}; {effectiveness.MANIFEST_UNSAVED}"
-            )
-        )
+    unsaved = res.manifest_problem()
+    if unsaved is not None:
+        scope.rejected.append(Diagnostic("history", unsaved[0], 0, unsaved[1]))
     for w in res.warnings:
         scope.warnings.append(
             Diagnostic(

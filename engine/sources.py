@@ -453,7 +453,7 @@ def _prescan_whole(
         update(data)
     first = data.find(b"\n")
     last_nl = data.rfind(b"\n")
-    limit = 0  # the line limit, read only when a line could be over it (below)
+    limit = max_line_limit() if line_limit is None else line_limit
     clean = not found
     if clean and not data.isascii():
         try:
@@ -464,7 +464,6 @@ def _prescan_whole(
         re2 = _use_re2(len(data))
         if first < 0:  # one line without its newline, or nothing
             if data:
-                limit = max_line_limit() if line_limit is None else line_limit
                 clean = len(data) <= limit and not _not_json(data, 0, len(data), re2)
         else:
             end = last_nl + 1
@@ -478,12 +477,8 @@ def _prescan_whole(
     sf.long_line = len(data) if first < 0 else max(first, len(data) - last_nl - 1)
     # The lines between the first and the last: measured when one of them could be over the
     # limit (read_json would read it), which takes a limit set below the file's size.
-    inner = last_nl - first - 1
-    if inner > 0:
-        if not limit:
-            limit = max_line_limit() if line_limit is None else line_limit
-        if inner > limit:
-            sf.long_line = max(sf.long_line, _longest_inside(data, first + 1, last_nl))
+    if last_nl - first - 1 > limit:
+        sf.long_line = max(sf.long_line, _longest_inside(data, first + 1, last_nl))
 
 
 def _longest_inside(buf: bytes, start: int, end: int) -> int:

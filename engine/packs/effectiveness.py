@@ -129,6 +129,14 @@ class ExtractResult:
                 con.close()
         return self._records
 
+    def manifest_problem(self) -> tuple[str, str] | None:
+        """``manifest_error`` as a problem to report: (the file, why, and what it means for
+        the records), one wording for ``extract`` and the nightly job; None when saved."""
+        if self.manifest_error is None:
+            return None
+        file, _, why = self.manifest_error.partition(": ")
+        return file, f"manifest not saved: {why}; {MANIFEST_UNSAVED}"
+
     @property
     def rejected(self) -> bool:
         """Some input was rejected (exit code 1)."""
