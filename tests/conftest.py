@@ -23,7 +23,9 @@ TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent
 
 
-def _shared() -> Path | None:
+@pytest.fixture
+def shared_dir() -> Path | None:
+    """The workspace's ../shared (the contract), or $RUNSCORE_SHARED; None in a bare clone."""
     for cand in (REPO.parent / "shared", Path(os.environ.get("RUNSCORE_SHARED", "/nonexistent"))):
         if (cand / "spec").is_dir():
             return cand
