@@ -75,8 +75,26 @@ REPORT_KEYS = (
     "model",
     "value_per_dollar",
     "suggestion",
+    # beyond §5's list, the columns that say how the model advice was reached
+    "runs_in_window",
+    "window_runs",
+    "cost_runs",
+    "model_tier",
+    "model_tier_rank",
+    "suggested_model",
+    "trend_delta",
 )
-RECOMMEND_KEYS = ("archetype", "current_model", "score", "runs", "action")
+RECOMMEND_KEYS = (
+    "archetype",
+    "current_model",
+    "model_source",
+    "model_tier",
+    "score",
+    "runs",
+    "action",
+    "suggested_model",
+    "scoring_version",
+)
 
 WINDOW = 10  # §5: recent = last 10 runs
 HALF = 5  # §5: trend = last 5 vs the 5 before
@@ -209,8 +227,8 @@ def mean(xs: Iterable[float | None]) -> float | None:
 TIERS = (("haiku", "cheap", 1), ("sonnet", "standard", 2), ("opus", "premium", 3))
 
 
-def tier_rank(model: str | None) -> int | None:
-    """§5 model tiers: case-insensitive substring; no match (or no model) → unknown.
+def tier_of(model: str | None) -> tuple[str, int] | None:
+    """§5 model tiers: case-insensitive substring; no match (or no model) → unknown (None).
 
     SPEC-SILENT: a name containing several patterns takes the longest one (then the
     cheaper tier), as runscore does; the generators never produce such names.
@@ -218,8 +236,30 @@ def tier_rank(model: str | None) -> int | None:
     if model is None:
         return None
     m = model.lower()
-    hits = [(-len(sub), rank) for sub, _name, rank in TIERS if sub in m]
-    return min(hits)[1] if hits else None
+    hits = [(-len(sub), rank, name) for sub, name, rank in TIERS if sub in m]
+    if not hits:
+        return None
+    _, rank, name = min(hits)
+    return name, rank
+
+
+def tier_rank(model: str | None) -> int | None:
+    t = tier_of(model)
+    return None if t is None else t[1]
+
+
+def tier_step(rank: int | None, action: str) -> str | None:
+    """§5 "downgrade (to the next cheaper tier)", "upgrade (to the next tier up)": the
+    model names of that tier. SPEC-SILENT: several names of one tier are joined "a or b"
+    (alphabetical); none beyond the table's ends."""
+    if rank is None or action not in ("upgrade", "downgrade"):
+        return None
+    ranks = sorted({r for _s, _n, r in TIERS})
+    nxt = [r for r in ranks if r > rank] if action == "upgrade" else [r for r in ranks if r < rank]
+    if not nxt:
+        return None
+    target = nxt[0] if action == "upgrade" else nxt[-1]
+    return " or ".join(sorted(s for s, _n, r in TIERS if r == target))
 
 
 def runs_of(cur: Sequence[HLine], version: str) -> dict[str, list[HLine]]:
@@ -250,13 +290,21 @@ def top_model(runs: Sequence[HLine]) -> str | None:
     return max(counts, key=lambda m: (counts[m], last_use[m]))
 
 
-def trend_of(runs: Sequence[HLine]) -> str:
+def trend_delta_of(runs: Sequence[HLine]) -> float | None:
+    """§5: mean composite of the last 5 runs − mean of the 5 before; None under 10 runs."""
     if len(runs) < 2 * HALF:
-        return "insufficient_data"
+        return None
     comp = [_num(h.rec.get("composite_score")) for h in runs]
     last, before = mean(comp[-HALF:]), mean(comp[-2 * HALF : -HALF])
     assert last is not None and before is not None
-    delta = r6(last - before)
+    return last - before
+
+
+def trend_of(runs: Sequence[HLine]) -> str:
+    d = trend_delta_of(runs)
+    if d is None:
+        return "insufficient_data"
+    delta = r6(d)
     if delta > 0.05:
         return "improving"
     if delta < -0.05:
@@ -290,6 +338,8 @@ def archetype_stats(runs: Sequence[HLine]) -> dict[str, Any]:
     if avg_composite is not None and avg_cost is not None and avg_cost != 0:
         vpd = avg_composite / avg_cost
     assert avg_composite is not None, "generated composites are never null"
+    tier = tier_of(model)
+    suggestion = suggestion_of(avg_composite, model)
     return {
         "runs": len(runs),
         "avg_composite": avg_composite,
@@ -302,7 +352,15 @@ def archetype_stats(runs: Sequence[HLine]) -> dict[str, Any]:
         "recommendation": recommendation_of(avg_composite),
         "model": model if model is not None else "unknown",
         "value_per_dollar": vpd,
-        "suggestion": suggestion_of(avg_composite, model),
+        "suggestion": suggestion,
+        "runs_in_window": len(recent),
+        "window_runs": WINDOW,
+        # recent runs whose cost is known: what avg_cost_usd is the mean of
+        "cost_runs": sum(1 for r in g if _num(r.get("cost_usd")) is not None),
+        "model_tier": None if tier is None else tier[0],
+        "model_tier_rank": None if tier is None else tier[1],
+        "suggested_model": tier_step(None if tier is None else tier[1], suggestion),
+        "trend_delta": trend_delta_of(runs),
         # §6 "the most frequent model in its history". SPEC-AMBIGUOUS: the whole history,
         # or the recent window that §5's `model` uses? runscore (and this reference) use
         # the recent window: the current model is what the archetype runs on now.
@@ -360,7 +418,7 @@ def team_members(team_text: str) -> list[Member]:
     optional archetypes: list, and the keys of model_overrides" — read (as runscore does)
     as that concatenation order, not as the order of the keys in the file.
     SPEC-SILENT: names are also trimmed (as history archetypes are); the first model
-    given for a member in archetypes: (or in model_overrides) wins.
+    non-blank model given for a member in archetypes: (or in model_overrides) wins.
     """
     doc = yaml.safe_load(team_text)
     members: dict[str, Member] = {}
@@ -382,12 +440,13 @@ def team_members(team_text: str) -> list[Member]:
                     see(x, key)
                 else:
                     m = see(x.get("name") or x.get("archetype"), key)
-                    if m.archetypes_model is None and isinstance(x.get("model"), str):
+                    mv = x.get("model")
+                    if m.archetypes_model is None and isinstance(mv, str) and mv.strip(" "):
                         m.archetypes_model = x["model"]
         else:
             for k, mv in (val or {}).items():
                 m = see(k, key)
-                if m.override is None and isinstance(mv, str):
+                if m.override is None and isinstance(mv, str) and mv.strip(" "):
                     m.override = mv
     return list(members.values())
 
@@ -400,21 +459,36 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
     for m in team_members(team_text):
         runs = by.get(m.name, [])
         st = archetype_stats(runs) if runs else None
-        model = (
-            m.override
-            or m.archetypes_model
-            or DEFAULT_MODELS.get(m.name)
-            or (st["_history_model"] if st else None)
-            or "unknown"
+        # §6 "Current model per member: model_overrides → the member's model in
+        # archetypes: → ArcheFlow's defaults (...) → the most frequent model in its
+        # history → unknown": the team's configuration first, history only for a member
+        # the team and ArcheFlow leave without one (a skeptic scored on sonnet, in a team
+        # that does not override it, is advised as the haiku ArcheFlow will run).
+        # SPEC-SILENT: a blank model anywhere names none (the next source is asked).
+        sources = (
+            ("model_overrides", m.override),
+            ("archetypes", m.archetypes_model),
+            ("default", DEFAULT_MODELS.get(m.name)),
+            ("history", st["_history_model"] if st else None),
+        )
+        model_source, model = next(
+            (
+                (src, mv if src == "history" else mv.strip(" "))
+                for src, mv in sources
+                if mv is not None and mv.strip(" ")
+            ),
+            ("unknown", "unknown"),
         )
         score = st["avg_composite"] if st else None
+        tier = tier_of(model)
+        rank = None if tier is None else tier[1]
         if st is None:
             # §6 "in plan/do only": of the places a member is named, plan, do and check
             # are phases; archetypes: and model_overrides only give it a model.
             phases = m.sources & {"plan", "do", "check"}
             action = "not_scored" if phases and phases <= {"plan", "do"} else "no_data"
         else:
-            a, rank = r6(score), tier_rank(model)
+            a = r6(score)
             if a < 0.40:
                 action = "remove"
             elif a >= 0.70:
@@ -427,9 +501,13 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
             {
                 "archetype": m.name,
                 "current_model": model,
+                "model_source": model_source,
+                "model_tier": None if tier is None else tier[0],
                 "score": score,
                 "runs": len(runs),
                 "action": action,
+                "suggested_model": tier_step(rank, action),
+                "scoring_version": v,
             }
         )
     return rows
