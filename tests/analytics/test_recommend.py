@@ -91,6 +91,46 @@ def test_members_models_and_order(tmp_path: Path, write_history, make_series) ->
     assert [r["suggested_model"] for r in rows] == [None, None, None, None, "haiku", None]
 
 
+@pytest.mark.parametrize("version", ["effectiveness/v1", "archeflow-legacy"])
+def test_the_current_model_is_the_team_s_not_the_one_the_runs_were_on(
+    tmp_path: Path, run_cli, write_history, make_series, version: str
+) -> None:
+    # The bundled sample's skeptic ran on claude-sonnet-4 while its team file leaves the
+    # skeptic's model to ArcheFlow: report advised a downgrade (its model is the runs'),
+    # recommend "keep haiku". Both are the spec's. §6: "Current model per member:
+    # `model_overrides` → the member's `model` in `archetypes:` → ArcheFlow's defaults
+    # (haiku: explorer, guardian, skeptic, trickster; sonnet: creator, maker, sage) → the
+    # most frequent model in its history → `unknown`", and its cheap/expensive is that
+    # model's tier: the model the team will run next, not the one it ran on. §5's report
+    # has no team: its "model = the most frequent non-null model in recent".
+    hist = write_history(
+        [
+            rec
+            for arch in ("skeptic", "sage", "reviewer-x")
+            for rec in make_series(arch, [0.72] * 3, model="claude-sonnet-4", version=version)
+        ]
+    )
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [skeptic, sage, reviewer-x]\nmodel_overrides: {sage: opus}\n")
+    rows = eh.recommend(hist, team, version=version).table.to_pylist()
+    assert [
+        (r["archetype"], r["current_model"], r["model_source"], r["action"], r["suggested_model"])
+        for r in rows
+    ] == [
+        ("skeptic", "haiku", "default", "keep", None),  # not claude-sonnet-4's downgrade
+        ("sage", "opus", "model_overrides", "downgrade", "sonnet"),
+        # only a member the team and ArcheFlow give no model takes its history's
+        ("reviewer-x", "claude-sonnet-4", "history", "downgrade", "haiku"),
+    ]
+    report = {r["archetype"]: r for r in eh.report(hist, version=version).table.to_pylist()}
+    assert (report["skeptic"]["model"], report["skeptic"]["suggestion"]) == (
+        "claude-sonnet-4",
+        "downgrade",
+    )
+    md = run_cli("recommend", str(team), "--history", str(hist), "--sql-version", version).stdout
+    assert "| skeptic | haiku | 0.72 (3 runs) | Keep haiku: high effectiveness at low cost" in md
+
+
 def test_a_plan_member_with_a_model_override_is_still_not_scored(
     tmp_path: Path, write_history, make_series
 ) -> None:
