@@ -67,6 +67,37 @@ def test_readme_main_job_runs_on_the_bundled_sample(run_cli: Any) -> None:
     assert "| guardian | 14 |" in rep.stdout
 
 
+def test_the_bundled_team_names_the_models_its_sample_runs_were_on(run_cli: Any) -> None:
+    """The sample's skeptic runs on claude-sonnet-4, but its team file left the skeptic's
+    model to ArcheFlow (haiku): `recommend` (spec §6: the team's model, then ArcheFlow's
+    default, before the history's) said "Keep haiku" where `report` (the runs' model)
+    said downgrade. The team file now names the models its runs were on, so the two
+    commands give the demo one piece of advice per reviewer."""
+    repo = Path(__file__).resolve().parents[1]
+    project = repo / "examples" / "project" / ".archeflow"
+    res = run_cli("extract", str(project / "events"), "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    rep = run_cli("report", "--history", "h.jsonl", "--format", "json")
+    team = str(project / "teams" / "backend-feature.yaml")
+    rec = run_cli("recommend", team, "--history", "h.jsonl", "--format", "json")
+    assert (rep.exit_code, rec.exit_code) == (0, 0), rep.stderr + rec.stderr
+    tiers = {r["archetype"]: r["model_tier"] for r in json.loads(rep.stdout)}
+    rows = json.loads(rec.stdout)
+    assert [
+        (r["archetype"], r["current_model"], r["model_source"], r["action"], r["suggested_model"])
+        for r in rows
+    ] == [
+        ("explorer", "haiku", "default", "not_scored", None),
+        ("creator", "sonnet", "default", "not_scored", None),
+        ("maker", "sonnet", "default", "not_scored", None),
+        ("guardian", "haiku", "default", "keep", None),
+        ("skeptic", "sonnet", "model_overrides", "downgrade", "haiku"),
+        ("sage", "opus", "model_overrides", "remove", None),
+        ("trickster", "haiku", "default", "remove", None),
+    ]
+    assert {r["archetype"]: r["model_tier"] for r in rows if r["runs"]} == tiers
+
+
 def _python_api_blocks() -> list[str]:
     section = README.split("## Python API", 1)[1].split("\n## ", 1)[0]
     return [b.split("```", 1)[0] for b in section.split("```python\n")[1:]]
