@@ -91,6 +91,7 @@ RECOMMEND_KEYS = (
     "model_tier",
     "score",
     "runs",
+    "runs_in_window",
     "action",
     "suggested_model",
     "scoring_version",
@@ -505,6 +506,8 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
                 "model_tier": None if tier is None else tier[0],
                 "score": score,
                 "runs": len(runs),
+                # the runs the score averages (§5's recent window)
+                "runs_in_window": st["runs_in_window"] if st else 0,
                 "action": action,
                 "suggested_model": tier_step(rank, action),
                 "scoring_version": v,

@@ -4,7 +4,8 @@
 -- Produces: recommend — one row per team member, in team order: archetype, current_model,
 --           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
 --           'unknown'), model_tier, score (avg_composite over the recent window; NULL
---           without history), runs, action, suggested_model, scoring_version.
+--           without history), runs (all of the member's scored runs), runs_in_window (those
+--           the score averages: at most the window), action, suggested_model, scoring_version.
 -- Current model: model_overrides → archetypes: model → ArcheFlow default → the most
 -- frequent model in the member's history → 'unknown'.
 -- action: not in history and, of the phases (plan, do, check), named only in plan/do →
@@ -26,6 +27,7 @@ WITH resolved AS (
                 ELSE 'unknown' END AS model_source,
            r.avg_composite AS score,
            coalesce(r.runs, 0) AS runs,
+           coalesce(r.runs_in_window, 0) AS runs_in_window,
            r.archetype IS NOT NULL AS has_history
     FROM team_members m
     LEFT JOIN default_models d USING (archetype)
@@ -56,7 +58,8 @@ WITH resolved AS (
     LEFT JOIN tiered ti USING (ord)
     CROSS JOIN thresholds th
 )
-SELECT d.archetype, d.current_model, d.model_source, d.model_tier, d.score, d.runs, d.action,
+SELECT d.archetype, d.current_model, d.model_source, d.model_tier, d.score, d.runs,
+       d.runs_in_window, d.action,
        CASE d.action WHEN 'upgrade' THEN st.upgrade_to
                      WHEN 'downgrade' THEN st.downgrade_to END AS suggested_model,
        $scoring_version::VARCHAR AS scoring_version
