@@ -3,6 +3,8 @@ find their skill. One scoring run serves most tests (each run costs a DuckDB ses
 
 from __future__ import annotations
 
+import hashlib
+import re
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -155,3 +157,29 @@ def test_numbers_too_large_for_a_double_are_refused_not_read_as_infinity(
         ("mc.jsonl", 1, "tokens is not a finite number; read as absent"),
         ("mc.jsonl", 3, "tokens is not a finite number; read as absent"),
     ]
+
+
+def test_the_bootstrap_interval_follows_the_readme(rated: Any) -> None:
+    # Spec §7: "500 bootstrap resamples of the matchup list with a fixed, documented seed".
+    # The seed and how a resample draws were only in an SQL comment; the README now says
+    # both, and this recomputes the interval from its words alone.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"`md5\('([^|']+)\|SKILL\|b\|i'\) mod n`", readme)
+    assert found, "the README does not document the bootstrap's seed"
+    seed = found.group(1)
+    games = [(float(rb), {"win": 1.0, "draw": 0.5, "loss": 0.0}[r]) for rb, r in VECTOR]
+
+    def rating(order: list[int]) -> float:
+        ra = 1500.0
+        for j in order:
+            rb, s = games[j]
+            ra = ra + 32.0 * (s - 1.0 / (1.0 + 10.0 ** ((rb - ra) / 400.0)))
+        return ra
+
+    def draw(b: int, i: int) -> int:
+        digest = hashlib.md5(f"{seed}|vector|{b}|{i}".encode()).digest()
+        return int.from_bytes(digest, "little") % len(games)
+
+    boot = sorted(rating([draw(b, i) for i in range(len(games))]) for b in range(500))
+    got = rated[0]["vector"]["elo"]
+    assert (got["ci_low"], got["ci_high"]) == pytest.approx((boot[12], boot[486]), abs=1e-9)
