@@ -11,7 +11,8 @@ file marks any runscore disagreement as a strict xfail with both readings.
 
 Test modules reach this module through the ``ref`` fixture (test files cannot import
 each other or the conftest under ``--import-mode=importlib``), and the routes reference
-(routes.md §1–§6, in routes_ref.py beside this file) through the ``routes_ref`` fixture.
+(routes.md §1–§6, in routes_ref.py beside this file) through the ``routes_ref`` fixture, and
+the plugin reference (plugin-eval.md §1–§7, in plugin_ref.py) through the ``plugin_ref`` fixture.
 """
 
 from __future__ import annotations
@@ -1566,16 +1567,27 @@ def ref() -> ModuleType:
     return sys.modules[__name__]
 
 
-@pytest.fixture(scope="session")
-def routes_ref() -> ModuleType:
-    """The routes reference (routes_ref.py beside this file), loaded by path: under
-    --import-mode=importlib the test directory is not importable as a package."""
-    name = "runscore_differential_routes_ref"
+def _load_beside(file: str) -> ModuleType:
+    """A module beside this file, loaded by path: under --import-mode=importlib the test
+    directory is not importable as a package."""
+    name = "runscore_differential_" + file.removesuffix(".py")
     if name not in sys.modules:
-        path = Path(__file__).with_name("routes_ref.py")
+        path = Path(__file__).with_name(file)
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # dataclasses look their module up while the class is made
         spec.loader.exec_module(module)
     return sys.modules[name]
+
+
+@pytest.fixture(scope="session")
+def routes_ref() -> ModuleType:
+    """The routes reference (routes_ref.py beside this file)."""
+    return _load_beside("routes_ref.py")
+
+
+@pytest.fixture(scope="session")
+def plugin_ref() -> ModuleType:
+    """The plugin reference (plugin_ref.py beside this file)."""
+    return _load_beside("plugin_ref.py")
