@@ -829,8 +829,10 @@ def evaluate(
         games = inp.matchups.get(key)
         rating = elo(games) if games else None
         # §5 "static only = quick, + judge = standard, + Monte Carlo = deep"; spec-silent
-        # (README): Monte Carlo without a judge stays quick.
-        depth = "deep" if judges and mcb else "standard" if judges else "quick"
+        # (README): Monte Carlo without a judge stays quick, and a judge layer is supplied
+        # only when it measured a score (judge lines whose scores are all unmeasured are not).
+        judged = bool(layers["judge"])
+        depth = "deep" if judged and mcb else "standard" if judged else "quick"
         # §8 "the three weakest weighted dimensions": reading chosen, the most composite
         # points lost, w_d × (1 − score).
         lost = sorted(

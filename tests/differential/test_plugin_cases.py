@@ -513,19 +513,20 @@ def judges_average_later_line_wins(c: C, ref: ModuleType) -> Check:
 
 
 @case
-def a_judge_that_measured_nothing_still_sets_the_depth(c: C, ref: ModuleType) -> Check:
-    # AMBIGUOUS (spec §5 "Depth is what was supplied: static only = `quick` ("Estimated"), +
+def a_judge_that_measured_nothing_does_not_set_the_depth(c: C, ref: ModuleType) -> Check:
+    # spec-silent (§5 "Depth is what was supplied: static only = `quick` ("Estimated"), +
     # judge = `standard` ("Assessed")"): a judge line whose every score is unmeasured (out of
-    # range, null, or none given) supplies a judge but no judge score. runscore reads it as
-    # supplied: the skill is `standard` (Assessed) and the judge counts, while its composite is
-    # the static layer's alone. Pinned here, reported; the other reading would say `quick`.
+    # range, null, or none given) supplies a judge but no judge score, so the composite is the
+    # static layer's alone. runscore read it as supplied and said `standard` (Assessed) of a
+    # skill no judge score had assessed; as Monte Carlo without judges, it now stays `quick`
+    # (Estimated). The judge line is still accepted and counted.
     c.skill("nothing", fm() + "body\n")
     c.skill("static", fm() + "body\n")
     c.judged("nothing", triggering_accuracy=1.5, output_quality=None)
 
     def check(exp: Any, got: Got) -> None:
         s = got["nothing"]
-        assert (s["depth"], s["confidence"], s["judges"]["count"]) == ("standard", "Assessed", 1)
+        assert (s["depth"], s["confidence"], s["judges"]["count"]) == ("quick", "Estimated", 1)
         assert s["composite"] == got["static"]["composite"]
         assert got["static"]["depth"] == "quick"
 

@@ -1,5 +1,5 @@
 -- plugin/v1 · 510 composite, grade, depth, badge                      spec: plugin-eval.md §5
--- Reads:    plugin_dims, plugin_penalty, plugin_judge_count, plugin_mc, plugin_elo,
+-- Reads:    plugin_dims, plugin_penalty, plugin_judge_dims, plugin_mc, plugin_elo,
 --           plugin_depths, plugin_badges.
 -- Produces: plugin_composite (sid, measured_weight, composite, grade, depth, confidence, badge)
 --             — one row per skill:
@@ -8,7 +8,9 @@
 --   grade of the composite (plugin_grade; thresholds on the value rounded to 6 decimals);
 --   depth: the deepest rung of the ladder whose layers were all supplied — static only quick,
 --     + judge standard, + Monte Carlo deep — with its confidence label: Monte Carlo runs
---     without judge results stay quick (deep, "Certified", claims both layers);
+--     without judge results stay quick (deep, "Certified", claims both layers), and judge
+--     lines none of whose scores is measured (out of range, null, absent) supply no judge
+--     layer: the skill is as assessed as its blend, which has no judge score in it;
 --   badge: the first tier whose composite minimum holds and whose Elo minimum holds or Elo is
 --     unknown; 'none' when no tier does.
 CREATE OR REPLACE TEMP TABLE plugin_composite AS
@@ -37,7 +39,7 @@ WITH m AS (
     FROM raw r
     JOIN plugin_penalty p USING (sid)
     LEFT JOIN plugin_mc mc USING (sid)
-    LEFT JOIN plugin_judge_count j USING (sid)
+    LEFT JOIN (SELECT DISTINCT sid FROM plugin_judge_dims) j USING (sid)
     LEFT JOIN plugin_elo e USING (sid)
 )
 SELECT c.sid, c.measured_weight, c.composite, plugin_grade(c.composite) AS grade,
