@@ -781,8 +781,16 @@ def _step_reason(e: BaseException) -> str:
 def _io_reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         where = f"{e.filename}: " if e.filename else ""
-        if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
-            return f"{where}a file where a folder is needed"  # os.makedirs's "File exists"
+        # os.makedirs's "File exists" of whatever stands where a folder belongs: a FIFO
+        # there read "File exists" in one project's step and, from `check_writable`, "a
+        # file where a folder is needed" in the next.
+        if (
+            isinstance(e, FileExistsError)
+            and e.filename
+            and os.path.lexists(e.filename)
+            and not os.path.isdir(e.filename)
+        ):
+            return f"{where}a file where a folder is needed"
         return f"{where}{e.strerror}"
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 

@@ -68,6 +68,32 @@ def test_a_broken_history_takes_down_its_own_project_only(
     assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
 
 
+def test_a_fifo_where_the_memory_folder_belongs_is_worded_as_a_file_there_is(
+    tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
+) -> None:
+    # The same thing in the way of three steps read "File exists" (effectiveness, plugin)
+    # and "a file where a folder is needed" (pipeline): now the second, as for a file.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    (tmp_path / "bad/.archeflow/tasks").mkdir()
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tmp_path / "bad/.archeflow/tasks/t.jsonl")
+    skill = tmp_path / "bad/.archeflow/plugin-eval/skills/s"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text("---\nname: s\n---\nbody\n")
+    mem = tmp_path / "bad/.archeflow/memory"
+    os.mkfifo(mem)
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    why = f"{mem}: a file where a folder is needed"
+    got = sorted((d["kind"], d["file"], d["reason"]) for d in json.loads(res.stdout)["rejected"])
+    assert got == [
+        ("history", "bad/.archeflow/memory/effectiveness.jsonl", f"not extracted: {why}"),
+        ("pack", "bad", f"pipeline: {why}"),
+        ("pack", "bad", f"plugin: {why}"),
+    ]
+    assert "File exists" not in res.stderr
+
+
 @pytest.mark.parametrize("how", ["folder", "symlink"])
 def test_a_manifest_that_cannot_be_saved_does_not_hide_the_runs_written(
     tmp_path: Path, run_cli: Any, hh: Any, how: str
