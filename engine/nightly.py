@@ -684,7 +684,8 @@ def run_nightly(
     final = os.path.join(out, day.isoformat())
     result = NightlyResult(date=day.isoformat(), out_dir=final, started_at=_now())
 
-    with _lock(os.path.join(out, ".nightly"), wait, f"the output directory {out}"):
+    # The lock file's path names the folder or history it locks: said once, not twice.
+    with _lock(os.path.join(out, ".nightly"), wait, "the output directory"):
         _recover(out)
         # Refused before any history is written, not after the whole night's work.
         _check_day_folder(final)
@@ -703,19 +704,14 @@ def run_nightly(
                 broken: dict[str, str] = {}
                 for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
                     try:
-                        stack.enter_context(
-                            _lock(h + history.NIGHTLY_LOCK, wait, f"the history {h}")
-                        )
+                        stack.enter_context(_lock(h + history.NIGHTLY_LOCK, wait, "a history"))
                     except _CONFINED as e:
                         broken[h] = _io_reason(e)
                 for scope, members in scopes:
                     if scope.history in broken:
                         scope.rejected.append(
-                            Diagnostic(
-                                "history",
-                                scope.history,
-                                0,
-                                f"not extracted: {broken[scope.history]}",
+                            _about(
+                                "history", scope.history, "not extracted: ", broken[scope.history]
                             )
                         )
                         continue
@@ -804,8 +800,8 @@ def _lock(path: str, wait: float, what: str) -> Iterator[None]:
         stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
     except LockTimeout:
         raise LockTimeout(
-            f"nightly already running: another runscore process holds the lock on {what} "
-            f"({path}.lock); gave up after {wait:g}s (use --wait SECONDS to wait longer)"
+            f"nightly already running: another runscore process holds the lock on {what}, "
+            f"{path}.lock; gave up after {wait:g}s (use --wait SECONDS to wait longer)"
         ) from None
     with stack:
         yield
@@ -963,7 +959,7 @@ def _extract_scope(
         except LockTimeout as e:
             # A hand-run extract appending for longer than we wait: this project's step
             # fails, the others go on. Its report is not tried: it would wait as long again.
-            scope.rejected.append(Diagnostic("history", scope.history, 0, f"not extracted: {e}"))
+            scope.rejected.append(_about("history", scope.history, "not extracted: ", str(e)))
             return False
         except _STEP_FAILED as e:
             if interrupted(e):
@@ -971,7 +967,7 @@ def _extract_scope(
             # A history that is a symlink, a manifest that is a folder, DuckDB out of
             # memory, ...: this scope only.
             scope.rejected.append(
-                Diagnostic("history", scope.history, 0, f"not extracted: {_step_reason(e)}")
+                _about("history", scope.history, "not extracted: ", _step_reason(e))
             )
         else:
             _take_extract(scope, res)
@@ -1059,9 +1055,7 @@ def _render_scope(
         except _STEP_FAILED as e:  # locked past the wait, out of memory, ...
             if interrupted(e):
                 raise
-            scope.rejected.append(
-                Diagnostic("history", scope.history, 0, f"no report: {_step_reason(e)}")
-            )
+            scope.rejected.append(_about("history", scope.history, "no report: ", _step_reason(e)))
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:
@@ -1098,14 +1092,23 @@ _LOCATED_RE = re.compile(r":(?:(\d+)(?::\d+)?:)? ?")
 
 def _located(path: str, message: str) -> tuple[int, str]:
     """(line, reason) of an error about ``path`` that opens with it (the team parser's:
-    ``path:3:1: not valid YAML: ...``): the run log names the file and the line apart, not
+    ``path:3:1: not valid YAML: ...``; the history's ``path: the history is not a regular
+    file``), as given or made absolute: the run log names the file and the line apart, not
     the path again inside the reason. Line 0 (the whole file) when none is given."""
-    if not message.startswith(path):
-        return 0, message
-    m = _LOCATED_RE.match(message, len(path))
-    if m is None or m.end() == len(path):
-        return 0, message
-    return int(m.group(1) or 0), message[m.end() :]
+    for p in dict.fromkeys((path, os.path.abspath(path))):
+        if not message.startswith(p):
+            continue
+        m = _LOCATED_RE.match(message, len(p))
+        if m is not None and m.end() > len(p):
+            return int(m.group(1) or 0), message[m.end() :]
+    return 0, message
+
+
+def _about(kind: str, path: str, prefix: str, message: str) -> Diagnostic:
+    """A diagnostic of ``path`` whose reason is ``prefix`` and an error's message, that
+    message's own opening ``path:`` left out (``h: not extracted: h: ...`` named it twice)."""
+    line, reason = _located(path, message)
+    return Diagnostic(kind, path, line, f"{prefix}{reason}")
 
 
 def _render_team(

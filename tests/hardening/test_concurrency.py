@@ -59,15 +59,23 @@ def test_second_nightly_exits_4_already_running(tmp_path: Path, hh: Any, run_cli
     with history.locked(str(out / ".nightly"), timeout=0):
         res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05")
     assert res.exit_code == 4
-    assert "nightly already running" in res.stderr
+    # The lock file's path names the folder it locks: the folder was named before it too.
+    assert res.stderr == (
+        "error: nightly already running: another runscore process holds the lock on the "
+        f"output directory, {out}/.nightly.lock; gave up after 0s (use --wait SECONDS to "
+        "wait longer)\n"
+    )
     assert not (out / "2026-04-05").exists()
     # The history's own nightly lock: another job with another --out is turned away too.
     hist = tmp_path / "proj" / ".archeflow" / "memory" / "effectiveness.jsonl"
     with history.locked(str(hist) + ".nightly", timeout=0):
         res = run_cli("nightly", "--root", "proj", "--out", "out2", "--date", "2026-04-05")
     assert res.exit_code == 4
-    assert "already running" in res.stderr
-    assert "the history proj/.archeflow/memory/effectiveness.jsonl " in res.stderr
+    assert res.stderr == (
+        "error: nightly already running: another runscore process holds the lock on a "
+        "history, proj/.archeflow/memory/effectiveness.jsonl.nightly.lock; gave up after 0s "
+        "(use --wait SECONDS to wait longer)\n"
+    )
     assert not hist.exists()  # nothing was extracted
 
 

@@ -64,8 +64,38 @@ def test_a_broken_history_takes_down_its_own_project_only(
     if how == "memory-is-a-file":  # said "File exists", as if the history were there
         mem = tmp_path / "bad/.archeflow/memory"
         assert why["reason"] == f"not extracted: {mem}: a file where a folder is needed"
+    elif how != "lock-is-a-folder":  # the history's path is the diagnostic's file, once
+        assert why["reason"] == "not extracted: the history is not a regular file"
     assert "Traceback" not in res.stderr
     assert (tmp_path / "out" / DATE / by_label["good"]["report"]["path"]).is_file()
+
+
+@pytest.mark.parametrize(
+    ("how", "why"),
+    [
+        ("history-is-a-folder", "the history is not a regular file"),
+        ("history-is-a-fifo", "the history is not a regular file"),
+        ("history-is-a-dangling-symlink", "refusing to write through a symlink"),
+    ],
+)
+def test_a_history_step_that_fails_names_the_history_once(
+    tmp_path: Path, run_cli: Any, hh: Any, how: str, why: str
+) -> None:
+    # "h: not extracted: h: the history is not a regular file": the error's own opening
+    # path was kept in the reason, after the diagnostic's file that is the same path.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / hist).parent.mkdir()
+    if how == "history-is-a-folder":
+        (tmp_path / hist).mkdir()
+    elif how == "history-is-a-fifo":
+        os.mkfifo(tmp_path / hist)
+    else:
+        (tmp_path / hist).symlink_to(tmp_path / "elsewhere.jsonl")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    assert res.stderr.splitlines()[:-1] == [f"{hist}: not extracted: {why}"]
 
 
 def test_a_fifo_where_the_memory_folder_belongs_is_worded_as_a_file_there_is(
@@ -416,7 +446,7 @@ def test_a_history_another_extract_holds_fails_its_own_project_only(
     log = json.loads(res.stdout)
     by_label = {s["label"]: s for s in log["scopes"]}
     assert by_label["good"]["runs_scored"] == ["good-run"] and by_label["good"]["report"]
-    why = f"not extracted: {hist}: another runscore process holds the history lock"
+    why = "not extracted: another runscore process holds the history lock"
     assert [(d["kind"], d["file"], d["reason"]) for d in log["rejected"]] == [
         ("history", hist, why)
     ]
@@ -441,7 +471,7 @@ def test_a_history_locked_while_its_report_is_read_fails_its_own_project_only(
         res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
-    why = f"no report: {hist}: another runscore process holds the history lock"
+    why = "no report: another runscore process holds the history lock"
     assert [(d["kind"], d["file"], d["reason"]) for d in log["rejected"]] == [
         ("history", hist, why)
     ]
