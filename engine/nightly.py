@@ -1040,9 +1040,12 @@ def _render_scope(
                 seen.add(os.path.realpath(p))
                 team_paths.append((p, "discovered"))
     if not scope.history_exists:
-        scope.notes.append(_no_history_note(scope.history))
+        why = _unusable_history(scope)
+        if why is None:
+            scope.notes.append(_no_history_note(scope.history))
         scope.teams.extend(
-            TeamOutcome(p, None, origin, error="no history yet") for p, origin in team_paths
+            TeamOutcome(p, None, origin, error="no history yet" if why is None else why)
+            for p, origin in team_paths
         )
         return
     # Read under the append lock: a concurrent `runscore extract` cannot be mid-append.
@@ -1060,6 +1063,24 @@ def _render_scope(
         taken: set[str] = {"report"}
         for p, origin in team_paths:
             _render_team(scope, p, origin, taken, dayf, renderer)
+
+
+def _unusable_history(scope: ScopeResult) -> str | None:
+    """Why a scope without a history file has none to report from, when it is not that
+    there is none yet: its step failed (said as rejected input), or something that is not
+    a regular file stands there with no run log to extract (said here). A folder in the
+    history's place was said both ways, its error and "no history yet"; with no run logs,
+    only "no history yet" (exit 0)."""
+    if any(d.kind == "history" and d.file == scope.history for d in scope.rejected):
+        return "no usable history"
+    if not os.path.lexists(scope.history):
+        return None
+    dangling = os.path.islink(scope.history) and not os.path.exists(scope.history)
+    what = "a symlink to nothing" if dangling else "not a regular file"
+    scope.rejected.append(
+        Diagnostic("history", scope.history, 0, f"no report: the history is {what}")
+    )
+    return "no usable history"
 
 
 def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:

@@ -98,6 +98,50 @@ def test_a_history_step_that_fails_names_the_history_once(
     assert res.stderr.splitlines()[:-1] == [f"{hist}: not extracted: {why}"]
 
 
+@pytest.mark.parametrize("events", [True, False])
+def test_a_history_that_is_a_folder_is_its_error_not_no_history_yet(
+    tmp_path: Path, run_cli: Any, hh: Any, events: bool
+) -> None:
+    # It was said both ways, its error and the note "no history yet; no report" (the index:
+    # "no report: h: no history yet; no report"); with no run logs to extract, only the
+    # note (exit 0): nothing said the folder was in the history's way.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    if events:
+        hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    (tmp_path / "bad/.archeflow/memory/effectiveness.jsonl").mkdir(parents=True)
+    (tmp_path / "bad/.archeflow/teams").mkdir()
+    (tmp_path / "bad/.archeflow/teams/t.yaml").write_text("name: t\ncheck: [guardian]\n")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    why = "not extracted: " if events else "no report: "
+    why += "the history is not a regular file"
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    assert res.stderr.splitlines()[:-1] == [f"{hist}: {why}"]
+    bad = {s["label"]: s for s in json.loads(res.stdout)["scopes"]}["bad"]
+    assert [d["text"] for d in bad["rejected"]] == [f"{hist}: {why}"]
+    assert bad["notes"] == (
+        [] if events else ["bad/.archeflow/events: no event logs (folder missing)"]
+    )
+    assert [(t["path"], t["error"]) for t in bad["teams"]] == [
+        ("bad/.archeflow/teams/t.yaml", "no usable history")
+    ]
+    index = (tmp_path / "out" / DATE / "index.md").read_text()
+    assert f"| bad | 0 | 0 | 0 | 1 | {why} |\n" in index
+
+
+def test_a_history_option_that_is_a_fifo_is_its_error_only(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-1"))
+    os.mkfifo(tmp_path / "h.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--history", "h.jsonl")
+    assert res.exit_code == 3
+    assert res.stderr == (
+        "error: nothing readable: no root's run logs, pack inputs or history could be read\n"
+        "  h.jsonl: not extracted: the history is not a regular file\n"
+    )
+
+
 def test_a_fifo_where_the_memory_folder_belongs_is_worded_as_a_file_there_is(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
 ) -> None:
