@@ -307,9 +307,10 @@ class NightlyResult:
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
-        out = list(self.rejected)
-        for s in self.scopes:
-            out.extend(s.rejected)
+        """Every rejected input in the run log's order (runlog.md): each scope's, then the
+        rest (roots, packs). stderr and runlog.json's ``rejected`` listed the rest first."""
+        out = [d for s in self.scopes for d in s.rejected]
+        out.extend(self.rejected)
         return out
 
     @property

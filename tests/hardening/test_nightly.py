@@ -323,6 +323,34 @@ def test_pipeline_pack_joins_when_its_inputs_are_there(
     assert [h.pack for h in pack_hooks()] == ["pipeline", "plugin", "routes"]
 
 
+def test_stderr_lists_rejected_input_in_the_run_logs_order(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # stderr (and runlog.json's `rejected`) listed roots' and packs' problems first, where
+    # runlog.md lists each effectiveness scope's first, then the rest.
+    root = tmp_path / "proj"
+    (root / ".archeflow/events").mkdir(parents=True)
+    (root / ".archeflow/events/a.jsonl").write_text("not json\n")
+    hh.write_jsonl(root / ".archeflow/events/b.jsonl", hh.run_events("run-1"))
+    (root / ".archeflow/episodes").mkdir()
+    (root / ".archeflow/episodes/e.jsonl").write_text("{}\n")
+    res = run_cli(
+        "nightly", "--root", "missing", "--root", "proj", "--out", "out", "--date", DATE,
+        "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr
+    expected = [
+        "proj/.archeflow/events/a.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        "missing: root skipped: no such directory",
+        "proj: routes: no episode could be read",
+        "proj/.archeflow/episodes/e.jsonl:1: routes: lacks episodeId (a non-empty string)",
+    ]
+    assert res.stderr.splitlines()[:-1] == expected
+    assert [d["text"] for d in json.loads(res.stdout)["rejected"]] == expected
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert [ln[2:] for ln in runlog.splitlines() if ln[2:] in expected] == expected
+
+
 def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
     tmp_path: Path, run_cli: Any
 ) -> None:
