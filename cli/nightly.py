@@ -222,12 +222,13 @@ def nightly_cmd(
     .archeflow/plugin-eval/skills/, .archeflow/episodes/*.jsonl), a run log (runlog.md, runlog.json: every file:line
     rejected and why) and an index.md linking them.
 
-    Exit codes: 0 all good; 1 finished, but some input was rejected (listed in the run
-    log and on stderr); 2 usage error (e.g. an invalid --team file); 3 nothing readable
-    (no root had run logs, pack inputs or a history; no day folder is written, and
-    nothing at all - no output folder, no lock file - when no root has any of them);
-    4 another nightly job holds the lock (already running) for longer than --wait (a
-    history another process keeps locked longer fails that project's step only: exit 1).
+    Exit codes: 0 all good (warnings, on stderr and in the run log, included); 1
+    finished, but some input was rejected (listed in the run log and on stderr); 2 usage
+    error (e.g. an invalid --team file); 3 nothing readable (no root had run logs, pack
+    inputs or a history; no day folder is written, and nothing at all - no output
+    folder, no lock file - when no root has any of them); 4 another nightly job holds
+    the lock (already running) for longer than --wait (a history another process keeps
+    locked longer fails that project's step only: exit 1).
     """
     res = nightly.run_nightly(
         list(roots),
@@ -242,12 +243,18 @@ def nightly_cmd(
     rejected = res.all_rejected
     for d in rejected:
         output.note(d.text())
+    # As `pipeline`, `plugin` and the run log say them; they were in the run log only.
+    warnings = res.all_warnings
+    for d in warnings:
+        run = f" (run {d.run_id})" if d.run_id is not None else ""
+        output.note(f"warning: {d.text()}{run}")
     scored = sum(len(s.runs_scored) for s in res.scopes)
     incomplete = sum(len(s.incomplete) for s in res.scopes)
     unchanged = sum(s.files_unchanged for s in res.scopes)
     output.note(
         f"nightly {res.date}: {scored} run(s) scored, {incomplete} incomplete, "
-        f"{unchanged} unchanged file(s) not re-read, {len(rejected)} rejected input(s); "
+        f"{unchanged} unchanged file(s) not re-read, {len(rejected)} rejected input(s), "
+        f"{len(warnings)} warning(s); "
         f"{len(res.outputs)} file(s) in {res.out_dir}"
     )
     if fmt == "json":

@@ -314,6 +314,15 @@ class NightlyResult:
         return out
 
     @property
+    def all_warnings(self) -> list[Diagnostic]:
+        """Every warning (scored, but something was odd), in the run log's order: each
+        scope's, then each pack's."""
+        out = [d for s in self.scopes for d in s.warnings]
+        for p in self.packs:
+            out.extend(p.warnings)
+        return out
+
+    @property
     def partial(self) -> bool:
         """Some input was rejected (exit code 1); everything else was processed."""
         return bool(self.all_rejected)

@@ -351,6 +351,27 @@ def test_stderr_lists_rejected_input_in_the_run_logs_order(
     assert [ln[2:] for ln in runlog.splitlines() if ln[2:] in expected] == expected
 
 
+def test_warnings_are_on_stderr_after_rejected_input_in_the_run_logs_order(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # A run's warnings (a cost ignored, say) were in the run log only, while rejected input
+    # was on stderr too: a cron job's mail never showed them.
+    root = tmp_path / "proj"
+    hh.write_jsonl(root / ".archeflow/events/a.jsonl", hh.run_events("run-1", cost="lots"))
+    (root / ".archeflow/events/b.jsonl").write_text("not json\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr
+    cost = "proj/.archeflow/events/a.jsonl:2: cost ignored: not a finite non-negative number"
+    day = tmp_path / "out" / DATE
+    assert res.stderr.splitlines() == [
+        "proj/.archeflow/events/b.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        f"warning: {cost} (run run-1)",
+        f"nightly {DATE}: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        f"1 rejected input(s), 1 warning(s); 5 file(s) in {day}",
+    ]
+    assert f"- {cost} (run run-1)\n" in (day / "runlog.md").read_text()
+
+
 def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
     tmp_path: Path, run_cli: Any
 ) -> None:
@@ -376,7 +397,13 @@ def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
     assert [(w["kind"], w["file"], w["line"], w["reason"]) for w in pack["warnings"]] == [
         ("pack", "proj/.archeflow/memory/pipelines.jsonl", 2, reason)
     ]
-    assert "0 rejected input(s)" in res.stderr  # stderr lists rejected input only
+    # Said on stderr too, as `pipeline` says it (it was in the run log only).
+    day = tmp_path / "out" / DATE
+    assert res.stderr.splitlines() == [
+        f"warning: proj/.archeflow/memory/pipelines.jsonl:2: {reason}",
+        f"nightly {DATE}: 0 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        f"0 rejected input(s), 1 warning(s); 7 file(s) in {day}",
+    ]
     runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
     assert f"- warning: proj/.archeflow/memory/pipelines.jsonl:2: {reason}\n" in runlog
     # the torn line is kept, and the day's record, already there, is not appended again
