@@ -252,7 +252,10 @@ def test_weakest_dimensions_get_concrete_tips(scored: dict[str, Any]) -> None:
     assert tips[0]["tip"] == 'description has no trigger phrase: add "Use when …"'
     assert {t["dimension"]: t["tip"] for t in scored["bloated-801"]["tips"]}[
         "progressive_disclosure"
-    ] == "SKILL.md has 801 lines: move detail into references/ and keep 200–600 lines"
+    ] == (
+        "SKILL.md has 801 lines: move detail into references/ and keep 401–600 lines (the best "
+        "score with references/)"
+    )
 
 
 #: A description that earns every pushiness point of spec §3 (0.95 of them: frontmatter

@@ -531,3 +531,42 @@ def test_the_progressive_disclosure_tip_names_what_holds_the_score_down(
         f"SKILL.md has {shown} lines: references/ earns its full bonus above 400 lines "
         "(401–600 scores best)"
     )
+
+
+@pytest.mark.parametrize(
+    ("lines", "folders", "tip"),
+    [
+        # .40 + .25 + .15 = .80 at 601–800 lines; 401–600 lines score 1, 200–400 .90
+        (650, ("refs", "assets"), "SKILL.md has {n} lines: move detail into references/ and "
+         "keep 401–600 lines (the best score with references/)"),
+        # .40 now; 401–600 lines with a reference file .85, any of 200–600 without one .60
+        (650, (), "SKILL.md has {n} lines: move detail into references/ and keep 401–600 "
+         "lines (the best score with references/)"),
+        (50, ("refs",), "SKILL.md has only {n} lines: flesh it out to 401–600 lines of "
+         "guidance (the best score with references/)"),
+        (150, ("refs", "assets"), "SKILL.md has {n} lines: 401–600 lines score best with "
+         "references/"),
+    ],
+)  # fmt: skip
+def test_the_length_tip_names_the_length_that_scores_best(
+    tmp_path: Any, kit: SimpleNamespace, lines: int, folders: tuple[str, ...], tip: str
+) -> None:
+    # "keep 200–600 lines" (and "200–600 is the sweet spot"): with a file in references/,
+    # 200–400 lines score .15 less than 401–600 (spec §3's references/ bonus).
+    desc = (
+        "Use proactively when reviewing, for testing, when debugging, during deploying: "
+        "invoke it automatically to check the progressive disclosure tip of this pack."
+    )
+    head = f"---\nname: pd-skill\ndescription: {desc}\n---\n## Usage\nSee also skills.\n"
+    body = "".join(f"guidance line {i}\n" for i in range(lines))
+    spec = {"text": head + body, "refs": ["r.md"] if "refs" in folders else []}
+    if "assets" in folders:
+        spec["assets"] = ["t.md"]
+    scores = dict.fromkeys(
+        ("triggering_accuracy", "orchestration_fitness", "output_quality", "scope_calibration"),
+        1.0,
+    )
+    by_skill, _ = kit.score(tmp_path, {"pd": spec}, judge=[judge_line("pd", "j", **scores)])
+    s = by_skill["pd"]
+    tips = {t["dimension"]: t["tip"] for t in s["tips"]}
+    assert tips["progressive_disclosure"] == tip.format(n=s["line_count"])

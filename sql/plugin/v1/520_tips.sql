@@ -84,8 +84,14 @@ SELECT sid, rank, dimension, score, weight, lost,
     WHEN 'scope_calibration' THEN
         'judges rate scope calibration low: cover one coherent domain, split out unrelated tasks'
     WHEN 'progressive_disclosure' THEN CASE
+        -- The length a tip names is the one that scores best for the skill: with a file in
+        -- references/ that is 401–600 lines (.60 + .25; 200–400 gets .60 + .15), without
+        -- one any of 200–600 (.60). "keep 200–600 lines" told a skill moving detail into
+        -- references/ that 250 lines were as good as 500.
         WHEN line_count > 600
-            THEN format('SKILL.md has {} lines: move detail into references/ and keep 200–600 lines', line_count)
+            THEN format('SKILL.md has {} lines: move detail into references/ and keep 401–600 lines (the best score with references/)', line_count)
+        WHEN line_count < 100 AND reference_files > 0
+            THEN format('SKILL.md has only {} lines: flesh it out to 401–600 lines of guidance (the best score with references/)', line_count)
         WHEN line_count < 100
             THEN format('SKILL.md has only {} lines: flesh it out to 200–600 lines of guidance', line_count)
         WHEN NOT has_references_dir OR reference_files = 0
@@ -93,7 +99,7 @@ SELECT sid, rank, dimension, score, weight, lost,
         WHEN NOT has_assets_dir OR asset_files = 0
             THEN 'add an assets/ folder with templates or examples'
         WHEN line_count < 200
-            THEN format('SKILL.md has {} lines: 200–600 is the sweet spot', line_count)
+            THEN format('SKILL.md has {} lines: 401–600 lines score best with references/', line_count)
         -- Left: 200–400 lines with both folders (.90); 401–600 scores 1, and judges score
         -- no progressive_disclosure. What is missing is the references/ bonus above 400
         -- lines (.25, not .15): "keep SKILL.md a summary" told it to do what it does.
