@@ -15,7 +15,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -282,11 +282,40 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _load_yaml(src: str) -> tuple[Any, int | None]:
+class _KeysLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that notes every key given twice in one mapping, as (line of the
+    second, 0-based; the key; line of the first), and loads as it does (the last value
+    kept, as the reference's ``safe_load``). YAML requires unique keys; PyYAML keeps the
+    last without a word, and a second ``description:`` replaced the first. Keys a merge
+    (``<<``) brings in may be overridden, as YAML allows."""
+
+    def __init__(self, src: str) -> None:
+        super().__init__(src)
+        self.duplicates: list[tuple[int, Any, int]] = []
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Hashable, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # the base constructor says "found unhashable key"
+            try:
+                first = seen.setdefault(key, key_node.start_mark.line)
+            except TypeError:  # a tuple holding a list: unhashable after all
+                continue
+            if first != key_node.start_mark.line:
+                self.duplicates.append((key_node.start_mark.line, key, first))
+        return super().construct_mapping(node, deep)
+
+
+def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
     """``yaml.safe_load(src)`` (the same steps, so the same object and the same errors),
-    and the line of ``src`` (0-based) of its top-level ``description`` key, when it has
-    one: the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8)."""
-    loader = yaml.SafeLoader(src)
+    the line of ``src`` (0-based) of its top-level ``description`` key, when it has one:
+    the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8), and the
+    keys given twice (``_KeysLoader.duplicates``)."""
+    loader = _KeysLoader(src)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -298,20 +327,21 @@ def _load_yaml(src: str) -> tuple[Any, int | None]:
             # The last one: a repeated key's last value is the one safe_load keeps.
             if isinstance(key, yaml.ScalarNode) and key.value == "description":
                 line = key.start_mark.line
-    return data, line
+    return data, line, sorted(loader.duplicates, key=lambda d: d[0])
 
 
 def split_frontmatter(
     text: str,
-) -> tuple[Any, str, bool, tuple[int, str] | None, int | None]:
-    """(frontmatter object, body, had a frontmatter block, (line, problem), line of the
+) -> tuple[Any, str, bool, list[tuple[int, str]], int | None]:
+    """(frontmatter object, body, had a frontmatter block, [(line, problem)], line of the
     ``description`` key or None) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
     here it also reads as empty. Either is returned as a warning, as are a BOM and
     a missing closing ``---``: each costs the skill its name and description, and
-    without a word the user cannot tell why.
+    without a word the user cannot tell why. So is a key given twice: the last value
+    is read, as the reference reads it, and which one was meant cannot be known.
     """
     if not text.startswith("---"):
         if text.startswith("\ufeff---"):
@@ -319,25 +349,27 @@ def split_frontmatter(
                 {},
                 text,
                 False,
-                (
-                    1,
-                    "file starts with a byte-order mark, so its frontmatter is not read (only "
-                    "a file starting with --- has one); save it without the BOM",
-                ),
+                [
+                    (
+                        1,
+                        "file starts with a byte-order mark, so its frontmatter is not read "
+                        "(only a file starting with --- has one); save it without the BOM",
+                    )
+                ],
                 None,
             )
-        return {}, text, False, None, None
+        return {}, text, False, [], None
     parts = text.split("---", 2)
     if len(parts) < 3:
         return (
             {},
             text,
             False,
-            (1, "frontmatter is not closed (no second ---); the whole file is read as the body"),
+            [(1, "frontmatter is not closed (no second ---); the whole file is read as the body")],
             None,
         )
     try:
-        fm, desc_at = _load_yaml(parts[1])
+        fm, desc_at, duplicates = _load_yaml(parts[1])
         fm = fm or {}
     except yaml.YAMLError as e:
         # The YAML starts on line 1, right after the opening ---.
@@ -349,33 +381,37 @@ def split_frontmatter(
             # A --- inside a value ("a --- b") closes the frontmatter mid-line.
             line = parts[1].count("\n") + 1
             reason += f": the --- on line {line} ends it, though it is not a line of its own"
-        return {}, parts[2], True, (line, reason), None
+        return {}, parts[2], True, [(line, reason)], None
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
             parts[2],
             True,
-            (1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty"),
+            [(1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty")],
             None,
         )
     # The YAML starts on line 1, right after the opening ---.
     desc_line = None if desc_at is None else 1 + desc_at
+    problems = [
+        (
+            1 + line,
+            f"frontmatter key {key!r} is given twice (first on line {1 + first}); YAML "
+            "requires keys to be unique: the last value is read",
+        )
+        for line, key, first in duplicates
+    ]
     if parts[1].strip() and not parts[1].endswith("\n"):
         # "description: a --- b": the frontmatter ends at that ---, its YAML still loads,
         # and the description is "a" (spec §2); the rest of the line goes to the body.
         line = parts[1].count("\n") + 1
-        return (
-            fm,
-            parts[2],
-            True,
+        problems.append(
             (
                 line,
                 f"the --- on line {line} ends the frontmatter, though it is not a line of its "
                 "own: what follows it is read as the body",
-            ),
-            desc_line,
+            )
         )
-    return fm, parts[2], True, None, desc_line
+    return fm, parts[2], True, problems, desc_line
 
 
 def _expands_beyond(value: Any, limit: int) -> bool:
@@ -463,9 +499,8 @@ def extract(
     text = decode(raw)
     warnings: list[LineIssue] = []
 
-    fm, body, has_fm, problem, desc_line = split_frontmatter(text)
-    if problem:
-        warnings.append(LineIssue(skill_md, *problem))
+    fm, body, has_fm, problems, desc_line = split_frontmatter(text)
+    warnings.extend(LineIssue(skill_md, line, why) for line, why in problems)
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
         fm, desc_line = {}, None

@@ -489,3 +489,23 @@ def test_the_rank_table_writes_a_score_apart_from_its_cut_offs(
     assert output.to_table(rows, ["composite", "elo"], writers) == (
         "composite  elo\n---------  ---\n 89.99996  —\n 99.99996  —\n  72.8030  —\n 100.0000  —\n"
     )
+
+
+def test_a_frontmatter_key_given_twice_is_said_on_stderr(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # PyYAML keeps a repeated key's last value without a word: the skill was scored under
+    # the second `name:`, and nothing said the first was dropped.
+    skill = tmp_path / "skills" / "dup"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: first\ndescription: Use when testing.\nname: second\n---\n## Usage\n"
+    )
+    r = run_cli("plugin", "score", "skills", "--format", "json", "--no-history")
+    assert r.exit_code == 0, r.stderr  # a warning, as the other frontmatter problems
+    assert [s["name"] for s in json.loads(r.stdout)] == ["second"]
+    assert r.stderr == (
+        "warning: skills/dup/SKILL.md:4: frontmatter key 'name' is given twice (first on "
+        "line 2); YAML requires keys to be unique: the last value is read\n"
+        "scored 1 skill(s)\n"
+    )

@@ -295,3 +295,37 @@ def _too_slow(signum: int, frame: Any) -> None:
 def test_the_linear_output_format_check_answers_as_the_regex(text: str) -> None:
     want = plugin_features.OUTPUT_FORMAT.search(text) is not None
     assert plugin_features._has_output_format(text) == want
+
+
+#: Keys given twice: at the top (a second `name:` replaced the first without a word),
+#: nested, and one a merge (`<<`) brought in, which YAML lets a mapping override.
+DUPLICATE_KEYS = (
+    "---\n"
+    "name: first\n"
+    "description: Use when parsing frontmatter, for testing keys, when reading them twice.\n"
+    "name: second\n"
+    "meta:\n"
+    "  a: 1\n"
+    "  a: 2\n"
+    "base: &b {x: 1}\n"
+    "merged:\n"
+    "  <<: *b\n"
+    "  x: 2\n"
+    "---\n"
+    "## Usage\n"
+)
+
+
+def test_a_frontmatter_key_given_twice_is_a_warning_with_its_line(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    by_skill, result = kit.score(tmp_path, {"dup": {"text": DUPLICATE_KEYS}})
+    s = by_skill["dup"]
+    assert s["name"] == "second"  # the last value, as the reference's safe_load reads it
+    assert s["composite"] is not None  # scored as before: the rest of the evaluation stands
+    why = "YAML requires keys to be unique: the last value is read"
+    assert [(w.file.split("/skills/")[1], w.line, w.reason) for w in result.warnings] == [
+        ("dup/SKILL.md", 4, f"frontmatter key 'name' is given twice (first on line 2); {why}"),
+        ("dup/SKILL.md", 7, f"frontmatter key 'a' is given twice (first on line 6); {why}"),
+    ]
+    assert result.issues == []
