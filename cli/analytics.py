@@ -138,7 +138,8 @@ def report_cmd(history_path: str, fmt: str, version: str | None, window: int | N
     Uses the current history line per (run, archetype) of one scoring version. The
     trend compares the last 5 runs with the 5 before (insufficient_data under 10
     runs); markdown flags a trend whose exact 95% bootstrap interval includes 0 as
-    "not significant". Exit 3 when there is no history file.
+    "not significant". Exit 3 when there is no history file, or not one of its lines
+    could be read (each is listed).
     """
     res = eh.report(history_path, version=version, window=window)
     if fmt == "markdown":
@@ -166,7 +167,8 @@ def recommend_cmd(
     model_overrides (a key given twice, or a near miss of these such as chek:, is an
     invalid team file; ArcheFlow's other keys are not read). Actions: keep, downgrade, upgrade, optimize, remove, no_data
     (no history), not_scored (plan/do only, never reviewed). An invalid team file
-    is a usage error (exit 2); no history file is exit 3, as for report.
+    is a usage error (exit 2); no history file, or not one readable line in it, is
+    exit 3, as for report.
     """
     res = eh.recommend(history_path, team, version=version, window=window)
     if fmt == "markdown":
@@ -211,7 +213,7 @@ def summary_cmd(
     """The run-start block: one line per archetype with score, recommendation, model, cost.
 
     With no history yet it prints a one-line notice (exit 0), so it is safe to run at
-    the start of every run.
+    the start of every run. A history with lines but not one readable is exit 3.
     """
     res = eh.summary(history_path, team, version=version, window=window)
     rows = res.table.to_pylist()
@@ -258,7 +260,8 @@ def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
     """Export the history (every scoring version, typed) as Parquet or a DuckDB file.
 
     The files open directly in the DuckDB CLI, Polars or any Parquet reader. Files are
-    written to a temporary name and renamed into place.
+    written to a temporary name and renamed into place. Without --events, no history
+    file, or not one readable line in it, is exit 3.
     """
     res = eh.export(target, history_path, list(events) or None)
     for f in res.files:

@@ -107,7 +107,10 @@ def sql_cmd(
     # (file:line: reason, exit 1): its views leave them out.
     skipped: list[LineIssue] = []
     if os.path.exists(pipelines_path):
-        extra, diags = pipeline.history_tables(pipelines_path)
+        # A query that reads its views of a history with lines but none usable reads
+        # nothing (exit 3), as one of the effectiveness history's views does.
+        reads = bool(query and not schema and eh.views_read(query, pipeline.HISTORY_VIEWS))
+        extra, diags = pipeline.history_tables(pipelines_path, require_readable=reads)
         skipped = [LineIssue(d.file or pipelines_path, d.line or 0, d.reason) for d in diags]
     if schema:
         if query:

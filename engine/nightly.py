@@ -254,6 +254,8 @@ class ScopeResult:
     already_scored: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     history_exists: bool = False
+    #: the history has lines, and not one the readers take: nothing of it could be read
+    history_unreadable: bool = False
     history_lines: int = 0
     report: OutputFile | None = None
     report_json: OutputFile | None = None
@@ -264,8 +266,9 @@ class ScopeResult:
 
     @property
     def readable(self) -> bool:
-        """Something could be read: events were extracted, or a history exists."""
-        return self.extracted or self.history_exists
+        """Something could be read: events were extracted, or a history with a line the
+        readers take (or none at all: an empty history is read, and has no rows)."""
+        return self.extracted or (self.history_exists and not self.history_unreadable)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -1068,6 +1071,21 @@ def _render_scope(
         except _STEP_FAILED as e:  # locked past the wait, out of memory, ...
             if interrupted(e):
                 raise
+            if isinstance(e, NothingReadable) and e.problems:
+                # Every line of the history skipped: no report (as `runscore report`, exit
+                # 3), each line rejected with its file and line, as when only some are,
+                # and why there is no report a note (the index's "no report: ...").
+                scope.history_unreadable = True
+                scope.notes.append(str(e).split("\n", 1)[0].rstrip(":"))
+                scope.rejected.extend(
+                    Diagnostic("history", f, ln, f"{why} (see `runscore history check`)")
+                    for f, ln, why in e.problems
+                )
+                scope.teams.extend(
+                    TeamOutcome(p, None, origin, error="no history line could be read")
+                    for p, origin in team_paths
+                )
+                return
             scope.rejected.append(_about("history", scope.history, "no report: ", _step_reason(e)))
             return
         taken: set[str] = {"report"}

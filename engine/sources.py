@@ -92,6 +92,17 @@ class LineIssue:
         return {"file": self.file, "line": self.line, "reason": self.reason}
 
 
+def listed(issues: Sequence[LineIssue], limit: int | None = None) -> str:
+    """``issues`` as ``NothingReadable`` lists them, one ``  file:line: reason`` line each
+    (the first ``limit``, then how many more). A line break a reason quotes from the input
+    is written ``\\n``: it cannot start a line that reads as another rejected line."""
+    shown = issues if limit is None else issues[:limit]
+    lines = [f"  {i.location()}: {i.reason}".replace("\n", "\\n") for i in shown]
+    if limit is not None and len(issues) > limit:
+        lines.append(f"  … and {len(issues) - limit} more")
+    return "\n".join(lines)
+
+
 @dataclass
 class SourceFile:
     """One input file. ``display`` is what diagnostics print; ``path`` is read."""

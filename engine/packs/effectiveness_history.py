@@ -26,7 +26,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -471,6 +471,19 @@ def _require_history(load: HistoryLoad) -> None:
         )
 
 
+def _require_readable(load: HistoryLoad) -> None:
+    """A history with lines but not one the reader takes (each not JSON, torn, of the
+    wrong kind, ...) is nothing read (exit 3, as ``extract``, ``pipeline`` and ``routes``
+    over such input): an answer of no rows (``[]``, a header-only CSV) would read as "read,
+    and no rows". Each skipped line is listed in the error, none left out. A history of no
+    lines at all (empty, or blank lines only) is read, and has no rows."""
+    if load.lines == 0 and load.issues:
+        raise NothingReadable(
+            f"no line of the history {load.path} could be read:\n" + sources.listed(load.issues),
+            [(i.file, i.line, i.reason) for i in load.issues],
+        )
+
+
 def select_versions(load: HistoryLoad, requested: str | None) -> list[str]:
     """SQL versions to report: the newest present by default, all present with 'all'."""
     requested = parse_version_option(requested)
@@ -562,6 +575,7 @@ def report(
     con = connect()
     load = load_history(con, path)
     _require_history(load)
+    _require_readable(load)
     versions = select_versions(load, version)
     tables = []
     windows: dict[str, Any] = {}
@@ -802,6 +816,7 @@ def recommend(
     con = connect()
     load = load_history(con, path)
     _require_history(load)
+    _require_readable(load)
     (v,) = select_versions(load, version)
     params = _params(v, window)
     _stage(con, v, _AFTER_LOAD, params)
@@ -848,6 +863,7 @@ def summary(
     team = parse_team(team_yaml) if team_yaml is not None else None
     con = connect()
     load = load_history(con, path)
+    _require_readable(load)  # no file at all is "no scored runs yet": it runs at every start
     (v,) = select_versions(load, version)
     params = _params(v, window, has_team=team is not None)
     _stage(con, v, _AFTER_LOAD, params)
@@ -978,16 +994,22 @@ _CATALOG = re.compile(
 )
 
 
-def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
-    """The views ``query`` names (as whole words, in any case), or None when it names none
-    (``SHOW TABLES``, say: then every view is there to be listed) or reads the catalog. A
-    name inside a string literal only costs that view's fetch."""
+def views_read(query: str, names: Iterable[str]) -> set[str]:
+    """The views of ``names`` whose rows ``query`` reads: those it names (as whole words, in
+    any case); none when it reads the catalog, which lists views but reads no row of them.
+    A name inside a string literal counts as read."""
     if _CATALOG.search(query):
-        return None
-    hits = {
+        return set()
+    return {
         n for n in names if re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", query, re.IGNORECASE)
     }
-    return hits or None
+
+
+def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
+    """The views ``query`` names, or None when it names none (``SHOW TABLES``, say: then
+    every view is there to be listed) or reads the catalog. A name inside a string literal
+    only costs that view's fetch."""
+    return views_read(query, names) or None
 
 
 def _gather(
@@ -1010,6 +1032,10 @@ def _gather(
     version = parse_version_option(version, allow_all=False)
     con = con or connect()
     load = load_history(con, history)
+    if query is not None and views_read(query, HISTORY_VIEWS):
+        # Only a query that reads the history's rows: `SELECT 1`, a query of the event
+        # views alone or of the catalog reads none of them.
+        _require_readable(load)
     (v,) = select_versions(load, version)
     _stage(con, v, _AFTER_LOAD, _params(v, None))
     issues = list(load.issues)
@@ -1217,8 +1243,12 @@ def export(
         raise UsageError(f"{target}: export writes FILE.parquet or FILE.duckdb")
     con = connect()
     load = load_history(con, history)
-    if not load.exists and not events:
-        raise NothingReadable(f"no effectiveness history at {load.path}; nothing to export")
+    if not events:
+        # With --events the event tables are there to export; the history's lines are then
+        # listed as skipped (exit 1), as any history's are.
+        if not load.exists:
+            raise NothingReadable(f"no effectiveness history at {load.path}; nothing to export")
+        _require_readable(load)
     issues = list(load.issues)
     notes = _notes_for(load)
     names = list(_EXPORT_HISTORY)

@@ -360,9 +360,11 @@ def _problems(problems: Sequence[Diagnostic]) -> list[tuple[str, int, str]]:
     ]
 
 
-def _fmt_problems(problems: Sequence[Diagnostic], limit: int = 20) -> str:
-    lines = [f"  {p}" for p in problems[:limit]]
-    if len(problems) > limit:
+def _fmt_problems(problems: Sequence[Diagnostic], limit: int | None = 20) -> str:
+    """One line each (``limit``: the first so many, then how many more; None: all)."""
+    shown = problems if limit is None else problems[:limit]
+    lines = [f"  {p}" for p in shown]
+    if limit is not None and len(problems) > limit:
         lines.append(f"  … and {len(problems) - limit} more")
     return "\n".join(lines)
 
@@ -622,7 +624,7 @@ def history_report(
     if period not in PERIODS:
         raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {period!r}")
     params = {"scoring_version": scoring_version, "period": period}
-    con, errors = _load_history(path, params)
+    con, errors = _load_history(path, params, require_readable=True)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_trend"), params)
     report = HistoryReport(
         path=path,
@@ -643,9 +645,14 @@ def history_report(
 
 
 def _load_history(
-    path: str, params: dict[str, Any]
+    path: str, params: dict[str, Any], *, require_readable: bool = False
 ) -> tuple[duckdb.DuckDBPyConnection, list[Diagnostic]]:
-    """Read the history into ``pl_raw_history`` and run the policy files and 200."""
+    """Read the history into ``pl_raw_history`` and run the policy files and 200.
+
+    ``require_readable``: a history with lines but not one usable record (each not JSON,
+    or skipped by 200) is ``NothingReadable`` (exit 3), every skipped line listed, as
+    ``extract`` and ``routes`` say input whose every line is rejected; an answer of no
+    rows would read as "read, and no rows". A history of no lines at all is read."""
     history.require_utf8_name(path, "pipeline history")
     if not os.path.exists(path):
         raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
@@ -659,17 +666,31 @@ def _load_history(
     sqlpack.run_range(con, PACK, VERSION, 0, 9, params)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
     errors += _diagnostics(con, "pl_hist_issue")
+    errors.sort(key=lambda d: d.line or 0)  # the reader's and 200's, in line order
+    if require_readable and errors:
+        usable = con.execute("SELECT count(*) FROM pl_hist_all WHERE reject IS NULL").fetchall()
+        if usable[0][0] == 0:
+            con.close()
+            raise NothingReadable(
+                f"no line of the pipeline history {path} could be read:\n"
+                + _fmt_problems(errors, None),
+                _problems(errors),
+            )
     return con, errors
 
 
 def history_tables(
-    path: str = DEFAULT_HISTORY,
+    path: str = DEFAULT_HISTORY, *, require_readable: bool = False
 ) -> tuple[dict[str, pa.Table], list[Diagnostic]]:
     """The pipeline history as typed tables (``HISTORY_VIEWS``), for ``runscore sql``.
 
-    Lines that are not usable records are skipped and returned as diagnostics.
+    Lines that are not usable records are skipped and returned as diagnostics;
+    ``require_readable`` (a query that reads these views): ``NothingReadable`` when the
+    history has lines and none is usable, as for ``history_report``.
     """
-    con, errors = _load_history(path, {"scoring_version": SCORING_VERSION})
+    con, errors = _load_history(
+        path, {"scoring_version": SCORING_VERSION}, require_readable=require_readable
+    )
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_views"))
     tables = {
         "pipeline_history": _table(

@@ -305,15 +305,6 @@ def _in_order(
     return sorted(problems, key=lambda p: (order.get(p.file, -1), p.line))
 
 
-def _fmt_problems(problems: Sequence[sources.LineIssue], limit: int = 20) -> str:
-    # One line each: the message is cut at its line breaks, and a reason may quote the
-    # input (`unknown source.kind X`), whose "\n  x.jsonl:1: ..." would read as a line.
-    lines = [f"  {p.location()}: {p.reason}".replace("\n", "\\n") for p in problems[:limit]]
-    if len(problems) > limit:
-        lines.append(f"  … and {len(problems) - limit} more")
-    return "\n".join(lines)
-
-
 def _read(
     con: duckdb.DuckDBPyConnection, paths: Sequence[str]
 ) -> tuple[list[sources.SourceFile], list[sources.LineIssue]]:
@@ -368,7 +359,7 @@ def analyze(
             ordered = _in_order(files, issues + rejected)
             # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
-                "no episode could be read:\n" + _fmt_problems(ordered),
+                "no episode could be read:\n" + sources.listed(ordered, 20),
                 [(p.file, p.line, p.reason) for p in ordered],
             )
         pol = con.execute(

@@ -405,6 +405,11 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
         ["report", "--history", "none.jsonl", "--format", "csv"],
         ["recommend", "team.yaml", "--history", "none.jsonl", "--format", "json"],
         ["export", "--to", "x.parquet", "--history", "none.jsonl"],
+        # a history whose every line is skipped, as input whose every line is rejected
+        ["report", "--history", "bad.jsonl", "--format", "csv"],
+        ["summary", "--history", "bad.jsonl", "--format", "json"],
+        ["sql", "FROM history", "--history", "bad.jsonl", "--format", "json"],
+        ["pipeline", "--report", "--history", "bad.jsonl", "--format", "csv"],
         ["history", "check", "none.jsonl", "--format", "json"],
         ["pipeline", "empty", "--format", "json", "--no-history"],
         ["pipeline", "bad.jsonl", "--format", "csv", "--no-history"],

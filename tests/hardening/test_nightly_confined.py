@@ -707,3 +707,48 @@ def test_a_pack_whose_every_input_is_rejected_says_each_by_file_and_line(
     assert [d["text"] for d in log["rejected"]] == res.stderr.splitlines()[:-1]
     runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
     assert f"- {t}:1: pipeline: not JSON: Expecting value: line 1 column 1 (char 0)\n" in runlog
+
+
+def test_a_history_whose_every_line_is_skipped_has_no_report(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # Its report was written empty (report.json `[]`) and its teams' recommendations all
+    # `no_data`, where `runscore report` of it now reads nothing (exit 3, no document). No
+    # report now, each line that project's rejected input; alone, nothing could be read.
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / hist).parent.mkdir(parents=True)
+    (tmp_path / hist).write_text('not json\n{"run_id": "x"}\n')
+    (tmp_path / "bad/.archeflow/teams").mkdir()
+    (tmp_path / "bad/.archeflow/teams/t.yaml").write_text("check: [guardian]\n")
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    see = " (see `runscore history check`)"
+    assert [(d["kind"], d["file"], d["line"], d["reason"]) for d in log["rejected"]] == [
+        ("history", hist, 1, "not JSON: Expecting value: line 1 column 1 (char 0)" + see),
+        (
+            "history",
+            hist,
+            2,
+            "history line skipped: missing archetype; missing ts; missing composite_score" + see,
+        ),
+    ]
+    by_label = {s["label"]: s for s in log["scopes"]}
+    assert by_label["good"]["report"] and by_label["bad"]["report"] is None
+    why = f"no line of the history {hist} could be read"
+    assert by_label["bad"]["notes"][-1] == why
+    assert [(t["path"], t["outputs"], t["error"]) for t in by_label["bad"]["teams"]] == [
+        ("bad/.archeflow/teams/t.yaml", [], "no history line could be read")
+    ]
+    day = tmp_path / "out" / DATE
+    assert not (day / "effectiveness" / "bad").exists()
+    assert f"| bad | 0 | 0 | 0 | 2 | no report: {why} |\n" in (day / "index.md").read_text()
+
+    alone = run_cli("nightly", "--root", "bad", "--out", "out2", "--date", DATE)
+    assert (alone.exit_code, alone.stdout) == (3, "")
+    assert not (tmp_path / "out2" / DATE).exists()
+    assert (
+        "error: nothing readable: no root's run logs, pack inputs or history could be read\n"
+        in (alone.stderr)
+    )

@@ -358,3 +358,44 @@ def test_a_record_whose_history_line_the_report_skips_is_written_again(
     assert again.stderr.splitlines()[-1] == (
         "history .archeflow/memory/pipelines.jsonl: 0 new record(s), 4 already recorded"
     )
+
+
+def test_a_history_whose_every_line_is_skipped_is_nothing_read(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # `--report` wrote `[]` (a header-only CSV) of it and exited 1, where input whose every
+    # line is rejected is exit 3 with nothing on stdout (README, exit codes). An empty
+    # history is still a report of no records.
+    hist = tmp_path / "p.jsonl"
+    hist.write_text("")
+    r = run_cli("pipeline", "--report", "--history", "p.jsonl", "--format", "json")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0,
+        "[]\n",
+        "p.jsonl: no pipeline/v1 pipeline records\n",
+    )
+    hist.write_text('\n{"pipeline_id": "x", "scoring_version": "pipeline/v1"}\n{"ts": 1')
+    error = (
+        "error: no line of the pipeline history p.jsonl could be read:\n"
+        "  p.jsonl:2: history line has no parsable ts\n"
+        "  p.jsonl:3: torn last line (no newline at the end; a writer was interrupted or is "
+        "still writing): not JSON: Expecting ',' delimiter: line 1 column 9 (char 8)\n"
+    )
+    for fmt in ("markdown", "json", "csv"):
+        r = run_cli("pipeline", "--report", "--history", "p.jsonl", "--format", fmt)
+        assert (r.exit_code, r.stdout, r.stderr) == (3, "", error), fmt
+    # `sql`: a query of its views reads nothing; one of the other views is answered
+    r = run_cli(
+        "sql", "SELECT count(*) AS n FROM pipeline_history_current", "--pipelines", "p.jsonl"
+    )
+    assert (r.exit_code, r.stdout, r.stderr) == (3, "", error)
+    r = run_cli(
+        "sql", "SELECT count(*) AS n FROM history", "--pipelines", "p.jsonl", "--format", "csv"
+    )
+    assert (r.exit_code, r.stdout) == (1, "n\n0\n")
+    assert r.stderr == (  # in line order (the reader's lines came before the others')
+        "p.jsonl:2: history line has no parsable ts\n"
+        "p.jsonl:3: torn last line (no newline at the end; a writer was interrupted or is "
+        "still writing): not JSON: Expecting ',' delimiter: line 1 column 9 (char 8)\n"
+        "no history at .archeflow/memory/effectiveness.jsonl: its views are empty\n"
+    )
