@@ -126,7 +126,10 @@ def extract_cmd(
         for inv in result.invalid
     )
     written = (
-        f"{result.records_new} new record(s) not written (dry run)"
+        # "0 new record(s) not written" read as "none was left out": the count is what a
+        # write would append, and that nothing was written is said apart.
+        f"{result.records_new} record(s) would be written to {history_path} "
+        "(dry run: nothing written)"
         if dry_run
         else f"{result.records_written} record(s) written to {history_path}"
     )

@@ -390,7 +390,11 @@ def test_dry_run_writes_nothing(run_cli: Run, events: Path, tmp_path: Path) -> N
     out = _json(r)
     assert out["runs_scored"] == 1 and out["records_written"] == 0
     assert out["records_new"] == 2 and out["already_scored"] == []
-    assert "1 run(s) scored, 2 new record(s) not written (dry run); 0 already scored" in r.stderr
+    assert r.stderr == (
+        f"1 run(s) scored, 2 record(s) would be written to {HISTORY} (dry run: nothing "
+        "written); 0 already scored, 0 incomplete, 0 invalid, 0 line(s) skipped, "
+        "0 warning(s), 0 unchanged file(s) not re-read\n"
+    )
     assert not (tmp_path / ".archeflow").exists()
     assert sorted(os.listdir(tmp_path)) == ["in"]
 
@@ -409,9 +413,36 @@ def test_dry_run_counts_what_the_history_holds_already(
     out = _json(r)
     assert (out["runs_scored"], out["records_written"], out["records_new"]) == (1, 0, 0)
     assert out["already_scored"] == ["score-run"]
-    assert "1 run(s) scored, 0 new record(s) not written (dry run); 1 already scored" in r.stderr
+    assert r.stderr == (
+        "1 run(s) scored, 0 record(s) would be written to h.jsonl (dry run: nothing "
+        "written); 1 already scored, 0 incomplete, 0 invalid, 0 line(s) skipped, "
+        "0 warning(s), 0 unchanged file(s) not re-read\n"
+    )
     assert (tmp_path / "h.jsonl").read_bytes() == before  # nothing written
     assert sorted(os.listdir(tmp_path)) == manifest  # no lock file, no manifest change
+
+
+def test_a_dry_run_says_what_a_write_would_append_for_none_one_and_many(
+    run_cli: Run, events: Path, tmp_path: Path
+) -> None:
+    # "0 new record(s) not written (dry run)" read as "nothing was left out".
+    args = ("extract", "in/events.jsonl", "--history", "h.jsonl", "--dry-run")
+    tail = (
+        " (dry run: nothing written); {} already scored, 0 incomplete, 0 invalid, "
+        "0 line(s) skipped, 0 warning(s), 0 unchanged file(s) not re-read\n"
+    )
+    said = {}
+    r = run_cli(*args)
+    said["many"] = r.stderr
+    assert run_cli(*args[:-1]).exit_code == 0
+    (tmp_path / "h1.jsonl").write_text((tmp_path / "h.jsonl").read_text().splitlines()[0] + "\n")
+    said["one"] = run_cli(*args[:3], "h1.jsonl", "--dry-run").stderr
+    said["none"] = run_cli(*args).stderr
+    assert said == {
+        "many": "1 run(s) scored, 2 record(s) would be written to h.jsonl" + tail.format(0),
+        "one": "1 run(s) scored, 1 record(s) would be written to h1.jsonl" + tail.format(0),
+        "none": "1 run(s) scored, 0 record(s) would be written to h.jsonl" + tail.format(1),
+    }
 
 
 def test_incremental_rereads_the_other_files_of_a_changed_run(
