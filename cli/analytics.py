@@ -220,16 +220,31 @@ def summary_cmd(
     if fmt == "json":
         output.write(res.table, "json")
     else:
-        for r in rows:
+        bounds = res.bounds.get("score", [])
+        cells = [
+            [
+                output.plain_text(r["archetype"]) + ":",
+                output.fmt_vs(r["score"], bounds),
+                f"({output.plain_text(r['recommendation'])})",
+            ]
+            for r in rows
+        ]
+        # Each column as wide as its widest cell, in the columns a terminal gives it (a CJK
+        # character or most emoji two): `(consider_removing)` pushed its row's model out of
+        # line. The action at least 10 wide, as spec §7's example (ArcheFlow's %-10s).
+        widths = [max((output.display_width(c[i]) for c in cells), default=0) for i in range(3)]
+        widths[2] = max(widths[2], 10)
+        for r, row_cells in zip(rows, cells, strict=True):
+            r["cells"] = [
+                c + " " * (w - output.display_width(c))
+                for c, w in zip(row_cells, widths, strict=True)
+            ]
             r["cost_text"] = _cost_text(r["avg_cost_usd"])
-        width = max((len(output.plain_text(r["archetype"])) + 1 for r in rows), default=0)
         click.echo(
             render(
                 "effectiveness_summary.txt.j2",
                 rows=rows,
                 window=res.window,
-                width=width,
-                bounds=res.bounds.get("score", []),
                 scored_archetypes=res.scored_archetypes,
             ),
             nl=False,

@@ -572,7 +572,7 @@ def _table_cell(v: Any) -> str:
     return "—" if s is None else s
 
 
-def _width(s: str) -> int:
+def display_width(s: str) -> int:
     """The columns ``s`` takes in a terminal: two for a wide character (CJK, most emoji),
     none for a combining mark or a zero-width one (an accent written apart, a joiner)."""
     if s.isascii():
@@ -615,7 +615,10 @@ def to_table(
             *([w(r.get(c)) for c, w in zip(cols, write_cell, strict=True)] for r in rows),
         ]
     ]
-    widths = [max([_width(c)] + [_width(row[i]) for row in cells]) for i, c in enumerate(head)]
+    widths = [
+        max([display_width(c)] + [display_width(row[i]) for row in cells])
+        for i, c in enumerate(head)
+    ]
     # Numeric: every known value a number (null, NaN and the infinities are "—" there).
     right = [
         any(r.get(c) is not None for r in rows)
@@ -625,7 +628,9 @@ def to_table(
 
     def line(row: list[str]) -> str:
         return "  ".join(
-            " " * (widths[i] - _width(c)) + c if right[i] else c + " " * (widths[i] - _width(c))
+            " " * (widths[i] - display_width(c)) + c
+            if right[i]
+            else c + " " * (widths[i] - display_width(c))
             for i, c in enumerate(row)
         ).rstrip()
 

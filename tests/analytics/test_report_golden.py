@@ -165,3 +165,28 @@ def test_a_name_cannot_make_a_block_or_lose_a_heading_s_hash(
     md = run_cli("recommend", str(team), "--history", str(hist)).stdout
     assert md.splitlines()[0] == "# Model Recommendations for team: t \\#"
     assert "| \\# h | unknown | 0.60 (1 run) |" in md
+
+
+def test_summary_columns_line_up_on_the_bundled_sample(run_cli) -> None:
+    # The README's first command's history: `(consider_removing)` was padded to ArcheFlow's
+    # 10 characters only, so its row's model and cost started 9 columns to the right of
+    # the others'; a wide character in a name (`prüfer-🦉` above) took one column too few.
+    events = HERE.parents[1] / "examples" / "project" / ".archeflow" / "events"
+    assert run_cli("extract", str(events), "--history", "h.jsonl").exit_code == 0
+    r = run_cli("summary", "--history", "h.jsonl")
+    assert (r.exit_code, r.stderr) == (0, "")
+    assert r.stdout == (
+        "Archetype effectiveness (last 10 runs):\n"
+        "  guardian:  0.90 (keep)              — claude-haiku-4, $0.008/run avg\n"
+        "  sage:      0.21 (consider_removing) — claude-opus-4, $0.18/run avg\n"
+        "  skeptic:   0.72 (keep)              — claude-sonnet-4, $0.04/run avg\n"
+        "  trickster: 0.23 (consider_removing) — claude-haiku-4, $0.006/run avg\n"
+    )
+
+
+@pytest.mark.parametrize("name", ["summary.txt", "summary-team.txt"])
+def test_summary_rows_put_the_model_in_one_column(name: str) -> None:
+    from runscore.cli.output import display_width
+
+    rows = (HERE / "golden" / name).read_text(encoding="utf-8").splitlines()[1:]
+    assert len({display_width(row.split(" — ")[0]) for row in rows}) == 1
