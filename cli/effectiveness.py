@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option
+from runscore.cli.options import lock_timeout_option, refuse_together
 from runscore.cli.output import note
 from runscore.engine.packs import effectiveness
 
@@ -94,6 +94,9 @@ def extract_cmd(
     Exit codes: 0 all readable input scored; 1 some input rejected; 2 usage
     error; 3 nothing could be read; 4 history lock held by another process.
     """
+    refuse_together(
+        click.get_current_context(), "dry_run", "lock_timeout", "a dry run takes no lock"
+    )
     progress = _Progress()
     try:
         result = effectiveness.extract(

@@ -18,7 +18,7 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import SECONDS, lock_timeout_option
+from runscore.cli.options import SECONDS, lock_timeout_option, refuse_together, refuse_without
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
@@ -373,6 +373,9 @@ def repair_cmd(
     dropped), so runs whose records were torn are scored again. Prints the path of the
     repaired file.
     """
+    ctx = click.get_current_context()
+    refuse_together(ctx, "force", "in_place", "--in-place writes no copy to overwrite")
+    refuse_without(ctx, "lock_timeout", "in_place", "only --in-place takes the history's lock")
     history_path = _history_path(history_arg, history_opt)
     res = history_tools.repair(
         history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout

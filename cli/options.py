@@ -53,3 +53,32 @@ def lock_timeout_option(help: str = LOCK_TIMEOUT_HELP) -> Callable[[F], F]:
         show_default=True,
         help=help,
     )
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Was the option whose parameter is ``name`` given (not left at its default)?"""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source not in (
+        click.core.ParameterSource.DEFAULT,
+        click.core.ParameterSource.DEFAULT_MAP,
+    )
+
+
+def _option(ctx: click.Context, name: str) -> str:
+    return next(p.opts[0] for p in ctx.command.params if p.name == name)
+
+
+def refuse_together(ctx: click.Context, a: str, b: str, why: str) -> None:
+    """A usage error (exit 2) when the options of parameters ``a`` and ``b`` are both given,
+    one of which the command would otherwise ignore without a word; ``why`` says which."""
+    if given(ctx, a) and given(ctx, b):
+        raise click.UsageError(
+            f"{_option(ctx, a)} and {_option(ctx, b)} cannot be given together: {why}"
+        )
+
+
+def refuse_without(ctx: click.Context, a: str, b: str, why: str) -> None:
+    """A usage error (exit 2) when the option of ``a`` is given without that of ``b``, the
+    only case in which it does anything; ``why`` says what it does."""
+    if given(ctx, a) and not given(ctx, b):
+        raise click.UsageError(f"{_option(ctx, a)} needs {_option(ctx, b)}: {why}")

@@ -16,7 +16,7 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option
+from runscore.cli.options import lock_timeout_option, refuse_together, refuse_without
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write_text, check_writable
@@ -255,7 +255,7 @@ def register(group: click.Group) -> None:
         type=click.Choice(engine.PERIODS),
         default="month",
         show_default=True,
-        help="Period of the --report trend rows.",
+        help="Period of the --report trend rows (with --report only).",
     )
     @click.pass_context
     def pipeline_cmd(
@@ -282,10 +282,20 @@ def register(group: click.Group) -> None:
         when another process holds the history's lock for longer than --lock-timeout
         (no report is written then).
         """
+        # An option the chosen mode would ignore is refused, not dropped without a word.
         if report:
             if tasks or plans:
                 raise UsageError("--report reads the history only; give no TASKS or --plans")
+            refuse_together(ctx, "out_dir", "report", "--report writes no report files")
+            refuse_together(ctx, "no_history", "report", "--report reads the history")
+            refuse_together(ctx, "date_text", "report", "--report reads every record")
+            refuse_together(ctx, "lock_timeout", "report", "--report takes no lock")
             ctx.exit(_report(history_path, period, fmt))
+        refuse_without(ctx, "period", "report", "it is the period of --report's trend rows")
+        refuse_together(ctx, "history_path", "no_history", "--no-history appends to none")
+        refuse_together(
+            ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"
+        )
         if not tasks:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
         eval_date = engine.parse_date(date_text) if date_text is not None else None

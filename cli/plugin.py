@@ -15,7 +15,7 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option
+from runscore.cli.options import lock_timeout_option, refuse_together
 from runscore.cli.render import render
 from runscore.engine.history import atomic_write_text
 from runscore.engine.packs import plugin as engine
@@ -335,6 +335,10 @@ def register(group: click.Group) -> None:
         when another process holds the history's lock for longer than --lock-timeout
         (no report is written then).
         """
+        refuse_together(ctx, "history_path", "no_history", "--no-history appends to none")
+        refuse_together(
+            ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"
+        )
         result = engine.score(
             list(roots),
             judge=judge,

@@ -432,3 +432,86 @@ def test_nothing_readable_writes_no_document(tmp_path: Path, run_cli: Any, args:
     res = run_cli(*args)
     assert (res.exit_code, res.stdout) == (3, "")
     assert res.stderr.startswith("error: ")
+
+
+#: Options the command took and then ignored without a word, with what it now says.
+IGNORED_TOGETHER = {
+    "pipeline --history --no-history": (
+        ["pipeline", "TASKS", "--history", "p.jsonl", "--no-history"],
+        "--history and --no-history cannot be given together: --no-history appends to none",
+    ),
+    "pipeline --no-history --history (the default's path)": (
+        ["pipeline", "TASKS", "--no-history", "--history", ".archeflow/memory/pipelines.jsonl"],
+        "--history and --no-history cannot be given together: --no-history appends to none",
+    ),
+    "pipeline --no-history --lock-timeout": (
+        ["pipeline", "TASKS", "--no-history", "--lock-timeout", "5"],
+        "--lock-timeout and --no-history cannot be given together: with no history there is "
+        "no lock to wait for",
+    ),
+    "pipeline --period": (
+        ["pipeline", "TASKS", "--no-history", "--period", "week"],
+        "--period needs --report: it is the period of --report's trend rows",
+    ),
+    "pipeline --report --out": (
+        ["pipeline", "--report", "--history", "p.jsonl", "--out", "o"],
+        "--out and --report cannot be given together: --report writes no report files",
+    ),
+    "pipeline --report --no-history": (
+        ["pipeline", "--report", "--no-history"],
+        "--no-history and --report cannot be given together: --report reads the history",
+    ),
+    "pipeline --report --date": (
+        ["pipeline", "--report", "--history", "p.jsonl", "--date", "2026-01-01"],
+        "--date and --report cannot be given together: --report reads every record",
+    ),
+    "pipeline --report --lock-timeout": (
+        ["pipeline", "--report", "--history", "p.jsonl", "--lock-timeout", "1"],
+        "--lock-timeout and --report cannot be given together: --report takes no lock",
+    ),
+    "plugin score --history --no-history": (
+        ["plugin", "score", "SKILLS", "--history", "s.jsonl", "--no-history"],
+        "--history and --no-history cannot be given together: --no-history appends to none",
+    ),
+    "plugin score --no-history --lock-timeout": (
+        ["plugin", "score", "SKILLS", "--lock-timeout", "0", "--no-history"],
+        "--lock-timeout and --no-history cannot be given together: with no history there is "
+        "no lock to wait for",
+    ),
+    "extract --dry-run --lock-timeout": (
+        ["extract", "SAMPLE", "--history", "h.jsonl", "--dry-run", "--lock-timeout", "9"],
+        "--dry-run and --lock-timeout cannot be given together: a dry run takes no lock",
+    ),
+    "history repair --in-place --force": (
+        ["history", "repair", "h.jsonl", "--in-place", "--force"],
+        "--force and --in-place cannot be given together: --in-place writes no copy to overwrite",
+    ),
+    "history repair --lock-timeout": (
+        ["history", "repair", "h.jsonl", "--lock-timeout", "1"],
+        "--lock-timeout needs --in-place: only --in-place takes the history's lock",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(IGNORED_TOGETHER))
+def test_an_option_the_command_would_ignore_is_a_usage_error(
+    run_cli: Any, tmp_path: Path, case: str
+) -> None:
+    # Each was taken and dropped without a word (`pipeline TASKS --history X --no-history`
+    # appended nowhere; `--report --out o` wrote nothing there; `--period` without
+    # `--report` changed nothing): said now, before anything is read or written.
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args, message = IGNORED_TOGETHER[case]
+    paths = {
+        "TASKS": str(fixtures / "pipeline" / "tasks.jsonl"),
+        "SKILLS": str(fixtures / "plugin"),
+        "SAMPLE": str(SAMPLE),
+    }
+    args = [paths.get(a, a) for a in args]
+    (tmp_path / "h.jsonl").write_text('{"torn": \n')
+    (tmp_path / "p.jsonl").write_text("")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    res = run_cli(*args)
+    command = " ".join(args[:2] if args[0] in ("plugin", "history") else args[:1])
+    assert _one_usage_line(res, f"runscore {command}") == message
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
