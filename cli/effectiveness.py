@@ -120,7 +120,8 @@ def extract_cmd(
     for u in result.unreadable:
         note(f"{u['file']}: {u['reason']}")
     _listed(
-        f"{w['file']}{':' + str(w['line']) if w['line'] else ''}: warning: {w['reason']}"
+        # `warning: file:line: reason`, as pipeline, plugin and nightly say theirs
+        f"warning: {w['file']}{':' + str(w['line']) if w['line'] else ''}: {w['reason']}"
         for w in result.warnings
     )
     _listed(f"run {r}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete)

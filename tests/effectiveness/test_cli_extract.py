@@ -591,7 +591,7 @@ def test_text_summary_names_the_runs_and_lines_it_counts(run_cli: Run, tmp_path:
     r = run_cli("extract", "in.jsonl", "--history", "h.jsonl")
     assert (r.exit_code, r.stdout) == (1, "")  # 1: the invalid run
     assert r.stderr.splitlines() == [
-        "in.jsonl:3: warning: run.complete ts 'last tuesday' is not an ISO-8601 time: "
+        "warning: in.jsonl:3: run.complete ts 'last tuesday' is not an ISO-8601 time: "
         "the run's time is unknown",
         *(f"run open-{i:02d}: incomplete: no run.complete event" for i in range(20)),
         "… and 2 more (--format json lists them all)",
