@@ -38,7 +38,11 @@ def _check_not_symlink(path: str) -> None:
         raise HistoryError(f"{path}: refusing to write through a symlink")
 
 
-def _refuse_compressed(path: str, head: bytes) -> None:
+#: Bytes of a history's start read to tell what it is (``sources.whole_file_problem``).
+_HEAD_BYTES = 32
+
+
+def _refuse_unreadable(path: str, head: bytes) -> None:
     packed = sources.compressed_format(head)
     if packed:
         # Plain lines after a gzip stream make the whole file unreadable to gzip and to
@@ -46,6 +50,14 @@ def _refuse_compressed(path: str, head: bytes) -> None:
         raise UsageError(
             f"{path}: {packed}-compressed: runscore appends only to a plain JSONL history "
             "(decompress it first)"
+        )
+    encoding = sources.foreign_encoding(head)
+    if encoding is not None:
+        # The same for UTF-8 lines after UTF-16 or UTF-32 ones (a history saved by an
+        # editor or a shell redirect that writes UTF-16): the readers skip it whole.
+        raise UsageError(
+            f"{path}: "
+            + sources.encoding_reason(*encoding, "runscore appends only to a UTF-8 JSONL history")
         )
 
 
@@ -61,8 +73,9 @@ def require_utf8_name(path: str, what: str = "history") -> None:
 
 def check_appendable(path: str) -> None:
     """Refuse, before any scoring, a history that could not be appended to as it is: a
-    symlink, anything but a regular file, or a compressed file. ``append_groups`` checks
-    again under the lock; this says it before minutes of work are thrown away."""
+    symlink, anything but a regular file, a compressed file or one in UTF-16 or UTF-32.
+    ``append_groups`` checks again under the lock; this says it before minutes of work
+    are thrown away."""
     require_utf8_name(path)
     if os.path.islink(path):
         raise UsageError(f"{path}: refusing to write through a symlink")
@@ -72,10 +85,10 @@ def check_appendable(path: str) -> None:
         raise UsageError(f"{path}: the history is not a regular file")
     try:
         with open(path, "rb") as f:
-            head = f.read(16)
+            head = f.read(_HEAD_BYTES)
     except OSError as e:
         raise UsageError(f"{path}: cannot read the history: {e.strerror or e}") from None
-    _refuse_compressed(path, head)
+    _refuse_unreadable(path, head)
 
 
 def check_writable(path: str) -> None:
@@ -217,7 +230,7 @@ def append_groups(
         size = os.fstat(fd).st_size
         if size > 0:
             with open(path, "rb") as r:
-                _refuse_compressed(path, r.read(16))
+                _refuse_unreadable(path, r.read(_HEAD_BYTES))
                 r.seek(size - 1)
                 if r.read(1) != b"\n":
                     # A torn last line (crash mid-append, or another tool's
