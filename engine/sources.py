@@ -373,6 +373,7 @@ def prescan(
         tail = b""  # the last chunk read
         re2 = _use_re2(st.st_size)
         longest = 0
+        cr_split = False  # the first chunk's one line holds objects with CRs between them
         # Unbuffered, and a small file read with a buffer of its size: reading 10k run
         # files with 8 MiB buffers took 0.41 s against 0.10 s (the allocation, not the I/O).
         with contextlib.ExitStack() as stack:
@@ -393,6 +394,8 @@ def prescan(
                             return sf
                     newlines += chunk.count(b"\n")
                     first = chunk.find(b"\n")
+                    if not tail and (first < 0 or first == len(chunk) - 1):
+                        cr_split = _cr_between_lines(chunk)  # the file's first line, whole or not
                     if first < 0:
                         run += len(chunk)
                     else:
@@ -428,6 +431,9 @@ def prescan(
             finally:
                 if ahead is not None:
                     ahead.close()  # waits for the read in flight before the file closes
+        if cr_split and (newlines == 0 or (newlines == 1 and last == b"\n")):
+            sf.error = CR_LINE_ENDS
+            return sf
         if clean and line_head:  # the last line, without a newline
             whole = b"".join(line_head)
             clean = not _not_json(whole, 0, len(whole), re2)
@@ -462,6 +468,9 @@ def _prescan_whole(
         update(data)
     first = data.find(b"\n")
     last_nl = data.rfind(b"\n")
+    if (first < 0 or first == len(data) - 1) and _cr_between_lines(data):  # one line
+        sf.error = CR_LINE_ENDS
+        return
     limit = max_line_limit() if line_limit is None else line_limit
     clean = not found
     if clean and not data.isascii():
@@ -603,6 +612,26 @@ def whole_file_problem(head: bytes) -> str | None:
         return _compressed_reason(packed)
     encoding = foreign_encoding(head)
     return None if encoding is None else encoding_reason(*encoding)
+
+
+#: Why a file whose lines end in a CR alone is not read (``_cr_between_lines``). JSONL's
+#: lines end in LF (a CR before it is a blank): to every reader of it (DuckDB's, ``grep``,
+#: ``wc -l``) such a file is one line, and was reported as one line that is not JSON.
+CR_LINE_ENDS = (
+    "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
+    "LF (convert it first, e.g. tr '\\r' '\\n')"
+)
+#: Two objects with a CR between them (blanks and more CRs around it): in JSON a value
+#: never follows a closing brace but after a comma, so this is never one object's text.
+_CR_BETWEEN_OBJECTS = re.compile(rb"\}[ \t]*\r[ \t\r]*\{")
+
+
+def _cr_between_lines(buf: bytes) -> bool:
+    """Does ``buf`` (a file's start) hold, before its first LF, objects with a CR between
+    them: lines that end in a CR alone? A CR at the end of the one object is a blank."""
+    end = buf.find(b"\n")
+    end = len(buf) if end < 0 else end
+    return buf.find(b"\r", 0, end) >= 0 and _CR_BETWEEN_OBJECTS.search(buf, 0, end) is not None
 
 
 def _trailing_blank(tail: bytes) -> int:

@@ -1,9 +1,11 @@
 """A problem of a whole input file is said once, for the file, with what to do about it.
 
-A log in UTF-16 or UTF-32 was reported line by line (``not valid UTF-8`` or ``not JSON``
-for each line), which says neither what the file is nor how to fix it. It is now one
-``file: reason`` (the file is listed as not read, as a compressed one is), and the other
-files are read as usual. What the readers take as it is stays so: a UTF-8 byte-order mark.
+A log in UTF-16 or UTF-32, or one whose lines end in a CR alone, was reported line by line
+(``not valid UTF-8`` or ``not JSON`` for each line; a CR-only file as one torn line), which
+says neither what the file is nor how to fix it. Each is now one ``file: reason`` (the file
+is listed as not read, as a compressed one is), and the other files are read as usual.
+What the readers take as it is stays so: a UTF-8 byte-order mark, CRLF line ends, and a CR
+that ends the file's one object or stands between its tokens.
 """
 
 from __future__ import annotations
@@ -60,6 +62,11 @@ ENCODINGS: dict[str, tuple[Callable[[str], bytes], str]] = {
         "reads UTF-8 JSONL (convert it first, e.g. iconv -f UTF-32LE -t UTF-8)",
     ),
 }
+
+CR_ONLY = (
+    "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in LF "
+    "(convert it first, e.g. tr '\\r' '\\n')"
+)
 
 
 def _json(res: Any) -> dict[str, Any]:
@@ -168,3 +175,70 @@ def test_a_utf16_history_is_never_appended_to(run_cli: Any, tmp_path: Path) -> N
 )
 def test_only_text_that_is_utf16_or_utf32_counts(head: bytes) -> None:
     assert sources.whole_file_problem(head) is None
+
+
+# --------------------------------------------------------------------------- CR line ends
+
+
+def test_a_log_whose_lines_end_in_cr_only_is_named_and_the_rest_is_read(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    data = RUN.read_bytes()
+    (logs / "old-mac.jsonl").write_bytes(data.replace(b"\n", b"\r"))
+    # CRLF is read as LF, as it always was (a CR before the LF is no part of the line).
+    (logs / "windows.jsonl").write_bytes(
+        (SAMPLE / "run-2026-11-02.jsonl").read_bytes().replace(b"\n", b"\r\n")
+    )
+    # One object with a CR after it and no LF, or CRs between its tokens (JSON takes a CR
+    # there): one line, read.
+    (logs / "one.jsonl").write_bytes(b'{"run_id": "lone", "seq": 1, "type": "run.start"}\r')
+    inside = b'{"run_id": "inside",\r"seq": 1,\r "type": "run.start"}'
+    (logs / "cr-blank.jsonl").write_bytes(inside)
+    res = run_cli("extract", "logs", "--history", "h.jsonl", "--format", "json")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[0] == f"logs/old-mac.jsonl: {CR_ONLY}"
+    out = _json(res)
+    assert out["unreadable"] == [{"file": "logs/old-mac.jsonl", "line": 0, "reason": CR_ONLY}]
+    assert (out["runs_scored"], out["incomplete"], out["skipped_lines"]) == (
+        1,
+        ["inside", "lone"],
+        [],
+    )
+    res = run_cli("extract", "logs/cr-blank.jsonl", "--history", "h3.jsonl", "--format", "json")
+    assert (res.exit_code, _json(res)["incomplete"]) == (0, ["inside"])
+    # Alone; and with a last LF (the one LF ends the file): each is one file, not read.
+    for name, body in (
+        ("alone.jsonl", data.replace(b"\n", b"\r")),
+        ("last-lf.jsonl", data.replace(b"\n", b"\r")[:-1] + b"\n"),
+        ("last-crlf.jsonl", data.replace(b"\n", b"\r") + b"\n"),
+    ):
+        (tmp_path / name).write_bytes(body)
+        res = run_cli("extract", name, "--history", "h2.jsonl", "--format", "json")
+        assert (res.exit_code, res.stdout) == (3, ""), name
+        assert res.stderr == f"error: nothing could be read: {name}: {CR_ONLY}\n"
+    assert not (tmp_path / "h2.jsonl").exists()
+
+
+def test_cr_line_ends_past_the_first_chunk(tmp_path: Path) -> None:
+    line = json.dumps({"run_id": "r", "type": "note", "data": {"x": "y" * 200}}).encode()
+    n = sources.CHUNK // len(line) + 10
+    p = tmp_path / "big.jsonl"
+    p.write_bytes(b"\r".join([line] * n) + b"\r\n")
+    f = sources.prescan(sources.SourceFile(str(p), "big.jsonl"))
+    assert f.size > sources.CHUNK
+    assert f.error == CR_ONLY
+    # LF lines after the first chunk: not a file of CR line ends (its first line, with CRs
+    # between objects, is reported as that line, as any line that is not JSON).
+    p.write_bytes(b"\r".join([line] * n) + b"\n" + line + b"\n")
+    f = sources.prescan(sources.SourceFile(str(p), "big.jsonl"))
+    assert (f.error, f.lines) == (None, 2)
+
+
+def test_the_other_readers_name_cr_line_ends_too(run_cli: Any, tmp_path: Path) -> None:
+    tasks = (FIXTURES / "pipeline" / "tasks.jsonl").read_bytes()
+    (tmp_path / "tasks.jsonl").write_bytes(tasks.replace(b"\n", b"\r"))
+    res = run_cli("pipeline", "tasks.jsonl", "--no-history")
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr == f"error: no task snapshot file could be read:\n  tasks.jsonl: {CR_ONLY}\n"
