@@ -966,6 +966,9 @@ def _extract_scope(
                 lock_timeout=max(wait, HISTORY_APPEND_GRACE),
                 scored_at=scored_at,
                 discovered=(found, found_issues),
+                # An empty run log is a run that has just begun: listed (empty_files), not
+                # rejected, and a project with nothing else is read, with no run to score.
+                allow_empty=True,
             )
         except NothingReadable as e:
             scope.rejected.append(Diagnostic("unreadable", ", ".join(dirs), 0, str(e)))

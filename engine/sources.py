@@ -2154,6 +2154,12 @@ def _check_line(line: bytes) -> str | None:
     return None
 
 
+def no_lines_reason(f: SourceFile, what: str) -> str:
+    """How every reader says that ``f``, read, holds no line of ``what`` (``events``): when
+    none of the input holds one, that is nothing read (exit 3), as no file at all is."""
+    return f"empty (no {what})" if f.size == 0 else f"only blank lines (no {what})"
+
+
 def describe(files: Iterable[SourceFile]) -> list[dict[str, object]]:
     """Manifest rows (path, size, mtime, hash) for files that were read."""
     return [

@@ -689,6 +689,7 @@ def extract(
     scored_at: str | None = None,
     progress: Progress | None = None,
     discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None = None,
+    allow_empty: bool = False,
 ) -> ExtractResult:
     """Score runs from ``paths`` and append new records to the history.
 
@@ -703,6 +704,11 @@ def extract(
     whose ``mtime_ns`` is set was stat'ed by the caller just before: its ``size``,
     ``mtime_ns`` and ``ctime_ns`` are compared with the manifest as they are (100k run
     files: ~0.4 s of discovery and ~0.4 s of stat-ing less).
+
+    Raises ``NothingReadable`` when the files read hold no event: each was rejected, or
+    holds no line (empty, or blank lines only: ``<file>: empty (no events)``), unless
+    ``allow_empty`` (the nightly job, which lists empty run logs itself: a run that has
+    just begun has one) takes files that hold no line for read, with nothing to score.
 
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
@@ -732,6 +738,7 @@ def extract(
             scored_at=scored_at,
             progress=progress,
             discovered=discovered,
+            allow_empty=allow_empty,
         )
     finally:
         for k in keys_ahead:
@@ -763,6 +770,7 @@ def _extract(
     scored_at: str | None,
     progress: Progress | None,
     discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None,
+    allow_empty: bool,
 ) -> ExtractResult:
     # Before any file is stat'ed or read here: the time of the read the manifest records.
     read_ns = time.time_ns()
@@ -918,10 +926,25 @@ def _extract(
             {"file": f.display, "line": 0, "reason": f.error} for f in to_read if f.error
         ] + [i.as_dict() for i in skipped if i.line == 0]
         accepted = int(con.execute("SELECT count(*) FROM accepted").fetchall()[0][0])
-        if not unchanged and accepted == 0 and (unreadable or skipped_lines or not readable):
+        if (
+            not unchanged
+            and accepted == 0
+            and (unreadable or skipped_lines or not readable or not allow_empty)
+        ):
+            # A file read that holds no line is said too: input of empty files only exited 0
+            # without a word, where a folder with no file in it is "no input files" (exit 3).
+            said = {d["file"] for d in unreadable + skipped_lines}
+            with_rows = {
+                r[0] for r in con.execute("SELECT DISTINCT _file FROM raw_events").fetchall()
+            }
+            empty = [
+                {"file": f.display, "line": 0, "reason": sources.no_lines_reason(f, "events")}
+                for f in readable
+                if f.display not in said and f.display not in with_rows
+            ]
             problems = "; ".join(
                 f"{d['file']}{':' + str(d['line']) if d['line'] else ''}: {d['reason']}"
-                for d in (unreadable + skipped_lines)[:5]
+                for d in (unreadable + empty + skipped_lines)[:5]
             )
             raise NothingReadable(f"nothing could be read{': ' + problems if problems else ''}")
 

@@ -441,7 +441,7 @@ def evaluate_pipelines(
             r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()
         }
         empty = [
-            Diagnostic("error", f.display, None, "no task snapshot lines")
+            Diagnostic("error", f.display, None, sources.no_lines_reason(f, "task snapshots"))
             for f in files
             if f.error is None and f.display not in said and f.display not in with_rows
         ]

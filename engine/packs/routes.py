@@ -330,8 +330,13 @@ def analyze(
     as_of: dt.datetime | None = None,
     *,
     with_router_rows: bool = False,
+    allow_empty: bool = False,
 ) -> RoutesReport:
-    """Score operation episodes: comparisons, cascades, findings and the matrix."""
+    """Score operation episodes: comparisons, cascades, findings and the matrix.
+
+    Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
+    no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
+    nightly job) takes such files for a report of no episodes."""
     if not paths:
         raise UsageError("no episode files given")
     policy = policy or Policy()
@@ -353,10 +358,19 @@ def analyze(
             for f, ln, r in con.execute("SELECT file, line, reason FROM routes_rejects").fetchall()
         ]
         episodes = int(con.execute("SELECT count(*) FROM routes_ep").fetchall()[0][0])
-        if episodes == 0 and (issues or rejected):
-            # As extract and pipeline: input that was there but all rejected is nothing
-            # read (exit 3, stdout empty), not a report of no episodes with an exit 1.
-            ordered = _in_order(files, issues + rejected)
+        if episodes == 0 and (issues or rejected or not allow_empty):
+            # As extract and pipeline: input that was there but all rejected, or that holds
+            # no line, is nothing read (exit 3, stdout empty), not a report of no episodes.
+            said = {p.file for p in issues + rejected}
+            with_rows = {
+                r[0] for r in con.execute("SELECT DISTINCT _file FROM routes_raw").fetchall()
+            }
+            empty = [
+                sources.LineIssue(f.display, 0, sources.no_lines_reason(f, "episodes"))
+                for f in files
+                if f.error is None and f.display not in said and f.display not in with_rows
+            ]
+            ordered = _in_order(files, issues + rejected + empty)
             # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
                 "no episode could be read:\n" + sources.listed(ordered, 20),

@@ -249,13 +249,53 @@ def test_the_history_is_never_read_as_a_run_log(run_cli: Run, events: Path) -> N
     assert hist.read_bytes() == before
 
 
-def test_empty_file_is_read_and_holds_no_run(run_cli: Run, tmp_path: Path) -> None:
-    """Spec-silent: an empty log was read fine, nothing was rejected → exit 0, 0 runs."""
+def test_input_that_holds_no_line_is_nothing_read(
+    run_cli: Run, tmp_path: Path, events: Path
+) -> None:
+    """Spec-silent. An empty log given alone exited 0 with nothing said and an empty history
+    written, where a folder with no log in it exits 3 ("no input files"): both are input
+    with nothing in it to read, which the README's exit 3 is ("nothing could be read";
+    stdout empty, not a summary of no runs). Each file is named, with why."""
     (tmp_path / "empty.jsonl").write_bytes(b"")
-    r = run_cli("extract", "empty.jsonl", "--history", "h.jsonl", "--format", "json")
+    for fmt in ("text", "json"):
+        r = run_cli("extract", "empty.jsonl", "--history", "h.jsonl", "--format", fmt)
+        assert (r.exit_code, r.stdout) == (3, "")
+        assert r.stderr == "error: nothing could be read: empty.jsonl: empty (no events)\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.jsonl", "in"]  # nothing written
+    # A folder of such files (one of blank lines only), and stdin, the same.
+    d = tmp_path / "logs"
+    d.mkdir()
+    (d / "a.jsonl").write_bytes(b"")
+    (d / "b.jsonl").write_bytes(b"\n  \r\n\t\n")
+    r = run_cli("extract", "logs", "--history", "h.jsonl", "--format", "json")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == (
+        "error: nothing could be read: logs/a.jsonl: empty (no events); "
+        "logs/b.jsonl: only blank lines (no events)\n"
+    )
+    r = run_cli("extract", "-", "--history", "h.jsonl", input=b"")
+    assert (r.exit_code, r.stderr) == (
+        3,
+        "error: nothing could be read: <stdin>: empty (no events)\n",
+    )
+    (d / "a.jsonl").unlink()
+    (d / "b.jsonl").unlink()
+    r = run_cli("extract", "logs", "--history", "h.jsonl")
+    assert (r.exit_code, r.stderr) == (3, "error: no input files\n")
+    # Beside a rejected file: both named, the empty one after it.
+    (d / "a.jsonl").write_bytes(b"")
+    (d / "junk.jsonl").write_bytes(b"[1]\n")
+    r = run_cli("extract", "logs", "--history", "h.jsonl")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == (
+        "error: nothing could be read: logs/a.jsonl: empty (no events); "
+        "logs/junk.jsonl:1: not a JSON object (an array)\n"
+    )
+    assert not (tmp_path / "h.jsonl").exists()
+    # Beside a log with runs, an empty file is read and holds none: nothing to say of it.
+    r = run_cli("extract", "empty.jsonl", "in/events.jsonl", "--history", "h.jsonl")
     assert r.exit_code == 0
-    out = _json(r)
-    assert out["runs_scored"] == 0 and out["records_written"] == 0
+    assert "empty" not in r.stderr
 
 
 def test_incomplete_only_is_not_an_error(run_cli: Run, events: Path) -> None:

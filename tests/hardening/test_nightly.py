@@ -267,6 +267,43 @@ def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
     assert (tmp_path / "out2").is_dir() and not any((tmp_path / "out2").glob("20*"))
 
 
+def test_empty_inputs_are_nothing_read_by_the_commands_but_not_rejected_by_the_job(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """`extract` and `routes` given only files that hold no line exit 3 (nothing read, each
+    file named). The nightly job keeps taking them as it did: an empty run log is a run
+    that has just begun (listed as an empty file, not rejected input), and empty episode
+    files are a routes report of no episodes; the job exits 0."""
+    ev = tmp_path / "proj" / ".archeflow" / "events"
+    ep = tmp_path / "proj" / ".archeflow" / "episodes"
+    ev.mkdir(parents=True)
+    ep.mkdir(parents=True)
+    (ev / "new-run.jsonl").write_bytes(b"")
+    (ep / "episodes.jsonl").write_bytes(b"")
+    res = run_cli("extract", "proj/.archeflow/events", "--history", "h.jsonl")
+    assert (res.exit_code, res.stderr) == (
+        3,
+        "error: nothing could be read: proj/.archeflow/events/new-run.jsonl: empty (no events)\n",
+    )
+    res = run_cli("routes", "proj/.archeflow/episodes/episodes.jsonl")
+    assert (res.exit_code, res.stderr) == (
+        3,
+        "error: no episode could be read:\n"
+        "  proj/.archeflow/episodes/episodes.jsonl: empty (no episodes)\n",
+    )
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, [])
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    scope = log["scopes"][0]
+    assert (scope["files_read"], scope["empty_files"], scope["rejected"]) == (
+        1,
+        ["proj/.archeflow/events/new-run.jsonl"],
+        [],
+    )
+    routes = json.loads((tmp_path / "out" / DATE / "routes" / "proj" / "routes.json").read_text())
+    assert routes["inputs"]["episodes"] == 0
+
+
 def test_shared_history_and_given_team(tmp_path: Path, run_cli: Any, hh: Any) -> None:
     hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("from-a"))
     hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("from-b"))

@@ -290,7 +290,8 @@ def test_nothing_usable_names_the_empty_inputs(tmp_path: Path, h: Any) -> None:
         engine.evaluate_pipelines(files, eval_date=h.EVAL_DATE)
     assert str(e.value) == (
         "no usable task snapshot in the input:\n"
-        f"  {files[0]}: no task snapshot lines\n  {files[1]}: no task snapshot lines"
+        f"  {files[0]}: empty (no task snapshots)\n"
+        f"  {files[1]}: only blank lines (no task snapshots)"
     )
 
 

@@ -380,7 +380,7 @@ def test_input_whose_every_line_is_rejected_exits_3(
 ) -> None:
     """A file whose lines were all rejected was exit 1 ("the rest was processed") with a
     report of no episodes (`[]`, a header-only CSV), where extract and pipeline exit 3:
-    nothing was read. An empty file is still a report of nothing (exit 0)."""
+    nothing was read. A file that holds no line is named beside them."""
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"not": "an episode"}\nnot json\n', encoding="utf-8")
     empty = tmp_path / "empty.jsonl"
@@ -391,13 +391,40 @@ def test_input_whose_every_line_is_rejected_exits_3(
         "error: no episode could be read:\n"
         f"  {bad}:1: lacks episodeId (a non-empty string)\n"
         f"  {bad}:2: not JSON: Expecting value: line 1 column 1 (char 0)\n"
+        f"  {empty}: empty (no episodes)\n"
     )
-    assert run_cli(*args, str(empty), "--as-of", AS_OF).exit_code == 0
     # one good episode is enough: the rest is rejected, exit 1, as before
     g = gen()
     g.cell(HAIKU, 1, 1)
     good = g.write(tmp_path / "good.jsonl")
     assert run_cli(*args, str(bad), str(good), "--as-of", AS_OF).exit_code == 1
+
+
+@pytest.mark.parametrize(
+    "args", [["routes"], ["routes", "--format", "json"], ["routes", "export-router-rows"]]
+)
+def test_input_that_holds_no_line_is_nothing_read(
+    args: list[str], gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Spec-silent. Episode files that hold no line (empty, or blank lines only) were a
+    report of no episodes (exit 0), where a folder with no file in it exits 3, as extract
+    and pipeline do for both: nothing was there to read (README, exit 3: stdout empty, not
+    a document of no rows). Each file is named, with why."""
+    (tmp_path / "a.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_text("\n \n", encoding="utf-8")
+    res = run_cli(*args, "a.jsonl", "b.jsonl", "--as-of", AS_OF)
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr == (
+        "error: no episode could be read:\n"
+        "  a.jsonl: empty (no episodes)\n"
+        "  b.jsonl: only blank lines (no episodes)\n"
+    )
+    # Beside a file of episodes, an empty one is read and holds none (exit 0).
+    g = gen()
+    g.cell(HAIKU, 1, 1)
+    g.write(tmp_path / "good.jsonl")
+    res = run_cli(*args, "a.jsonl", "good.jsonl", "--as-of", AS_OF)
+    assert (res.exit_code, res.stderr) == (0, "")
 
 
 def test_raw_prompt_text_never_reaches_output(gen: Any, run_cli: Any, tmp_path: Path) -> None:
