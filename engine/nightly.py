@@ -971,7 +971,12 @@ def _extract_scope(
                 allow_empty=True,
             )
         except NothingReadable as e:
-            scope.rejected.append(Diagnostic("unreadable", ", ".join(dirs), 0, str(e)))
+            # Each file or line that could not be read, with its own file and line, as the
+            # packs' are (the message itself, one entry naming the folders, ran them together).
+            scope.rejected.extend(
+                [Diagnostic("unreadable", f, ln, why) for f, ln, why in e.problems]
+                or [Diagnostic("unreadable", ", ".join(dirs), 0, str(e))]
+            )
         except LockTimeout as e:
             # A hand-run extract appending for longer than we wait: this project's step
             # fails, the others go on. Its report is not tried: it would wait as long again.

@@ -260,7 +260,7 @@ def test_input_that_holds_no_line_is_nothing_read(
     for fmt in ("text", "json"):
         r = run_cli("extract", "empty.jsonl", "--history", "h.jsonl", "--format", fmt)
         assert (r.exit_code, r.stdout) == (3, "")
-        assert r.stderr == "error: nothing could be read: empty.jsonl: empty (no events)\n"
+        assert r.stderr == "error: nothing could be read:\n  empty.jsonl: empty (no events)\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.jsonl", "in"]  # nothing written
     # A folder of such files (one of blank lines only), and stdin, the same.
     d = tmp_path / "logs"
@@ -270,13 +270,13 @@ def test_input_that_holds_no_line_is_nothing_read(
     r = run_cli("extract", "logs", "--history", "h.jsonl", "--format", "json")
     assert (r.exit_code, r.stdout) == (3, "")
     assert r.stderr == (
-        "error: nothing could be read: logs/a.jsonl: empty (no events); "
-        "logs/b.jsonl: only blank lines (no events)\n"
+        "error: nothing could be read:\n  logs/a.jsonl: empty (no events)\n"
+        "  logs/b.jsonl: only blank lines (no events)\n"
     )
     r = run_cli("extract", "-", "--history", "h.jsonl", input=b"")
     assert (r.exit_code, r.stderr) == (
         3,
-        "error: nothing could be read: <stdin>: empty (no events)\n",
+        "error: nothing could be read:\n  <stdin>: empty (no events)\n",
     )
     (d / "a.jsonl").unlink()
     (d / "b.jsonl").unlink()
@@ -288,8 +288,8 @@ def test_input_that_holds_no_line_is_nothing_read(
     r = run_cli("extract", "logs", "--history", "h.jsonl")
     assert (r.exit_code, r.stdout) == (3, "")
     assert r.stderr == (
-        "error: nothing could be read: logs/a.jsonl: empty (no events); "
-        "logs/junk.jsonl:1: not a JSON object (an array)\n"
+        "error: nothing could be read:\n  logs/a.jsonl: empty (no events)\n"
+        "  logs/junk.jsonl:1: not a JSON object (an array)\n"
     )
     assert not (tmp_path / "h.jsonl").exists()
     # Beside a log with runs, an empty file is read and holds none: nothing to say of it.
@@ -644,3 +644,24 @@ def test_text_summary_names_the_runs_and_lines_it_counts(run_cli: Run, tmp_path:
     assert again.stderr.splitlines()[:22] == r.stderr.splitlines()[:22]
     out = _json(run_cli("extract", "in.jsonl", "--history", "h2.jsonl", "--format", "json"))
     assert out["incomplete"] == [f"open-{i:02d}" for i in range(22)]
+
+
+def test_nothing_read_lists_each_problem_on_its_own_line(run_cli: Any, tmp_path: Path) -> None:
+    """Input none of whose lines could be read listed the first five problems run together
+    on one line, and the rest not at all; routes and pipeline list theirs one a line, the
+    first 20, then how many more. extract now does too, in the files' order."""
+    (tmp_path / "a.jsonl").write_text("".join(f"bad {i}\n" for i in range(1, 8)))
+    r = run_cli("extract", "a.jsonl", "--history", "h.jsonl")
+    assert (r.exit_code, r.stdout) == (3, "")
+    why = "not JSON: Expecting value: line 1 column 1 (char 0)"
+    assert r.stderr == "error: nothing could be read:\n" + "".join(
+        f"  a.jsonl:{i}: {why}\n" for i in range(1, 8)
+    )
+    (tmp_path / "b.jsonl").write_text("[1]\n" * 30)
+    r = run_cli("extract", "b.jsonl", "a.jsonl", "--history", "h.jsonl")
+    assert r.exit_code == 3
+    assert r.stderr.splitlines() == [
+        "error: nothing could be read:",
+        *(f"  b.jsonl:{i}: not a JSON object (an array)" for i in range(1, 21)),
+        "  … and 17 more",
+    ]

@@ -283,7 +283,7 @@ def test_empty_inputs_are_nothing_read_by_the_commands_but_not_rejected_by_the_j
     res = run_cli("extract", "proj/.archeflow/events", "--history", "h.jsonl")
     assert (res.exit_code, res.stderr) == (
         3,
-        "error: nothing could be read: proj/.archeflow/events/new-run.jsonl: empty (no events)\n",
+        "error: nothing could be read:\n  proj/.archeflow/events/new-run.jsonl: empty (no events)\n",
     )
     res = run_cli("routes", "proj/.archeflow/episodes/episodes.jsonl")
     assert (res.exit_code, res.stderr) == (
@@ -654,3 +654,25 @@ def test_ctrl_c_in_a_query_stops_the_job(
     for name in ("a", "b"):
         hist = tmp_path / name / ".archeflow" / "memory" / "effectiveness.jsonl"
         assert len(hist.read_text().splitlines()) == 2  # guardian and sage, once
+
+
+def test_an_events_folder_of_unreadable_logs_is_rejected_file_by_file(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """A project whose every run log is unreadable was one rejected entry naming the events
+    folder, its reason the whole error run together; the packs' rejected inputs are one
+    per file and line. Now the effectiveness step's are too."""
+    ev = tmp_path / "proj" / ".archeflow" / "events"
+    ev.mkdir(parents=True)
+    (ev / "a.jsonl").write_text("not json\n[1]\n")
+    (ev / "b.jsonl").write_bytes(b"\x1f\x8b\x08\x00rest")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stdout) == (3, "")
+    rejected = [line for line in res.stderr.splitlines() if line.startswith("  proj/")]
+    assert rejected == [
+        "  proj/.archeflow/events/a.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        "  proj/.archeflow/events/a.jsonl:2: not a JSON object (an array)",
+        "  proj/.archeflow/events/b.jsonl: gzip-compressed: runscore reads plain JSONL "
+        "(decompress it first)",
+        "  proj/.archeflow/memory/effectiveness.jsonl: no history yet; no report",
+    ], res.stderr

@@ -99,7 +99,7 @@ def test_a_utf16_or_utf32_log_is_named_once_and_the_rest_is_read(
     # Alone (the pre-scan that reads the file itself): nothing else to read.
     alone = run_cli("extract", "logs/wide.jsonl", "--history", "h2.jsonl", "--format", "json")
     assert (alone.exit_code, alone.stdout) == (3, "")
-    assert alone.stderr == f"error: nothing could be read: logs/wide.jsonl: {reason}\n"
+    assert alone.stderr == f"error: nothing could be read:\n  logs/wide.jsonl: {reason}\n"
     assert not (tmp_path / "h2.jsonl").exists()
 
 
@@ -217,7 +217,7 @@ def test_a_log_whose_lines_end_in_cr_only_is_named_and_the_rest_is_read(
         (tmp_path / name).write_bytes(body)
         res = run_cli("extract", name, "--history", "h2.jsonl", "--format", "json")
         assert (res.exit_code, res.stdout) == (3, ""), name
-        assert res.stderr == f"error: nothing could be read: {name}: {CR_ONLY}\n"
+        assert res.stderr == f"error: nothing could be read:\n  {name}: {CR_ONLY}\n"
     assert not (tmp_path / "h2.jsonl").exists()
 
 
