@@ -937,7 +937,7 @@ def _extract(
             with_rows = {
                 r[0] for r in con.execute("SELECT DISTINCT _file FROM raw_events").fetchall()
             }
-            empty = [
+            empty: list[dict[str, Any]] = [
                 {"file": f.display, "line": 0, "reason": sources.no_lines_reason(f, "events")}
                 for f in readable
                 if f.display not in said and f.display not in with_rows
