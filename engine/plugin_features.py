@@ -15,7 +15,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -23,6 +23,7 @@ from typing import Any
 import pyarrow as pa
 import yaml
 from runscore.engine.sources import LineIssue
+from runscore.engine.yaml_keys import DuplicateKeysLoader
 
 SKILL_FILE = "SKILL.md"
 
@@ -282,40 +283,12 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-class _KeysLoader(yaml.SafeLoader):
-    """``yaml.SafeLoader`` that notes every key given twice in one mapping, as (line of the
-    second, 0-based; the key; line of the first), and loads as it does (the last value
-    kept, as the reference's ``safe_load``). YAML requires unique keys; PyYAML keeps the
-    last without a word, and a second ``description:`` replaced the first. Keys a merge
-    (``<<``) brings in may be overridden, as YAML allows."""
-
-    def __init__(self, src: str) -> None:
-        super().__init__(src)
-        self.duplicates: list[tuple[int, Any, int]] = []
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: dict[Hashable, int] = {}
-        for key_node, _ in node.value:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                continue
-            key = self.construct_object(key_node, deep=True)
-            if not isinstance(key, Hashable):
-                continue  # the base constructor says "found unhashable key"
-            try:
-                first = seen.setdefault(key, key_node.start_mark.line)
-            except TypeError:  # a tuple holding a list: unhashable after all
-                continue
-            if first != key_node.start_mark.line:
-                self.duplicates.append((key_node.start_mark.line, key, first))
-        return super().construct_mapping(node, deep)
-
-
 def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
     """``yaml.safe_load(src)`` (the same steps, so the same object and the same errors),
     the line of ``src`` (0-based) of its top-level ``description`` key, when it has one:
     the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8), and the
-    keys given twice (``_KeysLoader.duplicates``)."""
-    loader = _KeysLoader(src)
+    keys given twice, as (line of the second, 0-based; the key; line of the first)."""
+    loader = DuplicateKeysLoader(src)
     try:
         node = loader.get_single_node()
         data = loader.construct_document(node) if node is not None else None
@@ -327,7 +300,8 @@ def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
             # The last one: a repeated key's last value is the one safe_load keeps.
             if isinstance(key, yaml.ScalarNode) and key.value == "description":
                 line = key.start_mark.line
-    return data, line, sorted(loader.duplicates, key=lambda d: d[0])
+    dups = [(mark.line, key, first) for key, mark, first in loader.duplicates]
+    return data, line, sorted(dups, key=lambda d: d[0])
 
 
 def split_frontmatter(

@@ -26,7 +26,7 @@ import re
 import secrets
 import stat
 import time
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -622,35 +622,22 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
     members). Keys a merge (``<<``) brings in may be overridden, as YAML allows.
     """
     import yaml
+    from runscore.engine.yaml_keys import DuplicateKeysLoader
 
-    class Loader(yaml.SafeLoader):
-        def construct_mapping(
-            self, node: yaml.MappingNode, deep: bool = False
-        ) -> dict[Hashable, Any]:
-            seen: dict[Hashable, int] = {}
-            for key_node, _ in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    continue
-                key = self.construct_object(key_node, deep=True)
-                if not isinstance(key, Hashable):
-                    continue  # the base constructor says "found unhashable key"
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None,
-                        None,
-                        f"duplicate key {key!r} (first on line {seen[key]}; YAML keeps only "
-                        "the last)",
-                        key_node.start_mark,
-                    )
-                seen[key] = key_node.start_mark.line + 1
-            return super().construct_mapping(node, deep)
-
-    loader = Loader(text)
+    loader = DuplicateKeysLoader(text)
     try:
         root = loader.get_single_node()
         doc = None if root is None else loader.construct_document(root)
     finally:
         loader.dispose()
+    if loader.duplicates:
+        key, mark, first = loader.duplicates[0]
+        raise yaml.constructor.ConstructorError(
+            None,
+            None,
+            f"duplicate key {key!r} (first on line {first + 1}; YAML keeps only the last)",
+            mark,
+        )
     keys = []
     if isinstance(root, yaml.MappingNode):
         keys = [

@@ -329,3 +329,20 @@ def test_a_frontmatter_key_given_twice_is_a_warning_with_its_line(
         ("dup/SKILL.md", 7, f"frontmatter key 'a' is given twice (first on line 6); {why}"),
     ]
     assert result.issues == []
+
+
+def test_a_key_given_twice_on_one_line_is_a_warning_too(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # A flow mapping's keys share a line: a duplicate was told apart from its first by the
+    # line alone, so `{k: 1, k: 2}` kept the last value without a word.
+    text = (
+        "---\nname: flow\n"
+        "description: Use when parsing frontmatter, for testing keys, when reading them twice.\n"
+        "meta: {k: 1, k: 2}\n---\n## Usage\n"
+    )
+    _, result = kit.score(tmp_path, {"flow": {"text": text}})
+    why = "YAML requires keys to be unique: the last value is read"
+    assert [(w.line, w.reason) for w in result.warnings] == [
+        (4, f"frontmatter key 'k' is given twice (first on line 4); {why}")
+    ]

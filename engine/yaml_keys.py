@@ -1,0 +1,44 @@
+"""A YAML loader that notes the keys given twice in one mapping.
+
+YAML requires a mapping's keys to be unique; PyYAML keeps the last value without a word
+(a second ``check:`` in a team preset dropped the first's members, a second
+``description:`` in a SKILL.md replaced the first). Each caller decides what a duplicate
+is: an error in a team preset (configuration), a warning in a skill's front matter (the
+rest of the evaluation goes on). Both load as ``yaml.safe_load`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+import yaml
+
+
+class DuplicateKeysLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that loads as it does (a key given twice keeps its last value)
+    and notes each such key in ``duplicates``, in the order it is constructed: (the key,
+    the mark of the second, the 0-based line of the first). Keys a merge (``<<``) brings in
+    may be overridden, as YAML allows."""
+
+    def __init__(self, src: str) -> None:
+        super().__init__(src)
+        self.duplicates: list[tuple[Any, yaml.error.Mark, int]] = []
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: dict[Hashable, int] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue
+            key = self.construct_object(key_node, deep=True)
+            if not isinstance(key, Hashable):
+                continue  # the base constructor says "found unhashable key"
+            try:
+                first = seen.get(key)
+                if first is None:
+                    seen[key] = key_node.start_mark.line
+                    continue
+            except TypeError:  # a tuple holding a list: unhashable after all
+                continue
+            self.duplicates.append((key, key_node.start_mark, first))
+        return super().construct_mapping(node, deep)
