@@ -2156,7 +2156,8 @@ def _check_line(line: bytes) -> str | None:
 
 def no_lines_reason(f: SourceFile, what: str) -> str:
     """How every reader says that ``f``, read, holds no line of ``what`` (``events``): when
-    none of the input holds one, that is nothing read (exit 3), as no file at all is."""
+    none of the input holds one, that is nothing read (exit 3), as no file at all is (a
+    plugin option's file, beside the skills read, is a warning)."""
     return f"empty (no {what})" if f.size == 0 else f"only blank lines (no {what})"
 
 

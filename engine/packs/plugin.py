@@ -110,9 +110,12 @@ def _read_input(
     columns: dict[str, str],
     option: str,
     unique_keys: dict[str, tuple[str, ...] | None],
+    what: str,
+    warnings: list[LineIssue],
 ) -> list[LineIssue]:
     """Read one optional JSONL input; a missing file is a usage error, bad lines (one giving
-    a key of ``unique_keys`` twice too) are issues."""
+    a key of ``unique_keys`` twice too) are issues. A file that holds no line (empty, or
+    blank lines only) of ``what`` is a warning in ``warnings``."""
     if path is None:
         sources.read_jsonl(con, [], table, columns)
         return []
@@ -126,6 +129,15 @@ def _read_input(
     res = sources.read_jsonl(con, files, table, columns, unique_keys=unique_keys)
     issues = list(res.skipped)
     issues.extend(LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable)
+    # A file given that holds nothing was scored as if not given, without a word: a judge
+    # step that wrote nothing left every skill at depth quick and exit 0. The skills were
+    # read, so it is not nothing read (exit 3), and no line was rejected (exit 1).
+    if not res.skipped and not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
+        warnings.extend(
+            LineIssue(f.display, 0, f"{sources.no_lines_reason(f, what)}; scored without {option}")
+            for f in res.files
+            if f.error is None
+        )
     return issues
 
 
@@ -222,10 +234,29 @@ def evaluate(
     _load_arrow(con, "plugin_xrefs", scan.xrefs)
 
     issues = list(scan.issues)
-    issues += _read_input(con, judge, "plugin_judge_in", JUDGE_COLUMNS, "--judge", _judge_keys(con))
-    issues += _read_input(con, mc, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS)
+    empty: list[LineIssue] = []
     issues += _read_input(
-        con, matchups, "plugin_matchups_in", MATCHUP_COLUMNS, "--matchups", MATCHUP_KEYS
+        con,
+        judge,
+        "plugin_judge_in",
+        JUDGE_COLUMNS,
+        "--judge",
+        _judge_keys(con),
+        "judge results",
+        empty,
+    )
+    issues += _read_input(
+        con, mc, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS, "Monte Carlo runs", empty
+    )
+    issues += _read_input(
+        con,
+        matchups,
+        "plugin_matchups_in",
+        MATCHUP_COLUMNS,
+        "--matchups",
+        MATCHUP_KEYS,
+        "matchups",
+        empty,
     )
     _load_arrow(con, "plugin_path_keys", _path_keys(con, scan.features))
 
@@ -241,6 +272,7 @@ def evaluate(
     ]
     warnings = [
         *scan.warnings,
+        *empty,
         *(
             LineIssue(str(f), int(ln), str(r))
             for f, ln, r in con.execute(

@@ -323,6 +323,34 @@ def test_missing_input_file_is_a_usage_error(
     assert "--judge nope.jsonl: no such file" in r.stderr
 
 
+@pytest.mark.parametrize("command", ["score", "rank"])
+def test_an_option_given_a_file_that_holds_no_line_is_said_once_for_the_file(
+    run_cli: Callable[..., Result], fixture_root: str, command: str
+) -> None:
+    # Such a file was read as "no results": every skill scored at depth quick, exit 0, not a
+    # word. The skills were read (not nothing read, exit 3) and no line was rejected (not
+    # exit 1): a warning per file, the report as without the option.
+    Path("judge.jsonl").write_text("")
+    Path("mc.jsonl").write_text("\n  \r\n\t\n")
+    Path("matchups.jsonl").write_text("")
+    opts = ["--judge", "judge.jsonl", "--mc", "mc.jsonl", "--matchups", "matchups.jsonl"]
+    extra = ["--no-history"] if command == "score" else []
+    r = run_cli("plugin", command, fixture_root, *opts, "--format", "csv", *extra)
+    plain = run_cli("plugin", command, fixture_root, "--format", "csv", *extra)
+    assert (r.exit_code, r.stdout) == (0, plain.stdout)
+    said = [line for line in r.stderr.splitlines() if line not in plain.stderr.splitlines()]
+    assert said == [
+        "warning: judge.jsonl: empty (no judge results); scored without --judge",
+        "warning: mc.jsonl: only blank lines (no Monte Carlo runs); scored without --mc",
+        "warning: matchups.jsonl: empty (no matchups); scored without --matchups",
+    ]
+    # A file with a line is not empty, though the line is not used (exit 1, the line said).
+    Path("judge.jsonl").write_text("\n{}\n")
+    r = run_cli("plugin", command, fixture_root, "--judge", "judge.jsonl", *extra)
+    assert r.exit_code == 1
+    assert "judge.jsonl:2: " in r.stderr and "warning: judge.jsonl" not in r.stderr
+
+
 def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> None:
     r = run_cli("plugin", "score", fixture_root, "--out", "report", "--no-history")
     assert r.exit_code == 0 and r.stdout == ""
