@@ -159,6 +159,49 @@ def test_numbers_too_large_for_a_double_are_refused_not_read_as_infinity(
     ]
 
 
+def test_a_number_that_is_not_finite_is_worded_alike_in_every_input(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # Every spelling JSON parsing lets through, in each of the three inputs. Infinity and
+    # NaN are not JSON: the line is refused by the reader, alike in each. A number too large
+    # for a double is JSON and reads as infinity: a judge score said "= inf is outside
+    # [0, 1]" and a quality score "= -inf is outside [0, 1]", where an opponent's rating
+    # and a token count said "is not a finite number".
+    spellings = ["Infinity", "-Infinity", "NaN", "1e999", "-1e999", "9" * 400]
+    judge = '{"skill": "s", "judge": "j%d", "scores": {"output_quality": %s}}'
+    mc = '{"skill": "s", "activated": true, "quality_score": %s}'
+    mk = '{"skill": "s", "opponent": "o", "opponent_elo": %s, "result": "win"}'
+    by_skill, result = kit.score(
+        tmp_path,
+        {"s": SKILL},
+        judge=[judge % (i, v) for i, v in enumerate(spellings)],
+        mc=[mc % v for v in spellings],
+        matchups=[mk % v for v in spellings],
+    )
+    refused = {
+        1: "not JSON: Infinity is not valid JSON",
+        2: "not JSON: -Infinity is not valid JSON",
+        3: "not JSON: NaN is not valid JSON",
+    }
+    not_finite = {
+        "judge.jsonl": "scores.output_quality is not a finite number; treated as unmeasured",
+        "mc.jsonl": "quality_score is not a finite number; read as absent",
+        "matchups.jsonl": "opponent_elo is not a finite number",
+    }
+    assert sorted((Path(i.file).name, i.line, i.reason) for i in result.issues) == sorted(
+        [
+            (f, line, refused.get(line, reason))
+            for f, reason in not_finite.items()
+            for line in range(1, 7)
+        ]
+    )
+    got = by_skill["s"]
+    # The lines that read were used as unmeasured: 3 judges with no score, 3 runs without
+    # a quality, no matchup.
+    assert (got["judges"]["count"], got["mc"]["n"], got["elo"]) == (3, 3, None)
+    assert (got["mc"]["quality_n"], got["dimensions"]["output_quality"]) == (0, None)
+
+
 def test_the_bootstrap_interval_follows_the_readme(rated: Any) -> None:
     # Spec §7: "500 bootstrap resamples of the matchup list with a fixed, documented seed".
     # The seed and how a resample draws were only in an SQL comment; the README now says

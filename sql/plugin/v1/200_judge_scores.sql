@@ -6,8 +6,9 @@
 --             reported);
 --           plugin_judge_scores (sid, judge, judge_ord, dimension, dim_ord, score) — one row per
 --             measured score (numeric and within [0, 1]); missing, null or non-numeric scores
---             are unmeasured (no row); non-numeric ones ("0.8", true, a list) and out-of-range
---             numbers are also reported (with the value, its JSON cut at 40 characters);
+--             are unmeasured (no row); non-numeric ones ("0.8", true, a list: the value's
+--             JSON cut at 40 characters), out-of-range numbers (the value) and numbers too
+--             large for a double (1e400: not a finite number) are also reported;
 --           plugin_judge_dims (sid, dimension, score, judges) — the mean over judges per
 --             dimension (Python sum() / count, judges in input order);
 --           plugin_judge_count (sid, judges) — judges with an accepted line per skill;
@@ -75,7 +76,12 @@ WHERE d.judge_feeds;
 
 INSERT INTO plugin_input_issues
 SELECT _file, _line,
-       format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension, value)
+       -- 1e400 is JSON, but a double takes it as infinity: worded as a matchup's
+       -- opponent_elo and a Monte Carlo run's numbers are, not "= inf is outside [0, 1]".
+       CASE WHEN isfinite(value)
+            THEN format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension, value)
+            ELSE format('scores.{} is not a finite number; treated as unmeasured', dimension)
+       END
 FROM plugin_judge_values
 WHERE vtype IN ('DOUBLE', 'BIGINT', 'UBIGINT') AND NOT (value BETWEEN 0 AND 1)
 UNION ALL

@@ -3,7 +3,8 @@
 --           JSON), plugin_key_map.
 -- Produces: plugin_mc_runs (sid, _ord, activated, errored, quality, tokens) — one row per
 --             accepted run. `activated` must be a boolean; `errored` a boolean or absent
---             (= false); `quality_score` a number in [0, 1] or absent/null (no quality value);
+--             (= false); `quality_score` a finite number in [0, 1] or absent/null (no
+--             quality value);
 --             `tokens` a finite number ≥ 0 or absent/null (no token count). A bad optional field is
 --             reported and read as absent; a bad skill or `activated` rejects the line.
 --           plugin_mc_counts (sid, n, n_activated, n_errored) — the counts the exact
@@ -23,6 +24,8 @@ SELECT r.*, m.sid,
        CASE WHEN r.quality_score IS NULL OR json_type(r.quality_score) = 'NULL' THEN NULL
             WHEN json_type(r.quality_score) NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT')
                 THEN 'quality_score is not a number; read as absent'
+            WHEN NOT isfinite(r.quality_score::DOUBLE)
+                THEN 'quality_score is not a finite number; read as absent'
             WHEN NOT (r.quality_score::DOUBLE BETWEEN 0 AND 1)
                 THEN format('quality_score = {} is outside [0, 1]; read as absent',
                             r.quality_score::DOUBLE)
