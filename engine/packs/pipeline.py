@@ -361,9 +361,12 @@ def _problems(problems: Sequence[Diagnostic]) -> list[tuple[str, int, str]]:
 
 
 def _fmt_problems(problems: Sequence[Diagnostic], limit: int | None = 20) -> str:
-    """One line each (``limit``: the first so many, then how many more; None: all)."""
+    """One line each (``limit``: the first so many, then how many more; None: all). A line
+    break in a problem (a file name, a pipeline id) is written ``\\n``, as
+    ``sources.listed`` writes it: the CLI takes a line that opens with two spaces for
+    another problem, so "a\\n  b.jsonl: x" read as two."""
     shown = problems if limit is None else problems[:limit]
-    lines = [f"  {p}" for p in shown]
+    lines = [f"  {p}".replace("\n", "\\n") for p in shown]
     if limit is not None and len(problems) > limit:
         lines.append(f"  … and {len(problems) - limit} more")
     return "\n".join(lines)

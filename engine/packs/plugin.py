@@ -223,9 +223,10 @@ def evaluate(
         raise UsageError("give at least one ROOT folder to search for skills")
     scan = plugin_features.scan(roots)
     if scan.features.num_rows == 0:
-        detail = "\n".join(f"  {i.location()}: {i.reason}" for i in scan.issues)
+        # Listed as every reader lists them: a line break in a root's name escaped, or a
+        # root named "a\n  b" read as two.
         raise NothingReadable(
-            "no skill could be scored:\n" + detail,
+            "no skill could be scored:\n" + sources.listed(scan.issues),
             [(i.file, i.line, i.reason) for i in scan.issues],
         )
     con = con or db.connect()

@@ -220,6 +220,38 @@ def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None
     ]
 
 
+def test_a_line_break_in_a_listed_input_never_forges_another(run_cli: Any, tmp_path: Path) -> None:
+    """The CLI takes each line of the list that opens with two spaces for an input of its
+    own. pipeline and plugin wrote a name's line break as it is, so a file or root named
+    "a\\n  forged.jsonl:9: ..." listed an input that nothing read, as routes never did."""
+    forged = "\n  forged.jsonl:9: bad"
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / f"a{forged}.jsonl").write_text("")
+    (tmp_path / "t" / f"b{forged}.jsonl").write_text('{"id": "x"}\n')
+    res = run_cli("pipeline", "t", "--no-history")
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr.splitlines() == [
+        "error: no usable task snapshot in the input:",
+        "  t/b\\n  forged.jsonl:9: bad.jsonl:1: no pipeline id (pipelineId or metadata.pipelineId)",
+        "  t/a\\n  forged.jsonl:9: bad.jsonl: empty (no task snapshots)",
+    ]
+    res = run_cli("pipeline", f"gone{forged}", "--no-history")
+    assert (res.exit_code, res.stderr.splitlines()) == (
+        3,
+        [
+            "error: no task snapshot file could be read:",
+            "  gone\\n  forged.jsonl:9: bad: no such file or directory",
+        ],
+    )
+    (tmp_path / f"s{forged}").mkdir()
+    res = run_cli("plugin", "rank", f"s{forged}")
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr.splitlines() == [
+        "error: no skill could be scored:",
+        "  s\\n  forged.jsonl:9: bad: no SKILL.md found under this root",
+    ]
+
+
 #: Values a CSV or markdown writer must not break on, and cells a spreadsheet would read
 #: as a formula: written as they are (one text form in every format; see the README).
 AWKWARD = [
