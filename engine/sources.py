@@ -550,9 +550,13 @@ _ENCODINGS = (
 )
 #: Bytes looked at to tell UTF-16 or UTF-32 text without a byte-order mark: ASCII text in
 #: UTF-16 has a NUL in every other byte (UTF-32: three in four). JSON has no raw NUL, so
-#: UTF-8 JSONL never looks so; a character past U+00FF (UTF-16) in this much of the first
-#: line hides it, and the file is then reported line by line, as before.
+#: UTF-8 JSONL never looks so. The bytes the pre-scan holds already (its first chunk's).
 _NUL_SAMPLE = 32
+#: Python's codec for each of ``_ENCODINGS``, to decode a sample in it.
+_CODECS = {name: name.lower().replace(" ", "-") for name, *_ in _ENCODINGS}
+#: What no JSON text holds raw (a control character but its blanks, a NUL), so that a
+#: sample which decodes to it is not text in that encoding.
+_NOT_JSON_TEXT = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f]")
 #: The first byte (as a number) of a file that may be compressed or in UTF-16 or UTF-32
 #: (``whole_file_problem``): JSONL opens with "{" or a blank.
 _ODD_FIRST = frozenset(magic[0] for magic, _ in _COMPRESSED_MAGIC) | {0xFF, 0xFE, 0x00}
@@ -565,6 +569,16 @@ def _units_of_text(s: bytes, unit: int, at: int) -> bool:
     return bool(s) and b"\x00" not in s[at::unit] and not others.strip(b"\x00")
 
 
+def _text_in(s: bytes, name: str) -> bool:
+    """Does ``s`` (whole code units) decode in encoding ``name`` to what JSON text may hold?
+    A UTF-16 surrogate pair cut at its end is text cut there, not a fault."""
+    try:
+        text = codecs.getincrementaldecoder(_CODECS[name])("strict").decode(s)
+    except UnicodeDecodeError:
+        return False
+    return _NOT_JSON_TEXT.search(text) is None
+
+
 def foreign_encoding(head: bytes) -> tuple[str, str] | None:
     """The encoding ``head`` (a file's first bytes) is in, when it is UTF-16 or UTF-32
     (``("UTF-16 LE", "byte-order mark")``; the second says how it shows), else None.
@@ -572,8 +586,10 @@ def foreign_encoding(head: bytes) -> tuple[str, str] | None:
     A byte-order mark counts when what follows it opens as JSONL does, in that encoding (a
     character below U+0100, "{" or a blank), or nothing does: a UTF-8 log whose first line
     is bytes that are no text (``\\xff\\xfe`` then anything) is reported line by line.
-    Without a mark, its first bytes (``_NUL_SAMPLE``, two characters at least) must be such
-    text throughout."""
+    Without a mark, its first two characters must be such (JSONL opens with "{" or a blank,
+    then a quote, "}" or a blank: ASCII whatever the text) and the rest of its first bytes
+    (``_NUL_SAMPLE``) text in that encoding, a character past U+00FF too: an ASCII key then
+    a name in Chinese was reported line by line."""
     for name, mark, unit, at in _ENCODINGS:
         if head.startswith(mark):
             first = head[len(mark) : len(mark) + unit]
@@ -582,9 +598,16 @@ def foreign_encoding(head: bytes) -> tuple[str, str] | None:
     n = min(len(head), _NUL_SAMPLE)
     for name, _, unit, at in _ENCODINGS:
         s = head[: n - n % unit]
-        if len(s) >= 2 * unit and _units_of_text(s, unit, at):
+        # The two characters first: UTF-8 fails there (its second byte is not NUL), so a
+        # history's every append (``history._refuse_unreadable``) decodes nothing.
+        if len(s) < 2 * unit or not _units_of_text(s[: 2 * unit], unit, at):
+            continue
+        if _units_of_text(s, unit, at):
             nul = "every other byte is" if unit == 2 else "three bytes in four are"
             return name, f"no byte-order mark; {nul} NUL"
+        if _text_in(s, name):
+            nul = "a NUL byte" if unit == 2 else "three NUL bytes"
+            return name, f"no byte-order mark; {nul} beside each ASCII character"
     return None
 
 

@@ -156,6 +156,45 @@ def test_a_utf16_history_is_never_appended_to(run_cli: Any, tmp_path: Path) -> N
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]  # no lock, no manifest
 
 
+#: A run log whose first line opens with a key in Chinese, within the first 32 bytes in
+#: UTF-16 or UTF-32 (8 characters): without a byte-order mark, not every other byte there
+#: is NUL.
+WIDE_FIRST = '{"任务": "修复登录", "ts": "2026-11-01T10:01:00Z", "run_id": "w", "seq": 1}\n'
+
+
+@pytest.mark.parametrize(
+    ("codec", "name", "iconv", "nul"),
+    [
+        ("utf-16-le", "UTF-16 LE", "UTF-16LE", "a NUL byte"),
+        ("utf-16-be", "UTF-16 BE", "UTF-16BE", "a NUL byte"),
+        ("utf-32-le", "UTF-32 LE", "UTF-32LE", "three NUL bytes"),
+        ("utf-32-be", "UTF-32 BE", "UTF-32BE", "three NUL bytes"),
+    ],
+)
+def test_a_log_without_a_mark_is_named_once_with_a_character_past_u00ff_at_its_start(
+    run_cli: Any, tmp_path: Path, codec: str, name: str, iconv: str, nul: str
+) -> None:
+    # Such a file was reported line by line ("not valid UTF-8", "not JSON"): the test for
+    # it wanted every character of its first 32 bytes below U+0100. Its first two are
+    # ASCII in every JSONL file ("{" and a quote), and the rest is told by decoding.
+    reason = (
+        f"encoded as {name} (no byte-order mark; {nul} beside each ASCII character): "
+        f"runscore reads UTF-8 JSONL (convert it first, e.g. iconv -f {iconv} -t UTF-8)"
+    )
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    shutil.copy(SAMPLE / "run-2026-11-02.jsonl", logs / "plain.jsonl")
+    text = WIDE_FIRST + RUN.read_text(encoding="utf-8")
+    (logs / "wide.jsonl").write_bytes(text.encode(codec))
+    assert "任" in text.encode(codec)[: sources._NUL_SAMPLE].decode(codec, "ignore")
+    res = run_cli("extract", "logs", "--history", "h.jsonl", "--format", "json")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[0] == f"logs/wide.jsonl: {reason}"
+    out = _json(res)
+    assert out["unreadable"] == [{"file": "logs/wide.jsonl", "line": 0, "reason": reason}]
+    assert (out["runs_scored"], out["skipped_lines"]) == (1, [])
+
+
 @pytest.mark.parametrize(
     "head",
     [
@@ -171,6 +210,10 @@ def test_a_utf16_history_is_never_appended_to(run_cli: Any, tmp_path: Path) -> N
         b'\xff\xfe{"run_id": "x", "type": "y"}\n',
         b"\xff\xfe\x00garbage\n",
         b"\xfe\xff\x00",
+        # No mark, two ASCII characters with their NULs, then what is no JSON text in
+        # UTF-16: a control character before U+65E5, a lone low surrogate.
+        b'{\x00"\x00\x01\x00\xe5\x65',
+        b'{\x00"\x00\x00\xdca\x00',
     ],
 )
 def test_only_text_that_is_utf16_or_utf32_counts(head: bytes) -> None:
