@@ -454,3 +454,37 @@ def test_default_version_is_newest_vn_present(write_history, make_series) -> Non
     assert eh.report(mixed, version="archeflow-legacy").versions == ["archeflow-legacy"]
     assert eh.report(mixed, version="effectiveness/v1").versions == ["effectiveness/v1"]
     assert eh.report(mixed, version="all").versions == ["archeflow-legacy", "effectiveness/v1"]
+
+
+def test_team_members_match_history_archetypes_in_any_case(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # ArcheFlow's scorer (and archeflow-legacy after it, §8) keeps an archetype as written:
+    # `Guardian`. A team's members are lower-cased (§6), so `guardian` in the team matched
+    # no line: recommend said no_data and `summary --team` "no scored runs of this team's
+    # members yet" for a guardian with two scored runs.
+    hist = write_history(
+        make_series("Guardian", [0.9, 0.8], version=None, model="haiku")
+        # two spellings of one name: the member's own wins, whatever the runs
+        + make_series("SAGE", [0.3] * 3, version=None)
+        + make_series("sage", [0.5], version=None)
+        + make_series(" Trickster ", [0.2], version=None)
+    )
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [guardian, Sage, trickster, skeptic]\n")
+    rows = eh.recommend(hist, team).table.to_pylist()
+    assert [(r["archetype"], r["score"], r["runs"], r["action"]) for r in rows] == [
+        ("guardian", pytest.approx(0.85), 2, "keep"),
+        ("sage", 0.5, 1, "optimize"),
+        ("trickster", 0.2, 1, "remove"),
+        ("skeptic", None, 0, "no_data"),
+    ]
+    r = run_cli("summary", "--team", str(team), "--history", str(hist))
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == (
+        "Archetype effectiveness (last 10 runs):\n"
+        "  Guardian:    0.85 (keep)              — haiku, cost unknown\n"
+        "  SAGE:        0.30 (consider_removing) — unknown, cost unknown\n"
+        "  sage:        0.50 (optimize)          — unknown, cost unknown\n"
+        "   Trickster : 0.20 (consider_removing) — unknown, cost unknown\n"
+    )

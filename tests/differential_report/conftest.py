@@ -458,7 +458,12 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
     by = runs_of(cur, v)
     rows = []
     for m in team_members(team_text):
-        runs = by.get(m.name, [])
+        # SPEC-SILENT: a history keeps an archetype as written (ArcheFlow's scorer: §8
+        # folds no case), a team's are lower-cased (§6): a member is the history's name in
+        # any case, trimmed. Of several spellings: its own, then most runs, then code points.
+        spellings = [a for a in by if a.strip(" ").lower() == m.name]
+        spellings.sort(key=lambda a: (a != m.name, -len(by[a]), a))
+        runs = by[spellings[0]] if spellings else []
         st = archetype_stats(runs) if runs else None
         # §6 "Current model per member: model_overrides → the member's model in
         # archetypes: → ArcheFlow's defaults (...) → the most frequent model in its

@@ -13,8 +13,21 @@
 -- not_scored; not in history → no_data; score >= keep_min: cheap → keep, expensive →
 -- downgrade, unknown tier → keep; score >= optimize_min: cheap → upgrade, expensive or
 -- unknown tier → optimize; below → remove. (The unknown-tier cases follow ArcheFlow's scorer.)
+-- A member's history is the report row of its name in any case (and trimmed): members are
+-- lower-cased (150), while a history line keeps its archetype as written (ArcheFlow's
+-- scorer, and archeflow-legacy after it, write `Guardian` for data.archetype "Guardian").
+-- When several spellings have rows (lines of ArcheFlow's scorer or archeflow-legacy, which
+-- fold no case, §8, or hand-edited lines), the member's own spelling wins, then the one
+-- with the most runs, then code point order.
 CREATE OR REPLACE TEMP TABLE recommend AS
-WITH resolved AS (
+WITH matched AS (
+    SELECT m.ord, r.*
+    FROM team_members m
+    JOIN report r ON lower(trim(r.archetype)) = m.archetype
+    QUALIFY row_number() OVER (PARTITION BY m.ord
+                               ORDER BY r.archetype = m.archetype DESC, r.runs DESC,
+                                        r.archetype) = 1
+), resolved AS (
     SELECT m.ord, m.archetype, m.phases,
            CASE WHEN m.override_model IS NOT NULL THEN m.override_model
                 WHEN m.listed_model IS NOT NULL THEN m.listed_model
@@ -31,8 +44,8 @@ WITH resolved AS (
            coalesce(r.runs_in_window, 0) AS runs_in_window,
            r.archetype IS NOT NULL AS has_history
     FROM team_members m
-    LEFT JOIN default_models d USING (archetype)
-    LEFT JOIN report r USING (archetype)
+    LEFT JOIN default_models d ON d.archetype = m.archetype
+    LEFT JOIN matched r ON r.ord = m.ord
 ), tiered AS (
     SELECT r.ord, t.tier, t.rank
     FROM resolved r
