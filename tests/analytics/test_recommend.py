@@ -131,6 +131,75 @@ def test_the_current_model_is_the_team_s_not_the_one_the_runs_were_on(
     assert "| skeptic | haiku | 0.72 (3 runs) | Keep haiku: high effectiveness at low cost" in md
 
 
+@pytest.mark.parametrize("version", ["effectiveness/v1", "archeflow-legacy"])
+def test_a_score_earned_on_another_tier_than_the_team_s_model_is_noted(
+    tmp_path: Path, run_cli, write_history, make_series, version: str
+) -> None:
+    # recommend advises on the team's model (§6) with the score of the runs' models: it
+    # said "Keep haiku: high effectiveness at low cost" of a skeptic whose runs were on
+    # sonnet, and only model_source hinted at it. The JSON says which model the score was
+    # earned on; stderr names each member advised on a model of another tier.
+    skeptic = make_series("skeptic", [0.8] * 12, version=version, model="claude-sonnet-4")
+    for rec in skeptic[2:5]:  # the window is the last 10: 7 of them on sonnet
+        rec["model"] = "claude-haiku-4"
+    hist = write_history(
+        skeptic
+        + make_series("sage", [0.5] * 2, version=version, model="haiku")
+        + make_series("reviewer-x", [0.3], version=version, model="sonnet")
+        # same tier, another name: no note
+        + make_series("guardian", [0.9], version=version, model="claude-haiku-4")
+        # a model of no known tier: its tier cannot be said to differ
+        + make_series("trickster", [0.9], version=version, model="gpt-4o")
+        + make_series("custom", [0.9], version=version)
+    )
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "name: t\ncheck: [skeptic, sage, reviewer-x, guardian, trickster, custom, fresh]\n"
+        "archetypes: [{name: reviewer-x, model: claude-opus-4}]\n"
+        "model_overrides: {sage: opus}\n"
+    )
+    rows = eh.recommend(hist, team, version=version).table.to_pylist()
+    assert [
+        (
+            r["archetype"],
+            r["current_model"],
+            r["model_tier"],
+            r["scored_model"],
+            r["scored_model_tier"],
+            r["scored_model_runs"],
+            r["model_tier_differs"],
+            r["action"],
+        )
+        for r in rows
+    ] == [
+        ("skeptic", "haiku", "cheap", "claude-sonnet-4", "standard", 7, True, "keep"),
+        ("sage", "opus", "premium", "haiku", "cheap", 2, True, "optimize"),
+        ("reviewer-x", "claude-opus-4", "premium", "sonnet", "standard", 1, True, "remove"),
+        ("guardian", "haiku", "cheap", "claude-haiku-4", "cheap", 1, False, "keep"),
+        ("trickster", "haiku", "cheap", "gpt-4o", None, 1, None, "keep"),
+        ("custom", "unknown", None, "unknown", None, None, None, "keep"),
+        ("fresh", "unknown", None, None, None, None, None, "no_data"),
+    ]
+    args = ["recommend", str(team), "--history", str(hist), "--sql-version", version]
+    md = run_cli(*args)
+    assert md.exit_code == 0
+    # stdout is the spec's table, as it was
+    assert "| skeptic | haiku | 0.80 (last 10 of 12 runs) | Keep haiku: high effectiveness" in (
+        md.stdout
+    )
+    assert md.stderr == (
+        "note: skeptic: the team leaves it to ArcheFlow's default, haiku (cheap); 7 of its "
+        "last 10 runs ran on claude-sonnet-4 (standard): the score was earned there\n"
+        "note: sage: the team says opus (premium, in model_overrides); its 2 runs ran on "
+        "haiku (cheap): the score was earned there\n"
+        "note: reviewer-x: the team says claude-opus-4 (premium, in its archetypes: entry); "
+        "its one run ran on sonnet (standard): the score was earned there\n"
+    )
+    for fmt in ("json", "csv"):
+        r = run_cli(*args, "--format", fmt)
+        assert (r.exit_code, r.stderr) == (0, md.stderr)
+
+
 def test_a_plan_member_with_a_model_override_is_still_not_scored(
     tmp_path: Path, write_history, make_series
 ) -> None:

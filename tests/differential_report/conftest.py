@@ -92,6 +92,10 @@ RECOMMEND_KEYS = (
     "score",
     "runs",
     "runs_in_window",
+    "scored_model",
+    "scored_model_tier",
+    "scored_model_runs",
+    "model_tier_differs",
     "action",
     "suggested_model",
     "scoring_version",
@@ -513,6 +517,18 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
                 "runs": len(runs),
                 # the runs the score averages (§5's recent window)
                 "runs_in_window": st["runs_in_window"] if st else 0,
+                # SPEC-SILENT: the model the score was earned on (§5's model of the
+                # window), its tier, and the window's runs on it, beside the team's.
+                "scored_model": st["model"] if st else None,
+                "scored_model_tier": st["model_tier"] if st else None,
+                "scored_model_runs": sum(
+                    1 for h in runs[-WINDOW:] if _str(h.rec.get("model")) == st["_history_model"]
+                )
+                if st and st["_history_model"] is not None
+                else None,
+                "model_tier_differs": rank != st["model_tier_rank"]
+                if st and rank is not None and st["model_tier_rank"] is not None
+                else None,
                 "action": action,
                 "suggested_model": tier_step(rank, action),
                 "scoring_version": v,

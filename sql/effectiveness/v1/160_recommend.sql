@@ -1,11 +1,19 @@
 -- effectiveness/v1 · 160 team recommendations                   spec: effectiveness.md §6
--- Reads:    team_members (150), default_models (155), report (140), thresholds (110),
---           model_tiers, tier_steps (120).
+-- Reads:    team_members (150), default_models (155), report (140), archetype_recent (125),
+--           thresholds (110), model_tiers, tier_steps (120).
 -- Produces: recommend — one row per team member, in team order: archetype, current_model,
 --           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
 --           'unknown'), model_tier, score (avg_composite over the recent window; NULL
 --           without history), runs (all of the member's scored runs), runs_in_window (those
---           the score averages: at most the window), action, suggested_model, scoring_version.
+--           the score averages: at most the window), scored_model (the model the score was
+--           earned on: the report's model, the most frequent in the window; 'unknown' when
+--           no run names one; NULL without history), scored_model_tier, scored_model_runs
+--           (the window's runs on scored_model; NULL when it is unknown), model_tier_differs
+--           (current_model's tier is not scored_model's; NULL when either tier is unknown),
+--           action, suggested_model, scoring_version.
+-- The advice is on the team's model while the score is the runs': model_tier_differs says
+-- when a cheap score is advised on an expensive model, or the other way round (a skeptic
+-- scored on sonnet, left to ArcheFlow's default haiku, is "keep haiku").
 -- Current model: model_overrides → archetypes: model → ArcheFlow default → the most
 -- frequent model in the member's history → 'unknown'.
 -- action: not in history and, of the phases (plan, do, check), named only in plan/do →
@@ -19,7 +27,12 @@
 -- fold no case, §8, or hand-edited lines), the member's own spelling wins, then the one
 -- with the most runs, then code point order.
 CREATE OR REPLACE TEMP TABLE recommend AS
-WITH matched AS (
+WITH model_runs AS (
+    SELECT archetype, model, count(*) AS runs
+    FROM archetype_recent
+    WHERE in_window
+    GROUP BY archetype, model
+), matched AS (
     SELECT m.ord, r.*
     FROM team_members m
     JOIN report r ON lower(trim(r.archetype)) = m.archetype
@@ -41,10 +54,14 @@ WITH matched AS (
            r.avg_composite AS score,
            coalesce(r.runs, 0) AS runs,
            coalesce(r.runs_in_window, 0) AS runs_in_window,
+           r.model AS scored_model, r.model_tier AS scored_model_tier,
+           r.model_tier_rank AS scored_model_tier_rank, mr.runs AS scored_model_runs,
            r.archetype IS NOT NULL AS has_history
     FROM team_members m
     LEFT JOIN default_models d ON d.archetype = m.archetype
     LEFT JOIN matched r ON r.ord = m.ord
+    LEFT JOIN model_runs mr ON mr.archetype = r.archetype AND mr.model = r.model
+                           AND r.model <> 'unknown'
 ), tiered AS (
     SELECT r.ord, t.tier, t.rank
     FROM resolved r
@@ -72,7 +89,8 @@ WITH matched AS (
     CROSS JOIN thresholds th
 )
 SELECT d.archetype, d.current_model, d.model_source, d.model_tier, d.score, d.runs,
-       d.runs_in_window, d.action,
+       d.runs_in_window, d.scored_model, d.scored_model_tier, d.scored_model_runs,
+       d.model_tier_rank <> d.scored_model_tier_rank AS model_tier_differs, d.action,
        CASE d.action WHEN 'upgrade' THEN st.upgrade_to
                      WHEN 'downgrade' THEN st.downgrade_to END AS suggested_model,
        $scoring_version::VARCHAR AS scoring_version
