@@ -72,6 +72,9 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
         history_path=os.path.join(run.memory_dir, "pipelines.jsonl"),
         # --wait, as the other packs: it waited append_history's default 300 s
         lock_timeout=max(run.wait, nightly.HISTORY_APPEND_GRACE),
+        # Task files that hold no line are a summary of no pipelines, as empty episode files
+        # are a routes report of no episodes and empty run logs runs that have just begun.
+        allow_empty=True,
     )
     return nightly.PackOutcome(
         summary=f"{s['scored']} pipeline(s) scored, {s['notTerminal']} not terminal",

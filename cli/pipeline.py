@@ -139,16 +139,18 @@ def run_batch(
     plans: Sequence[str] | None = None,
     history_path: str | None = engine.DEFAULT_HISTORY,
     lock_timeout: float | None = 300.0,
+    allow_empty: bool = False,
 ) -> dict[str, Any]:
     """Evaluate, write every report into ``out_dir``, append history (unless None).
 
     For the nightly job. Returns a JSON-ready summary; raises ``NothingReadable``
-    like the command when no input is usable, ``LockTimeout`` when the history's lock
-    is held for more than ``lock_timeout`` seconds.
+    like the command when no input is usable (``allow_empty``: task files that all hold
+    no line are a summary of no pipelines instead), ``LockTimeout`` when the history's
+    lock is held for more than ``lock_timeout`` seconds.
     """
     if history_path:  # before any report is written, as the command does
         check_writable(history_path)
-    result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date)
+    result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date, allow_empty=allow_empty)
     files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
     skipped = [] if hist is None else hist.skipped
     statuses = result.pipelines.column("status").to_pylist()

@@ -382,6 +382,7 @@ def evaluate_pipelines(
     eval_date: dt.date | None = None,
     now: dt.datetime | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
+    allow_empty: bool = False,
 ) -> PipelineResult:
     """Score every pipeline found in the task-snapshot files ``paths``.
 
@@ -393,7 +394,8 @@ def evaluate_pipelines(
 
     Raises ``NothingReadable`` when no task file could be read or no line is a
     usable task snapshot; otherwise bad lines are in ``errors`` and every other
-    pipeline is scored.
+    pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
+    hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
     now = now or _utc_now()
     if eval_date is None:
@@ -448,10 +450,14 @@ def evaluate_pipelines(
             for f in files
             if f.error is None and f.display not in said and f.display not in with_rows
         ]
-        raise NothingReadable(
-            "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty),
-            _problems(errors + empty),
-        )
+        # Every task file holds no line (none unreadable, none with a rejected line): in
+        # the nightly job a task list that has just been created, as an empty run log is
+        # a run that has just begun. Anything rejected is still nothing read.
+        if not (allow_empty and len(empty) == len(files)):
+            raise NothingReadable(
+                "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty),
+                _problems(errors + empty),
+            )
 
     doc_rows = sqlpack.execute(
         con, sqlpack.load(PACK, VERSION, "evaluation_document"), params

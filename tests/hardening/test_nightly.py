@@ -304,6 +304,56 @@ def test_empty_inputs_are_nothing_read_by_the_commands_but_not_rejected_by_the_j
     assert routes["inputs"]["episodes"] == 0
 
 
+def test_empty_task_files_are_a_summary_of_no_pipelines_in_the_job(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """Task files that hold no line are taken as empty run logs and episode files are: a
+    task list just created, not rejected input. `pipeline` given only them exits 3, as
+    `extract` and `routes` do; the nightly job writes a summary of no pipelines, appends no
+    pipeline history and exits 0, also for a root with nothing else (it failed the step:
+    "no usable task snapshot", exit 1, or exit 3 with nothing else to read). A task line
+    that is rejected is still rejected input."""
+    tasks = tmp_path / "proj" / ".archeflow" / "tasks"
+    tasks.mkdir(parents=True)
+    (tasks / "a.jsonl").write_bytes(b"")
+    (tasks / "b.jsonl").write_bytes(b"\n  \n")
+    res = run_cli("pipeline", "proj/.archeflow/tasks", "--no-history", "--out", "rep")
+    assert (res.exit_code, res.stderr) == (
+        3,
+        "error: no usable task snapshot in the input:\n"
+        "  proj/.archeflow/tasks/a.jsonl: empty (no task snapshots)\n"
+        "  proj/.archeflow/tasks/b.jsonl: only blank lines (no task snapshots)\n",
+    )
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, [])
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    [pack] = log["packs"]
+    summary = f"pipeline/proj/pipeline-eval-summary-{DATE}"
+    assert (pack["pack"], pack["error"], pack["summary"], log["rejected"]) == (
+        "pipeline",
+        None,
+        "0 pipeline(s) scored, 0 not terminal",
+        [],
+    )
+    assert [o["path"] for o in pack["outputs"]] == [summary + ".md", summary + ".json"]
+    assert (
+        json.loads((tmp_path / "out" / DATE / (summary + ".json")).read_text())["pipelines"] == []
+    )
+    assert not (tmp_path / "proj/.archeflow/memory/pipelines.jsonl").exists()
+    # Beside a file that holds no line, a rejected line fails the step as it did.
+    (tasks / "c.jsonl").write_text("not json\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stderr.splitlines()[:3]) == (
+        3,
+        [
+            "error: nothing readable: no root's run logs, pack inputs or history could be read",
+            "  proj: pipeline: no usable task snapshot in the input",
+            "  proj/.archeflow/tasks/c.jsonl:1: pipeline: not JSON: Expecting value: line 1 "
+            "column 1 (char 0)",
+        ],
+    )
+
+
 def test_shared_history_and_given_team(tmp_path: Path, run_cli: Any, hh: Any) -> None:
     hh.write_jsonl(tmp_path / "a/.archeflow/events/x.jsonl", hh.run_events("from-a"))
     hh.write_jsonl(tmp_path / "b/.archeflow/events/x.jsonl", hh.run_events("from-b"))
