@@ -256,6 +256,9 @@ class ScopeResult:
     history_exists: bool = False
     #: the history has lines, and not one the readers take: nothing of it could be read
     history_unreadable: bool = False
+    #: another process held the history's lock past the wait: not extracted into, or its
+    #: report not read (``history_lines`` is then not counted)
+    history_locked: bool = False
     history_lines: int = 0
     report: OutputFile | None = None
     report_json: OutputFile | None = None
@@ -285,6 +288,7 @@ class ScopeResult:
             "already_scored": self.already_scored,
             "incomplete": self.incomplete,
             "history_exists": self.history_exists,
+            "history_locked": self.history_locked,
             "history_lines": self.history_lines,
             "report": None if self.report is None else self.report.as_dict(),
             "report_json": None if self.report_json is None else self.report_json.as_dict(),
@@ -733,6 +737,12 @@ def run_nightly(
                 for scope, members in scopes:
                     if scope.history not in broken:
                         _render_scope(scope, members, given_teams, dayf, renderer, wait)
+                    else:  # its presets are still listed, each saying why it was skipped
+                        why = _LOCKED if scope.history_locked else broken[scope.history]
+                        scope.teams.extend(
+                            TeamOutcome(p, None, origin, error=why)
+                            for p, origin in _scope_teams(scope, members, given_teams)
+                        )
             for r in good:
                 if not os.path.isdir(r.path):
                     gone = _gone(r)
@@ -981,6 +991,9 @@ def _extract_scope(
             # A hand-run extract appending for longer than we wait: this project's step
             # fails, the others go on. Its report is not tried: it would wait as long again.
             scope.rejected.append(_about("history", scope.history, "not extracted: ", str(e)))
+            scope.history_locked = True
+            # There (the run log said "none yet" of a history with lines), only not read.
+            scope.history_exists = os.path.isfile(scope.history)
             return False
         except _STEP_FAILED as e:
             if interrupted(e):
@@ -1043,14 +1056,15 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
         )
 
 
-def _render_scope(
-    scope: ScopeResult,
-    members: Sequence[_Root],
-    given_teams: Sequence[tuple[str, eh.Team]],
-    dayf: _Day,
-    renderer: Renderer,
-    wait: float,
-) -> None:
+#: Why a scope's team presets got no recommendations when its history stayed locked.
+_LOCKED = "history locked by another process"
+
+
+def _scope_teams(
+    scope: ScopeResult, members: Sequence[_Root], given_teams: Sequence[tuple[str, eh.Team]]
+) -> list[tuple[str, str]]:
+    """The scope's team presets, (path, origin): the given ones, then each member root's
+    own; a preset that cannot be read is the scope's rejected input."""
     team_paths: list[tuple[str, str]] = [(p, "given") for p, _ in given_teams]
     seen = {os.path.realpath(p) for p, _ in given_teams}
     for r in members:
@@ -1060,6 +1074,18 @@ def _render_scope(
             if os.path.realpath(p) not in seen:
                 seen.add(os.path.realpath(p))
                 team_paths.append((p, "discovered"))
+    return team_paths
+
+
+def _render_scope(
+    scope: ScopeResult,
+    members: Sequence[_Root],
+    given_teams: Sequence[tuple[str, eh.Team]],
+    dayf: _Day,
+    renderer: Renderer,
+    wait: float,
+) -> None:
+    team_paths = _scope_teams(scope, members, given_teams)
     if not scope.history_exists:
         why = _unusable_history(scope)
         if why is None:
@@ -1095,6 +1121,9 @@ def _render_scope(
                 )
                 return
             scope.rejected.append(_about("history", scope.history, "no report: ", _step_reason(e)))
+            scope.history_locked = isinstance(e, LockTimeout)
+            why = _LOCKED if scope.history_locked else f"no report: {_step_reason(e)}"
+            scope.teams.extend(TeamOutcome(p, None, origin, error=why) for p, origin in team_paths)
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:

@@ -524,6 +524,53 @@ def test_a_history_locked_while_its_report_is_read_fails_its_own_project_only(
     assert f"{hist}: {why}\n" in res.stderr
 
 
+@pytest.mark.parametrize("when", ["extract", "report"])
+def test_a_locked_history_is_said_to_be_locked_and_its_teams_skipped(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch, when: str
+) -> None:
+    # The run log said of a history with lines that another process held "(none yet)" (its
+    # extract locked out) or "(0 usable lines)" (its report locked out), and its team
+    # presets were in neither the index nor the run log.
+    from runscore.engine import history
+
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    (tmp_path / "bad/.archeflow/teams").mkdir(parents=True)
+    (tmp_path / "bad/.archeflow/teams/t.yaml").write_text("name: t\ncheck: [guardian]\n")
+    assert _good_and_bad(run_cli).exit_code == 0
+    if when == "extract":  # a new run log: the extract waits for the lock
+        hh.write_jsonl(tmp_path / "bad/.archeflow/events/b.jsonl", hh.run_events("bad-two"))
+    _lock_wait_short(monkeypatch)
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    with history.locked(str(tmp_path / hist), timeout=0):
+        res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads(res.stdout)
+    bad = {s["label"]: s for s in log["scopes"]}["bad"]
+    step = "not extracted" if when == "extract" else "no report"
+    assert [d["reason"] for d in bad["rejected"]] == [
+        f"{step}: another runscore process holds the history lock"
+    ]
+    assert (bad["history_exists"], bad["history_locked"], bad["report"]) == (True, True, None)
+    skipped = "history locked by another process"
+    assert [(t["path"], t["error"]) for t in bad["teams"]] == [
+        ("bad/.archeflow/teams/t.yaml", skipped)
+    ]
+    day = tmp_path / "out" / DATE
+    runlog = (day / "runlog.md").read_text()
+    assert f"History {hist} (locked by another process: not read). " in runlog
+    assert f"- bad/.archeflow/teams/t.yaml (discovered): skipped: {skipped}\n" in runlog
+    index = (day / "index.md").read_text()
+    assert (
+        f"| bad | 0 | 0 | 0 | 1 | {step}: another runscore process holds the history lock |\n"
+        in index
+    )
+    assert (
+        f"- bad · team (unnamed) (bad/.archeflow/teams/t.yaml, discovered): skipped: {skipped}\n"
+        in index
+    )
+
+
 def test_a_pack_history_another_process_holds_fails_that_pack_only(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
