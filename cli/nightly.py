@@ -18,7 +18,7 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import SECONDS, lock_timeout_option, refuse_together, refuse_without
+from runscore.cli.options import SECONDS, lock_timeout_option, refuse_without
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
@@ -359,7 +359,12 @@ def check_cmd(history_arg: str | None, history_opt: str | None, fmt: str) -> Non
     is_flag=True,
     help="Replace the history itself (under its lock), after copying it to HISTORY.bak-<UTC time>.",
 )
-@click.option("--force", is_flag=True, help="Overwrite an existing --out file.")
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite an existing --out file; and write the repair even when no line of "
+    "the history could be read (exit 3 without it).",
+)
 @lock_timeout_option(
     help="Seconds to wait for a writer's history lock with --in-place (exit 4 after)."
 )
@@ -379,7 +384,6 @@ def repair_cmd(
     repaired file.
     """
     ctx = click.get_current_context()
-    refuse_together(ctx, "force", "in_place", "--in-place writes no copy to overwrite")
     refuse_without(ctx, "lock_timeout", "in_place", "only --in-place takes the history's lock")
     history_path = _history_path(history_arg, history_opt)
     res = history_tools.repair(

@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 from runscore.engine import history
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
-from runscore.engine.sources import LineIssue
+from runscore.engine.sources import LineIssue, listed
 
 
 @dataclass
@@ -256,6 +256,11 @@ def repair(
     ``force``. ``in_place``: under the history lock, copy the history to a backup
     (``<history>.bak-<UTC time>``), write the repaired lines beside it and rename over
     the history; an already clean history is left untouched.
+
+    Raises ``NothingReadable``, writing nothing, when the history has lines and repair
+    would keep none of them (each not JSON, torn, ...), unless ``force``: as the reports
+    take such a history for nothing read, an empty copy (or an emptied history) is not
+    a repair anyone asked for without saying so.
     """
     _require_file(path)
     if os.path.islink(path) and in_place:
@@ -271,6 +276,7 @@ def repair(
         if os.path.isdir(target):
             raise UsageError(f"{target}: is a directory")
         res = check(path)
+        _refuse_keeping_nothing(res, in_place=False, force=force)
         tmp = _tmp_beside(target)
         try:
             with history.said_of(target, tmp):
@@ -282,6 +288,7 @@ def repair(
 
     with history.locked(path, timeout=lock_timeout):
         res = check(path)
+        _refuse_keeping_nothing(res, in_place=True, force=force)
         if _dropped(res) == 0 and not _needs_newline(path):
             return RepairResult(res, path, path, len(res.keep), 0, changed=False)
         backup = _backup_name(path)
@@ -303,6 +310,24 @@ def repair(
         # Its history_size no longer describes this file: the next extract re-reads all.
         _unlink(effectiveness.manifest_path(path))
         return RepairResult(res, path, path, kept, _dropped(res), backup=backup)
+
+
+def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) -> None:
+    """Nothing readable (exit 3, each line listed) when the history has lines and not one
+    would be kept. A history of no line (empty, blank lines only) is not refused: it is
+    read by the reports too, and has no rows."""
+    if force or res.keep or not res.issues:
+        return
+    what = (
+        "repaired, it would hold none, so it is left as it is (--force empties it, keeping "
+        "a backup)"
+        if in_place
+        else "a repaired copy would hold none, so none is written (--force writes it empty)"
+    )
+    raise NothingReadable(
+        f"no line of the history {res.path} could be read: {what}:\n" + listed(res.issues),
+        [(i.file, i.line, i.reason) for i in res.issues],
+    )
 
 
 def _dropped(res: CheckResult) -> int:

@@ -514,10 +514,6 @@ IGNORED_TOGETHER = {
         ["extract", "SAMPLE", "--history", "h.jsonl", "--dry-run", "--lock-timeout", "9"],
         "--dry-run and --lock-timeout cannot be given together: a dry run takes no lock",
     ),
-    "history repair --in-place --force": (
-        ["history", "repair", "h.jsonl", "--in-place", "--force"],
-        "--force and --in-place cannot be given together: --in-place writes no copy to overwrite",
-    ),
     "history repair --lock-timeout": (
         ["history", "repair", "h.jsonl", "--lock-timeout", "1"],
         "--lock-timeout needs --in-place: only --in-place takes the history's lock",

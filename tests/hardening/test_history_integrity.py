@@ -345,3 +345,56 @@ def test_repair_keeps_lines_it_could_not_read(
     assert len(list(tmp_path.glob("h.jsonl.bak-*"))) == 1
     monkeypatch.delenv("RUNSCORE_MAX_LINE_BYTES")
     assert run_cli("history", "check", str(hist)).exit_code == 0
+
+
+def test_repair_of_a_history_with_no_readable_line_writes_nothing_unless_forced(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    # It wrote an empty copy (exit 0), and --in-place emptied the history, where every
+    # reader takes such a history for nothing read (exit 3, each line listed).
+    hist = tmp_path / "h.jsonl"
+    original = b'not json\n{"x": 1}\n{"run_id": "a", "ts"'
+    hist.write_bytes(original)
+    listing = [
+        f"  {hist}:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        f"  {hist}:2: history line skipped: missing run_id; missing archetype; missing ts; "
+        "missing composite_score",
+        f"  {hist}:3: torn last line (no newline at the end; a writer was interrupted or is "
+        "still writing): not JSON: Expecting ':' delimiter: line 1 column 21 (char 20)",
+    ]
+    res = run_cli("history", "repair", str(hist))
+    assert (res.exit_code, res.stdout, res.stderr.splitlines()) == (
+        3,
+        "",
+        [
+            f"error: no line of the history {hist} could be read: a repaired copy would hold "
+            "none, so none is written (--force writes it empty):",
+            *listing,
+        ],
+    )
+    res = run_cli("history", "repair", str(hist), "--in-place")
+    assert (res.exit_code, res.stdout, res.stderr.splitlines()) == (
+        3,
+        "",
+        [
+            f"error: no line of the history {hist} could be read: repaired, it would hold "
+            "none, so it is left as it is (--force empties it, keeping a backup):",
+            *listing,
+        ],
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.lock"]
+    assert hist.read_bytes() == original
+    # Forced: the empty copy, or the history emptied with its backup (--force with
+    # --in-place was a usage error: it only meant "overwrite --out").
+    res = run_cli("history", "repair", str(hist), "--force")
+    assert (res.exit_code, res.stdout) == (0, f"{tmp_path / 'h.repaired.jsonl'}\n")
+    assert (tmp_path / "h.repaired.jsonl").read_bytes() == b""
+    res = run_cli("history", "repair", str(hist), "--in-place", "--force")
+    assert (res.exit_code, res.stdout) == (0, f"{hist}\n")
+    assert f"{hist}: 0 line(s) kept, 3 dropped; backup " in res.stderr
+    (backup,) = tmp_path.glob("h.jsonl.bak-*")
+    assert (hist.read_bytes(), backup.read_bytes()) == (b"", original)
+    # A history of no line is read, and has no rows: repaired as it was.
+    blank = tmp_path / "blank.jsonl"
+    blank.write_bytes(b"\n \n")
+    assert run_cli("history", "repair", str(blank)).exit_code == 0

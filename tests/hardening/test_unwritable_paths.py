@@ -66,7 +66,15 @@ def test_an_out_folder_that_cannot_be_made(run_cli: Any, tmp_path: Path, fixture
 def test_a_repair_out_that_cannot_be_written(run_cli: Any, tmp_path: Path) -> None:
     """The error named the temporary file beside --out (``/proc/.x.jsonl.tmp-1234``), a
     path the user never gave; it names --out."""
-    (tmp_path / "h.jsonl").write_text('{"torn": \n')
+    # One line to keep (a history with none is refused before anything is written), as
+    # ArcheFlow's own scorer writes it, and one to drop.
+    good = (
+        '{"ts": "2026-03-01T09:00:00Z", "run_id": "r", "archetype": "guardian", '
+        '"signal_to_noise": 0.5, "fix_rate": 0.5, "cost_efficiency": 0, "accuracy": 0.75, '
+        '"cycle_impact": true, "composite_score": 0.49, "tokens": 0, "cost_usd": 0, '
+        '"model": "unknown", "findings_total": 2, "findings_useful": 1, "fixes_applied": 1}'
+    )
+    (tmp_path / "h.jsonl").write_text(good + '\n{"torn": \n')
     res = run_cli("history", "repair", "h.jsonl", "--out", "/proc/x.jsonl")
     _one_error(res, "/proc/x.jsonl: No such file or directory")
     assert res.stdout == ""
