@@ -94,8 +94,10 @@ def extract_cmd(
     Exit codes: 0 all readable input scored; 1 some input rejected; 2 usage
     error; 3 nothing could be read; 4 history lock held by another process.
     """
+    ctx = click.get_current_context()
+    refuse_together(ctx, "dry_run", "lock_timeout", "a dry run takes no lock")
     refuse_together(
-        click.get_current_context(), "dry_run", "lock_timeout", "a dry run takes no lock"
+        ctx, "dry_run", "full", "a dry run reads every file given (it consults no manifest)"
     )
     progress = _Progress()
     try:

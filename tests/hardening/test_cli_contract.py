@@ -514,6 +514,11 @@ IGNORED_TOGETHER = {
         ["extract", "SAMPLE", "--history", "h.jsonl", "--dry-run", "--lock-timeout", "9"],
         "--dry-run and --lock-timeout cannot be given together: a dry run takes no lock",
     ),
+    "extract --dry-run --full": (
+        ["extract", "SAMPLE", "--history", "h.jsonl", "--full", "--dry-run"],
+        "--dry-run and --full cannot be given together: a dry run reads every file given (it "
+        "consults no manifest)",
+    ),
     "history repair --lock-timeout": (
         ["history", "repair", "h.jsonl", "--lock-timeout", "1"],
         "--lock-timeout needs --in-place: only --in-place takes the history's lock",
