@@ -21,6 +21,7 @@ import yaml
 from runscore.engine import db, duck, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.yaml_keys import DuplicateKeysLoader
 
 PACK = "routes"
 VERSION = "v1"
@@ -160,14 +161,37 @@ def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
 
 
 def load_policy_file(path: str) -> dict[str, Any]:
-    """Read a YAML or JSON policy file (JSON is valid YAML)."""
+    """Read a YAML or JSON policy file (JSON is valid YAML).
+
+    Every problem is one line naming the file (and the line and column where YAML gives
+    them): a file that is not UTF-8 raised ``UnicodeDecodeError`` through the command, and
+    PyYAML's own message ran over several lines. A setting given twice is refused, as in a
+    team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.safe_load(f)
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise UsageError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
         raise UsageError(f"{path}: cannot read policy file: {e.strerror or e}") from e
+    loader = DuplicateKeysLoader(text)
+    try:
+        try:
+            root = loader.get_single_node()
+            data = None if root is None else loader.construct_document(root)
+        finally:
+            loader.dispose()
     except yaml.YAMLError as e:
-        raise UsageError(f"{path}: not valid YAML/JSON: {e}") from e
+        mark = getattr(e, "problem_mark", None)
+        at = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = getattr(e, "problem", None) or str(e).splitlines()[0]
+        raise UsageError(f"{path}{at}: not valid YAML/JSON: {problem}") from None
+    if loader.duplicates:
+        key, mark, first = loader.duplicates[0]
+        raise UsageError(
+            f"{path}:{mark.line + 1}:{mark.column + 1}: key {key!r} given twice "
+            f"(first on line {first + 1}): which value is meant cannot be known"
+        )
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -495,6 +495,48 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert res.exit_code == 2
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        # PyYAML keeps the last of a setting given twice without a word (JSON parsers
+        # differ on which they keep): which was meant cannot be known.
+        (
+            b"tolerance: 0.10\nmin_pairs: 5\ntolerance: 0.20\n",
+            ":3:1: key 'tolerance' given twice (first on line 1): "
+            "which value is meant cannot be known",
+        ),
+        (
+            b'{"incumbents": {"documentation": "claude-code:a",\n'
+            b' "documentation": "claude-code:b"}}\n',
+            ":2:2: key 'documentation' given twice (first on line 1): "
+            "which value is meant cannot be known",
+        ),
+        # was a UnicodeDecodeError traceback (exit 1)
+        (b"tolerance: 0.1\xff\n", ": not UTF-8 text (byte 15)"),
+        # was PyYAML's message over three lines, a literal "\\n" in the middle
+        (
+            b"tolerance: [0.1\nmin_pairs: 3\n",
+            ":2:10: not valid YAML/JSON: expected ',' or ']', but got ':'",
+        ),
+        (
+            b"tolerance: 0.1\n---\nmin_pairs: 3\n",
+            ":2:1: not valid YAML/JSON: but found another document",
+        ),
+    ],
+)
+def test_policy_file_problems_are_one_line_usage_errors(
+    gen: Any, run_cli: Any, tmp_path: Path, content: bytes, said: str
+) -> None:
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    pol = tmp_path / "pol.yaml"
+    pol.write_bytes(content)
+    for cmd in (["routes"], ["routes", "export-router-rows"]):
+        res = run_cli(*cmd, path, "--policy", str(pol))
+        assert res.exit_code == 2
+        assert res.stdout == ""
+        assert res.stderr == f"error: {pol}{said}\n"
+
+
 def test_whole_numbers_past_the_sql_types_are_usage_errors(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
