@@ -40,6 +40,24 @@ def _command_block(cmd: str | None) -> str | None:
     return f"{fence}sh\n{cmd}\n{fence}"
 
 
+def _setting(key: str) -> Any:
+    """A click callback that checks the flag of policy setting ``key`` as it is parsed, so
+    that a bad one is a usage error naming the flag (``Invalid value for '--min-labelled':
+    must be >= 0, got -3``), before anything is read: it was named by its policy key
+    (``flags: min_labelled_per_route``), or by the ``--policy`` file given with it, which
+    did not hold it."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None:
+            return None
+        try:
+            return engine.policy_number(key, value)
+        except ValueError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+
+    return check
+
+
 def _policy_options(f: Any) -> Any:
     opts = [
         click.option(
@@ -57,28 +75,42 @@ def _policy_options(f: Any) -> Any:
             help="Clock for freshness (ISO date-time, UTC if no offset). "
             "Default: today 00:00 UTC, so reruns on one day are identical.",
         ),
-        click.option("--tolerance", type=float, help="Non-inferiority tolerance (default 0.05)."),
+        click.option(
+            "--tolerance",
+            type=float,
+            callback=_setting("tolerance"),
+            help="Non-inferiority tolerance (default 0.05).",
+        ),
         click.option(
             "--min-labelled",
             "min_labelled_per_route",
             type=int,
+            callback=_setting("min_labelled_per_route"),
             help="Minimum labelled episodes per route in compared strata (default 30).",
         ),
-        click.option("--min-pairs", type=int, help="Minimum paired fixtures (default 20)."),
+        click.option(
+            "--min-pairs",
+            type=int,
+            callback=_setting("min_pairs"),
+            help="Minimum paired fixtures (default 20).",
+        ),
         click.option(
             "--max-ci-width",
             type=float,
+            callback=_setting("max_ci_width"),
             help="Widest 95% interval that still grades above insufficient (default 0.25).",
         ),
         click.option(
             "--freshness-days",
             type=int,
+            callback=_setting("freshness_days"),
             help="Evidence older than this many days is stale (default 30).",
         ),
         click.option(
             "--min-overlap",
             "min_stratum_overlap",
             type=float,
+            callback=_setting("min_stratum_overlap"),
             help="Minimum share of a route's labelled episodes in compared strata (default 0.5).",
         ),
     ]
@@ -88,9 +120,15 @@ def _policy_options(f: Any) -> Any:
 
 
 def _policy(kw: dict[str, Any]) -> engine.Policy:
-    file_values = engine.load_policy_file(kw["policy_file"]) if kw.get("policy_file") else None
-    flags = {k: kw.get(k) for k in engine.NUMERIC_POLICY}
-    return engine.build_policy(file_values, flags, where=kw.get("policy_file") or "flags")
+    flags = {k: kw.get(k) for k in engine.NUMERIC_POLICY}  # each checked as it was parsed
+    if not kw.get("policy_file"):
+        return engine.build_policy(None, flags, where="flags")
+    path = kw["policy_file"]
+    file_values = engine.load_policy_file(path)
+    # The file on its own first: a bad value in it is the file's error, even where a flag
+    # overrides it (the file is wrong for every run without that flag).
+    engine.build_policy(file_values, None, where=path)
+    return engine.build_policy(file_values, flags, where=path)
 
 
 def _report_problems(rep: engine.RoutesReport) -> None:

@@ -91,22 +91,31 @@ class Policy:
         return out
 
 
-def _number(key: str, value: Any, where: str) -> float | int:
+def policy_number(key: str, value: Any) -> float | int:
+    """``value`` as the numeric setting ``key`` takes it; ``ValueError`` says what is wrong
+    (``must be between 0 and 1, got 1.5``), for the caller to name where it came from."""
     kind = NUMERIC_POLICY[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise UsageError(f"{where}: {key} must be a number, got {value!r}")
+        raise ValueError(f"must be a number, got {value!r}")
     if kind is int:
         if isinstance(value, float) and not value.is_integer():
-            raise UsageError(f"{where}: {key} must be a whole number, got {value!r}")
+            raise ValueError(f"must be a whole number, got {value!r}")
         if value < 0:
-            raise UsageError(f"{where}: {key} must be >= 0, got {value!r}")
+            raise ValueError(f"must be >= 0, got {value!r}")
         if value > _BIGINT_MAX:  # the SQL reads it as BIGINT
-            raise UsageError(f"{where}: {key} must be at most {_BIGINT_MAX}, got {value!r}")
+            raise ValueError(f"must be at most {_BIGINT_MAX}, got {value!r}")
         return int(value)
     f = float(value)
     if not math.isfinite(f) or f < 0 or (key in _FRACTIONS and f > 1):
-        raise UsageError(f"{where}: {key} must be between 0 and 1, got {value!r}")
+        raise ValueError(f"must be between 0 and 1, got {value!r}")
     return f
+
+
+def _number(key: str, value: Any, where: str) -> float | int:
+    try:
+        return policy_number(key, value)
+    except ValueError as e:
+        raise UsageError(f"{where}: {key} {e}") from None
 
 
 def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:

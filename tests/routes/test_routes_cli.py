@@ -537,6 +537,39 @@ def test_policy_file_problems_are_one_line_usage_errors(
         assert res.stderr == f"error: {pol}{said}\n"
 
 
+def test_a_bad_policy_flag_is_named_as_the_flag(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """A flag's bad value was said as `flags: min_labelled_per_route must be >= 0` (the
+    policy key, not the flag typed), or, with `--policy` given too, as that file's error
+    (`pol.yaml: tolerance must be ...`) though the file did not hold it."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    good = tmp_path / "good.yaml"
+    good.write_text("tolerance: 0.10\n", encoding="utf-8")
+    help_of = {
+        "report": "cli routes report",
+        "export-router-rows": "cli routes export-router-rows",
+    }
+    for sub, flag, value, said in [
+        ("report", "--min-labelled", "-3", "must be >= 0, got -3"),
+        ("report", "--tolerance", "2", "must be between 0 and 1, got 2.0"),
+        ("export-router-rows", "--max-ci-width", "nan", "must be between 0 and 1, got nan"),
+        ("export-router-rows", "--freshness-days", "-1", "must be >= 0, got -1"),
+        ("report", "--min-overlap", "1.5", "must be between 0 and 1, got 1.5"),
+    ]:
+        for extra in ([], ["--policy", str(good)]):
+            res = run_cli("routes", sub, path, flag, value, *extra)
+            assert res.exit_code == 2
+            assert res.stdout == ""
+            assert res.stderr == (
+                f"error: Invalid value for '{flag}': {said} (see '{help_of[sub]} --help')\n"
+            )
+    # The file's own bad value is the file's error, even where a flag overrides it.
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("tolerance: 2\n", encoding="utf-8")
+    res = run_cli("routes", path, "--policy", str(bad), "--tolerance", "0.1")
+    assert res.exit_code == 2
+    assert res.stderr == f"error: {bad}: tolerance must be between 0 and 1, got 2\n"
+
+
 def test_whole_numbers_past_the_sql_types_are_usage_errors(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
@@ -546,7 +579,10 @@ def test_whole_numbers_past_the_sql_types_are_usage_errors(
     big = "99999999999999999999"
     res = run_cli("routes", path, "--min-pairs", big)
     assert res.exit_code == 2
-    assert res.stderr == f"error: flags: min_pairs must be at most 9223372036854775807, got {big}\n"
+    assert res.stderr == (
+        "error: Invalid value for '--min-pairs': must be at most 9223372036854775807, "
+        f"got {big} (see 'cli routes report --help')\n"
+    )
     pol = tmp_path / "pol.yaml"
     pol.write_text("model_tiers:\n  haiku: 99999999999\n", encoding="utf-8")
     res = run_cli("routes", "export-router-rows", path, "--policy", str(pol))
