@@ -131,9 +131,11 @@ def _policy(kw: dict[str, Any]) -> engine.Policy:
     return engine.build_policy(file_values, flags, where=path)
 
 
-def _report_problems(rep: engine.RoutesReport) -> None:
+def _report_problems(rep: engine.RoutesReport, policy_file: str | None) -> None:
     for issue in rep.problems:
         output.note(f"{issue.location()}: {issue.reason}")
+    for note in rep.policy_notes:
+        output.note(f"warning: {policy_file}: {note}")
 
 
 def _exit(ctx: click.Context, rep: engine.RoutesReport) -> None:
@@ -192,7 +194,7 @@ def routes_group() -> None:
 def report_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
     """Findings, comparisons and the activity x model matrix for EPISODES.jsonl files."""
     rep = engine.analyze(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
-    _report_problems(rep)
+    _report_problems(rep, kw.get("policy_file"))
     data = rep.to_dict()
     if fmt == "json":
         click.echo(output.to_json(data), nl=False)
@@ -268,7 +270,7 @@ def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     basis, evidence grade. runscore itself is not a learned router.
     """
     rep = engine.router_rows(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
-    _report_problems(rep)
+    _report_problems(rep, kw.get("policy_file"))
     assert rep.router_rows is not None
     rows = rep.router_rows.to_pylist()
     if fmt == "jsonl":

@@ -268,6 +268,9 @@ class RoutesReport:
     matrix: pa.Table
     router_rows: pa.Table | None = None
     inputs: list[dict[str, Any]] = field(default_factory=list)
+    #: What of the policy was not used, one sentence each (a configured incumbent that
+    #: names no route of its activity); the CLI says them as warnings.
+    policy_notes: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> list[sources.LineIssue]:
@@ -432,7 +435,14 @@ def analyze(
             for f in files
             if f.error is None
         ]
+        policy_notes = [
+            _unmatched_incumbent_note(str(a), h, p, str(m), bool(seen))
+            for a, h, p, m, seen in con.execute(
+                "SELECT activity, host, provider, model, activity_seen FROM routes_cfg_unmatched"
+            ).fetchall()
+        ]
         report = RoutesReport(
+            policy_notes=policy_notes,
             as_of=clock,
             policy=effective,
             files=files,
@@ -450,6 +460,18 @@ def analyze(
         return report
     finally:
         con.close()
+
+
+def _unmatched_incumbent_note(
+    activity: str, host: str | None, provider: str | None, model: str, activity_seen: bool
+) -> str:
+    route = ":".join(x for x in (host, provider, model) if x is not None)
+    if not activity_seen:
+        return f"incumbent for {activity!r} ({route}) not used: no episode has that activity"
+    return (
+        f"incumbent for {activity!r} ({route}) not used: no episode of that activity ran on "
+        "it; the incumbent is the route with the most labelled episodes"
+    )
 
 
 def router_rows(

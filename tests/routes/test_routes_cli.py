@@ -570,6 +570,36 @@ def test_a_bad_policy_flag_is_named_as_the_flag(gen: Any, run_cli: Any, tmp_path
     assert res.stderr == f"error: {bad}: tolerance must be between 0 and 1, got 2\n"
 
 
+def test_a_configured_incumbent_that_names_no_route_is_said(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """An incumbent the policy names that no episode of its activity ran on (a typo, a model
+    not run yet), or for an activity with no episode, fell back to the most labelled route
+    (or was dropped) without a word: the report read as if the policy had been followed."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    pol = tmp_path / "pol.yaml"
+    pol.write_text(
+        "incumbents:\n"
+        "  documentation: claude-code:claude-sonet-4\n"
+        "  triage: {model: claude-sonnet-4}\n"
+        "  docs: claude-code:anthropic:claude-haiku-4\n",
+        encoding="utf-8",
+    )
+    for cmd in (["routes", "--format", "json"], ["routes", "export-router-rows"]):
+        res = run_cli(*cmd, path, "--as-of", AS_OF, "--policy", str(pol))
+        assert res.exit_code == 0
+        assert res.stderr == (
+            f"warning: {pol}: incumbent for 'docs' (claude-code:anthropic:claude-haiku-4) "
+            "not used: no episode has that activity\n"
+            f"warning: {pol}: incumbent for 'documentation' (claude-code:claude-sonet-4) "
+            "not used: no episode of that activity ran on it; the incumbent is the route "
+            "with the most labelled episodes\n"
+        )
+    res = run_cli("routes", path, "--as-of", AS_OF, "--policy", str(pol), "--format", "json")
+    (c,) = json.loads(res.stdout)["comparisons"]
+    assert (c["incumbent"]["model"], c["incumbent"]["source"]) == (SONNET, "most labelled episodes")
+
+
 def test_whole_numbers_past_the_sql_types_are_usage_errors(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:

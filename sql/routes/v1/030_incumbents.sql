@@ -5,7 +5,9 @@
 --   n_episodes, n_labelled, n_success, n_comparable (historical + paired episodes);
 --   routes_incumbents (grain: activity): the incumbent route and incumbent_source
 --   ('configured' | 'most labelled episodes'), plus configured_missing when a configured
---   incumbent has no episode in that activity.
+--   incumbent has no episode in that activity; routes_cfg_unmatched (grain: configured
+--   incumbent): each one the policy names that matches no route of its activity, and whether
+--   the activity has any episode at all (so the caller can say why it was not used).
 -- Spec: routes.md §3, §6 "Incumbent" (most labelled episodes; ties: most episodes, then
 --   lexicographic order of host, provider, model; a policy file may name it).
 CREATE OR REPLACE TEMP TABLE routes_activity_routes AS
@@ -57,3 +59,16 @@ SELECT d.activity,
 FROM ranked d
 LEFT JOIN configured cf ON cf.activity = d.activity AND cf.rk = 1
 WHERE d.rk = 1;
+
+-- A configured incumbent that names no route of its activity (a typo, a model not yet run)
+-- falls back to the most labelled route above; without this table the fallback was silent.
+CREATE OR REPLACE TEMP TABLE routes_cfg_unmatched AS
+SELECT c.activity, c.host, c.provider, c.model,
+    c.activity IN (SELECT activity FROM routes_ep) AS activity_seen
+FROM routes_cfg_incumbents c
+WHERE NOT EXISTS (
+    SELECT 1 FROM routes_activity_routes r
+    WHERE r.activity = c.activity AND r.model = c.model
+      AND (c.host IS NULL OR c.host = r.host)
+      AND (c.provider IS NULL OR c.provider = r.provider))
+ORDER BY c.activity;
