@@ -460,6 +460,40 @@ def test_d4_a_replaced_plan_is_warned_with_the_line_used(evaluate: Any, h: Any) 
     ]
 
 
+def test_d4_a_plan_whose_two_estimates_disagree_is_warned(evaluate: Any, h: Any) -> None:
+    # Spec §1 takes estimatedDurationMinutes "(or estimatedDurationMs)": with both on one
+    # line the minutes are used, and a disagreeing estimatedDurationMs (even one that is no
+    # positive number) was dropped without a word, the user left to guess which D4 used.
+    plans = [
+        {"pipelineId": "p", "estimatedDurationMinutes": 30, "estimatedDurationMs": 3600000},
+        {"pipelineId": "q", "estimatedDurationMinutes": 60, "estimatedDurationMs": 3600000},
+        {"pipelineId": "r", "estimatedDurationMinutes": 60, "estimatedDurationMs": "1h"},
+        {"pipelineId": "s", "estimatedDurationMinutes": 60, "estimatedDurationMs": None},
+    ]
+    rows = [
+        row
+        for pid in "pqrs"
+        for row in _timed(h, pid, T0, "2026-02-02T11:00:00Z")  # 120 minutes
+    ]
+    res = evaluate(rows, plans)
+    assert [h.row_of(res, pid)["time_efficiency"] for pid in "pqrs"] == [25, 50, 50, 50]
+    assert res.errors == []
+    assert [(d.line, d.pipeline_id, d.reason) for d in res.warnings] == [
+        (
+            1,
+            "p",
+            "plan gives estimatedDurationMinutes 30 and estimatedDurationMs 3600000, "
+            "which disagree; estimatedDurationMinutes is used",
+        ),
+        (
+            3,
+            "r",
+            'plan gives estimatedDurationMinutes 60 and estimatedDurationMs "1h", '
+            "which disagree; estimatedDurationMinutes is used",
+        ),
+    ]
+
+
 def test_d4_a_plan_for_no_pipeline_is_reported(evaluate: Any, h: Any) -> None:
     # A plan whose pipeline has no usable task snapshot (a typo in the id, tasks not
     # exported, every line rejected) was dropped with no word: the user saw "no estimate"

@@ -6,8 +6,9 @@
 --   planned twice, and each earlier line with another estimate is a warning that
 --   names the line used); rows in pl_issue: 'error' for a line without a pipeline id
 --   (a string, trimmed, or an integer: as task ids in 010) or with an estimate that is not a
---   positive number, 'warning' for a plan line that carries no estimate at all and
---   for one whose pipeline has no usable task snapshot (pl_task, 012).
+--   positive number, 'warning' for a plan line that carries no estimate at all, for one
+--   whose two estimates disagree (the minutes are used), and for one whose pipeline has
+--   no usable task snapshot (pl_task, 012).
 -- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
 CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
@@ -45,7 +46,8 @@ SELECT _file, _line, _ord, pipeline_id,
                     || ' is not a positive number'
        END AS reject,
        coalesce(json_type(min_j), 'NULL') = 'NULL'
-           AND coalesce(json_type(ms_j), 'NULL') = 'NULL' AS no_estimate
+           AND coalesce(json_type(ms_j), 'NULL') = 'NULL' AS no_estimate,
+       min_j, ms_j, ms_minutes
 FROM p;
 
 INSERT INTO pl_issue
@@ -55,6 +57,20 @@ UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
        'plan has no estimatedDurationMinutes or estimatedDurationMs; ignored'
 FROM pl_plan_all WHERE reject IS NULL AND no_estimate
+UNION ALL
+-- Both estimates on one line that do not give the same duration (an estimatedDurationMs
+-- that is not a positive number included): estimatedDurationMinutes is used and the other
+-- was dropped without a word, as an earlier plan line's estimate was before its warning
+-- below. Agreeing ones (30 and 1800000) lose nothing and are not reported.
+SELECT 'warning', _file, _line, pipeline_id,
+       'plan gives estimatedDurationMinutes ' || left(min_j::VARCHAR, 80)
+       || ' and estimatedDurationMs ' || left(ms_j::VARCHAR, 80)
+       || ', which disagree; estimatedDurationMinutes is used'
+FROM pl_plan_all
+WHERE reject IS NULL
+  AND coalesce(json_type(min_j), 'NULL') <> 'NULL'
+  AND coalesce(json_type(ms_j), 'NULL') <> 'NULL'
+  AND NOT coalesce(round(ms_minutes, 6) = round(estimate_minutes, 6), false)
 UNION ALL
 -- Most often a typo in the id: the pipeline meant got no estimate (neutral D4).
 SELECT 'warning', _file, _line, pipeline_id,
