@@ -205,6 +205,35 @@ def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> Non
     assert res.partial
 
 
+def test_both_spellings_of_an_id_that_disagree_are_warned(evaluate: Any, h: Any) -> None:
+    """Spec §1 accepts `metadata.pipelineId` for `pipelineId` and `taskId` for `id`; a line
+    giving both with different values used the first and dropped the other without a word,
+    so a task could be scored under another pipeline (or as another task) than its tracker
+    meant. Equal values (`1` and `"1"`, as ids are text) are one id and are not said."""
+    rows: list[Any] = [
+        h.task("p", "a") | {"metadata": {"pipelineId": "q"}},
+        h.task("p", "b") | {"taskId": "c"},
+        h.task("p", "d") | {"taskId": 7, "metadata": {"pipelineId": {"x": 1}}},
+        h.task("p", "7") | {"taskId": 7, "metadata": {"pipelineId": " p "}},
+        h.task("p", "e") | {"taskId": None, "metadata": {"pipelineId": None}},
+        {"metadata": {"pipelineId": "p"}, "taskId": "f", "status": "completed"},
+    ]
+    res = evaluate(rows)
+    assert res.errors == []
+    assert [(d.line, d.pipeline_id, d.reason) for d in res.warnings] == [
+        (1, "p", 'pipelineId "p" and metadata.pipelineId "q" disagree; pipelineId is used'),
+        (2, "p", 'id "b" and taskId "c" disagree; id is used'),
+        (
+            3,
+            "p",
+            'pipelineId "p" and metadata.pipelineId {"x":1} disagree; pipelineId is used; '
+            'id "d" and taskId 7 disagree; id is used',
+        ),
+    ]
+    assert h.row_of(res, "p")["task_count"] == 6
+    assert [r["pipeline_id"] for r in res.pipelines.to_pylist()] == ["p"]
+
+
 def test_a_key_given_twice_rejects_the_line(evaluate: Any, h: Any) -> None:
     """`{"status": "failed", ..., "status": "completed"}`: DuckDB took the first value,
     Python's json and JavaScript the last, so runscore and the user's own tool scored

@@ -13,6 +13,8 @@
 -- names an id by its text (report file, the JSON's pipelineId: string, history key), so
 -- the task 1 and the task "1" are one task, as "1" and " 1" are (trackers number their
 -- tasks). A line without one, with an empty one, or with another JSON kind is rejected.
+-- A line giving both spellings of an id with different values uses the first, with a
+-- warning (id_conflict; kept out of pl_snapshot).
 -- "Trimmed"/"empty" here means ASCII whitespace (tabs, newlines too), not only spaces.
 -- Timestamps are TRY_CAST to TIMESTAMPTZ; an unparsable or out-of-range value is
 -- treated as missing (011 reports it). Before the cast, the ISO-8601 forms DuckDB's
@@ -91,6 +93,28 @@ WITH src AS (
 SELECT _file, _line, _ord,
        pipeline_id, task_id,
        nullif(concat_ws('; ', pid_problem, tid_problem), '') AS reject,
+       -- A line that gives both spellings of an id with different values: the first is
+       -- used (top level, then metadata; id, then taskId), with a warning below, since the
+       -- task may be filed under the wrong pipeline (or be another task) without a word.
+       concat_ws('; ',
+           CASE WHEN pid_field = 'pipelineId'
+                     AND coalesce(json_type(metadata -> '$.pipelineId'), 'NULL') <> 'NULL'
+                     AND pipeline_id IS DISTINCT FROM
+                         CASE WHEN json_type(metadata -> '$.pipelineId')
+                                   IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                              THEN nullif(pl_trim_ws(json_extract_string(
+                                       metadata -> '$.pipelineId', '$')), '') END
+                THEN 'pipelineId ' || left(pipelineId::VARCHAR, 80) || ' and metadata.pipelineId '
+                     || left((metadata -> '$.pipelineId')::VARCHAR, 80)
+                     || ' disagree; pipelineId is used' END,
+           CASE WHEN tid_field = 'id'
+                     AND coalesce(json_type(taskId), 'NULL') <> 'NULL'
+                     AND task_id IS DISTINCT FROM
+                         CASE WHEN json_type(taskId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
+                              THEN nullif(pl_trim_ws(json_extract_string(taskId, '$')), '') END
+                THEN 'id ' || left(id::VARCHAR, 80) || ' and taskId ' || left(taskId::VARCHAR, 80)
+                     || ' disagree; id is used' END
+       ) AS id_conflict,
        status AS status_json,
        status_norm AS status,
        createdAt AS created_json,
@@ -109,7 +133,7 @@ SELECT _file, _line, _ord,
 FROM ids;
 
 CREATE OR REPLACE TEMP TABLE pl_snapshot AS
-SELECT * EXCLUDE (reject) FROM pl_snapshot_all WHERE reject IS NULL;
+SELECT * EXCLUDE (reject, id_conflict) FROM pl_snapshot_all WHERE reject IS NULL;
 
 CREATE OR REPLACE TEMP TABLE pl_issue (
     severity VARCHAR,   -- 'error' = the line was rejected; 'warning' = used, with a caveat
@@ -122,4 +146,8 @@ CREATE OR REPLACE TEMP TABLE pl_issue (
 INSERT INTO pl_issue
 SELECT 'error', _file, _line, pipeline_id, reject
 FROM pl_snapshot_all
-WHERE reject IS NOT NULL;
+WHERE reject IS NOT NULL
+UNION ALL
+SELECT 'warning', _file, _line, pipeline_id, id_conflict
+FROM pl_snapshot_all
+WHERE reject IS NULL AND id_conflict <> '';
