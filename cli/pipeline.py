@@ -300,6 +300,13 @@ def register(group: click.Group) -> None:
         )
         if not tasks:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
+        # Standard input can be read once: the TASKS took it all, and the plans read as
+        # none at all, without a word (every D4 neutral).
+        if "-" in tasks and "-" in plans:
+            raise click.UsageError(
+                "- (standard input) is given as both TASKS and --plans: it can be read "
+                "only once (write one of them to a file)"
+            )
         eval_date = engine.parse_date(date_text) if date_text is not None else None
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):

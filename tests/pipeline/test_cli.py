@@ -111,6 +111,48 @@ def test_clean_input_exits_0_and_stdin_works(run_cli: Any, h: Any) -> None:
     assert not Path(".archeflow").exists()
 
 
+def test_stdin_for_both_tasks_and_plans_is_a_usage_error(run_cli: Any, h: Any) -> None:
+    """`runscore pipeline - --plans -`: the TASKS read all of standard input and the plans
+    read it empty, without a word, so every pipeline's D4 was neutral (70) however it
+    was planned. Refused before anything is read or written; either alone still works."""
+    tasks = "".join(json.dumps(r) + "\n" for r in h.pipeline_tasks("s", 2))
+    res = run_cli(
+        "pipeline",
+        "-",
+        "--plans",
+        "-",
+        "--date",
+        DATE,
+        "--out",
+        "r",
+        "--no-history",
+        input=tasks,
+    )
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert res.stderr == (
+        "error: - (standard input) is given as both TASKS and --plans: it can be read only "
+        "once (write one of them to a file) (see 'cli pipeline --help')\n"
+    )
+    assert not Path("r").exists()
+    h.write_jsonl(Path("t.jsonl"), h.pipeline_tasks("s", 2))
+    plan = json.dumps({"pipelineId": "s", "estimatedDurationMinutes": 600}) + "\n"
+    res = run_cli(
+        "pipeline",
+        "t.jsonl",
+        "--plans",
+        "-",
+        "--date",
+        DATE,
+        "--format",
+        "json",
+        "--no-history",
+        input=plan,
+    )
+    assert res.exit_code == 0, res.stderr
+    assert json.loads(res.stdout)[0]["time_efficiency"] == 100.0
+
+
 def test_directories_and_globs(run_cli: Any, h: Any, tmp_path: Path) -> None:
     h.write_jsonl(tmp_path / "d" / "a.jsonl", h.pipeline_tasks("a", 1))
     h.write_jsonl(tmp_path / "d" / "sub" / "b.jsonl", h.pipeline_tasks("b", 1))
