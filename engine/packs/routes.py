@@ -40,6 +40,41 @@ COLUMNS: dict[str, str] = {
     "outcome": "JSON",
 }
 
+#: The keys read from each object of an episode line (010_episodes.sql), by JSON path: a
+#: line that gives one of them twice is rejected (``sources.read_jsonl``'s ``unique_keys``),
+#: as in ``pipeline`` and ``extract``: DuckDB keeps the first value, Python and JavaScript
+#: the last, so runscore and the user's own tools would score different episodes.
+EPISODE_KEYS: dict[str, tuple[str, ...] | None] = {
+    "$": tuple(COLUMNS),
+    "$.source": ("kind", "host", "sessionKey", "runId", "workerId", "pairId"),
+    "$.project": ("id", "revision"),
+    "$.activity": ("id", "provenance", "confidence"),
+    "$.task": ("fingerprint", "complexity"),
+    "$.execution": (
+        "host",
+        "inferenceProvider",
+        "providerProvenance",
+        "model",
+        "reasoningEffort",
+        "harnessFingerprint",
+        "startedAt",
+        "endedAt",
+        "durationMs",
+    ),
+    "$.usage": (
+        "input",
+        "output",
+        "cacheRead",
+        "cacheWrite",
+        "observedCostUsd",
+        "apiEquivalentCostUsd",
+        "costBasis",
+        "quotaPressure",
+    ),
+    "$.outcome": ("status", "signals", "retries", "repairs", "escalation"),
+    "$.outcome.escalation": ("escalated", "toModel"),
+}
+
 #: Numeric policy keys and their type; the defaults live in SQL (000_policy_defaults.sql).
 NUMERIC_POLICY: dict[str, type] = {
     "tolerance": float,
@@ -347,7 +382,7 @@ def _read(
     files, issues = sources.discover(paths)
     for f in files:
         sources.prescan(f)
-    res = sources.read_jsonl(con, files, "routes_raw", COLUMNS)
+    res = sources.read_jsonl(con, files, "routes_raw", COLUMNS, unique_keys=EPISODE_KEYS)
     issues = issues + [
         sources.LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable
     ]

@@ -299,3 +299,47 @@ def test_an_episode_that_ends_before_it_starts_is_rejected(run_cli: Any, tmp_pat
         "2025-02-20T00:00:00Z",
     ]
     assert rep["inputs"]["episodes"] == 3
+
+
+def test_a_key_read_given_twice_rejects_the_episode(run_cli: Any, tmp_path: Path) -> None:
+    """`{"outcome": {...pass...}, ..., "outcome": {...fail...}}`: DuckDB took the first value,
+    Python's json and JavaScript the last, so runscore and the user's own tools labelled
+    (or costed, or routed) different episodes, and nothing was said. A line that gives a key
+    the pack reads twice, at any depth it reads, is now rejected with that key, as in
+    `pipeline`; a key it does not read (a prompt) may repeat."""
+    good = json.dumps(_episode("ok"))
+    lines = [
+        good,
+        json.dumps(_episode("twice"))[:-1]
+        + ', "outcome": {"status": "failed", "signals": [{"kind": "gate", "value": "fail"}]}}',
+        json.dumps(_episode("inner")).replace(
+            '"model": "claude-haiku-4"', '"model": "claude-haiku-4", "model": "claude-opus-4"'
+        ),
+        json.dumps(_episode("cost")).replace(
+            '"costBasis": "api_equivalent"',
+            '"costBasis": "api_equivalent", "apiEquivalentCostUsd": 9.0',
+        ),
+        json.dumps(_episode("esc", outcome={"escalation": {"escalated": False}})).replace(
+            '"escalated": false', '"escalated": false, "escalated": true'
+        ),
+        json.dumps(_episode("id")).replace(
+            '"episodeId": "id"', '"episodeId": "id", "episodeId": "x"'
+        ),
+        # keys the pack does not read, and objects it does not look into, may repeat
+        json.dumps(_episode("free"))
+        .replace('"episodeId": "free"', '"episodeId": "free", "prompt": "a", "prompt": "b"')
+        .replace('"kind": "gate"', '"kind": "gate", "note": 1, "note": 2'),
+    ]
+    path = tmp_path / "k.jsonl"
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    res, rep = _report(run_cli, str(path))
+    assert res.exit_code == 1
+    assert res.stderr.splitlines() == [
+        f"{path}:2: duplicate key outcome",
+        f"{path}:3: duplicate key execution.model",
+        f"{path}:4: duplicate key usage.apiEquivalentCostUsd",
+        f"{path}:5: duplicate key outcome.escalation.escalated",
+        f"{path}:6: duplicate key episodeId",
+    ]
+    assert rep["inputs"]["episodes"] == 2
+    assert [r["line"] for r in rep["inputs"]["rejected"]] == [2, 3, 4, 5, 6]
