@@ -816,6 +816,40 @@ def recommend(
     )
 
 
+#: How a recommend row's model_source says where the team's model came from.
+_TEAM_MODEL = {
+    "model_overrides": "the team says {model} ({tier}, in model_overrides)",
+    "archetypes": "the team says {model} ({tier}, in its archetypes: entry)",
+    "default": "the team leaves it to ArcheFlow's default, {model} ({tier})",
+}
+
+
+def model_tier_notes(rows: Sequence[dict[str, Any]]) -> list[str]:
+    """A note per member advised on a model of another tier than its score was earned on
+    (``model_tier_differs``): "Keep haiku: high effectiveness at low cost" of a score earned
+    on sonnet reads as haiku's, and the markdown, being data, has no place to say so. Here,
+    not in the CLI, so that `recommend` (on stderr, after ``note: ``) and the nightly run
+    log say it in the same words."""
+    notes = []
+    for r in rows:
+        if not r["model_tier_differs"]:
+            continue
+        team = _TEAM_MODEL.get(r["model_source"], "the team's model is {model} ({tier})")
+        n, total, on = r["runs_in_window"], r["runs"], r["scored_model_runs"]
+        runs = (
+            "its one run" if total == 1 else f"its {n} runs" if n == total else f"its last {n} runs"
+        )
+        if on is not None and on < n:
+            runs = f"{on} of {runs}"
+        notes.append(
+            f"{r['archetype']}: "
+            + team.format(model=r["current_model"], tier=r["model_tier"])
+            + f"; {runs} ran on {r['scored_model']} ({r['scored_model_tier']}): the score "
+            "was earned there"
+        )
+    return notes
+
+
 # --------------------------------------------------------------------------- summary
 
 

@@ -726,3 +726,35 @@ def test_an_events_folder_of_unreadable_logs_is_rejected_file_by_file(
         "(decompress it first)",
         "  proj/.archeflow/memory/effectiveness.jsonl: no history yet; no report",
     ], res.stderr
+
+
+def test_recommend_s_notes_on_a_score_earned_on_another_tier_are_in_the_run_log(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """`recommend` notes, on stderr, each member advised on a model of another tier than
+    its score was earned on; the job wrote the same recommendations and said nothing."""
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/r.jsonl", hh.run_events("r1", model="haiku"))
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir(parents=True)
+    (teams / "t.yaml").write_text("name: t\ncheck: [guardian]\nmodel_overrides: {guardian: opus}\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0
+    note = (
+        "guardian: the team says opus (premium, in model_overrides); its one run ran on "
+        "haiku (cheap): the score was earned there"
+    )
+    rec = run_cli(
+        "recommend", "proj/.archeflow/teams/t.yaml", "--history", nightly.history_of("proj")
+    )
+    assert rec.stderr == f"note: {note}\n"
+    day = tmp_path / "out" / DATE
+    [team] = json.loads((day / "runlog.json").read_text())["scopes"][0]["teams"]
+    assert team["notes"] == [note]
+    md = (day / "runlog.md").read_text()
+    assert (
+        "- proj/.archeflow/teams/t.yaml (discovered): effectiveness/proj/recommend-t.md, "
+        "effectiveness/proj/recommend-t.json\n"
+        f"  - note: {note}\n\n"
+    ) in md
+    # Unattended, the job keeps its notes to the run log (README): stderr has the counts.
+    assert note not in res.stderr
