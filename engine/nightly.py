@@ -1124,14 +1124,30 @@ def _render_scope(
                     for p, origin in team_paths
                 )
                 return
-            scope.rejected.append(_about("history", scope.history, "no report: ", _step_reason(e)))
             scope.history_locked = isinstance(e, LockTimeout)
+            if scope.history_locked or not _said_by_extract(scope, _step_reason(e)):
+                scope.rejected.append(
+                    _about("history", scope.history, "no report: ", _step_reason(e))
+                )
             why = _LOCKED if scope.history_locked else f"no report: {_step_reason(e)}"
             scope.teams.extend(TeamOutcome(p, None, origin, error=why) for p, origin in team_paths)
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:
             _render_team(scope, p, origin, taken, dayf, renderer)
+
+
+def _said_by_extract(scope: ScopeResult, reason: str) -> bool:
+    """Whether the report's failure, ``reason``, is about the history file itself after
+    extract already failed on it: a UTF-16 history, say, was one fault of the project's
+    said twice, "not extracted: ..." then "no report: ..." in other words. The report is
+    still tried (a history extract refuses to append to, a symlink, may still be read)."""
+    if _located(scope.history, reason) == (0, reason):
+        return False  # not about the file (out of memory, ...): a fault of its own
+    return any(
+        d.kind == "history" and d.file == scope.history and d.reason.startswith("not extracted: ")
+        for d in scope.rejected
+    )
 
 
 def _unusable_history(scope: ScopeResult) -> str | None:

@@ -758,3 +758,40 @@ def test_recommend_s_notes_on_a_score_earned_on_another_tier_are_in_the_run_log(
     ) in md
     # Unattended, the job keeps its notes to the run log (README): stderr has the counts.
     assert note not in res.stderr
+
+
+def test_a_utf16_history_with_run_logs_to_extract_is_said_once(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """Extract refuses to append to it; the report was then tried and failed on the same
+    file, and the one fault was two rejected inputs: "not extracted: ..." and "no report:
+    ..." in other words. A history with no run logs to extract still says "no report"."""
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/r.jsonl", hh.run_events("r1"))
+    hist = tmp_path / nightly.history_of("proj")
+    hist.parent.mkdir(parents=True)
+    hist.write_bytes('{"run_id": "x"}\n'.encode("utf-16"))
+    shutil.copytree(hist.parent, tmp_path / "quiet/.archeflow/memory")
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir(parents=True)
+    (teams / "t.yaml").write_text("name: t\ncheck: [guardian]\n")
+    res = run_cli("nightly", "--root", "proj", "--root", "quiet", "--out", "out", "--date", DATE)
+    utf16 = "encoded as UTF-16 LE (byte-order mark)"
+    convert = "(convert it first, e.g. iconv -f UTF-16 -t UTF-8)"
+    not_extracted = (
+        f"not extracted: {utf16}: runscore appends only to a UTF-8 JSONL history {convert}"
+    )
+    no_report = f"no report: {utf16}: runscore reads UTF-8 JSONL {convert}"
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
+        1,
+        [
+            f"proj/.archeflow/memory/effectiveness.jsonl: {not_extracted}",
+            f"quiet/.archeflow/memory/effectiveness.jsonl: {no_report}",
+        ],
+    )
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert [len(s["rejected"]) for s in log["scopes"]] == [1, 1]
+    [team] = log["scopes"][0]["teams"]
+    # Why the preset was skipped, as before: the history could not be read.
+    assert team["error"] == no_report.replace(": ", f": {nightly.history_of('proj')}: ", 1)
+    index = (tmp_path / "out" / DATE / "index.md").read_text()
+    assert f"| proj | 0 | 0 | 0 | 1 | {not_extracted} |\n" in index
