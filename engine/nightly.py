@@ -224,6 +224,8 @@ class PackResult:
     error: str | None = None
     warnings: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: inputs of 0 bytes, listed as a scope's empty run logs are (``ScopeResult.empty_files``)
+    empty_files: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -231,6 +233,7 @@ class PackResult:
             "root": self.root,
             "label": self.label,
             "inputs": self.inputs,
+            "empty_files": self.empty_files,
             "summary": self.summary,
             "outputs": [o.as_dict() for o in self.outputs],
             "error": self.error,
@@ -1266,6 +1269,14 @@ def _run_hook(
     out_dir = os.path.join(tmp, pack, root.label)
     os.makedirs(out_dir, exist_ok=True)
     pr = PackResult(hook.pack, root.given, root.label, list(inputs.paths))
+    # Taken by the job as nothing yet (a summary of no pipelines, a report of no episodes),
+    # an empty file showed only in the list of inputs, where an empty run log is listed.
+    # Stat'ed before the pack reads them, as the run logs are before extract.
+    for p in inputs.paths:
+        with contextlib.suppress(OSError):  # gone since found: the pack's reader says so
+            st = os.stat(p)
+            if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+                pr.empty_files.append(p)
     run = PackRun(
         hook.pack,
         root.path,

@@ -795,3 +795,36 @@ def test_a_utf16_history_with_run_logs_to_extract_is_said_once(
     assert team["error"] == no_report.replace(": ", f": {nightly.history_of('proj')}: ", 1)
     index = (tmp_path / "out" / DATE / "index.md").read_text()
     assert f"| proj | 0 | 0 | 0 | 1 | {not_extracted} |\n" in index
+
+
+def test_empty_task_and_episode_files_are_listed_as_empty_run_logs_are(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """The job takes all three for nothing yet; only the empty run log was listed as an
+    empty file, the others showing in their pack's list of inputs alone."""
+    base = tmp_path / "proj" / ".archeflow"
+    for folder, name in (("events", "new-run"), ("tasks", "a"), ("episodes", "e")):
+        (base / folder).mkdir(parents=True)
+        (base / folder / f"{name}.jsonl").write_bytes(b"")
+    (base / "tasks" / "b.jsonl").write_bytes(b"\n")  # holds no line, but is not empty
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, [])
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert log["scopes"][0]["empty_files"] == ["proj/.archeflow/events/new-run.jsonl"]
+    assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
+        ("pipeline", ["proj/.archeflow/tasks/a.jsonl"]),
+        ("routes", ["proj/.archeflow/episodes/e.jsonl"]),
+    ]
+    md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert "- proj/.archeflow/events/new-run.jsonl: empty file\n" in md
+    packs = md[md.index("## Other packs") : md.index("## Files")]
+    assert packs == (
+        "## Other packs\n\n"
+        "### pipeline: proj\n\n"
+        "Inputs: proj/.archeflow/tasks/a.jsonl, proj/.archeflow/tasks/b.jsonl. "
+        "0 pipeline(s) scored, 0 not terminal\n"
+        "- proj/.archeflow/tasks/a.jsonl: empty file\n\n"
+        "### routes: proj\n\n"
+        "Inputs: proj/.archeflow/episodes/e.jsonl. 0 episode(s), 0 finding(s)\n"
+        "- proj/.archeflow/episodes/e.jsonl: empty file\n\n\n"
+    )
