@@ -746,10 +746,8 @@ def run_nightly(
                         _render_scope(scope, members, given_teams, dayf, renderer, wait)
                     else:  # its presets are still listed, each saying why it was skipped
                         why = _LOCKED if scope.history_locked else broken[scope.history]
-                        scope.teams.extend(
-                            TeamOutcome(p, None, origin, error=why)
-                            for p, origin in _scope_teams(scope, members, given_teams)
-                        )
+                        team_paths = _scope_teams(scope, members, given_teams)
+                        scope.teams.extend(_skipped_teams(team_paths, given_teams, why))
             for r in good:
                 if not os.path.isdir(r.path):
                     gone = _gone(r)
@@ -1084,6 +1082,26 @@ def _scope_teams(
     return team_paths
 
 
+def _skipped_teams(
+    team_paths: Sequence[tuple[str, str]],
+    given_teams: Sequence[tuple[str, eh.Team]],
+    why: str,
+) -> list[TeamOutcome]:
+    """The scope's presets, none recommended for (``why``), each with its team's name: the
+    index called every one "team (unnamed)". Read without scoring (a small YAML file); a
+    preset that cannot be parsed stays unnamed, and is said as rejected input on a night
+    its history can be read, as before."""
+    given = dict(given_teams)
+    out = []
+    for p, origin in team_paths:
+        team = given.get(p)
+        if team is None:
+            with contextlib.suppress(UsageError):
+                team = eh.parse_team(p)
+        out.append(TeamOutcome(p, None if team is None else team.name, origin, error=why))
+    return out
+
+
 def _render_scope(
     scope: ScopeResult,
     members: Sequence[_Root],
@@ -1098,8 +1116,7 @@ def _render_scope(
         if why is None:
             scope.notes.append(_no_history_note(scope.history))
         scope.teams.extend(
-            TeamOutcome(p, None, origin, error="no history yet" if why is None else why)
-            for p, origin in team_paths
+            _skipped_teams(team_paths, given_teams, "no history yet" if why is None else why)
         )
         return
     # Read under the append lock: a concurrent `runscore extract` cannot be mid-append.
@@ -1123,8 +1140,7 @@ def _render_scope(
                     for f, ln, why in e.problems
                 )
                 scope.teams.extend(
-                    TeamOutcome(p, None, origin, error="no history line could be read")
-                    for p, origin in team_paths
+                    _skipped_teams(team_paths, given_teams, "no history line could be read")
                 )
                 return
             scope.history_locked = isinstance(e, LockTimeout)
@@ -1133,7 +1149,7 @@ def _render_scope(
                     _about("history", scope.history, "no report: ", _step_reason(e))
                 )
             why = _LOCKED if scope.history_locked else f"no report: {_step_reason(e)}"
-            scope.teams.extend(TeamOutcome(p, None, origin, error=why) for p, origin in team_paths)
+            scope.teams.extend(_skipped_teams(team_paths, given_teams, why))
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:

@@ -828,3 +828,34 @@ def test_empty_task_and_episode_files_are_listed_as_empty_run_logs_are(
         "Inputs: proj/.archeflow/episodes/e.jsonl. 0 episode(s), 0 finding(s)\n"
         "- proj/.archeflow/episodes/e.jsonl: empty file\n\n\n"
     )
+
+
+def test_the_teams_of_a_project_with_no_history_are_named_in_the_index(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """Skipped without being parsed, every preset of a project with no history was "team
+    (unnamed)" in the index; the name is read now, without scoring. A preset with no name
+    is still unnamed."""
+    (tmp_path / "proj/.archeflow/episodes").mkdir(parents=True)  # something to read
+    (tmp_path / "proj/.archeflow/episodes/e.jsonl").write_bytes(b"")
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir()
+    (teams / "a.yaml").write_text("name: backend\ncheck: [guardian]\n")
+    (teams / "b.yml").write_text("check: [sage]\n")
+    (tmp_path / "given.yaml").write_text("name: everywhere\ncheck: [guardian]\n")
+    res = run_cli(
+        "nightly", "--root", "proj", "--team", "given.yaml", "--out", "out", "--date", DATE
+    )
+    assert res.exit_code == 0, res.stderr
+    index = (tmp_path / "out" / DATE / "index.md").read_text()
+    teams_md = index[index.index("### Team recommendations") : index.index("## Other packs")]
+    assert teams_md == (
+        "### Team recommendations\n\n"
+        "- proj · team everywhere (given.yaml, given): skipped: no history yet\n"
+        "- proj · team backend (proj/.archeflow/teams/a.yaml, discovered): skipped: no "
+        "history yet\n"
+        "- proj · team (unnamed) (proj/.archeflow/teams/b.yml, discovered): skipped: no "
+        "history yet\n\n"
+    )
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert [t["name"] for t in log["scopes"][0]["teams"]] == ["everywhere", "backend", None]
