@@ -165,7 +165,8 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
 ) -> None:
     # Each headline said "the prospective evidence is below the minimums", also when 100
     # labelled operations met them and the only reason was the quality bar (86 accepted of
-    # 100 against opus's 92 of 100: the difference's lower bound -0.139 below -0.050).
+    # 100 against opus's 92 of 100: the difference's lower bound -0.139 below -0.050); it
+    # now names each minimum missed ("both" misses the labelled count and the CI width).
     g = gen()
     g.cell(OPUS, 100, 92, activity="quality")
     g.cascade(
@@ -194,16 +195,18 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
         "thin": (
             "cascade_working",
             "insufficient",
-            head + "thin shows a net saving of $0.1044 per accepted operation, but the "
-            "prospective evidence is below the minimums (20 prospective operations, 20 accepted).",
+            head + "thin shows a net saving of $0.1044 per accepted operation, but it has 20 "
+            "labelled operations, below the minimum of 30 (20 prospective operations, 20 "
+            "accepted).",
         ),
         "both": (
             "cascade_working",
             "insufficient",
-            head + "both shows a net saving of $0.0875 per accepted operation, but the "
-            "prospective evidence is below the minimums (20 prospective operations, 18 accepted) "
-            f"and its acceptance is not shown within the tolerance of {OPUS} (lower bound -0.217 "
-            "below -tolerance -0.050), so the quality bar is not shown kept.",
+            head + "both shows a net saving of $0.0875 per accepted operation, but it has 20 "
+            "labelled operations, below the minimum of 30; its acceptance 95% CI width 0.273 "
+            f"exceeds max_ci_width 0.250; and its acceptance is not shown within the tolerance "
+            f"of {OPUS} (lower bound -0.217 below -tolerance -0.050), so the quality bar is not "
+            "shown kept (20 prospective operations, 18 accepted).",
         ),
     }
     reasons = {k["activity"]: k["reasons"] for k in rep["cascades"]}
@@ -212,6 +215,32 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
         "below -tolerance -0.050)"
     ]
     assert reasons["thin"] == ["labelled operations 20 (minimum 30)"]
+
+
+def test_a_cascade_headline_held_back_by_its_interval_width_says_so(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # 100 labelled operations meet min_labelled_per_route; only the acceptance interval
+    # (width 0.083) is wider than --max-ci-width 0.05. The headline said "the prospective
+    # evidence is below the minimums", which reads as too few operations.
+    g = gen()
+    g.cell(OPUS, 100, 80, activity="wide")
+    g.cascade(
+        100, cheap=HAIKU, premium=OPUS, direct_ok=88, escalate=8, premium_ok=8, activity="wide"
+    )
+    rep = report("--max-ci-width", "0.05", str(g.write(tmp_path / "w.jsonl")))
+    assert [(f["type"], f["grade"], f["headline"]) for f in rep["findings"]] == [
+        (
+            "cascade_working",
+            "insufficient",
+            f"No recommendation yet: cheap-first {HAIKU} → {OPUS} on wide shows a net saving "
+            "of $0.1040 per accepted operation, but its acceptance 95% CI width 0.083 exceeds "
+            "max_ci_width 0.050 (100 prospective operations, 96 accepted).",
+        )
+    ]
+    assert rep["cascades"][0]["reasons"] == [
+        "acceptance 95% CI width 0.083 exceeds max_ci_width 0.050"
+    ]
 
 
 def test_the_matrix_shows_the_accepted_outcomes_its_cost_is_divided_by(

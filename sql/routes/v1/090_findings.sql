@@ -4,7 +4,8 @@
 -- Produces: routes_findings (grain: finding) with flat columns; a '__' in a column name nests
 --   it in the JSON output (incumbent__model -> incumbent.model): type, activity, grade,
 --   headline (opens with the language its grade allows, never a higher grade's; an insufficient
---   cascade's names what keeps it from proven: the minimums, the quality bar or both), actionable,
+--   cascade's names what keeps it from proven: each minimum it misses — labelled operations or
+--   the acceptance CI width — the quality bar, or these together), actionable,
 --   command (only when actionable: ak host pick --route '<activity>:<host>:<model>', shell
 --   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
 --   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
@@ -17,6 +18,11 @@
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
+
+-- Reasons in a sentence: "a and b", "a; b; and c" (a reason may hold a comma of its own).
+CREATE OR REPLACE TEMP MACRO routes_and_list(l) AS
+    CASE WHEN len(l) <= 2 THEN array_to_string(l, ' and ')
+         ELSE array_to_string(l[1:len(l) - 1], '; ') || '; and ' || l[len(l)] END;
 
 CREATE OR REPLACE TEMP MACRO routes_command(activity, host, model) AS
     CASE WHEN activity IS NOT NULL AND host IS NOT NULL AND model IS NOT NULL
@@ -246,12 +252,26 @@ casc_f AS (
                     WHEN 'cascade_working' THEN ' shows a net saving of ' || routes_usd(net_saving_per_accepted)
                     ELSE ' shows escalations and retries erasing the saving (net '
                          || routes_usd(net_saving_per_accepted) || ')' END
-                -- What keeps it from proven (085's grade), and only that: the minimums, and for a
-                -- saving the quality bar. A stale one is evidence_drift; with an unknown or mixed
-                -- cost there is no net value, so no finding, only the cascade's reasons.
-                || ' per accepted operation, but ' || array_to_string(list_filter([
+                -- What keeps it from proven (085's grade), and only that: each minimum it misses
+                -- by name (too few labelled operations, or an acceptance interval wider than
+                -- max_ci_width with enough of them), and for a saving the quality bar. A stale
+                -- one is evidence_drift; with an unknown or mixed cost there is no net value, so
+                -- no finding, only the cascade's reasons.
+                || ' per accepted operation, but ' || routes_and_list(list_filter([
+                    CASE WHEN NOT meets_minimums AND labelled_ops < min_labelled_per_route
+                         THEN 'it has ' || labelled_ops || ' labelled operations, below the minimum of '
+                              || min_labelled_per_route END,
                     CASE WHEN NOT meets_minimums
-                         THEN 'the prospective evidence is below the minimums' || ops_text END,
+                              AND round(acceptance_ci_high - acceptance_ci_low, 6) > max_ci_width
+                         THEN 'its acceptance 95% CI width '
+                              || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
+                              || ' exceeds max_ci_width '
+                              || routes_num_vs(max_ci_width, acceptance_ci_high - acceptance_ci_low, 3)
+                    END,
+                    -- No interval at all (no labelled operation, under a minimum of 0).
+                    CASE WHEN NOT meets_minimums AND labelled_ops >= min_labelled_per_route
+                              AND acceptance_ci_low IS NULL
+                         THEN 'its acceptance has no interval (no labelled operation)' END,
                     CASE WHEN round(net_saving_per_accepted, 6) > 0 AND NOT quality_bar_kept
                               AND quality_ci_low IS NOT NULL
                          THEN 'its acceptance is not shown within the tolerance of ' || target_model
@@ -262,8 +282,7 @@ casc_f AS (
                               AND quality_ci_low IS NULL
                          THEN 'its acceptance is not compared with ' || target_model
                               || ' (no labelled outcome on one side), so the quality bar is not shown kept' END
-                ], lambda x: x IS NOT NULL), ' and ')
-                || CASE WHEN meets_minimums THEN ops_text ELSE '' END || '.'
+                ], lambda x: x IS NOT NULL)) || ops_text || '.'
             WHEN finding_type = 'cascade_working' THEN
                 'This route saved cost/capacity while keeping the quality bar: cheap-first ' || entry_model
                 || ' → ' || target_model || ' on ' || activity || ' saved '
