@@ -336,6 +336,37 @@ def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_
     assert "; net saving -$0.0042.\n" in md
 
 
+def _findings_section(md: str) -> str:
+    return md.split("## Findings\n\n", 1)[1].split("\n## ", 1)[0]
+
+
+def test_no_findings_points_only_at_tables_that_are_there(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """With no findings the report said "The comparisons below say why." also when there was
+    no comparison below (one route per activity)."""
+    g = gen()
+    g.cell(SONNET, 10, 8)
+    res = run_cli("routes", str(g.write(tmp_path / "one.jsonl")), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert _findings_section(res.stdout) == (
+        "No findings: there is nothing to compare (no activity has two routes with a known "
+        "model, and there is no cheap-first cascade), and no activity is a blind spot (many "
+        "episodes, few of them labelled).\n"
+    )
+    # A comparison and a cascade (its cost unknown, so no finding): both hold the reasons.
+    g = gen()
+    g.cascade(
+        10, cheap=HAIKU, premium=SONNET, direct_ok=8, escalate=2, premium_ok=2, cheap_cost=None
+    )
+    res = run_cli("routes", str(g.write(tmp_path / "casc.jsonl")), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert _findings_section(res.stdout) == (
+        "No findings: no comparison, cascade or activity met the bar for a finding. The "
+        "comparisons and cheap-first cascades below say why.\n"
+    )
+
+
 def test_cascade_target_harness_scope_is_known(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     """A cascade finding's target (its `incumbent`) had a hard-coded empty harness scope, shown
     as "harness scope: unknown" although every target episode carries its harness."""
