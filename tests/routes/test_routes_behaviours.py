@@ -294,6 +294,8 @@ def test_harness_change_is_not_a_model_switch(combined: dict[str, Any]) -> None:
     assert f["grade"] == "correlated" and f["command"] is None
     assert f["freshness"]["models"] == [HAIKU, OPUS, SONNET]
     assert f["freshness"]["harnesses"] == ["h1", "h2"]
+    # Its episodes' costs are known (API-equivalent): the basis was hard-coded unknown.
+    assert (f["cost"]["basis"], f["cost"]["claim"]) == ("api_equivalent", "No $ claimed")
     assert rep["comparisons"] and all(
         c["grade"] in ("observed", "insufficient") for c in rep["comparisons"]
     )
@@ -375,6 +377,33 @@ def test_blind_spot_says_what_to_record(combined: dict[str, Any]) -> None:
     assert "gate" in f["headline"]
     assert any("medium/weak" in w for w in f["why"])
     assert any("blocked/cancelled" in w for w in f["why"])
+
+
+def test_a_blind_spot_gives_the_cost_basis_of_its_episodes(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A blind_spot finding claims no $ figure, but its basis was hard-coded unknown, so the
+    report said "Cost (unknown)" over episodes whose costs are all known."""
+    g = gen()
+    g.cell(SONNET, 5, 4)
+    g.unlabelled(SONNET, 50)
+    path = str(g.write(tmp_path / "b.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert "\n- Cost (api_equivalent): No $ claimed\n" in res.stdout
+    assert "Cost (unknown)" not in res.stdout
+    # One episode of unknown cost makes the activity's basis unknown, as in the matrix.
+    g.unlabelled(SONNET, 1, cost=None)
+    res = run_cli(
+        "routes", str(g.write(tmp_path / "u.jsonl")), "--as-of", AS_OF, "--format", "json"
+    )
+    assert res.exit_code == 0, res.stderr
+    (f,) = json.loads(res.stdout)["findings"]
+    assert (f["type"], f["cost"]["basis"], f["cost"]["claim"]) == (
+        "blind_spot",
+        "unknown",
+        "No $ claimed",
+    )
 
 
 def test_no_finding_speaks_above_its_grade(combined: dict[str, Any]) -> None:

@@ -1,6 +1,7 @@
 -- routes/v1 · findings: the seven types, each with its evidence, freshness and language.
 -- Reads: routes_comparisons, routes_comp_evidence, routes_cascades, routes_harness_changes,
---   routes_harness_shifts, routes_ep, routes_policy, routes_grades, routes_finding_types.
+--   routes_harness_shifts, routes_ep, routes_ep_total, routes_policy, routes_grades,
+--   routes_finding_types.
 -- Produces: routes_findings (grain: finding) with flat columns; a '__' in a column name nests
 --   it in the JSON output (incumbent__model -> incumbent.model): type, activity, grade,
 --   headline (opens with the language its grade allows, never a higher grade's; an insufficient
@@ -10,7 +11,8 @@
 --   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
 --   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
 --   interval_method, evidence_source, counts__*, cost__* (basis, claim — "No $ claimed" when
---   unknown — per accepted outcome, net saving), rates__* (retry/repair/escalation shares over
+--   unknown — per accepted outcome, net saving; a harness_change or blind_spot claims no $
+--   figure, its basis that of its episodes by 070's rule, routes_total_basis), rates__* (retry/repair/escalation shares over
 --   the episodes — for a cascade the operations — that report each, *_reported of them; NULL,
 --   never 0, when none does), freshness__*, why (list of text; its "Newest evidence:" time
 --   written as the JSON writes times, routes_iso),
@@ -386,12 +388,18 @@ casc_f AS (
     FROM casc
 ),
 harness_ids AS (
-    SELECT h.step_id, h.direction, list_sort(list(DISTINCT e.episode_id)) AS episode_ids
+    SELECT h.step_id, h.direction, list_sort(list(DISTINCT e.episode_id)) AS episode_ids,
+        -- Its episodes' cost basis, by the comparisons' rule (no $ figure is claimed, but a
+        -- known basis is not called unknown).
+        routes_total_basis(coalesce(bool_or(t.cost_basis_total = 'unknown'), false),
+                           count(DISTINCT t.cost_basis_total), min(t.cost_basis_total))
+            AS cost_basis
     FROM routes_harness_changes h
     JOIN routes_harness_shifts s ON s.step_id = h.step_id AND s.direction = h.direction AND s.enough
     JOIN routes_ep e ON e.activity = h.activity AND e.route_key = s.route_key
         AND e.harness IN (h.harness_from, h.harness_to) AND e.label IS NOT NULL
         AND e.kind IN ('historical', 'paired')
+    JOIN routes_ep_total t ON t.episode_id = e.episode_id
     GROUP BY h.step_id, h.direction
 ),
 harness_f AS (
@@ -413,7 +421,7 @@ harness_f AS (
             AS interval_method,
         'historical' AS evidence_source,
         len(ids.episode_ids) AS counts__evidence_episodes,
-        'unknown' AS cost__basis, 'No $ claimed' AS cost__claim,
+        ids.cost_basis AS cost__basis, 'No $ claimed' AS cost__claim,
         h.changed_at AS freshness__newest_evidence,
         h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
         list_transform(h.shifts, lambda s: s.route || ': ' || s.succ_from || '/' || s.n_from || ' on '
@@ -446,8 +454,11 @@ blind AS (
         max(e.evidence_at) AS newest_evidence,
         list_sort(list(DISTINCT e.model) FILTER (WHERE e.model IS NOT NULL)) AS models,
         list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses,
-        list_sort(list(e.episode_id)) AS episode_ids
-    FROM routes_ep e GROUP BY e.activity
+        list_sort(list(e.episode_id)) AS episode_ids,
+        routes_total_basis(coalesce(bool_or(t.cost_basis_total = 'unknown'), false),
+                           count(DISTINCT t.cost_basis_total), min(t.cost_basis_total))
+            AS cost_basis
+    FROM routes_ep e JOIN routes_ep_total t USING (episode_id) GROUP BY e.activity
 ),
 blind_f AS (
     SELECT 'blind_spot' AS type, b.activity, 'insufficient' AS grade,
@@ -461,7 +472,7 @@ blind_f AS (
         'labelled share of episodes' AS quality_metric, pol.tolerance,
         'none' AS evidence_source,
         b.episodes AS counts__evidence_episodes,
-        'unknown' AS cost__basis, 'No $ claimed' AS cost__claim,
+        b.cost_basis AS cost__basis, 'No $ claimed' AS cost__claim,
         b.newest_evidence AS freshness__newest_evidence,
         (epoch(pol.as_of) - epoch(b.newest_evidence)) / 86400.0 AS freshness__age_days,
         b.models AS freshness__models, b.harnesses AS freshness__harnesses,
