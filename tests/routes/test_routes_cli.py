@@ -153,6 +153,33 @@ def test_wrong_json_kinds_are_rejected_not_read_as_missing(
     assert rep["inputs"]["episodes"] == n
 
 
+def test_a_signal_that_cannot_be_read_is_rejected_not_skipped(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A signal that is not an object (`["fail"]`) or whose kind or value is not a string was
+    skipped without a word, so the episode was scored without it: `["fail"]` beside a passing
+    gate labelled it a success. Such a line is rejected as the pack's other fields of the
+    wrong JSON kind are, naming the signal by its JSON index; a null entry is no signal."""
+    g = gen()
+    g.cell(SONNET, 3, 3)
+    gate = {"kind": "gate", "value": "pass"}
+    g.episode(model=SONNET, success=None, signals=[gate, "fail"])
+    g.episode(model=SONNET, success=None, signals=[gate, {"kind": 5, "value": "fail"}])
+    g.episode(model=SONNET, success=None, signals=[gate, {"kind": "review", "value": False}])
+    g.episode(model=SONNET, success=None, signals=[None, gate])
+    path = g.write(tmp_path / "sig.jsonl")
+    res = run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    assert res.stderr.splitlines() == [
+        f"{path}:4: outcome.signals[1] is not a JSON object",
+        f"{path}:5: outcome.signals[1].kind is not a string",
+        f"{path}:6: outcome.signals[1].value is not a string",
+    ]
+    rep = json.loads(res.stdout)
+    assert rep["inputs"]["episodes"] == 4
+    assert rep["matrix"][0]["successes"] == 4
+
+
 def test_api_as_of_with_a_timezone_is_read_in_utc(gen: Any, tmp_path: Path) -> None:
     """routes.analyze(as_of=<aware datetime>) used the wall-clock digits as if they were UTC
     (10:00+05:00 became 10:00Z) and printed that as the report's clock; now 05:00Z."""

@@ -21,7 +21,9 @@
 --   JSON kind (source.kind: 5, escalated: "true", pairId: 5, model: {"name": "x"},
 --   confidence: "high") is rejected too, with the first such field, never read as missing:
 --   strings (ids, host, provider, model, harness, times, toModel), numbers (confidence,
---   quotaPressure, amounts, costs, counts), escalated true/false, signals a list. A prospective
+--   quotaPressure, amounts, costs, counts), escalated true/false, signals a list of objects
+--   (a null entry is no signal) whose kind and value are strings (outcome.signals[0] is not
+--   a JSON object: the first by its JSON index, from 0). A prospective
 --   episode needs both source.runId and task.fingerprint (they name its operation).
 --   A repeated episodeId is a duplicate of the first line that passes every other check.
 -- Spec: routes.md §1 (input), §3 "Cost basis", §6 "Operations and attempts". A missing
@@ -47,6 +49,17 @@ CREATE OR REPLACE TEMP MACRO routes_amount_reason(bad, v, name) AS
 -- Present, not null and not of the JSON kind the spec gives it (so it cannot be read).
 CREATE OR REPLACE TEMP MACRO routes_badkind(t, kinds) AS
     coalesce(NOT list_contains(kinds || ['NULL'], t), false);
+
+-- The JSON index (from 0, as a JSON path counts) of the first signal that is not an object,
+-- or whose field at `path` is present, not null and not a string; NULL: none. A null entry
+-- is no signal, as a null field is absent.
+CREATE OR REPLACE TEMP MACRO routes_sig_not_object_at(sigs) AS
+    list_position(list_transform(sigs,
+        lambda g: coalesce(json_type(g) NOT IN ('OBJECT', 'NULL'), false)), true) - 1;
+
+CREATE OR REPLACE TEMP MACRO routes_sig_not_string_at(sigs, path) AS
+    list_position(list_transform(sigs,
+        lambda g: routes_badkind(json_type(g, path), ['VARCHAR'])), true) - 1;
 
 CREATE OR REPLACE TEMP TABLE routes_parsed AS
 WITH r AS (
@@ -232,6 +245,16 @@ v AS (
             THEN 'usage.quotaPressure is out of range (a finite number, at least 0)'
         WHEN signals_type IS NOT NULL AND signals_type NOT IN ('ARRAY', 'NULL')
             THEN 'outcome.signals is not a list'
+        -- A signal that cannot be read (["pass"], {"kind": "gate", "value": true}) could be
+        -- the one that labels the episode: scoring it without would change its label.
+        WHEN routes_sig_not_object_at(signals) IS NOT NULL
+            THEN 'outcome.signals[' || routes_sig_not_object_at(signals) || '] is not a JSON object'
+        WHEN routes_sig_not_string_at(signals, '$.kind') IS NOT NULL
+            THEN 'outcome.signals[' || routes_sig_not_string_at(signals, '$.kind')
+                 || '].kind is not a string'
+        WHEN routes_sig_not_string_at(signals, '$.value') IS NOT NULL
+            THEN 'outcome.signals[' || routes_sig_not_string_at(signals, '$.value')
+                 || '].value is not a string'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
             THEN 'execution.startedAt is not an ISO date-time: ' || started_raw
         WHEN ended_raw IS NOT NULL AND ended_at IS NULL
