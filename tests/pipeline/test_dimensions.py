@@ -121,7 +121,16 @@ def batch(h: Any, tmp_path_factory: pytest.TempPathFactory) -> engine.PipelineRe
 
 
 def test_batch_is_clean(batch: engine.PipelineResult) -> None:
-    assert batch.errors == [] and batch.warnings == []
+    # Clean but for the D5 case of a lint that ran with no error count (scored no points):
+    # said, not silently no signal.
+    assert batch.errors == []
+    assert [(d.pipeline_id, d.reason) for d in batch.warnings] == [
+        (
+            "d5-4",
+            "task t0: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+            "no lint signal counted",
+        )
+    ]
     assert set(batch.pipelines.column("status").to_pylist()) == {"scored"}
 
 
@@ -266,6 +275,38 @@ def test_d5_quality_fields_of_the_wrong_kind_or_range_are_reported_never_counted
         (8, "task h: metadata.quality.lintFix.errors 1e999 is not a whole number >= 0; ignored"),
         (8, "task h: metadata.quality.unresolvedTodos 1e999 is not a whole number >= 0; ignored"),
     ]
+
+
+def test_d5_a_check_that_ran_without_its_outcome_is_warned(evaluate: Any, h: Any) -> None:
+    """`lintFix: {ran: true}` with no `errors` (or `format: {ran: true}` with no `changed`, or
+    an `errors` count with no `ran`) is no signal and scored none, without a word: the task
+    reports quality yet scores as if it did not. Each is now warned with its file, line and
+    task; a null counts as absent, and `ran: false` with no outcome is no check, so no
+    warning."""
+    rows = [
+        h.task("p", "a", quality={"lintFix": {"ran": True}}),
+        h.task(
+            "p", "b", quality={"lintFix": {"ran": True, "errors": None}, "format": {"ran": True}}
+        ),
+        h.task(
+            "p", "c", quality={"lintFix": {"errors": 0}, "format": {"ran": None, "changed": False}}
+        ),
+        h.task("p", "d", quality={"lintFix": {"ran": False}, "format": {"ran": False}}),
+        h.task("p", "e", quality={"lintFix": {"ran": True, "errors": 0}}),
+    ]
+    res = evaluate(rows)
+    assert h.row_of(res, "p")["quality_score"] == 70  # only task e's clean lint counts
+    assert res.errors == []
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (1, "task a: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+            "no lint signal counted"),
+        (2, "task b: metadata.quality.format.ran is true but format.changed is absent; "
+            "no format signal counted"),
+        (2, "task b: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+            "no lint signal counted"),
+        (3, "task c: metadata.quality.format.changed is given but format.ran is absent; ignored"),
+        (3, "task c: metadata.quality.lintFix.errors is given but lintFix.ran is absent; ignored"),
+    ]  # fmt: skip
 
 
 def test_d3_counts_too_large_to_count_make_the_pass_rate_unknown(evaluate: Any, h: Any) -> None:

@@ -5,7 +5,8 @@
 --   lintFix, format or unresolvedTodos at all, a JSON null counting as absent;
 --   0 = no quality signal, which 050 words differently), score = quality_base +
 --   Σ points, clamped to [quality_min, quality_max]); a pl_issue warning per quality
---   field that cannot be read (below).
+--   field that cannot be read, and per check that ran without its outcome or gives one
+--   without whether it ran (below).
 -- `ran`/`changed` must be JSON booleans; `errors`/`unresolvedTodos` whole JSON numbers
 -- >= 0 (finite); quality, lintFix and format objects. Any other value is no signal, and a
 -- pl_issue warning names it (never silently ignored, never counted: 0.5 or 1e999 todos
@@ -99,3 +100,31 @@ WHERE coalesce(json_type(j), 'NULL') <> 'NULL'
           WHEN 'boolean' THEN json_type(j) <> 'BOOLEAN'
           ELSE NOT pl_quality_count_ok(pl_quality_count(j))
       END;
+
+-- A check that ran with its outcome missing (lintFix.ran true, errors absent or null; format.ran
+-- true, changed absent or null), or an outcome without whether the check ran (errors given, ran
+-- absent or null), is no signal (spec-silent: which points it would earn is not known), and a
+-- warning says so: the task reports quality, yet scores as if it did not.
+INSERT INTO pl_issue
+WITH f AS (
+    SELECT k._file, k._line, k.pipeline_id, k.task_id, c.obj, c.field, c.what,
+           json_type(k.quality_json -> ('$.' || c.obj)) AS obj_t,
+           coalesce(json_type(k.quality_json -> ('$.' || c.obj || '.ran')), 'NULL') AS ran_t,
+           json_extract_string(k.quality_json, '$.' || c.obj || '.ran') AS ran_s,
+           coalesce(json_type(k.quality_json -> ('$.' || c.obj || '.' || c.field)), 'NULL')
+               AS field_t
+    FROM pl_task k
+    CROSS JOIN (VALUES ('lintFix', 'errors', 'lint'), ('format', 'changed', 'format'))
+        AS c(obj, field, what)
+    WHERE json_type(k.quality_json) = 'OBJECT'
+)
+SELECT 'warning', _file, _line, pipeline_id,
+       'task ' || task_id || ': metadata.quality.' || obj
+       || CASE WHEN ran_t = 'BOOLEAN'
+               THEN '.ran is true but ' || obj || '.' || field || ' is absent; no ' || what
+                    || ' signal counted'
+               ELSE '.' || field || ' is given but ' || obj || '.ran is absent; ignored' END
+FROM f
+WHERE obj_t = 'OBJECT'
+  AND ((ran_t = 'BOOLEAN' AND ran_s = 'true' AND field_t = 'NULL')
+       OR (ran_t = 'NULL' AND field_t <> 'NULL'));
