@@ -434,3 +434,28 @@ def test_files_modified_unknown_is_a_dash_and_an_empty_list_says_none(
         "| t4 | completed | — | — | — | none | — |",
         "| t5 | completed | — | — | — | a.py, b.py | — |",
     ]
+
+
+def test_a_refused_test_result_shows_the_characters_that_look_blank(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """`"PASS\\u00a042/42"` (a no-break space) is refused, rightly, but the warning printed it
+    as `"PASS 42/42"`, which reads as the valid result it is not. A character that shows blank
+    or not at all yet is no ASCII space is now written `\\u00a0` in the quoted JSON (still JSON
+    meaning the same value), whether the input escaped it or held it as UTF-8; any other
+    character, é or 任, stays as it is."""
+    head = '{"pipelineId": "p", "status": "completed", "createdAt": "2026-02-02T09:00:00Z", '
+    lines = [
+        head + '"id": "a", "metadata": {"testResult": "PASS\\u00a042/42"}}',
+        head + '"id": "b", "metadata": {"testResult": "PASS\u00a042/42"}}',
+        head + '"id": "c", "metadata": {"testResult": "PASS 4\u200b2/42 é任"}}',
+    ]
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    refused = ' is not "PASS n/m" or "FAIL n/m"; ignored'
+    assert res.stderr.splitlines()[:3] == [
+        'warning: t.jsonl:1: task a: testResult "PASS\\u00a042/42"' + refused,
+        'warning: t.jsonl:2: task b: testResult "PASS\\u00a042/42"' + refused,
+        'warning: t.jsonl:3: task c: testResult "PASS 4\\u200b2/42 é任"' + refused,
+    ]

@@ -91,7 +91,7 @@ SELECT 'warning', _file, _line, pipeline_id,
               WHEN expect = 'object' THEN ' is ' || pl_json_kind(j) || ', not an object'
               WHEN expect = 'boolean' THEN ' is ' || pl_json_kind(j) || ', not true or false'
               WHEN pl_json_kind(j) <> 'number' THEN ' is ' || pl_json_kind(j) || ', not a number'
-              ELSE ' ' || left(j::VARCHAR, 80) || ' is not a whole number >= 0'
+              ELSE ' ' || pl_quote(j) || ' is not a whole number >= 0'
           END || '; ignored'
 FROM f
 WHERE coalesce(json_type(j), 'NULL') <> 'NULL'
