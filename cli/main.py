@@ -18,15 +18,17 @@ import logging
 import os
 import sys
 from collections.abc import MutableMapping
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Self
 
 import click
 from runscore import __version__
 from runscore.cli.exitcodes import ExitCode
 from runscore.engine.errors import (
+    CannotAccess,
     LockTimeout,
     NothingReadable,
     RunscoreError,
+    UsageError,
     interrupted,
     out_of_memory,
 )
@@ -71,6 +73,28 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
 COMMAND_MODULES = tuple(dict.fromkeys(m for m, _ in LAZY_COMMANDS.values()))
 
 
+#: ``ctx.meta`` key (one dict for a whole chain of contexts) of the innermost context
+#: entered: the command that was run, whose help a usage error points to.
+_RUN = "runscore.command_run"
+
+
+class _Context(click.Context):
+    """Notes itself, once entered, as the command that runs: an error the engine raises
+    reaches ``Group.invoke`` after every context below the group's has been left."""
+
+    def __enter__(self) -> Self:
+        self.meta[_RUN] = self
+        return super().__enter__()
+
+
+def _note_contexts(command: click.Command) -> None:
+    """Give ``command`` and every command under it ``_Context``."""
+    command.context_class = _Context
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _note_contexts(sub)
+
+
 class Group(click.Group):
     """Maps engine errors to exit codes and one-line stderr messages.
 
@@ -78,6 +102,8 @@ class Group(click.Group):
     ``commands`` still holds every command (reading it imports the rest), so code
     that walks the tree, and click's "did you mean" hints, see them all.
     """
+
+    context_class = _Context
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._loaded: dict[str, click.Command] = {}
@@ -101,6 +127,8 @@ class Group(click.Group):
         # A scratch group: register() calls add_command, which reads ``commands``.
         scratch = click.Group()
         importlib.import_module(f"runscore.cli.{module}").register(scratch)
+        for command in scratch.commands.values():
+            _note_contexts(command)
         self._loaded.update(scratch.commands)
         self._imported.add(module)
 
@@ -184,15 +212,21 @@ class Group(click.Group):
             code = next((c for t, c in _EXIT_CODES.items() if isinstance(e, t)), None)
             if code is None:
                 raise
-            _say_error(str(e))
+            # A usage error says where the help is, as click's do: raised by the engine
+            # too (a bad --date, a refused query, a team file or setting it cannot take),
+            # but not where the system refused a path (a full disk), as for an OSError.
+            hint = ""
+            if isinstance(e, UsageError) and not isinstance(e, CannotAccess):
+                hint = _help_hint(ctx.meta.get(_RUN, ctx))
+            _say_error(str(e), hint)
             ctx.exit(code)
 
 
-def _say_error(message: str) -> None:
+def _say_error(message: str, hint: str = "") -> None:
     """``error: MESSAGE`` on stderr, escaped as every message is (``output.note``): a line
     break in a value it quotes (a path, DuckDB's own message) is written ``\\n`` and
     starts no line. Only the engine's list of what could not be read (a line break and
-    two spaces before each input) keeps a line per input."""
+    two spaces before each input) keeps a line per input. ``hint`` ends the first line."""
     from runscore.cli.output import note  # local: only when there is an error to say
 
     first, *rest = message.split("\n")
@@ -202,7 +236,7 @@ def _say_error(message: str) -> None:
             lines.append(part)
         else:
             lines[-1] += "\n" + part
-    note(f"error: {lines[0]}")
+    note(f"error: {lines[0]}{hint}")
     for line in lines[1:]:
         note(line)
 
@@ -214,13 +248,18 @@ _HELP_FOR_NO_ARGS: tuple[type[click.UsageError], ...] = tuple(
 )
 
 
+def _help_hint(ctx: click.Context | None) -> str:
+    """`` (see 'runscore CMD --help')``, where a usage error says the help of ``ctx``'s
+    command is, as click's own usage errors do."""
+    if ctx is None or ctx.command.get_help_option(ctx) is None:
+        return ""
+    return f" (see '{ctx.command_path} --help')"
+
+
 def _say_usage_error(e: click.UsageError) -> None:
     """A usage error in one line, ``error: MESSAGE (see 'runscore CMD --help')``: click
     writes four (the usage, where the help is, a blank line and the message)."""
-    hint = ""
-    if e.ctx is not None and e.ctx.command.get_help_option(e.ctx) is not None:
-        hint = f" (see '{e.ctx.command_path} --help')"
-    _say_error(f"{e.format_message()}{hint}")
+    _say_error(e.format_message(), _help_hint(e.ctx))
 
 
 #: Engine errors by exit code, the first that matches (any other RunscoreError, such as

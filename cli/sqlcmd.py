@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import CannotAccess, UsageError
 from runscore.engine.history import atomic_write
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.packs import pipeline
@@ -158,11 +158,11 @@ def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
     write (a full disk) never leaves half a file where the last result was."""
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise UsageError(f"{out_path}: cannot write the result: {folder} is not a folder")
+        raise CannotAccess(f"{out_path}: cannot write the result: {folder} is not a folder")
     try:
         atomic_write(out_path, write)  # makes a missing folder, as export and pipeline --out
     except OSError as e:
-        raise UsageError(f"{out_path}: cannot write the result: {e.strerror or e}") from e
+        raise CannotAccess(f"{out_path}: cannot write the result: {e.strerror or e}") from e
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:

@@ -14,6 +14,12 @@ class UsageError(RunscoreError):
     """Bad arguments or an unusable input file given by the user (exit 2)."""
 
 
+class CannotAccess(UsageError):
+    """A path the user gave cannot be read or written, as the system says: a full disk, a
+    permission, a folder that is a file (exit 2). The CLI says it without where the help is,
+    as it says an OSError: no option of the command's fixes it."""
+
+
 class NothingReadable(RunscoreError):
     """No input could be read at all (exit 3).
 

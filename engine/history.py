@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from runscore.engine import sources
-from runscore.engine.errors import HistoryError, LockTimeout, UsageError
+from runscore.engine.errors import CannotAccess, HistoryError, LockTimeout, UsageError
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
 #: two writes leaves only whole groups behind.
@@ -87,7 +87,7 @@ def check_appendable(path: str) -> None:
         with open(path, "rb") as f:
             head = f.read(_HEAD_BYTES)
     except OSError as e:
-        raise UsageError(f"{path}: cannot read the history: {e.strerror or e}") from None
+        raise CannotAccess(f"{path}: cannot read the history: {e.strerror or e}") from None
     _refuse_unreadable(path, head)
 
 
@@ -117,7 +117,7 @@ def check_writable(path: str) -> None:
             missing = True  # to be made: said below, of the folder
             continue
         except OSError as e:
-            raise UsageError(f"{p}: {what}: {e.strerror or e}") from None
+            raise CannotAccess(f"{p}: {what}: {e.strerror or e}") from None
         os.close(fd)
     if not missing:
         return
@@ -125,11 +125,11 @@ def check_writable(path: str) -> None:
     while not os.path.lexists(folder):
         folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
-        raise UsageError(f"{folder}: a file where a folder is needed")
+        raise CannotAccess(f"{folder}: a file where a folder is needed")
     try:
         fd, probe = tempfile.mkstemp(prefix=".runscore-probe-", dir=folder)
     except OSError as e:
-        raise UsageError(
+        raise CannotAccess(
             f"{folder}: cannot make the history {path} there: {e.strerror or e}"
         ) from None
     os.close(fd)
@@ -220,7 +220,7 @@ def append_groups(
     try:
         fd = os.open(path, flags, 0o666)  # less the umask (see ``locked``)
     except OSError as e:
-        raise UsageError(f"{path}: cannot append to the history: {e.strerror or e}") from None
+        raise CannotAccess(f"{path}: cannot append to the history: {e.strerror or e}") from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise UsageError(f"{path}: the history is not a regular file")
@@ -256,7 +256,7 @@ def append_groups(
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, size)
         why = e.strerror or str(e)  # the kernel's write error names no file
-        raise UsageError(f"{path}: cannot append to the history: {why}") from e
+        raise CannotAccess(f"{path}: cannot append to the history: {why}") from e
     finally:
         os.close(fd)
     return written

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from runscore.engine import history
-from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 from runscore.engine.sources import LineIssue, listed
 
@@ -299,7 +299,7 @@ def repair(
             # A full disk: half a backup is none (and shutil names the history, or no file)
             _unlink(backup)
             why = e.strerror or str(e)
-            raise UsageError(f"{path}: cannot copy it to its backup {backup}: {why}") from e
+            raise CannotAccess(f"{path}: cannot copy it to its backup {backup}: {why}") from e
         tmp = _tmp_beside(path)
         try:
             with history.said_of(path, tmp):

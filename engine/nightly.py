@@ -74,6 +74,7 @@ from runscore import __version__
 from runscore.engine import db, history, sources
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
+    CannotAccess,
     LockTimeout,
     NothingReadable,
     RunscoreError,
@@ -602,7 +603,7 @@ def _recover(out: str) -> None:
 
 def _check_day_folder(final: str) -> None:
     if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
-        raise UsageError(f"{final}: exists and is not a directory; refusing to replace it")
+        raise CannotAccess(f"{final}: exists and is not a directory; refusing to replace it")
 
 
 def _swap_in(tmp: str, final: str) -> None:
@@ -691,11 +692,11 @@ def run_nightly(
         while not os.path.lexists(above) and os.path.dirname(above) != above:
             above = os.path.dirname(above)
         if not os.path.isdir(above):  # said now, not as each project's failed step (exit 1)
-            raise UsageError(
+            raise CannotAccess(
                 f"--history {history_path}: {above} is a file where a folder is needed"
             )
     if os.path.lexists(out) and not os.path.isdir(out):
-        raise UsageError(f"--out {out}: exists and is not a directory")
+        raise CannotAccess(f"--out {out}: exists and is not a directory")
     nothing = _nothing_there(roots, history_path, hooks, day)
     if nothing is not None:
         # Run in the wrong folder, say: said before a folder or lock file is made there.
@@ -703,7 +704,7 @@ def run_nightly(
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:  # under a file, not writable, ...: a bad argument, not a crash
-        raise UsageError(f"--out {out}: cannot create it: {e.strerror or e}") from None
+        raise CannotAccess(f"--out {out}: cannot create it: {e.strerror or e}") from None
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     result = NightlyResult(date=day.isoformat(), out_dir=final, started_at=_now())

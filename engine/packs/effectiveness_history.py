@@ -35,7 +35,13 @@ from typing import TYPE_CHECKING, Any, cast
 import pyarrow as pa
 from runscore.engine import db, duck, history, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import NothingReadable, SqlPackError, UsageError, interrupted
+from runscore.engine.errors import (
+    CannotAccess,
+    NothingReadable,
+    SqlPackError,
+    UsageError,
+    interrupted,
+)
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.sources import LineIssue
 
@@ -660,7 +666,7 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     except UnicodeDecodeError as e:
         raise UsageError(f"{p}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
-        raise UsageError(f"{p}: cannot read: {e.strerror or e}") from None
+        raise CannotAccess(f"{p}: cannot read: {e.strerror or e}") from None
     import yaml  # local: only team files are YAML (~14 ms of every report's start)
 
     try:
@@ -1301,7 +1307,7 @@ def export(
     except (OSError, duckdb.IOException) as e:
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
-        raise UsageError(f"{target}: cannot write the export: {_write_failure(e)}") from None
+        raise CannotAccess(f"{target}: cannot write the export: {_write_failure(e)}") from None
     return ExportResult(written, rows, issues, notes)
 
 
@@ -1332,7 +1338,7 @@ def _tmp_beside(target: str, suffix: str) -> str:
         raise UsageError(f"{target}: refusing to write through a symlink")
     d = os.path.dirname(os.path.abspath(target))
     if os.path.exists(d) and not os.path.isdir(d):
-        raise UsageError(f"{target}: cannot write the export: {d} is not a folder")
+        raise CannotAccess(f"{target}: cannot write the export: {d} is not a folder")
     os.makedirs(d, exist_ok=True)
     # Not tempfile.mkstemp: its 0600 would stay with the export once renamed into place,
     # where a file the user asked for gets the mode of any other (0666 less the umask).

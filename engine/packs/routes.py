@@ -20,7 +20,7 @@ import pyarrow as pa
 import yaml
 from runscore.engine import db, duck, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 from runscore.engine.yaml_keys import DuplicateKeysLoader
 
 PACK = "routes"
@@ -217,7 +217,7 @@ def load_policy_file(path: str) -> dict[str, Any]:
     except UnicodeDecodeError as e:
         raise UsageError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
-        raise UsageError(f"{path}: cannot read policy file: {e.strerror or e}") from e
+        raise CannotAccess(f"{path}: cannot read policy file: {e.strerror or e}") from e
     loader = DuplicateKeysLoader(text)
     try:
         try:

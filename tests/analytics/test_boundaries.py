@@ -139,7 +139,9 @@ def test_a_window_too_large_is_refused_not_read_as_ten(write_history, make_serie
     hist = write_history(make_series("case-00", cases[0][0]))
     r = run_cli("report", "--history", str(hist), "--window", str(10**20))
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == "error: --window must be between 1 and 999999 runs\n"
+    assert r.stderr == (
+        "error: --window must be between 1 and 999999 runs (see 'cli report --help')\n"
+    )
 
 
 RECOMMEND = [

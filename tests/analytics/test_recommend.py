@@ -387,9 +387,9 @@ def test_duplicate_and_misspelt_team_keys_are_usage_errors(
     hist = write_history(make_series("guardian", [0.9]))
     r = run_cli("recommend", str(team), "--history", str(hist))
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == f"error: {team}{message}\n"
+    assert r.stderr == f"error: {team}{message} (see 'cli recommend --help')\n"
     r = run_cli("summary", "--team", str(team), "--history", str(hist))
-    assert (r.exit_code, r.stderr) == (2, f"error: {team}{message}\n")
+    assert (r.exit_code, r.stderr) == (2, f"error: {team}{message} (see 'cli summary --help')\n")
 
 
 def test_other_archeflow_keys_and_merge_keys_are_still_read(tmp_path: Path) -> None:

@@ -517,7 +517,7 @@ def test_sql_version_all_is_refused_not_narrowed(run_cli, args: list[str]) -> No
     assert r.stdout == ""
     assert r.stderr == (
         "error: sql works on one scoring version (history and history_current hold every "
-        "version's lines); --sql-version all is for report\n"
+        "version's lines); --sql-version all is for report (see 'cli sql --help')\n"
     )
 
 
@@ -533,7 +533,8 @@ def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
         )
         assert r.exit_code == 2
         assert r.stderr == (
-            f"error: {out}: that is the history {hist} the query reads; choose another --output\n"
+            f"error: {out}: that is the history {hist} the query reads; choose another --output "
+            "(see 'cli sql --help')\n"
         )
         assert hist.read_bytes() == Path(HISTORY).read_bytes()
     r = run_cli(
@@ -554,7 +555,7 @@ def test_a_parquet_output_that_fails_leaves_the_old_file(run_cli, tmp_path: Path
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr.splitlines()[-1] == (
         f"error: {out}: cannot write the result as Parquet: Unhandled type for Arrow to "
-        "Parquet schema conversion: month_day_nano_interval"
+        "Parquet schema conversion: month_day_nano_interval (see 'cli sql --help')"
     )
     assert out.read_bytes() == b"last result"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["r.parquet"]
@@ -730,7 +731,7 @@ _VIEWS = "views: history, history_current, archetype_runs, archetype_aggregates,
 def test_a_failed_query_is_said_in_one_line(run_cli, query: str, message: str) -> None:
     r = run_cli("sql", query, "--history", HISTORY)
     assert r.exit_code == 2 and r.stdout == ""
-    assert r.stderr == f"error: {message}\n"
+    assert r.stderr == f"error: {message} (see 'cli sql --help')\n"
 
 
 def _project(fixtures: Path, tmp_path: Path) -> Path:

@@ -199,7 +199,10 @@ def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
         == "error: no effectiveness history at \\x1b[2Jx.jsonl; run `runscore extract` first\n"
     )
     res = run_cli("recommend", "t\nq.yaml")
-    assert (res.exit_code, res.stderr) == (2, "error: t\\nq.yaml: team file not found\n")
+    assert (res.exit_code, res.stderr) == (
+        2,
+        "error: t\\nq.yaml: team file not found (see 'cli recommend --help')\n",
+    )
     # DuckDB's message has lines of its own ("Candidate bindings: ..."): `sql` joins them
     res = run_cli("sql", "SELECT nosuch FROM history")
     assert res.exit_code == 2
@@ -548,3 +551,115 @@ def test_an_option_the_command_would_ignore_is_a_usage_error(
     command = " ".join(args[:2] if args[0] in ("plugin", "history") else args[:1])
     assert _one_usage_line(res, f"runscore {command}") == message
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
+#: A usage error the engine raises (``runscore.engine.errors.UsageError``, said by the
+#: group) for every command ``runscore --help`` lists (each of a group's): (args, the
+#: command whose help it points to, its message).
+ENGINE_USAGE_ERRORS: dict[str, tuple[list[str], str, str]] = {
+    "extract": (
+        ["extract", "SAMPLE", "--sql-version", "v9", "--dry-run"],
+        "extract",
+        "unknown scoring version 'v9' (have: archeflow-legacy, v1)",
+    ),
+    "report": (
+        ["report", "--sql-version", "v9"],
+        "report",
+        "unknown scoring version 'v9' (have: archeflow-legacy, v1, all)",
+    ),
+    "recommend": (
+        ["recommend", "team.yaml", "--sql-version", "all"],
+        "recommend",
+        "recommend works on one scoring version; --sql-version all is for report",
+    ),
+    "summary": (
+        ["summary", "--sql-version", "all"],
+        "summary",
+        "summary works on one scoring version; --sql-version all is for report",
+    ),
+    "export": (
+        ["export", "--to", "x.txt"],
+        "export",
+        "x.txt: export writes FILE.parquet or FILE.duckdb",
+    ),
+    "sql": (
+        ["sql", "DELETE FROM history"],
+        "sql",
+        "refused: runscore sql is read-only and runs only SELECT queries (got DELETE)",
+    ),
+    "pipeline": (
+        ["pipeline", "TASKS", "--date", "2026-02-30", "--no-history"],
+        "pipeline",
+        "--date '2026-02-30' is not a date in YYYY-MM-DD form",
+    ),
+    "pipeline --report TASKS": (
+        ["pipeline", "--report", "TASKS"],
+        "pipeline",
+        "--report reads the history only; give no TASKS or --plans",
+    ),
+    "plugin score": (
+        ["plugin", "score", "SKILLS", "--judge", "nope.jsonl", "--no-history"],
+        "plugin score",
+        "--judge nope.jsonl: no such file",
+    ),
+    "plugin rank": (
+        ["plugin", "rank", "SKILLS", "--mc", "nope.jsonl"],
+        "plugin rank",
+        "--mc nope.jsonl: no such file",
+    ),
+    "routes": (
+        ["routes", "e.jsonl", "--as-of", "garbage"],
+        "routes report",
+        "--as-of: not an ISO date-time: 'garbage'",
+    ),
+    "routes export-router-rows": (
+        ["routes", "export-router-rows", "e.jsonl", "--as-of", "garbage"],
+        "routes export-router-rows",
+        "--as-of: not an ISO date-time: 'garbage'",
+    ),
+    "nightly": (
+        ["nightly", "--root", ".", "--date", "2026-02-30"],
+        "nightly",
+        "--date '2026-02-30' is not a date in YYYY-MM-DD form",
+    ),
+    "history check": (
+        ["history", "check", "."],
+        "history check",
+        ".: the history must be a file, not a directory",
+    ),
+    "history repair": (
+        ["history", "repair", "h.jsonl", "--in-place", "--out", "o.jsonl"],
+        "history repair",
+        "give either --out or --in-place, not both",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENGINE_USAGE_ERRORS))
+def test_a_usage_error_the_engine_raises_says_where_the_help_is(
+    run_cli: Any, tmp_path: Path, case: str
+) -> None:
+    # click's own usage errors said where the help is; the engine's (a bad --date, a
+    # refused query, --report with TASKS) were said without it.
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args, command, message = ENGINE_USAGE_ERRORS[case]
+    paths = {
+        "TASKS": str(fixtures / "pipeline" / "tasks.jsonl"),
+        "SKILLS": str(fixtures / "plugin"),
+        "SAMPLE": str(SAMPLE),
+    }
+    (tmp_path / "h.jsonl").write_text('{"torn": \n')
+    (tmp_path / "team.yaml").write_text("plan: [explorer]\n")
+    (tmp_path / "e.jsonl").write_text("")
+    res = run_cli(*[paths.get(a, a) for a in args])
+    assert _one_usage_line(res, f"runscore {command}") == message
+
+
+def test_a_setting_the_command_cannot_take_says_where_the_help_is(
+    run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A variable the command cannot take is a usage error (README "Environment"), said as
+    # every other: with where the help is.
+    monkeypatch.setenv("RUNSCORE_THREADS", "0")
+    said = _one_usage_line(run_cli("report"), "runscore report")
+    assert said == "RUNSCORE_THREADS must be a whole number of threads (1 or more), not '0'"

@@ -47,7 +47,8 @@ def test_a_compressed_history_is_named(run_cli: Any, tmp_path: Path) -> None:
     res = run_cli("report", "--history", str(packed))
     assert res.exit_code == 2
     assert res.stderr == (
-        f"error: {packed}: gzip-compressed: runscore reads plain JSONL (decompress it first)\n"
+        f"error: {packed}: gzip-compressed: runscore reads plain JSONL (decompress it first) "
+        "(see 'cli report --help')\n"
     )
 
 
@@ -87,7 +88,8 @@ def test_a_compressed_history_is_never_appended_to(run_cli: Any, tmp_path: Path,
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
         f"error: {hist}: gzip-compressed: runscore appends only to a plain JSONL history "
-        "(decompress it first)\n"
+        f"(decompress it first) (see 'cli {' '.join(args[:2] if pack == 'plugin' else args[:1])} "
+        "--help')\n"
     )
     assert hist.read_bytes() == packed
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]  # no lock, no reports

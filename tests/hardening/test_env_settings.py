@@ -34,7 +34,8 @@ def test_a_setting_runscore_cannot_take_is_a_usage_error(
 ) -> None:
     monkeypatch.setenv(var, value)
     res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
-    assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {message}\n")
+    hint = " (see 'cli extract --help')"
+    assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {message}{hint}\n")
     assert not Path("h.jsonl").exists()
 
 
@@ -48,7 +49,8 @@ def test_a_temp_dir_that_is_a_file_is_refused_up_front(
     res = run_cli("report", "--history", "h.jsonl")
     assert res.exit_code == 2
     assert (
-        res.stderr == f"error: RUNSCORE_TEMP_DIR: {blocker} is not a folder (DuckDB spills there)\n"
+        res.stderr == f"error: RUNSCORE_TEMP_DIR: {blocker} is not a folder (DuckDB spills there) "
+        "(see 'cli report --help')\n"
     )
     with pytest.raises(UsageError):
         db.connect()
@@ -133,7 +135,8 @@ def test_nightly_checks_the_settings_once_before_any_project(
     res = run_cli("nightly", "--root", str(SAMPLE.parents[1]), "--out", "out")
     assert res.exit_code == 2
     assert res.stderr == (
-        "error: RUNSCORE_THREADS must be a whole number of threads (1 or more), not 'none'\n"
+        "error: RUNSCORE_THREADS must be a whole number of threads (1 or more), not 'none' "
+        "(see 'cli nightly --help')\n"
     )
     assert not (tmp_path / "out").exists()
 

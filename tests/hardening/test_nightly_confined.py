@@ -436,9 +436,10 @@ def test_an_empty_root_or_date_is_a_usage_error(
     r = run_cli(*args)
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (
-        "error: --root: an empty path (an unset variable?); give a folder\n"
+        "error: --root: an empty path (an unset variable?); give a folder "
+        "(see 'cli nightly --help')\n"
         if "--root" in args
-        else "error: --date '' is not a date in YYYY-MM-DD form\n"
+        else "error: --date '' is not a date in YYYY-MM-DD form (see 'cli nightly --help')\n"
     )
     assert not (tmp_path / "OUT").exists()
 
@@ -447,7 +448,9 @@ def test_pipeline_refuses_an_empty_date(run_cli: Any, tmp_path: Path) -> None:
     tasks = Path(__file__).resolve().parents[1] / "fixtures" / "pipeline" / "tasks.jsonl"
     r = run_cli("pipeline", str(tasks), "--date", "", "--out", str(tmp_path / "o"), "--no-history")
     assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == "error: --date '' is not a date in YYYY-MM-DD form\n"
+    assert r.stderr == (
+        "error: --date '' is not a date in YYYY-MM-DD form (see 'cli pipeline --help')\n"
+    )
 
 
 def test_a_history_under_a_file_is_a_usage_error(

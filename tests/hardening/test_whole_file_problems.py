@@ -136,7 +136,7 @@ def test_the_other_readers_name_a_utf16_file_too(run_cli: Any, tmp_path: Path) -
     wide.write_bytes(ENCODINGS["utf16-le-bom"][0](hist.read_text(encoding="utf-8")))
     res = run_cli("report", "--history", "wide-history.jsonl")
     assert (res.exit_code, res.stdout) == (2, "")
-    assert res.stderr == f"error: wide-history.jsonl: {reason}\n"
+    assert res.stderr == f"error: wide-history.jsonl: {reason} (see 'cli report --help')\n"
 
 
 def test_a_utf16_history_is_never_appended_to(run_cli: Any, tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_a_utf16_history_is_never_appended_to(run_cli: Any, tmp_path: Path) -> N
     assert res.stderr == (
         "error: h.jsonl: encoded as UTF-16 LE (no byte-order mark; every other byte is NUL): "
         "runscore appends only to a UTF-8 JSONL history "
-        "(convert it first, e.g. iconv -f UTF-16LE -t UTF-8)\n"
+        "(convert it first, e.g. iconv -f UTF-16LE -t UTF-8) (see 'cli extract --help')\n"
     )
     assert hist.read_bytes() == wide
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]  # no lock, no manifest

@@ -235,7 +235,10 @@ def test_as_of_offset_past_the_calendar_is_a_usage_error(
             res = run_cli("routes", cmd, path, "--as-of", text)
             assert res.exit_code == 2, res.stderr
             assert res.stdout == ""
-            assert res.stderr == f"error: --as-of: outside the years 1 to 9999 in UTC: {text!r}\n"
+            assert res.stderr == (
+                f"error: --as-of: outside the years 1 to 9999 in UTC: {text!r} "
+                f"(see 'cli routes {cmd} --help')\n"
+            )
 
 
 def test_rejected_lines_are_reported_and_the_rest_scored(
@@ -588,11 +591,12 @@ def test_policy_file_problems_are_one_line_usage_errors(
     path = str(_small(gen()).write(tmp_path / "s.jsonl"))
     pol = tmp_path / "pol.yaml"
     pol.write_bytes(content)
-    for cmd in (["routes"], ["routes", "export-router-rows"]):
+    runs = ((["routes"], "report"), (["routes", "export-router-rows"], "export-router-rows"))
+    for cmd, run in runs:
         res = run_cli(*cmd, path, "--policy", str(pol))
         assert res.exit_code == 2
         assert res.stdout == ""
-        assert res.stderr == f"error: {pol}{said}\n"
+        assert res.stderr == f"error: {pol}{said} (see 'cli routes {run} --help')\n"
 
 
 def test_a_bad_policy_flag_is_named_as_the_flag(gen: Any, run_cli: Any, tmp_path: Path) -> None:
@@ -625,7 +629,9 @@ def test_a_bad_policy_flag_is_named_as_the_flag(gen: Any, run_cli: Any, tmp_path
     bad.write_text("tolerance: 2\n", encoding="utf-8")
     res = run_cli("routes", path, "--policy", str(bad), "--tolerance", "0.1")
     assert res.exit_code == 2
-    assert res.stderr == f"error: {bad}: tolerance must be between 0 and 1, got 2\n"
+    assert res.stderr == (
+        f"error: {bad}: tolerance must be between 0 and 1, got 2 (see 'cli routes report --help')\n"
+    )
 
 
 def test_a_configured_incumbent_that_names_no_route_is_said(
@@ -677,13 +683,14 @@ def test_whole_numbers_past_the_sql_types_are_usage_errors(
     assert res.exit_code == 2
     assert res.stderr == (
         f"error: {pol}: model tier for 'haiku' must be a whole number "
-        "from -2147483648 to 2147483647\n"
+        "from -2147483648 to 2147483647 (see 'cli routes export-router-rows --help')\n"
     )
     pol.write_text("freshness_days: 1.0e+19\n", encoding="utf-8")
     res = run_cli("routes", path, "--policy", str(pol))
     assert res.exit_code == 2
     assert res.stderr == (
-        f"error: {pol}: freshness_days must be at most 9223372036854775807, got 1e+19\n"
+        f"error: {pol}: freshness_days must be at most 9223372036854775807, got 1e+19 "
+        "(see 'cli routes report --help')\n"
     )
 
 
