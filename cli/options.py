@@ -82,3 +82,27 @@ def refuse_without(ctx: click.Context, a: str, b: str, why: str) -> None:
     only case in which it does anything; ``why`` says what it does."""
     if given(ctx, a) and not given(ctx, b):
         raise click.UsageError(f"{_option(ctx, a)} needs {_option(ctx, b)}: {why}")
+
+
+def refuse_stdin_twice(ctx: click.Context, *names: str) -> None:
+    """A usage error (exit 2) when ``-`` (standard input) is given twice among the values
+    of the parameters ``names`` (one option given ``-`` twice, or two given it once each),
+    before anything is read: the first read takes all of it, and the second, which reads
+    it empty, was an input that held nothing, without a word."""
+    given_by = [name for name in names for value in ctx.params.get(name) or () if value == "-"]
+    if len(given_by) < 2:
+        return
+    first, second = (_shown(ctx, name) for name in given_by[:2])
+    where = f"twice as {first}" if first == second else f"as both {first} and {second}"
+    raise click.UsageError(
+        f"- (standard input) is given {where}: it can be read only once "
+        "(write one of them to a file)"
+    )
+
+
+def _shown(ctx: click.Context, name: str) -> str:
+    """A parameter as the help names it: ``TASKS`` (an argument), ``--plans`` (an option)."""
+    param = next(p for p in ctx.command.params if p.name == name)
+    if isinstance(param, click.Argument):
+        return param.human_readable_name
+    return param.opts[0]

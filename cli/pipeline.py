@@ -16,7 +16,12 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option, refuse_together, refuse_without
+from runscore.cli.options import (
+    lock_timeout_option,
+    refuse_stdin_twice,
+    refuse_together,
+    refuse_without,
+)
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write_text, check_writable
@@ -302,11 +307,7 @@ def register(group: click.Group) -> None:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
         # Standard input can be read once: the TASKS took it all, and the plans read as
         # none at all, without a word (every D4 neutral).
-        if "-" in tasks and "-" in plans:
-            raise click.UsageError(
-                "- (standard input) is given as both TASKS and --plans: it can be read "
-                "only once (write one of them to a file)"
-            )
+        refuse_stdin_twice(ctx, "tasks", "plans")
         eval_date = engine.parse_date(date_text) if date_text is not None else None
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):

@@ -12,6 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
+from runscore.cli.options import refuse_stdin_twice
 from runscore.engine.errors import CannotAccess, UsageError
 from runscore.engine.history import atomic_write
 from runscore.engine.packs import effectiveness_history as eh
@@ -100,6 +101,7 @@ def sql_cmd(
     schema: bool,
     version: str | None,
 ) -> None:
+    refuse_stdin_twice(click.get_current_context(), "events")
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
     extra = None

@@ -663,3 +663,46 @@ def test_a_setting_the_command_cannot_take_says_where_the_help_is(
     monkeypatch.setenv("RUNSCORE_THREADS", "0")
     said = _one_usage_line(run_cli("report"), "runscore report")
     assert said == "RUNSCORE_THREADS must be a whole number of threads (1 or more), not '0'"
+
+
+#: Every input that takes ``-`` for standard input, given it twice (``pipeline - --plans
+#: -``, two inputs, is tests/pipeline/test_cli.py's): (args, the command whose help the
+#: error points to, how it names where ``-`` was given).
+STDIN_TWICE: dict[str, tuple[list[str], str, str]] = {
+    "extract - -": (["extract", "-", "-", "--history", "h.jsonl"], "extract", "twice as PATHS"),
+    "routes - -": (["routes", "-", "-"], "routes report", "twice as PATHS"),
+    "routes export-router-rows - -": (
+        ["routes", "export-router-rows", "-", "-"],
+        "routes export-router-rows",
+        "twice as PATHS",
+    ),
+    "sql --events - --events -": (
+        ["sql", "SELECT 1", "--events", "-", "--events", "-"],
+        "sql",
+        "twice as --events",
+    ),
+    "pipeline - -": (["pipeline", "-", "-", "--out", "o"], "pipeline", "twice as TASKS"),
+    "pipeline --plans - --plans -": (
+        ["pipeline", "TASKS", "--plans", "-", "--plans", "-", "--out", "o"],
+        "pipeline",
+        "twice as --plans",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STDIN_TWICE))
+def test_standard_input_given_twice_is_a_usage_error(
+    run_cli: Any, tmp_path: Path, case: str
+) -> None:
+    # The first `-` read all of standard input and the second read it empty: an input
+    # that held nothing, without a word (`extract - -` scored once, `sql --events -
+    # --events -` held each event once). Refused before anything is read or written.
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args, command, where = STDIN_TWICE[case]
+    args = [str(fixtures / "pipeline" / "tasks.jsonl") if a == "TASKS" else a for a in args]
+    res = run_cli(*args, input=(SAMPLE / "run-2026-11-01.jsonl").read_bytes())
+    assert _one_usage_line(res, f"runscore {command}") == (
+        f"- (standard input) is given {where}: it can be read only once (write one of them "
+        "to a file)"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
