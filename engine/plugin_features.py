@@ -22,8 +22,8 @@ from typing import Any
 
 import pyarrow as pa
 import yaml
+from runscore.engine import yaml_keys
 from runscore.engine.sources import LineIssue
-from runscore.engine.yaml_keys import DuplicateKeysLoader
 
 SKILL_FILE = "SKILL.md"
 
@@ -288,19 +288,14 @@ def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
     the line of ``src`` (0-based) of its top-level ``description`` key, when it has one:
     the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8), and the
     keys given twice, as (line of the second, 0-based; the key; line of the first)."""
-    loader = DuplicateKeysLoader(src)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    finally:
-        loader.dispose()
+    data, node, duplicates = yaml_keys.load(src)
     line = None
     if isinstance(node, yaml.MappingNode):
         for key, _ in node.value:
             # The last one: a repeated key's last value is the one safe_load keeps.
             if isinstance(key, yaml.ScalarNode) and key.value == "description":
                 line = key.start_mark.line
-    dups = [(mark.line, key, first) for key, mark, first in loader.duplicates]
+    dups = [(mark.line, key, first) for key, mark, first in duplicates]
     return data, line, sorted(dups, key=lambda d: d[0])
 
 

@@ -42,3 +42,16 @@ class DuplicateKeysLoader(yaml.SafeLoader):
                 continue
             self.duplicates.append((key, key_node.start_mark, first))
         return super().construct_mapping(node, deep)
+
+
+def load(src: str) -> tuple[Any, yaml.Node | None, list[tuple[Any, yaml.error.Mark, int]]]:
+    """``yaml.safe_load(src)`` by the same steps (the same object, the same errors), with
+    the document's root node (for the lines of its keys) and the keys given twice, as
+    ``DuplicateKeysLoader.duplicates`` notes them."""
+    loader = DuplicateKeysLoader(src)
+    try:
+        root = loader.get_single_node()
+        data = None if root is None else loader.construct_document(root)
+    finally:
+        loader.dispose()
+    return data, root, loader.duplicates

@@ -628,16 +628,11 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
     members). Keys a merge (``<<``) brings in may be overridden, as YAML allows.
     """
     import yaml
-    from runscore.engine.yaml_keys import DuplicateKeysLoader
+    from runscore.engine import yaml_keys
 
-    loader = DuplicateKeysLoader(text)
-    try:
-        root = loader.get_single_node()
-        doc = None if root is None else loader.construct_document(root)
-    finally:
-        loader.dispose()
-    if loader.duplicates:
-        key, mark, first = loader.duplicates[0]
+    doc, root, duplicates = yaml_keys.load(text)
+    if duplicates:
+        key, mark, first = duplicates[0]
         raise yaml.constructor.ConstructorError(
             None,
             None,

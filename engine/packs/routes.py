@@ -18,10 +18,9 @@ from typing import Any
 
 import pyarrow as pa
 import yaml
-from runscore.engine import db, duck, sources, sqlpack
+from runscore.engine import db, duck, sources, sqlpack, yaml_keys
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
-from runscore.engine.yaml_keys import DuplicateKeysLoader
 
 PACK = "routes"
 VERSION = "v1"
@@ -218,20 +217,15 @@ def load_policy_file(path: str) -> dict[str, Any]:
         raise UsageError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
         raise CannotAccess(f"{path}: cannot read policy file: {e.strerror or e}") from e
-    loader = DuplicateKeysLoader(text)
     try:
-        try:
-            root = loader.get_single_node()
-            data = None if root is None else loader.construct_document(root)
-        finally:
-            loader.dispose()
+        data, _, duplicates = yaml_keys.load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
         raise UsageError(f"{path}{at}: not valid YAML/JSON: {problem}") from None
-    if loader.duplicates:
-        key, mark, first = loader.duplicates[0]
+    if duplicates:
+        key, mark, first = duplicates[0]
         raise UsageError(
             f"{path}:{mark.line + 1}:{mark.column + 1}: key {key!r} given twice "
             f"(first on line {first + 1}): which value is meant cannot be known"
