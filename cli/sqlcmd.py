@@ -102,6 +102,14 @@ def sql_cmd(
     version: str | None,
 ) -> None:
     refuse_stdin_twice(click.get_current_context(), "events")
+    # What the arguments get wrong is said before any file is read: these were said
+    # after the pipeline history was read and the query had run.
+    if schema and query:
+        raise UsageError("give either a QUERY or --schema, not both")
+    if not schema and not query:
+        raise UsageError("missing QUERY (or use --schema to list the views)")
+    if fmt == "parquet" and out_path is None:
+        raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
     extra = None
@@ -115,19 +123,14 @@ def sql_cmd(
         extra, diags = pipeline.history_tables(pipelines_path, require_readable=reads)
         skipped = [LineIssue(d.file or pipelines_path, d.line or 0, d.reason) for d in diags]
     if schema:
-        if query:
-            raise UsageError("give either a QUERY or --schema, not both")
         res = eh.schema(
             history_path, list(events) or None, version, extra, pipelines=[pipelines_path]
         )
     else:
-        if not query:
-            raise UsageError("missing QUERY (or use --schema to list the views)")
+        assert query is not None  # refused above
         res = eh.run_sql(
             query, history_path, list(events) or None, version, extra, pipelines=[pipelines_path]
         )
-    if fmt == "parquet" and out_path is None:
-        raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:
         table = res.table
 

@@ -262,11 +262,12 @@ def repair(
     take such a history for nothing read, an empty copy (or an emptied history) is not
     a repair anyone asked for without saying so.
     """
+    # The arguments' clash first: it holds whatever the history is (or is not).
+    if in_place and out is not None:
+        raise UsageError("give either --out or --in-place, not both")
     _require_file(path)
     if os.path.islink(path) and in_place:
         raise UsageError(f"{path}: refusing to rewrite a history through a symlink")
-    if in_place and out is not None:
-        raise UsageError("give either --out or --in-place, not both")
     if not in_place:
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):

@@ -681,6 +681,11 @@ STDIN_TWICE: dict[str, tuple[list[str], str, str]] = {
         "sql",
         "twice as --events",
     ),
+    "export --events - --events -": (
+        ["export", "--to", "x.parquet", "--events", "-", "--events", "-"],
+        "export",
+        "twice as --events",
+    ),
     "pipeline - -": (["pipeline", "-", "-", "--out", "o"], "pipeline", "twice as TASKS"),
     "pipeline --plans - --plans -": (
         ["pipeline", "TASKS", "--plans", "-", "--plans", "-", "--out", "o"],
@@ -706,3 +711,44 @@ def test_standard_input_given_twice_is_a_usage_error(
         "to a file)"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+#: Arguments that clash, with a file named that does not exist, is a folder, or holds a
+#: history that cannot be read: (args, the command whose help the error points to, the message).
+#: The clash is said first, before any file is looked at, as click's own usage errors are.
+ARGUMENTS_BEFORE_FILES: dict[str, tuple[list[str], str, str]] = {
+    "history repair --in-place --out": (
+        ["history", "repair", "MISSING", "--in-place", "--out", "o.jsonl"],
+        "history repair",
+        "give either --out or --in-place, not both",
+    ),
+    "sql QUERY --schema": (
+        ["sql", "SELECT 1", "--schema", "--pipelines", "folder"],
+        "sql",
+        "give either a QUERY or --schema, not both",
+    ),
+    "sql (no QUERY)": (
+        ["sql", "--pipelines", "folder"],
+        "sql",
+        "missing QUERY (or use --schema to list the views)",
+    ),
+    "sql --format parquet": (
+        ["sql", "SELECT * FROM history", "--format", "parquet", "--history", "torn.jsonl"],
+        "sql",
+        "--format parquet needs --output FILE.parquet",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ARGUMENTS_BEFORE_FILES))
+def test_a_clash_of_arguments_is_said_before_any_file_is_read(
+    run_cli: Any, tmp_path: Path, case: str
+) -> None:
+    # `history repair MISSING --in-place --out X` said the history was missing (exit 3),
+    # and only once it existed that the options clash; `sql` read the pipeline history
+    # (exit 3 when it had no usable line) and ran the query before its arguments' errors.
+    (tmp_path / "torn.jsonl").write_text('{"torn": \n')
+    (tmp_path / "folder").mkdir()
+    args, command, message = ARGUMENTS_BEFORE_FILES[case]
+    assert _one_usage_line(run_cli(*args), f"runscore {command}") == message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "torn.jsonl"]
