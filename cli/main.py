@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import functools
 import importlib
 import io
 import logging
 import os
 import sys
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from typing import Any, NoReturn, Self
 
 import click
@@ -88,11 +89,32 @@ class _Context(click.Context):
 
 
 def _note_contexts(command: click.Command) -> None:
-    """Give ``command`` and every command under it ``_Context``."""
+    """Give ``command`` and every command under it ``_Context``, and each command that
+    does the work (not a group) ``_settings_first``."""
     command.context_class = _Context
     if isinstance(command, click.Group):
         for sub in command.commands.values():
             _note_contexts(sub)
+    elif command.callback is not None and not hasattr(command.callback, _CHECKED):
+        command.callback = _settings_first(command.callback)
+
+
+#: Attribute of a callback that ``_settings_first`` wraps: a command is wrapped once.
+_CHECKED = "_runscore_settings_first"
+
+
+def _settings_first(callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback``, after a bad RUNSCORE_LOG is refused: once the command's arguments
+    are read and before its work, as every other setting (said before any command was
+    known, it had no hint, and --help and --version, which do no work, failed on it)."""
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        log_level()
+        return callback(*args, **kwargs)
+
+    setattr(run, _CHECKED, True)
+    return run
 
 
 class Group(click.Group):
@@ -332,20 +354,35 @@ def _outlive_the_reader(name: str, encoding: str | None = None) -> None:
     )
 
 
+#: The variable of the logging level (README "Environment").
+LOG_ENV = "RUNSCORE_LOG"
+
+
+def log_level() -> str | None:
+    """``$RUNSCORE_LOG`` as a ``logging`` level name; None when unset (or empty). Anything
+    else is a usage error that names the variable, as the other settings' (``db.env_count``)."""
+    raw = os.environ.get(LOG_ENV, "")
+    level = raw.strip().upper()
+    if not level:
+        return None
+    if not isinstance(logging.getLevelName(level), int):
+        raise UsageError(
+            f"{LOG_ENV} must be a logging level (debug, info, warning, error, critical), "
+            f"not {raw!r}"
+        )
+    return level
+
+
 def main() -> None:
     # stdout is data, UTF-8 as every file runscore writes: in a locale that cannot
     # encode a value (LANG=en_US.ISO-8859-1 and an emoji) it was a traceback.
     _outlive_the_reader("stdout", "utf-8")
     _outlive_the_reader("stderr")
-    level = os.environ.get("RUNSCORE_LOG", "").strip().upper()
-    if level:
-        if not isinstance(logging.getLevelName(level), int):
-            click.echo(
-                f"error: RUNSCORE_LOG must be a logging level (debug, info, warning, error, "
-                f"critical), not {os.environ['RUNSCORE_LOG']!r}",
-                err=True,
-            )
-            sys.exit(ExitCode.USAGE)
+    try:
+        level = log_level()
+    except UsageError:
+        level = None  # said by the command once it is known (``_Context``)
+    if level is not None:
         logging.basicConfig(level=level, stream=sys.stderr, format="%(name)s: %(message)s")
     cli(prog_name="runscore")
 

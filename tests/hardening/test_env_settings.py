@@ -27,6 +27,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archef
         ("RUNSCORE_MEMORY_LIMIT", "lots", "RUNSCORE_MEMORY_LIMIT='lots' is not a memory limit DuckDB takes: Parser Error: Memory must have a number (e.g. 1GB)"),
         ("RUNSCORE_MAX_LINE_BYTES", "64MB", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not '64MB'"),
         ("RUNSCORE_MAX_LINE_BYTES", "-1", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not '-1'"),
+        ("RUNSCORE_LOG", "verbose", "RUNSCORE_LOG must be a logging level (debug, info, warning, error, critical), not 'verbose'"),
     ],
 )  # fmt: skip
 def test_a_setting_runscore_cannot_take_is_a_usage_error(
@@ -96,12 +97,42 @@ def test_an_unknown_log_level_is_a_usage_error(
         main()
     assert exc.value.code == 2
     out, err = capsys.readouterr()
+    # With where the help is, as every other setting's error: said before any command was
+    # known, it had none.
     assert (out, err) == (
         "",
         "error: RUNSCORE_LOG must be a logging level (debug, info, warning, error, "
-        "critical), not 'verbose'\n",
+        "critical), not 'verbose' (see 'runscore extract --help')\n",
     )
     assert not (tmp_path / "h.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "out", "said"),
+    [
+        (["--version"], 0, "runscore, version", ""),
+        (["report", "--help"], 0, "Usage: runscore report [OPTIONS]", ""),
+        (["report", "--bogus"], 2, "", "error: No such option '--bogus'. (see 'runscore report --help')\n"),
+    ],
+)  # fmt: skip
+def test_a_bad_log_level_is_said_as_the_commands_other_settings_are(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    code: int,
+    out: str,
+    said: str,
+) -> None:
+    # As RUNSCORE_THREADS=0: the arguments are read first (--help and --version, which do
+    # no work, failed on it; an unknown option was said after it), then the setting.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RUNSCORE_LOG", "verbose")
+    monkeypatch.setattr(sys, "argv", ["runscore", *args])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    stdout, stderr = capsys.readouterr()
+    assert (exc.value.code or 0, stdout[: len(out)], stderr) == (code, out, said)
 
 
 @pytest.mark.parametrize("command", ["extract", "report"])
