@@ -574,17 +574,69 @@ def _table_cell(v: Any) -> str:
 
 def display_width(s: str) -> int:
     """The columns ``s`` takes in a terminal: two for a wide character (CJK, most emoji),
-    none for a combining mark or a zero-width one (an accent written apart, a joiner)."""
+    none for a combining mark or a zero-width one (an accent written apart, a joiner).
+    An emoji sequence that terminals draw as one emoji is two as a whole: a flag (two
+    regional indicators, 🇩🇪), an emoji with a skin tone (👍🏽), emoji joined by ZWJ
+    (👩‍💻, 🏳️‍🌈) and a character with the emoji presentation selector (❤️), as ``wcwidth``
+    counts them; counted per character, 👩‍💻 was four and 👍🏽 four."""
     if s.isascii():
         return len(s)
-    return sum(
-        0
-        if unicodedata.category(c) in ("Mn", "Me", "Cf")
-        else 2
-        if unicodedata.east_asian_width(c) in ("W", "F")
-        else 1
-        for c in s
-    )
+    width = 0
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        i += 1
+        w = _char_width(c)
+        if _is_regional(c) and i < n and _is_regional(s[i]):
+            i += 1
+            w = 2
+        elif w:
+            # What follows a base and is drawn with it, in its cells.
+            pictographic = _is_pictographic(c)
+            emoji = False
+            while i < n:
+                d = s[i]
+                if d == _VS16:
+                    emoji = True
+                    pictographic = True
+                elif pictographic and _is_skin_tone(d):
+                    emoji = True
+                elif d == _ZWJ and pictographic and i + 1 < n and _is_pictographic(s[i + 1]):
+                    emoji = True
+                    i += 1  # the joined emoji, drawn in the same two cells
+                elif _char_width(d) != 0:
+                    break
+                i += 1
+            if emoji:
+                w = 2
+        width += w
+    return width
+
+
+_ZWJ = "\u200d"
+#: VARIATION SELECTOR-16: the character before it is drawn as an emoji (two columns).
+_VS16 = "\ufe0f"
+
+
+def _char_width(c: str) -> int:
+    """One character's columns, alone (``display_width`` joins sequences)."""
+    if unicodedata.category(c) in ("Mn", "Me", "Cf"):
+        return 0
+    return 2 if unicodedata.east_asian_width(c) in ("W", "F") else 1
+
+
+def _is_regional(c: str) -> bool:
+    return "\U0001f1e6" <= c <= "\U0001f1ff"
+
+
+def _is_skin_tone(c: str) -> bool:
+    return "\U0001f3fb" <= c <= "\U0001f3ff"
+
+
+def _is_pictographic(c: str) -> bool:
+    """Roughly Unicode's Extended_Pictographic (which ``unicodedata`` does not give): the
+    blocks of symbols and emoji an emoji sequence is made of (⚕, ❄, 🌈, 💻, 🤝, ...)."""
+    return "\u203c" <= c <= "\u2bff" or "\U0001f000" <= c <= "\U0001faff" or c in "\xa9\xae"
 
 
 def _is_number(v: Any) -> bool:

@@ -431,6 +431,54 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
     assert res.stdout == "a b\n---\n  1\n"  # a number, aligned right
 
 
+#: Cells and the columns a terminal gives them: emoji sequences drawn as one emoji, and
+#: what must not be joined (a joiner between letters, a regional indicator alone).
+EMOJI_SEQUENCES = {
+    "\U0001f469\u200d\U0001f4bb": 2,  # woman technologist: two emoji joined by ZWJ
+    "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466": 2,  # family of four
+    "\U0001f3f3\ufe0f\u200d\U0001f308": 2,  # rainbow flag: a text symbol made emoji, joined
+    "\U0001f1e9\U0001f1ea": 2,  # flag of Germany: two regional indicators
+    "\U0001f1e9\U0001f1ea\U0001f1eb\U0001f1f7": 4,  # two flags
+    "\U0001f1e9": 1,  # a regional indicator alone
+    "\U0001f44d\U0001f3fd": 2,  # thumbs up with a skin tone
+    "\U0001f9d1\U0001f3fd\u200d\U0001f4bb": 2,  # a skin tone, then joined
+    "\u2764\ufe0f": 2,  # heart with the emoji presentation selector
+    "\u2764": 1,  # without it: text
+    "a\U0001f469\u200d\U0001f4bbb": 4,
+    "a\u200db": 2,  # a joiner between letters joins nothing in a terminal
+    "\u0915\u094d\u200d\u0937": 2,  # nor in Devanagari (a half form, per character)
+    "\u4e2d\u6587": 4,
+    "e\u0301": 1,
+}
+
+
+def test_an_emoji_sequence_takes_two_columns() -> None:
+    """Counted per character, emoji joined by ZWJ took two columns each (a family of four
+    eight) and a skin tone two more, so a table with such a name was out of line."""
+    from runscore.cli.output import display_width
+
+    assert {cell: display_width(cell) for cell in EMOJI_SEQUENCES} == EMOJI_SEQUENCES
+
+
+def test_the_table_aligns_emoji_sequences(run_cli: Any) -> None:
+    query = (
+        "SELECT v AS name, n FROM (VALUES (1, '\U0001f469\u200d\U0001f4bb dev'),"
+        " (2, '\U0001f1e9\U0001f1ea de'), (3, '\U0001f44d\U0001f3fd ok'), (4, 'plain'))"
+        " t(n, v) ORDER BY n"
+    )
+    res = run_cli("sql", query, "--format", "table")
+    assert res.exit_code == 0
+    assert res.stdout.split("\n") == [
+        "name    n",
+        "------  -",
+        "\U0001f469\u200d\U0001f4bb dev  1",
+        "\U0001f1e9\U0001f1ea de   2",
+        "\U0001f44d\U0001f3fd ok   3",
+        "plain   4",
+        "",
+    ]
+
+
 @pytest.mark.parametrize(
     "args",
     [
