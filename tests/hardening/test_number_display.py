@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from runscore.cli.output import fmt_num
+from runscore.cli.output import fmt_num, fmt_pct
 from runscore.cli.render import env as render_env
 from runscore.cli.render import usd
 
@@ -231,3 +231,49 @@ def test_plugin_tip_numbers_use_the_report_rule() -> None:
     assert got == ["1500", "8000", "1e+308", "0.3", "0.0", "0.04", "33.3"]
     assert got == [fmt_num(v, d) for v, d in cases]
     assert con.execute("SELECT plugin_num_text(NULL::DOUBLE, 1)").fetchall() == [(None,)]
+
+
+#: README's rounding for reading: (value, how a score, a share and dollars read it).
+HALF_TO_EVEN = {
+    "0.125 reads `0.12`": (0.125, "0.12"),
+    "0.375 `0.38`": (0.375, "0.38"),
+    "a share of 0.625 `62%`": (0.625, "62%"),
+    "of 0.875 `88%`": (0.875, "88%"),
+    "$0.03125 `$0.0312`": (0.03125, "$0.0312"),
+    "0.675 is 0.67500000000000004… and reads `0.68`": (0.675, "0.68"),
+}
+
+
+def test_rounding_for_reading_goes_half_to_even_as_the_readme_says(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # The README pinned no rule for a value exactly halfway (62.5% read "62%"); every
+    # place that rounds for reading must follow the one it now states, Python's and SQL's.
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = " ".join(readme.split())  # as it reads, whatever its line breaks
+    assert "round half to even" in readme
+    for said in HALF_TO_EVEN:
+        assert said in readme, said
+    python = {
+        v: usd(v) if shown.startswith("$") else fmt_pct(v) if "%" in shown else fmt_num(v)
+        for v, shown in HALF_TO_EVEN.values()
+    }
+    assert python == {v: shown for v, shown in HALF_TO_EVEN.values()}
+    # The SQL that writes numbers into reports: the routes sentences, the plugin tips, the
+    # pipeline recommendations (their macros alone; the pipeline's sits in its rules file).
+    con = _routes_macros()
+    con.execute(resources.files("runscore").joinpath("sql/plugin/v1/000_macros.sql").read_text())
+    pipeline_sql = (
+        resources.files("runscore").joinpath("sql/pipeline/v1/050_recommendations.sql").read_text()
+    )
+    start = pipeline_sql.index("CREATE OR REPLACE TEMP MACRO pl_num_text")
+    con.execute(pipeline_sql[start : pipeline_sql.index(";", start)])
+    got = con.execute(
+        "SELECT routes_pct(0.625::DOUBLE), routes_pct(0.875::DOUBLE), routes_usd(0.03125::DOUBLE), "
+        "plugin_num_text(62.5::DOUBLE, 0), pl_num_text(0.125::DOUBLE, 2), "
+        "pl_num_text(0.375::DOUBLE, 2), pl_num_text(0.675::DOUBLE, 2)"
+    ).fetchall()
+    assert got == [("62%", "88%", "$0.0312", "62", "0.12", "0.38", "0.68")]
+    # sql's table and markdown: four decimals
+    res = run_cli("sql", "SELECT 0.03125::DOUBLE AS a, 0.09375::DOUBLE AS b", "--format", "table")
+    assert res.stdout == "     a       b\n------  ------\n0.0312  0.0938\n"
