@@ -989,8 +989,14 @@ def _extract_scope(
         except NothingReadable as e:
             # Each file or line that could not be read, with its own file and line, as the
             # packs' are (the message itself, one entry naming the folders, ran them together).
+            # A file that holds no line is an empty file here as on any night, said once:
+            # it was also rejected input ("empty (no events)") when another file failed.
             scope.rejected.extend(
-                [Diagnostic("unreadable", f, ln, why) for f, ln, why in e.problems]
+                [
+                    Diagnostic("unreadable", f, ln, why)
+                    for f, ln, why in e.problems
+                    if not _no_lines(ln, why, scope.empty_files, f)
+                ]
                 or [Diagnostic("unreadable", ", ".join(dirs), 0, str(e))]
             )
         except LockTimeout as e:
@@ -1011,8 +1017,23 @@ def _extract_scope(
             )
         else:
             _take_extract(scope, res)
+            # Files of blank lines only hold no line either: listed as 0-byte ones are.
+            scope.empty_files.extend(f for f in res.no_lines if f not in scope.empty_files)
+        if len(scope.empty_files) > 1:  # in the order the files were found
+            order = {f.display: i for i, f in enumerate(found)}
+            scope.empty_files.sort(key=lambda d: order.get(d, len(order)))
     if os.path.isfile(scope.history):
         scope.history_exists = True
+    return True
+
+
+def _no_lines(line: int, reason: str, empty_files: list[str], file: str) -> bool:
+    """Whether a failed reader's problem is that ``file`` holds no line (empty, or blank
+    lines only); if so it joins ``empty_files`` (once) instead of the rejected input."""
+    if line != 0 or not sources.is_no_lines_reason(reason):
+        return False
+    if file not in empty_files:
+        empty_files.append(file)
     return True
 
 
@@ -1292,7 +1313,7 @@ def _run_hook(
     for p in inputs.paths:
         with contextlib.suppress(OSError):  # gone since found: the pack's reader says so
             st = os.stat(p)
-            if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+            if stat.S_ISREG(st.st_mode) and (st.st_size == 0 or _blank_only(p)):
                 pr.empty_files.append(p)
     run = PackRun(
         hook.pack,
@@ -1316,9 +1337,14 @@ def _run_hook(
             # (`\n` on stderr, run together in runlog.md).
             head = str(e).split("\n", 1)[0].rstrip(":")
             _pack_failed(pr, result, root, hook, head)
-            result.rejected.extend(
-                Diagnostic("pack", f, ln, f"{hook.pack}: {why}") for f, ln, why in e.problems
-            )
+            # A file that holds no line is one of the pack's empty files, said once.
+            rejected = [
+                Diagnostic("pack", f, ln, f"{hook.pack}: {why}")
+                for f, ln, why in e.problems
+                if not _no_lines(ln, why, pr.empty_files, f)
+            ]
+            result.rejected.extend(rejected)
+            _not_empty_if_said(pr, rejected)
             return pr
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
@@ -1331,9 +1357,34 @@ def _run_hook(
             raise RuntimeError(f"pack {hook.pack} wrote outside the day folder: {f}")
         pr.outputs.append(OutputFile(_rel(real, base), os.path.basename(f), "pack"))
     result.rejected.extend(outcome.rejected)
+    _not_empty_if_said(pr, outcome.rejected)
     pr.warnings = list(outcome.warnings)
     pr.notes = list(outcome.notes)
     return pr
+
+
+def _not_empty_if_said(pr: PackResult, rejected: Sequence[Diagnostic]) -> None:
+    """A file of blank bytes that the reader still found fault with (lines that end in a CR
+    alone, say) is its rejected input, not an empty file: said once."""
+    said = {d.file for d in rejected}
+    pr.empty_files = [f for f in pr.empty_files if f not in said]
+
+
+_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
+
+
+def _blank_only(path: str) -> bool:
+    """Whether a file of some bytes holds blank lines only (spaces, tabs, CRs, newlines):
+    a pack's reader reads it as no line, as it reads an empty file. A file with content
+    opens with it, so one read of its first block tells."""
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(1 << 16):
+                if _NOT_BLANK.search(chunk):
+                    return False
+    except OSError:  # the pack's reader says why
+        return False
+    return True
 
 
 def _pack_failed(

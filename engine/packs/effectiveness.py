@@ -92,6 +92,9 @@ class ExtractResult:
     files_read: int = 0
     files_unchanged: int = 0
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    #: Files read (or unchanged since read) that hold no line: empty, or blank lines only.
+    #: Not rejected input; the nightly job lists them as empty files (a run just begun).
+    no_lines: list[str] = field(default_factory=list)
     #: Input files not read, and why (not rejected input: the history this extract writes).
     excluded: list[dict[str, Any]] = field(default_factory=list)
     #: Why the manifest could not be saved (``file: reason``), the history being written
@@ -1018,6 +1021,8 @@ def _extract(
             _mark_new(con, result, scored_runs, held, n_records)
             _recheck_held(con, result, scored_runs, n_records, history_path)
             runs_by_file = _runs_by_file(con)
+            # Those unchanged were listed by _relist already.
+            result.no_lines[:0] = _no_lines(con, readable, runs_by_file, result)
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora; on a
             # thread, while this one builds the manifest's entries in Python (~0.04 and
@@ -1406,6 +1411,35 @@ def _runs_by_file(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
     }
 
 
+def _no_lines(
+    con: duckdb.DuckDBPyConnection,
+    readable: Sequence[sources.SourceFile],
+    runs_by_file: dict[str, list[str]],
+    result: ExtractResult,
+) -> list[str]:
+    """The files read that hold no line (empty, or blank lines only): no run, nothing said
+    of them, and no row read. Only files with no run are asked of DuckDB, so a usual
+    extract (every file holds a run) runs no query for it."""
+    said = {str(d["file"]) for d in result.unreadable + result.skipped_lines}
+    maybe = [
+        f.display
+        for f in readable
+        if f.display not in runs_by_file
+        and f.display not in said
+        and f.display != sources.STDIN_DISPLAY
+    ]
+    if not maybe:
+        return []
+    with_rows = {
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT _file FROM raw_events WHERE list_contains($files, _file)",
+            {"files": maybe},
+        ).fetchall()
+    }
+    return [d for d in maybe if d not in with_rows]
+
+
 def _manifest_entries(
     runs_by_file: dict[str, list[str]],
     version: str,
@@ -1428,6 +1462,7 @@ def _manifest_entries(
         given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
+    no_lines = set(result.no_lines)
     # Which extract read the file: files that hold one run and were read apart are read
     # again together (``_read_apart``).
     batch = os.urandom(8).hex()
@@ -1455,6 +1490,8 @@ def _manifest_entries(
                     entry[key + "_more"] = len(items) - MANIFEST_DIAGNOSTICS
         if f.display in given_up:
             entry["unreadable"] = given_up[f.display]
+        if f.display in no_lines:  # listed again while unchanged, as its rejected lines are
+            entry["no_lines"] = True
         bad = [invalid[r] for r in runs if r in invalid]
         if bad:
             entry["invalid"] = bad
@@ -1526,6 +1563,8 @@ def _relist(
             )
         for reason in e.get("unreadable", []):
             result.unreadable.append({"file": f.display, "line": 0, "reason": reason})
+        if e.get("no_lines") is True:
+            result.no_lines.append(f.display)
         for run_id, line, reason in e.get("warnings", []):
             result.warnings.append(
                 {"run_id": run_id, "file": f.display, "line": line, "reason": reason}

@@ -801,33 +801,99 @@ def test_empty_task_and_episode_files_are_listed_as_empty_run_logs_are(
     tmp_path: Path, run_cli: Any
 ) -> None:
     """The job takes all three for nothing yet; only the empty run log was listed as an
-    empty file, the others showing in their pack's list of inputs alone."""
+    empty file, the others showing in their pack's list of inputs alone. A file of blank
+    lines only holds no line either (README: "empty, or blank lines only"): it was listed
+    nowhere, a 0-byte one under "Empty files"; both are now, on a night the run log is
+    unchanged (not read again) too."""
     base = tmp_path / "proj" / ".archeflow"
     for folder, name in (("events", "new-run"), ("tasks", "a"), ("episodes", "e")):
         (base / folder).mkdir(parents=True)
         (base / folder / f"{name}.jsonl").write_bytes(b"")
     (base / "tasks" / "b.jsonl").write_bytes(b"\n")  # holds no line, but is not empty
-    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
-    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, [])
+    (base / "events" / "blank.jsonl").write_bytes(b"\n  \t\n\r\n")
+    (base / "episodes" / "f.jsonl").write_bytes(b" \n\n")
+    for night in (1, 2, 3):
+        if night == 3:  # a run log read beside the unchanged ones
+            (base / "events" / "later.jsonl").write_text("\n")
+        res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+        assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, []), night
+        log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+        later = ["proj/.archeflow/events/later.jsonl"] if night == 3 else []
+        assert (log["scopes"][0]["files_unchanged"], log["scopes"][0]["empty_files"]) == (
+            0 if night == 1 else 2,
+            [
+                "proj/.archeflow/events/blank.jsonl",
+                *later,
+                "proj/.archeflow/events/new-run.jsonl",
+            ],
+        )
+        assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
+            ("pipeline", ["proj/.archeflow/tasks/a.jsonl", "proj/.archeflow/tasks/b.jsonl"]),
+            ("routes", ["proj/.archeflow/episodes/e.jsonl", "proj/.archeflow/episodes/f.jsonl"]),
+        ]
+        md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+        assert f"| Empty files | {2 + len(later)} |\n" in md
+        assert (
+            "- proj/.archeflow/events/blank.jsonl: empty file\n"
+            + "".join(f"- {f}: empty file\n" for f in later)
+            + "- proj/.archeflow/events/new-run.jsonl: empty file\n"
+        ) in md
+        packs = md[md.index("## Other packs") : md.index("## Files")]
+        assert packs == (
+            "## Other packs\n\n"
+            "### pipeline: proj\n\n"
+            "Inputs: proj/.archeflow/tasks/a.jsonl, proj/.archeflow/tasks/b.jsonl. "
+            "0 pipeline(s) scored, 0 not terminal\n"
+            "- proj/.archeflow/tasks/a.jsonl: empty file\n"
+            "- proj/.archeflow/tasks/b.jsonl: empty file\n\n"
+            "### routes: proj\n\n"
+            "Inputs: proj/.archeflow/episodes/e.jsonl, proj/.archeflow/episodes/f.jsonl. "
+            "0 episode(s), 0 finding(s)\n"
+            "- proj/.archeflow/episodes/e.jsonl: empty file\n"
+            "- proj/.archeflow/episodes/f.jsonl: empty file\n\n\n"
+        )
+
+
+def test_a_file_that_holds_no_line_in_a_failed_step_is_said_once(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A step that failed as nothing readable listed its 0-byte files twice: under "Empty
+    files" and as rejected input ("empty (no events)"), and a blank-only one as rejected
+    input alone. Each is an empty file, as on a night the step reads; only the lines that
+    were refused are rejected input."""
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    base = tmp_path / "bad" / ".archeflow"
+    for folder in ("events", "tasks", "episodes"):
+        (base / folder).mkdir(parents=True)
+        (base / folder / "a-zero.jsonl").write_bytes(b"")
+        (base / folder / "b-blank.jsonl").write_bytes(b"\n \n")
+        (base / folder / "c-bad.jsonl").write_text("not json\n")
+    res = run_cli("nightly", "--root", "bad", "--root", "good", "--out", "out", "--date", DATE)
+    not_json = "not JSON: Expecting value: line 1 column 1 (char 0)"
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
+        1,
+        [
+            f"bad/.archeflow/events/c-bad.jsonl:1: {not_json}",
+            "bad: pipeline: no usable task snapshot in the input",
+            f"bad/.archeflow/tasks/c-bad.jsonl:1: pipeline: {not_json}",
+            "bad: routes: no episode could be read",
+            f"bad/.archeflow/episodes/c-bad.jsonl:1: routes: {not_json}",
+        ],
+    )
     log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
-    assert log["scopes"][0]["empty_files"] == ["proj/.archeflow/events/new-run.jsonl"]
+    assert log["scopes"][0]["empty_files"] == [
+        "bad/.archeflow/events/a-zero.jsonl",
+        "bad/.archeflow/events/b-blank.jsonl",
+    ]
     assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
-        ("pipeline", ["proj/.archeflow/tasks/a.jsonl"]),
-        ("routes", ["proj/.archeflow/episodes/e.jsonl"]),
+        ("pipeline", ["bad/.archeflow/tasks/a-zero.jsonl", "bad/.archeflow/tasks/b-blank.jsonl"]),
+        (
+            "routes",
+            ["bad/.archeflow/episodes/a-zero.jsonl", "bad/.archeflow/episodes/b-blank.jsonl"],
+        ),
     ]
     md = (tmp_path / "out" / DATE / "runlog.md").read_text()
-    assert "- proj/.archeflow/events/new-run.jsonl: empty file\n" in md
-    packs = md[md.index("## Other packs") : md.index("## Files")]
-    assert packs == (
-        "## Other packs\n\n"
-        "### pipeline: proj\n\n"
-        "Inputs: proj/.archeflow/tasks/a.jsonl, proj/.archeflow/tasks/b.jsonl. "
-        "0 pipeline(s) scored, 0 not terminal\n"
-        "- proj/.archeflow/tasks/a.jsonl: empty file\n\n"
-        "### routes: proj\n\n"
-        "Inputs: proj/.archeflow/episodes/e.jsonl. 0 episode(s), 0 finding(s)\n"
-        "- proj/.archeflow/episodes/e.jsonl: empty file\n\n\n"
-    )
+    assert "empty (no" not in md and "only blank lines (no" not in md
 
 
 def test_the_teams_of_a_project_with_no_history_are_named_in_the_index(
