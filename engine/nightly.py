@@ -267,6 +267,9 @@ class ScopeResult:
     #: another process held the history's lock past the wait: not extracted into, or its
     #: report not read (``history_lines`` is then not counted)
     history_locked: bool = False
+    #: why the history, there, could not be read (not UTF-8, not a regular file, no line
+    #: usable, ...), said where the run log names it; None when read (or locked, or absent)
+    history_error: str | None = None
     history_lines: int = 0
     report: OutputFile | None = None
     report_json: OutputFile | None = None
@@ -297,6 +300,7 @@ class ScopeResult:
             "incomplete": self.incomplete,
             "history_exists": self.history_exists,
             "history_locked": self.history_locked,
+            "history_error": self.history_error,
             "history_lines": self.history_lines,
             "report": None if self.report is None else self.report.as_dict(),
             "report_json": None if self.report_json is None else self.report_json.as_dict(),
@@ -1156,6 +1160,7 @@ def _render_scope(
                 # 3), each line rejected with its file and line, as when only some are,
                 # and why there is no report a note (the index's "no report: ...").
                 scope.history_unreadable = True
+                scope.history_error = "no line of it is usable; each is listed as rejected input"
                 scope.notes.append(str(e).split("\n", 1)[0].rstrip(":"))
                 scope.rejected.extend(
                     Diagnostic("history", f, ln, f"{why} (see `runscore history check`)")
@@ -1166,6 +1171,8 @@ def _render_scope(
                 )
                 return
             scope.history_locked = isinstance(e, LockTimeout)
+            if not scope.history_locked:
+                scope.history_error = _located(scope.history, _step_reason(e))[1]
             if scope.history_locked or not _said_by_extract(scope, _step_reason(e)):
                 scope.rejected.append(
                     _about("history", scope.history, "no report: ", _step_reason(e))
@@ -1203,6 +1210,7 @@ def _unusable_history(scope: ScopeResult) -> str | None:
         return None
     dangling = os.path.islink(scope.history) and not os.path.exists(scope.history)
     what = "a symlink to nothing" if dangling else "not a regular file"
+    scope.history_error = what
     scope.rejected.append(
         Diagnostic("history", scope.history, 0, f"no report: the history is {what}")
     )

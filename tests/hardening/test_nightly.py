@@ -925,3 +925,50 @@ def test_the_teams_of_a_project_with_no_history_are_named_in_the_index(
     )
     log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
     assert [t["name"] for t in log["scopes"][0]["teams"]] == ["everywhere", "backend", None]
+
+
+@pytest.mark.parametrize("kind", ["not-utf8", "utf16", "folder", "permission"])
+def test_a_history_there_but_not_read_says_so_where_the_run_log_names_it(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The run log headed such a history's part `(0 usable lines)` (a folder: `(none
+    yet)`), as if it had been read and held nothing: it says it could not be read, and
+    why (`history_error` in runlog.json)."""
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hist = tmp_path / nightly.history_of("proj")
+    hist.parent.mkdir(parents=True)
+    why = {
+        "not-utf8": "no line of it is usable; each is listed as rejected input",
+        "utf16": "encoded as UTF-16 LE (byte-order mark): runscore reads UTF-8 JSONL "
+        "(convert it first, e.g. iconv -f UTF-16 -t UTF-8)",
+        "folder": "not a regular file",
+        "permission": "Permission denied",
+    }[kind]
+    if kind == "not-utf8":
+        hist.write_bytes(b'{"run_id": "caf\xe9"}\n\xff\n')
+    elif kind == "utf16":
+        hist.write_bytes('{"run_id": "x"}\n'.encode("utf-16"))
+    elif kind == "folder":
+        hist.mkdir()
+    else:
+        # Tests may run as root, whom a mode of 000 does not stop: the refusal is the OS's.
+        hist.write_text("{}\n")
+        real_report = nightly.eh.report
+
+        def refused(path: str, *args: Any, **kwargs: Any) -> Any:
+            if os.path.realpath(path) == os.path.realpath(hist):
+                raise PermissionError(13, "Permission denied", path)
+            return real_report(path, *args, **kwargs)
+
+        monkeypatch.setattr(nightly.eh, "report", refused)
+    res = run_cli("nightly", "--root", "proj", "--root", "good", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr
+    day = tmp_path / "out" / DATE
+    scope = json.loads((day / "runlog.json").read_text())["scopes"][0]
+    assert (scope["label"], scope["history_error"], scope["report"]) == ("proj", why, None)
+    md = (day / "runlog.md").read_text()
+    head = f"History proj/.archeflow/memory/effectiveness.jsonl (could not be read: {why}). "
+    assert head in md
+    assert "usable line" not in md[: md.index("## Effectiveness: good")]
+    good = json.loads((day / "runlog.json").read_text())["scopes"][1]
+    assert (good["label"], good["history_error"]) == ("good", None)
