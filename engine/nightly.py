@@ -153,8 +153,9 @@ class TeamOutcome:
     origin: str  # given | discovered
     outputs: list[OutputFile] = field(default_factory=list)
     error: str | None = None
-    #: what `runscore recommend` says of these recommendations on stderr, without its
-    #: ``note: `` (a member advised on a model of another tier than its score was earned on)
+    #: what `runscore recommend` says of these recommendations on stderr: its notes on the
+    #: history (lines of another scoring version, ...), then, without their ``note: ``,
+    #: each member advised on a model of another tier than its score was earned on
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
@@ -1283,8 +1284,9 @@ def _render_team(
         scope.rejected.append(Diagnostic("team", path, line, f"team preset skipped: {reason}"))
         return
     outcome.name = rec.team.name
-    # `recommend` says them on stderr; the job, unattended, in its run log only.
-    outcome.notes = eh.model_tier_notes(rec.table.to_pylist())
+    # `recommend` says them on stderr, what it notes of the history (lines of another
+    # scoring version, say) first; the job, unattended, in its run log only.
+    outcome.notes = [*rec.notes, *eh.model_tier_notes(rec.table.to_pylist())]
     name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
     title = f"Recommendations for team {rec.team.name or stem}"
     outcome.outputs.append(

@@ -972,3 +972,39 @@ def test_a_history_there_but_not_read_says_so_where_the_run_log_names_it(
     assert "usable line" not in md[: md.index("## Effectiveness: good")]
     good = json.loads((day / "runlog.json").read_text())["scopes"][1]
     assert (good["label"], good["history_error"]) == ("good", None)
+
+
+def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_are(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """`recommend` says on stderr that the history also holds lines of another scoring
+    version, which it does not use; the job carried its model-tier notes to the run log
+    and dropped these."""
+    ev = tmp_path / "proj/.archeflow/events"
+    hh.write_jsonl(ev / "r.jsonl", hh.run_events("r1", model="haiku"))
+    hist = nightly.history_of("proj")
+    legacy = run_cli("extract", "--sql-version", "archeflow-legacy", str(ev), "--history", hist)
+    assert legacy.exit_code == 0, legacy.stderr
+    teams = tmp_path / "proj/.archeflow/teams"
+    teams.mkdir(parents=True)
+    (teams / "t.yaml").write_text("name: t\ncheck: [guardian]\nmodel_overrides: {guardian: opus}\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    rec = run_cli("recommend", "proj/.archeflow/teams/t.yaml", "--history", hist)
+    versions = f"{hist} also holds archeflow-legacy lines, not used here: use --sql-version VERSION"
+    tier = (
+        "guardian: the team says opus (premium, in model_overrides); its one run ran on "
+        "haiku (cheap): the score was earned there"
+    )
+    assert rec.stderr == f"{versions}\nnote: {tier}\n"
+    day = tmp_path / "out" / DATE
+    [team] = json.loads((day / "runlog.json").read_text())["scopes"][0]["teams"]
+    assert team["notes"] == [versions, tier]
+    md = (day / "runlog.md").read_text()
+    assert (
+        "- proj/.archeflow/teams/t.yaml (discovered): effectiveness/proj/recommend-t.md, "
+        "effectiveness/proj/recommend-t.json\n"
+        f"  - note: {versions}\n"
+        f"  - note: {tier}\n\n"
+    ) in md
+    assert versions not in res.stderr
