@@ -228,6 +228,8 @@ class PackResult:
     notes: list[str] = field(default_factory=list)
     #: inputs of 0 bytes, listed as a scope's empty run logs are (``ScopeResult.empty_files``)
     empty_files: list[str] = field(default_factory=list)
+    #: failed only because another process held the pack's history lock past the wait
+    locked: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -768,8 +770,11 @@ def run_nightly(
                     if pr is not None:
                         result.packs.append(pr)
                         dayf.outputs.extend(pr.outputs)
-            if not any(s.readable for s in result.scopes) and not any(
-                p.outputs for p in result.packs
+            # A history another process holds is input there, and fine, only busy: its
+            # project's step failed (rejected input, exit 1), also when it is the only one;
+            # "nothing readable" (exit 3, no day folder) left no run log to say so.
+            if not any(s.readable or s.history_locked for s in result.scopes) and not any(
+                p.outputs or p.locked for p in result.packs
             ):
                 raise NothingReadable(_nothing_message(result, tried=True))
             if day < today and any(s.report is not None for s in result.scopes):
@@ -1358,6 +1363,7 @@ def _run_hook(
             return pr
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
+        pr.locked = isinstance(e, LockTimeout)
         return _pack_failed(pr, result, root, hook, _step_reason(e))
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)

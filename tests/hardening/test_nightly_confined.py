@@ -574,6 +574,53 @@ def test_a_locked_history_is_said_to_be_locked_and_its_teams_skipped(
     )
 
 
+@pytest.mark.parametrize("when", ["extract", "pipeline"])
+def test_the_only_project_s_locked_history_is_a_failed_step_not_nothing_read(
+    tmp_path: Path,
+    fixtures: Path,
+    run_cli: Any,
+    hh: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    when: str,
+) -> None:
+    # With other roots, a history another process holds fails that project's step (exit 1,
+    # README's exit codes 1 and 4); alone, the job exited 3 ("nothing readable") and wrote
+    # no day folder, so no run log said the history was locked. It is the same failed step.
+    # (A history with lines whose report waits was read as there, and exited 1 already.)
+    from runscore.engine import history
+
+    root = tmp_path / "only"
+    hh.write_jsonl(root / ".archeflow/events/a.jsonl", hh.run_events("run-a"))
+    if when == "pipeline":
+        (root / ".archeflow/events/a.jsonl").unlink()
+        (root / ".archeflow/tasks").mkdir(parents=True)
+        shutil.copy(fixtures / "pipeline" / "tasks.jsonl", root / ".archeflow/tasks/t.jsonl")
+    (root / ".archeflow/memory").mkdir(exist_ok=True)
+    name = "pipelines.jsonl" if when == "pipeline" else "effectiveness.jsonl"
+    hist = f"only/.archeflow/memory/{name}"
+    _lock_wait_short(monkeypatch)
+    with history.locked(str(tmp_path / hist), timeout=0):
+        res = run_cli("nightly", "--root", "only", "--out", "out", "--date", DATE)
+    day = tmp_path / "out" / DATE
+    assert (res.exit_code, res.stdout) == (1, f"{day}/index.md\n"), res.stderr
+    log = json.loads((day / "runlog.json").read_text())
+    if when == "pipeline":
+        why = f"{hist}: another runscore process holds the pipeline history lock"
+        assert res.stderr.splitlines()[:-1] == [f"only: pipeline: {why}"]
+        assert [(p["pack"], p["error"]) for p in log["packs"]] == [("pipeline", why)]
+    else:
+        why = "not extracted: another runscore process holds the history lock"
+        assert res.stderr.splitlines()[:-1] == [f"{hist}: {why}"]
+        [scope] = log["scopes"]
+        assert (scope["history_locked"], scope["report"]) == (True, None)
+        assert [d["reason"] for d in scope["rejected"]] == [why]
+        assert (
+            f"History {hist} (locked by another process: not read). "
+            in (day / "runlog.md").read_text()
+        )
+    assert log["exit_code"] == 1
+
+
 def test_a_pack_history_another_process_holds_fails_that_pack_only(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
