@@ -838,7 +838,14 @@ def model_tier_notes(rows: Sequence[dict[str, Any]]) -> list[str]:
         team = _TEAM_MODEL.get(r["model_source"], "the team's model is {model} ({tier})")
         n, total, on = r["runs_in_window"], r["runs"], r["scored_model_runs"]
         runs = (
-            "its one run" if total == 1 else f"its {n} runs" if n == total else f"its last {n} runs"
+            "its one run"
+            if total == 1
+            else f"its {n} runs"
+            if n == total
+            # a window of 1 ("its last 1 runs" read wrong)
+            else "its last run"
+            if n == 1
+            else f"its last {n} runs"
         )
         if on is not None and on < n:
             runs = f"{on} of {runs}"

@@ -379,3 +379,36 @@ def test_a_score_beside_its_verdict_never_reads_as_the_cut_off(
         "score": [0.70, 0.40, 0.70, 0.50],
         "delta": [0.05, -0.05],
     }
+
+
+def test_a_window_of_one_run_is_said_in_the_singular(run_cli, write_history, make_series, tmp_path):
+    # --window 1 wrote "last 1 runs" in summary's header, report's and recommend's
+    # headers, and recommend's note ("its last 1 runs ran on"): a window of one run is
+    # "1 run"; of two, "2 runs", as before.
+    hist = write_history(make_series("skeptic", [0.9, 0.8], model="claude-sonnet-4"))
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [skeptic]\n", encoding="utf-8")
+    r = run_cli("summary", "--history", str(hist), "--window", "1")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == (
+        "Archetype effectiveness (last 1 run):\n"
+        "  skeptic: 0.80 (keep)     — claude-sonnet-4, cost unknown\n"
+    )
+    r = run_cli("report", "--history", str(hist), "--window", "1")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2] == (
+        "Scoring version effectiveness/v1 · averages over each archetype's last 1 run "
+        "(by run time) · trend: mean of the last 5 runs − mean of the 5 before"
+    )
+    r = run_cli("recommend", str(team), "--history", str(hist), "--window", "1")
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout.splitlines()[2] == (
+        "Scoring version effectiveness/v1 · score = average composite over the "
+        "archetype's last 1 run"
+    )
+    assert r.stderr == (
+        "note: skeptic: the team leaves it to ArcheFlow's default, haiku (cheap); its last "
+        "run ran on claude-sonnet-4 (standard): the score was earned there\n"
+    )
+    r = run_cli("summary", "--history", str(hist), "--window", "2")
+    assert r.stdout.splitlines()[0] == "Archetype effectiveness (last 2 runs):"
