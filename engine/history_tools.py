@@ -104,22 +104,40 @@ def check(path: str) -> CheckResult:
     con = effectiveness_history.connect()
     load = effectiveness_history.load_history(con, path)
     issues = list(load.issues)
-    # A record written twice: the same idempotency key on two lines (extract never does
-    # that; a hand-merge or a concatenation can). ArcheFlow's own lines have no events
+    # A record written twice: the same idempotency key on two lines with no other events
+    # of that run, archetype and version between them in the readers' order (ts, then
+    # line). Extract never does that; a hand-merge or a concatenation can. Extract does
+    # write a key again when the run's events went back to those of an older record (A,
+    # then B, then A again: §4, the events changed): that A is no copy, and check must
+    # not call the history damaged for it. ArcheFlow's own lines have no events
     # hash: one of them is written twice when it is equal, field by typed field, to an
     # earlier line (a re-score differs at least in ts). Of a keyed record, the line kept is
     # the one the readers take (§4: the latest ts, then the later line): keeping the first
-    # brought back a record a later one had superseded (A, then B, then A again: repair
-    # kept the first A, and the reports took B), and a repair must not change a report.
-    # Equal lines are equal in every field: the first is kept.
+    # brought back a record a later one had superseded (A, then B, then a copy of the
+    # first A: repair kept the first A, and the reports took B), and a repair must not
+    # change a report. Equal lines are equal in every field: the first is kept.
     dups = con.execute(
         f"""
+        WITH hashed AS (
+            SELECT history_file, history_line, run_id, archetype, scoring_version, ts,
+                   CASE WHEN events_sha256 = lag(events_sha256) OVER (
+                                 PARTITION BY run_id, archetype, scoring_version
+                                 ORDER BY ts, history_line)
+                        THEN 0 ELSE 1 END AS starts
+            FROM history WHERE events_sha256 IS NOT NULL
+        ), islands AS (
+            SELECT *, sum(starts) OVER (
+                          PARTITION BY run_id, archetype, scoring_version
+                          ORDER BY ts, history_line ROWS UNBOUNDED PRECEDING) AS island
+            FROM hashed
+        )
         SELECT history_file, history_line, first_line, keyed FROM (
             SELECT history_file, history_line, true AS keyed,
-                   first_value(history_line) OVER (
-                       PARTITION BY run_id, archetype, scoring_version, events_sha256
-                       ORDER BY ts DESC, history_line DESC) AS first_line
-            FROM history WHERE events_sha256 IS NOT NULL
+                   last_value(history_line) OVER (
+                       PARTITION BY run_id, archetype, scoring_version, island
+                       ORDER BY ts, history_line
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS first_line
+            FROM islands
             UNION ALL
             SELECT history_file, history_line, false AS keyed,
                    min(history_line) OVER (PARTITION BY {_ALL_FIELDS}) AS first_line

@@ -1164,7 +1164,13 @@ def _recheck_held(
     own reader instead, such a run's records are appended again. Only when something
     matched: a first extract, the benchmarks' full and incremental extracts, and a
     nightly's new runs match nothing, and pay nothing for it; an extract of runs scored
-    before pays the report's read of the history (or its cache's)."""
+    before pays the report's read of the history (or its cache's).
+
+    Only the current lines count (per run, archetype and version, the one the readers
+    take: §4's latest ``ts``): a run scored from events A, re-scored from B, then given
+    A again (a file restored, a branch switched back) matched A's superseded lines, was
+    "already scored", and every report kept B's scores for events the run no longer
+    has. §4's other rule decides: the events changed, so the records are appended."""
     if result.records_new >= n_records:
         return
     from runscore.engine.packs import effectiveness_history  # it imports this module
@@ -1174,8 +1180,8 @@ def _recheck_held(
         effectiveness_history.load_history(hcon, history_path)
         keys = duck.sql(
             hcon,
-            "SELECT DISTINCT run_id, archetype, scoring_version, events_sha256 FROM history "
-            "WHERE events_sha256 IS NOT NULL",
+            "SELECT DISTINCT run_id, archetype, scoring_version, events_sha256 "
+            "FROM history_current WHERE events_sha256 IS NOT NULL",
         ).to_arrow_table()
     finally:
         hcon.close()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from runscore.engine import db
+from runscore.engine import db, history_tools
 from runscore.engine.packs import effectiveness, effectiveness_cache, effectiveness_history
 
 
@@ -162,3 +162,35 @@ def test_a_run_whose_history_lines_are_all_good_stays_already_scored(
     got = effectiveness.extract([str(log)], str(hist), incremental=False)
     assert got.records_written == 0 and got.already_scored == ["score-run"]
     assert first.records_written == 2 and hist.read_text() == before
+
+
+def test_a_run_whose_events_went_back_to_older_ones_is_scored_again(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # Events A, then B (the exit condition no longer met), then A again (the file
+    # restored): A's key was in the history, on lines B had superseded, so the run was
+    # "already scored" and every report kept B's scores. §4: its events changed, so its
+    # records are appended; the key of a current line still writes nothing.
+    a = (fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl").read_text()
+    b = a.replace('"met":true', '"met":false')
+    assert b != a
+    log = tmp_path / "run.jsonl"
+    hist = tmp_path / "h.jsonl"
+
+    def extract(text: str) -> tuple[int, list[str], dict[str, float]]:
+        log.write_text(text)
+        got = effectiveness.extract([str(log)], str(hist), incremental=False)
+        rows = effectiveness_history.report(str(hist)).table.to_pylist()
+        return (
+            got.records_written,
+            got.already_scored,
+            {r["archetype"]: r["avg_composite"] for r in rows},
+        )
+
+    assert extract(a) == (2, [], {"guardian": 0.5625, "sage": 0.1875})
+    assert extract(b) == (2, [], {"guardian": 0.4375, "sage": 0.1875})
+    assert extract(a) == (2, [], {"guardian": 0.5625, "sage": 0.1875})
+    assert extract(a) == (0, ["score-run"], {"guardian": 0.5625, "sage": 0.1875})
+    # extract wrote no record twice: check finds the history whole
+    check = history_tools.check(str(hist))
+    assert (check.issues, check.duplicates, len(check.keep)) == ([], [], 6)

@@ -209,10 +209,12 @@ def test_duplicates_and_missing_files(tmp_path: Path, hh: Any, run_cli: Any) -> 
 
 
 def test_repair_keeps_the_line_the_reports_read(tmp_path: Path, run_cli: Any) -> None:
-    # A run scored from events A, re-scored from B after it changed, and A's record came
-    # back later (two histories merged): the readers take the latest ts, A at line 3.
-    # Repair kept the first A and dropped line 3, so B became current again: the report
-    # said consider_removing where it had said keep.
+    # A run scored from events A, re-scored from B after it changed, then from A again
+    # (the events went back): three records, none a copy, as extract writes them (§4: the
+    # events changed). check called line 1 a duplicate of line 3; it is a superseded
+    # record, as B's is. A copy of line 3 appended (a careless concatenation) is one:
+    # repair drops the earlier of the two and keeps the line the readers take, so the
+    # report does not change (keeping the first A of the file instead made B current).
     def rec(ts: str, score: float, events: str) -> str:
         return json.dumps(
             {"ts": ts, "run_id": "run1", "archetype": "guardian", "composite_score": score,
@@ -220,12 +222,10 @@ def test_repair_keeps_the_line_the_reports_read(tmp_path: Path, run_cli: Any) ->
              "run_ts": "2026-01-01T00:00:00Z", "events_sha256": events}
         )  # fmt: skip
 
+    lines = [rec("2026-01-01T00:00:00Z", 0.9, "aaaa"), rec("2026-01-02T00:00:00Z", 0.1, "bbbb"),
+             rec("2026-01-03T00:00:00Z", 0.9, "aaaa")]  # fmt: skip
     hist = tmp_path / "h.jsonl"
-    hist.write_text(
-        "\n".join([rec("2026-01-01T00:00:00Z", 0.9, "aaaa"), rec("2026-01-02T00:00:00Z", 0.1,
-                   "bbbb"), rec("2026-01-03T00:00:00Z", 0.9, "aaaa")]) + "\n",
-        encoding="utf-8",
-    )  # fmt: skip
+    hist.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def report() -> list[dict[str, Any]]:
         r = run_cli("report", "--history", str(hist), "--format", "json")
@@ -236,14 +236,18 @@ def test_repair_keeps_the_line_the_reports_read(tmp_path: Path, run_cli: Any) ->
     before = report()
     assert [(r["avg_composite"], r["recommendation"]) for r in before] == [(0.9, "keep")]
     res = run_cli("history", "check", str(hist))
-    assert f"{hist}:1: duplicate record: same run, archetype, version and events as line 3" in (
-        res.stderr
+    assert (res.exit_code, res.stderr) == (
+        0,
+        f"{hist}: 3 line(s), 3 usable (effectiveness/v1: 3); 0 bad, 0 duplicate\n",
     )
-    assert run_cli("history", "repair", str(hist), "--in-place").exit_code == 0
-    assert [json.loads(x)["ts"] for x in hist.read_text().splitlines()] == [
-        "2026-01-02T00:00:00Z",
-        "2026-01-03T00:00:00Z",
+    hist.write_text("\n".join([*lines, lines[2]]) + "\n", encoding="utf-8")
+    res = run_cli("history", "check", str(hist))
+    assert res.exit_code == 1
+    assert [ln for ln in res.stderr.splitlines() if "duplicate record:" in ln] == [
+        f"{hist}:3: duplicate record: same run, archetype, version and events as line 4"
     ]
+    assert run_cli("history", "repair", str(hist), "--in-place").exit_code == 0
+    assert hist.read_text() == "\n".join(lines) + "\n"
     assert report() == before
 
 
