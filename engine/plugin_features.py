@@ -22,7 +22,7 @@ from typing import Any
 
 import pyarrow as pa
 import yaml
-from runscore.engine import yaml_keys
+from runscore.engine import sources, yaml_keys
 from runscore.engine.sources import LineIssue
 
 SKILL_FILE = "SKILL.md"
@@ -273,13 +273,29 @@ def _rel_skill(root: str, folder: str) -> str:
 # --------------------------------------------------------------------------- parsing
 
 
+class ForeignEncoding(ValueError):
+    """SKILL.md is text in UTF-16 or UTF-32, not UTF-8: the reason, as said of JSONL inputs."""
+
+
+#: Bytes of SKILL.md's start looked at to tell UTF-16 or UTF-32 text (as for a JSONL input).
+_ENCODING_SAMPLE = 32
+
+
 def decode(data: bytes) -> str:
     """SKILL.md as the reference reads it: strict UTF-8, universal newlines.
 
     ``Path.read_text()`` translates ``\\r\\n`` and a lone ``\\r`` to ``\\n``; L, the
     byte count and every line-based feature depend on it. A decoding error is
-    raised (and reported by the caller).
+    raised (and reported by the caller), as is ``ForeignEncoding``: UTF-16 without a
+    byte-order mark is valid UTF-8 (a NUL beside each ASCII character), so it was scored
+    as a file of NULs, no frontmatter and one line; with the mark it was "not valid UTF-8
+    (byte 1)", which says neither what the file is nor how to convert it.
     """
+    encoding = sources.foreign_encoding(data[:_ENCODING_SAMPLE])
+    if encoding is not None:
+        raise ForeignEncoding(
+            sources.encoding_reason(*encoding, f"runscore reads {SKILL_FILE} as UTF-8")
+        )
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
@@ -456,7 +472,8 @@ def _files_in(folder: str) -> tuple[bool, int, list[str]]:
 def extract(
     root: str, folder: str
 ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]], list[LineIssue]]:
-    """Features of one skill folder. Raises OSError / UnicodeDecodeError when unreadable."""
+    """Features of one skill folder. Raises OSError / UnicodeDecodeError / ForeignEncoding
+    when unreadable."""
     skill_md = os.path.join(folder, SKILL_FILE)
     # Non-blocking open: a FIFO named SKILL.md would otherwise wait for a writer for ever.
     fd = os.open(skill_md, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
@@ -652,6 +669,9 @@ def scan(roots: Sequence[str]) -> SkillScan:
         except UnicodeDecodeError as e:
             line = e.object[: e.start].count(b"\n") + 1
             issues.append(LineIssue(skill_md, line, f"not valid UTF-8 (byte {e.start + 1})"))
+            continue
+        except ForeignEncoding as e:
+            issues.append(LineIssue(skill_md, 0, str(e)))
             continue
         except OSError as e:
             issues.append(LineIssue(skill_md, 0, f"cannot read file: {e.strerror or e}"))

@@ -273,6 +273,39 @@ def test_unreadable_and_non_utf8_skills_are_reported_not_fatal(
     assert f"{ROOT}/dangling/SKILL.md: cannot read file: No such file or directory" in r.stderr
 
 
+def test_a_skill_md_in_utf16_or_utf32_is_said_to_be_so_not_scored(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # Windows tools write UTF-16. Without a byte-order mark it is valid UTF-8 (a NUL beside
+    # each character): the skill was scored, silently, as one line of NULs with no
+    # frontmatter. With the mark it was "not valid UTF-8 (byte 1)".
+    text = "---\nname: wide\ndescription: Use when testing encodings.\n---\n## Body\n"
+    for folder, data in {
+        "le-bom": text.encode("utf-16"),
+        "be": text.encode("utf-16-be"),
+        "le": text.encode("utf-16-le"),
+        "utf32": text.encode("utf-32"),
+    }.items():
+        Path(ROOT, folder).mkdir()
+        Path(ROOT, folder, "SKILL.md").write_bytes(data)
+    r = run_cli("plugin", "score", fixture_root, "--format", "json", "--no-history")
+    assert r.exit_code == 1
+    assert [s["skill"] for s in json.loads(r.stdout)] == [
+        "async-python-patterns",
+        "evaluation-methodology",
+        "team-composition-patterns",
+    ]
+    said = "runscore reads SKILL.md as UTF-8 (convert it first, e.g. iconv -f"
+    assert [ln for ln in r.stderr.splitlines() if "encoded as" in ln] == [
+        f"{ROOT}/be/SKILL.md: encoded as UTF-16 BE (no byte-order mark; every other byte is "
+        f"NUL): {said} UTF-16BE -t UTF-8)",
+        f"{ROOT}/le-bom/SKILL.md: encoded as UTF-16 LE (byte-order mark): {said} UTF-16 -t UTF-8)",
+        f"{ROOT}/le/SKILL.md: encoded as UTF-16 LE (no byte-order mark; every other byte is "
+        f"NUL): {said} UTF-16LE -t UTF-8)",
+        f"{ROOT}/utf32/SKILL.md: encoded as UTF-32 LE (byte-order mark): {said} UTF-32 -t UTF-8)",
+    ]
+
+
 def test_markdown_lists_input_not_used(
     run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
 ) -> None:
