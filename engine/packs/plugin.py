@@ -283,7 +283,7 @@ def evaluate(
     ]
     report = duck.sql(con, "SELECT * FROM plugin_report ORDER BY seq").to_arrow_table()
     ranking = duck.sql(
-        con, "SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank"
+        con, "SELECT * EXCLUDE (sid) FROM plugin_ranking ORDER BY rank, skill, path"
     ).to_arrow_table()
     weights = con.execute("SELECT dimension, weight FROM plugin_dimensions ORDER BY ord").fetchall()
     cuts = con.execute(

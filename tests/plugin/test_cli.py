@@ -129,6 +129,43 @@ def test_rank_golden_and_json(run_cli: Callable[..., Result], fixture_root: str)
     ]
 
 
+def test_skills_that_tie_share_a_rank(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    # Same text, same name-vs-folder relation: the same composite. With no Elo, or the same
+    # Elo, nothing places one above the other, yet they were ranked 1, 2, 3 by path.
+    text = "---\nname: {}\ndescription: Use when testing ties between skills.\n---\nbody\n"
+    for folder in ("b", "a", "c", "d"):
+        (tmp_path / "tie" / folder).mkdir(parents=True)
+        (tmp_path / "tie" / folder / "SKILL.md").write_text(text.format(f"n-{folder}"))
+    (tmp_path / "tie" / "best").mkdir()
+    (tmp_path / "tie" / "best" / "SKILL.md").write_text(
+        text.format("best") + "## Output format\nReturns JSON.\n"
+    )
+    matchups = tmp_path / "m.jsonl"
+    matchups.write_text(
+        "".join(
+            json.dumps({"skill": s, "opponent": "o", "opponent_elo": 1500, "result": "win"}) + "\n"
+            for s in ("c", "d")
+        )
+    )
+    args = ("plugin", "rank", "tie", "--matchups", str(matchups))
+    j = json.loads(run_cli(*args, "--format", "json").stdout)
+    assert [(x["rank"], x["skill"]) for x in j] == [
+        (1, "best"),
+        (2, "c"),  # the same composite and Elo as d
+        (2, "d"),
+        (4, "a"),  # the same composite as c and d, no Elo: after them, tied with b
+        (4, "b"),
+    ]
+    md = run_cli(*args).stdout.splitlines()[2:]
+    assert [line.split(" | ")[:2] for line in md] == [
+        ["| 1", "best"],
+        ["| 2", "c"],
+        ["| 2", "d"],
+        ["| 4", "a"],
+        ["| 4", "b"],
+    ]
+
+
 def test_history_is_append_only_and_idempotent(
     run_cli: Callable[..., Result], fixture_root: str, tmp_path: Path
 ) -> None:

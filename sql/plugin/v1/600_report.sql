@@ -11,7 +11,9 @@
 --             line_count, content_sha256, scoring_version;
 --           plugin_ranking (rank, skill, name, path, composite, grade, badge, elo, elo_ci_low,
 --             elo_ci_high, depth, confidence, flags, sid) — ordered by composite (rounded to 6
---             decimals) descending, then Elo descending (unknown last), then skill path.
+--             decimals) descending, then Elo (likewise) descending (unknown last), then skill
+--             path. Skills that tie on both share a rank (1, 1, 3): the path only lists them
+--             in a fixed order, it does not place one above the other.
 CREATE OR REPLACE TEMP TABLE plugin_report AS
 WITH dims AS (
     SELECT sid,
@@ -102,11 +104,11 @@ LEFT JOIN plugin_judge_kappa jk ON jk.sid = f.skill_md
 ORDER BY f.seq;
 
 CREATE OR REPLACE TEMP TABLE plugin_ranking AS
-SELECT row_number() OVER (
-           ORDER BY plugin_cmp(composite) DESC, elo.rating DESC NULLS LAST, skill, path
+SELECT rank() OVER (
+           ORDER BY plugin_cmp(composite) DESC, plugin_cmp(elo.rating) DESC NULLS LAST
        ) AS rank,
        skill, name, path, composite, grade, badge, elo.rating AS elo,
        elo.ci_low AS elo_ci_low, elo.ci_high AS elo_ci_high,
        depth, confidence, static.flags AS flags, sid
 FROM plugin_report
-ORDER BY rank;
+ORDER BY rank, skill, path;
