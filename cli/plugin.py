@@ -208,13 +208,15 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
         atomic_write_text(path, render_report(result))
         written.append(path)
         ranks = {(r["skill"], r["path"]): r["rank"] for r in result.ranking.to_pylist()}
+        # Compared case-folded: on a file system that ignores case (macOS, Windows) the
+        # skills `Alpha` and `alpha` wrote one file, the second report over the first.
         used: set[str] = set()
         for s in result.skills():
             base = _slug(s["skill"])
             name, n = base, 2
-            while name in used:
+            while name.casefold() in used:
                 name, n = f"{base}-{n}", n + 1
-            used.add(name)
+            used.add(name.casefold())
             p = os.path.join(out_dir, "skills", name + ".md")
             os.makedirs(os.path.dirname(p), exist_ok=True)
             atomic_write_text(

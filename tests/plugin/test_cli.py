@@ -439,6 +439,22 @@ def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> Non
     assert len(json.loads(Path("report/plugin-report.json").read_text())) == 3
 
 
+def test_out_files_of_skills_whose_names_differ_in_case_do_not_collide(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # On a file system that ignores case (macOS, Windows) skills/Alpha.md and
+    # skills/alpha.md are one file: the second skill's report replaced the first's.
+    for folder in ("Alpha", "alpha", "ALPHA-2"):
+        (tmp_path / "cased" / folder).mkdir(parents=True)
+        (tmp_path / "cased" / folder / "SKILL.md").write_text(f"---\nname: {folder}\n---\n")
+    r = run_cli("plugin", "score", "cased", "--out", "report", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    files = sorted(p.name for p in Path("report/skills").iterdir())
+    assert files == ["ALPHA-2.md", "Alpha.md", "alpha-3.md"]
+    assert len({f.casefold() for f in files}) == 3
+    assert Path("report/skills/alpha-3.md").read_text().startswith("## 1. alpha: ")
+
+
 def test_help_texts(run_cli: Callable[..., Result]) -> None:
     for cmd in (("plugin",), ("plugin", "score"), ("plugin", "rank")):
         r = run_cli(*cmd, "--help")
