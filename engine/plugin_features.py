@@ -129,6 +129,9 @@ FEATURES_SCHEMA = pa.schema(
         ("name", pa.string()),  # display name: frontmatter name, else folder
         ("content_sha256", pa.string()),
         ("has_frontmatter", pa.bool_()),
+        # Why the frontmatter (or what opens as one) was not read, and its line; else null.
+        ("fm_unread", pa.string()),
+        ("fm_unread_line", pa.int64()),
         ("name_present", pa.bool_()),  # frontmatter/folder name is truthy
         ("name_is_folder", pa.bool_()),
         ("description", pa.string()),
@@ -315,11 +318,16 @@ def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
     return data, line, sorted(dups, key=lambda d: d[0])
 
 
+#: Why a file's frontmatter was not read, and the line that says so: (line, why), for the
+#: anti-patterns' evidence. None when it was read, or when the file has none.
+Unread = tuple[int, str] | None
+
+
 def split_frontmatter(
     text: str,
-) -> tuple[Any, str, bool, list[tuple[int, str]], int | None]:
+) -> tuple[Any, str, bool, list[tuple[int, str]], int | None, Unread]:
     """(frontmatter object, body, had a frontmatter block, [(line, problem)], line of the
-    ``description`` key or None) per spec §2.
+    ``description`` key or None, why the frontmatter was not read) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
@@ -342,8 +350,9 @@ def split_frontmatter(
                     )
                 ],
                 None,
+                (1, "the file starts with a byte-order mark, which hides its frontmatter"),
             )
-        return {}, text, False, [], None
+        return {}, text, False, [], None, None
     parts = text.split("---", 2)
     if len(parts) < 3:
         return (
@@ -352,6 +361,7 @@ def split_frontmatter(
             False,
             [(1, "frontmatter is not closed (no second ---); the whole file is read as the body")],
             None,
+            (1, "the frontmatter is not closed (no second ---)"),
         )
     try:
         fm, desc_at, duplicates = _load_yaml(parts[1])
@@ -362,11 +372,17 @@ def split_frontmatter(
         line = 1 + mark.line if mark is not None else 1
         what = " ".join(str(getattr(e, "problem", None) or type(e).__name__).split())
         reason = f"frontmatter is not valid YAML ({what}); read as empty"
+        unread = (line, f"the frontmatter is not valid YAML ({what})")
         if not parts[1].endswith("\n"):
             # A --- inside a value ("a --- b") closes the frontmatter mid-line.
             line = parts[1].count("\n") + 1
             reason += f": the --- on line {line} ends it, though it is not a line of its own"
-        return {}, parts[2], True, [(line, reason)], None
+            unread = (
+                line,
+                f"the --- on line {line} ends the frontmatter mid-line, and it is not valid "
+                f"YAML ({what})",
+            )
+        return {}, parts[2], True, [(line, reason)], None, unread
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
@@ -374,6 +390,7 @@ def split_frontmatter(
             True,
             [(1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty")],
             None,
+            (1, f"the frontmatter could not be loaded ({type(e).__name__})"),
         )
     # The YAML starts on line 1, right after the opening ---.
     desc_line = None if desc_at is None else 1 + desc_at
@@ -396,7 +413,7 @@ def split_frontmatter(
                 "own: what follows it is read as the body",
             )
         )
-    return fm, parts[2], True, problems, desc_line
+    return fm, parts[2], True, problems, desc_line, None
 
 
 def _expands_beyond(value: Any, limit: int) -> bool:
@@ -485,11 +502,12 @@ def extract(
     text = decode(raw)
     warnings: list[LineIssue] = []
 
-    fm, body, has_fm, problems, desc_line = split_frontmatter(text)
+    fm, body, has_fm, problems, desc_line, unread = split_frontmatter(text)
     warnings.extend(LineIssue(skill_md, line, why) for line, why in problems)
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
         fm, desc_line = {}, None
+        unread = (1, "the frontmatter is not a mapping")
     folder_name = Path(os.path.abspath(folder)).name
     name_raw = fm.get("name", folder_name)
     desc_raw = fm.get("description", "")
@@ -610,6 +628,8 @@ def extract(
         "name": display_name,
         "content_sha256": hashlib.sha256(raw).hexdigest(),
         "has_frontmatter": has_fm,
+        "fm_unread": None if unread is None else unread[1],
+        "fm_unread_line": None if unread is None else unread[0],
         "name_present": bool(name_raw),
         "name_is_folder": bool(name_raw == folder_name),
         "description": description,

@@ -122,6 +122,7 @@ def parse(folder: Path) -> Parsed:
     text = raw.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
     fm: Any = {}
     body, body_offset = text, 0
+    unread_line = 1  # where the anti-patterns about the description point when none is read
     # §2 "Frontmatter exists only if the file starts with `---`: split the text on `---` at
     # most twice; with three parts, the middle one is YAML (safe load; invalid YAML → empty),
     # the third is the body; otherwise no frontmatter and the body is the whole text."
@@ -130,6 +131,15 @@ def parse(folder: Path) -> Parsed:
         if len(parts) == 3:
             try:
                 fm = yaml.safe_load(parts[1])
+            except yaml.YAMLError as e:
+                fm = {}
+                # spec-silent (README): a description in frontmatter that is not valid YAML
+                # is not read; the flags about it point at the line the YAML fails on, or at
+                # the --- that ends the frontmatter mid-line.
+                mark = getattr(e, "problem_mark", None)
+                unread_line = 1 + mark.line if mark is not None else 1
+                if not parts[1].endswith("\n"):
+                    unread_line = parts[1].count("\n") + 1
             except Exception:  # spec-silent: any load failure (a bad date too) is invalid YAML
                 fm = {}
             body, body_offset = parts[2], 3 + len(parts[1]) + 3
@@ -140,7 +150,7 @@ def parse(folder: Path) -> Parsed:
     # is non-empty"); runscore shows the folder name for it.
     name = _as_text(fm["name"]) if "name" in fm else folder.name
     description = _as_text(fm.get("description"))
-    desc_line = 1
+    desc_line = unread_line
     if "description" in fm:
         desc_line = _key_line(text.split("---", 2)[1], "description")
     lines = body.strip().split("\n")

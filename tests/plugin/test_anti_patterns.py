@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -126,6 +127,57 @@ def test_missing_trigger_quotes_the_description_as_its_length_is_counted(
                 f'line 3: description has no trigger phrase ("Use when …"): "{text}"',
             )
         ]
+
+
+def test_a_description_in_frontmatter_that_is_not_read_is_not_said_to_be_missing(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # "the frontmatter has no description" (or "no frontmatter") was false of these files,
+    # whose description is there but unread: the report (--out, JSON) said so beside a
+    # description its reader could see, with the reason only on stderr. The flags stand
+    # (spec §2 reads such frontmatter as empty); their evidence, line and tip say why.
+    desc = "description: Use when the user asks for a review of the code.\n"
+    by_skill, _ = kit.score(
+        tmp_path,
+        {
+            "colon": {"text": "---\nname: c\ndescription: Use when: a review is asked\n---\n"},
+            "bom": {"raw": b"\xef\xbb\xbf---\nname: b\n" + desc.encode() + b"---\n"},
+            "list": {"text": "---\n- " + desc + "---\n"},
+            "open": {"text": "---\nname: o\n" + desc},
+            "mid": {"text": '---\nname: m\ndescription: "use --- when asked"\n---\n'},
+        },
+    )
+    why = {
+        "colon": (3, "the frontmatter is not valid YAML (mapping values are not allowed here)"),
+        "bom": (1, "the file starts with a byte-order mark, which hides its frontmatter"),
+        "list": (1, "the frontmatter is not a mapping"),
+        "open": (1, "the frontmatter is not closed (no second ---)"),
+        "mid": (
+            3,
+            "the --- on line 3 ends the frontmatter mid-line, and it is not valid YAML "
+            "(found unexpected end of stream)",
+        ),
+    }
+    for name, (line, reason) in why.items():
+        assert line_and_evidence(by_skill, name) == [
+            (
+                "EMPTY_DESCRIPTION",
+                line,
+                f"line {line}: {reason}: no description is read (fewer than 20 characters)",
+            ),
+            (
+                "MISSING_TRIGGER",
+                line,
+                f"line {line}: {reason}: no description is read, so no trigger phrase "
+                '("Use when …")',
+            ),
+        ], name
+        assert by_skill[name]["tips"][0] == {
+            "dimension": "triggering_accuracy",
+            "score": by_skill[name]["dimensions"]["triggering_accuracy"]["score"],
+            "weight": 0.25,
+            "tip": f"line {line}: {reason}: fix it, and its name and description count",
+        }, name
 
 
 def line_and_evidence(scored: dict[str, Any], name: str) -> list[tuple[str, int, str]]:

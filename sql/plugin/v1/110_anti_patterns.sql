@@ -7,7 +7,10 @@
 --             `target` is the link or cross-reference for ORPHAN_REFERENCE/DEAD_CROSS_REF;
 --             `line` the SKILL.md line that triggered it (NULL for whole-file counts): for
 --             EMPTY_DESCRIPTION and MISSING_TRIGGER the frontmatter's `description:` line,
---             or line 1 (where the frontmatter opens, or would) when there is none;
+--             else the line that says why the frontmatter was not read (fm_unread: not
+--             valid YAML, not a mapping, a byte-order mark, no closing ---: "the frontmatter
+--             has no description" was false of a file whose description is there, unread),
+--             else line 1 (where the frontmatter opens, or would);
 --           plugin_penalty (sid, flags, penalty) — penalty = max(floor, 1 − 0.05 × flags).
 --           plugin_strip(s) macro — `s` without the whitespace str.strip() takes.
 -- The description as its length is counted (plugin_features: Python's str.strip(), which
@@ -26,8 +29,11 @@ SELECT skill_md AS sid, 'OVER_CONSTRAINED' AS flag, 1 AS flag_ord, 0 AS ord,
               must_count, over_constrained_above, array_to_string(must_lines, ', ')) AS evidence
 FROM f WHERE must_count > over_constrained_above
 UNION ALL
-SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, coalesce(desc_line, 1),
-       CASE WHEN desc_line IS NULL
+SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, coalesce(desc_line, fm_unread_line, 1),
+       CASE WHEN desc_line IS NULL AND fm_unread IS NOT NULL
+            THEN format('line {}: {}: no description is read (fewer than {} characters)',
+                        fm_unread_line, fm_unread, empty_description_below)
+            WHEN desc_line IS NULL
             THEN format('line 1: {} (fewer than {} characters)',
                         CASE WHEN has_frontmatter THEN 'the frontmatter has no description'
                              ELSE 'no frontmatter, so no description' END,
@@ -38,8 +44,11 @@ SELECT skill_md, 'EMPTY_DESCRIPTION', 2, 0, NULL, coalesce(desc_line, 1),
        END
 FROM f WHERE desc_len < empty_description_below
 UNION ALL
-SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, coalesce(desc_line, 1),
-       CASE WHEN desc_line IS NULL
+SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, coalesce(desc_line, fm_unread_line, 1),
+       CASE WHEN desc_line IS NULL AND fm_unread IS NOT NULL
+            THEN format('line {}: {}: no description is read, so no trigger phrase ("Use when …")',
+                        fm_unread_line, fm_unread)
+            WHEN desc_line IS NULL
             THEN format('line 1: {}, so no trigger phrase ("Use when …")',
                         CASE WHEN has_frontmatter THEN 'the frontmatter has no description'
                              ELSE 'no frontmatter, so no description' END)

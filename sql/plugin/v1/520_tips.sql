@@ -30,6 +30,10 @@ WITH ranked AS (
 SELECT sid, rank, dimension, score, weight, lost,
   CASE dimension
     WHEN 'triggering_accuracy' THEN CASE
+        -- "no description: add one" to a file whose description is there, but unread.
+        WHEN desc_len = 0 AND fm_unread IS NOT NULL
+            THEN format('line {}: {}: fix it, and its name and description count',
+                        fm_unread_line, fm_unread)
         WHEN desc_len = 0
             THEN 'no description: add one to the frontmatter that says what the skill does and "Use when …"'
         WHEN NOT desc_trigger
