@@ -134,6 +134,9 @@ class SourceFile:
     #: ``os.path.realpath(path)`` when discovery resolved it (the file's identity for
     #: de-duplication and the manifest), else "".
     realpath: str = ""
+    #: Standard input, spooled to ``path`` (``discover``). Told by this, not by
+    #: ``display``: a file named ``<stdin>`` was taken for the spool and deleted.
+    stdin: bool = False
     #: The file's bytes and status as read once for both DuckDB and the pre-scan
     #: (``_preread``), and whether they hold what is not JSON when the batch was searched
     #: at once already (``_presearch``; None: not yet). The pre-scan takes them (and
@@ -196,9 +199,15 @@ def discover(
     paths: Sequence[str],
     *,
     pattern: str = "*.jsonl",
+    stdin: bool = False,
     stdin_spool_dir: str | None = None,
 ) -> tuple[list[SourceFile], list[LineIssue]]:
-    """Expand files, directories (recursive ``pattern``), globs and ``-`` (stdin).
+    """Expand files, directories (recursive ``pattern``), globs and, with ``stdin``, ``-``.
+
+    ``stdin``: the paths are command-line inputs that take ``-`` for standard input, and
+    only the path ``-`` itself is it. Without it (a history, a ``--judge FILE``, a folder
+    found by a walk) ``-`` is the file of that name: ``--history -`` read standard input
+    when a file ``-`` existed, and wrote that file.
 
     Order is deterministic: the paths as given; a directory's or glob's files in
     sorted path order. A path that is missing or unreadable is reported, not fatal.
@@ -223,9 +232,9 @@ def discover(
         out.append(SourceFile(path=p, display=display, realpath=key))
 
     for raw in paths:
-        if raw == "-":
+        if stdin and raw == "-":
             spool = _spool_stdin(stdin_spool_dir)
-            out.append(SourceFile(path=spool, display=STDIN_DISPLAY))
+            out.append(SourceFile(path=spool, display=STDIN_DISPLAY, stdin=True))
             continue
         if os.path.isdir(raw):
             found, errs = _walk(raw, pattern, real_of)

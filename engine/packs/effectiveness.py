@@ -214,7 +214,7 @@ def build_event_tables(
         disc: list[sources.LineIssue] = []
     else:
         # paths, not SourceFiles here; one path given alone is one (discover's path_list)
-        files, disc = sources.discover(cast("Sequence[str]", paths))
+        files, disc = sources.discover(cast("Sequence[str]", paths), stdin=True)
 
     scanned = 0
     line_limit = sources.max_line_limit()
@@ -777,7 +777,7 @@ def _extract(
 ) -> ExtractResult:
     # Before any file is stat'ed or read here: the time of the read the manifest records.
     read_ns = time.time_ns()
-    files, disc = discovered if discovered is not None else sources.discover(paths)
+    files, disc = discovered if discovered is not None else sources.discover(paths, stdin=True)
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
@@ -1010,7 +1010,7 @@ def _extract(
 
         # A file read again after all (its run spans a changed file) gets a new entry
         # (every file read but a pipe gets one: _manifest_entries).
-        any_entries = bool(refreshed) or any(f.display != sources.STDIN_DISPLAY for f in readable)
+        any_entries = bool(refreshed) or any(not f.stdin for f in readable)
         if not any_entries and not gone and n_records == 0 and os.path.exists(history_path):
             # Nothing to append and nothing new to remember (every file unchanged, say): no
             # lock to wait for, no history keys to read, no manifest to rewrite — on a night
@@ -1474,7 +1474,7 @@ def _manifest_entries(
     batch = os.urandom(8).hex()
     out: dict[str, Any] = {}
     for f in files:
-        if f.display == sources.STDIN_DISPLAY:
+        if f.stdin:
             continue  # a pipe has no identity to skip it by next time
         runs = runs_by_file.get(f.display, [])
         entry: dict[str, Any] = {

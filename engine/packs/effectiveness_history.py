@@ -921,7 +921,7 @@ def _build_events(
     as run logs, as ``extract`` does not read them: ``--events .archeflow`` found
     ``memory/effectiveness.jsonl`` and rejected each of its lines ("missing type"), exit 1
     on a clean project. The pipeline history (beside it, or ``pipelines``) likewise."""
-    files, disc = sources.discover(sources.path_list(events))
+    files, disc = sources.discover(sources.path_list(events), stdin=True)
     kept, left_out = effectiveness.leave_out_own_files(
         files, history_path, "this command reads", pipelines
     )

@@ -314,7 +314,7 @@ def _read(
 
     ``unique_keys``: the keys read, by JSON path; a line giving one twice is rejected.
     """
-    files, missing = sources.discover(paths)
+    files, missing = sources.discover(paths, stdin=True)
     for f in files:
         sources.prescan(f)
     errors = [Diagnostic("error", i.file, i.line or None, i.reason) for i in missing]
@@ -323,7 +323,7 @@ def _read(
         res = sources.read_jsonl(con, files, table, columns, unique_keys=unique_keys)
     finally:
         for f in files:
-            if f.display == "<stdin>":  # discover() spooled stdin to a temp file
+            if f.stdin:  # discover() spooled stdin to a temp file
                 with contextlib.suppress(OSError):
                     os.unlink(f.path)
     errors += [_from_line_issue(i) for i in res.skipped]

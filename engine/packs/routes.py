@@ -373,7 +373,7 @@ def _in_order(
 def _read(
     con: duckdb.DuckDBPyConnection, paths: Sequence[str]
 ) -> tuple[list[sources.SourceFile], list[sources.LineIssue]]:
-    files, issues = sources.discover(paths)
+    files, issues = sources.discover(paths, stdin=True)
     for f in files:
         sources.prescan(f)
     res = sources.read_jsonl(con, files, "routes_raw", COLUMNS, unique_keys=EPISODE_KEYS)
