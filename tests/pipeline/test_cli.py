@@ -459,3 +459,16 @@ def test_a_refused_test_result_shows_the_characters_that_look_blank(
         'warning: t.jsonl:2: task b: testResult "PASS\\u00a042/42"' + refused,
         'warning: t.jsonl:3: task c: testResult "PASS 4\\u200b2/42 é任"' + refused,
     ]
+    # The task table showed the value as given ("PASS 42/42 (ignored)": a valid result,
+    # ignored for no visible reason): it shows it as the warning quotes it. A value that
+    # holds the text \u00a0 itself is shown as given, unquoted, so the two differ.
+    lines.append(head + '"id": "d", "metadata": {"testResult": "PASS\\\\u00a042/42"}}')
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    md = (tmp_path / "out" / f"pipeline-eval-p-{DATE}.md").read_text("utf-8")
+    assert [x for x in md.splitlines() if x[:5] in ("| a |", "| b |", "| c |", "| d |")] == [
+        '| a | completed | — | "PASS\\\\u00a042/42" (ignored) | — | — | — |',
+        '| b | completed | — | "PASS\\\\u00a042/42" (ignored) | — | — | — |',
+        '| c | completed | — | "PASS 4\\\\u200b2/42 é任" (ignored) | — | — | — |',
+        "| d | completed | — | PASS\\\\u00a042/42 (ignored) | — | — | — |",
+    ]

@@ -6,7 +6,10 @@
 -- other Unicode spaces, zero-width and bidi marks, the byte-order mark, soft hyphen, line and
 -- paragraph separators) written \uXXXX as JSON may write it: "PASS\u00a042/42" is refused,
 -- and printed as it is, it read as the "PASS 42/42" it was not. The quote stays JSON that
--- means the same value.
+-- means the same value. Macro pl_shown(s, j): a value as a report's cell shows it — s, the
+-- value as given, unless it holds such a character: then j, its JSON, quoted as pl_quote
+-- quotes it, whole (a report cuts nothing). The quotes tell it from a value that holds the
+-- text \u00a0 itself.
 CREATE OR REPLACE TEMP MACRO pl_json_kind(j) AS
     CASE json_type(j)
         WHEN 'VARCHAR' THEN 'string'
@@ -32,3 +35,7 @@ CREATE OR REPLACE TEMP MACRO pl_show_unseen(s) AS
          ELSE s END;
 
 CREATE OR REPLACE TEMP MACRO pl_quote(j) AS pl_show_unseen(left(CAST(j AS VARCHAR), 80));
+
+CREATE OR REPLACE TEMP MACRO pl_shown(s, j) AS
+    CASE WHEN regexp_matches(s, pl_unseen_re()) THEN pl_show_unseen(CAST(j AS VARCHAR))
+         ELSE s END;

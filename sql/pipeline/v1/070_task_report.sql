@@ -1,10 +1,12 @@
 -- pipeline/v1 · 070 task rows for the per-pipeline report
 -- (spec pipeline.md §1: summary, filesModified "carried into the report")
--- Reads: pl_task, pl_test_result, pl_d3. Produces: pl_task_report, one row per
+-- Reads: pl_task, pl_test_result, pl_d3, pl_shown() (009). Produces: pl_task_report, one row per
 --   (pipeline_id, task_id), ordered by pipeline_id, task_id: status (normalised),
 --   snapshots (lines seen), created_at, completed_at (completedAt, else NULL),
 --   updated_at, summary, files_modified, deviations (items; NULL when absent or
---   not an array), test_result (the string as given), test_result_counted
+--   not an array), test_result (the string as given), test_result_shown (as the
+--   markdown shows it, pl_shown: quoted with \uXXXX when it holds a character that
+--   looks blank or shows not at all, as its warning quotes it), test_result_counted
 --   (whether it entered the pass rate: not when the pipeline's counts are unknown),
 --   test_result_use (what became of it, for the report to say: NULL without a
 --   testResult; 'counted'; 'ignored' (032's problem: not "PASS n/m", total 0, passed >
@@ -19,6 +21,9 @@ SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
             THEN json_array_length(t.deviations_json) END AS deviations,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
             THEN coalesce(r.test_result, t.test_result_json::VARCHAR) END AS test_result,
+       CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
+            THEN pl_shown(coalesce(r.test_result, t.test_result_json::VARCHAR),
+                          t.test_result_json) END AS test_result_shown,
        coalesce(r.total IS NOT NULL AND NOT d3.counts_unknown, false) AS test_result_counted,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') = 'NULL' THEN NULL
             WHEN r.too_large THEN 'too_large'
