@@ -319,10 +319,9 @@ def register(group: click.Group) -> None:
             output.note(f"{d.location()}: {d.reason}")
         for d in result.warnings:
             output.note(f"warning: {d.location()}: {d.reason}")
-        for r in result.pipelines.to_pylist():
-            if r["status"] != "scored":
-                ids = ", ".join(r["non_terminal_task_ids"])
-                output.note(f"pipeline {r['pipeline_id']}: not terminal ({ids}); not scored")
+        for note in result.pipelines.column("not_terminal_note").to_pylist():
+            if note is not None:
+                output.note(note)
 
         written, hist = _reports_and_history(
             result, out_dir, None if no_history else history_path, lock_timeout

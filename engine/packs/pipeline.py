@@ -132,10 +132,15 @@ class Diagnostic:
     line: int | None
     reason: str
     pipeline_id: str | None = None
+    #: ``pipeline_id`` as messages quote an input value (SQL ``pl_quote``): an id holding a
+    #: line break or a blank-looking character forged or hid text in ``location``.
+    pipeline_quoted: str | None = field(default=None, compare=False)
 
     def location(self) -> str:
         if self.file is None:
-            return f"pipeline {self.pipeline_id}" if self.pipeline_id is not None else "input"
+            if self.pipeline_id is None:
+                return "input"
+            return f"pipeline {self.pipeline_quoted or self.pipeline_id}"
         return f"{self.file}:{self.line}" if self.line else self.file
 
     def __str__(self) -> str:
@@ -337,10 +342,10 @@ def _from_line_issue(i: LineIssue) -> Diagnostic:
 
 def _diagnostics(con: duckdb.DuckDBPyConnection, table: str) -> list[Diagnostic]:
     rows = con.execute(
-        f"SELECT severity, file, line, reason, pipeline_id FROM {table} "
-        "ORDER BY file NULLS LAST, line NULLS LAST, severity, reason"
+        f"SELECT severity, file, line, reason, pipeline_id, pl_quote(to_json(pipeline_id)) "
+        f"FROM {table} ORDER BY file NULLS LAST, line NULLS LAST, severity, reason"
     ).fetchall()
-    return [Diagnostic(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+    return [Diagnostic(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
 
 def _table(con: duckdb.DuckDBPyConnection, sql: str) -> pa.Table:

@@ -191,7 +191,7 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     (tmp_path / "t.jsonl").write_text(json.dumps(task) + "\n", encoding="utf-8")
     res = run_cli("pipeline", "t.jsonl", "--no-history", "--out", "o", "--format", "json")
     assert res.exit_code == 0, res.stderr
-    assert "pipeline p\\nfake.jsonl:2: all good: not terminal (t); not scored" in (
+    assert 'pipeline "p\\nfake.jsonl:2: all good": not terminal ("t"); not scored' in (
         res.stderr.splitlines()
     )
     assert not any(line.startswith("fake.jsonl") for line in res.stderr.splitlines())

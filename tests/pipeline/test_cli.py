@@ -39,7 +39,7 @@ def test_example_outputs_match_golden(run_cli: Any, example: Path, tmp_path: Pat
     res = _run_example(run_cli)
     assert res.exit_code == 1  # tasks.jsonl:22 was rejected
     assert "in/pipeline/tasks.jsonl:22: no task id (id or taskId)" in res.stderr
-    assert "pipeline p-blocked: not terminal (bl1); not scored" in res.stderr
+    assert 'pipeline "p-blocked": not terminal ("bl1"); not scored' in res.stderr
     out = tmp_path / "out"
     written = sorted(p.name for p in out.iterdir())
     assert written == sorted(p.name for p in GOLDEN.iterdir())
@@ -455,9 +455,9 @@ def test_a_refused_test_result_shows_the_characters_that_look_blank(
     assert res.exit_code == 0, res.stderr
     refused = ' is not "PASS n/m" or "FAIL n/m"; ignored'
     assert res.stderr.splitlines()[:3] == [
-        'warning: t.jsonl:1: task a: testResult "PASS\\u00a042/42"' + refused,
-        'warning: t.jsonl:2: task b: testResult "PASS\\u00a042/42"' + refused,
-        'warning: t.jsonl:3: task c: testResult "PASS 4\\u200b2/42 é任"' + refused,
+        'warning: t.jsonl:1: task "a": testResult "PASS\\u00a042/42"' + refused,
+        'warning: t.jsonl:2: task "b": testResult "PASS\\u00a042/42"' + refused,
+        'warning: t.jsonl:3: task "c": testResult "PASS 4\\u200b2/42 é任"' + refused,
     ]
     # The task table showed the value as given ("PASS 42/42 (ignored)": a valid result,
     # ignored for no visible reason): it shows it as the warning quotes it. A value that
@@ -472,3 +472,38 @@ def test_a_refused_test_result_shows_the_characters_that_look_blank(
         '| c | completed | — | "PASS 4\\\\u200b2/42 é任" (ignored) | — | — | — |',
         "| d | completed | — | PASS\\\\u00a042/42 (ignored) | — | — | — |",
     ]
+
+
+def test_task_and_pipeline_ids_in_messages_are_quoted(run_cli: Any, tmp_path: Path) -> None:
+    """Task and pipeline ids were printed as given (``task a: ...``, ``pipeline p: not
+    terminal (t)``): an id holding a line break made up a message of its own (written
+    ``\\n`` by the message writer, it still read as the end of the id), and one holding a
+    zero-width or no-break space hid it. They are quoted as other input values are."""
+    head = '"status": "completed", "createdAt": "2026-02-02T09:00:00Z", "pipelineId": '
+    lines = [
+        "{" + head + '"p", "id": "a: fine\\nt.jsonl:9: all good", "metadata": {"deviations": 1}}',
+        "{" + head + '"p", "id": "b\u200bc", "metadata": {"testResult": "nope"}}',
+        '{"pipelineId": "q\u00a0r", "id": "t\u2028x", "status": "in_progress"}',
+        '{"pipelineId": "q\u00a0r", "id": "t\\"", "status": "pending"}',
+        '{"pipelineId": "e\u200b", "id": "t", "status": "completed"}',
+    ]
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "plans.jsonl").write_text(
+        '{"pipelineId": "e\u200b", "estimatedDurationMinutes": 5}\n', encoding="utf-8"
+    )
+    args = ("t.jsonl", "--plans", "plans.jsonl", "--no-history", "--out", "o")
+    res = run_cli("pipeline", *args, "--date", DATE, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.splitlines() == [
+        'warning: t.jsonl:1: task "a: fine\\nt.jsonl:9: all good": metadata.deviations is '
+        "number, not an array; not counted",
+        'warning: t.jsonl:2: task "b\\u200bc": testResult "nope" is not "PASS n/m" or '
+        '"FAIL n/m"; ignored',
+        'warning: pipeline "e\\u200b": pipeline has an estimate but no parsable createdAt '
+        "and completedAt/updatedAt; time efficiency is neutral",
+        'pipeline "q\\u00a0r": not terminal ("t\\"", "t\\u2028x"); not scored',
+        "wrote 6 report file(s) to o",
+    ]
+    # the data keeps the ids as given
+    ids = [r["pipeline_id"] for r in json.loads(res.stdout)]
+    assert ids == ["e\u200b", "p", "q\u00a0r"]

@@ -127,7 +127,7 @@ def test_batch_is_clean(batch: engine.PipelineResult) -> None:
     assert [(d.pipeline_id, d.reason) for d in batch.warnings] == [
         (
             "d5-4",
-            "task t0: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+            'task "t0": metadata.quality.lintFix.ran is true but lintFix.errors is absent; '
             "no lint signal counted",
         )
     ]
@@ -192,7 +192,7 @@ def test_d2_counts_only_latest_snapshot_and_reports_non_arrays(evaluate: Any, h:
     assert row["deviation_count"] == 1
     assert row["deviation_score"] == 85
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (3, "task b: metadata.deviations is string, not an array; not counted")
+        (3, 'task "b": metadata.deviations is string, not an array; not counted')
     ]
 
 
@@ -219,23 +219,23 @@ def test_d3_invalid_results_are_reported_never_counted(evaluate: Any, h: Any) ->
     assert row["test_pass_rate_verified"] is True
     assert res.errors == []
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (2, 'task b1: testResult "42/42" is not "PASS n/m" or "FAIL n/m"; ignored'),
-        (3, 'task b2: testResult "PASSED 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
-        (4, 'task b3: testResult "PASS 3/4 extra" is not "PASS n/m" or "FAIL n/m"; ignored'),
-        (5, 'task b4: testResult "PASS -1/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
-        (6, 'task b5: testResult "" is not "PASS n/m" or "FAIL n/m"; ignored'),
-        (7, 'task b6: testResult "PASS 0/0" has a total of 0; ignored'),
-        (8, 'task b7: testResult "PASS 5/4" has more passed than total; ignored'),
-        (9, "task b8: testResult is number, not a string; ignored"),
+        (2, 'task "b1": testResult "42/42" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (3, 'task "b2": testResult "PASSED 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (4, 'task "b3": testResult "PASS 3/4 extra" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (5, 'task "b4": testResult "PASS -1/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (6, 'task "b5": testResult "" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (7, 'task "b6": testResult "PASS 0/0" has a total of 0; ignored'),
+        (8, 'task "b7": testResult "PASS 5/4" has more passed than total; ignored'),
+        (9, 'task "b8": testResult is number, not a string; ignored'),
         # malformed at any size (a count too large to count is not: see below)
         (
             10,
-            'task b9: testResult "PASS 99999999999999999999/5" has more passed than total; ignored',
+            'task "b9": testResult "PASS 99999999999999999999/5" has more passed than total; ignored',
         ),
-        (11, 'task b10: testResult "PASS 99999999999999999999/000" has a total of 0; ignored'),
+        (11, 'task "b10": testResult "PASS 99999999999999999999/000" has a total of 0; ignored'),
     ]
     assert {d.pipeline_id for d in res.warnings} == {"p"}
-    assert all(str(d).startswith(f"{d.file}:{d.line}: task b") for d in res.warnings)
+    assert all(str(d).startswith(f'{d.file}:{d.line}: task "b') for d in res.warnings)
 
 
 def test_d5_quality_fields_of_the_wrong_kind_or_range_are_reported_never_counted(
@@ -263,17 +263,17 @@ def test_d5_quality_fields_of_the_wrong_kind_or_range_are_reported_never_counted
     assert res.errors == []
     # in line order, then by reason (as every diagnostic is ordered)
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (1, "task a: metadata.quality.lintFix.errors is string, not a number; ignored"),
-        (1, "task a: metadata.quality.lintFix.ran is string, not true or false; ignored"),
-        (2, "task b: metadata.quality.lintFix.errors -3 is not a whole number >= 0; ignored"),
-        (3, "task c: metadata.quality.format.changed is string, not true or false; ignored"),
-        (3, "task c: metadata.quality.format.ran is number, not true or false; ignored"),
-        (4, "task d: metadata.quality.unresolvedTodos 0.5 is not a whole number >= 0; ignored"),
-        (5, "task e: metadata.quality.format is array, not an object; ignored"),
-        (5, "task e: metadata.quality.lintFix is boolean, not an object; ignored"),
-        (6, "task f: metadata.quality is string, not an object; ignored"),
-        (8, "task h: metadata.quality.lintFix.errors 1e999 is not a whole number >= 0; ignored"),
-        (8, "task h: metadata.quality.unresolvedTodos 1e999 is not a whole number >= 0; ignored"),
+        (1, 'task "a": metadata.quality.lintFix.errors is string, not a number; ignored'),
+        (1, 'task "a": metadata.quality.lintFix.ran is string, not true or false; ignored'),
+        (2, 'task "b": metadata.quality.lintFix.errors -3 is not a whole number >= 0; ignored'),
+        (3, 'task "c": metadata.quality.format.changed is string, not true or false; ignored'),
+        (3, 'task "c": metadata.quality.format.ran is number, not true or false; ignored'),
+        (4, 'task "d": metadata.quality.unresolvedTodos 0.5 is not a whole number >= 0; ignored'),
+        (5, 'task "e": metadata.quality.format is array, not an object; ignored'),
+        (5, 'task "e": metadata.quality.lintFix is boolean, not an object; ignored'),
+        (6, 'task "f": metadata.quality is string, not an object; ignored'),
+        (8, 'task "h": metadata.quality.lintFix.errors 1e999 is not a whole number >= 0; ignored'),
+        (8, 'task "h": metadata.quality.unresolvedTodos 1e999 is not a whole number >= 0; ignored'),
     ]
 
 
@@ -298,14 +298,14 @@ def test_d5_a_check_that_ran_without_its_outcome_is_warned(evaluate: Any, h: Any
     assert h.row_of(res, "p")["quality_score"] == 70  # only task e's clean lint counts
     assert res.errors == []
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (1, "task a: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+        (1, "task \"a\": metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
             "no lint signal counted"),
-        (2, "task b: metadata.quality.format.ran is true but format.changed is absent; "
+        (2, "task \"b\": metadata.quality.format.ran is true but format.changed is absent; "
             "no format signal counted"),
-        (2, "task b: metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
+        (2, "task \"b\": metadata.quality.lintFix.ran is true but lintFix.errors is absent; "
             "no lint signal counted"),
-        (3, "task c: metadata.quality.format.changed is given but format.ran is absent; ignored"),
-        (3, "task c: metadata.quality.lintFix.errors is given but lintFix.ran is absent; ignored"),
+        (3, "task \"c\": metadata.quality.format.changed is given but format.ran is absent; ignored"),
+        (3, "task \"c\": metadata.quality.lintFix.errors is given but lintFix.ran is absent; ignored"),
     ]  # fmt: skip
 
 
@@ -360,11 +360,11 @@ def test_d3_counts_too_large_to_count_make_the_pass_rate_unknown(evaluate: Any, 
     assert [(d.location(), d.reason) for d in res.warnings] == [
         (
             f"{res.files[0].display}:3",
-            f'task a: testResult "{big}" has a count past 9223372036854775807, too large to '
+            f'task "a": testResult "{big}" has a count past 9223372036854775807, too large to '
             "count; the test pass rate is unknown",
         ),
         (
-            "pipeline sum",
+            'pipeline "sum"',
             "the test counts of its tasks add up past 9223372036854775807, too many to "
             "count; the test pass rate is unknown",
         ),
@@ -571,7 +571,7 @@ def test_d4_estimate_without_timestamps_is_neutral_and_warned(evaluate: Any, h: 
     assert row["actual_minutes"] is None
     assert row["time_efficiency"] == 70
     assert [str(d) for d in res.warnings] == [
-        "pipeline p: pipeline has an estimate but no parsable createdAt and "
+        'pipeline "p": pipeline has an estimate but no parsable createdAt and '
         "completedAt/updatedAt; time efficiency is neutral"
     ]
 

@@ -58,12 +58,12 @@ FROM c;
 
 INSERT INTO pl_issue
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || task_id || ': ' || problem || '; ignored'
+       'task ' || pl_quote(to_json(task_id)) || ': ' || problem || '; ignored'
 FROM pl_test_result
 WHERE problem IS NOT NULL
 UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || task_id || ': testResult ' || pl_quote(j)
+       'task ' || pl_quote(to_json(task_id)) || ': testResult ' || pl_quote(j)
        || ' has a count past 9223372036854775807, too large to count; '
        || 'the test pass rate is unknown'
 FROM pl_test_result

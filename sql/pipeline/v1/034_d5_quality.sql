@@ -86,7 +86,7 @@ WITH f AS (
     WHERE coalesce(json_type(k.quality_json), 'NULL') <> 'NULL'
 )
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || task_id || ': metadata.quality' || name
+       'task ' || pl_quote(to_json(task_id)) || ': metadata.quality' || name
        || CASE
               WHEN expect = 'object' THEN ' is ' || pl_json_kind(j) || ', not an object'
               WHEN expect = 'boolean' THEN ' is ' || pl_json_kind(j) || ', not true or false'
@@ -119,7 +119,7 @@ WITH f AS (
     WHERE json_type(k.quality_json) = 'OBJECT'
 )
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || task_id || ': metadata.quality.' || obj
+       'task ' || pl_quote(to_json(task_id)) || ': metadata.quality.' || obj
        || CASE WHEN ran_t = 'BOOLEAN'
                THEN '.ran is true but ' || obj || '.' || field || ' is absent; no ' || what
                     || ' signal counted'

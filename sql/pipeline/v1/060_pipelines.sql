@@ -15,7 +15,10 @@
 --   composite_score, verdict, excellent_withheld (composite above EXCELLENT's bar
 --   but no verified pass rate above its bar), recommendations (D-codes in rank order),
 --   inputs_sha256 (hash of the pipeline's winning snapshots and estimate: the
---   history idempotency key with pipeline_id and scoring_version), sources.
+--   history idempotency key with pipeline_id and scoring_version), sources,
+--   not_terminal_note (a 'not_terminal' pipeline's message, its ids quoted as pl_quote
+--   quotes input values: an id holding a line break or a blank-looking character
+--   forged or hid text; NULL when scored).
 CREATE OR REPLACE TEMP TABLE pl_pipeline AS
 WITH h AS (
     SELECT t.pipeline_id,
@@ -57,7 +60,13 @@ SELECT st.pipeline_id, st.status, st.task_count, st.completed, st.failed, st.can
        CASE WHEN sc.pipeline_id IS NOT NULL THEN coalesce(r.codes, []::VARCHAR[]) END
            AS recommendations,
        h.inputs_sha256,
-       st.sources
+       st.sources,
+       CASE WHEN st.status = 'not_terminal'
+            THEN 'pipeline ' || pl_quote(to_json(st.pipeline_id)) || ': not terminal ('
+                 || array_to_string(list_transform(st.non_terminal_task_ids,
+                                                   lambda x: pl_quote(to_json(x))), ', ')
+                 || '); not scored'
+       END AS not_terminal_note
 FROM pl_state st
 JOIN pl_d1 d1 USING (pipeline_id)
 JOIN pl_d2 d2 USING (pipeline_id)
