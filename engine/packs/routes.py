@@ -25,6 +25,9 @@ from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 PACK = "routes"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
+#: The SQL file (pack, version, name) that defines ``pl_quote``: the pipeline pack's, so
+#: that both packs quote an input value in a message alike (one mechanism, not a copy).
+QUOTE_SQL = ("pipeline", "v1", "json_kinds")
 
 #: The only top-level fields read from an episode line. Anything else on the line
 #: (prompts, transcripts, tool output) is never read, so it cannot reach any output.
@@ -417,6 +420,8 @@ def analyze(
         params = policy.params()
         # isoformat, not strftime: %Y writes the year 999 as "999", which is no ISO time
         params["as_of"] = clock.isoformat(sep=" ", timespec="microseconds")
+        # pl_quote, the one quote of an input value a message names (010's reject reasons).
+        sqlpack.execute(con, sqlpack.load(*QUOTE_SQL))
         sqlpack.run_pack(con, PACK, VERSION, params)
         rejected = [
             sources.LineIssue(str(f), int(ln), str(r))

@@ -160,7 +160,8 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     # Diagnostics are one `file:line: reason` per line, and some reasons quote the input
     # (routes: `unknown source.kind X`; pipeline: `pipeline ID: not terminal`). A newline
     # in the value printed a second line of its own, `fake.jsonl:1: ...`, that nothing had
-    # said. Line breaks and control characters in a message are written escaped (\n, \x1b).
+    # said. Line breaks and control characters in a message are written escaped (\n, \x1b),
+    # and a value a routes or pipeline reason names is quoted as JSON (pl_quote).
     forged = "weird\nfake.jsonl:1: all good\x1b[0m\u2028x"
     ep = {
         "episodeId": "e1",
@@ -174,7 +175,7 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     assert res.exit_code == 3
     assert res.stderr.splitlines() == [
         "error: no episode could be read:",
-        "  e.jsonl:1: unknown source.kind weird\\nfake.jsonl:1: all good\\x1b[0m\\u2028x "
+        '  e.jsonl:1: unknown source.kind "weird\\nfake.jsonl:1: all good\\u001B[0m\\u2028x" '
         "(historical, paired or prospective)",
     ]
     # the error's list is a line per input: a break before two spaces starts none
@@ -184,7 +185,7 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     assert res.exit_code == 3
     assert res.stderr.splitlines() == [
         "error: no episode could be read:",
-        "  e.jsonl:1: unknown source.kind weird\\n  fake.jsonl:1: all good "
+        '  e.jsonl:1: unknown source.kind "weird\\n  fake.jsonl:1: all good" '
         "(historical, paired or prospective)",
     ]
     task = {"pipelineId": "p\nfake.jsonl:2: all good", "id": "t", "status": "in_progress"}

@@ -268,8 +268,8 @@ def test_rejected_lines_are_reported_and_the_rest_scored(
     err = res.stderr.splitlines()
     assert err[0].startswith(f"{path}:2: not JSON")
     assert err[1] == f"{path}:3: lacks episodeId (a non-empty string)"
-    assert err[2] == f"{path}:4: duplicate episodeId ep-000001 (first at {path}:1)"
-    assert err[3] == f"{path}:5: unknown source.kind weird (historical, paired or prospective)"
+    assert err[2] == f'{path}:4: duplicate episodeId "ep-000001" (first at {path}:1)'
+    assert err[3] == f'{path}:5: unknown source.kind "weird" (historical, paired or prospective)'
     assert err[4] == f"{path}:6: usage cost is not a non-negative number"
     rep = json.loads(res.stdout)
     assert rep["inputs"]["episodes"] == len(good)
@@ -330,10 +330,10 @@ def test_out_of_range_numbers_and_times_are_rejected_not_fatal(
             f"{path}:{n + 3}: usage cost is out of range (finite and below 1e15 USD)",
             f"{path}:{n + 4}: usage cost is out of range (finite and below 1e15 USD)",
             f"{path}:{n + 5}: execution.startedAt is outside the years 1 to 9999 (UTC): "
-            "99999-01-01T00:00:00Z",
-            f"{path}:{n + 6}: execution.endedAt is outside the years 1 to 9999 (UTC): infinity",
+            '"99999-01-01T00:00:00Z"',
+            f'{path}:{n + 6}: execution.endedAt is outside the years 1 to 9999 (UTC): "infinity"',
             f"{path}:{n + 7}: execution.startedAt is outside the years 1 to 9999 (UTC): "
-            "0001-01-01T00:00:00+05:00",
+            '"0001-01-01T00:00:00+05:00"',
         ]
     rep = json.loads(run_cli("routes", str(path), "--format", "json", "--as-of", AS_OF).stdout)
     assert rep["inputs"]["episodes"] == n
@@ -885,9 +885,9 @@ def test_a_time_beyond_python_s_years_is_a_rejected_line(
         assert res.exit_code == 1, res.stderr
         assert res.stderr.splitlines() == [
             f"{path}:{n + 1}: execution.endedAt is outside the years 1 to 9999 (UTC): "
-            "10000-01-01T00:00:00Z",
+            '"10000-01-01T00:00:00Z"',
             f"{path}:{n + 2}: execution.startedAt is outside the years 1 to 9999 (UTC): "
-            "-0001-03-01T00:00:00Z",
+            '"-0001-03-01T00:00:00Z"',
         ]
 
 

@@ -67,8 +67,8 @@ def test_a_good_line_repeating_a_rejected_lines_id_is_scored(run_cli: Any, tmp_p
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
         f"{path}:1: lacks activity.id",
-        f"{path}:4: duplicate episodeId a (first at {path}:2)",
-        f"{path}:5: unknown usage.costBasis gold",
+        f'{path}:4: duplicate episodeId "a" (first at {path}:2)',
+        f'{path}:5: unknown usage.costBasis "gold"',
     ]
     assert rep["inputs"]["episodes"] == 2
     rows = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
@@ -293,10 +293,10 @@ def test_an_episode_that_ends_before_it_starts_is_rejected(run_cli: Any, tmp_pat
     res, rep = _report(run_cli, path)
     assert res.exit_code == 1
     assert res.stderr.splitlines() == [
-        f"{path}:1: execution.endedAt 2025-02-19T23:59:59Z is before execution.startedAt "
-        "2025-02-20T00:00:00Z",
-        f"{path}:2: execution.endedAt 2025-02-20T00:30:00+01:00 is before execution.startedAt "
-        "2025-02-20T00:00:00Z",
+        f'{path}:1: execution.endedAt "2025-02-19T23:59:59Z" is before execution.startedAt '
+        '"2025-02-20T00:00:00Z"',
+        f'{path}:2: execution.endedAt "2025-02-20T00:30:00+01:00" is before '
+        'execution.startedAt "2025-02-20T00:00:00Z"',
     ]
     assert rep["inputs"]["episodes"] == 3
 
@@ -343,3 +343,39 @@ def test_a_key_read_given_twice_rejects_the_episode(run_cli: Any, tmp_path: Path
     ]
     assert rep["inputs"]["episodes"] == 2
     assert [r["line"] for r in rep["inputs"]["rejected"]] == [2, 3, 4, 5, 6]
+
+
+def test_a_refused_value_is_quoted_with_the_characters_that_look_blank(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A reason printed the value it refused as given: `unknown task.complexity lo w` read
+    as if "lo w" (a no-break space) were refused for its space, a zero-width space hid, and
+    a value holding a line break read as the end of the value and another message
+    (`... all good`). The value is quoted as every input value a message quotes (JSON, a
+    blank-looking character written \\uXXXX), as the pipeline pack quotes it."""
+    forged = "x\nt.jsonl:9: all good"
+    path = _write(
+        tmp_path / "t.jsonl",
+        [
+            _episode("ok"),
+            _episode("k", source={"kind": forged}),
+            _episode("c", task={"complexity": "lo\u00a0w"}),
+            _episode("s", outcome={"status": "x\u2028y", "signals": []}),
+            _episode("b", usage={"costBasis": "a\u200bb"}),
+            _episode("t", execution={"startedAt": "2025\ufeff"}),
+            _episode("dup\u200b"),
+            _episode("dup\u200b"),
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 1
+    forged_quoted = forged.replace("\n", "\\n")
+    assert res.stderr.splitlines() == [
+        f'{path}:2: unknown source.kind "{forged_quoted}" (historical, paired or prospective)',
+        f'{path}:3: unknown task.complexity "lo\\u00a0w" (low, medium or high)',
+        f'{path}:4: unknown outcome.status "x\\u2028y"',
+        f'{path}:5: unknown usage.costBasis "a\\u200bb"',
+        f'{path}:6: execution.startedAt is not an ISO date-time: "2025\\ufeff"',
+        f'{path}:8: duplicate episodeId "dup\\u200b" (first at {path}:7)',
+    ]
+    assert rep["inputs"]["episodes"] == 2
