@@ -314,12 +314,17 @@ def _read(
     table: str,
     columns: dict[str, str],
     unique_keys: dict[str, tuple[str, ...] | None] | None = None,
+    *,
+    stdin: bool = True,
 ) -> tuple[list[SourceFile], list[Diagnostic], bool]:
     """Discover, pre-scan and read ``paths``; return files, errors, any-readable.
 
+    ``stdin``: ``-`` is standard input (TASKS, ``--plans``); not for the history, a file
+    that is appended to, where ``-`` is the file of that name (``sources.discover``).
+
     ``unique_keys``: the keys read, by JSON path; a line giving one twice is rejected.
     """
-    files, missing = sources.discover(paths, stdin=True)
+    files, missing = sources.discover(paths, stdin=stdin)
     for f in files:
         sources.prescan(f)
     errors = [Diagnostic("error", i.file, i.line or None, i.reason) for i in missing]
@@ -673,7 +678,9 @@ def _load_history(
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
         raise UsageError(f"{path}: the history must be a file, not a directory")
     con = db.connect()
-    _, errors, readable = _read(con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS)
+    _, errors, readable = _read(
+        con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False
+    )
     if not readable:
         raise NothingReadable("the pipeline history could not be read:\n" + _fmt_problems(errors))
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.

@@ -67,3 +67,15 @@ def test_a_run_log_named_stdin_is_remembered(run_cli: Any, tmp_path: Path) -> No
     assert res.exit_code == 0
     out = json.loads(res.stdout)
     assert (out["files_unchanged"], out["records_written"]) == (1, 0)
+
+
+def test_a_pipeline_history_named_dash_is_read_not_stdin(run_cli: Any, tmp_path: Path) -> None:
+    """``pipeline --report --history -`` read standard input as the history when a file
+    ``-`` existed (``pipeline --history -`` appends to that file)."""
+    scored = run_cli("pipeline", str(TASKS), "--history", "-", "--out", "o")
+    assert scored.exit_code == 1  # the fixture's line 22 has no task id
+    assert (tmp_path / "-").stat().st_size > 0
+    res = run_cli("pipeline", "--report", "--history", "-", "--format", "json", input=PIPED)
+    assert (res.exit_code, res.stderr) == (0, "")
+    dotted = run_cli("pipeline", "--report", "--history", "./-", "--format", "json")
+    assert res.stdout == dotted.stdout
