@@ -8,7 +8,10 @@ Rules shared by every pack (spec effectiveness §4):
 * an exclusive ``flock`` on ``<history>.lock`` is held while checking
   idempotency keys and appending, so concurrent writers neither interleave nor
   duplicate;
-* writing through a symlink is refused (``O_NOFOLLOW`` as well as a check).
+* writing through a symlink is refused (``O_NOFOLLOW`` as well as a check);
+* each write(2) of an append is first noted in the lock file (``_note_write``): a write
+  that a ``kill -9`` cut short is undone by the next holder of the lock
+  (``_undo_cut_write``), so the history keeps only whole record groups.
 """
 
 from __future__ import annotations
@@ -175,9 +178,77 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                         f"{path}: another runscore process holds the {what} lock"
                     ) from None
                 time.sleep(0.05)
+        _undo_cut_write(path, fd)
         yield
     finally:
         os.close(fd)  # closing releases the flock
+
+
+#: What ``append_groups`` writes into the lock file before each write(2) of an append:
+#: the history's device and inode, and the offsets the write starts and ends at.
+_WRITE_NOTE = b"runscore-append-v1 %d %d %d %d\n"
+
+
+def _note_write(lock_fd: int, note: bytes) -> None:
+    os.ftruncate(lock_fd, 0)
+    if note:
+        _pwrite_all(lock_fd, note)
+
+
+def _pwrite_all(fd: int, data: bytes) -> None:
+    view, at = memoryview(data), 0
+    while at < len(data):
+        at += os.pwrite(fd, view[at:], at)
+
+
+def _undo_cut_write(path: str, lock_fd: int) -> None:
+    """Cut off what a write of an interrupted append left of itself, before the lock's new
+    holder reads or appends to the history.
+
+    Linux ends a write(2) to a file between two pages when the writer gets SIGKILL, so a
+    ``kill -9`` mid-append left part of a record group: the rest of a run's lines missing
+    and a torn last line, which the next append closed off into a bad line for good
+    (``history check`` failed, and every report listed it, until a repair). The lock
+    file's note (``_WRITE_NOTE``) says which bytes that write was to hold: when the
+    history is still the same file and ends inside them, they are the cut write's own
+    (nothing else appends under the lock) and go. A history that ends where the write
+    ended, or before it began, is left as it is; so is one whose last line another tool
+    left unterminated (no note: ``append_groups`` closes that off)."""
+    try:
+        note = os.pread(lock_fd, 256, 0)
+    except OSError:
+        return
+    if not note:
+        return
+    parts = note.split()
+    try:
+        dev, ino, start, end = (int(x) for x in parts[1:]) if len(parts) == 5 else (0, 0, 0, 0)
+    except ValueError:
+        dev = ino = start = end = 0
+    if parts[:1] == [b"runscore-append-v1"] and start < end:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC | os.O_NONBLOCK)
+        except OSError:
+            fd = -1  # gone or replaced: nothing of the write is left to undo
+        if fd >= 0:
+            try:
+                st = os.fstat(fd)
+                if (
+                    stat.S_ISREG(st.st_mode)
+                    and (st.st_dev, st.st_ino) == (dev, ino)
+                    and start < st.st_size < end
+                ):
+                    os.ftruncate(fd, start)
+                    os.fsync(fd)
+            except OSError as e:
+                # Left noted: appending after a cut write would make its bytes a bad line.
+                raise CannotAccess(
+                    f"{path}: cannot undo an append that was cut short: {e.strerror or e}"
+                ) from None
+            finally:
+                os.close(fd)
+    with contextlib.suppress(OSError):
+        _note_write(lock_fd, b"")
 
 
 def _json_default(o: Any) -> Any:
@@ -226,28 +297,51 @@ def append_groups(
         raise UsageError(f"{path}: the history is not a regular file")
     written = 0
     size = -1
+    lock_fd = -1
     try:
-        size = os.fstat(fd).st_size
+        st = os.fstat(fd)
+        size = end = st.st_size
         if size > 0:
             with open(path, "rb") as r:
                 _refuse_unreadable(path, r.read(_HEAD_BYTES))
                 r.seek(size - 1)
                 if r.read(1) != b"\n":
-                    # A torn last line (crash mid-append, or another tool's
-                    # unterminated line): close it off so it stays one bad line.
+                    # Another tool's unterminated last line (a cut write of runscore's own
+                    # was undone when the lock was taken): close it off so it stays one
+                    # bad line.
                     _write_all(fd, b"\n")
+                    end += 1
+        lock_fd = os.open(
+            lock_file(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666
+        )
+
+        def write_chunk(data: bytes) -> None:
+            nonlocal end
+            # Noted first: a kill -9 inside this write leaves bytes the next holder of the
+            # lock can tell for its own and cut off (``_undo_cut_write``).
+            _note_write(lock_fd, _WRITE_NOTE % (st.st_dev, st.st_ino, end, end + len(data)))
+            try:
+                _write_all(fd, data)
+            except BaseException:
+                # A Ctrl-C between two parts of one write: its whole groups only.
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, end)
+                raise
+            end += len(data)
+
         buf: list[bytes] = []
         buf_len = 0
         for g in groups:
             data = "".join(line + "\n" for line in g).encode("utf-8")
             if buf and buf_len + len(data) > WRITE_CHUNK:
-                _write_all(fd, b"".join(buf))
+                write_chunk(b"".join(buf))
                 buf, buf_len = [], 0
             buf.append(data)
             buf_len += len(data)
             written += len(g)
         if buf:
-            _write_all(fd, b"".join(buf))
+            write_chunk(b"".join(buf))
+        _note_write(lock_fd, b"")
         os.fsync(fd)
     except OSError as e:
         if size >= 0:
@@ -255,10 +349,13 @@ def append_groups(
             # ours), not left as a torn line that the next append makes a bad one for good.
             with contextlib.suppress(OSError):
                 os.ftruncate(fd, size)
+                _note_write(lock_fd, b"")
         why = e.strerror or str(e)  # the kernel's write error names no file
         raise CannotAccess(f"{path}: cannot append to the history: {why}") from e
     finally:
         os.close(fd)
+        if lock_fd >= 0:
+            os.close(lock_fd)
     return written
 
 

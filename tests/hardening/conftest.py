@@ -160,6 +160,7 @@ class Helpers:
     history_keys = staticmethod(history_keys)
     runscore = staticmethod(runscore)
     run_to_end = staticmethod(run_to_end)
+    env = staticmethod(env)
     assert_whole_records = staticmethod(lambda h, allowed_bad=(): assert_whole_records(h))
 
 

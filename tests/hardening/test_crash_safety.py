@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import random
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -137,3 +139,95 @@ def test_a_failed_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
         history.atomic_write_text(str(target), '{"files": {}}')
     assert sorted(p.name for p in tmp_path.iterdir()) == [target.name]
     assert target.is_dir() and not any(target.iterdir())
+
+
+#: Run in a child process (``python -c``, argv: CHUNK CUT SKIP, then runscore's
+#: arguments): every write of an append's records (not the newline that closes off a
+#: torn line) after the first SKIP is cut after CUT of its bytes and the process killed
+#: by SIGKILL, as Linux ends a write between two pages when the writer gets one: a
+#: deterministic ``kill -9`` in the middle of a write(2). Appends are written in chunks
+#: of CHUNK bytes (whole record groups).
+_DIE_MID_WRITE = """
+import os, signal, sys
+from runscore.engine import history
+CHUNK, CUT, SKIP = (int(x) for x in sys.argv[1:4])
+history.WRITE_CHUNK = CHUNK
+seen = [0]
+def cut_write(fd, data):
+    if len(data) > 1:
+        seen[0] += 1
+        if seen[0] > SKIP:
+            os.write(fd, bytes(data)[:CUT])
+            os.kill(os.getpid(), signal.SIGKILL)
+    os.write(fd, data)
+history._write_all = cut_write
+"""
+_RUN_CLI = """
+import runpy
+sys.argv = ["runscore", *sys.argv[4:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def _killed_mid_write(hh: Any, code: str, *args: str) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-c", _DIE_MID_WRITE + code, *args],
+        env=hh.env(),
+        capture_output=True,
+        timeout=300,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
+
+
+def test_an_extract_killed_mid_write_leaves_no_bad_line_once_the_next_one_ran(
+    tmp_path: Path, hh: Any
+) -> None:
+    # A kill -9 inside the write(2) of an append left part of a record as a torn last
+    # line; the next extract closed it off and appended after it, so the history held a
+    # bad line for good: `history check` exit 1 and every report listing it until a repair.
+    events = tmp_path / "events"
+    hh.corpus(events, files=3, runs_per_file=2)  # 6 runs, 12 records
+    reference = tmp_path / "reference.jsonl"
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(reference))
+    assert rc == 0, err
+    expected = hh.current_records(reference)
+    hist = tmp_path / "h.jsonl"
+    rc, _, err = hh.run_to_end("extract", str(events / "r000.jsonl"), "--history", str(hist))
+    assert rc == 0, err
+    first = hist.read_bytes()
+    line = len(first.split(b"\n")[0]) + 1
+    # The next append, one run (two lines) per write, cut in its first write's second line.
+    cut = str(line + line // 2)
+    _killed_mid_write(hh, _RUN_CLI, "1", cut, "0", "extract", str(events), "--history", str(hist))
+    torn = hist.read_bytes()
+    assert torn.startswith(first) and not torn.endswith(b"\n")  # as the kernel leaves it
+
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(hist))
+    assert rc == 0, err
+    rc, out, err = hh.run_to_end("history", "check", str(hist))
+    assert (rc, out) == (0, ""), err
+    assert err == f"{hist}: 12 line(s), 12 usable (effectiveness/v1: 12); 0 bad, 0 duplicate\n"
+    assert hh.current_records(hist) == expected
+    keys = hh.history_keys(hist)
+    assert len(keys) == len(set(keys)) == 12
+
+
+def test_a_write_cut_by_a_kill_is_undone_whole_by_the_next_append(tmp_path: Path, hh: Any) -> None:
+    # Every history (pipeline's and plugin's too) appends through append_groups: the
+    # groups of the write cut short go, with its torn line; those of earlier writes stay.
+    from runscore.engine import history
+
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b'{"n":0}\n')
+    append = (
+        f"with history.locked({str(hist)!r}):\n"
+        f"    history.append_groups({str(hist)!r}, "
+        "[['{\"n\":1}', '{\"n\":2}'], ['{\"n\":3}', '{\"n\":4}'], ['{\"n\":5}']])\n"
+    )
+    # A write per group (16 bytes or less); the second is cut after 12 of its bytes.
+    _killed_mid_write(hh, append, "16", "12", "1")
+    assert hist.read_bytes() == b'{"n":0}\n{"n":1}\n{"n":2}\n{"n":3}\n{"n"'
+
+    with history.locked(str(hist)):
+        history.append_groups(str(hist), [['{"n":6}']])
+    assert hist.read_bytes() == b'{"n":0}\n{"n":1}\n{"n":2}\n{"n":6}\n'
