@@ -21,9 +21,11 @@ the idempotency keys keep everything else from being written twice).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import shutil
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -323,12 +325,27 @@ def repair(
         try:
             with history.said_of(path, tmp):
                 kept = _copy_lines(path, tmp, res.keep)
+                _same_owner_and_mode(path, tmp)
                 os.replace(tmp, path)
         finally:
             _unlink(tmp)
         # Its history_size no longer describes this file: the next extract re-reads all.
         _unlink(effectiveness.manifest_path(path))
         return RepairResult(res, path, path, kept, _dropped(res), backup=backup)
+
+
+def _same_owner_and_mode(path: str, tmp: str) -> None:
+    """Give the repaired copy the history's permission bits (and group and owner, as far
+    as this user may): renamed over it, a new file had the umask's 0644, so a private
+    history (0600) became readable by every user, and a group's (0660) could no longer
+    be appended to by the other members."""
+    st = os.stat(path)
+    try:
+        os.chown(tmp, st.st_uid, st.st_gid)
+    except OSError:  # only root gives a file away; a member of its group keeps the group
+        with contextlib.suppress(OSError):
+            os.chown(tmp, -1, st.st_gid)
+    os.chmod(tmp, stat.S_IMODE(st.st_mode))
 
 
 def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) -> None:

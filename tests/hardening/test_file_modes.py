@@ -33,3 +33,26 @@ def test_history_lock_and_manifest_follow_the_umask(
     assert res.records_written == 56
     for p in (hist, Path(f"{hist}.lock"), Path(f"{hist}.manifest.json")):
         assert p.stat().st_mode & 0o777 == mode, p.name
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o660, 0o640])
+def test_repair_in_place_keeps_the_history_s_mode(tmp_path: Path, umask: Any, mode: int) -> None:
+    # The repaired copy renamed over the history was a new file (0644 under umask 022): a
+    # private history became readable by every user, a group's no longer writable by it.
+    from runscore.engine import history_tools
+
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract([str(SAMPLE)], str(hist))
+    with hist.open("ab") as f:
+        f.write(b"not json\n")
+    hist.chmod(mode)
+    before = hist.stat()
+    res = history_tools.repair(str(hist), in_place=True)
+    assert (res.kept, res.dropped) == (56, 1)
+    after = hist.stat()
+    assert after.st_ino != before.st_ino  # replaced, not rewritten in place
+    assert (after.st_mode & 0o7777, after.st_uid, after.st_gid) == (
+        mode,
+        before.st_uid,
+        before.st_gid,
+    )
