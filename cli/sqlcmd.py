@@ -15,8 +15,8 @@ from runscore.cli.analytics import report_diagnostics
 from runscore.cli.options import refuse_stdin_twice
 from runscore.engine.errors import CannotAccess, UsageError
 from runscore.engine.history import atomic_write
+from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
-from runscore.engine.packs import pipeline
 from runscore.engine.sources import LineIssue
 
 
@@ -112,6 +112,12 @@ def sql_cmd(
         raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
+        if effectiveness.kept_beside(out_path, history_path, [pipelines_path]):
+            raise UsageError(
+                f"{out_path}: runscore keeps that file beside the history {history_path} "
+                "(a lock, the extract manifest, the cache or the pipeline history): writing "
+                "the result there would replace it; choose another --output"
+            )
     extra = None
     # The pipeline history's skipped lines are said as the effectiveness history's are
     # (file:line: reason, exit 1): its views leave them out.

@@ -629,6 +629,25 @@ def _own_files(
     return own
 
 
+def kept_beside(path: str, history_path: str, pipelines: Sequence[str] = ()) -> bool:
+    """Is ``path`` one of the files runscore keeps beside the history (``_own_files``: its
+    lock, extract manifest, cache, the pipeline history beside it and their locks; not
+    the history itself, which callers name apart)? An output written there replaced
+    it: a lock file replaced while a writer holds the old one let a second writer take
+    the new one and append at the same time."""
+    own = _own_files(history_path, pipelines=pipelines)
+    own.pop(os.path.realpath(history_path), None)
+    if os.path.realpath(path) in own:
+        return True
+    if not os.path.exists(path):
+        return False
+    for p in own:  # a hard link to one of them
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, p):
+                return True
+    return False
+
+
 def leave_out_own_files(
     files: Sequence[sources.SourceFile],
     history_path: str,

@@ -543,6 +543,35 @@ def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
     assert (tmp_path / "out.csv").read_text() == "x\n1\n"
 
 
+def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path: Path) -> None:
+    # --output h.jsonl.lock replaced the history's lock file (exit 0): an extract holding
+    # the old one and a second one locking the new one then appended at the same time. So
+    # with the manifest, the cache, the pipeline history beside it and their locks.
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(Path(HISTORY).read_bytes())
+    beside = {
+        "h.jsonl.lock": b"",
+        "h.jsonl.manifest.json": b'{"files": {}}',
+        "h.jsonl.cache.duckdb": b"cache",
+        "pipelines.jsonl": b"",
+        "pipelines.jsonl.lock": b"",
+    }
+    for name, data in beside.items():
+        (tmp_path / name).write_bytes(data)
+    for name in [*beside, "h.jsonl.nightly.lock"]:
+        r = run_cli(
+            "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", name
+        )
+        assert (r.exit_code, r.stdout) == (2, "")
+        assert r.stderr == (
+            f"error: {name}: runscore keeps that file beside the history {hist} (a lock, the "
+            "extract manifest, the cache or the pipeline history): writing the result there "
+            "would replace it; choose another --output (see 'cli sql --help')\n"
+        )
+    assert {n: (tmp_path / n).read_bytes() for n in beside} == beside
+    assert not (tmp_path / "h.jsonl.nightly.lock").exists()
+
+
 def test_a_parquet_output_that_fails_leaves_the_old_file(run_cli, tmp_path: Path) -> None:
     # Written beside the target and renamed, as the text formats are: a failed write (here
     # a type Parquet has no form for) is exit 2 in one line, and the last result stays.

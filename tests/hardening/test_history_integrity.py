@@ -168,6 +168,35 @@ def test_repair_writes_a_new_file(damaged: tuple[Path, Path, list[Any]], run_cli
     assert same.exit_code == 2 and "--in-place" in same.stderr
 
 
+def test_repair_and_export_never_replace_a_file_kept_beside_the_history(
+    damaged: tuple[Path, Path, list[Any]], run_cli: Any
+) -> None:
+    # `history repair --out H.lock --force` replaced the history's lock file with the
+    # repaired lines (a writer holding the old lock and one locking the new one could then
+    # append at once); `export --to H.cache.duckdb` wrote over the history's cache, which
+    # the next report took for a foreign cache and wrote its own over.
+    _, hist, _ = damaged
+    lock = Path(f"{hist}.lock")
+    cache = Path(f"{hist}.cache.duckdb")
+    lock.write_bytes(b"")
+    cache.write_bytes(b"cache")
+    r = run_cli("history", "repair", str(hist), "--out", str(lock), "--force")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"error: {lock}: runscore keeps that file beside the history {hist} (a lock, the "
+        "extract manifest, the cache or the pipeline history); choose another --out "
+        "(see 'cli history repair --help')\n"
+    )
+    r = run_cli("export", "--to", str(cache), "--history", str(hist))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"error: {cache}: runscore keeps that file beside the history {hist} (a lock, the "
+        "extract manifest, the cache or the pipeline history); choose another --to "
+        "(see 'cli export --help')\n"
+    )
+    assert (lock.read_bytes(), cache.read_bytes()) == (b"", b"cache")
+
+
 def test_repair_in_place_keeps_a_backup_and_heals(
     damaged: tuple[Path, Path, list[Any]], run_cli: Any, hh: Any
 ) -> None:
