@@ -112,12 +112,13 @@ def sql_cmd(
         raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
-        if effectiveness.kept_beside(out_path, history_path, [pipelines_path]):
-            raise UsageError(
-                f"{out_path}: runscore keeps that file beside the history {history_path} "
-                "(a lock, the extract manifest, the cache or the pipeline history): writing "
-                "the result there would replace it; choose another --output"
-            )
+        effectiveness.refuse_kept_beside(
+            out_path,
+            history_path,
+            "--output",
+            [pipelines_path],
+            why="writing the result there would replace it",
+        )
     extra = None
     # The pipeline history's skipped lines are said as the effectiveness history's are
     # (file:line: reason, exit 1): its views leave them out.

@@ -292,11 +292,7 @@ def repair(
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):
             raise UsageError(f"{target}: that is the history itself; use --in-place")
-        if effectiveness.kept_beside(target, path):
-            raise UsageError(
-                f"{target}: runscore keeps that file beside the history {path} (a lock, the "
-                "extract manifest, the cache or the pipeline history); choose another --out"
-            )
+        effectiveness.refuse_kept_beside(target, path, "--out")
         if os.path.lexists(target) and not force:
             raise UsageError(f"{target}: exists; choose another --out or add --force")
         if os.path.isdir(target):

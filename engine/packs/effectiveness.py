@@ -629,6 +629,20 @@ def _own_files(
     return own
 
 
+def refuse_kept_beside(
+    path: str, history_path: str, option: str, pipelines: Sequence[str] = (), why: str = ""
+) -> None:
+    """Refuse ``path`` as where ``option`` writes when it is a file runscore keeps beside
+    the history (``kept_beside``): the one message of ``sql --output``, ``history repair
+    --out`` and ``export --to``; ``why``, when given, says what writing there would do."""
+    if kept_beside(path, history_path, pipelines):
+        raise UsageError(
+            f"{path}: runscore keeps that file beside the history {history_path} (a lock, the "
+            f"extract manifest, the cache or the pipeline history){f': {why}' if why else ''}"
+            f"; choose another {option}"
+        )
+
+
 def kept_beside(path: str, history_path: str, pipelines: Sequence[str] = ()) -> bool:
     """Is ``path`` one of the files runscore keeps beside the history (``_own_files``: its
     lock, extract manifest, cache, the pipeline history beside it and their locks; not
@@ -1449,9 +1463,7 @@ def _no_lines(
     maybe = [
         f.display
         for f in readable
-        if f.display not in runs_by_file
-        and f.display not in said
-        and f.display != sources.STDIN_DISPLAY
+        if f.display not in runs_by_file and f.display not in said and not f.stdin
     ]
     if not maybe:
         return []

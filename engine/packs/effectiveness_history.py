@@ -1270,14 +1270,9 @@ def export(
     suffix = Path(target).suffix.lower()
     if suffix not in (".parquet", ".duckdb", ".db"):
         raise UsageError(f"{target}: export writes FILE.parquet or FILE.duckdb")
-    if effectiveness.kept_beside(target, os.fspath(history)):
-        # FILE.cache.duckdb: the next report would take the export for a foreign cache
-        # and write its own over it.
-        raise UsageError(
-            f"{target}: runscore keeps that file beside the history {os.fspath(history)} "
-            "(a lock, the extract manifest, the cache or the pipeline history); choose "
-            "another --to"
-        )
+    # FILE.cache.duckdb: the next report would take the export for a foreign cache and
+    # write its own over it.
+    effectiveness.refuse_kept_beside(target, os.fspath(history), "--to")
     con = connect()
     load = load_history(con, history)
     if not events:
