@@ -334,6 +334,14 @@ def _copy_with_line(src: Path, dst: Path, line: bytes) -> int:
     return at
 
 
+def exited(chk: dict[str, Any], m: dict[str, Any], rc: int = 0) -> dict[str, Any]:
+    """``chk``, failed also when the step did not exit ``rc`` or timed out: a history
+    left by an earlier step can match the generator after a crash, and the crash's few
+    milliseconds are not a time to compare."""
+    ok = bool(chk.get("ok")) and m["rc"] == rc and not m.get("timed_out")
+    return {**chk, "ok": ok, "rc": m["rc"]}
+
+
 def check_history(stats: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
     keys = ("records", "findings_total", "findings_useful", "fixes_applied")
     diffs = {
@@ -415,6 +423,14 @@ class Bench:
         if "stderr_tail" in m:
             m = {**m, "stderr_tail": m["stderr_tail"].replace(str(self.work), "<work>")}
         r = {"corpus": corpus, "step": step, **m, **extra}
+        chk = r.get("check")
+        if not r.get("skipped") and chk is not None and not chk.get("ok"):
+            # A step that failed measured nothing: no ratio, no target from it (a crash
+            # in 5 ms once showed as a met target), and said now, not only in the JSON.
+            r["failed"] = _failure(r)
+            for k in [k for k in r if k.startswith("x_")]:
+                del r[k]
+            print(f"benchmarks.run: FAILED {corpus} / {step}: {r['failed']}", file=sys.stderr)
         waited = _waited(r)
         if waited is not None:
             r["waited_s"] = waited
@@ -475,7 +491,9 @@ class Bench:
             "baseline",
             m,
             corpus_info=info,
-            check={"ok": ok, "row": row, "expected": [exp["lines"], exp["findings_in_files"]]},
+            check=exited(
+                {"ok": ok, "row": row, "expected": [exp["lines"], exp["findings_in_files"]]}, m
+            ),
         )
 
         hdir = self.work / f"history-{layout}-{runs}"
@@ -498,8 +516,13 @@ class Bench:
             "extract",
             m,
             x_baseline=_ratio(m, base),
-            check=check_history(history_stats(hist), exp),
+            check=exited(check_history(history_stats(hist), exp), m),
         )
+        if full.get("failed"):
+            # report, the incremental and the copies all read or compare with this
+            # extract's history and time: nothing left to measure on this corpus.
+            self.notes.append(f"{label}: extract failed, the steps after it were not run")
+            return
 
         if "report" not in self.a.skip:
             m = measure(
@@ -523,9 +546,9 @@ class Bench:
                     stdout_path=hdir / "extract-incremental.out",
                     timeout=to,
                 )
-                chk = check_history(history_stats(hist), add_expect(exp, add["expect"]))
+                chk = exited(check_history(history_stats(hist), add_expect(exp, add["expect"])), m)
                 # (e) once more with nothing new: the nightly job's usual night.
-                size = hist.stat().st_size
+                size = _size(hist)
                 again = measure(
                     self.cmd("extract", str(cdir), "--history", str(hist), "--format", "json"),
                     stdout_path=hdir / "extract-again.out",
@@ -536,9 +559,9 @@ class Bench:
                 unchanged = {"files_read": 0, "files_unchanged": files, "records_written": 0}
                 got = {k: (said or {}).get(k) for k in unchanged}
                 again_chk = {
-                    "ok": again["rc"] == 0 and got == unchanged and hist.stat().st_size == size,
+                    "ok": again["rc"] == 0 and got == unchanged and _size(hist) == size,
                     "said": got,
-                    "history_bytes_added": hist.stat().st_size - size,
+                    "history_bytes_added": _size(hist) - size,
                 }
             finally:
                 for p in add["paths"]:
@@ -731,7 +754,7 @@ class Bench:
                     "extract",
                     m,
                     dag=info,
-                    check=check_history(history_stats(hist), doc["expect"]),
+                    check=exited(check_history(history_stats(hist), doc["expect"]), m),
                 )
 
     def history_benchmark(self) -> None:
@@ -757,7 +780,7 @@ class Bench:
             "raw read_json scan",
             m,
             corpus_info=info,
-            check={"ok": bool(row) and row[0] == n, "row": row},
+            check=exited({"ok": bool(row) and row[0] == n, "row": row}, m),
         )
         # The history cache (effectiveness_cache) changes what a report costs: the first
         # read of a history types every line and writes the cache; later ones read it,
@@ -913,7 +936,7 @@ class Bench:
     def find(self, corpus: str, step: str) -> dict[str, Any] | None:
         for r in self.results:
             if r["corpus"] == corpus and r["step"] == step and not r.get("skipped"):
-                return r
+                return None if r.get("failed") else r
         return None
 
     def targets(self) -> list[dict[str, Any]]:
@@ -1034,7 +1057,11 @@ class Bench:
                     against=self.find(r["corpus"], "raw read_json scan"),
                 )
         for shape in ("chain", "diamond"):
-            floor = [r for r in self.results if r["corpus"].startswith(f"dag {shape} ")]
+            floor = [
+                r
+                for r in self.results
+                if r["corpus"].startswith(f"dag {shape} ") and not r.get("failed")
+            ]
             if len(floor) >= 3:
                 f0, f1, f2 = floor[0], floor[-2], floor[-1]
                 s1, s2 = f1["dag"]["events"], f2["dag"]["events"]
@@ -1152,9 +1179,33 @@ def _json_or_none(path: Path) -> dict[str, Any] | None:
     return doc if isinstance(doc, dict) else None
 
 
+def _size(p: Path) -> int:
+    """Bytes of ``p``, 0 if a failed step left none."""
+    try:
+        return p.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def _failure(r: dict[str, Any]) -> str:
+    """Why step ``r`` failed, in one line: its exit and last stderr line, and what its
+    check found when it exited as a step may (0, or 1 for rejected input)."""
+    rc = r.get("rc")
+    why = f"exit {rc}" + (", timed out" if r.get("timed_out") else "")
+    last = [x for x in str(r.get("stderr_tail") or "").splitlines() if x.strip()]
+    if rc != 0 and last:
+        why += f": {last[-1].strip()[:200]}"
+    if rc in (0, 1):
+        chk = r.get("check") or {}
+        found = chk.get("diffs") or {k: v for k, v in chk.items() if k not in ("ok", "rc")}
+        why += f"; check {json.dumps(found, sort_keys=True)[:300]}"
+    return why
+
+
 def _ratio(m: dict[str, Any], base: dict[str, Any]) -> dict[str, float | None]:
     def r(a: float, b: float) -> float | None:
-        return round(a / b, 3) if b else None
+        # against a failed step, no ratio: its time measured nothing
+        return round(a / b, 3) if b and not base.get("failed") else None
 
     # CPU time ratios are shown too: on a shared machine they move less than wall time.
     return {
@@ -1187,12 +1238,9 @@ def markdown(doc: dict[str, Any]) -> str:
         x = r.get("x_baseline") or r.get("x_scan") or {}
         if r["step"] in ("baseline", "raw read_json scan"):
             x = {"wall": 1.0, "cpu": 1.0, "rss": 1.0}
-        chk = r.get("check") or {}
-        status = "ok" if chk.get("ok") else ("**MISMATCH** " + json.dumps(chk.get("diffs") or chk))
-        if r["rc"] not in (0,):
-            status += f" (exit {r['rc']})"
-        if r.get("timed_out"):
-            status += " **timed out**"
+        status = "ok"
+        if r.get("failed"):
+            status = "**FAILED** " + r["failed"].replace("|", "\\|")
         lines.append(
             f"| {r['corpus']} | {r['step']} | {r['wall_s']:.3f} | {r['cpu_s']:.2f} "
             f"| {r['max_rss_mb']:.0f} | {_fmt(x.get('wall'))} | {_fmt(x.get('cpu'))} "
@@ -1347,7 +1395,11 @@ def main(argv: list[str] | None = None) -> int:
         Path(a.json).write_text(text + "\n")
     sys.stdout.write(text + "\n\n")
     sys.stdout.write(markdown(doc))
-    bad = [r for r in b.results if not r.get("skipped") and not (r.get("check") or {}).get("ok")]
+    bad = [r for r in b.results if r.get("failed")]
+    if bad:
+        print(f"benchmarks.run: {len(bad)} step(s) failed:", file=sys.stderr)
+        for r in bad:
+            print(f"  {r['corpus']} / {r['step']}: {r['failed']}", file=sys.stderr)
     return 1 if bad else 0
 
 

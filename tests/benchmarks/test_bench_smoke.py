@@ -679,3 +679,47 @@ def test_the_full_extract_waits_until_the_corpus_is_old_enough(tmp_path: Path) -
     assert run._age(tmp_path, now=lambda: newest + 60.0, sleep=slept.append) == 0.0
     assert slept == []
     assert run._age(tmp_path / "a" / "none", sleep=slept.append) == 0.0  # no file: no wait
+
+
+#: A runscore that does its work, then exits 4 from extract: its history is right, its
+#: exit says it failed. FAIL=all: every command fails at once, writing nothing.
+WRAPPED_RUNSCORE = """#!/bin/sh
+if [ "$FAIL" = all ]; then echo "runscore: broken install" >&2; exit 3; fi
+"{python}" -m runscore "$@" || exit $?
+if [ "$1" = extract ]; then echo "runscore: crashed after writing" >&2; exit 4; fi
+"""
+
+
+@pytest.mark.parametrize("fail", ["after", "all"])
+def test_a_step_that_exits_non_zero_fails_the_harness(tmp_path: Path, fail: str) -> None:
+    script = tmp_path / "runscore.sh"
+    script.write_text(WRAPPED_RUNSCORE.format(python=sys.executable), encoding="utf-8")
+    script.chmod(0o755)
+    work, out = tmp_path / "work", tmp_path / "result.json"
+    r = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--runs", "30", "--layouts", "per-run",
+         "--work", str(work), "--json", str(out), "--history-lines", "0", "--dag-sizes", "",
+         "--runscore", str(script)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+        env={**os.environ, "FAIL": fail},
+    )  # fmt: skip
+    assert r.returncode == 1, r.stderr[-3000:]
+    assert "Traceback" not in r.stderr
+    code, said = (
+        ("4", "runscore: crashed after writing")
+        if fail == "after"
+        else ("3", "runscore: broken install")
+    )
+    want = f"per-run 30 / extract: exit {code}: {said}"
+    assert f"benchmarks.run: FAILED {want}" in r.stderr.splitlines()
+    assert r.stderr.splitlines()[-2:] == ["benchmarks.run: 1 step(s) failed:", f"  {want}"]
+    doc = json.loads(out.read_text())
+    steps = [(x["corpus"], x["step"]) for x in doc["results"]]
+    # the steps after a failed extract read its history: not run
+    assert steps == [("per-run 30", "baseline"), ("per-run 30", "extract")]
+    ext = doc["results"][1]
+    assert ext["failed"] == want.split(": ", 1)[1] and ext["check"]["ok"] is False
+    assert "x_baseline" not in ext  # a failed step's time is compared with nothing
+    assert doc["targets"] == []  # a crash in 5 ms is no target met
+    assert doc["notes"] == ["per-run 30: extract failed, the steps after it were not run"]
+    assert f"| **FAILED** exit {code}: {said} |" in r.stdout
