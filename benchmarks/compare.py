@@ -3,7 +3,9 @@
     python -m benchmarks.compare OLD.json NEW.json
 
 Steps are matched by (corpus, step); targets by name. A ratio below 1 means the
-new result is faster (or smaller). Steps present in only one file are listed.
+new result is faster (or smaller). Steps present in only one file are listed. A step
+that failed in either (``failed``, a check that is not ok, a timeout) shows its exit
+instead of a time and gets no ratio: its time measured nothing.
 """
 
 from __future__ import annotations
@@ -17,20 +19,55 @@ from typing import Any
 
 
 def _load(p: str) -> dict[str, Any]:
-    doc: dict[str, Any] = json.loads(Path(p).read_text())
-    if "results" not in doc:
+    try:
+        text = Path(p).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise SystemExit(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        where = (
+            f"line {e.lineno}, column {e.colno}: " if isinstance(e, json.JSONDecodeError) else ""
+        )
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
+        raise SystemExit(f"{p}: not JSON ({where}{msg})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise SystemExit(f"{p}: not a benchmarks.run result (no 'results')")
+    # Rows and targets that are not objects would fail later, far from the file's name.
+    for k in ("results", "targets"):
+        if not all(isinstance(x, dict) for x in doc.get(k) or []):
+            raise SystemExit(f"{p}: not a benchmarks.run result ('{k}' holds a non-object)")
     return doc
 
 
+def failed(r: dict[str, Any]) -> bool:
+    """Whether step ``r`` failed: marked so by the harness, or (results written before
+    it marked them) a check that is not ok, or a timeout."""
+    chk = r.get("check")
+    return bool(
+        r.get("failed") or r.get("timed_out") or (isinstance(chk, dict) and chk.get("ok") is False)
+    )
+
+
+def _time(r: dict[str, Any]) -> str:
+    if failed(r):
+        return f"failed (exit {r.get('rc', '?')})"
+    return _num(r.get("wall_s"))
+
+
 def _ratio(new: float | None, old: float | None) -> str:
-    if new is None or old is None or old == 0:
+    if not isinstance(new, (int, float)) or not isinstance(old, (int, float)) or old == 0:
         return "—"
     return f"{new / old:.2f}"
 
 
 def _num(v: float | None, digits: int = 3) -> str:
-    return "—" if v is None else f"{v:.{digits}f}"
+    return f"{v:.{digits}f}" if isinstance(v, (int, float)) else "—"
+
+
+def _cores(doc: dict[str, Any]) -> Any:
+    m = doc.get("machine")
+    return m.get("cores", "?") if isinstance(m, dict) else "?"
 
 
 def _key(r: dict[str, Any]) -> tuple[str, str]:
@@ -39,8 +76,8 @@ def _key(r: dict[str, Any]) -> tuple[str, str]:
 
 def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
     lines = [
-        f"Old: {old.get('started', '?')} on {old['machine'].get('cores')} cores; "
-        f"new: {new.get('started', '?')} on {new['machine'].get('cores')} cores.",
+        f"Old: {old.get('started', '?')} on {_cores(old)} cores; "
+        f"new: {new.get('started', '?')} on {_cores(new)} cores.",
         "",
         "| corpus | step | old s | new s | new/old time | old RSS MiB | new RSS MiB "
         "| new/old RSS |",
@@ -52,15 +89,18 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
         o = olds.get(k)
         if o is None:
             continue
+        both = not failed(o) and not failed(n)
+        ow, nw = o.get("wall_s"), n.get("wall_s")
+        orss, nrss = o.get("max_rss_mb"), n.get("max_rss_mb")
         lines.append(
-            f"| {k[0]} | {k[1]} | {_num(o['wall_s'])} | {_num(n['wall_s'])} "
-            f"| {_ratio(n['wall_s'], o['wall_s'])} | {_num(o['max_rss_mb'], 0)} "
-            f"| {_num(n['max_rss_mb'], 0)} | {_ratio(n['max_rss_mb'], o['max_rss_mb'])} |"
+            f"| {k[0]} | {k[1]} | {_time(o)} | {_time(n)} "
+            f"| {_ratio(nw, ow) if both else '—'} | {_num(orss, 0)} "
+            f"| {_num(nrss, 0)} | {_ratio(nrss, orss) if both else '—'} |"
         )
     only_old = sorted(set(olds) - set(news))
     only_new = sorted(set(news) - set(olds))
-    ot = {target_key(t["target"]): t for t in old.get("targets", [])}
-    nt = {target_key(t["target"]): t for t in new.get("targets", [])}
+    ot = {target_key(str(t.get("target"))): t for t in old.get("targets") or []}
+    nt = {target_key(str(t.get("target"))): t for t in new.get("targets") or []}
     if ot or nt:
         lines += [
             "",
@@ -71,8 +111,8 @@ def compare(old: dict[str, Any], new: dict[str, Any]) -> str:
             o, n = ot.get(key, {}), nt.get(key, {})
             t = n or o
             lines.append(
-                f"| {t['target']} | {_num(o.get('value'), 2)} | {_num(n.get('value'), 2)} "
-                f"| {t['op']} {t['limit']} | {_res(o)} | {_res(n)} |"
+                f"| {t.get('target')} | {_num(o.get('value'), 2)} | {_num(n.get('value'), 2)} "
+                f"| {t.get('op', '?')} {t.get('limit', '?')} | {_res(o)} | {_res(n)} |"
             )
     if only_old or only_new:
         lines.append("")

@@ -19,7 +19,7 @@ import statistics
 import sys
 from typing import Any
 
-from benchmarks.compare import _load, _num, target_key
+from benchmarks.compare import _load, _num, failed, target_key
 
 
 def _ok(value: float, op: str, limit: float) -> bool:
@@ -68,11 +68,13 @@ def summary(docs: list[dict[str, Any]]) -> str:
     steps: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for d in docs:
         for r in d["results"]:
-            if not r.get("skipped") and r.get("wall_s") is not None:
+            # a failed step's time measured nothing (benchmarks.compare.failed)
+            if not r.get("skipped") and r.get("wall_s") is not None and not failed(r):
                 steps.setdefault((r["corpus"], r["step"]), []).append(r)
     for (corpus, step), rs in steps.items():
         walls = [float(r["wall_s"]) for r in rs]
-        rss = statistics.median(float(r["max_rss_mb"]) for r in rs)
+        peaks = [float(r["max_rss_mb"]) for r in rs if r.get("max_rss_mb") is not None]
+        rss = statistics.median(peaks) if peaks else None
         lines.append(
             f"| {corpus} | {step} | {len(rs)} | {_num(statistics.median(walls))} "
             f"| {_num(min(walls))} | {_num(max(walls))} | {_num(rss, 0)} |"

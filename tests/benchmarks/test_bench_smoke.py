@@ -723,3 +723,82 @@ def test_a_step_that_exits_non_zero_fails_the_harness(tmp_path: Path, fail: str)
     assert doc["targets"] == []  # a crash in 5 ms is no target met
     assert doc["notes"] == ["per-run 30: extract failed, the steps after it were not run"]
     assert f"| **FAILED** exit {code}: {said} |" in r.stdout
+
+
+def test_compare_shows_a_failed_step_as_failed_and_takes_partial_results(tmp_path: Path) -> None:
+    def step(corpus: str, name: str, wall: float, rss: float | None, **x: Any) -> dict[str, Any]:
+        r = {"corpus": corpus, "step": name, "wall_s": wall, "rc": 0, "check": {"ok": True}}
+        return {**r, **({} if rss is None else {"max_rss_mb": rss}), **x}
+
+    old = {
+        "started": "T0",
+        "machine": {"cores": 2},
+        "results": [
+            step("per-run 50", "baseline", 1.0, 80.0),
+            step("per-run 50", "extract", 2.0, 100.0),
+            step("per-run 100", "extract", 4.0, 120.0),
+            # written before the harness marked failures: a check that is not ok
+            step("per-run 50", "report", 0.5, 90.0, rc=2, check={"ok": False}),
+        ],
+        "targets": [{"target": "t", "value": 1.0, "op": "≤", "limit": 2.5, "ok": True}],
+    }
+    new = {  # no machine, no targets, a step without its RSS, one that crashed
+        "results": [
+            step("per-run 50", "baseline", 1.0, None),
+            step("per-run 50", "extract", 0.005, 10.0, rc=3, failed="exit 3: boom"),
+            step("per-run 50", "report", 0.25, 45.0),
+            step("per-run 200", "extract", 8.0, 150.0),
+        ],
+    }
+    paths = {}
+    for name, doc in (("old", old), ("new", new)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(doc), encoding="utf-8")
+    r = py("benchmarks.compare", str(paths["old"]), str(paths["new"]))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "Old: T0 on 2 cores; new: ? on ? cores.",
+        "",
+        "| corpus | step | old s | new s | new/old time | old RSS MiB | new RSS MiB "
+        "| new/old RSS |",
+        "|---|---|--:|--:|--:|--:|--:|--:|",
+        "| per-run 50 | baseline | 1.000 | 1.000 | 1.00 | 80 | — | — |",
+        "| per-run 50 | extract | 2.000 | failed (exit 3) | — | 100 | 10 | — |",
+        "| per-run 50 | report | failed (exit 2) | 0.250 | — | 90 | 45 | — |",
+        "",
+        "| target | old | new | limit | old result | new result |",
+        "|---|--:|--:|--:|---|---|",
+        "| t | 1.00 | — | ≤ 2.5 | met | — |",
+        "",
+        "- only in old: per-run 100 / extract",
+        "- only in new: per-run 200 / extract",
+    ]
+    # benchmarks.summary: the failed steps' times are left out of the medians.
+    r = py("benchmarks.summary", str(paths["old"]), str(paths["new"]))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-5:] == [
+        "| per-run 50 | baseline | 2 | 1.000 | 1.000 | 1.000 | 80 |",
+        "| per-run 50 | extract | 1 | 2.000 | 2.000 | 2.000 | 100 |",
+        "| per-run 100 | extract | 1 | 4.000 | 4.000 | 4.000 | 120 |",
+        "| per-run 50 | report | 1 | 0.250 | 0.250 | 0.250 | 45 |",
+        "| per-run 200 | extract | 1 | 8.000 | 8.000 | 8.000 | 150 |",
+    ]
+    # What is not a result says which file and why, without a traceback.
+    bad = {
+        "missing.json": None,
+        "text.json": "not json\n",
+        "list.json": "[1, 2]\n",
+        "rows.json": '{"results": [1]}\n',
+    }
+    for name, text in bad.items():
+        if text is not None:
+            (tmp_path / name).write_text(text, encoding="utf-8")
+    want = {
+        "missing.json": "cannot read: No such file or directory",
+        "text.json": "not JSON (line 1, column 1: Expecting value)",
+        "list.json": "not a benchmarks.run result (no 'results')",
+        "rows.json": "not a benchmarks.run result ('results' holds a non-object)",
+    }
+    for name, why in want.items():
+        r = py("benchmarks.compare", str(paths["old"]), str(tmp_path / name))
+        assert (r.returncode, r.stdout, r.stderr) == (1, "", f"{tmp_path / name}: {why}\n")
