@@ -21,7 +21,8 @@ knows about its output (lines, findings, the history records extract must write
 and their summed counts), so the harness and tests can check extract against it.
 
 Only ``random.Random`` seeded from ``--seed`` (and the run index) is used: identical
-arguments give byte-identical files. Run ``i`` is the same run whatever the
+arguments give byte-identical files, the manifest included (it names its files, not
+their paths). Run ``i`` is the same run whatever the
 layout, and ``--start`` continues a corpus (the harness's "1% new runs").
 
 Types are kept canonical (``parent`` always an array, ``fix_required`` a JSON
@@ -729,13 +730,85 @@ def _finish(
         **params,
         "files": len(files),
         "bytes": sum(os.path.getsize(f) for f in files),
-        "paths": files if len(files) <= 10 else [],
+        # Names, not paths: the manifest is the same bytes wherever the corpus is written,
+        # and stays right when its folder is moved (the harness reuses corpora by it).
+        "paths": [os.path.basename(f) for f in files] if len(files) <= 10 else [],
         "expect": asdict(exp),
     }
     with open(os.path.join(out, f"corpus-{shape}-{start:07d}.json"), "w", encoding="utf-8") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
         f.write("\n")
     return {**doc, "paths": files}  # the caller gets every path; the manifest only a few
+
+
+#: Events a chain or diamond needs besides its filler: run.start, four verdicts, ten
+#: fixes, the boundary and run.complete.
+STRESS_FIXED = 1 + len(REVIEWERS) + 10 + 2
+
+
+def _written(a: argparse.Namespace) -> set[str]:
+    """Names of the files this call writes in ``--out``."""
+    if a.shape == "runs":
+        data = (
+            {f"run-{a.seed}-{i:07d}.jsonl" for i in range(a.start, a.start + a.runs)}
+            if a.layout == "per-run"
+            else {f"events-{a.start:07d}.jsonl"}
+        )
+        return data | {f"corpus-runs-{a.start:07d}.json"}
+    if a.shape == "chain":
+        return {f"chain-{a.events}.jsonl", "corpus-chain-0000000.json"}
+    if a.shape == "diamond":
+        return {f"diamond-{a.events}x{a.width}.jsonl", "corpus-diamond-0000000.json"}
+    return {"effectiveness.jsonl", "corpus-history-0000000.json"}
+
+
+def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse what would write a corpus other than the one asked for, before writing."""
+    for name, value, least in (
+        ("--runs", a.runs, 1),
+        ("--seed", a.seed, 0),  # run ids and each run's random stream assume it
+        ("--start", a.start, 0),
+        ("--width", a.width, 1),
+        ("--lines", a.lines, 1),
+    ):
+        if value < least:
+            ap.error(f"{name} must be at least {least} (got {value})")
+    if not 0.0 <= a.incomplete_rate <= 1.0:
+        ap.error(f"--incomplete-rate is a share, from 0 to 1 (got {a.incomplete_rate})")
+    if a.shape == "chain" and a.events < STRESS_FIXED + 1:
+        ap.error(f"--events must be at least {STRESS_FIXED + 1} for a chain (got {a.events})")
+    if a.shape == "diamond" and a.events < STRESS_FIXED + a.width:
+        ap.error(
+            f"--events must be at least {STRESS_FIXED + a.width} for a diamond of --width "
+            f"{a.width} (got {a.events})"
+        )
+    if os.path.exists(a.out) and not os.path.isdir(a.out):
+        ap.error(f"--out {a.out}: exists and is not a directory")
+    here = set(os.listdir(a.out)) if os.path.isdir(a.out) else set()
+    # Files a new corpus would sit beside: extract reads the folder, so old run files
+    # would be scored with it while the manifest counts only the new ones.
+    other = sorted(here - _written(a))
+    if not other:
+        return
+    if a.shape == "runs" and a.start > 0:
+        first = os.path.join(a.out, "corpus-runs-0000000.json")
+        try:
+            with open(first, encoding="utf-8") as f:
+                man = json.load(f)
+        except (OSError, ValueError):
+            man = {}
+        if (man.get("seed"), man.get("layout")) != (a.seed, a.layout):
+            ap.error(
+                f"--start {a.start}: {a.out} holds other files but no corpus of --seed "
+                f"{a.seed} and --layout {a.layout} to continue (no matching "
+                "corpus-runs-0000000.json)"
+            )
+    else:
+        ap.error(
+            f"--out {a.out} already holds {len(other)} other file(s) ({other[0]}, ...): the "
+            "new corpus would be mixed with them; give an empty or new directory "
+            "(or --start to continue the corpus there)"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -757,7 +830,12 @@ def main(argv: list[str] | None = None) -> int:
         help="one file per run (ArcheFlow's layout) or one export file",
     )
     ap.add_argument("--seed", type=int, default=1, help="random seed (same seed, same bytes)")
-    ap.add_argument("--out", required=True, help="output directory (created if missing)")
+    ap.add_argument(
+        "--out",
+        required=True,
+        help="output directory (created if missing); it must hold no other files, "
+        "unless --start continues the corpus written there",
+    )
     ap.add_argument(
         "--start",
         type=int,
@@ -780,6 +858,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--width", type=int, default=100, help="diamond layer width")
     ap.add_argument("--lines", type=int, default=1_000_000, help="history lines (shape history)")
     a = ap.parse_args(argv)
+    _check_args(ap, a)
     t = time.perf_counter()
     if a.shape == "runs":
         doc = generate_runs(

@@ -479,7 +479,8 @@ class Bench:
             "bytes": doc["bytes"],
             "files": doc["files"],
         }
-        target = str(cdir / "*.jsonl") if layout == "per-run" else doc["paths"][0]
+        # The manifest names its file (older ones gave the path where it was written).
+        target = str(cdir / ("*.jsonl" if layout == "per-run" else Path(doc["paths"][0]).name))
         to = self.a.timeout
 
         _warm(cdir)

@@ -802,3 +802,78 @@ def test_compare_shows_a_failed_step_as_failed_and_takes_partial_results(tmp_pat
     for name, why in want.items():
         r = py("benchmarks.compare", str(paths["old"]), str(tmp_path / name))
         assert (r.returncode, r.stdout, r.stderr) == (1, "", f"{tmp_path / name}: {why}\n")
+
+
+def test_generate_refuses_bad_values_and_a_folder_it_would_mix_with(tmp_path: Path) -> None:
+    out = tmp_path / "g"
+    for args, why in (
+        (["--runs", "0"], "--runs must be at least 1 (got 0)"),
+        (["--runs", "3", "--seed", "-1"], "--seed must be at least 0 (got -1)"),
+        (["--runs", "3", "--start", "-3"], "--start must be at least 0 (got -3)"),
+        (["--runs", "3", "--incomplete-rate", "2"], "--incomplete-rate is a share, from 0 to 1 (got 2.0)"),
+        (["--shape", "chain", "--events", "17"], "--events must be at least 18 for a chain (got 17)"),
+        (["--shape", "diamond", "--width", "0"], "--width must be at least 1 (got 0)"),
+        (["--shape", "diamond", "--events", "30", "--width", "14"],
+         "--events must be at least 31 for a diamond of --width 14 (got 30)"),
+        (["--shape", "history", "--lines", "-1"], "--lines must be at least 1 (got -1)"),
+    ):  # fmt: skip
+        r = py("benchmarks.generate", "--out", str(out), *args)
+        assert (r.returncode, r.stdout) == (2, ""), args
+        assert r.stderr.splitlines()[-1] == f"python -m benchmarks.generate: error: {why}"
+        assert not out.exists()  # refused before writing anything
+    generate(out, "--runs", "12")
+    generate(out, "--runs", "12")  # the same corpus again: the same files
+    generate(out, "--runs", "3", "--start", "12")  # continued: the harness's 1% new runs
+    r = py("benchmarks.generate", "--out", str(out), "--runs", "2", "--start", "20", "--seed", "2")
+    assert r.stderr.splitlines()[-1] == (
+        f"python -m benchmarks.generate: error: --start 20: {out} holds other files but no "
+        "corpus of --seed 2 and --layout per-run to continue (no matching "
+        "corpus-runs-0000000.json)"
+    )
+    mixed = (
+        ["--runs", "4"],  # fewer runs: the old run files would stay beside the manifest
+        ["--runs", "12", "--layout", "single-file"],
+        ["--shape", "chain", "--events", "30"],
+    )
+    for args in mixed:
+        r = py("benchmarks.generate", "--out", str(out), *args)
+        assert r.returncode == 2, args
+        assert "other file(s)" in r.stderr and "would be mixed with them" in r.stderr
+    assert len(list(out.glob("*.jsonl"))) == 15
+    (tmp_path / "f").write_text("", encoding="utf-8")
+    r = py("benchmarks.generate", "--out", str(tmp_path / "f"), "--runs", "2")
+    assert r.stderr.splitlines()[-1].endswith(
+        f"--out {tmp_path / 'f'}: exists and is not a directory"
+    )
+
+
+def test_the_manifest_is_the_same_bytes_wherever_the_corpus_is_written(tmp_path: Path) -> None:
+    for shape in (
+        ["--runs", "5", "--layout", "single-file"],
+        ["--shape", "chain", "--events", "40"],
+        ["--shape", "diamond", "--events", "40", "--width", "3"],
+        ["--shape", "history", "--lines", "30"],
+    ):
+        generate(tmp_path / "a" / shape[1], *shape)
+        generate(tmp_path / "b" / shape[1], *shape)
+        a = {f.name: f.read_bytes() for f in (tmp_path / "a" / shape[1]).iterdir()}
+        b = {f.name: f.read_bytes() for f in (tmp_path / "b" / shape[1]).iterdir()}
+        assert a == b and len(a) == 2, shape
+
+
+def test_the_harness_reuses_a_corpus_whose_folder_was_moved(tmp_path: Path) -> None:
+    def bench(work: Path) -> subprocess.CompletedProcess[str]:
+        return py(
+            "benchmarks.run", "--runs", "20", "--layouts", "single-file", "--work", str(work),
+            "--skip", "report,incremental,dirty", "--history-lines", "0", "--dag-sizes", "",
+        )  # fmt: skip
+
+    r = bench(tmp_path / "w1")
+    assert r.returncode == 0, r.stderr[-2000:]
+    shutil.move(tmp_path / "w1", tmp_path / "w2")
+    r = bench(tmp_path / "w2")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "generated" not in r.stderr  # reused, and read where it now is
+    base = json.loads(r.stdout.partition("\n\n")[0])["results"][0]
+    assert base["step"] == "baseline" and base["check"]["ok"] is True
+    assert base["cmd"][-1] == "<work>/corpus-single-file-20/events-0000000.jsonl"
