@@ -1276,7 +1276,71 @@ def _fmt(v: float | None) -> str:
 
 
 def _csv_ints(s: str) -> list[int]:
-    return [int(x.replace("_", "")) for x in s.split(",") if x.strip()]
+    try:
+        return [int(x.replace("_", "")) for x in s.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{s!r} is not a comma-separated list of whole numbers"
+        ) from None
+
+
+SKIPPABLE = ("seed", "runs", "report", "incremental", "dirty", "blank", "history", "dag")
+
+
+def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse, before the first step, what would fail or mean nothing hours later."""
+    bad = sorted(a.skip - set(SKIPPABLE))
+    if bad:
+        ap.error(f"--skip: unknown step(s) {', '.join(bad)} (known: {','.join(SKIPPABLE)})")
+    for lay in a.layouts:
+        if lay not in ("single-file", "per-run"):
+            ap.error(f"unknown layout {lay!r}")
+    if "runs" not in a.skip and not (a.runs and a.layouts):
+        ap.error("--runs and --layouts need at least one value each (or --skip runs)")
+    if a.seed_scorer and "seed" not in a.skip and not a.runs:
+        ap.error("--seed-scorer times run files of the smallest --runs corpus: give --runs")
+    stress = generate.STRESS_FIXED
+    for name, values, least in (
+        ("--runs", a.runs, 1),
+        ("--seed", [a.seed], 0),
+        ("--history-lines", [a.history_lines], 0),
+        ("--dag-repeat", [a.dag_repeat], 1),
+        ("--diamond-width", [a.diamond_width], 1),
+        ("--seed-sample", [a.seed_sample], 1),
+        # the smallest chain: run.start, four verdicts, one event, ten fixes, two ends
+        ("--dag-sizes", a.dag_sizes if "dag" not in a.skip else [], stress + 1),
+        ("--dag-floor", [a.dag_floor] if "dag" not in a.skip else [], stress + 1),
+    ):
+        for v in values:
+            if v < least:
+                ap.error(f"{name} must be at least {least} (got {v})")
+    diamonds = [n for n in a.dag_sizes if n <= a.diamond_max] if "dag" not in a.skip else []
+    if diamonds and min(diamonds) < stress + a.diamond_width:
+        ap.error(
+            f"--dag-sizes: {min(diamonds)} events is too few for a diamond of --diamond-width "
+            f"{a.diamond_width} (at least {stress + a.diamond_width})"
+        )
+    if not a.timeout > 0:
+        ap.error(f"--timeout must be above 0 seconds (got {a.timeout})")
+    if a.seed_scorer and "seed" not in a.skip and not os.path.isfile(a.seed_scorer):
+        ap.error(f"--seed-scorer {a.seed_scorer}: no such file")
+    if a.runscore is not None:
+        words = shlex.split(a.runscore)
+        if not words:
+            ap.error("--runscore is empty")
+        if shutil.which(words[0]) is None:
+            ap.error(f"--runscore {a.runscore!r}: {words[0]} not found")
+    if os.path.exists(a.work) and not os.path.isdir(a.work):
+        ap.error(f"--work {a.work}: exists and is not a directory")
+    if a.json:
+        # checked now: the result is written last, after every step has run
+        parent = os.path.dirname(os.path.abspath(a.json))
+        while not os.path.exists(parent):
+            parent = os.path.dirname(parent)
+        if os.path.isdir(a.json):
+            ap.error(f"--json {a.json}: is a directory")
+        if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+            ap.error(f"--json {a.json}: {parent} is not a writable directory")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1335,9 +1399,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--diamond-width", type=int, default=100, help="parents per diamond event")
     ap.add_argument(
         "--skip",
-        type=lambda s: set(s.split(",")),
+        type=lambda s: {x for x in s.split(",") if x},
         default=set(),
-        help="comma-separated: seed,runs,report,incremental,dirty,blank,history,dag",
+        help=f"steps not to run, comma-separated: {','.join(SKIPPABLE)}",
     )
     ap.add_argument(
         "--runscore",
@@ -1355,9 +1419,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--timeout", type=float, default=3600.0, help="seconds per step")
     a = ap.parse_args(argv)
-    for lay in a.layouts:
-        if lay not in ("single-file", "per-run"):
-            ap.error(f"unknown layout {lay!r}")
+    _check_args(ap, a)
     b = Bench(a)
     started = time.time()
     if a.seed_scorer and "seed" not in a.skip:

@@ -877,3 +877,34 @@ def test_the_harness_reuses_a_corpus_whose_folder_was_moved(tmp_path: Path) -> N
     base = json.loads(r.stdout.partition("\n\n")[0])["results"][0]
     assert base["step"] == "baseline" and base["check"]["ok"] is True
     assert base["cmd"][-1] == "<work>/corpus-single-file-20/events-0000000.jsonl"
+
+
+def test_the_harness_refuses_bad_options_before_the_first_step(tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    (tmp_path / "file").write_text("", encoding="utf-8")
+    f = str(tmp_path / "file")
+    for args, why in (
+        (["--runs", "abc"], "argument --runs: 'abc' is not a comma-separated list of whole numbers"),
+        (["--runs", "0"], "--runs must be at least 1 (got 0)"),
+        (["--runs", ","], "--runs and --layouts need at least one value each (or --skip runs)"),
+        (["--layouts", ","], "--runs and --layouts need at least one value each (or --skip runs)"),
+        (["--skip", "dags"], "--skip: unknown step(s) dags (known: "
+         "seed,runs,report,incremental,dirty,blank,history,dag)"),
+        (["--seed", "-1"], "--seed must be at least 0 (got -1)"),
+        (["--timeout", "-1"], "--timeout must be above 0 seconds (got -1.0)"),
+        (["--history-lines", "-3"], "--history-lines must be at least 0 (got -3)"),
+        (["--dag-repeat", "0"], "--dag-repeat must be at least 1 (got 0)"),
+        (["--dag-sizes", "10"], "--dag-sizes must be at least 18 (got 10)"),
+        (["--dag-sizes", "20", "--diamond-width", "5"],
+         "--dag-sizes: 20 events is too few for a diamond of --diamond-width 5 (at least 22)"),
+        (["--seed-scorer", str(tmp_path / "none.sh")], f"--seed-scorer {tmp_path / 'none.sh'}: no such file"),
+        (["--seed-sample", "0"], "--seed-sample must be at least 1 (got 0)"),
+        (["--runscore", str(tmp_path / "rs")], f"--runscore '{tmp_path / 'rs'}': {tmp_path / 'rs'} not found"),
+        (["--json", str(tmp_path)], f"--json {tmp_path}: is a directory"),
+        (["--json", f + "/r.json"], f"--json {f}/r.json: {f} is not a writable directory"),
+        (["--work", f], f"--work {f}: exists and is not a directory"),
+    ):  # fmt: skip
+        r = py("benchmarks.run", "--runs", "20", "--work", str(work), *args)
+        assert (r.returncode, r.stdout) == (2, ""), args
+        assert r.stderr.splitlines()[-1] == f"python -m benchmarks.run: error: {why}"
+        assert not work.exists()  # refused before any step
