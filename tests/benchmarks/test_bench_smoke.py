@@ -101,6 +101,27 @@ def independent_expect(events: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def undocumented(*docs: Any) -> set[str]:
+    """Keys of these JSON objects (nested too) that benchmarks/README.md does not name."""
+    text = (REPO / "benchmarks" / "README.md").read_text(encoding="utf-8")
+    keys: set[str] = set()
+
+    def walk(x: Any, name: str = "") -> None:
+        if isinstance(x, dict):
+            # per_archetype and diffs are keyed by data (archetypes, counts), not schema
+            if name not in ("per_archetype", "sha256", "kinds"):
+                keys.update(x)
+            for k, v in x.items():
+                walk(v, k)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v, name)
+
+    for d in docs:
+        walk(d)
+    return {k for k in keys if f"`{k}`" not in text}
+
+
 def test_generator_is_deterministic_and_layouts_agree(tmp_path: Path) -> None:
     a = generate(tmp_path / "a", "--runs", "40", "--layout", "single-file", "--seed", "3")
     b = generate(tmp_path / "b", "--runs", "40", "--layout", "single-file", "--seed", "3")
@@ -185,6 +206,7 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
     # Results are kept and compared across machines: no absolute path of this one.
     assert str(work) not in out.read_text() and sys.executable not in out.read_text()
     assert any(c.startswith("<work>/") for x in doc["results"] for c in x["cmd"])
+    assert undocumented(doc) == set()  # every field is in benchmarks/README.md
     # stdout is the same JSON, then the markdown tables.
     head, _, md = r.stdout.partition("\n\n")
     assert json.loads(head) == doc
@@ -720,6 +742,7 @@ def test_a_step_that_exits_non_zero_fails_the_harness(tmp_path: Path, fail: str)
     ext = doc["results"][1]
     assert ext["failed"] == want.split(": ", 1)[1] and ext["check"]["ok"] is False
     assert "x_baseline" not in ext  # a failed step's time is compared with nothing
+    assert undocumented(doc) == set()
     assert doc["targets"] == []  # a crash in 5 ms is no target met
     assert doc["notes"] == ["per-run 30: extract failed, the steps after it were not run"]
     assert f"| **FAILED** exit {code}: {said} |" in r.stdout
@@ -859,6 +882,8 @@ def test_the_manifest_is_the_same_bytes_wherever_the_corpus_is_written(tmp_path:
         a = {f.name: f.read_bytes() for f in (tmp_path / "a" / shape[1]).iterdir()}
         b = {f.name: f.read_bytes() for f in (tmp_path / "b" / shape[1]).iterdir()}
         assert a == b and len(a) == 2, shape
+        manifest = next(json.loads(v) for k, v in a.items() if k.endswith(".json"))
+        assert undocumented(manifest) == set(), shape
 
 
 def test_the_harness_reuses_a_corpus_whose_folder_was_moved(tmp_path: Path) -> None:
