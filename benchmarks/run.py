@@ -265,6 +265,9 @@ def missing_command(m: dict[str, Any]) -> bool:
 # --------------------------------------------------------------------------- checks
 
 
+PER_ARCHETYPE = ("records", "findings_total", "findings_useful", "fixes_applied")
+
+
 def history_stats(path: Path) -> dict[str, Any]:
     """Counts over a history file, read by DuckDB with declared columns (not timed)."""
     import duckdb
@@ -294,7 +297,20 @@ def history_stats(path: Path) -> dict[str, Any]:
         """,
         {"f": str(path), "c": cols},
     ).fetchall()[0]
+    per = con.execute(
+        """
+        SELECT archetype, count(*), sum(findings_total), sum(findings_useful),
+               sum(fixes_applied)
+        FROM read_json($f, format='newline_delimited', columns=$c)
+        WHERE scoring_version = 'effectiveness/v1'
+        GROUP BY archetype ORDER BY archetype
+        """,
+        {"f": str(path), "c": cols},
+    ).fetchall()
     return {
+        "per_archetype": {
+            str(a): dict(zip(PER_ARCHETYPE, map(int, rest), strict=True)) for a, *rest in per
+        },
         "lines": row[0],
         "records": row[1],
         "distinct_run_archetypes": row[2],
@@ -347,6 +363,14 @@ def check_history(stats: dict[str, Any], exp: dict[str, Any]) -> dict[str, Any]:
     diffs = {
         k: {"history": stats.get(k), "generator": exp[k]} for k in keys if stats.get(k) != exp[k]
     }
+    # Per reviewer too: a fix attributed to the wrong verdict keeps every sum right.
+    got, want = stats.get("per_archetype") or {}, exp.get("per_archetype")
+    if want is not None and got != want:
+        diffs["per_archetype"] = {
+            a: {"history": got.get(a), "generator": want.get(a)}
+            for a in sorted(set(got) | set(want))
+            if got.get(a) != want.get(a)
+        }
     if stats.get("distinct_run_archetypes") != stats.get("records"):
         diffs["duplicate_records"] = {
             "history": stats.get("records"),
@@ -397,8 +421,15 @@ def _jq_alt(a: Any, b: Any) -> Any:
 
 
 def add_expect(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
-    keys = ("records", "findings_total", "findings_useful", "fixes_applied")
-    return {k: a[k] + b[k] for k in keys}
+    out: dict[str, Any] = {k: a[k] + b[k] for k in PER_ARCHETYPE}
+    per: dict[str, dict[str, int]] = {}
+    for side in (a, b):
+        for arch, d in side.get("per_archetype", {}).items():
+            mine = per.setdefault(arch, dict.fromkeys(PER_ARCHETYPE, 0))
+            for k in PER_ARCHETYPE:
+                mine[k] += d.get(k, 0)
+    out["per_archetype"] = per
+    return out
 
 
 # --------------------------------------------------------------------------- steps

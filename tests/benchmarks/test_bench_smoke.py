@@ -933,3 +933,44 @@ def test_the_harness_refuses_bad_options_before_the_first_step(tmp_path: Path) -
         assert (r.returncode, r.stdout) == (2, ""), args
         assert r.stderr.splitlines()[-1] == f"python -m benchmarks.run: error: {why}"
         assert not work.exists()  # refused before any step
+
+
+def test_the_history_check_holds_each_reviewer_to_the_generator(tmp_path: Path) -> None:
+    # One fix attributed to the wrong reviewer: every sum over the history is still right.
+    from benchmarks import run as bench
+
+    def rec(run: str, arch: str, total: int, useful: int, fixes: int) -> str:
+        return json.dumps(
+            {"run_id": run, "archetype": arch, "scoring_version": "effectiveness/v1",
+             "findings_total": total, "findings_useful": useful, "fixes_applied": fixes}
+        )  # fmt: skip
+
+    def per(records: int, total: int, useful: int, fixes: int) -> dict[str, int]:
+        return dict(zip(bench.PER_ARCHETYPE, (records, total, useful, fixes), strict=True))
+
+    exp = {
+        "records": 2,
+        "findings_total": 5,
+        "findings_useful": 3,
+        "fixes_applied": 2,
+        "per_archetype": {"guardian": per(1, 3, 2, 2), "skeptic": per(1, 2, 1, 0)},
+    }
+    hist = tmp_path / "h.jsonl"
+    hist.write_text(rec("r1", "guardian", 3, 2, 1) + "\n" + rec("r1", "skeptic", 2, 1, 1) + "\n")
+    chk = bench.check_history(bench.history_stats(hist), exp)
+    assert chk["ok"] is False
+    assert chk["diffs"] == {
+        "per_archetype": {
+            "guardian": {"history": per(1, 3, 2, 1), "generator": per(1, 3, 2, 2)},
+            "skeptic": {"history": per(1, 2, 1, 1), "generator": per(1, 2, 1, 0)},
+        }
+    }
+    hist.write_text(rec("r1", "guardian", 3, 2, 2) + "\n" + rec("r1", "skeptic", 2, 1, 0) + "\n")
+    assert bench.check_history(bench.history_stats(hist), exp)["ok"] is True
+    # the incremental's expectation adds the new runs' reviewers to the corpus's
+    more = {**exp, "per_archetype": {"sage": per(1, 1, 0, 0), "skeptic": per(1, 2, 1, 0)}}
+    assert bench.add_expect(exp, more)["per_archetype"] == {
+        "guardian": per(1, 3, 2, 2),
+        "skeptic": per(2, 4, 2, 0),
+        "sage": per(1, 1, 0, 0),
+    }
