@@ -156,21 +156,22 @@ def measure(
         p.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
         try:
             child = json.loads(said.read_text(encoding="utf-8"))
-        except (OSError, ValueError):  # killed before it could say: the launcher's own
-            child = {
-                "wall_s": wall,
-                "cpu_s": ru.ru_utime + ru.ru_stime,
-                "max_rss_kib": ru.ru_maxrss,
-                "rc": p.returncode,
-            }
+        except (OSError, ValueError):
+            # Killed before it could say. The launcher's own rusage is not the command's:
+            # its peak RSS is this process's at the fork (320 MB for a `sleep` while the
+            # harness held 300 MB), and the command's CPU was never waited for. Unknown.
+            child = {"wall_s": wall, "cpu_s": None, "max_rss_kib": None, "rc": p.returncode}
         err.seek(0)
         stderr = err.read().decode("utf-8", "replace")
     res: dict[str, Any] = {
         "cmd": [os.path.basename(c) if i == 0 else c for i, c in enumerate(cmd)],
         "rc": child["rc"],
         "wall_s": round(child["wall_s"], 4),
-        "cpu_s": round(child["cpu_s"], 4),
-        "max_rss_mb": round(child["max_rss_kib"] / 1024, 1),  # Linux reports KiB
+        "cpu_s": None if child["cpu_s"] is None else round(child["cpu_s"], 4),
+        # Linux reports KiB
+        "max_rss_mb": None
+        if child["max_rss_kib"] is None
+        else round(child["max_rss_kib"] / 1024, 1),
         "load_before": round(load, 2),
         "timed_out": timed_out.is_set(),
         "stderr_tail": stderr[-1500:],
@@ -468,7 +469,7 @@ class Bench:
         self.results.append(r)
         print(
             f"  {corpus:28s} {step:22s} {m.get('wall_s', 0):9.3f} s "
-            f"{m.get('max_rss_mb', 0):9.1f} MiB rc={m.get('rc')}",
+            f"{_opt(m.get('max_rss_mb'), '9.1f'):>9s} MiB rc={m.get('rc')}",
             file=sys.stderr,
             flush=True,
         )
@@ -957,7 +958,7 @@ class Bench:
             seed={
                 "runs": len(files),
                 "s_per_run": round(m["wall_s"] / len(files), 4),
-                "cpu_s_per_run": round(m["cpu_s"] / len(files), 4),
+                "cpu_s_per_run": None if m["cpu_s"] is None else round(m["cpu_s"] / len(files), 4),
                 **_seed_provenance(Path(script)),
             },
             check={"ok": ok, "records": lines, "expected": len(want)},
@@ -1235,9 +1236,9 @@ def _failure(r: dict[str, Any]) -> str:
 
 
 def _ratio(m: dict[str, Any], base: dict[str, Any]) -> dict[str, float | None]:
-    def r(a: float, b: float) -> float | None:
-        # against a failed step, no ratio: its time measured nothing
-        return round(a / b, 3) if b and not base.get("failed") else None
+    def r(a: float | None, b: float | None) -> float | None:
+        # against a failed step, no ratio: its time measured nothing; unknown stays unknown
+        return round(a / b, 3) if a is not None and b and not base.get("failed") else None
 
     # CPU time ratios are shown too: on a shared machine they move less than wall time.
     return {
@@ -1274,8 +1275,8 @@ def markdown(doc: dict[str, Any]) -> str:
         if r.get("failed"):
             status = "**FAILED** " + r["failed"].replace("|", "\\|")
         lines.append(
-            f"| {r['corpus']} | {r['step']} | {r['wall_s']:.3f} | {r['cpu_s']:.2f} "
-            f"| {r['max_rss_mb']:.0f} | {_fmt(x.get('wall'))} | {_fmt(x.get('cpu'))} "
+            f"| {r['corpus']} | {r['step']} | {r['wall_s']:.3f} | {_opt(r['cpu_s'], '.2f')} "
+            f"| {_opt(r['max_rss_mb'], '.0f')} | {_fmt(x.get('wall'))} | {_fmt(x.get('cpu'))} "
             f"| {_fmt(x.get('rss'))} "
             f"| {r['load_before']:.2f} | {status} |"
         )
@@ -1304,6 +1305,11 @@ def _fmt(v: float | None) -> str:
     if v is None:
         return "—"
     return f"{v:,.2f}" if abs(v) < 1000 else f"{v:,.0f}"
+
+
+def _opt(v: float | None, spec: str) -> str:
+    """``v`` formatted by ``spec``, or a dash when unknown (a step killed by its timeout)."""
+    return "—" if v is None else format(v, spec)
 
 
 def _csv_ints(s: str) -> list[int]:

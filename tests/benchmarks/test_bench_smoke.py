@@ -974,3 +974,33 @@ def test_the_history_check_holds_each_reviewer_to_the_generator(tmp_path: Path) 
         "skeptic": per(2, 4, 2, 0),
         "sage": per(1, 1, 0, 0),
     }
+
+
+def test_a_timed_out_step_has_no_peak_rss_or_cpu_time_rather_than_the_harness(
+    tmp_path: Path,
+) -> None:
+    # Killed with its launcher, the command never reports its rusage; the launcher's own
+    # peak is this process's at the fork (here over 300 MB for a sleep): unknown, not that.
+    import argparse
+
+    import benchmarks.run as bench
+
+    held = bytearray(300 << 20)
+    held[:: 1 << 12] = b"x" * len(held[:: 1 << 12])
+    m = bench.measure([sys.executable, "-c", "import time; time.sleep(5)"], timeout=0.5)
+    del held
+    assert m["timed_out"] is True and m["rc"] == -9
+    assert m["max_rss_mb"] is None and m["cpu_s"] is None and m["wall_s"] > 0
+    b = bench.Bench(argparse.Namespace(work=str(tmp_path), runscore=None, layouts=[], runs=[]))
+    r = b.record("per-run 10", "extract", m, check=bench.exited({"ok": True}, m))
+    assert r["failed"] == "exit -9, timed out"
+    doc = {
+        "machine": {"cores": 2, "cpu": "x", "memory_gib": 1, "python": "3", "duckdb": "2"},
+        "params": {"seed": 7},
+        "results": b.results,
+        "targets": b.targets(),
+        "notes": [],
+    }
+    row = next(x for x in bench.markdown(doc).splitlines() if "| extract |" in x)
+    assert row.startswith(f"| per-run 10 | extract | {m['wall_s']:.3f} | — | — | — | — | — |")
+    assert row.endswith("| **FAILED** exit -9, timed out |")
