@@ -1332,6 +1332,15 @@ def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     for lay in a.layouts:
         if lay not in ("single-file", "per-run"):
             ap.error(f"unknown layout {lay!r}")
+    for name, values in (
+        ("--runs", a.runs),
+        ("--layouts", a.layouts),
+        ("--dag-sizes", a.dag_sizes),
+    ):
+        twice = sorted({str(v) for v in values if values.count(v) > 1})
+        if twice:
+            # each (corpus, step) names one row: compare and summary pair rows by it
+            ap.error(f"{name}: {', '.join(twice)} given twice")
     if "runs" not in a.skip and not (a.runs and a.layouts):
         ap.error("--runs and --layouts need at least one value each (or --skip runs)")
     if a.seed_scorer and "seed" not in a.skip and not a.runs:

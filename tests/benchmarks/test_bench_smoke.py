@@ -912,6 +912,8 @@ def test_the_harness_refuses_bad_options_before_the_first_step(tmp_path: Path) -
         (["--runs", "abc"], "argument --runs: 'abc' is not a comma-separated list of whole numbers"),
         (["--runs", "0"], "--runs must be at least 1 (got 0)"),
         (["--runs", ","], "--runs and --layouts need at least one value each (or --skip runs)"),
+        (["--runs", "20,30,20"], "--runs: 20 given twice"),
+        (["--layouts", "per-run,per-run"], "--layouts: per-run given twice"),
         (["--layouts", ","], "--runs and --layouts need at least one value each (or --skip runs)"),
         (["--skip", "dags"], "--skip: unknown step(s) dags (known: "
          "seed,runs,report,incremental,dirty,blank,history,dag)"),
