@@ -6,6 +6,7 @@ import functools
 import os
 import tempfile
 import threading
+import weakref
 
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import UsageError
@@ -45,7 +46,7 @@ def _memory_limit_error(value: str) -> str | None:
     throwaway database (~0.03 s), so that a typo is a usage error before any work starts
     rather than a traceback from the first connection (or, for 0MB, its first query)."""
     try:
-        probe = duckdb.connect(config={"memory_limit": value})
+        probe = tracked(duckdb.connect(config={"memory_limit": value}))
     except duckdb.Error as e:
         return str(e).splitlines()[0]
     try:
@@ -147,10 +148,42 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     # growing the process (history of 100k runs in one pass stays under ~2 GB).
     config["memory_limit"] = env_memory_limit()
     config["temp_directory"] = env_temp_dir()
-    con = duckdb.connect(database, read_only=read_only, config=config)
+    con = tracked(duckdb.connect(database, read_only=read_only, config=config))
     # Progress bars would write to the terminal behind the CLI's back (stdout is data).
     con.execute("SET enable_progress_bar = false")
     return con
+
+
+#: Every connection open in this process (``tracked``), for ``interrupt_all``.
+_open: weakref.WeakSet[duckdb.DuckDBPyConnection] = weakref.WeakSet()
+_open_lock = threading.Lock()
+
+
+def tracked(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """``con``, noted as one ``interrupt_all`` stops. Every connection and cursor the engine
+    opens goes through here (``connect`` and ``cursor`` do it; tests/test_duck.py checks
+    the sources for any other)."""
+    with _open_lock:
+        _open.add(con)
+    return con
+
+
+def interrupt_all() -> None:
+    """Interrupt the query each open connection runs (an idle one is not affected: its
+    next query runs as usual). Safe from any thread: the CLI calls it from the thread that
+    watches for Ctrl-C.
+
+    DuckDB's Python package looks for a Ctrl-C only in some of its waits: in a query that
+    its worker threads run (``SELECT count(*) FROM range(100000000000)`` through Arrow) it
+    never saw one, and the query ran to its end, minutes later. ``interrupt`` stops it
+    wherever it is."""
+    with _open_lock:
+        cons = list(_open)
+    for con in cons:
+        try:
+            con.interrupt()
+        except duckdb.Error:
+            pass  # closed meanwhile: nothing of it runs
 
 
 #: The settings set on a connection itself (a setting left at its default reads GLOBAL).
@@ -164,7 +197,7 @@ def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     defaults of the per-connection ones (measured: a ``SET TimeZone = 'UTC'`` on ``con``
     is not seen by its cursor), so every one that differs is copied.
     """
-    cur = con.cursor()
+    cur = tracked(con.cursor())
     mine = dict(con.execute(_LOCAL_SETTINGS).fetchall())
     theirs = dict(
         cur.execute(

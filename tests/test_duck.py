@@ -16,6 +16,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import runscore
@@ -55,6 +56,52 @@ def test_the_check_finds_a_direct_call() -> None:
         assert _DIRECT.search(line), line
     for line in ("duck.sql(con, q)", "duck.register(con, 'x', t)", "atexit.register(f, name)"):
         assert not _DIRECT.search(line), line
+
+
+#: A connection opened (``duckdb.connect``, ``con.cursor()``): on its line, ``tracked(``.
+_OPENS = re.compile(r"\bduckdb\.connect\(|\.cursor\(\)")
+
+
+def test_every_connection_the_engine_opens_is_one_ctrl_c_interrupts() -> None:
+    # The CLI's Ctrl-C watcher interrupts the connections db.tracked noted (db.interrupt_all):
+    # a query on one it never saw ran on to its end after a Ctrl-C.
+    opens = [
+        (f"{p.relative_to(PKG)}:{n}", line.split("#", 1)[0])
+        for p in _sources()
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if _OPENS.search(line.split("#", 1)[0])
+    ]
+    assert [where for where, code in opens if "tracked(" not in code] == []
+    assert len(opens) >= 5  # db.connect, db.cursor, the packs' cursors, export's file
+
+
+def test_interrupt_all_stops_the_query_of_every_open_connection() -> None:
+    import threading
+    import time
+
+    from runscore.engine import db
+
+    con = db.connect()
+    cur = db.cursor(con)
+    errors: list[str] = []
+
+    def long_query(c: Any) -> None:
+        try:  # hours of work: only an interrupt ends it
+            c.execute("SELECT sum(hash(i)) FROM range(10000000000000) t(i)").fetchall()
+        except Exception as e:
+            errors.append(type(e).__name__)
+
+    threads = [threading.Thread(target=long_query, args=(c,), daemon=True) for c in (con, cur)]
+    for t in threads:
+        t.start()
+    # Again until both have stopped: an interrupt before a query starts leaves it running.
+    deadline = time.monotonic() + 120
+    while any(t.is_alive() for t in threads) and time.monotonic() < deadline:
+        db.interrupt_all()
+        for t in threads:
+            t.join(timeout=0.2)
+    assert errors == ["InterruptException", "InterruptException"]
+    assert con.execute("SELECT 1").fetchall() == [(1,)]  # an idle one is not affected
 
 
 def _fresh(code: str, cwd: Path) -> dict[str, object]:

@@ -1003,7 +1003,7 @@ def _extract(
             "SELECT run_id, status, reason, locations FROM run_status ORDER BY first_ord"
         ).fetchall()
         result = ExtractResult(
-            _records_at=con.cursor(),
+            _records_at=db.tracked(con.cursor()),
             version=version,
             excluded=excluded,
             files_read=len(readable),
@@ -1387,7 +1387,7 @@ class _KeysAhead:
     def __init__(self, con: duckdb.DuckDBPyConnection, history_path: str) -> None:
         self._path = history_path
         # A cursor: its own connection to the same database, to query on another thread.
-        self._cur = con.cursor()
+        self._cur = db.tracked(con.cursor())
         self._read_ok = False
         self._seen: tuple[_Identity, _Identity] = (None, None)
         self._thread = threading.Thread(target=self._read, name="runscore-history-keys")

@@ -1394,7 +1394,7 @@ def _write_duckdb(
     tmp = _tmp_beside(target, ".tmp")
     os.unlink(tmp)  # DuckDB creates the file itself
     try:
-        out = duckdb.connect(tmp)
+        out = db.tracked(duckdb.connect(tmp))
         try:
             out.execute("SET TimeZone = 'UTC'")
             for name in names:

@@ -8,9 +8,13 @@ stopped by ``con.interrupt()`` from a timer thread (what DuckDB does on a Ctrl-C
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -201,3 +205,48 @@ def test_ctrl_c_while_a_batch_is_read_interrupts_the_read(tmp_path: Path) -> Non
         timeout=300,
     )
     assert res.stdout.split() == ["KeyboardInterrupt", "InterruptException"], res.stderr
+
+
+#: Hours of work for DuckDB's worker threads.
+_ENDLESS = "SELECT sum(hash(i)) FROM range(10000000000000) t(i)"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of process ``pid`` so far (every thread's)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_a_real_ctrl_c_stops_a_query_that_duckdbs_threads_run(tmp_path: Path, hh: Any) -> None:
+    """A SIGINT sent to the process while DuckDB's worker threads run a query: DuckDB's
+    Python package did not look for it (with more than one thread), and the query ran on
+    to its end, hours here; the CLI's watcher interrupts it (``db.interrupt_all``)."""
+    # Two threads: with one, the main thread runs the query itself and DuckDB sees a Ctrl-C.
+    proc = hh.runscore(
+        "sql", "--history", str(tmp_path / "none.jsonl"), _ENDLESS, RUNSCORE_THREADS="2"
+    )
+    try:
+        # In the query, not in start-up (whose Ctrl-C is Python's own): start-up takes
+        # ~0.6 s of CPU, the query all it can get.
+        deadline = time.monotonic() + 300
+        while proc.poll() is None and _cpu_seconds(proc.pid) < 3 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert proc.poll() is None, proc.communicate()
+        signals = 0
+        # A minute on a loaded machine is generous (it takes ~0.05 s), and no time for the
+        # query, which runs for hours. Sent again should one be lost (not seen, in practice).
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline:
+            proc.send_signal(signal.SIGINT)
+            signals += 1
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out, err = proc.communicate()
+    assert (proc.returncode, out) == (130, b""), (signals, err)
+    # Each signal the process got before it was done says it once at most.
+    assert err.decode().splitlines() == ["error: interrupted"] * len(err.decode().splitlines())
+    assert 1 <= len(err.decode().splitlines()) <= signals
