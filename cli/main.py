@@ -26,6 +26,7 @@ from typing import Any, NoReturn, Self
 import click
 from runscore import __version__
 from runscore.cli.exitcodes import ExitCode
+from runscore.engine import notes
 from runscore.engine.errors import (
     CannotAccess,
     LockTimeout,
@@ -272,6 +273,13 @@ _HELP_FOR_NO_ARGS: tuple[type[click.UsageError], ...] = tuple(
 )
 
 
+def _note(message: str) -> None:
+    """What the engine says outside any result, as the CLI's own notes are said."""
+    from runscore.cli.output import note  # local: only when there is something to say
+
+    note(message)
+
+
 def _help_hint(ctx: click.Context | None) -> str:
     """`` (see 'runscore CMD --help')``, where a usage error says the help of ``ctx``'s
     command is, as click's own usage errors do."""
@@ -380,6 +388,7 @@ def main() -> None:
     # encode a value (LANG=en_US.ISO-8859-1 and an emoji) it was a traceback.
     _outlive_the_reader("stdout", "utf-8")
     _outlive_the_reader("stderr")
+    notes.say = _note
     try:
         level = log_level()
     except UsageError:

@@ -403,6 +403,9 @@ def repair_cmd(
         output.note(f"{history_path}: {what}")
     else:
         extra = f"; backup {res.backup}" if res.backup else ""
+        if res.backup_kept:
+            # a repair killed after its backup, run again: no copy more per try
+            extra += " (made by an earlier repair that did not finish: the same bytes)"
         output.note(f"{res.target}: {res.kept} line(s) kept, {res.dropped} dropped{extra}")
     click.echo(res.target)
 

@@ -11,7 +11,10 @@ Rules shared by every pack (spec effectiveness §4):
 * writing through a symlink is refused (``O_NOFOLLOW`` as well as a check);
 * each write(2) of an append is first noted in the lock file (``_note_write``): a write
   that a ``kill -9`` cut short is undone by the next holder of the lock
-  (``_undo_cut_write``), so the history keeps only whole record groups.
+  (``_undo_cut_write``), so the history keeps only whole record groups;
+* the temporary files a killed process left beside the history (a repair's copy, its
+  backup in the making, the manifest's) are removed by the next holder of the lock
+  (``remove_left_temps``).
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ import fcntl
 import json
 import math
 import os
+import re
 import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from runscore.engine import sources
+from runscore.engine import notes, sources
 from runscore.engine.errors import CannotAccess, HistoryError, LockTimeout, UsageError
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
@@ -179,6 +183,7 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                     ) from None
                 time.sleep(0.05)
         _undo_cut_write(path, fd)
+        remove_left_temps(path)
         yield
     finally:
         os.close(fd)  # closing releases the flock
@@ -249,6 +254,69 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
                 os.close(fd)
     with contextlib.suppress(OSError):
         _note_write(lock_fd, b"")
+
+
+def temp_name(path: str) -> str:
+    """``.NAME.tmp-PID`` beside ``path``: where this process writes what it then renames
+    to ``path``. The PID tells the temporary files of a process that is gone."""
+    d, base = os.path.split(os.path.abspath(path))
+    return os.path.join(d, f".{base}.tmp-{os.getpid()}")
+
+
+#: What ``temp_name`` gives beside a history (group 1: the rest of its name) for the
+#: history itself, its manifest (``NAME.manifest.json``) and a repair's backup
+#: (``NAME.bak-<UTC time>``, ``history_tools``); group 2 is the PID.
+_LEFT_TEMP = r"(|\.manifest\.json|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)"
+
+
+def _process_gone(pid: int) -> bool:
+    if pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # another user's process: running
+    return False
+
+
+def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) -> list[str]:
+    """Remove the temporary files beside ``path`` (``temp_name``'s, of the history, its
+    manifest or a repair's backup) of runscore processes that are gone, and say each.
+
+    A process that writes them removes them on any error, a Ctrl-C included; only a
+    ``kill -9`` (an out-of-memory kill, a power cut) leaves one, a partial copy of the
+    file, one more for each try (``history repair --in-place`` killed, then run again).
+    The next holder of the history's lock removes them: every writer of those files
+    holds it, and a PID that is no process now is no writer. One whose PID runs (reused
+    since, or a process of another user) is left. Returns the paths removed."""
+    say = say or notes.say
+    folder, base = os.path.split(os.path.abspath(path))
+    pattern = re.compile(re.escape(f".{base}") + _LEFT_TEMP)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return []
+    removed: list[str] = []
+    prefix = f".{base}"  # a history beside 10k run logs: a regex for few of the names
+    for name in sorted(n for n in names if n.startswith(prefix)):
+        m = pattern.fullmatch(name)
+        if m is None or not _process_gone(int(m.group(2))):
+            continue
+        tmp = os.path.join(folder, name)
+        try:
+            if not stat.S_ISREG(os.lstat(tmp).st_mode):
+                continue  # not one runscore writes: left as it is
+            os.unlink(tmp)
+        except OSError:
+            continue  # gone meanwhile, or not ours to remove: nothing to say
+        removed.append(tmp)
+        say(
+            f"{tmp}: removed: a temporary file of runscore process {m.group(2)}, "
+            "which ended before it finished (killed)"
+        )
+    return removed
 
 
 def _json_default(o: Any) -> Any:
@@ -382,9 +450,8 @@ def said_of(path: str, tmp: str | None = None) -> Iterator[None]:
 def atomic_write(path: str, write: Callable[[str], None]) -> None:
     """Write a whole file atomically: ``write(tmp)`` fills a temp file in the same folder
     (made if missing), which is then renamed over ``path``."""
-    d = os.path.dirname(os.path.abspath(path))
-    os.makedirs(d, exist_ok=True)
-    tmp = os.path.join(d, f".{os.path.basename(path)}.tmp-{os.getpid()}")
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    tmp = temp_name(path)
     try:
         with said_of(path, tmp):
             write(tmp)

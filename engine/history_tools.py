@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import filecmp
 import os
+import re
 import shutil
 import stat
 from collections.abc import Iterator
@@ -80,6 +82,8 @@ class RepairResult:
     dropped: int
     backup: str | None = None
     changed: bool = True
+    #: ``backup`` was there already: an earlier repair's, of the history as it is now
+    backup_kept: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -88,6 +92,7 @@ class RepairResult:
             "kept": self.kept,
             "dropped": self.dropped,
             "backup": self.backup,
+            "backup_kept": self.backup_kept,
             "changed": self.changed,
             "issues": [i.as_dict() for i in self.check.issues + self.check.duplicates],
         }
@@ -274,8 +279,10 @@ def repair(
 
     Default: to a new file (``default_target``), never over an existing one unless
     ``force``. ``in_place``: under the history lock, copy the history to a backup
-    (``<history>.bak-<UTC time>``), write the repaired lines beside it and rename over
-    the history; an already clean history is left untouched.
+    (``<history>.bak-<UTC time>``; an earlier repair's that holds the same bytes is kept
+    instead, ``_same_backup``), write the repaired lines beside it and rename over the
+    history; an already clean history is left untouched. What a killed repair left
+    beside the history is removed when the lock is taken (``history.remove_left_temps``).
 
     Raises ``NothingReadable``, writing nothing, when the history has lines and repair
     would keep none of them (each not JSON, torn, ...), unless ``force``: as the reports
@@ -299,6 +306,8 @@ def repair(
             raise UsageError(f"{target}: is a directory")
         res = check(path)
         _refuse_keeping_nothing(res, in_place=False, force=force)
+        # No lock here: a repair to the same --out that still runs is told by its PID.
+        history.remove_left_temps(target)
         tmp = _tmp_beside(target)
         try:
             with history.said_of(target, tmp):
@@ -313,15 +322,15 @@ def repair(
         _refuse_keeping_nothing(res, in_place=True, force=force)
         if _dropped(res) == 0 and not _needs_newline(path):
             return RepairResult(res, path, path, len(res.keep), 0, changed=False)
-        backup = _backup_name(path)
-        try:
-            shutil.copy2(path, backup)
-            _fsync(backup)
-        except OSError as e:
-            # A full disk: half a backup is none (and shutil names the history, or no file)
-            _unlink(backup)
-            why = e.strerror or str(e)
-            raise CannotAccess(f"{path}: cannot copy it to its backup {backup}: {why}") from e
+        backup = _same_backup(path)
+        kept_backup = backup is not None
+        if backup is None:
+            backup = _backup_name(path)
+            _copy_to_backup(path, backup)
+        # Its history_size no longer describes this file: the next extract re-reads all.
+        # Dropped first: a repair killed between the two leaves a re-read, never a manifest
+        # trusted over the repaired history.
+        _unlink(effectiveness.manifest_path(path))
         tmp = _tmp_beside(path)
         try:
             with history.said_of(path, tmp):
@@ -330,9 +339,60 @@ def repair(
                 os.replace(tmp, path)
         finally:
             _unlink(tmp)
-        # Its history_size no longer describes this file: the next extract re-reads all.
-        _unlink(effectiveness.manifest_path(path))
-        return RepairResult(res, path, path, kept, _dropped(res), backup=backup)
+        return RepairResult(
+            res, path, path, kept, _dropped(res), backup=backup, backup_kept=kept_backup
+        )
+
+
+def _copy_to_backup(path: str, backup: str) -> None:
+    """Copy the history to ``backup``, whole or not at all: through a temporary file
+    (``history.temp_name``) renamed into place, so that a repair killed in the copy leaves
+    no half backup under a backup's name (one a user could restore, losing the rest) but a
+    temporary file, which the next holder of the lock removes."""
+    tmp = history.temp_name(backup)
+    try:
+        shutil.copy2(path, tmp)
+        _fsync(tmp)
+        os.replace(tmp, backup)
+    except OSError as e:
+        # A full disk: half a backup is none (and shutil names the history, or no file)
+        _unlink(tmp)
+        why = e.strerror or str(e)
+        raise CannotAccess(f"{path}: cannot copy it to its backup {backup}: {why}") from e
+    except BaseException:
+        _unlink(tmp)
+        raise
+
+
+def _same_backup(path: str) -> str | None:
+    """The newest backup (``_backup_name``) that holds the history's bytes as they are,
+    if any: a repair that was killed after its backup, run again, keeps that one instead
+    of making one more for each try. Backups of other contents are never touched."""
+    folder, base = os.path.split(os.path.abspath(path))
+    pattern = re.compile(re.escape(base) + _BACKUP_SUFFIX)
+    try:
+        size = os.stat(path).st_size
+        names = os.listdir(folder)
+    except OSError:
+        return None
+    found: list[tuple[float, str]] = []
+    for name in names:
+        if not pattern.fullmatch(name):
+            continue
+        cand = os.path.join(folder, name)
+        try:
+            st = os.lstat(cand)
+            if stat.S_ISREG(st.st_mode) and st.st_size == size:
+                found.append((st.st_mtime, cand))
+        except OSError:
+            continue
+    for _, cand in sorted(found, reverse=True):
+        try:
+            if filecmp.cmp(cand, path, shallow=False):
+                return os.path.join(os.path.dirname(path), os.path.basename(cand))
+        except OSError:
+            continue
+    return None
 
 
 def _same_owner_and_mode(path: str, tmp: str) -> None:
@@ -383,6 +443,10 @@ def _needs_newline(path: str) -> bool:
         return f.read(1) != b"\n"
 
 
+#: What ``_backup_name`` adds to the history's name.
+_BACKUP_SUFFIX = r"\.bak-\d{8}T\d{6}Z(?:-\d+)?"
+
+
 def _backup_name(path: str) -> str:
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     base = f"{path}.bak-{stamp}"
@@ -394,9 +458,8 @@ def _backup_name(path: str) -> str:
 
 
 def _tmp_beside(target: str) -> str:
-    d = os.path.dirname(os.path.abspath(target))
-    os.makedirs(d, exist_ok=True)
-    return os.path.join(d, f".{os.path.basename(target)}.tmp-{os.getpid()}")
+    os.makedirs(os.path.dirname(os.path.abspath(target)), exist_ok=True)
+    return history.temp_name(target)
 
 
 def _fsync(path: str) -> None:

@@ -231,3 +231,118 @@ def test_a_write_cut_by_a_kill_is_undone_whole_by_the_next_append(tmp_path: Path
     with history.locked(str(hist)):
         history.append_groups(str(hist), [['{"n":6}']])
     assert hist.read_bytes() == b'{"n":0}\n{"n":1}\n{"n":2}\n{"n":6}\n'
+
+
+#: Run in a child process (``python -c``, argv: WHERE, then runscore's arguments): the
+#: repair SIGKILLs itself when WHERE is reached, half a file written: in the copy of the
+#: history to its backup (``backup``), or in the repaired copy (``copy``).
+_DIE_IN_REPAIR = """
+import os, runpy, shutil, signal, sys
+from runscore.engine import history_tools
+WHERE = sys.argv[1]
+def half_then_die(src, dst):
+    with open(src, "rb") as f, open(dst, "wb") as out:
+        data = f.read()
+        out.write(data[: len(data) // 2])
+    os.kill(os.getpid(), signal.SIGKILL)
+if WHERE == "backup":
+    shutil.copy2 = lambda src, dst, **kw: half_then_die(src, dst)
+else:
+    history_tools._copy_lines = lambda src, tmp, keep: half_then_die(src, tmp)
+sys.argv = ["runscore", *sys.argv[2:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def _killed_in_repair(hh: Any, where: str, *args: str) -> tuple[int, str]:
+    """The PID of the repair killed at ``where``, and what it said on stderr first."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _DIE_IN_REPAIR, where, "history", "repair", *args],
+        env=hh.env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == -signal.SIGKILL, err.decode()
+    return proc.pid, err.decode()
+
+
+def _removed(path: Path, pid: int) -> str:
+    return (
+        f"{path}: removed: a temporary file of runscore process {pid}, which ended before "
+        "it finished (killed)"
+    )
+
+
+def _damaged_history(tmp_path: Path, hh: Any) -> Path:
+    events = tmp_path / "events"
+    hh.corpus(events, files=2, runs_per_file=2)
+    hist = tmp_path / "h.jsonl"
+    rc, _, err = hh.run_to_end("extract", str(events), "--history", str(hist))
+    assert rc == 0, err
+    with hist.open("ab") as f:
+        f.write(b'{"level":"info","msg":"not a record"}\n')  # a line repair drops
+    return hist
+
+
+def test_a_repair_killed_again_and_again_leaves_one_backup_and_no_temp_file(
+    tmp_path: Path, hh: Any
+) -> None:
+    # Each kill -9 of `history repair --in-place` left its temporary copy (.h.jsonl.tmp-PID)
+    # for good, and each try a backup more (the first, killed in the copy, half a history
+    # under a backup's name). The next holder of the lock removes a dead process's
+    # temporary files, saying so; a backup of the history as it is now is kept, not made again.
+    hist = _damaged_history(tmp_path, hh)
+    original = hist.read_bytes()
+
+    first, _ = _killed_in_repair(hh, "backup", str(hist), "--in-place")
+    (half,) = tmp_path.glob(".h.jsonl.bak-*.tmp-*")  # a temporary file, not a backup
+    assert half.name.endswith(f".tmp-{first}")
+    assert list(tmp_path.glob("h.jsonl.bak-*")) == []
+
+    second, err = _killed_in_repair(hh, "copy", str(hist), "--in-place")
+    assert err == _removed(half, first) + "\n"
+    (backup,) = tmp_path.glob("h.jsonl.bak-*")
+    assert backup.read_bytes() == original
+
+    third, err = _killed_in_repair(hh, "copy", str(hist), "--in-place")
+    assert err == _removed(tmp_path / f".h.jsonl.tmp-{second}", second) + "\n"
+    assert list(tmp_path.glob("h.jsonl.bak-*")) == [backup]  # that one, no second
+    assert hist.read_bytes() == original  # every kill left the history as it was
+
+    rc, out, err = hh.run_to_end("history", "repair", str(hist), "--in-place")
+    assert (rc, out) == (0, f"{hist}\n"), err
+    assert err == (
+        _removed(tmp_path / f".h.jsonl.tmp-{third}", third)
+        + f"\n{hist}:9: dropped: history line skipped: missing run_id; missing archetype; "
+        "missing ts; missing composite_score\n"
+        f"{hist}: 8 line(s) kept, 1 dropped; backup {backup} (made by an earlier repair "
+        "that did not finish: the same bytes)\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        ["events", "h.jsonl", "h.jsonl.lock", backup.name]
+    )
+    assert backup.read_bytes() == original
+    assert hist.read_bytes() == original[: original.rindex(b'{"level"')]
+
+
+def test_a_temp_file_of_a_killed_repair_goes_with_the_next_writer_or_repair(
+    tmp_path: Path, hh: Any
+) -> None:
+    # Not only a repair: any command that takes the history's lock (here extract) removes
+    # it. A repair to --out takes no lock: the next one to that file removes its own kind.
+    hist = _damaged_history(tmp_path, hh)
+    pid, _ = _killed_in_repair(hh, "copy", str(hist), "--in-place")
+    tmp = tmp_path / f".h.jsonl.tmp-{pid}"
+    assert tmp.exists()
+    rc, _, err = hh.run_to_end("extract", str(tmp_path / "events"), "--history", str(hist))
+    assert (rc, err.splitlines()[0]) == (0, _removed(tmp, pid)), err
+    assert not tmp.exists()
+
+    out = tmp_path / "r.jsonl"
+    pid, _ = _killed_in_repair(hh, "copy", str(hist), "--out", str(out))
+    tmp = tmp_path / f".r.jsonl.tmp-{pid}"
+    assert tmp.exists() and not out.exists()
+    rc, _, err = hh.run_to_end("history", "repair", str(hist), "--out", str(out))
+    assert (rc, err.splitlines()[0]) == (0, _removed(tmp, pid)), err
+    assert not tmp.exists() and out.exists()
