@@ -438,7 +438,7 @@ def _watch_for_ctrl_c() -> None:
     ignored Ctrl-C (4 tries in 5, measured; every try with DuckDB 2.0.1) and ran on for
     minutes. Python also writes each signal's number to a wakeup file descriptor, at once,
     from the signal handler itself: this thread, woken by it, interrupts every open
-    connection (``db.interrupt_all``). The query stops with DuckDB's InterruptException,
+    connection and keeps any statement from starting after (``db.stop``). The query stops with DuckDB's InterruptException,
     then the KeyboardInterrupt still pending is raised: either says "interrupted", exit 130.
     Only the process's entry point does this (``main`` called in-process, by tests, leaves
     the caller's signals alone)."""
@@ -471,7 +471,7 @@ def _interrupt_queries_on_signal(read_end: int) -> None:
             # Not imported yet: no connection is open, and there is nothing to interrupt.
             db = sys.modules.get("runscore.engine.db")
             if db is not None:
-                db.interrupt_all()
+                db.stop()
 
 
 def _exit_without_teardown() -> None:

@@ -186,6 +186,26 @@ def interrupt_all() -> None:
             pass  # closed meanwhile: nothing of it runs
 
 
+#: Set once the process is stopping on a Ctrl-C (``stop``).
+_stopping = threading.Event()
+
+
+def stop() -> None:
+    """The process is stopping (a Ctrl-C): interrupt every query (``interrupt_all``), and
+    from now on start no statement (``stopping``, which the SQL runner asks before each).
+
+    An interrupt stops the statement that runs; a worker thread that runs several in turn
+    (a batch's read: load, project, drop) went on with the next ones, seconds more of an
+    extract of 10k runs, before the command could stop."""
+    _stopping.set()
+    interrupt_all()
+
+
+def stopping() -> bool:
+    """Has the process been told to stop (``stop``)?"""
+    return _stopping.is_set()
+
+
 #: The settings set on a connection itself (a setting left at its default reads GLOBAL).
 _LOCAL_SETTINGS = "SELECT name, value FROM duckdb_settings() WHERE scope = 'LOCAL'"
 

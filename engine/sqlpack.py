@@ -137,6 +137,9 @@ def execute(
         missing = [n for n in names if n not in params]
         if missing:
             raise SqlPackError(f"{ref}: missing bind parameter(s) {', '.join(missing)}")
+        if db.stopping():
+            # Ctrl-C: as if DuckDB had interrupted this statement (``errors.interrupted``)
+            raise SqlPackError(f"{ref}: interrupted") from KeyboardInterrupt()
         t0 = time.perf_counter()
         try:
             if names:

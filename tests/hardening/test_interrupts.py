@@ -250,3 +250,25 @@ def test_a_real_ctrl_c_stops_a_query_that_duckdbs_threads_run(tmp_path: Path, hh
     # Each signal the process got before it was done says it once at most.
     assert err.decode().splitlines() == ["error: interrupted"] * len(err.decode().splitlines())
     assert 1 <= len(err.decode().splitlines()) <= signals
+
+
+_AFTER_STOP = """
+from runscore.engine import db, errors, sqlpack
+con = db.connect()
+db.stop()
+try:
+    sqlpack.execute(con, "CREATE TABLE t AS SELECT 1 AS x")
+except Exception as e:
+    print(type(e).__name__, errors.interrupted(e), e)
+print(con.execute("SELECT count(*) FROM duckdb_tables()").fetchall())
+"""
+
+
+def test_no_statement_starts_once_the_process_stops_on_ctrl_c() -> None:
+    """An interrupt stops the statement that runs: a worker thread running a batch's
+    statements in turn went on with the next ones (seconds of an extract) before the
+    command stopped. In a process of its own: ``db.stop`` is for good."""
+    res = subprocess.run(
+        [sys.executable, "-c", _AFTER_STOP], capture_output=True, text=True, timeout=300
+    )
+    assert res.stdout == "SqlPackError True <inline>: interrupted\n[(0,)]\n", res.stderr
