@@ -434,12 +434,13 @@ def _watch_for_ctrl_c() -> None:
 
     Python runs its SIGINT handler (KeyboardInterrupt) on the main thread, between two
     bytecodes; the main thread waiting inside a DuckDB query runs none until the query
-    ends, and DuckDB looks for a Ctrl-C in some of its waits only: a long ``sql`` query
-    ignored Ctrl-C (4 tries in 5, measured; every try with DuckDB 2.0.1) and ran on for
-    minutes. Python also writes each signal's number to a wakeup file descriptor, at once,
-    from the signal handler itself: this thread, woken by it, interrupts every open
-    connection and keeps any statement from starting after (``db.stop``). The query stops with DuckDB's InterruptException,
-    then the KeyboardInterrupt still pending is raised: either says "interrupted", exit 130.
+    ends, and DuckDB looks for a Ctrl-C in some of its waits only: with more than one
+    thread, a long ``sql`` query ignored Ctrl-C (DuckDB 2.0.1: in most tries, or for
+    13-21 s) and ran on for minutes. Python also writes each signal's number to a wakeup
+    file descriptor, at once, from the signal handler itself: this thread, woken by it,
+    interrupts every open connection and keeps any statement from starting after
+    (``db.stop``). The query stops with DuckDB's InterruptException, then the
+    KeyboardInterrupt still pending is raised: either says "interrupted", exit 130.
     Only the process's entry point does this (``main`` called in-process, by tests, leaves
     the caller's signals alone)."""
     if threading.current_thread() is not threading.main_thread():
