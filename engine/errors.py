@@ -32,6 +32,20 @@ class NothingReadable(RunscoreError):
         self.problems = list(problems)
 
 
+class RejectedInputWarning(UserWarning):
+    """Input a call left out and goes on without (a line that is no event, an unreadable
+    file, a run that cannot be scored), said through ``warnings`` by an API call whose
+    result has no list of its own to hold it (``effectiveness.score_runs``: a table).
+
+    ``problems``: one ``(file, line, reason)`` each (line 0: the whole file), as
+    ``NothingReadable.problems``. ``warnings.simplefilter("error", RejectedInputWarning)``
+    makes any such input an error."""
+
+    def __init__(self, message: str, problems: Sequence[tuple[str, int, str]] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+
 class LockTimeout(RunscoreError):
     """Another process holds a lock we need (exit 4)."""
 

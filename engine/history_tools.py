@@ -105,8 +105,9 @@ def _require_file(path: str) -> None:
         raise UsageError(f"{path}: the history must be a file, not a directory")
 
 
-def check(path: str) -> CheckResult:
+def check(path: str | os.PathLike[str]) -> CheckResult:
     """Every line the readers would skip, every duplicate record, and counts by version."""
+    path = os.fspath(path)
     _require_file(path)
     con = effectiveness_history.connect()
     load = effectiveness_history.load_history(con, path)
@@ -268,8 +269,8 @@ def default_target(path: str) -> str:
 
 
 def repair(
-    path: str,
-    out: str | None = None,
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
     *,
     in_place: bool = False,
     force: bool = False,
@@ -289,6 +290,8 @@ def repair(
     take such a history for nothing read, an empty copy (or an emptied history) is not
     a repair anyone asked for without saying so.
     """
+    path = os.fspath(path)
+    out = None if out is None else os.fspath(out)
     # The arguments' clash first: it holds whatever the history is (or is not).
     if in_place and out is not None:
         raise UsageError("give either --out or --in-place, not both")

@@ -655,13 +655,13 @@ class _Root:
 
 
 def run_nightly(
-    roots: Sequence[str],
-    out: str = DEFAULT_OUT,
+    roots: sources.Paths,
+    out: str | os.PathLike[str] = DEFAULT_OUT,
     *,
     renderer: Renderer,
-    teams: Sequence[str] = (),
+    teams: sources.Paths = (),
     date: dt.date | None = None,
-    history_path: str | None = None,
+    history_path: str | os.PathLike[str] | None = None,
     wait: float = 0.0,
     hooks: Sequence[PackHook] = (),
     version: str = effectiveness.DEFAULT_VERSION,
@@ -675,6 +675,10 @@ def run_nightly(
     and ``NothingReadable`` when no root had any readable input or history (then the
     day's folder is left untouched).
     """
+    # One root given alone is one root, not its characters; a pathlib.Path is its text.
+    root_paths, given_team_paths = sources.path_list(roots), sources.path_list(teams)
+    out = os.fspath(out)
+    history_path = None if history_path is None else os.fspath(history_path)
     if wait < 0:
         raise UsageError("--wait must be 0 or more seconds")
     # Settings from the environment hold for every project: a bad one is the job's usage
@@ -684,12 +688,12 @@ def run_nightly(
     effectiveness_cache.settings()
     today = parse_date(None)
     day = date or today
-    roots = list(roots) or ["."]
-    if any(not r for r in roots):
+    root_paths = root_paths or ["."]
+    if any(not r for r in root_paths):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
         # runs in, without a word: refused, as an empty --out or --history is by the OS.
         raise UsageError("--root: an empty path (an unset variable?); give a folder")
-    given_teams = _check_given_teams(teams)
+    given_teams = _check_given_teams(given_team_paths)
     if history_path is not None:
         if os.path.isdir(history_path):
             raise UsageError(f"--history {history_path}: is a directory, not a file")
@@ -704,7 +708,7 @@ def run_nightly(
             )
     if os.path.lexists(out) and not os.path.isdir(out):
         raise CannotAccess(f"--out {out}: exists and is not a directory")
-    nothing = _nothing_there(roots, history_path, hooks, day)
+    nothing = _nothing_there(root_paths, history_path, hooks, day)
     if nothing is not None:
         # Run in the wrong folder, say: said before a folder or lock file is made there.
         raise NothingReadable(nothing)
@@ -721,7 +725,7 @@ def run_nightly(
         _recover(out)
         # Refused before any history is written, not after the whole night's work.
         _check_day_folder(final)
-        good = _check_roots(roots, result)
+        good = _check_roots(root_paths, result)
         scopes = _plan_scopes(good, history_path)
         result.scopes = [s for s, _ in scopes]
         tmp = os.path.join(out, f".{day.isoformat()}.tmp-{os.getpid()}")

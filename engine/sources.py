@@ -50,7 +50,7 @@ import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
 from runscore.engine import db, duck
 from runscore.engine.duck import duckdb
@@ -161,7 +161,12 @@ class ReadResult:
 # --------------------------------------------------------------------------- discovery
 
 
-def path_list(paths: str | os.PathLike[str] | Sequence[str]) -> list[str]:
+#: Input paths as the API takes them: one path, or a sequence of them (str or
+#: ``os.PathLike``: a ``pathlib.Path``).
+Paths: TypeAlias = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+
+
+def path_list(paths: Paths) -> list[str]:
     """``paths`` as a list of paths: one path given alone (a str is a sequence too, and
     each of its characters was taken for a path: "/" had the whole disk read) is one."""
     if isinstance(paths, str | os.PathLike):

@@ -18,13 +18,20 @@ import os
 import re
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
 from runscore.engine import db, duck, filedigest, history, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import HistoryError, LockTimeout, NothingReadable, UsageError
+from runscore.engine.errors import (
+    HistoryError,
+    LockTimeout,
+    NothingReadable,
+    RejectedInputWarning,
+    UsageError,
+)
 from runscore.engine.packs import effectiveness_cache
 
 if TYPE_CHECKING:
@@ -144,6 +151,25 @@ class ExtractResult:
     def rejected(self) -> bool:
         """Some input was rejected (exit code 1)."""
         return bool(self.invalid or self.skipped_lines or self.unreadable)
+
+    def problems(self) -> list[sources.LineIssue]:
+        """The input rejected, one ``file:line: reason`` each (line 0: the whole file): the
+        files not read, the lines skipped, then each invalid run at its first location."""
+        out = [
+            sources.LineIssue(str(d["file"]), int(d.get("line") or 0), str(d["reason"]))
+            for d in (*self.unreadable, *self.skipped_lines)
+        ]
+        for inv in self.invalid:
+            locs = [str(x) for x in inv["locations"]]
+            file, _, line = (locs[0] if locs else "").rpartition(":")
+            out.append(
+                sources.LineIssue(
+                    file or (locs[0] if locs else ""),
+                    int(line) if line.isdigit() else 0,
+                    f"run {inv['run_id']!r} not scored: {inv['reason']} ({', '.join(locs)})",
+                )
+            )
+        return out
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -431,12 +457,29 @@ def _read_lines(
 
 
 def score_runs(
-    paths: Sequence[str], version: str = DEFAULT_VERSION, *, scored_at: str | None = None
+    paths: sources.Paths, version: str = DEFAULT_VERSION, *, scored_at: str | None = None
 ) -> pa.Table:
-    """Score runs without touching any history: one row per (run, review archetype)."""
-    con = db.connect()
-    build_event_tables(con, paths, version, scored_at=scored_at)
-    return duck.sql(con, "SELECT * FROM history_records").to_arrow_table()
+    """Score runs without touching any history: one row per (run, review archetype).
+
+    What could not be read is said as ``extract`` says it (a table has no list to hold
+    it): ``NothingReadable`` when nothing could be read (no file found, every line
+    rejected, files that hold no line), and otherwise one ``RejectedInputWarning``
+    (``warnings``) listing each line, file and run left out of the table, file:line:
+    reason. A path that does not exist gave an empty table, and a rejected line or run was
+    dropped without a word. ``extract(paths, None, write=False)`` gives them as lists.
+    """
+    res = extract(paths, None, version, incremental=False, write=False, scored_at=scored_at)
+    problems = res.problems()
+    if problems:
+        warnings.warn(
+            RejectedInputWarning(
+                f"{len(problems)} input problem(s) left out of the scores:\n"
+                + sources.listed(problems, 20),
+                [(i.file, i.line, i.reason) for i in problems],
+            ),
+            stacklevel=2,
+        )
+    return res.records
 
 
 # --------------------------------------------------------------------------- manifest
@@ -715,8 +758,8 @@ def _gc_paused() -> Iterator[None]:
 
 @_gc_paused()
 def extract(
-    paths: Sequence[str],
-    history_path: str = DEFAULT_HISTORY,
+    paths: sources.Paths,
+    history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
     version: str = DEFAULT_VERSION,
     *,
     incremental: bool = True,
@@ -746,19 +789,32 @@ def extract(
     ``allow_empty`` (the nightly job, which lists empty run logs itself: a run that has
     just begun has one) takes files that hold no line for read, with nothing to score.
 
+    ``history_path`` None, with ``write=False``: scored as if there were no history (every
+    record new, no file left out as one kept beside it).
+
     Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
     """
     _check_version(version)
     paths = sources.path_list(paths)  # one path given alone is one path, not its characters
-    if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
-        history.check_appendable(history_path)
-    else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)
-        history.require_utf8_name(history_path)
+    if history_path is None:
+        if write:
+            raise UsageError("extract writes to a history: history_path None is for write=False")
+    else:
+        history_path = os.fspath(history_path)  # a pathlib.Path met str methods below
+        if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
+            history.check_appendable(history_path)
+        else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)
+            history.require_utf8_name(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is
     # sure to be needed: a rerun with nothing new (the nightly's usual night) needs none,
     # and opening one beside its stat-ing cost it ~0.02-0.03 s at 10k run files.
     ahead = db.ConnectAhead()
-    if not (incremental and write and os.path.exists(manifest_path(history_path))):
+    if not (
+        incremental
+        and write
+        and history_path is not None
+        and os.path.exists(manifest_path(history_path))
+    ):
         ahead.start()  # every file will be read
     keys_ahead: list[_KeysAhead] = []  # the history's keys, read while runs are scored
     try:
@@ -795,7 +851,7 @@ _NO_READ_NS = 1 << 62
 
 def _extract(
     paths: Sequence[str],
-    history_path: str,
+    history_path: str | None,
     version: str,
     ahead: db.ConnectAhead,
     keys_ahead: list[_KeysAhead],
@@ -814,12 +870,18 @@ def _extract(
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).
-    files, left_out = leave_out_own_files(files, history_path)
+    files, left_out = (
+        leave_out_own_files(files, history_path) if history_path is not None else (files, [])
+    )
     excluded: list[dict[str, Any]] = [{"file": d, "reason": why} for d, why in left_out]
     if not files and not disc:
         why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")
-    manifest = _load_manifest(history_path) if (incremental and write) else None
+    manifest = (
+        _load_manifest(history_path)
+        if (incremental and write and history_path is not None)
+        else None
+    )
     mfiles: dict[str, Any] = manifest.files if manifest is not None else {}
     keys = [_manifest_key(version, f) for f in files]
     known = sum(map(mfiles.__contains__, keys))
@@ -903,7 +965,7 @@ def _extract(
             unreadable=[i.as_dict() for i in disc if i.line == 0],
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
-        if write and (refreshed or gone):
+        if write and history_path is not None and (refreshed or gone):
             result.manifest_error = _saving(
                 history_path, _save_refreshed, history_path, version, refreshed, manifest, gone
             )
@@ -917,8 +979,10 @@ def _extract(
             db.set_threads(con, 1)
 
         def read_keys() -> None:
+            if not write or history_path is None:
+                return
             has_lines = os.path.isfile(history_path) and os.path.getsize(history_path) > 0
-            if write and not keys_ahead and has_lines:
+            if not keys_ahead and has_lines:
                 keys_ahead.append(_KeysAhead(con, history_path))
 
         stamp = scored_at or _now_iso()
@@ -1033,13 +1097,14 @@ def _extract(
             # A dry run says what a write would append: the history's keys are read as
             # the file is now, without its lock (a preview; nothing here is written).
             # It said "0 already scored" of runs the history held.
-            if os.path.isfile(history_path):
+            if history_path is not None and os.path.isfile(history_path):
                 held = _existing_keys(con, history_path)
                 _mark_new(con, result, scored_runs, held, n_records)
                 _recheck_held(con, result, scored_runs, n_records, history_path)
             else:
                 result.records_new = n_records
             return result
+        assert history_path is not None  # extract() refuses None to write
 
         # A file read again after all (its run spans a changed file) gets a new entry
         # (every file read but a pipe gets one: _manifest_entries).

@@ -912,7 +912,7 @@ def summary(
 
 def _build_events(
     con: duckdb.DuckDBPyConnection,
-    events: Sequence[str],
+    events: sources.Paths,
     history_path: str,
     pipelines: Sequence[str] = (),
 ) -> tuple[list[LineIssue], list[str]]:
@@ -1043,7 +1043,7 @@ def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
 
 def _gather(
     history: str | os.PathLike[str],
-    events: Sequence[str] | None,
+    events: sources.Paths | None,
     version: str | None,
     extra: dict[str, pa.Table] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
@@ -1086,7 +1086,7 @@ def _gather(
 def run_sql(
     query: str,
     history: str | os.PathLike[str] = DEFAULT_HISTORY,
-    events: Sequence[str] | None = None,
+    events: sources.Paths | None = None,
     version: str | None = None,
     extra: dict[str, pa.Table] | None = None,
     *,
@@ -1210,7 +1210,7 @@ def _unique_columns(table: pa.Table) -> tuple[pa.Table, list[tuple[int, str, str
 
 def schema(
     history: str | os.PathLike[str] = DEFAULT_HISTORY,
-    events: Sequence[str] | None = None,
+    events: sources.Paths | None = None,
     version: str | None = None,
     extra: dict[str, pa.Table] | None = None,
     *,
@@ -1253,7 +1253,7 @@ _EXPORT_HISTORY = ("history", "history_current")
 def export(
     to: str | os.PathLike[str],
     history: str | os.PathLike[str] = DEFAULT_HISTORY,
-    events: Sequence[str] | None = None,
+    events: sources.Paths | None = None,
 ) -> ExportResult:
     """Write the history (all versions, typed; and with ``events`` the normalised event
     tables) as Parquet or as a DuckDB database file.

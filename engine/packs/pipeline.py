@@ -386,8 +386,8 @@ def _fmt_problems(problems: Sequence[Diagnostic], limit: int | None = 20) -> str
 
 
 def evaluate_pipelines(
-    paths: Sequence[str],
-    plans: Sequence[str] | None = None,
+    paths: sources.Paths,
+    plans: sources.Paths | None = None,
     *,
     eval_date: dt.date | None = None,
     now: dt.datetime | None = None,
@@ -407,6 +407,8 @@ def evaluate_pipelines(
     pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
     hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
+    paths = sources.path_list(paths)
+    plans = None if plans is None else sources.path_list(plans)
     now = now or _utc_now()
     if eval_date is None:
         eval_date = now.astimezone(dt.UTC).date()
@@ -532,8 +534,9 @@ def summary_rows(result: PipelineResult) -> pa.Table:
     return t.append_column("report", pa.array(names, pa.string()))
 
 
-def write_json_reports(result: PipelineResult, out_dir: str) -> list[str]:
+def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
     """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
+    out_dir = os.fspath(out_dir)
     written: list[str] = []
     for pid, doc in result.documents.items():
         path = os.path.join(out_dir, report_basename(pid, result.eval_date) + ".json")
@@ -547,7 +550,7 @@ def write_json_reports(result: PipelineResult, out_dir: str) -> list[str]:
 
 def append_history(
     result: PipelineResult,
-    path: str = DEFAULT_HISTORY,
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
     *,
     lock_timeout: float | None = 300.0,
     under_lock: Callable[[], None] | None = None,
@@ -563,6 +566,7 @@ def append_history(
     (on any day) adds nothing; changed inputs add a new line, and readers take
     the latest ``ts`` per (pipeline_id, scoring_version).
     """
+    path = os.fspath(path)
     records = result.history_records
     if not records:
         if under_lock is not None:
@@ -634,12 +638,13 @@ def append_history(
 
 
 def history_report(
-    path: str = DEFAULT_HISTORY,
+    path: str | os.PathLike[str] = DEFAULT_HISTORY,
     *,
     period: str = "month",
     scoring_version: str = SCORING_VERSION,
 ) -> HistoryReport:
     """Verdict counts and dimension averages per period, from the pipeline history."""
+    path = os.fspath(path)
     if period not in PERIODS:
         raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {period!r}")
     params = {"scoring_version": scoring_version, "period": period}
@@ -701,7 +706,7 @@ def _load_history(
 
 
 def history_tables(
-    path: str = DEFAULT_HISTORY, *, require_readable: bool = False
+    path: str | os.PathLike[str] = DEFAULT_HISTORY, *, require_readable: bool = False
 ) -> tuple[dict[str, pa.Table], list[Diagnostic]]:
     """The pipeline history as typed tables (``HISTORY_VIEWS``), for ``runscore sql``.
 
@@ -710,7 +715,7 @@ def history_tables(
     history has lines and none is usable, as for ``history_report``.
     """
     con, errors = _load_history(
-        path, {"scoring_version": SCORING_VERSION}, require_readable=require_readable
+        os.fspath(path), {"scoring_version": SCORING_VERSION}, require_readable=require_readable
     )
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_views"))
     tables = {

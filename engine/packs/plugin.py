@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -210,15 +209,16 @@ def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def evaluate(
-    roots: Sequence[str],
+    roots: sources.Paths,
     *,
-    judge: str | None = None,
-    mc: str | None = None,
-    matchups: str | None = None,
+    judge: str | os.PathLike[str] | None = None,
+    mc: str | os.PathLike[str] | None = None,
+    matchups: str | os.PathLike[str] | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
 ) -> tuple[PluginResult, duckdb.DuckDBPyConnection]:
     """Score every skill under ``roots``; returns the result and the open connection."""
     roots = sources.path_list(roots)
+    judge, mc, matchups = (None if p is None else os.fspath(p) for p in (judge, mc, matchups))
     if not roots:
         raise UsageError("give at least one ROOT folder to search for skills")
     scan = plugin_features.scan(roots)
@@ -306,12 +306,12 @@ def evaluate(
 
 
 def score(
-    roots: Sequence[str],
+    roots: sources.Paths,
     *,
-    judge: str | None = None,
-    mc: str | None = None,
-    matchups: str | None = None,
-    history_path: str | None = DEFAULT_HISTORY,
+    judge: str | os.PathLike[str] | None = None,
+    mc: str | os.PathLike[str] | None = None,
+    matchups: str | os.PathLike[str] | None = None,
+    history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
     now: dt.datetime | None = None,
     lock_timeout: float | None = 300.0,
 ) -> PluginResult:
@@ -319,6 +319,7 @@ def score(
     # A path to write that cannot be written is a usage error (exit 2), said before
     # scoring anything, as `extract` says it.
     if history_path is not None:
+        history_path = os.fspath(history_path)
         history.check_appendable(history_path)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
@@ -330,11 +331,11 @@ def score(
 
 
 def rank(
-    roots: Sequence[str],
+    roots: sources.Paths,
     *,
-    judge: str | None = None,
-    mc: str | None = None,
-    matchups: str | None = None,
+    judge: str | os.PathLike[str] | None = None,
+    mc: str | os.PathLike[str] | None = None,
+    matchups: str | os.PathLike[str] | None = None,
 ) -> PluginResult:
     """Score the skills for the ranking table only (no history is written)."""
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)

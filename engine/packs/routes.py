@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -206,13 +207,14 @@ def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
     return tuple(out)
 
 
-def load_policy_file(path: str) -> dict[str, Any]:
+def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read a YAML or JSON policy file (JSON is valid YAML).
 
     Every problem is one line naming the file (and the line and column where YAML gives
     them): a file that is not UTF-8 raised ``UnicodeDecodeError`` through the command, and
     PyYAML's own message ran over several lines. A setting given twice is refused, as in a
     team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
+    path = os.fspath(path)
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
@@ -393,7 +395,7 @@ def _read(
 
 
 def analyze(
-    paths: Sequence[str],
+    paths: sources.Paths,
     policy: Policy | None = None,
     as_of: dt.datetime | None = None,
     *,
@@ -405,6 +407,7 @@ def analyze(
     Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
     no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
     nightly job) takes such files for a report of no episodes."""
+    paths = sources.path_list(paths)
     if not paths:
         raise UsageError("no episode files given")
     policy = policy or Policy()
@@ -509,7 +512,7 @@ def _unmatched_incumbent_note(
 
 
 def router_rows(
-    paths: Sequence[str], policy: Policy | None = None, as_of: dt.datetime | None = None
+    paths: sources.Paths, policy: Policy | None = None, as_of: dt.datetime | None = None
 ) -> RoutesReport:
     """Labelled episodes with a known model as training rows for an external router."""
     return analyze(paths, policy, as_of, with_router_rows=True)

@@ -1,0 +1,123 @@
+"""runscore as a library: what a notebook or a scheduled job meets calling the engine."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from runscore.engine import history_tools
+from runscore.engine.errors import NothingReadable, RejectedInputWarning, UsageError
+from runscore.engine.packs import effectiveness, pipeline, plugin
+from runscore.engine.packs import effectiveness_history as eh
+
+REPO = Path(__file__).resolve().parents[1]
+EVENTS = REPO / "examples" / "project" / ".archeflow" / "events"
+TASKS = REPO / "tests" / "fixtures" / "pipeline" / "tasks.jsonl"
+PLANS = REPO / "tests" / "fixtures" / "pipeline" / "plans.jsonl"
+SKILLS = REPO / "tests" / "fixtures" / "plugin"
+
+
+def _run_log(path: Path) -> Path:
+    events = [
+        {"run_id": "r", "seq": 1, "type": "review.verdict", "agent": "guardian", "data": {}},
+        {"run_id": "r", "seq": 2, "type": "agent.complete", "agent": "guardian", "data": {}},
+        {"run_id": "r", "seq": 3, "type": "run.complete", "data": {}},
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    return path
+
+
+def test_score_runs_of_nothing_readable_raises(tmp_path: Path) -> None:
+    """A path that is not there gave an empty table, read as "no runs"; as `extract`,
+    it is nothing read, with the file and the reason."""
+    missing = str(tmp_path / "nope.jsonl")
+    with pytest.raises(NothingReadable) as e:
+        effectiveness.score_runs([missing])
+    assert e.value.problems == [(missing, 0, "no such file or directory")]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    with pytest.raises(NothingReadable) as e:
+        effectiveness.score_runs([str(bad)])
+    assert [(f, line) for f, line, _ in e.value.problems] == [(str(bad), 1)]
+
+
+def test_score_runs_warns_of_the_input_it_left_out(tmp_path: Path) -> None:
+    """Lines, files and runs left out were dropped without a word: the table cannot hold
+    them, so one RejectedInputWarning lists each, file:line: reason."""
+    good = _run_log(tmp_path / "good.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"run_id": "r2", "seq": 1, "type": "run.start"}\nnot json\n', "utf-8")
+    missing = str(tmp_path / "gone.jsonl")
+    with pytest.warns(RejectedInputWarning) as caught:
+        table = effectiveness.score_runs([str(good), str(bad), missing])
+    assert table.column("run_id").to_pylist() == ["r"]
+    (w,) = caught
+    assert isinstance(w.message, RejectedInputWarning)
+    assert w.message.problems == [
+        (missing, 0, "no such file or directory"),
+        (str(bad), 2, "not JSON: Expecting value: line 1 column 1 (char 0)"),
+    ]
+    assert str(w.message) == (
+        "2 input problem(s) left out of the scores:\n"
+        f"  {missing}: no such file or directory\n"
+        f"  {bad}:2: not JSON: Expecting value: line 1 column 1 (char 0)"
+    )
+    assert w.filename == __file__  # the caller's line, not the engine's
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # clean input: no warning at all
+        assert effectiveness.score_runs([str(good)]).num_rows == 1
+
+
+def test_extract_without_a_history_is_a_dry_run_of_no_history(tmp_path: Path) -> None:
+    """``history_path=None`` with ``write=False``: every record new, the rejected input
+    in lists (what ``score_runs`` warns of); None to write to is refused."""
+    good = _run_log(tmp_path / "good.jsonl")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n", encoding="utf-8")
+    res = effectiveness.extract([str(good), str(bad)], None, write=False)
+    assert (res.runs_scored, res.records_new, res.records_written) == (1, 1, 0)
+    assert [(p.file, p.line) for p in res.problems()] == [(str(bad), 1)]
+    assert sorted(tmp_path.iterdir()) == sorted([good, bad])  # nothing written beside them
+    with pytest.raises(UsageError, match="history_path None is for write=False"):
+        effectiveness.extract([str(good)], None)
+
+
+def test_invalid_runs_are_problems_at_their_first_location(tmp_path: Path) -> None:
+    res = effectiveness.ExtractResult(
+        version="v1",
+        invalid=[{"run_id": "r9", "reason": "two run.complete", "locations": ["a.jsonl:4", "b:7"]}],
+    )
+    (p,) = res.problems()
+    assert (p.file, p.line, p.reason) == (
+        "a.jsonl",
+        4,
+        "run 'r9' not scored: two run.complete (a.jsonl:4, b:7)",
+    )
+
+
+def test_every_path_may_be_a_pathlib_path(tmp_path: Path) -> None:
+    """A notebook passes pathlib.Path: report took one, while extract, score_runs (one
+    path alone), history repair, the pipeline history and plugin score's history failed
+    deep inside (AttributeError: 'PosixPath' object has no attribute 'isascii')."""
+    hist = tmp_path / "effectiveness.jsonl"
+    assert effectiveness.score_runs(EVENTS).num_rows == 56
+    done = effectiveness.extract([EVENTS], hist)
+    assert done.records_written == 56
+    assert eh.report(hist).table.num_rows == 4
+    fixed = history_tools.repair(hist, tmp_path / "repaired.jsonl")
+    assert fixed.kept == 56
+    assert history_tools.check(hist).usable == 56
+
+    result = pipeline.evaluate_pipelines(TASKS, [PLANS])
+    phist = tmp_path / "pipelines.jsonl"
+    appended = pipeline.append_history(result, phist)
+    assert (appended.path, appended.written) == (str(phist), len(result.history_records))
+    assert pipeline.history_report(phist).path == str(phist)
+    tables, _ = pipeline.history_tables(phist)
+    assert tables["pipeline_history"].num_rows == appended.written
+
+    scored = plugin.score(SKILLS, history_path=tmp_path / "plugin.jsonl")
+    assert scored.history_path == str(tmp_path / "plugin.jsonl")
+    assert scored.history_written == 3
