@@ -24,7 +24,7 @@ from runscore.cli.options import (
 )
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
-from runscore.engine.history import atomic_write_text, check_writable
+from runscore.engine.history import atomic_write_text, check_writable, require_path
 from runscore.engine.packs import pipeline as engine
 
 FORMATS = ("markdown", "json", "csv")
@@ -129,7 +129,7 @@ def _reports_and_history(
     def write() -> None:
         files.extend(write_reports(result, out_dir))
 
-    if not history_path:
+    if history_path is None:
         write()
         return files, None
     hist = engine.append_history(result, history_path, lock_timeout=lock_timeout, under_lock=write)
@@ -153,7 +153,7 @@ def run_batch(
     no line are a summary of no pipelines instead), ``LockTimeout`` when the history's
     lock is held for more than ``lock_timeout`` seconds.
     """
-    if history_path:  # before any report is written, as the command does
+    if history_path is not None:  # before any report is written, as the command does
         check_writable(history_path)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date, allow_empty=allow_empty)
     files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
@@ -309,6 +309,8 @@ def register(group: click.Group) -> None:
         # none at all, without a word (every D4 neutral).
         refuse_stdin_twice(ctx, "tasks", "plans")
         eval_date = engine.parse_date(date_text) if date_text is not None else None
+        # os.path.join("", name) is name: the reports went to the current folder.
+        require_path(out_dir, "--out", "folder")
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):
         # said before scoring, so exit 2 leaves no report written and nothing appended.

@@ -122,7 +122,7 @@ def _policy_options(f: Any) -> Any:
 
 def _policy(kw: dict[str, Any]) -> engine.Policy:
     flags = {k: kw.get(k) for k in engine.NUMERIC_POLICY}  # each checked as it was parsed
-    if not kw.get("policy_file"):
+    if kw.get("policy_file") is None:  # "" (an unset variable) is refused by the loader
         return engine.build_policy(None, flags, where="flags")
     path = kw["policy_file"]
     file_values = engine.load_policy_file(path)

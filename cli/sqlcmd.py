@@ -14,7 +14,7 @@ from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
 from runscore.cli.options import refuse_stdin_twice
 from runscore.engine.errors import CannotAccess, UsageError
-from runscore.engine.history import atomic_write
+from runscore.engine.history import atomic_write, require_path
 from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.sources import LineIssue
@@ -123,6 +123,8 @@ def sql_cmd(
     # The pipeline history's skipped lines are said as the effectiveness history's are
     # (file:line: reason, exit 1): its views leave them out.
     skipped: list[LineIssue] = []
+    # "" (an unset variable) is no file that exists: the views were left out unsaid.
+    require_path(pipelines_path, "--pipelines")
     if os.path.exists(pipelines_path):
         # A query that reads its views of a history with lines but none usable reads
         # nothing (exit 3), as one of the effectiveness history's views does.

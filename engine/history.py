@@ -68,9 +68,20 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         )
 
 
+def require_path(path: str, what: str, kind: str = "file") -> None:
+    """Refuse an empty path (``UsageError``): an unset variable in a crontab or a script
+    (``--history "$HISTORY"``, ``history_path=os.environ.get(...)``). It was read as no
+    history at all, written as none (``pipeline``'s records were not appended, exit 0), or
+    said as ``: cannot append to the history`` after the scoring was done."""
+    if not path:
+        raise UsageError(f"{what}: an empty path (an unset variable?); give a {kind}")
+
+
 def require_utf8_name(path: str, what: str = "history") -> None:
     """Refuse a history whose name DuckDB cannot be given (``sources.utf8_name``): written,
-    it could never be read back (``report`` failed on what ``extract`` had written)."""
+    it could never be read back (``report`` failed on what ``extract`` had written). An
+    empty path is refused too (``require_path``)."""
+    require_path(path, f"the {what}")
     if not sources.utf8_name(path):
         raise UsageError(
             f"{sources.shown(path)}: the {what}'s file name is not valid UTF-8, and DuckDB, "

@@ -99,6 +99,7 @@ class RepairResult:
 
 
 def _require_file(path: str) -> None:
+    history.require_path(path, "the history")
     if not os.path.lexists(path):
         raise NothingReadable(f"{path}: no such history file")
     if os.path.isdir(path):

@@ -691,8 +691,13 @@ def run_nightly(
     root_paths = root_paths or ["."]
     if any(not r for r in root_paths):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
-        # runs in, without a word: refused, as an empty --out or --history is by the OS.
+        # runs in, without a word.
         raise UsageError("--root: an empty path (an unset variable?); give a folder")
+    # The same of --out (the OS said ": cannot create it") and --history (each project's
+    # step failed, exit 1, or with nothing to read the job said "nothing readable").
+    history.require_path(out, "--out", "folder")
+    if history_path is not None:
+        history.require_path(history_path, "--history")
     given_teams = _check_given_teams(given_team_paths)
     if history_path is not None:
         if os.path.isdir(history_path):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import warnings
 from pathlib import Path
 
 import pytest
 from runscore.engine import history_tools
 from runscore.engine.errors import NothingReadable, RejectedInputWarning, UsageError
-from runscore.engine.packs import effectiveness, pipeline, plugin
+from runscore.engine.packs import effectiveness, pipeline, plugin, routes
 from runscore.engine.packs import effectiveness_history as eh
 
 REPO = Path(__file__).resolve().parents[1]
@@ -121,3 +122,30 @@ def test_every_path_may_be_a_pathlib_path(tmp_path: Path) -> None:
     scored = plugin.score(SKILLS, history_path=tmp_path / "plugin.jsonl")
     assert scored.history_path == str(tmp_path / "plugin.jsonl")
     assert scored.history_written == 3
+
+
+def test_an_empty_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``recommend(history)`` without a team (its default is "") said ``: a team file must
+    be a file, not a directory``; an empty history (``os.environ.get(...)`` of an unset
+    variable) was read as none, or appended to after a lock file ``.lock`` was made in the
+    current folder."""
+    monkeypatch.chdir(tmp_path)
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    empty = "an empty path (an unset variable?); give a file"
+    with pytest.raises(UsageError, match=rf"^the team file: {re.escape(empty)}$"):
+        eh.recommend(hist)
+    with pytest.raises(UsageError, match=rf"^the history: {re.escape(empty)}$"):
+        eh.summary("")
+    result = pipeline.evaluate_pipelines(TASKS)
+    with pytest.raises(UsageError, match=rf"^the history: {re.escape(empty)}$"):
+        pipeline.append_history(result, "")
+    with pytest.raises(UsageError, match=rf"^the history: {re.escape(empty)}$"):
+        plugin.score(SKILLS, history_path="")
+    with pytest.raises(UsageError, match=rf"^the policy file: {re.escape(empty)}$"):
+        routes.load_policy_file("")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "effectiveness.jsonl",
+        "effectiveness.jsonl.lock",
+        "effectiveness.jsonl.manifest.json",
+    ]

@@ -652,6 +652,7 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
 def parse_team(path: str | os.PathLike[str]) -> Team:
     """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError."""
     p = os.fspath(path)
+    history.require_path(p, "the team file")  # Path("") is the folder "."
     try:
         text = Path(p).read_text(encoding="utf-8")
     except FileNotFoundError:

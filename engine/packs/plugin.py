@@ -118,6 +118,7 @@ def _read_input(
     if path is None:
         sources.read_jsonl(con, [], table, columns)
         return []
+    history.require_path(path, option)
     if not os.path.exists(path):
         raise UsageError(f"{option} {path}: no such file")
     files, problems = sources.discover([path])

@@ -19,7 +19,7 @@ from typing import Any
 
 import pyarrow as pa
 import yaml
-from runscore.engine import db, duck, sources, sqlpack, yaml_keys
+from runscore.engine import db, duck, history, sources, sqlpack, yaml_keys
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 
@@ -215,6 +215,7 @@ def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     PyYAML's own message ran over several lines. A setting given twice is refused, as in a
     team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
     path = os.fspath(path)
+    history.require_path(path, "the policy file")
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
