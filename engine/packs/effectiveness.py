@@ -465,8 +465,8 @@ def score_runs(
     it): ``NothingReadable`` when nothing could be read (no file found, every line
     rejected, files that hold no line), and otherwise one ``RejectedInputWarning``
     (``warnings``) listing each line, file and run left out of the table, file:line:
-    reason. A path that does not exist gave an empty table, and a rejected line or run was
-    dropped without a word. ``extract(paths, None, write=False)`` gives them as lists.
+    reason: an empty table must not read as "no runs" when the path was mistyped.
+    ``extract(paths, None, write=False)`` gives them as lists.
     """
     res = extract(paths, None, version, incremental=False, write=False, scored_at=scored_at)
     problems = res.problems()
