@@ -1,7 +1,9 @@
 """The one loader of versioned SQL.
 
 Every pack keeps its SQL under ``runscore/sql/<pack>/<version>/NNN_concern.sql``
-(package data). This module is the only place that reads those files, so a file
+(package data); macros more than one pack calls live in ``runscore/sql/common/<version>/``,
+versioned as a pack is, and each pack names the common version its files were written
+against (``run_common``). This module is the only place that reads those files, so a file
 missing from an installed wheel fails here, loudly, and the tests that run from a
 non-editable install catch it.
 
@@ -42,6 +44,11 @@ class SqlFile:
     @property
     def ref(self) -> str:
         return f"{self.pack}/{self.version}/{self.name}"
+
+
+#: The folder of SQL that more than one pack calls (macros only: no table, no input). Not a
+#: pack: nothing scores with it alone.
+COMMON = "common"
 
 
 def _root() -> Traversable:
@@ -166,6 +173,16 @@ def run_pack(
         if wanted is not None and f.name not in wanted and f.name[:-4] not in wanted:
             continue
         execute(con, f, params)
+
+
+def run_common(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    """Define the shared macros of ``sql/common/<version>`` on ``con`` (TEMP, so run it
+    apart from a range that runs on several connections: ``plan`` shares no TEMP object).
+
+    A pack runs the version its own version was written against, pinned in the pack's
+    module as ``COMMON_VERSION``: a later common version cannot change a released pack's
+    output."""
+    run_pack(con, COMMON, version)
 
 
 def header(f: SqlFile) -> str:

@@ -34,6 +34,32 @@ def test_every_repo_sql_file_is_installed() -> None:
     assert missing == []
 
 
+def test_shared_sql_is_installed_for_every_pack_that_calls_it() -> None:
+    """The shared SQL (sql/common/vN) is package data like a pack's, loaded by the same
+    loader: each pack's pinned common version is installed with every file the repo has,
+    and defines every shared macro (``rs_*``) the pack's files call. A common file missing
+    from the wheel would break every pack that calls it, on the user's machine only."""
+    from runscore.engine.packs import effectiveness, pipeline, plugin, routes
+
+    defined = re.compile(r"CREATE\s+OR\s+REPLACE\s+TEMP\s+MACRO\s+(rs_\w+)", re.I)
+    pins = {}
+    for mod in (effectiveness, pipeline, plugin, routes):
+        version = getattr(mod, "COMMON_VERSION", None)
+        installed = sqlpack.files(sqlpack.COMMON, version) if version else ()
+        in_repo = sorted(p.name for p in (REPO / "sql" / "common" / str(version)).glob("*.sql"))
+        assert [f.name for f in installed] == in_repo
+        macros = {m.group(1).lower() for f in installed for m in defined.finditer(f.text)}
+        called = {
+            m.group(1).lower()
+            for v in sqlpack.versions(mod.PACK)
+            for f in sqlpack.files(mod.PACK, v)
+            for m in re.finditer(r"\b(rs_\w+)\s*\(", sqlpack._strip_comments(f.text))
+        }
+        assert called <= macros, (mod.PACK, sorted(called - macros))
+        pins[mod.PACK] = version
+    assert pins == {"effectiveness": None, "pipeline": "v1", "plugin": None, "routes": "v1"}
+
+
 def test_no_generic_top_level_packages_installed() -> None:
     """Installed files live under runscore/ only (no top-level engine/ or cli/)."""
     files = metadata.files("runscore") or []

@@ -24,7 +24,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,9 @@ from runscore.engine.sources import LineIssue, SourceFile
 PACK = "pipeline"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
+#: The version of the shared SQL (``sql/common``) this version's files call: ``rs_quote``,
+#: the quote of an input value in a message, the same in every pack (one definition).
+COMMON_VERSION = "v1"
 SCHEMA_NAME = "pipeline-evaluation.schema.json"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "pipelines.jsonl")
 PERIODS = ("day", "week", "month", "year")
@@ -132,7 +135,7 @@ class Diagnostic:
     line: int | None
     reason: str
     pipeline_id: str | None = None
-    #: ``pipeline_id`` as messages quote an input value (SQL ``pl_quote``): an id holding a
+    #: ``pipeline_id`` as messages quote an input value (SQL ``rs_quote``): an id holding a
     #: line break or a blank-looking character forged or hid text in ``location``.
     pipeline_quoted: str | None = field(default=None, compare=False)
 
@@ -347,10 +350,16 @@ def _from_line_issue(i: LineIssue) -> Diagnostic:
 
 def _diagnostics(con: duckdb.DuckDBPyConnection, table: str) -> list[Diagnostic]:
     rows = con.execute(
-        f"SELECT severity, file, line, reason, pipeline_id, pl_quote(to_json(pipeline_id)) "
+        f"SELECT severity, file, line, reason, pipeline_id, rs_quote(to_json(pipeline_id)) "
         f"FROM {table} ORDER BY file NULLS LAST, line NULLS LAST, severity, reason"
     ).fetchall()
     return [Diagnostic(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+
+
+def _run_range(con: duckdb.DuckDBPyConnection, lo: int, hi: int, params: Mapping[str, Any]) -> None:
+    """This version's files ``lo``..``hi``, after the shared macros they call."""
+    sqlpack.run_common(con, COMMON_VERSION)
+    sqlpack.run_range(con, PACK, VERSION, lo, hi, params)
 
 
 def _table(con: duckdb.DuckDBPyConnection, sql: str) -> pa.Table:
@@ -437,7 +446,7 @@ def evaluate_pipelines(
         "ts": _iso(now),
         "scoring_version": SCORING_VERSION,
     }
-    sqlpack.run_range(con, PACK, VERSION, *_EVAL_STAGE, params)
+    _run_range(con, *_EVAL_STAGE, params)
 
     diags = _diagnostics(con, "pl_issue")
     errors += [d for d in diags if d.severity == "error"]
@@ -599,7 +608,7 @@ def append_history(
                 con, [f], "pl_raw_history", HISTORY_COLUMNS, unique_keys=HISTORY_KEYS
             )
             params = {"scoring_version": SCORING_VERSION}
-            sqlpack.run_range(con, PACK, VERSION, 0, 9, params)
+            _run_range(con, 0, 9, params)
             sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
             skipped = [
                 Diagnostic("warning", i.file, i.line or None, f"history line skipped: {i.reason}")
@@ -689,7 +698,7 @@ def _load_history(
     if not readable:
         raise NothingReadable("the pipeline history could not be read:\n" + _fmt_problems(errors))
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.
-    sqlpack.run_range(con, PACK, VERSION, 0, 9, params)
+    _run_range(con, 0, 9, params)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
     errors += _diagnostics(con, "pl_hist_issue")
     errors.sort(key=lambda d: d.line or 0)  # the reader's and 200's, in line order

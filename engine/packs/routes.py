@@ -26,9 +26,9 @@ from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 PACK = "routes"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
-#: The SQL file (pack, version, name) that defines ``pl_quote``: the pipeline pack's, so
-#: that both packs quote an input value in a message alike (one mechanism, not a copy).
-QUOTE_SQL = ("pipeline", "v1", "json_kinds")
+#: The version of the shared SQL (``sql/common``) this version's files call: ``rs_quote``,
+#: the quote of an input value in a message, the same in every pack (one definition).
+COMMON_VERSION = "v1"
 
 #: The only top-level fields read from an episode line. Anything else on the line
 #: (prompts, transcripts, tool output) is never read, so it cannot reach any output.
@@ -424,8 +424,8 @@ def analyze(
         params = policy.params()
         # isoformat, not strftime: %Y writes the year 999 as "999", which is no ISO time
         params["as_of"] = clock.isoformat(sep=" ", timespec="microseconds")
-        # pl_quote, the one quote of an input value a message names (010's reject reasons).
-        sqlpack.execute(con, sqlpack.load(*QUOTE_SQL))
+        # rs_quote, the one quote of an input value a message names (010's reject reasons).
+        sqlpack.run_common(con, COMMON_VERSION)
         sqlpack.run_pack(con, PACK, VERSION, params)
         rejected = [
             sources.LineIssue(str(f), int(ln), str(r))

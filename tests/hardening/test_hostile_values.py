@@ -161,7 +161,7 @@ def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli:
     # (routes: `unknown source.kind X`; pipeline: `pipeline ID: not terminal`). A newline
     # in the value printed a second line of its own, `fake.jsonl:1: ...`, that nothing had
     # said. Line breaks and control characters in a message are written escaped (\n, \x1b),
-    # and a value a routes or pipeline reason names is quoted as JSON (pl_quote).
+    # and a value a routes or pipeline reason names is quoted as JSON (rs_quote).
     forged = "weird\nfake.jsonl:1: all good\x1b[0m\u2028x"
     ep = {
         "episodeId": "e1",

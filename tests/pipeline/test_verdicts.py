@@ -134,6 +134,7 @@ def _verdict_sql(
 ) -> tuple[float, str, bool]:
     """Run 040 alone on hand-made dimension tables (exercises values the inputs rarely hit)."""
     con = db.connect()
+    sqlpack.run_common(con, engine.COMMON_VERSION)  # 009's pl_shown calls rs_show_unseen
     sqlpack.run_range(con, "pipeline", "v1", 0, 9)
     con.execute("CREATE TEMP TABLE pl_state AS SELECT 'p' AS pipeline_id, 'scored' AS status")
     for code in ("d1", "d2", "d4", "d5"):

@@ -104,15 +104,15 @@ SELECT _file, _line, _ord,
                                    IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                               THEN nullif(pl_trim_ws(json_extract_string(
                                        metadata -> '$.pipelineId', '$')), '') END
-                THEN 'pipelineId ' || pl_quote(pipelineId) || ' and metadata.pipelineId '
-                     || pl_quote(metadata -> '$.pipelineId')
+                THEN 'pipelineId ' || rs_quote(pipelineId) || ' and metadata.pipelineId '
+                     || rs_quote(metadata -> '$.pipelineId')
                      || ' disagree; pipelineId is used' END,
            CASE WHEN tid_field = 'id'
                      AND coalesce(json_type(taskId), 'NULL') <> 'NULL'
                      AND task_id IS DISTINCT FROM
                          CASE WHEN json_type(taskId) IN ('VARCHAR', 'BIGINT', 'UBIGINT')
                               THEN nullif(pl_trim_ws(json_extract_string(taskId, '$')), '') END
-                THEN 'id ' || pl_quote(id) || ' and taskId ' || pl_quote(taskId)
+                THEN 'id ' || rs_quote(id) || ' and taskId ' || rs_quote(taskId)
                      || ' disagree; id is used' END
        ) AS id_conflict,
        status AS status_json,

@@ -16,7 +16,7 @@ WITH ts AS (
     FROM pl_snapshot
 )
 SELECT 'warning', _file, _line, pipeline_id,
-       field || ' ' || pl_quote(j)
+       field || ' ' || rs_quote(j)
        || ' is not an ISO-8601 timestamp; treated as missing'
 FROM ts
 WHERE coalesce(json_type(j), 'NULL') <> 'NULL' AND v IS NULL
@@ -24,7 +24,7 @@ UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
        CASE WHEN coalesce(json_type(s.status_json), 'NULL') = 'NULL'
                 THEN 'no status; the task counts as not terminal'
-            ELSE 'unknown status ' || pl_quote(s.status_json)
+            ELSE 'unknown status ' || rs_quote(s.status_json)
                  || '; the task counts as not terminal'
        END
 FROM pl_snapshot s

@@ -37,12 +37,12 @@ SELECT _file, _line, _ord, pipeline_id,
            WHEN pipeline_id IS NULL THEN 'plan pipelineId is empty'
            WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL'
                 AND NOT coalesce(minutes > 0 AND isfinite(minutes), false)
-               THEN 'estimatedDurationMinutes ' || pl_quote(min_j)
+               THEN 'estimatedDurationMinutes ' || rs_quote(min_j)
                     || ' is not a positive number'
            WHEN coalesce(json_type(min_j), 'NULL') = 'NULL'
                 AND coalesce(json_type(ms_j), 'NULL') <> 'NULL'
                 AND NOT coalesce(ms_minutes > 0 AND isfinite(ms_minutes), false)
-               THEN 'estimatedDurationMs ' || pl_quote(ms_j)
+               THEN 'estimatedDurationMs ' || rs_quote(ms_j)
                     || ' is not a positive number'
        END AS reject,
        coalesce(json_type(min_j), 'NULL') = 'NULL'
@@ -63,8 +63,8 @@ UNION ALL
 -- was dropped without a word, as an earlier plan line's estimate was before its warning
 -- below. Agreeing ones (30 and 1800000) lose nothing and are not reported.
 SELECT 'warning', _file, _line, pipeline_id,
-       'plan gives estimatedDurationMinutes ' || pl_quote(min_j)
-       || ' and estimatedDurationMs ' || pl_quote(ms_j)
+       'plan gives estimatedDurationMinutes ' || rs_quote(min_j)
+       || ' and estimatedDurationMs ' || rs_quote(ms_j)
        || ', which disagree; estimatedDurationMinutes is used'
 FROM pl_plan_all
 WHERE reject IS NULL
@@ -74,7 +74,7 @@ WHERE reject IS NULL
 UNION ALL
 -- Most often a typo in the id: the pipeline meant got no estimate (neutral D4).
 SELECT 'warning', _file, _line, pipeline_id,
-       'plan for pipeline ' || pl_quote(to_json(pipeline_id))
+       'plan for pipeline ' || rs_quote(to_json(pipeline_id))
        || ', which has no usable task snapshot; ignored'
 FROM pl_plan_all
 WHERE reject IS NULL AND NOT no_estimate
@@ -91,7 +91,7 @@ QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY _ord DESC) = 1;
 -- The same estimate given twice loses nothing and is not reported.
 INSERT INTO pl_issue
 SELECT 'warning', a._file, a._line, a.pipeline_id,
-       'plan for pipeline ' || pl_quote(to_json(a.pipeline_id))
+       'plan for pipeline ' || rs_quote(to_json(a.pipeline_id))
        || ' is given again with another estimate at ' || e._file || ':' || e._line
        || ', which is used; this one is ignored'
 FROM pl_plan_all a JOIN pl_estimate e USING (pipeline_id)

@@ -20,7 +20,7 @@ JOIN pl_deviation_bucket b
 
 INSERT INTO pl_issue
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || pl_quote(to_json(task_id)) || ': metadata.deviations is ' || pl_json_kind(deviations_json)
+       'task ' || rs_quote(to_json(task_id)) || ': metadata.deviations is ' || pl_json_kind(deviations_json)
        || ', not an array; not counted'
 FROM pl_task
 WHERE coalesce(json_type(deviations_json), 'NULL') NOT IN ('NULL', 'ARRAY');

@@ -38,13 +38,13 @@ WITH t AS (
            TRY_CAST(total_d AS BIGINT) AS total_h,
            CASE
                WHEN s IS NULL THEN 'testResult is ' || pl_json_kind(j) || ', not a string'
-               WHEN NOT matched THEN 'testResult ' || pl_quote(j)
+               WHEN NOT matched THEN 'testResult ' || rs_quote(j)
                     || ' is not "PASS n/m" or "FAIL n/m"'
-               WHEN total_d = '0' THEN 'testResult ' || pl_quote(j)
+               WHEN total_d = '0' THEN 'testResult ' || rs_quote(j)
                     || ' has a total of 0'
                WHEN length(passed_d) > length(total_d)
                     OR (length(passed_d) = length(total_d) AND passed_d > total_d)
-                   THEN 'testResult ' || pl_quote(j) || ' has more passed than total'
+                   THEN 'testResult ' || rs_quote(j) || ' has more passed than total'
            END AS problem
     FROM m
 )
@@ -58,12 +58,12 @@ FROM c;
 
 INSERT INTO pl_issue
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || pl_quote(to_json(task_id)) || ': ' || problem || '; ignored'
+       'task ' || rs_quote(to_json(task_id)) || ': ' || problem || '; ignored'
 FROM pl_test_result
 WHERE problem IS NOT NULL
 UNION ALL
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || pl_quote(to_json(task_id)) || ': testResult ' || pl_quote(j)
+       'task ' || rs_quote(to_json(task_id)) || ': testResult ' || rs_quote(j)
        || ' has a count past 9223372036854775807, too large to count; '
        || 'the test pass rate is unknown'
 FROM pl_test_result

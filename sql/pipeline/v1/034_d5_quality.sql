@@ -86,12 +86,12 @@ WITH f AS (
     WHERE coalesce(json_type(k.quality_json), 'NULL') <> 'NULL'
 )
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || pl_quote(to_json(task_id)) || ': metadata.quality' || name
+       'task ' || rs_quote(to_json(task_id)) || ': metadata.quality' || name
        || CASE
               WHEN expect = 'object' THEN ' is ' || pl_json_kind(j) || ', not an object'
               WHEN expect = 'boolean' THEN ' is ' || pl_json_kind(j) || ', not true or false'
               WHEN pl_json_kind(j) <> 'number' THEN ' is ' || pl_json_kind(j) || ', not a number'
-              ELSE ' ' || pl_quote(j) || ' is not a whole number >= 0'
+              ELSE ' ' || rs_quote(j) || ' is not a whole number >= 0'
           END || '; ignored'
 FROM f
 WHERE coalesce(json_type(j), 'NULL') <> 'NULL'
@@ -119,7 +119,7 @@ WITH f AS (
     WHERE json_type(k.quality_json) = 'OBJECT'
 )
 SELECT 'warning', _file, _line, pipeline_id,
-       'task ' || pl_quote(to_json(task_id)) || ': metadata.quality.' || obj
+       'task ' || rs_quote(to_json(task_id)) || ': metadata.quality.' || obj
        || CASE WHEN ran_t = 'BOOLEAN'
                THEN '.ran is true but ' || obj || '.' || field || ' is absent; no ' || what
                     || ' signal counted'

@@ -16,9 +16,9 @@
 --   but no verified pass rate above its bar), recommendations (D-codes in rank order),
 --   inputs_sha256 (hash of the pipeline's winning snapshots and estimate: the
 --   history idempotency key with pipeline_id and scoring_version), sources,
---   not_terminal_note (a 'not_terminal' pipeline's message, its ids quoted as pl_quote
---   quotes input values: an id holding a line break or a blank-looking character
---   forged or hid text; NULL when scored).
+--   not_terminal_note (a 'not_terminal' pipeline's message, its ids quoted as rs_quote
+--   (common/v1) quotes input values: an id holding a line break or a blank-looking
+--   character forged or hid text; NULL when scored).
 CREATE OR REPLACE TEMP TABLE pl_pipeline AS
 WITH h AS (
     SELECT t.pipeline_id,
@@ -62,9 +62,9 @@ SELECT st.pipeline_id, st.status, st.task_count, st.completed, st.failed, st.can
        h.inputs_sha256,
        st.sources,
        CASE WHEN st.status = 'not_terminal'
-            THEN 'pipeline ' || pl_quote(to_json(st.pipeline_id)) || ': not terminal ('
+            THEN 'pipeline ' || rs_quote(to_json(st.pipeline_id)) || ': not terminal ('
                  || array_to_string(list_transform(st.non_terminal_task_ids,
-                                                   lambda x: pl_quote(to_json(x))), ', ')
+                                                   lambda x: rs_quote(to_json(x))), ', ')
                  || '); not scored'
        END AS not_terminal_note
 FROM pl_state st

@@ -5,7 +5,7 @@
 -- Produces: routes_parsed (one row per input line: typed fields + reject_reason),
 --   routes_rejects(file, line, reason) for lines that cannot be scored, and
 --   routes_valid (the rows with reject_reason NULL). A reason quotes the input value it
---   refuses with pl_quote (pipeline/v1 009, run by the engine first: the one quote of an
+--   refuses with rs_quote (common/v1 000, run by the engine first: the one quote of an
 --   input value in a message), as JSON with blank-looking characters \uXXXX: a value
 --   holding a line break read as the start of another message, one holding a no-break or
 --   zero-width space hid it. Host, inference provider, provider provenance, model,
@@ -214,7 +214,7 @@ v AS (
         WHEN bad_kind IS NOT NULL THEN bad_kind
         WHEN activity IS NULL THEN 'lacks activity.id'
         WHEN kind NOT IN ('historical', 'paired', 'prospective')
-            THEN 'unknown source.kind ' || pl_quote(to_json(kind_raw)) || ' (historical, paired or prospective)'
+            THEN 'unknown source.kind ' || rs_quote(to_json(kind_raw)) || ' (historical, paired or prospective)'
         WHEN kind = 'paired' AND pair_id IS NULL THEN 'paired episode lacks source.pairId'
         WHEN kind = 'prospective' AND run_id IS NULL THEN 'prospective episode lacks source.runId'
         -- An operation is the episodes sharing runId and fingerprint (§6): without one, an
@@ -222,10 +222,10 @@ v AS (
         WHEN kind = 'prospective' AND fingerprint IS NULL
             THEN 'prospective episode lacks task.fingerprint'
         WHEN complexity IS NOT NULL AND complexity NOT IN ('low', 'medium', 'high')
-            THEN 'unknown task.complexity ' || pl_quote(to_json(complexity)) || ' (low, medium or high)'
+            THEN 'unknown task.complexity ' || rs_quote(to_json(complexity)) || ' (low, medium or high)'
         WHEN status IS NOT NULL
              AND status NOT IN ('succeeded', 'failed', 'cancelled', 'timed_out', 'blocked')
-            THEN 'unknown outcome.status ' || pl_quote(to_json(status))
+            THEN 'unknown outcome.status ' || rs_quote(to_json(status))
         WHEN bad_cost OR observed_cost_usd < 0 OR api_cost_usd < 0
             THEN 'usage cost is not a non-negative number'
         WHEN NOT coalesce(isfinite(observed_cost_usd) AND observed_cost_usd < 1e15, true)
@@ -233,7 +233,7 @@ v AS (
             THEN 'usage cost is out of range (finite and below 1e15 USD)'
         WHEN cost_basis_raw IS NOT NULL
              AND cost_basis_raw NOT IN ('observed', 'api_equivalent', 'subscription', 'unknown')
-            THEN 'unknown usage.costBasis ' || pl_quote(to_json(cost_basis_raw))
+            THEN 'unknown usage.costBasis ' || rs_quote(to_json(cost_basis_raw))
         WHEN bad_counts OR retries_raw < 0 OR repairs_raw < 0
              OR retries_raw <> floor(retries_raw) OR repairs_raw <> floor(repairs_raw)
             THEN 'outcome.retries/repairs is not a non-negative integer'
@@ -260,19 +260,19 @@ v AS (
             THEN 'outcome.signals[' || routes_sig_not_string_at(signals, '$.value')
                  || '].value is not a string'
         WHEN started_raw IS NOT NULL AND started_at IS NULL
-            THEN 'execution.startedAt is not an ISO date-time: ' || pl_quote(to_json(started_raw))
+            THEN 'execution.startedAt is not an ISO date-time: ' || rs_quote(to_json(started_raw))
         WHEN ended_raw IS NOT NULL AND ended_at IS NULL
-            THEN 'execution.endedAt is not an ISO date-time: ' || pl_quote(to_json(ended_raw))
+            THEN 'execution.endedAt is not an ISO date-time: ' || rs_quote(to_json(ended_raw))
         WHEN NOT coalesce(isfinite(started_at) AND year(started_at) BETWEEN 1 AND 9999, true)
             THEN 'execution.startedAt is outside the years 1 to 9999 (UTC): '
-                 || pl_quote(to_json(started_raw))
+                 || rs_quote(to_json(started_raw))
         WHEN NOT coalesce(isfinite(ended_at) AND year(ended_at) BETWEEN 1 AND 9999, true)
             THEN 'execution.endedAt is outside the years 1 to 9999 (UTC): '
-                 || pl_quote(to_json(ended_raw))
+                 || rs_quote(to_json(ended_raw))
         -- The evidence date is endedAt: one before its start would date the episode wrongly.
         WHEN ended_at < started_at
-            THEN 'execution.endedAt ' || pl_quote(to_json(ended_raw))
-                 || ' is before execution.startedAt ' || pl_quote(to_json(started_raw))
+            THEN 'execution.endedAt ' || rs_quote(to_json(ended_raw))
+                 || ' is before execution.startedAt ' || rs_quote(to_json(started_raw))
     END AS other_reason
     FROM t
 ),
@@ -290,7 +290,7 @@ SELECT * EXCLUDE (other_reason, id_first_at),
     CASE
         WHEN other_reason IS NOT NULL THEN other_reason
         WHEN id_rank > 1
-            THEN 'duplicate episodeId ' || pl_quote(to_json(episode_id)) || ' (first at ' || id_first_at || ')'
+            THEN 'duplicate episodeId ' || rs_quote(to_json(episode_id)) || ' (first at ' || id_first_at || ')'
     END AS reject_reason
 FROM d;
 

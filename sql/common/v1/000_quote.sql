@@ -1,0 +1,25 @@
+-- common/v1 · 000 the quote of an input value in a message (spec README, "The shape every
+-- pack shares": a bad line is reported with its path, line number and reason)
+-- Shared by every pack that names an input value in a message (pipeline/v1, routes/v1): one
+-- definition, so a value reads alike in every pack's messages.
+-- Reads: nothing. Produces: macro rs_quote(j): a JSON value as a message quotes it — its
+-- JSON text, with each character that shows blank or not at all yet is no ASCII space
+-- (no-break and other Unicode spaces, zero-width and bidi marks, the byte-order mark, soft
+-- hyphen, line and paragraph separators) written \uXXXX as JSON may write it:
+-- "PASS\u00a042/42" is refused, and printed as it is, it read as the "PASS 42/42" it was
+-- not; its first 80 characters. Macros rs_unseen_re() (the characters written \uXXXX, as
+-- a regular expression) and rs_show_unseen(s) (s with each written so),
+-- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown).
+CREATE OR REPLACE TEMP MACRO rs_unseen_re() AS
+    '[\x{00a0}\x{00ad}\x{1680}\x{180e}\x{2000}-\x{200f}\x{2028}-\x{202f}\x{205f}-\x{2064}'
+    || '\x{2066}-\x{206f}\x{3000}\x{feff}]';
+
+CREATE OR REPLACE TEMP MACRO rs_show_unseen(s) AS
+    CASE WHEN regexp_matches(s, rs_unseen_re())
+         THEN array_to_string(list_transform(string_split(s, ''),
+                  lambda c: CASE WHEN regexp_matches(c, rs_unseen_re())
+                                 THEN '\u' || lpad(printf('%x', unicode(c)), 4, '0')
+                                 ELSE c END), '')
+         ELSE s END;
+
+CREATE OR REPLACE TEMP MACRO rs_quote(j) AS rs_show_unseen(left(CAST(j AS VARCHAR), 80));
