@@ -7,8 +7,11 @@
 -- (no-break and other Unicode spaces, zero-width and bidi marks, the byte-order mark, soft
 -- hyphen, line and paragraph separators) written \uXXXX as JSON may write it:
 -- "PASS\u00a042/42" is refused, and printed as it is, it read as the "PASS 42/42" it was
--- not; its first 80 characters. Macros rs_unseen_re() (the characters written \uXXXX, as
--- a regular expression) and rs_show_unseen(s) (s with each written so),
+-- not. The quote stays JSON that means the same value, unless the JSON text is longer than
+-- 80 characters: then it is cut, visibly, to 80 — its first 78 and …" for a string (the
+-- closing quote kept: "abc…"), its first 79 and … for any other value — and never inside an
+-- escape (\n, \u00e9: the escape is left out whole). Macros rs_unseen_re() (the characters
+-- written \uXXXX, as a regular expression) and rs_show_unseen(s) (s with each written so),
 -- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown).
 CREATE OR REPLACE TEMP MACRO rs_unseen_re() AS
     '[\x{00a0}\x{00ad}\x{1680}\x{180e}\x{2000}-\x{200f}\x{2028}-\x{202f}\x{205f}-\x{2064}'
@@ -22,4 +25,14 @@ CREATE OR REPLACE TEMP MACRO rs_show_unseen(s) AS
                                  ELSE c END), '')
          ELSE s END;
 
-CREATE OR REPLACE TEMP MACRO rs_quote(j) AS rs_show_unseen(left(CAST(j AS VARCHAR), 80));
+-- The longest head of JSON text made of whole characters and whole escapes: a cut never
+-- leaves "\u00" or a lone "\" before the ellipsis.
+CREATE OR REPLACE TEMP MACRO rs_whole_escapes(t) AS
+    regexp_extract(t, '^(?:[^\\]|\\u[0-9A-Fa-f]{4}|\\[^u])*');
+
+CREATE OR REPLACE TEMP MACRO rs_cut(t) AS
+    CASE WHEN length(t) <= 80 THEN t
+         WHEN starts_with(t, '"') THEN rs_whole_escapes(left(t, 78)) || '…"'
+         ELSE rs_whole_escapes(left(t, 79)) || '…' END;
+
+CREATE OR REPLACE TEMP MACRO rs_quote(j) AS rs_show_unseen(rs_cut(CAST(j AS VARCHAR)));

@@ -1,0 +1,71 @@
+"""The quote of an input value in a message (``rs_quote``, sql/common/v1/000_quote.sql)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import Result
+from runscore.engine import db, sqlpack
+
+A = "a" * 100
+
+
+def _sql_quote(value: Any) -> str:
+    con = db.connect()
+    try:
+        sqlpack.run_common(con, "v1")
+        if isinstance(value, str):  # as the packs quote an input string: to_json's text
+            row = con.execute("SELECT rs_quote(to_json($v::VARCHAR))", {"v": value}).fetchone()
+        else:
+            text = json.dumps(value, separators=(",", ":"))
+            row = con.execute("SELECT rs_quote(CAST($j AS JSON))", {"j": text}).fetchone()
+        assert row is not None
+        return str(row[0])
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize(
+    ("value", "quoted"),
+    [
+        ("a" * 78, '"' + "a" * 78 + '"'),  # 80 characters of JSON: whole
+        ("a" * 79, '"' + "a" * 77 + '…"'),  # 81: cut to 80, the closing quote kept
+        (A, '"' + "a" * 77 + '…"'),
+        # never inside an escape: the escape that does not fit is left out whole
+        ("a" * 75 + "\n" + A, '"' + "a" * 75 + '\\n…"'),
+        ("a" * 76 + "\n" + A, '"' + "a" * 76 + '…"'),
+        ("a" * 74 + "\x1b" + A, '"' + "a" * 74 + '…"'),
+        ("a" * 71 + "\x1b" + A, '"' + "a" * 71 + '\\u001B…"'),
+        ("a" * 76 + "\\" + A, '"' + "a" * 76 + '…"'),
+        ("a" * 75 + "\\" + A, '"' + "a" * 75 + '\\\\…"'),
+        # a look-blank character is written \uXXXX after the cut, which counts it as one
+        ("a" * 10 + "\u00a0" + A, '"' + "a" * 10 + "\\u00a0" + "a" * 66 + '…"'),
+        # any other value: its first 79 characters and the ellipsis
+        (list(range(40)), json.dumps(list(range(40)), separators=(",", ":"))[:79] + "…"),
+        ({"k": A}, '{"k":"' + "a" * 73 + "…"),
+    ],
+)
+def test_a_cut_quote_is_visibly_cut(value: Any, quoted: str) -> None:
+    # The quote was the JSON text's first 80 characters: "aaa…aaa with no closing quote
+    # read as a value that ended there, and a cut in an escape left "\u00".
+    got = _sql_quote(value)
+    assert got == quoted
+    assert len(got.replace("\\u00a0", "\u00a0")) <= 80
+
+
+def test_a_long_value_in_a_message_is_cut_visibly(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    kind = "k" * 100
+    ep = {"episodeId": "e1", "source": {"kind": kind}, "activity": {"id": "a"}}
+    (tmp_path / "e.jsonl").write_text(json.dumps(ep) + "\n", encoding="utf-8")
+    res = run_cli("routes", "e.jsonl", "--format", "json", "--as-of", "2025-03-01T00:00:00Z")
+    assert res.exit_code == 3
+    assert res.stderr.splitlines() == [
+        "error: no episode could be read:",
+        '  e.jsonl:1: unknown source.kind "' + "k" * 77 + '…" (historical, paired or prospective)',
+    ]
