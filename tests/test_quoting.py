@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,4 +69,33 @@ def test_a_long_value_in_a_message_is_cut_visibly(
     assert res.stderr.splitlines() == [
         "error: no episode could be read:",
         '  e.jsonl:1: unknown source.kind "' + "k" * 77 + '…" (historical, paired or prospective)',
+    ]
+
+
+def test_python_messages_quote_as_the_sql_does() -> None:
+    # routes' Python messages quoted with repr ('docs\xa0') where its SQL quotes with
+    # rs_quote ("docs\u00a0"): runscore.engine.quoting.quote is rs_quote in Python.
+    from runscore.engine.quoting import quote
+
+    rng = random.Random(94)
+    alphabet = 'aé中😀"\\/\n\t\r\x00\x1b\x7f\x85\u00a0\u200b\u2028\ufeff\u3000 …:'
+    values = ["", "docs", "a" * 79, "a" * 200, "a" * 76 + "\n" + "b" * 9]
+    values += ["".join(rng.choices(alphabet, k=rng.randrange(120))) for _ in range(400)]
+    con = db.connect()
+    try:
+        sqlpack.run_common(con, "v1")
+        row = con.execute(
+            "SELECT list_transform($vs::VARCHAR[], lambda v: rs_quote(to_json(v)))",
+            {"vs": values},
+        ).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    assert [quote(v) for v in values] == row[0]
+    assert [quote(v) for v in (1.5, -3, True, None, float("nan"))] == [
+        "1.5",
+        "-3",
+        "true",
+        "null",
+        "NaN",
     ]

@@ -22,6 +22,7 @@ import yaml
 from runscore.engine import db, duck, history, sources, sqlpack, yaml_keys
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
+from runscore.engine.quoting import quote
 
 PACK = "routes"
 VERSION = "v1"
@@ -134,18 +135,18 @@ def policy_number(key: str, value: Any) -> float | int:
     (``must be between 0 and 1, got 1.5``), for the caller to name where it came from."""
     kind = NUMERIC_POLICY[key]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ValueError(f"must be a number, got {value!r}")
+        raise ValueError(f"must be a number, got {quote(value)}")
     if kind is int:
         if isinstance(value, float) and not value.is_integer():
-            raise ValueError(f"must be a whole number, got {value!r}")
+            raise ValueError(f"must be a whole number, got {quote(value)}")
         if value < 0:
-            raise ValueError(f"must be >= 0, got {value!r}")
+            raise ValueError(f"must be >= 0, got {quote(value)}")
         if value > _BIGINT_MAX:  # the SQL reads it as BIGINT
-            raise ValueError(f"must be at most {_BIGINT_MAX}, got {value!r}")
+            raise ValueError(f"must be at most {_BIGINT_MAX}, got {quote(value)}")
         return int(value)
     f = float(value)
     if not math.isfinite(f) or f < 0 or (key in _FRACTIONS and f > 1):
-        raise ValueError(f"must be between 0 and 1, got {value!r}")
+        raise ValueError(f"must be between 0 and 1, got {quote(value)}")
     return f
 
 
@@ -173,21 +174,26 @@ def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:
                 host, provider, model = parts
             else:
                 raise UsageError(
-                    f"{where}: incumbent for {activity!r} must be 'host:model' or "
-                    f"'host:provider:model', got {spec!r}"
+                    f"{where}: incumbent for {quote(str(activity))} must be "
+                    f'"host:model" or "host:provider:model", got {quote(spec)}'
                 )
         elif isinstance(spec, Mapping) and isinstance(spec.get("model"), str):
             host, provider, model = spec.get("host"), spec.get("provider"), spec["model"]
             extra = set(spec) - {"host", "provider", "model"}
             if extra:
                 raise UsageError(
-                    f"{where}: incumbent for {activity!r} has unknown keys {sorted(extra)}"
+                    f"{where}: incumbent for {quote(str(activity))} has unknown keys "
+                    + ", ".join(quote(k) for k in sorted(extra, key=str))
                 )
         else:
-            raise UsageError(f"{where}: incumbent for {activity!r} needs at least a model")
+            raise UsageError(
+                f"{where}: incumbent for {quote(str(activity))} needs at least a model"
+            )
         for name, v in (("host", host), ("provider", provider)):
             if v is not None and not isinstance(v, str):
-                raise UsageError(f"{where}: incumbent {name} for {activity!r} must be text")
+                raise UsageError(
+                    f"{where}: incumbent {name} for {quote(str(activity))} must be text"
+                )
         out.append(Incumbent(str(activity), host or None, provider or None, model))
     return tuple(out)
 
@@ -200,7 +206,7 @@ def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
         v = value[k]
         if isinstance(v, bool) or not isinstance(v, int) or not -_INT_MAX - 1 <= v <= _INT_MAX:
             raise UsageError(
-                f"{where}: model tier for {k!r} must be a whole number "
+                f"{where}: model tier for {quote(str(k))} must be a whole number "
                 f"from {-_INT_MAX - 1} to {_INT_MAX}"
             )
         out.append((str(k).lower(), v))
@@ -233,7 +239,7 @@ def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     if duplicates:
         key, mark, first = duplicates[0]
         raise UsageError(
-            f"{path}:{mark.line + 1}:{mark.column + 1}: key {key!r} given twice "
+            f"{path}:{mark.line + 1}:{mark.column + 1}: key {quote(key)} given twice "
             f"(first on line {first + 1}): which value is meant cannot be known"
         )
     if data is None:
@@ -255,7 +261,7 @@ def build_policy(
     for k, v in (file_values or {}).items():
         if k not in allowed:
             raise UsageError(
-                f"{where}: unknown setting {k!r} (known: {', '.join(sorted(allowed))})"
+                f"{where}: unknown setting {quote(k)} (known: {', '.join(sorted(allowed))})"
             )
         merged[k] = v
     for k, v in (flags or {}).items():
@@ -280,12 +286,12 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
     try:
         parsed = dt.datetime.fromisoformat(text.strip())
     except ValueError as e:
-        raise UsageError(f"--as-of: not an ISO date-time: {text!r}") from e
+        raise UsageError(f"--as-of: not an ISO date-time: {quote(text)}") from e
     if parsed.tzinfo is not None:
         try:
             parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
         except OverflowError as e:
-            raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {text!r}") from e
+            raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {quote(text)}") from e
     return parsed
 
 
@@ -504,11 +510,14 @@ def _unmatched_incumbent_note(
     activity: str, host: str | None, provider: str | None, model: str, activity_seen: bool
 ) -> str:
     route = ":".join(x for x in (host, provider, model) if x is not None)
+    # Quoted as every value a routes message names (rs_quote): the route was printed bare,
+    # so a model holding a space or a parenthesis ran on into the sentence.
+    said = f"incumbent for {quote(activity)} ({quote(route)}) not used"
     if not activity_seen:
-        return f"incumbent for {activity!r} ({route}) not used: no episode has that activity"
+        return f"{said}: no episode has that activity"
     return (
-        f"incumbent for {activity!r} ({route}) not used: no episode of that activity ran on "
-        "it; the incumbent is the route with the most labelled episodes"
+        f"{said}: no episode of that activity ran on it; the incumbent is the route with the "
+        "most labelled episodes"
     )
 
 

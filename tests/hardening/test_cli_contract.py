@@ -658,12 +658,12 @@ ENGINE_USAGE_ERRORS: dict[str, tuple[list[str], str, str]] = {
     "routes": (
         ["routes", "e.jsonl", "--as-of", "garbage"],
         "routes report",
-        "--as-of: not an ISO date-time: 'garbage'",
+        '--as-of: not an ISO date-time: "garbage"',
     ),
     "routes export-router-rows": (
         ["routes", "export-router-rows", "e.jsonl", "--as-of", "garbage"],
         "routes export-router-rows",
-        "--as-of: not an ISO date-time: 'garbage'",
+        '--as-of: not an ISO date-time: "garbage"',
     ),
     "nightly": (
         ["nightly", "--root", ".", "--date", "2026-02-30"],

@@ -236,7 +236,7 @@ def test_as_of_offset_past_the_calendar_is_a_usage_error(
             assert res.exit_code == 2, res.stderr
             assert res.stdout == ""
             assert res.stderr == (
-                f"error: --as-of: outside the years 1 to 9999 in UTC: {text!r} "
+                f'error: --as-of: outside the years 1 to 9999 in UTC: "{text}" '
                 f"(see 'cli routes {cmd} --help')\n"
             )
 
@@ -549,7 +549,7 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     assert flipped["comparisons"][0]["incumbent"]["source"] == "configured"
     (tmp_path / "bad.yaml").write_text("tolerence: 0.1\n")
     res = run_cli("routes", path, "--policy", str(tmp_path / "bad.yaml"))
-    assert res.exit_code == 2 and "unknown setting 'tolerence'" in res.stderr
+    assert res.exit_code == 2 and 'unknown setting "tolerence"' in res.stderr
     res = run_cli("routes", path, "--tolerance", "2")
     assert res.exit_code == 2 and "between 0 and 1" in res.stderr
     res = run_cli("routes", path, "--as-of", "yesterday")
@@ -563,13 +563,13 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
         # differ on which they keep): which was meant cannot be known.
         (
             b"tolerance: 0.10\nmin_pairs: 5\ntolerance: 0.20\n",
-            ":3:1: key 'tolerance' given twice (first on line 1): "
+            ':3:1: key "tolerance" given twice (first on line 1): '
             "which value is meant cannot be known",
         ),
         (
             b'{"incumbents": {"documentation": "claude-code:a",\n'
             b' "documentation": "claude-code:b"}}\n',
-            ":2:2: key 'documentation' given twice (first on line 1): "
+            ':2:2: key "documentation" given twice (first on line 1): '
             "which value is meant cannot be known",
         ),
         # was a UnicodeDecodeError traceback (exit 1)
@@ -613,7 +613,7 @@ def test_a_bad_policy_flag_is_named_as_the_flag(gen: Any, run_cli: Any, tmp_path
     for sub, flag, value, said in [
         ("report", "--min-labelled", "-3", "must be >= 0, got -3"),
         ("report", "--tolerance", "2", "must be between 0 and 1, got 2.0"),
-        ("export-router-rows", "--max-ci-width", "nan", "must be between 0 and 1, got nan"),
+        ("export-router-rows", "--max-ci-width", "nan", "must be between 0 and 1, got NaN"),
         ("export-router-rows", "--freshness-days", "-1", "must be >= 0, got -1"),
         ("report", "--min-overlap", "1.5", "must be between 0 and 1, got 1.5"),
     ]:
@@ -653,15 +653,48 @@ def test_a_configured_incumbent_that_names_no_route_is_said(
         res = run_cli(*cmd, path, "--as-of", AS_OF, "--policy", str(pol))
         assert res.exit_code == 0
         assert res.stderr == (
-            f"warning: {pol}: incumbent for 'docs' (claude-code:anthropic:claude-haiku-4) "
+            f'warning: {pol}: incumbent for "docs" ("claude-code:anthropic:claude-haiku-4") '
             "not used: no episode has that activity\n"
-            f"warning: {pol}: incumbent for 'documentation' (claude-code:claude-sonet-4) "
+            f'warning: {pol}: incumbent for "documentation" ("claude-code:claude-sonet-4") '
             "not used: no episode of that activity ran on it; the incumbent is the route "
             "with the most labelled episodes\n"
         )
     res = run_cli("routes", path, "--as-of", AS_OF, "--policy", str(pol), "--format", "json")
     (c,) = json.loads(res.stdout)["comparisons"]
     assert (c["incumbent"]["model"], c["incumbent"]["source"]) == (SONNET, "most labelled episodes")
+
+
+def test_policy_messages_quote_values_as_the_sql_messages_do(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """routes' Python messages quoted a value with Python's repr ('docs\\xa0') while its SQL
+    messages quote it as JSON (rs_quote: "docs\\u00a0"), and printed the incumbent's route
+    bare, so a blank-looking character in it went unseen. Every value is now quoted alike."""
+    path = str(_small(gen()).write(tmp_path / "s.jsonl"))
+    pol = tmp_path / "pol.yaml"
+    pol.write_text(
+        'incumbents:\n  "docs\\u00a0": "claude-code:claude\\u200bhaiku"\n', encoding="utf-8"
+    )
+    res = run_cli("routes", path, "--as-of", AS_OF, "--policy", str(pol), "--format", "json")
+    assert res.exit_code == 0
+    assert res.stderr == (
+        f'warning: {pol}: incumbent for "docs\\u00a0" ("claude-code:claude\\u200bhaiku") '
+        "not used: no episode has that activity\n"
+    )
+    pol.write_text('"tolerance\\u00a0": 0.1\n', encoding="utf-8")
+    res = run_cli("routes", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr.startswith(f'error: {pol}: unknown setting "tolerance\\u00a0" (known: ')
+    pol.write_text("incumbents:\n  docs: a:b:c:d\n", encoding="utf-8")
+    res = run_cli("routes", path, "--policy", str(pol))
+    assert res.exit_code == 2
+    assert res.stderr == (
+        f'error: {pol}: incumbent for "docs" must be "host:model" or "host:provider:model", '
+        "got \"a:b:c:d\" (see 'cli routes report --help')\n"
+    )
+    res = run_cli("routes", path, "--as-of", "yesterday\u00a0")
+    assert res.exit_code == 2
+    assert 'error: --as-of: not an ISO date-time: "yesterday\\u00a0"' in res.stderr
 
 
 def test_whole_numbers_past_the_sql_types_are_usage_errors(
@@ -682,7 +715,7 @@ def test_whole_numbers_past_the_sql_types_are_usage_errors(
     res = run_cli("routes", "export-router-rows", path, "--policy", str(pol))
     assert res.exit_code == 2
     assert res.stderr == (
-        f"error: {pol}: model tier for 'haiku' must be a whole number "
+        f'error: {pol}: model tier for "haiku" must be a whole number '
         "from -2147483648 to 2147483647 (see 'cli routes export-router-rows --help')\n"
     )
     pol.write_text("freshness_days: 1.0e+19\n", encoding="utf-8")

@@ -1,0 +1,50 @@
+"""The quote of an input value in a message, for the messages Python writes.
+
+The same rule as SQL's ``rs_quote`` (``sql/common/v1/000_quote.sql``), which the packs'
+SQL messages use, so that a value reads alike wherever a message comes from: its JSON text
+(as DuckDB's ``to_json`` writes it), a character that shows blank or not at all written
+``\\uXXXX``, and a text longer than 80 characters visibly cut (``"abc…"``). A test holds
+the two to the same output.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+#: rs_unseen_re: what shows blank or not at all yet is no ASCII space.
+_UNSEEN = re.compile(
+    "[\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff]"
+)
+_ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
+#: rs_whole_escapes: the longest head made of whole characters and whole escapes.
+_WHOLE = re.compile(r"(?:[^\\]|\\u[0-9A-Fa-f]{4}|\\[^u])*", re.S)
+LIMIT = 80
+
+
+def _json_text(value: Any) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError):  # a YAML date, a set: quoted as its text
+        text = json.dumps(str(value), ensure_ascii=False)
+    # DuckDB's to_json writes an escaped control character's hex in capitals (\u001B).
+    return _ESCAPE.sub(lambda m: "\\" + (m.group(1)[0] + m.group(1)[1:].upper()), text)
+
+
+def _cut(text: str) -> str:
+    if len(text) <= LIMIT:
+        return text
+    if text.startswith('"'):
+        return _head(text[: LIMIT - 2]) + '…"'
+    return _head(text[: LIMIT - 1]) + "…"
+
+
+def _head(text: str) -> str:
+    m = _WHOLE.match(text)
+    return m.group(0) if m else ""
+
+
+def quote(value: Any) -> str:
+    """``value`` as a message quotes it: ``"docs"``, ``1.5``, ``"PASS\\u00a042/42"``."""
+    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _cut(_json_text(value)))
