@@ -656,12 +656,14 @@ def to_table(
     characters: "中文" takes four columns). A column of numbers is aligned right, head
     too, as terminals' SQL tools do: digits of one magnitude line up, and a column read
     down compares by length. ``writers`` writes the named columns' values (a score apart
-    from its cut-offs, ``fmt_vs``); their alignment still follows the values."""
+    from its cut-offs, ``fmt_vs``); their alignment still follows the values. A control
+    character in a name or value is shown escaped (``\\t``, ``\\n``, ``\\x1b``), as a
+    message writes it: one row is one line, each cell in its column."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
     write_cell = [(writers or {}).get(c, _table_cell) for c in cols]
     head, *cells = [
-        [_CTRL.sub("?", s).replace("\n", " ") for s in row]
+        [_TABLE_CTRL.sub(_escape_break, s) for s in row]
         for row in [
             cols,
             *([w(r.get(c)) for c, w in zip(cols, write_cell, strict=True)] for r in rows),
@@ -719,10 +721,19 @@ def write(
 _BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
 
 
+#: What would break a terminal table's lines or alignment: every C0 and C1 control
+#: character (a tab moves to the next tab stop, a carriage return back to the line's start,
+#: an escape sequence steers the terminal), DEL, the line and paragraph separators, and the
+#: bidi embeddings, overrides and isolates (they reorder the rest of the line as drawn: a
+#: cell lands in another column). Each is written escaped, as ``note`` writes a break.
+_TABLE_CTRL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
 def _escape_break(m: re.Match[str]) -> str:
     c = m.group(0)
-    if c in "\n\r":
-        return "\\n" if c == "\n" else "\\r"
+    if c in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[c]
     return f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}"
 
 

@@ -428,7 +428,32 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
     ]
     # a line break in a column's name does not start a line either
     res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
-    assert res.stdout == "a b\n---\n  1\n"  # a number, aligned right
+    assert res.stdout == "a\\nb\n----\n   1\n"  # a number, aligned right
+
+
+def test_the_table_shows_control_characters_escaped(run_cli: Any) -> None:
+    """A tab in a name moved the rest of its row to the next tab stop, out of line; other
+    control characters were "?" (the names "a\\x01b" and "a?b" read alike) and a line
+    break a space. Each is shown escaped, as a message writes it, and a bidi override,
+    which reversed the rest of the line as drawn, too."""
+    query = (
+        "SELECT v AS \"na\tme\", n FROM (VALUES (1, 'a' || chr(9) || 'b'), "
+        "(2, 'c' || chr(13) || chr(10) || 'd'), (3, chr(27) || '[31mred'), "
+        "(4, 'x' || chr(8238) || 'yz'), (5, 'a' || chr(1) || 'b'), (6, 'a?b')) t(n, v) ORDER BY n"
+    )
+    res = run_cli("sql", query, "--format", "table")
+    assert res.exit_code == 0
+    assert res.stdout.split("\n") == [
+        "na\\tme       n",
+        "-----------  -",
+        "a\\tb         1",
+        "c\\r\\nd       2",
+        "\\x1b[31mred  3",
+        "x\\u202eyz    4",
+        "a\\x01b       5",
+        "a?b          6",
+        "",
+    ]
 
 
 #: Cells and the columns a terminal gives them: emoji sequences drawn as one emoji, and
