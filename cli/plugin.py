@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -186,9 +187,31 @@ def render_report(result: engine.PluginResult) -> str:
     )
 
 
+#: A skill's file name under ``skills/`` is cut to this many bytes of UTF-8 (with
+#: ``-N.md`` after it, well inside the 255 bytes a file system allows).
+_SLUG_BYTES = 180
+
+
 def _slug(skill: str) -> str:
-    s = re.sub(r"[^A-Za-z0-9._-]+", "_", skill.replace("/", "__")).strip("._") or "skill"
-    return s[:180]
+    """A skill's file name (without ``.md``): its path with ``/`` as ``__``, composed
+    (NFC), each run of characters that are no letter, digit or mark of any script and no
+    ``.``, ``_`` or ``-`` as one ``_``, no leading ``.``, ``_`` or ``-`` nor trailing ``.``
+    or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is left. Letters of every
+    script are kept: file systems take UTF-8 names, and ``résumé`` as ``r_sum_`` named no
+    skill one could find; a separator, a control or a blank-looking character cannot reach
+    the name."""
+    s = unicodedata.normalize("NFC", skill.replace("/", "__"))
+    kept = "".join(c if c in "._-" or unicodedata.category(c)[0] in "LNM" else "\0" for c in s)
+    # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
+    s = re.sub("\0+", "_", kept).lstrip("._-").rstrip("._")
+    s = s.encode("utf-8")[:_SLUG_BYTES].decode("utf-8", "ignore").rstrip(".")
+    return s or "skill"
+
+
+def _same_file_key(name: str) -> str:
+    """When two names are one file on a file system that ignores case (macOS, Windows),
+    or that composes accents (macOS): their case-folded, composed form."""
+    return unicodedata.normalize("NFC", name.casefold())
 
 
 def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
@@ -214,9 +237,9 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
         for s in result.skills():
             base = _slug(s["skill"])
             name, n = base, 2
-            while name.casefold() in used:
+            while _same_file_key(name) in used:
                 name, n = f"{base}-{n}", n + 1
-            used.add(name.casefold())
+            used.add(_same_file_key(name))
             p = os.path.join(out_dir, "skills", name + ".md")
             os.makedirs(os.path.dirname(p), exist_ok=True)
             atomic_write_text(

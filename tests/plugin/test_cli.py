@@ -455,6 +455,39 @@ def test_out_files_of_skills_whose_names_differ_in_case_do_not_collide(
     assert Path("report/skills/alpha-3.md").read_text().startswith("## 1. alpha: ")
 
 
+def test_out_files_keep_the_letters_of_every_script(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # Every character but A-Za-z0-9._- became "_": "résumé" was written as r_sum_.md and
+    # "中文" as skill.md (nothing left), names no one would look for. Letters, digits and
+    # marks of any script stay (composed: an accent typed apart is the same file on macOS);
+    # a control or blank-looking character, a separator, a leading dot still cannot.
+    names = {
+        "Résumé": "Résumé.md",
+        "résumé": "résumé-2.md",  # one file with Résumé.md where case is ignored
+        "中文": "中文.md",
+        "e\u0301te\u0301": "été.md",  # decomposed: composed as a file name
+        "été": "été-2.md",
+        "a\u200bb\tc": "a_b_c.md",
+        ".ünïcode": "ünïcode.md",
+        "--rf": "rf.md",
+    }
+    for name in names:
+        (tmp_path / "uni" / name).mkdir(parents=True)
+        (tmp_path / "uni" / name / "SKILL.md").write_text(
+            f"---\nname: {json.dumps(name)}\n---\n", encoding="utf-8"
+        )
+    r = run_cli("plugin", "score", "uni", "--out", "report", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    written = {
+        p.name: p.read_text(encoding="utf-8").split("\n", 1)[0]
+        for p in Path("report/skills").iterdir()
+    }
+    assert sorted(written) == sorted(names.values())
+    for name, file in names.items():
+        assert written[file].startswith(f"## 1. {output.md_text(name)}: "), (file, written[file])
+
+
 def test_help_texts(run_cli: Callable[..., Result]) -> None:
     for cmd in (("plugin",), ("plugin", "score"), ("plugin", "rank")):
         r = run_cli(*cmd, "--help")
