@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 
 class RunscoreError(Exception):
@@ -25,11 +25,20 @@ class NothingReadable(RunscoreError):
 
     ``problems``: why, one ``(file, line, reason)`` each (line 0: the whole file), when the
     message lists them on lines of its own: a caller that reports each input apart (the
-    nightly job's run log) takes them from here, not from the text."""
+    nightly job's run log) takes them from here, not from the text. ``no_lines``: the files
+    among them (line 0) whose one problem is that they hold no line (empty, or blank lines
+    only), which the nightly job lists as empty files, not as rejected input: told by this
+    flag, as a reason reworded must not turn them into rejected input."""
 
-    def __init__(self, message: str, problems: Sequence[tuple[str, int, str]] = ()) -> None:
+    def __init__(
+        self,
+        message: str,
+        problems: Sequence[tuple[str, int, str]] = (),
+        no_lines: Iterable[str] = (),
+    ) -> None:
         super().__init__(message)
         self.problems = list(problems)
+        self.no_lines = frozenset(no_lines)
 
 
 class RejectedInputWarning(UserWarning):

@@ -1014,7 +1014,7 @@ def _extract_scope(
                 [
                     Diagnostic("unreadable", f, ln, why)
                     for f, ln, why in e.problems
-                    if not _no_lines(ln, why, scope.empty_files, f)
+                    if not _no_lines(e, f, ln, scope.empty_files)
                 ]
                 or [Diagnostic("unreadable", ", ".join(dirs), 0, str(e))]
             )
@@ -1046,10 +1046,11 @@ def _extract_scope(
     return True
 
 
-def _no_lines(line: int, reason: str, empty_files: list[str], file: str) -> bool:
+def _no_lines(e: NothingReadable, file: str, line: int, empty_files: list[str]) -> bool:
     """Whether a failed reader's problem is that ``file`` holds no line (empty, or blank
-    lines only); if so it joins ``empty_files`` (once) instead of the rejected input."""
-    if line != 0 or not sources.is_no_lines_reason(reason):
+    lines only), as the reader flags it (``e.no_lines``; its reason's words may change); if
+    so it joins ``empty_files`` (once) instead of the rejected input."""
+    if line != 0 or file not in e.no_lines:
         return False
     if file not in empty_files:
         empty_files.append(file)
@@ -1365,7 +1366,7 @@ def _run_hook(
             rejected = [
                 Diagnostic("pack", f, ln, f"{hook.pack}: {why}")
                 for f, ln, why in e.problems
-                if not _no_lines(ln, why, pr.empty_files, f)
+                if not _no_lines(e, f, ln, pr.empty_files)
             ]
             result.rejected.extend(rejected)
             _not_empty_if_said(pr, rejected)

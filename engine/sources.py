@@ -2198,15 +2198,6 @@ def no_lines_reason(f: SourceFile, what: str) -> str:
     return f"empty (no {what})" if f.size == 0 else f"only blank lines (no {what})"
 
 
-_NO_LINES_RE = re.compile(r"(?:empty|only blank lines) \(no [a-z ]+\)")
-
-
-def is_no_lines_reason(reason: str) -> bool:
-    """Whether ``reason`` is ``no_lines_reason``'s: the nightly job lists such a file as an
-    empty file, not as rejected input, when a reader that failed says it among the rest."""
-    return _NO_LINES_RE.fullmatch(reason) is not None
-
-
 def describe(files: Iterable[SourceFile]) -> list[dict[str, object]]:
     """Manifest rows (path, size, mtime, hash) for files that were read."""
     return [

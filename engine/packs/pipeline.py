@@ -478,6 +478,7 @@ def evaluate_pipelines(
             raise NothingReadable(
                 "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty),
                 _problems(errors + empty),
+                no_lines=[str(d.file) for d in empty],
             )
 
     doc_rows = sqlpack.execute(

@@ -455,6 +455,7 @@ def analyze(
             raise NothingReadable(
                 "no episode could be read:\n" + sources.listed(ordered, 20),
                 [(p.file, p.line, p.reason) for p in ordered],
+                no_lines=[p.file for p in empty],
             )
         pol = con.execute(
             "SELECT tolerance, min_labelled_per_route, min_pairs, max_ci_width, freshness_days, "

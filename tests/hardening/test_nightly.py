@@ -1008,3 +1008,46 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
         f"  - note: {tier}\n\n"
     ) in md
     assert versions not in res.stderr
+
+
+def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_reason(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The job told a failed reader's "empty (no events)" from its rejected input by
+    matching the reason's text: a reason reworded made every empty file rejected input
+    (exit 1, said on stderr). The readers now flag such files (``NothingReadable.no_lines``)."""
+    from runscore.engine import sources
+
+    monkeypatch.setattr(sources, "no_lines_reason", lambda f, what: f"nothing in it ({what})")
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    base = tmp_path / "bad" / ".archeflow"
+    for folder in ("events", "tasks", "episodes"):
+        (base / folder).mkdir(parents=True)
+        (base / folder / "a-zero.jsonl").write_bytes(b"")
+        (base / folder / "b-blank.jsonl").write_bytes(b"\n \n")
+        (base / folder / "c-bad.jsonl").write_text("not json\n")
+    res = run_cli("nightly", "--root", "bad", "--root", "good", "--out", "out", "--date", DATE)
+    not_json = "not JSON: Expecting value: line 1 column 1 (char 0)"
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
+        1,
+        [
+            f"bad/.archeflow/events/c-bad.jsonl:1: {not_json}",
+            "bad: pipeline: no usable task snapshot in the input",
+            f"bad/.archeflow/tasks/c-bad.jsonl:1: pipeline: {not_json}",
+            "bad: routes: no episode could be read",
+            f"bad/.archeflow/episodes/c-bad.jsonl:1: routes: {not_json}",
+        ],
+    )
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert log["scopes"][0]["empty_files"] == [
+        "bad/.archeflow/events/a-zero.jsonl",
+        "bad/.archeflow/events/b-blank.jsonl",
+    ]
+    assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
+        ("pipeline", ["bad/.archeflow/tasks/a-zero.jsonl", "bad/.archeflow/tasks/b-blank.jsonl"]),
+        (
+            "routes",
+            ["bad/.archeflow/episodes/a-zero.jsonl", "bad/.archeflow/episodes/b-blank.jsonl"],
+        ),
+    ]
+    assert "nothing in it" not in (tmp_path / "out" / DATE / "runlog.md").read_text()
