@@ -1338,7 +1338,7 @@ def _run_hook(
     for p in inputs.paths:
         with contextlib.suppress(OSError):  # gone since found: the pack's reader says so
             st = os.stat(p)
-            if stat.S_ISREG(st.st_mode) and (st.st_size == 0 or _blank_only(p)):
+            if stat.S_ISREG(st.st_mode) and (st.st_size == 0 or sources.blank_only(p)):
                 pr.empty_files.append(p)
     run = PackRun(
         hook.pack,
@@ -1394,23 +1394,6 @@ def _not_empty_if_said(pr: PackResult, rejected: Sequence[Diagnostic]) -> None:
     alone, say) is its rejected input, not an empty file: said once."""
     said = {d.file for d in rejected}
     pr.empty_files = [f for f in pr.empty_files if f not in said]
-
-
-_NOT_BLANK = re.compile(rb"[^ \t\r\n]")
-
-
-def _blank_only(path: str) -> bool:
-    """Whether a file of some bytes holds blank lines only (spaces, tabs, CRs, newlines):
-    a pack's reader reads it as no line, as it reads an empty file. A file with content
-    opens with it, so one read of its first block tells."""
-    try:
-        with open(path, "rb") as fh:
-            while chunk := fh.read(1 << 16):
-                if _NOT_BLANK.search(chunk):
-                    return False
-    except OSError:  # the pack's reader says why
-        return False
-    return True
 
 
 def _pack_failed(

@@ -2198,6 +2198,31 @@ def no_lines_reason(f: SourceFile, what: str) -> str:
     return f"empty (no {what})" if f.size == 0 else f"only blank lines (no {what})"
 
 
+#: A byte that is not blank to a reader: blank lines are those of Python's bytes.strip()
+#: blanks (space, tab, LF, CR, VT, FF), as ``_CAREFUL_SPLIT`` skips them (a file holding
+#: VT or FF goes the careful way: the pre-scan's ``_NOT_JSON``).
+_NOT_BLANK = re.compile(rb"[^ \t\n\r\x0b\x0c]")
+
+
+def blank_only(path: str) -> bool:
+    """Whether the file at ``path`` holds no line as every reader reads it: no byte but
+    blanks (``_NOT_BLANK``) after a UTF-8 byte-order mark opening it, which is no part of
+    its first line (0 bytes included). False when it cannot be read: its reader says why.
+    One rule for the readers and the nightly job, which lists such files as empty."""
+    try:
+        with open(path, "rb") as fh:
+            chunk = fh.read(1 << 16)
+            if chunk.startswith(b"\xef\xbb\xbf"):
+                chunk = chunk[3:]
+            while chunk:
+                if _NOT_BLANK.search(chunk):
+                    return False
+                chunk = fh.read(1 << 16)
+    except OSError:
+        return False
+    return True
+
+
 def describe(files: Iterable[SourceFile]) -> list[dict[str, object]]:
     """Manifest rows (path, size, mtime, hash) for files that were read."""
     return [

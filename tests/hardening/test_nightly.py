@@ -1051,3 +1051,54 @@ def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_rea
         ),
     ]
     assert "nothing in it" not in (tmp_path / "out" / DATE / "runlog.md").read_text()
+
+
+#: Files that hold no line to every reader (Python's bytes.strip() blanks, after a UTF-8
+#: byte-order mark opening the file) and files that hold one: a blank look-alike.
+_BLANK_ONLY = {
+    "vt": b"\x0b\n",
+    "ff": b"\x0c\n",
+    "mixed": b" \x0b\t\x0c\r\n\n",
+    "bom-line": b"\xef\xbb\xbf\n",
+    "bom-alone": b"\xef\xbb\xbf",
+}
+_NOT_BLANK = {
+    "nbsp": b"\xc2\xa0\n",
+    "nel": b"\xc2\x85\n",
+    "file-sep": b"\x1c\n",  # str.strip() takes it; bytes.strip() and the readers do not
+    "later-bom": b"\n\xef\xbb\xbf\n",
+}
+
+
+def test_the_job_and_the_readers_agree_on_which_files_hold_no_line(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """The job listed a pack's input as an empty file when its bytes were spaces, tabs,
+    CRs and LFs only, while the readers (extract's, the packs') also skip lines of VT and
+    FF and a byte-order mark opening the file: such an episode file beside a good one was
+    listed nowhere. Each way round: a file a reader takes for no line is an empty file to
+    the job, in every step, and one it reads a line of is not."""
+    base = tmp_path / "proj" / ".archeflow"
+    hh.write_jsonl(base / "events/0-good.jsonl", hh.run_events("r1"))
+    (base / "episodes").mkdir(parents=True)
+    (base / "episodes/0-good.jsonl").write_text(json.dumps(_EPISODE) + "\n")
+    for name, data in {**_BLANK_ONLY, **_NOT_BLANK}.items():
+        for folder in ("events", "episodes"):
+            (base / folder / f"{name}.jsonl").write_bytes(data)
+    for name in _BLANK_ONLY:  # what each reader says of the file alone
+        for cmd, what in (("extract", "events"), ("routes", "episodes")):
+            path = f"proj/.archeflow/{what}/{name}.jsonl"
+            alone = run_cli(cmd, path, *(["--history", "h.jsonl"] if cmd == "extract" else []))
+            assert alone.exit_code == 3, (cmd, name)
+            assert f"  {path}: only blank lines (no {what})\n" in alone.stderr, (cmd, name)
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    [routes] = [p for p in log["packs"] if p["pack"] == "routes"]
+    names = sorted(_BLANK_ONLY)
+    assert log["scopes"][0]["empty_files"] == [f"proj/.archeflow/events/{n}.jsonl" for n in names]
+    assert routes["empty_files"] == [f"proj/.archeflow/episodes/{n}.jsonl" for n in names]
+    rejected = {(d["file"].split("/")[-2], d["file"].split("/")[-1]) for d in log["rejected"]}
+    assert rejected == {
+        (folder, f"{n}.jsonl") for n in _NOT_BLANK for folder in ("events", "episodes")
+    }
