@@ -755,6 +755,9 @@ def run_nightly(
                                 "history", scope.history, "not extracted: ", broken[scope.history]
                             )
                         )
+                        # Not read either (the run log said "none yet"): why, where it
+                        # names the history.
+                        scope.history_error = _located(scope.history, broken[scope.history])[1]
                         continue
                     if not _extract_scope(scope, members, version, wait, scored_at):
                         broken[scope.history] = "locked"  # said by _extract_scope
@@ -1216,21 +1219,37 @@ def _said_by_extract(scope: ScopeResult, reason: str) -> bool:
 
 def _unusable_history(scope: ScopeResult) -> str | None:
     """Why a scope without a history file has none to report from, when it is not that
-    there is none yet: its step failed (said as rejected input), or something that is not
-    a regular file stands there with no run log to extract (said here). A folder in the
-    history's place was said both ways, its error and "no history yet"; with no run logs,
-    only "no history yet" (exit 0)."""
-    if any(d.kind == "history" and d.file == scope.history for d in scope.rejected):
-        return "no usable history"
-    if not os.path.lexists(scope.history):
-        return None
-    dangling = os.path.islink(scope.history) and not os.path.exists(scope.history)
-    what = "a symlink to nothing" if dangling else "not a regular file"
+    there is none yet: its step failed (said as rejected input), or something stands in
+    the history's way, with no run log to extract or not (said here once, and as
+    ``history_error``). A folder in the history's place was said both ways, its error and
+    "no history yet"; with no run logs, only "no history yet" (exit 0)."""
+    said = any(d.kind == "history" and d.file == scope.history for d in scope.rejected)
+    what = _in_the_way(scope.history)
+    if what is None:
+        return "no usable history" if said else None
+    # The run log said "(none yet)" of a history it could not have read.
     scope.history_error = what
-    scope.rejected.append(
-        Diagnostic("history", scope.history, 0, f"no report: the history is {what}")
-    )
+    if not said:
+        why = what if what.endswith(_NO_FOLDER) else f"the history is {what}"
+        scope.rejected.append(Diagnostic("history", scope.history, 0, f"no report: {why}"))
     return "no usable history"
+
+
+def _in_the_way(path: str) -> str | None:
+    """What keeps a history that is not a regular file from being read, as the run log
+    says it: something else at ``path``, or a file where one of its folders belongs (no
+    history can be there, whatever extract or a later night does); None when nothing
+    is there (none yet)."""
+    if os.path.lexists(path):
+        dangling = os.path.islink(path) and not os.path.exists(path)
+        return "a symlink to nothing" if dangling else "not a regular file"
+    above = os.path.dirname(os.path.abspath(path))
+    while not os.path.lexists(above) and os.path.dirname(above) != above:
+        above = os.path.dirname(above)
+    return None if os.path.isdir(above) else f"{above}: {_NO_FOLDER}"
+
+
+_NO_FOLDER = "a file where a folder is needed"
 
 
 def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
@@ -1457,7 +1476,12 @@ def _nothing_there(
         for r in members:
             d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
             scope.notes.append(_no_events_note(d))
-        scope.notes.append(_no_history_note(scope.history))
+        what = _in_the_way(scope.history)  # a file where its folder belongs: not "none yet"
+        scope.notes.append(
+            _no_history_note(scope.history)
+            if what is None
+            else f"{scope.history}: no report: {what}"
+        )
         probe.scopes.append(scope)
     return _nothing_message(probe)
 

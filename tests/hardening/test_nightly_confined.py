@@ -849,3 +849,58 @@ def test_a_history_whose_every_line_is_skipped_has_no_report(
         "error: nothing readable: no root's run logs, pack inputs or history could be read\n"
         in (alone.stderr)
     )
+
+
+def test_a_file_where_the_history_s_folder_belongs_is_said_where_the_run_log_names_it(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A history whose folder is a file cannot be read (nor ever written): the run log
+    headed its part `(none yet)`, with run logs to extract (its step failed, said as
+    rejected input) or without (a note "no history yet", exit 0); a folder in the
+    history's place with run logs likewise. Each says it could not be read, and why
+    (`history_error`), as such a history does with no run logs."""
+    for name in ("good", "with-logs", "folder"):
+        hh.write_jsonl(tmp_path / f"{name}/.archeflow/events/a.jsonl", hh.run_events(name))
+    (tmp_path / "no-logs/.archeflow").mkdir(parents=True)
+    for name in ("with-logs", "no-logs"):
+        (tmp_path / name / ".archeflow/memory").write_text("oops\n")
+    (tmp_path / "folder/.archeflow/memory/effectiveness.jsonl").mkdir(parents=True)
+    roots = ("with-logs", "no-logs", "folder", "good")
+    res = run_cli(
+        "nightly", *(a for r in roots for a in ("--root", r)), "--out", "out", "--date", DATE
+    )
+    mem = {
+        r: f"{tmp_path / r / '.archeflow/memory'}: a file where a folder is needed" for r in roots
+    }
+    hist = {r: f"{r}/.archeflow/memory/effectiveness.jsonl" for r in roots}
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
+        1,
+        [
+            f"{hist['with-logs']}: not extracted: {mem['with-logs']}",
+            f"{hist['no-logs']}: no report: {mem['no-logs']}",
+            f"{hist['folder']}: not extracted: the history is not a regular file",
+        ],
+    )
+    day = tmp_path / "out" / DATE
+    scopes = json.loads((day / "runlog.json").read_text())["scopes"]
+    why = {
+        "with-logs": mem["with-logs"],
+        "no-logs": mem["no-logs"],
+        "folder": "not a regular file",
+        "good": None,
+    }
+    assert {s["label"]: s["history_error"] for s in scopes} == why
+    assert [n for s in scopes for n in s["notes"]] == [
+        "no-logs/.archeflow/events: no event logs (folder missing)"
+    ]
+    md = (day / "runlog.md").read_text()
+    assert "none yet" not in md
+    for r in ("with-logs", "no-logs", "folder"):
+        assert f"History {hist[r]} (could not be read: {why[r]}). " in md
+    alone = run_cli("nightly", "--root", "no-logs", "--out", "out2", "--date", DATE)
+    assert (alone.exit_code, alone.stderr) == (
+        3,
+        "error: nothing readable: no root had run logs, pack inputs or an existing history\n"
+        "  no-logs/.archeflow/events: no event logs (folder missing)\n"
+        f"  {hist['no-logs']}: no report: {mem['no-logs']}\n",
+    )
