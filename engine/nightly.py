@@ -241,6 +241,8 @@ class PackResult:
             "summary": self.summary,
             "outputs": [o.as_dict() for o in self.outputs],
             "error": self.error,
+            # as a scope's: the error alone did not tell a busy history from a broken one
+            "history_locked": self.locked,
             "warnings": [d.as_dict() for d in self.warnings],
             "notes": self.notes,
         }

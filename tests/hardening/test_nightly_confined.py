@@ -165,6 +165,12 @@ def test_a_fifo_where_the_memory_folder_belongs_is_worded_as_a_file_there_is(
         ("pack", "bad", f"pipeline: {why}"),
         ("pack", "bad", f"plugin: {why}"),
     ]
+    # failed, but not for a lock another process holds
+    packs = json.loads(res.stdout)["packs"]
+    assert [(p["pack"], p["history_locked"]) for p in packs] == [
+        ("pipeline", False),
+        ("plugin", False),
+    ]
     assert "File exists" not in res.stderr
 
 
@@ -607,7 +613,9 @@ def test_the_only_project_s_locked_history_is_a_failed_step_not_nothing_read(
     if when == "pipeline":
         why = f"{hist}: another runscore process holds the pipeline history lock"
         assert res.stderr.splitlines()[:-1] == [f"only: pipeline: {why}"]
-        assert [(p["pack"], p["error"]) for p in log["packs"]] == [("pipeline", why)]
+        assert [(p["pack"], p["error"], p["history_locked"]) for p in log["packs"]] == [
+            ("pipeline", why, True)
+        ]
     else:
         why = "not extracted: another runscore process holds the history lock"
         assert res.stderr.splitlines()[:-1] == [f"{hist}: {why}"]
@@ -643,6 +651,8 @@ def test_a_pack_history_another_process_holds_fails_that_pack_only(
         "history lock"
     )
     assert (pack["pack"], pack["root"], pack["error"]) == ("pipeline", "bad", why)
+    # The run log's JSON told a busy pack history from a broken one by its error's words.
+    assert pack["history_locked"] is True
     assert f"bad: pipeline: {why}\n" in res.stderr
     assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
 
