@@ -1320,9 +1320,11 @@ def _render_team(
         scope.rejected.append(Diagnostic("team", path, line, f"team preset skipped: {reason}"))
         return
     outcome.name = rec.team.name
-    # `recommend` says them on stderr, what it notes of the history (lines of another
-    # scoring version, say) first; the job, unattended, in its run log only.
-    outcome.notes = [*rec.notes, *eh.model_tier_notes(rec.table.to_pylist())]
+    # `recommend` says them on stderr; the job, unattended, in its run log only. What it
+    # notes of the history (lines of another scoring version, say) is not repeated here:
+    # the scope has the report's notes on the same history, read under the same lock, so
+    # each team preset said it once more.
+    outcome.notes = eh.model_tier_notes(rec.table.to_pylist())
     name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
     title = f"Recommendations for team {rec.team.name or stem}"
     outcome.outputs.append(

@@ -979,7 +979,8 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
 ) -> None:
     """`recommend` says on stderr that the history also holds lines of another scoring
     version, which it does not use; the job carried its model-tier notes to the run log
-    and dropped these."""
+    and dropped these. Then it said them under each team preset, though its scope (the
+    history) says the report's note on the same lines: once per history now, under it."""
     ev = tmp_path / "proj/.archeflow/events"
     hh.write_jsonl(ev / "r.jsonl", hh.run_events("r1", model="haiku"))
     hist = nightly.history_of("proj")
@@ -988,6 +989,7 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
     teams = tmp_path / "proj/.archeflow/teams"
     teams.mkdir(parents=True)
     (teams / "t.yaml").write_text("name: t\ncheck: [guardian]\nmodel_overrides: {guardian: opus}\n")
+    (teams / "u.yaml").write_text("name: u\ncheck: [guardian]\n")
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
     assert res.exit_code == 0, res.stderr
     rec = run_cli("recommend", "proj/.archeflow/teams/t.yaml", "--history", hist)
@@ -997,17 +999,26 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
         "haiku (cheap): the score was earned there"
     )
     assert rec.stderr == f"{versions}\nnote: {tier}\n"
+    report = run_cli("report", "--history", hist)
+    said = (
+        f"{hist} also holds archeflow-legacy lines, reported separately: use --sql-version "
+        "VERSION or --sql-version all"
+    )
+    assert report.stderr == f"{said}\n"
     day = tmp_path / "out" / DATE
-    [team] = json.loads((day / "runlog.json").read_text())["scopes"][0]["teams"]
-    assert team["notes"] == [versions, tier]
+    [scope] = json.loads((day / "runlog.json").read_text())["scopes"]
+    assert scope["notes"] == [said]
+    assert [(t["name"], t["notes"]) for t in scope["teams"]] == [("t", [tier]), ("u", [])]
     md = (day / "runlog.md").read_text()
     assert (
         "- proj/.archeflow/teams/t.yaml (discovered): effectiveness/proj/recommend-t.md, "
         "effectiveness/proj/recommend-t.json\n"
-        f"  - note: {versions}\n"
-        f"  - note: {tier}\n\n"
+        f"  - note: {tier}\n"
+        "- proj/.archeflow/teams/u.yaml (discovered): effectiveness/proj/recommend-u.md, "
+        "effectiveness/proj/recommend-u.json\n\n"
     ) in md
-    assert versions not in res.stderr
+    assert md.count("also holds archeflow-legacy lines") == 1
+    assert versions not in res.stderr and said not in res.stderr
 
 
 def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_reason(
