@@ -118,6 +118,9 @@ def extract_cmd(
         click.echo(json.dumps(summary, ensure_ascii=False))
     for x in result.excluded:
         note(f"{x['file']}: {x['reason']}")
+    # As when no other file is read (then nothing read, exit 3): said, but not rejected.
+    for x in result.no_lines:
+        note(f"{x['file']}: {x['reason']}")
     for s in result.skipped_lines:
         note(f"{s['file']}{':' + str(s['line']) if s['line'] else ''}: {s['reason']}")
     for u in result.unreadable:

@@ -1042,7 +1042,9 @@ def _extract_scope(
         else:
             _take_extract(scope, res)
             # Files of blank lines only hold no line either: listed as 0-byte ones are.
-            scope.empty_files.extend(f for f in res.no_lines if f not in scope.empty_files)
+            scope.empty_files.extend(
+                str(d["file"]) for d in res.no_lines if str(d["file"]) not in scope.empty_files
+            )
         if len(scope.empty_files) > 1:  # in the order the files were found
             order = {f.display: i for i, f in enumerate(found)}
             scope.empty_files.sort(key=lambda d: order.get(d, len(order)))

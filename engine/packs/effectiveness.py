@@ -99,9 +99,10 @@ class ExtractResult:
     files_read: int = 0
     files_unchanged: int = 0
     unreadable: list[dict[str, Any]] = field(default_factory=list)
-    #: Files read (or unchanged since read) that hold no line: empty, or blank lines only.
-    #: Not rejected input; the nightly job lists them as empty files (a run just begun).
-    no_lines: list[str] = field(default_factory=list)
+    #: Files read (or unchanged since read) that hold no line: empty, or blank lines only,
+    #: each ``{"file", "reason"}`` (``sources.no_lines_reason``). Not rejected input:
+    #: ``extract`` says each, the nightly job lists them as empty files (a run just begun).
+    no_lines: list[dict[str, Any]] = field(default_factory=list)
     #: Input files not read, and why (not rejected input: the history this extract writes).
     excluded: list[dict[str, Any]] = field(default_factory=list)
     #: Why the manifest could not be saved (``file: reason``), the history being written
@@ -186,6 +187,9 @@ class ExtractResult:
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
             "excluded": self.excluded,
+            # read, and holding no line: not rejected input (beside no other file, nothing
+            # read: exit 3, each listed in the error)
+            "empty_files": self.no_lines,
             "manifest_error": self.manifest_error,
             "scoring_version": f"{PACK}/{self.version}"
             if self.version.startswith("v")
@@ -1095,6 +1099,8 @@ def _extract(
         # nightly job's, say) reports the same rejected lines as the run that read them.
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
         if not write:
+            # Said as a write says them (a dry run consults no manifest: none unchanged).
+            result.no_lines = _no_lines(con, readable, _runs_by_file(con), result)
             # A dry run says what a write would append: the history's keys are read as
             # the file is now, without its lock (a preview; nothing here is written).
             # It said "0 already scored" of runs the history held.
@@ -1120,8 +1126,9 @@ def _extract(
             _mark_new(con, result, scored_runs, held, n_records)
             _recheck_held(con, result, scored_runs, n_records, history_path)
             runs_by_file = _runs_by_file(con)
-            # Those unchanged were listed by _relist already.
+            # Those unchanged were listed by _relist already; said in the order given.
             result.no_lines[:0] = _no_lines(con, readable, runs_by_file, result)
+            result.no_lines.sort(key=lambda d: order.get(str(d["file"]), len(order)))
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora; on a
             # thread, while this one builds the manifest's entries in Python (~0.04 and
@@ -1521,13 +1528,14 @@ def _no_lines(
     readable: Sequence[sources.SourceFile],
     runs_by_file: dict[str, list[str]],
     result: ExtractResult,
-) -> list[str]:
+) -> list[dict[str, Any]]:
     """The files read that hold no line (empty, or blank lines only): no run, nothing said
-    of them, and no row read. Only files with no run are asked of DuckDB, so a usual
-    extract (every file holds a run) runs no query for it."""
+    of them, and no row read, each with the reason every reader gives. Only files with no
+    run are asked of DuckDB, so a usual extract (every file holds a run) runs no query
+    for it."""
     said = {str(d["file"]) for d in result.unreadable + result.skipped_lines}
     maybe = [
-        f.display
+        f
         for f in readable
         if f.display not in runs_by_file and f.display not in said and not f.stdin
     ]
@@ -1537,10 +1545,14 @@ def _no_lines(
         r[0]
         for r in con.execute(
             "SELECT DISTINCT _file FROM raw_events WHERE list_contains($files, _file)",
-            {"files": maybe},
+            {"files": [f.display for f in maybe]},
         ).fetchall()
     }
-    return [d for d in maybe if d not in with_rows]
+    return [_no_lines_said(f) for f in maybe if f.display not in with_rows]
+
+
+def _no_lines_said(f: sources.SourceFile) -> dict[str, Any]:
+    return {"file": f.display, "reason": sources.no_lines_reason(f, "events")}
 
 
 def _manifest_entries(
@@ -1565,7 +1577,7 @@ def _manifest_entries(
         given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
-    no_lines = set(result.no_lines)
+    no_lines = {str(d["file"]) for d in result.no_lines}
     # Which extract read the file: files that hold one run and were read apart are read
     # again together (``_read_apart``).
     batch = os.urandom(8).hex()
@@ -1667,7 +1679,7 @@ def _relist(
         for reason in e.get("unreadable", []):
             result.unreadable.append({"file": f.display, "line": 0, "reason": reason})
         if e.get("no_lines") is True:
-            result.no_lines.append(f.display)
+            result.no_lines.append(_no_lines_said(f))
         for run_id, line, reason in e.get("warnings", []):
             result.warnings.append(
                 {"run_id": run_id, "file": f.display, "line": line, "reason": reason}

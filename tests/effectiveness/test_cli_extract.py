@@ -292,10 +292,45 @@ def test_input_that_holds_no_line_is_nothing_read(
         "  logs/junk.jsonl:1: not a JSON object (an array)\n"
     )
     assert not (tmp_path / "h.jsonl").exists()
-    # Beside a log with runs, an empty file is read and holds none: nothing to say of it.
-    r = run_cli("extract", "empty.jsonl", "in/events.jsonl", "--history", "h.jsonl")
-    assert r.exit_code == 0
-    assert "empty" not in r.stderr
+    # Beside a log with runs: test_a_file_that_holds_no_line_beside_logs_is_said_not_rejected
+
+
+def test_a_file_that_holds_no_line_beside_logs_is_said_not_rejected(
+    run_cli: Run, tmp_path: Path, events: Path
+) -> None:
+    """Spec-silent. Beside a log with runs, a file that holds no line was read without a
+    word (exit 0), where alone it is named in the error (exit 3) and the nightly job lists
+    it as an empty file: `extract` says on stderr each input it did not score (the history
+    left out, the rejected lines), but not this one. It is said now, in the words of the
+    error, in the order given, and is not rejected input (exit 0): `empty_files` in the
+    JSON summary; again on a rerun that skips it as unchanged, and in a dry run."""
+    (tmp_path / "empty.jsonl").write_bytes(b"")
+    (tmp_path / "blank.jsonl").write_bytes(b"\n \x0b\r\n")
+    said = "empty.jsonl: empty (no events)\nblank.jsonl: only blank lines (no events)\n"
+    listed = [
+        {"file": "empty.jsonl", "reason": "empty (no events)"},
+        {"file": "blank.jsonl", "reason": "only blank lines (no events)"},
+    ]
+    args = ["empty.jsonl", "in/events.jsonl", "blank.jsonl", "--history", "h.jsonl"]
+    for run, tail, extra in (
+        ("first", "2 record(s) written to h.jsonl; 0 already scored", []),
+        ("rerun", "0 record(s) written to h.jsonl; 0 already scored", []),
+        (
+            "dry run",
+            "0 record(s) would be written to h.jsonl (dry run: nothing written); 1 already scored",
+            ["--dry-run"],
+        ),
+    ):
+        r = run_cli("extract", *args, *extra)
+        runs, unchanged = (0, 3) if run == "rerun" else (1, 0)
+        assert (r.exit_code, r.stdout, r.stderr) == (
+            0,
+            "",
+            f"{said}{runs} run(s) scored, {tail}, 0 incomplete, 0 invalid, 0 line(s) "
+            f"skipped, 0 warning(s), {unchanged} unchanged file(s) not re-read\n",
+        ), run
+        r = run_cli("extract", *args, *extra, "--format", "json")
+        assert (r.exit_code, _json(r)["empty_files"]) == (0, listed), run
 
 
 def test_incomplete_only_is_not_an_error(run_cli: Run, events: Path) -> None:
