@@ -526,3 +526,42 @@ def test_summary_for_a_team_without_runs_says_others_have_some(
     assert (r.exit_code, r.stdout) == (0, f"Archetype effectiveness: {said}.\n")
     r = run_cli("summary", "--team", str(team), "--history", str(hist), "--format", "json")
     assert (r.exit_code, r.stdout) == (0, "[]\n")  # the rows: none, as before
+
+
+# None: ArcheFlow's own 15-field lines (archeflow-legacy)
+@pytest.mark.parametrize("version", ["effectiveness/v1", None])
+def test_a_model_s_outer_whitespace_is_not_another_model(
+    tmp_path: Path, write_history, make_record, version: str | None
+) -> None:
+    # " sonnet" and "sonnet" were counted as two models: 3 runs on opus outvoted 4 on
+    # sonnet written four ways, and the report showed the name with its spaces. Outer
+    # whitespace (tabs, newlines too) is trimmed where models are counted; a name of
+    # whitespace only is none (unknown), not "".
+    models = ["claude-opus-4"] * 3 + [" sonnet", "sonnet", "sonnet\t", "\nsonnet "] + ["\t"] * 3
+    recs = [
+        make_record(
+            f"r{i:02d}", "custom", 0.8, f"2026-01-{i + 1:02d}T00:00:00Z", model=m, version=version
+        )
+        for i, m in enumerate(models)
+    ] + [
+        make_record("r1", "blank", 0.8, "2026-01-01T00:00:00Z", model=" \t ", version=version),
+        make_record("r1", "edge", 0.8, "2026-01-01T00:00:00Z", model=" haiku ", version=version),
+    ]
+    hist = write_history(recs)
+    rows = {r["archetype"]: r for r in eh.report(hist).table.to_pylist()}
+    assert {a: (r["model"], r["model_tier"], r["suggestion"]) for a, r in rows.items()} == {
+        "blank": ("unknown", None, "none"),
+        "custom": ("sonnet", "standard", "downgrade"),
+        "edge": ("haiku", "cheap", "keep"),
+    }
+    team = tmp_path / "team.yaml"
+    team.write_text("check: [custom, blank, edge]\n")
+    got = [
+        (r["archetype"], r["current_model"], r["model_source"], r["scored_model_runs"])
+        for r in eh.recommend(hist, team).table.to_pylist()
+    ]
+    assert got == [
+        ("custom", "sonnet", "history", 4),
+        ("blank", "unknown", "unknown", None),
+        ("edge", "haiku", "history", 1),
+    ]

@@ -49,6 +49,33 @@ def test_model_of_the_wrong_kind_is_unknown_and_warned(tmp_path: Path, h: Any) -
     ]
 
 
+def test_a_model_is_stored_without_its_outer_whitespace(tmp_path: Path, h: Any) -> None:
+    """A model's outer whitespace is no part of its name, as an archetype's is not (§1):
+    " claude-sonnet-4 " was stored as written, and history counted it apart from
+    "claude-sonnet-4". A name of whitespace only names no model (§3: "non-empty"): the
+    earlier agent.start's model counts, and with none at all the model is null (unknown),
+    never ""."""
+    lines = [
+        h.ev(1, "review.verdict", agent="guardian", verdict="approved"),
+        h.ev(2, "agent.complete", agent="guardian", model=" claude-sonnet-4\t"),
+        h.ev(3, "review.verdict", agent="sage", verdict="approved"),
+        h.ev(4, "agent.start", agent="sage", model="\nopus "),
+        h.ev(5, "agent.complete", agent="sage", model=" \t "),
+        h.ev(6, "review.verdict", agent="skeptic", verdict="approved"),
+        h.ev(7, "agent.complete", agent="skeptic", model="   "),
+        h.ev(8, "run.complete"),
+    ]
+    path = h.write_jsonl(tmp_path / "models.jsonl", lines)
+    history = tmp_path / "history.jsonl"
+    eff.extract([str(path)], str(history), scored_at=h.SCORED_AT)
+    written = [json.loads(x) for x in history.read_text(encoding="utf-8").splitlines()]
+    assert [(r["archetype"], r["model"]) for r in written] == [
+        ("guardian", "claude-sonnet-4"),
+        ("sage", "opus"),
+        ("skeptic", None),
+    ]
+
+
 def test_fix_with_a_blank_source_is_reported_as_unattributed(tmp_path: Path, h: Any) -> None:
     """§3: a non-empty string source is authoritative, so "  " attributes the fix to
     lower(trim("  ")) = '' — to nobody, even with a verdict above it. It was dropped

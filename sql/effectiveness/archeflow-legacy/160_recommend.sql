@@ -1,6 +1,7 @@
 -- archeflow-legacy · 160 team recommendations                   spec: effectiveness.md §6
 -- Same rules as effectiveness/v1 (each version folder is self-contained and frozen).
 -- Reads:    team_members (150), default_models (155), report (140), archetype_recent (125),
+--           the macro eff_model_name (130),
 --           thresholds (110), model_tiers, tier_steps (120).
 -- Produces: recommend — one row per team member, in team order: archetype, current_model,
 --           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
@@ -29,10 +30,10 @@
 -- with the most runs, then code point order.
 CREATE OR REPLACE TEMP TABLE recommend AS
 WITH model_runs AS (
-    SELECT archetype, model, count(*) AS runs
+    SELECT archetype, eff_model_name(model) AS model, count(*) AS runs
     FROM archetype_recent
     WHERE in_window
-    GROUP BY archetype, model
+    GROUP BY archetype, eff_model_name(model)
 ), matched AS (
     SELECT m.ord, r.*
     FROM team_members m

@@ -10,7 +10,8 @@
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
 --           cycle_bad (a verdict's cycle given but not an integer), model (a non-empty
---           string), model_bad (an agent event's model given but not a string), names_bad
+--           string, outer whitespace trimmed), model_bad (an agent event's model given
+--           but not a string), names_bad
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
 --           event gives but not as a string, which names nobody; null when none), met (cycle
 --           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
@@ -204,7 +205,9 @@ SELECT
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[12]) END AS tok,
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[13]) END AS tok_in,
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[14]) END AS tok_out,
-    CASE WHEN model_trim <> '' THEN model_t END AS model,
+    -- outer whitespace is no part of a model's name (" sonnet" is sonnet, as an
+    -- archetype's is trimmed, §1): stored trimmed, so history counts one model, not two
+    CASE WHEN model_trim <> '' THEN model_trim END AS model,
     model_bad,
     names_bad,
     -- true only for JSON true; absent or null is not met. Any other value ("yes", 1) is

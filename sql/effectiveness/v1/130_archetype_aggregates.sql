@@ -1,6 +1,7 @@
 -- effectiveness/v1 · 130 rolling averages per archetype         spec: effectiveness.md §5
 -- Reads:    archetype_recent (125: the newest runs of each archetype, as archetype_runs).
--- Makes:    the macros _agg_mean (below; 135 uses it too) and _window_mean.
+-- Makes:    the macros eff_model_name (160 uses it too), _agg_mean (135 uses it too)
+--           and _window_mean.
 -- Produces: archetype_aggregates — one row per archetype: runs, runs_in_window, the means
 --           over the recent window (avg_composite, avg_signal_noise, avg_fix_rate,
 --           avg_accuracy; avg_cost_efficiency and avg_cost_usd over their non-null values
@@ -16,6 +17,15 @@
 -- infinity, shown as null beside 'keep') is the mean the sum of the values times 2^-20
 -- (exact), over the count, times 2^20: a window holds fewer than 2^20 runs (the engine
 -- caps --window at 999,999), so that sum cannot overflow. 135 means its trend halves so.
+-- The model a history line names, as counted (here, and by 160 for recommend): outer
+-- whitespace (ASCII, as Python's str.strip()) is not part of a name, so " sonnet" and
+-- "sonnet" are one model, shown trimmed; NULL for a blank name or 'unknown' (any case),
+-- which name none. Lines extract writes are trimmed already (000); ArcheFlow's scorer and
+-- hand-edited lines may not be.
+CREATE OR REPLACE TEMP MACRO eff_model_name(m) AS
+    CASE WHEN lower(trim(m, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)))
+              NOT IN ('', 'unknown')
+         THEN trim(m, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13)) END;
 CREATE OR REPLACE TEMP MACRO _agg_mean(total, scaled_total, n) AS
     CASE WHEN isfinite(total) THEN total / n ELSE scaled_total / n * 1048576 END;
 -- The windowed mean of column x of archetype_recent, in run order (a macro body may name
@@ -41,10 +51,10 @@ WITH means AS (
     FROM archetype_recent
     GROUP BY archetype
 ), models AS (
-    SELECT archetype, model
+    SELECT archetype, eff_model_name(model) AS model
     FROM archetype_recent
-    WHERE in_window AND trim(model) <> '' AND lower(trim(model)) <> 'unknown'
-    GROUP BY archetype, model
+    WHERE in_window AND eff_model_name(model) IS NOT NULL
+    GROUP BY archetype, eff_model_name(model)
     QUALIFY row_number() OVER (PARTITION BY archetype
                                ORDER BY count(*) DESC, min(recency) ASC) = 1
 )
