@@ -823,6 +823,9 @@ _TEAM_MODEL = {
     "model_overrides": "the team says {model} ({tier}, in model_overrides)",
     "archetypes": "the team says {model} ({tier}, in its archetypes: entry)",
     "default": "the team leaves it to ArcheFlow's default, {model} ({tier})",
+    # §6's fallback counts the whole history, the score only the window: they can differ
+    "history": "the team and ArcheFlow give none, so its history's most frequent model, "
+    "{model} ({tier})",
 }
 
 

@@ -528,6 +528,54 @@ def test_summary_for_a_team_without_runs_says_others_have_some(
     assert (r.exit_code, r.stdout) == (0, "[]\n")  # the rows: none, as before
 
 
+@pytest.mark.parametrize("version", ["effectiveness/v1", "archeflow-legacy"])
+def test_the_history_model_is_the_whole_history_s_not_the_window_s(
+    tmp_path: Path, run_cli, write_history, make_series, version: str
+) -> None:
+    # §6: "→ the most frequent model in its history → `unknown`". recommend took the report's
+    # model, the most frequent in the last 10 runs: reviewer-x, 8 runs on opus then 6 on
+    # haiku, was a haiku member ("keep") while its history is an opus one ("downgrade").
+    # reviewer-y: a tie over the whole history (4 and 4) goes, as §5's, to the model used
+    # most recently; its window (the last 10: 2 sonnet, 4 haiku) says the same here.
+    x = make_series("reviewer-x", [0.8] * 14, version=version, model="claude-opus-4")
+    for rec in x[8:]:
+        rec["model"] = "claude-haiku-4"
+    y = make_series("reviewer-y", [0.8] * 12, version=version, model="claude-sonnet-4")
+    for rec in y[:4]:
+        rec["model"] = None
+    for rec in y[8:]:
+        rec["model"] = "claude-haiku-4"
+    hist = write_history(x + y)
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [reviewer-x, reviewer-y]\n")
+    rows = eh.recommend(hist, team, version=version).table.to_pylist()
+    assert [
+        (
+            r["archetype"],
+            r["current_model"],
+            r["model_source"],
+            r["scored_model"],
+            r["scored_model_runs"],
+            r["model_tier_differs"],
+            r["action"],
+        )
+        for r in rows
+    ] == [
+        ("reviewer-x", "claude-opus-4", "history", "claude-haiku-4", 6, True, "downgrade"),
+        ("reviewer-y", "claude-haiku-4", "history", "claude-haiku-4", 4, False, "keep"),
+    ]
+    r = run_cli("recommend", str(team), "--history", str(hist), "--sql-version", version)
+    assert r.exit_code == 0
+    assert r.stderr == (
+        "note: reviewer-x: the team and ArcheFlow give none, so its history's most frequent "
+        "model, claude-opus-4 (premium); 6 of its last 10 runs ran on claude-haiku-4 (cheap): "
+        "the score was earned there\n"
+    )
+    # --window 2: the fallback does not follow the window either
+    rows = eh.recommend(hist, team, version=version, window=2).table.to_pylist()
+    assert [r["current_model"] for r in rows] == ["claude-opus-4", "claude-haiku-4"]
+
+
 # None: ArcheFlow's own 15-field lines (archeflow-legacy)
 @pytest.mark.parametrize("version", ["effectiveness/v1", None])
 def test_a_model_s_outer_whitespace_is_not_another_model(

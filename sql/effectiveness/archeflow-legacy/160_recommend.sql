@@ -1,7 +1,7 @@
 -- archeflow-legacy · 160 team recommendations                   spec: effectiveness.md §6
 -- Same rules as effectiveness/v1 (each version folder is self-contained and frozen).
 -- Reads:    team_members (150), default_models (155), report (140), archetype_recent (125),
---           the macro eff_model_name (130),
+--           history_current (100; the history-model fallback), the macro eff_model_name (130),
 --           thresholds (110), model_tiers, tier_steps (120).
 -- Produces: recommend — one row per team member, in team order: archetype, current_model,
 --           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
@@ -17,7 +17,12 @@
 -- when a cheap score is advised on an expensive model, or the other way round (a skeptic
 -- scored on sonnet, left to ArcheFlow's default haiku, is "keep haiku").
 -- Current model: model_overrides → archetypes: model → ArcheFlow default → the most
--- frequent model in the member's history → 'unknown'.
+-- frequent model in the member's history → 'unknown'. "Its history" is every current line
+-- of the member in this scoring version, not the report's window (§5's `model` is the
+-- recent runs'): a member that ran 30 times on sonnet and then 10 on opus is a sonnet
+-- member by its history. Models are counted as the report counts them (130: outer
+-- whitespace trimmed, blank and 'unknown' names none); a tie goes, as in §5, to the model
+-- used most recently (run_ts, then run_id).
 -- action: not in history and, of the phases (plan, do, check), named only in plan/do →
 -- not_scored; not in history → no_data; score >= keep_min: cheap → keep, expensive →
 -- downgrade, unknown tier → keep; score >= optimize_min: cheap → upgrade, expensive or
@@ -41,17 +46,28 @@ WITH model_runs AS (
     QUALIFY row_number() OVER (PARTITION BY m.ord
                                ORDER BY r.archetype = m.archetype DESC, r.runs DESC,
                                         r.archetype) = 1
+), history_models AS (
+    -- only the matched members' lines: the whole history is not grouped for a team of five
+    SELECT h.archetype, eff_model_name(h.model) AS model
+    FROM history_current h
+    WHERE h.scoring_version = $scoring_version
+      AND h.archetype IN (SELECT archetype FROM matched)
+      AND eff_model_name(h.model) IS NOT NULL
+    GROUP BY h.archetype, eff_model_name(h.model)
+    QUALIFY row_number() OVER (PARTITION BY h.archetype
+                               ORDER BY count(*) DESC,
+                                        max({'run_ts': h.run_ts, 'run_id': h.run_id}) DESC) = 1
 ), resolved AS (
     SELECT m.ord, m.archetype, m.phases,
            CASE WHEN m.override_model IS NOT NULL THEN m.override_model
                 WHEN m.listed_model IS NOT NULL THEN m.listed_model
                 WHEN d.model IS NOT NULL THEN d.model
-                WHEN r.model IS NOT NULL AND r.model <> 'unknown' THEN r.model
+                WHEN hm.model IS NOT NULL THEN hm.model
                 ELSE 'unknown' END AS current_model,
            CASE WHEN m.override_model IS NOT NULL THEN 'model_overrides'
                 WHEN m.listed_model IS NOT NULL THEN 'archetypes'
                 WHEN d.model IS NOT NULL THEN 'default'
-                WHEN r.model IS NOT NULL AND r.model <> 'unknown' THEN 'history'
+                WHEN hm.model IS NOT NULL THEN 'history'
                 ELSE 'unknown' END AS model_source,
            r.avg_composite AS score,
            coalesce(r.runs, 0) AS runs,
@@ -62,6 +78,7 @@ WITH model_runs AS (
     FROM team_members m
     LEFT JOIN default_models d ON d.archetype = m.archetype
     LEFT JOIN matched r ON r.ord = m.ord
+    LEFT JOIN history_models hm ON hm.archetype = r.archetype
     LEFT JOIN model_runs mr ON mr.archetype = r.archetype AND mr.model = r.model
                            AND r.model <> 'unknown'
 ), tiered AS (
