@@ -158,13 +158,19 @@ def utc_text(ts: Any) -> Any:
 
 
 def parse_parents(p: Any) -> list[int]:
-    """§1: array of integers, one integer, "3,4", "" or absent (and null) → the list."""
+    """§1: array of integers, one integer, "3,4", "" or absent (and null) → the list. An
+    array element may also be a string holding one integer (runscore's reading: a seq
+    written as text, as a part of "3,4" is)."""
     if p is None or p == "":
         return []
     if _is_int(p):
         return [p]
     if isinstance(p, list):
-        return [x for x in p if _is_int(x)]
+        return [
+            x if _is_int(x) else int(x.strip(WS))
+            for x in p
+            if _is_int(x) or (isinstance(x, str) and re.fullmatch(r"[0-9]+", x.strip(WS)))
+        ]
     if isinstance(p, str):
         out = []
         for part in p.split(","):

@@ -119,6 +119,23 @@ def normalised_duplicates(r: str) -> Case:
 
 
 @case()
+def parents_as_text_in_a_list(r: str) -> Case:
+    # An array element holding a seq as text is that seq, as a part of "3,4" is; other
+    # elements are no seq. The same event with [2] and ["2"] is one event.
+    return [
+        [
+            ev(r, 1, "run.start"),
+            verdict(r, 2, "guardian", findings=[bug(description="a")]),
+            verdict(r, 3, "sage", findings=[bug(description="b")], parent=[1]),
+            ev(r, 4, "fix.applied", parent=["2"]),
+            ev(r, 4, "fix.applied", parent=[2]),
+            ev(r, 5, "fix.applied", parent=[" 3 ", "x", "2,1"]),
+            done(r, 6),
+        ]
+    ]
+
+
+@case()
 def conflicting_duplicate(r: str) -> Case:
     return [
         [ev(r, 1, "run.start"), verdict(r, 2, "guardian"), done(r, 3)],

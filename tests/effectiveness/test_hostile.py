@@ -485,6 +485,50 @@ def test_true_and_1_are_different_content(tmp_path: Path, h: Any) -> None:
     assert res.runs_scored == 0 and res.records.num_rows == 0
 
 
+def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: Any) -> None:
+    """§1 takes "2" and "3,4" (seqs as text) as parents, and an array of integers; an array
+    of seqs as text (["2"], what jq's --arg makes of a shell variable) was ignored with a
+    warning, so the fix below its verdict was attributed to nobody. A string element that
+    holds one integer (outer whitespace aside, as a part of "3,4") is that seq; any other
+    element is still no seq, warned about with its file, line and reason."""
+    verdict_with_finding = {
+        "archetype": "guardian",
+        "verdict": "needs_changes",
+        "findings": [{"severity": "bug", "fix_required": True, "description": "d"}],
+    }
+    lines = [
+        h.ev(1, "run.start", run="txt"),
+        h.ev(2, "review.verdict", run="txt", parent=[1], **verdict_with_finding),
+        h.ev(3, "fix.applied", run="txt", parent=["2"]),
+        h.ev(4, "fix.applied", run="txt", parent=[" 2\t", 1]),
+        h.ev(5, "fix.applied", run="txt", parent=["2,1", "x", "-2", 2.0, True, "", "٢"]),
+        h.ev(6, "fix.applied", run="txt", parent=["9"]),
+        h.ev(7, "run.complete", run="txt", parent=["6"]),
+    ]
+    path = h.write_jsonl(tmp_path / "text-parents.jsonl", lines)
+    res = _extract([path])
+    assert [(w["file"], w["line"], w["reason"]) for w in res.warnings] == [
+        (
+            str(path),
+            5,
+            'parent value "2,1", "x", "-2", 2.0, true, "", "٢" ignored: not an integer seq',
+        ),
+        (
+            str(path),
+            5,
+            "unattributed_fixes: fix.applied has no source and no review.verdict ancestor",
+        ),
+        (str(path), 6, "parent edge to seq 9 ignored: not before seq 6"),
+        (
+            str(path),
+            6,
+            "unattributed_fixes: fix.applied has no source and no review.verdict ancestor",
+        ),
+    ]
+    (rec,) = res.records.to_pylist()
+    assert (rec["archetype"], rec["fixes_applied"], rec["fix_rate"]) == ("guardian", 2, 1.0)
+
+
 def test_parent_beyond_any_seq_is_warned_not_dropped(tmp_path: Path, h: Any) -> None:
     """Spec §1: a parent edge to a seq that does not exist in the run is ignored *and
     counted as a warning*. An integer too big for a seq was dropped without a word (the

@@ -96,17 +96,24 @@ WITH r AS (
                   ELSE [jinner(parent_t)::BIGINT] END
            END AS plain_parents,
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
-           -- must be JSON integers; the parts of "3,4" are text. An integer too big for a
-           -- BIGINT is no seq: unusable, and warned about like any other (020).
+           -- are JSON integers, or strings holding one, read as a part of "3,4" is (a seq
+           -- written as text: ["2"] is what jq's --arg makes of a shell variable, and "2"
+           -- alone is a parent already); any other element ("x", "2,3", 2.0, true) is no
+           -- seq. An integer too big for a BIGINT is no seq: unusable, and warned about like
+           -- any other (020).
            CASE
              WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
                list_transform(json_extract(parent, '$[*]')::VARCHAR[],
-                              lambda p: {'is_int': coalesce(jkind(p) = 'INTEGER'
-                                                            AND TRY_CAST(p AS BIGINT) IS NOT NULL,
-                                                            false),
-                                         'v': TRY_CAST(p AS BIGINT), 'raw': p})
+                              lambda p: CASE WHEN left(p, 1) = '"' THEN
+                                  {'is_int': regexp_full_match(eff_trim(jstr(p)), '[0-9]{1,18}'),
+                                   'v': TRY_CAST(eff_trim(jstr(p)) AS BIGINT), 'raw': p}
+                                ELSE
+                                  {'is_int': coalesce(jkind(p) = 'INTEGER'
+                                                      AND TRY_CAST(p AS BIGINT) IS NOT NULL,
+                                                      false),
+                                   'v': TRY_CAST(p AS BIGINT), 'raw': p} END)
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
