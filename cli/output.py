@@ -495,6 +495,8 @@ def fmt_vs(v: Any, bounds: Sequence[float], digits: int = 2) -> str:
         return fmt_num(v, digits)
     k = digits
     for b in bounds:
+        # round() is exact, an exact tie to the even digit: the rule of the SQL that judged
+        # v (eff_cmp_round, routes_cmp, plugin_cmp, pl_cmp), so "reads as b" is its verdict's
         if f"{v:.{digits}f}" == f"{b:.{digits}f}" and round(v, 6) != round(b, 6):
             k = max(k, decimals_apart(v, b, digits))
     return fmt_float(v, k)

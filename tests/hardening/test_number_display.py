@@ -21,7 +21,7 @@ from typing import Any
 
 import duckdb
 import pytest
-from runscore.cli.output import fmt_num, fmt_pct
+from runscore.cli.output import fmt_num, fmt_pct, fmt_vs
 from runscore.cli.render import env as render_env
 from runscore.cli.render import usd
 
@@ -277,3 +277,63 @@ def test_rounding_for_reading_goes_half_to_even_as_the_readme_says(
     # sql's table and markdown: four decimals
     res = run_cli("sql", "SELECT 0.03125::DOUBLE AS a, 0.09375::DOUBLE AS b", "--format", "table")
     assert res.stdout == "     a       b\n------  ------\n0.0312  0.0938\n"
+
+
+#: Doubles exactly halfway at 6 decimals (an odd multiple of 1/128 is the only kind: x·10^6
+#: is then an integer and a half), with what they read as: the even digit.
+EXACT_TIES = {
+    0.0078125: 0.007812,
+    0.0234375: 0.023438,
+    -0.0078125: -0.007812,
+    0.6953125: 0.695312,
+    0.7109375: 0.710938,
+    90.0078125: 90.007812,
+    -1.0546875: -1.054688,
+}
+
+
+def test_comparisons_round_exact_ties_as_the_reports_print_them() -> None:
+    # Every comparison with a threshold rounds to 6 decimals; the reports print a value
+    # beside its verdict with up to 6 (README), to the even digit on an exact tie. The
+    # comparisons used DuckDB's round(), which sends a tie away from zero: 0.0078125 was
+    # judged as 0.007813 (above a bound of 0.007812) and printed as 0.007812. Each pack's
+    # comparison rounding, and the reports' test of "reads as its bound", now agree.
+    files = {
+        "routes_cmp(x)": "sql/routes/v1/004_interval_macros.sql",
+        "plugin_cmp(x)": "sql/plugin/v1/000_macros.sql",
+        "pl_cmp(x)": "sql/pipeline/v1/006_verdicts.sql",
+        "eff_cmp_round(x, 6)": "sql/effectiveness/v1/110_thresholds.sql",
+    }
+    for call, path in [
+        *files.items(),
+        ("eff_cmp_round(x, 6)", files["eff_cmp_round(x, 6)"].replace("v1", "archeflow-legacy")),
+    ]:
+        con = duckdb.connect()
+        con.execute(resources.files("runscore").joinpath(path).read_text())
+        got = {
+            x: con.execute(f"SELECT {call} FROM (SELECT ?::DOUBLE AS x)", [x]).fetchall()[0][0]
+            for x in EXACT_TIES
+        }
+        assert got == EXACT_TIES, (call, path)
+        # not a tie: the nearest; unknown stays unknown
+        assert con.execute(
+            f"SELECT {call} FROM (VALUES (0.69999949::DOUBLE), (0.6999995000001::DOUBLE), "
+            "(NULL::DOUBLE)) t(x)"
+        ).fetchall() == [(0.699999,), (0.7,), (None,)]
+    # the reports' own test of a value against its bound (fmt_vs): equal at 6 decimals
+    assert fmt_vs(0.0078125, [0.007812], 4) == "0.0078"
+    assert fmt_vs(0.0078125, [0.007813], 4) == "0.007812"
+    # the pipeline's, in SQL
+    sql = resources.files("runscore").joinpath("sql/pipeline/v1/050_recommendations.sql")
+    text = sql.read_text()
+    con = duckdb.connect()
+    con.execute(
+        resources.files("runscore").joinpath("sql/pipeline/v1/006_verdicts.sql").read_text()
+    )
+    for name in ("pl_num_text", "pl_num_vs"):
+        start = text.index(f"CREATE OR REPLACE TEMP MACRO {name}")
+        con.execute(text[start : text.index(";", start)])
+    assert con.execute(
+        "SELECT pl_num_vs(0.0078125::DOUBLE, [0.007812::DOUBLE], 4), "
+        "pl_num_vs(0.0078125::DOUBLE, [0.007813::DOUBLE], 4)"
+    ).fetchall() == [("0.0078", "0.007812")]

@@ -89,12 +89,14 @@ def test_the_report_writes_the_scores_beside_their_thresholds_apart(batch: Any) 
 
 
 def _num_vs() -> Any:
-    """050's macros alone (the file's table needs a whole evaluation)."""
+    """050's macros alone (the file's table needs a whole evaluation), with the
+    comparisons' rounding they use (pl_cmp, 006)."""
     con = db.connect()
-    text = sqlpack.load("pipeline", "v1", "050_recommendations").text
-    for st in con.extract_statements(text):
-        if re.search(r"^CREATE OR REPLACE TEMP MACRO ", st.query, re.M):
-            con.execute(st)
+    for name in ("006_verdicts", "050_recommendations"):
+        text = sqlpack.load("pipeline", "v1", name).text
+        for st in con.extract_statements(text):
+            if re.search(r"^CREATE OR REPLACE TEMP MACRO ", st.query, re.M):
+                con.execute(st)
     return con
 
 

@@ -1,6 +1,7 @@
 -- effectiveness/v1 · 135 trend and its uncertainty              spec: effectiveness.md §5
 -- Reads:    archetype_recent (125: the newest runs of each archetype), windows (115), the
---           macro _agg_mean (130: a mean that a sum overflowing a double does not make inf).
+--           macro _agg_mean (130: a mean that a sum overflowing a double does not make inf),
+--           the macro eff_cmp_round (110: the comparisons' rounding).
 -- Produces: archetype_trends — one row per archetype: trend_delta (mean composite of the
 --           last trend_runs runs − mean of the trend_runs before them; NULL with fewer than
 --           2·trend_runs runs, and NULL when the difference overflows a double), trend
@@ -98,13 +99,14 @@ WITH RECURSIVE comp(k, remaining, counts) AS (
 SELECT o.archetype,
        o.trend_delta,
        CASE WHEN o.raw_delta IS NULL THEN 'insufficient_data'
-            WHEN round(o.raw_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
-            WHEN round(o.raw_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
+            WHEN eff_cmp_round(o.raw_delta, w.delta_decimals) > w.trend_margin THEN 'improving'
+            WHEN eff_cmp_round(o.raw_delta, w.delta_decimals) < -w.trend_margin THEN 'declining'
             ELSE 'stable' END AS trend,
        CASE WHEN isfinite(b.lo) THEN b.lo END AS trend_delta_low,
        CASE WHEN isfinite(b.hi) THEN b.hi END AS trend_delta_high,
        CASE WHEN o.raw_delta IS NOT NULL
-            THEN NOT (round(b.lo, w.delta_decimals) <= 0 AND round(b.hi, w.delta_decimals) >= 0)
+            THEN NOT (eff_cmp_round(b.lo, w.delta_decimals) <= 0
+                      AND eff_cmp_round(b.hi, w.delta_decimals) >= 0)
        END AS trend_significant
 FROM observed o
 CROSS JOIN windows w

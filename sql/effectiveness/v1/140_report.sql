@@ -1,5 +1,6 @@
 -- effectiveness/v1 · 140 report rows                            spec: effectiveness.md §5
--- Reads:    archetype_aggregates (130), archetype_trends (135), thresholds (110),
+-- Reads:    archetype_aggregates (130), archetype_trends (135), thresholds and the macro
+--           eff_cmp_round (110),
 --           model_tiers, tier_steps (120), windows (115).
 -- Produces: report — one row per archetype of the scoring version, in archetype order:
 --           the JSON contract columns (archetype, scoring_version, runs, avg_composite,
@@ -22,7 +23,7 @@ WITH tiered AS (
 ), scored AS (
     SELECT a.*, tr.trend_delta, tr.trend, tr.trend_delta_low, tr.trend_delta_high,
            tr.trend_significant, ti.tier AS model_tier, ti.rank AS model_tier_rank,
-           round(a.avg_composite, th.compare_decimals) AS score_cmp,
+           eff_cmp_round(a.avg_composite, th.compare_decimals) AS score_cmp,
            th.keep_min, th.optimize_min, th.suggest_high_min, th.suggest_low_below
     FROM archetype_aggregates a
     LEFT JOIN archetype_trends tr USING (archetype)

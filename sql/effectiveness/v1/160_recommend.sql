@@ -1,7 +1,7 @@
 -- effectiveness/v1 · 160 team recommendations                   spec: effectiveness.md §6
 -- Reads:    team_members (150), default_models (155), report (140), archetype_recent (125),
 --           history_current (100; the history-model fallback), the macro eff_model_name (130),
---           thresholds (110), model_tiers, tier_steps (120).
+--           thresholds and the macro eff_cmp_round (110), model_tiers, tier_steps (120).
 -- Produces: recommend — one row per team member, in team order: archetype, current_model,
 --           model_source ('model_overrides' | 'archetypes' | 'default' | 'history' |
 --           'unknown'), model_tier, score (avg_composite over the recent window; NULL
@@ -96,9 +96,9 @@ WITH model_runs AS (
                   AND NOT list_contains(r.phases, 'check')
                THEN 'not_scored'
              WHEN NOT r.has_history THEN 'no_data'
-             WHEN round(r.score, th.compare_decimals) >= th.keep_min
+             WHEN eff_cmp_round(r.score, th.compare_decimals) >= th.keep_min
                THEN CASE WHEN ti.rank > 1 THEN 'downgrade' ELSE 'keep' END
-             WHEN round(r.score, th.compare_decimals) >= th.optimize_min
+             WHEN eff_cmp_round(r.score, th.compare_decimals) >= th.optimize_min
                THEN CASE WHEN ti.rank = 1 THEN 'upgrade' ELSE 'optimize' END
              ELSE 'remove'
            END AS action

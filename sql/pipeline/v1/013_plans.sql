@@ -70,7 +70,7 @@ FROM pl_plan_all
 WHERE reject IS NULL
   AND coalesce(json_type(min_j), 'NULL') <> 'NULL'
   AND coalesce(json_type(ms_j), 'NULL') <> 'NULL'
-  AND NOT coalesce(round(ms_minutes, 6) = round(estimate_minutes, 6), false)
+  AND NOT coalesce(pl_cmp(ms_minutes) = pl_cmp(estimate_minutes), false)
 UNION ALL
 -- Most often a typo in the id: the pipeline meant got no estimate (neutral D4).
 SELECT 'warning', _file, _line, pipeline_id,

@@ -9,6 +9,6 @@ WITH r AS (
 )
 SELECT r.pipeline_id, r.completion_rate,
        (SELECT b.score FROM pl_completion_bucket b
-        WHERE round(r.completion_rate, 6) >= b.min_rate
+        WHERE pl_cmp(r.completion_rate) >= b.min_rate
         ORDER BY b.min_rate DESC LIMIT 1) AS score
 FROM r;

@@ -33,16 +33,16 @@ WITH c AS (
 SELECT c.pipeline_id, c.composite,
        (SELECT v.verdict
         FROM pl_verdict v
-        WHERE (v.composite_above IS NULL OR round(c.composite, 6) > v.composite_above)
+        WHERE (v.composite_above IS NULL OR pl_cmp(c.composite) > v.composite_above)
           AND (v.pass_rate_above IS NULL
-               OR (d3.verified AND round(d3.pass_rate, 6) > v.pass_rate_above))
+               OR (d3.verified AND pl_cmp(d3.pass_rate) > v.pass_rate_above))
         ORDER BY v.rank
         LIMIT 1) AS verdict,
        EXISTS (
            SELECT 1 FROM pl_verdict v
            WHERE v.composite_above IS NOT NULL AND v.pass_rate_above IS NOT NULL
-             AND round(c.composite, 6) > v.composite_above
-             AND NOT coalesce(d3.verified AND round(d3.pass_rate, 6) > v.pass_rate_above, false)
+             AND pl_cmp(c.composite) > v.composite_above
+             AND NOT coalesce(d3.verified AND pl_cmp(d3.pass_rate) > v.pass_rate_above, false)
        ) AS excellent_withheld
 FROM c
 JOIN pl_d3 d3 ON d3.pipeline_id = c.pipeline_id;

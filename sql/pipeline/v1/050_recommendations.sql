@@ -26,7 +26,7 @@ CREATE OR REPLACE TEMP MACRO pl_num_vs(x, bounds, d) AS
     pl_num_text(x, CASE WHEN x IS NULL OR abs(x) >= 1e15 THEN d ELSE coalesce(list_max(
         list_transform(bounds, lambda b:
             CASE WHEN format('{:.{}f}', x, d) = format('{:.{}f}', b, d)
-                      AND round(x, 6) <> round(b, 6)
+                      AND pl_cmp(x) <> pl_cmp(b)
                  THEN coalesce(list_filter(range(d, 7), lambda k:
                           format('{:.{}f}', x, k) <> format('{:.{}f}', b, k))[1], d)
                  ELSE d END)), d) END);
@@ -60,16 +60,16 @@ WITH facts AS (
              ELSE 'default'
          END
     WHERE CASE r.op
-              WHEN '<' THEN (CASE r.metric WHEN 'score' THEN round(ds.score, 6)
+              WHEN '<' THEN (CASE r.metric WHEN 'score' THEN pl_cmp(ds.score)
                                            WHEN 'deviation_count' THEN f.deviation_count
                              END) < r.threshold
-              WHEN '>' THEN (CASE r.metric WHEN 'score' THEN round(ds.score, 6)
+              WHEN '>' THEN (CASE r.metric WHEN 'score' THEN pl_cmp(ds.score)
                                            WHEN 'deviation_count' THEN f.deviation_count
                              END) > r.threshold
           END
 )
 SELECT pipeline_id,
-       row_number() OVER (PARTITION BY pipeline_id ORDER BY round(score, 6), ord) AS rank,
+       row_number() OVER (PARTITION BY pipeline_id ORDER BY pl_cmp(score), ord) AS rank,
        code, label, score,
        replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
        replace(replace(replace(sentence,

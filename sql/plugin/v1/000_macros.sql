@@ -9,7 +9,12 @@
 --           plugin_clamp01(x) → x limited to [0, 1]; NULL stays NULL (DuckDB's greatest and
 --             least skip NULLs, so on their own they made an unknown x read as 1).
 --           plugin_cmp(x) → x rounded to 6 decimals: every score-vs-threshold comparison uses
---             it (spec README "Conventions for all numbers").
+--             it (spec README "Conventions for all numbers"), by the reports' rule: the
+--             nearest, an exact tie to the even digit, from the double as stored (the value
+--             printed at 6 decimals, read back; README "Rounding for reading"). DuckDB's
+--             round() sends a tie away from zero: 0.0078125, an exact double, is 0.007813
+--             there and 0.007812 printed, so a value was judged as one number and printed
+--             beside its verdict as another.
 --           plugin_num_text(x, d) → x as text the way the reports write numbers
 --             (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read
 --             as 0 and an |x| ≥ 1e15 in three significant digits (0.04, 1e+308); zero
@@ -39,7 +44,7 @@ CREATE OR REPLACE TEMP MACRO plugin_fsum(xs) AS
 CREATE OR REPLACE TEMP MACRO plugin_clamp01(x) AS
     CASE WHEN x IS NOT NULL THEN greatest(0.0::DOUBLE, least(1.0::DOUBLE, x)) END;
 
-CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS round(x, 6);
+CREATE OR REPLACE TEMP MACRO plugin_cmp(x) AS CAST(format('{:.6f}', x::DOUBLE) AS DOUBLE);
 
 CREATE OR REPLACE TEMP MACRO plugin_dec_vs(x, b, d) AS
     coalesce(list_filter(range(d, 7),

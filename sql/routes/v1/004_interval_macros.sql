@@ -20,7 +20,15 @@
 --     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
 --     routes_pct_vs(x, b) for a value printed beside the bound it was judged against.
+--   Comparisons: routes_cmp(x), x rounded to 6 decimals, as every threshold comparison
+--     rounds it (spec README "Conventions for all numbers"), by the display's rule: the
+--     nearest, an exact tie to the even digit, from the double as stored (the value as
+--     printf prints it at 6 decimals, read back; README "Rounding for reading"). DuckDB's
+--     round() sends a tie away from zero: 0.0078125, an exact double, is 0.007813 there and
+--     0.007812 printed, so a value was judged as one number and printed as another.
 -- Spec: routes.md §3 "Effect", "Paired evidence".
+CREATE OR REPLACE TEMP MACRO routes_cmp(x) AS CAST(printf('%.6f', x::DOUBLE) AS DOUBLE);
+
 CREATE OR REPLACE TEMP MACRO routes_wilson_lo(p, n, z) AS
     CASE WHEN n > 0 THEN
         greatest(0.0, (p + z * z / (2 * n)

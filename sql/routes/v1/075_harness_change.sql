@@ -18,8 +18,8 @@ SELECT s.step_id, s.activity, s.harness_from, s.harness_to, s.changed_at,
     r.route_key, r.model, r.route_label,
     m.n1 AS n_to, m.x1 AS succ_to, m.n0 AS n_from, m.x0 AS succ_from,
     m.effect, m.ci_low, m.ci_high,
-    CASE WHEN round(m.effect, 6) > pol.tolerance AND round(m.ci_low, 6) > 0 THEN 'up'
-         WHEN round(m.effect, 6) < -pol.tolerance AND round(m.ci_high, 6) < 0 THEN 'down'
+    CASE WHEN routes_cmp(m.effect) > pol.tolerance AND routes_cmp(m.ci_low) > 0 THEN 'up'
+         WHEN routes_cmp(m.effect) < -pol.tolerance AND routes_cmp(m.ci_high) < 0 THEN 'down'
     END AS direction,
     (m.n1 >= pol.harness_min_labelled_side AND m.n0 >= pol.harness_min_labelled_side) AS enough,
     (m.n1 >= pol.min_labelled_per_route AND m.n0 >= pol.min_labelled_per_route) AS full_evidence

@@ -102,10 +102,10 @@ WITH j AS (
 s AS (
     SELECT *,
         (cand_lab_matched >= min_labelled_per_route AND inc_lab_matched >= min_labelled_per_route
-         AND round(hist_ci_width, 6) <= max_ci_width
-         AND round(cand_overlap, 6) >= min_stratum_overlap
-         AND round(inc_overlap, 6) >= min_stratum_overlap) IS TRUE AS hist_sufficient,
-        (pairs >= min_pairs AND round(paired_ci_width, 6) <= max_ci_width) IS TRUE
+         AND routes_cmp(hist_ci_width) <= max_ci_width
+         AND routes_cmp(cand_overlap) >= min_stratum_overlap
+         AND routes_cmp(inc_overlap) >= min_stratum_overlap) IS TRUE AS hist_sufficient,
+        (pairs >= min_pairs AND routes_cmp(paired_ci_width) <= max_ci_width) IS TRUE
             AS paired_sufficient
     FROM j
 ),
@@ -152,30 +152,30 @@ v AS (
              WHEN hist_sufficient THEN hist_ci_low END AS ci_low,
         CASE WHEN paired_sufficient THEN paired_ci_high
              WHEN hist_sufficient THEN hist_ci_high END AS ci_high,
-        (newest_evidence IS NULL OR round(age_days, 6) > freshness_days) AS stale,
+        (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale,
         (current_harness IS NOT NULL AND NOT current_harness_in_evidence) AS harness_drift,
         -- Both costs known on one basis: they decide, and equal costs make neither route
         -- cheaper. The tier table decides only when a cost is unknown (§6 "Unknown cost").
         CASE
             WHEN cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
                  AND inc_cost_per_accepted IS NOT NULL
-                THEN CASE WHEN round(cand_cost_per_accepted, 6)
-                               <> round(inc_cost_per_accepted, 6) THEN 'cost' END
+                THEN CASE WHEN routes_cmp(cand_cost_per_accepted)
+                               <> routes_cmp(inc_cost_per_accepted) THEN 'cost' END
             WHEN cand_tier IS NOT NULL AND inc_tier IS NOT NULL AND cand_tier <> inc_tier
                 THEN 'tier'
         END AS cheaper_by,
         cost_basis NOT IN ('unknown', 'mixed') AND cand_cost_per_accepted IS NOT NULL
             AND inc_cost_per_accepted IS NOT NULL
-            AND round(cand_cost_per_accepted, 6) = round(inc_cost_per_accepted, 6) AS same_cost
+            AND routes_cmp(cand_cost_per_accepted) = routes_cmp(inc_cost_per_accepted) AS same_cost
     FROM aged
 ),
 c AS (
     SELECT *,
         CASE
             WHEN evidence_source IS NULL THEN 'insufficient'
-            WHEN round(ci_low, 6) > 0 THEN 'candidate_better'
-            WHEN round(ci_high, 6) < 0 THEN 'incumbent_better'
-            WHEN round(ci_low, 6) >= -tolerance THEN 'non_inferior'
+            WHEN routes_cmp(ci_low) > 0 THEN 'candidate_better'
+            WHEN routes_cmp(ci_high) < 0 THEN 'incumbent_better'
+            WHEN routes_cmp(ci_low) >= -tolerance THEN 'non_inferior'
             ELSE 'inconclusive'
         END AS conclusion,
         CASE cheaper_by
@@ -196,9 +196,9 @@ d AS (
         CASE
             WHEN cheaper_route = 'candidate' AND conclusion = 'incumbent_better' THEN 'success_rate'
             WHEN cheaper_route = 'incumbent' AND conclusion = 'candidate_better' THEN 'success_rate'
-            WHEN re_sufficient AND cheaper_route = 'candidate' AND round(re_ci_low, 6) > 0
+            WHEN re_sufficient AND cheaper_route = 'candidate' AND routes_cmp(re_ci_low) > 0
                  AND conclusion <> 'candidate_better' THEN 'repair_escalation'
-            WHEN re_sufficient AND cheaper_route = 'incumbent' AND round(re_ci_high, 6) < 0
+            WHEN re_sufficient AND cheaper_route = 'incumbent' AND routes_cmp(re_ci_high) < 0
                  AND conclusion IN ('candidate_better', 'non_inferior')
                 THEN 'repair_escalation'
         END AS premium_by
@@ -235,20 +235,20 @@ SELECT w.*,
         CASE WHEN strata_compared IS NOT NULL AND inc_lab_matched < min_labelled_per_route
              THEN 'incumbent has ' || inc_lab_matched || ' labelled episodes in compared strata (minimum '
                   || min_labelled_per_route || ')' END,
-        CASE WHEN round(hist_ci_width, 6) > max_ci_width
+        CASE WHEN routes_cmp(hist_ci_width) > max_ci_width
              THEN 'historical 95% CI width ' || routes_num_vs(hist_ci_width, max_ci_width, 3)
                   || ' exceeds max_ci_width ' || routes_num_vs(max_ci_width, hist_ci_width, 3) END,
-        CASE WHEN round(cand_overlap, 6) < min_stratum_overlap
+        CASE WHEN routes_cmp(cand_overlap) < min_stratum_overlap
              THEN 'candidate overlap ' || routes_pct_vs(cand_overlap, min_stratum_overlap)
                   || ' of its labelled episodes is below min_stratum_overlap '
                   || routes_pct_vs(min_stratum_overlap, cand_overlap) END,
-        CASE WHEN round(inc_overlap, 6) < min_stratum_overlap
+        CASE WHEN routes_cmp(inc_overlap) < min_stratum_overlap
              THEN 'incumbent overlap ' || routes_pct_vs(inc_overlap, min_stratum_overlap)
                   || ' of its labelled episodes is below min_stratum_overlap '
                   || routes_pct_vs(min_stratum_overlap, inc_overlap) END,
         CASE WHEN pairs > 0 AND pairs < min_pairs
              THEN 'paired fixtures: ' || pairs || ' (minimum ' || min_pairs || ' for paired evidence)' END,
-        CASE WHEN pairs >= min_pairs AND round(paired_ci_width, 6) > max_ci_width
+        CASE WHEN pairs >= min_pairs AND routes_cmp(paired_ci_width) > max_ci_width
              THEN 'paired 95% CI width ' || routes_num_vs(paired_ci_width, max_ci_width, 3)
                   || ' exceeds max_ci_width ' || routes_num_vs(max_ci_width, paired_ci_width, 3) END,
         CASE WHEN paired_sufficient AND hist_sufficient
@@ -263,7 +263,7 @@ SELECT w.*,
         END,
         CASE WHEN newest_evidence IS NULL AND evidence_source IS NOT NULL
              THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
-        CASE WHEN newest_evidence IS NOT NULL AND round(age_days, 6) > freshness_days
+        CASE WHEN newest_evidence IS NOT NULL AND routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
                   || freshness_days || ')' END,

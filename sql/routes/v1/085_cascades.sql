@@ -222,7 +222,7 @@ m AS (
             AS quality_ci_low,
         routes_newcombe_hi(acceptance_rate, labelled_ops, target_success_rate, target_labelled, z95)
             AS quality_ci_high,
-        (newest_evidence IS NULL OR round(age_days, 6) > freshness_days) AS stale
+        (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale
     FROM b
 ),
 n AS (
@@ -233,9 +233,9 @@ n AS (
              THEN baseline_cost_per_accepted - cheap_only_cost_per_accepted END AS gross_saving_per_accepted,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed')
              THEN cascade_cost_per_accepted - cheap_only_cost_per_accepted END AS escalation_tax_per_accepted,
-        coalesce(round(quality_ci_low, 6) >= -tolerance, false) AS quality_bar_kept,
+        coalesce(routes_cmp(quality_ci_low) >= -tolerance, false) AS quality_bar_kept,
         (labelled_ops >= min_labelled_per_route
-         AND round(acceptance_ci_high - acceptance_ci_low, 6) <= max_ci_width) IS TRUE AS meets_minimums
+         AND routes_cmp(acceptance_ci_high - acceptance_ci_low) <= max_ci_width) IS TRUE AS meets_minimums
     FROM m
     WHERE target_key IS NOT NULL
 )
@@ -245,21 +245,21 @@ SELECT *,
     -- language): proven only when it is shown (quality_bar_kept), else insufficient,
     -- "No recommendation yet". An escalation tax claims no quality.
     CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL AND NOT stale
-              AND (round(net_saving_per_accepted, 6) <= 0 OR quality_bar_kept)
+              AND (routes_cmp(net_saving_per_accepted) <= 0 OR quality_bar_kept)
          THEN 'proven' ELSE 'insufficient' END AS grade,
     CASE WHEN meets_minimums AND net_saving_per_accepted IS NOT NULL
-              AND (round(net_saving_per_accepted, 6) <= 0 OR quality_bar_kept)
+              AND (routes_cmp(net_saving_per_accepted) <= 0 OR quality_bar_kept)
          THEN 'proven' ELSE 'insufficient' END AS evidence_grade,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL
-        WHEN round(net_saving_per_accepted, 6) > 0 THEN 'cascade_working'
-        WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+        WHEN routes_cmp(net_saving_per_accepted) > 0 THEN 'cascade_working'
+        WHEN routes_cmp(net_saving_per_accepted) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
             THEN 'escalation_tax'
     END AS would_be_type,
     list_filter([
         CASE WHEN labelled_ops < min_labelled_per_route
              THEN 'labelled operations ' || labelled_ops || ' (minimum ' || min_labelled_per_route || ')' END,
-        CASE WHEN round(acceptance_ci_high - acceptance_ci_low, 6) > max_ci_width
+        CASE WHEN routes_cmp(acceptance_ci_high - acceptance_ci_low) > max_ci_width
              THEN 'acceptance 95% CI width '
                   || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
                   || ' exceeds max_ci_width '
@@ -285,23 +285,23 @@ SELECT *,
         CASE WHEN cost_basis NOT IN ('unknown', 'mixed') AND net_saving_per_accepted IS NULL
              THEN 'no accepted operation or no accepted baseline outcome to price' END,
         CASE WHEN NOT quality_bar_kept AND quality_ci_low IS NULL
-                  AND coalesce(round(net_saving_per_accepted, 6) > 0, true)
+                  AND coalesce(routes_cmp(net_saving_per_accepted) > 0, true)
              THEN 'acceptance not compared with the target route (no labelled outcome on one '
                   || 'side): the quality bar is not shown kept' END,
         CASE WHEN NOT quality_bar_kept AND quality_ci_low IS NOT NULL
-                  AND coalesce(round(net_saving_per_accepted, 6) > 0, true)
+                  AND coalesce(routes_cmp(net_saving_per_accepted) > 0, true)
              THEN 'acceptance not shown within the tolerance of the target route (lower bound '
                   || routes_signed_vs(quality_ci_low, -tolerance) || ' below -tolerance -'
                   || routes_num_vs(tolerance, -quality_ci_low, 3) || ')' END,
         CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
-        CASE WHEN round(age_days, 6) > freshness_days
+        CASE WHEN routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN harness_drift
              THEN 'harness changed since: the activity now runs on ' || current_harness
                   || ', absent from the evidence' END,
-        CASE WHEN round(net_saving_per_accepted, 6) <= 0 AND escalated_ops = 0 AND retried_ops = 0
+        CASE WHEN routes_cmp(net_saving_per_accepted) <= 0 AND escalated_ops = 0 AND retried_ops = 0
                   AND (escalation_reported_ops < operations OR retry_reported_ops < operations)
              THEN 'no saving, and no escalation or retry reported (escalation reported by '
                   || escalation_reported_ops || ', retries by ' || retry_reported_ops || ' of '
@@ -309,9 +309,9 @@ SELECT *,
     ], lambda x: x IS NOT NULL) AS reasons,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL
-        WHEN round(net_saving_per_accepted, 6) > 0
+        WHEN routes_cmp(net_saving_per_accepted) > 0
             THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'cascade_working' END
-        WHEN round(net_saving_per_accepted, 6) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+        WHEN routes_cmp(net_saving_per_accepted) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
             THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'escalation_tax' END
     END AS finding_type
 FROM n;

@@ -264,7 +264,7 @@ casc_f AS (
                          THEN 'it has ' || labelled_ops || ' labelled operations, below the minimum of '
                               || min_labelled_per_route END,
                     CASE WHEN NOT meets_minimums
-                              AND round(acceptance_ci_high - acceptance_ci_low, 6) > max_ci_width
+                              AND routes_cmp(acceptance_ci_high - acceptance_ci_low) > max_ci_width
                          THEN 'its acceptance 95% CI width '
                               || routes_num_vs(acceptance_ci_high - acceptance_ci_low, max_ci_width, 3)
                               || ' exceeds max_ci_width '
@@ -274,13 +274,13 @@ casc_f AS (
                     CASE WHEN NOT meets_minimums AND labelled_ops >= min_labelled_per_route
                               AND acceptance_ci_low IS NULL
                          THEN 'its acceptance has no interval (no labelled operation)' END,
-                    CASE WHEN round(net_saving_per_accepted, 6) > 0 AND NOT quality_bar_kept
+                    CASE WHEN routes_cmp(net_saving_per_accepted) > 0 AND NOT quality_bar_kept
                               AND quality_ci_low IS NOT NULL
                          THEN 'its acceptance is not shown within the tolerance of ' || target_model
                               || ' (lower bound ' || routes_signed_vs(quality_ci_low, -tolerance)
                               || ' below -tolerance -' || routes_num_vs(tolerance, -quality_ci_low, 3)
                               || '), so the quality bar is not shown kept' END,
-                    CASE WHEN round(net_saving_per_accepted, 6) > 0 AND NOT quality_bar_kept
+                    CASE WHEN routes_cmp(net_saving_per_accepted) > 0 AND NOT quality_bar_kept
                               AND quality_ci_low IS NULL
                          THEN 'its acceptance is not compared with ' || target_model
                               || ' (no labelled outcome on one side), so the quality bar is not shown kept' END
@@ -495,7 +495,7 @@ blind_f AS (
         '' AS sort_candidate, '' AS sort_incumbent
     FROM blind b CROSS JOIN routes_policy pol
     WHERE b.episodes >= pol.blind_spot_min_episodes
-      AND round(b.labelled / CAST(b.episodes AS DOUBLE), 6) < pol.blind_spot_max_labelled_share
+      AND routes_cmp(b.labelled / CAST(b.episodes AS DOUBLE)) < pol.blind_spot_max_labelled_share
 )
 SELECT u.*, t.rank AS type_rank
 FROM (

@@ -66,9 +66,9 @@ candidates AS (
     SELECT activity, route_key, grade, basis FROM (
         SELECT activity, route_key,
             CASE WHEN labelled >= min_labelled_per_route
-                      AND round(success_ci_high - success_ci_low, 6) <= max_ci_width
+                      AND routes_cmp(success_ci_high - success_ci_low) <= max_ci_width
                       AND newest_evidence IS NOT NULL
-                      AND round((epoch(as_of) - epoch(newest_evidence)) / 86400.0, 6) <= freshness_days
+                      AND routes_cmp((epoch(as_of) - epoch(newest_evidence)) / 86400.0) <= freshness_days
                  THEN 'observed' ELSE 'insufficient' END AS grade,
             'descriptive' AS basis
         FROM w
