@@ -278,16 +278,20 @@ def runs_of(cur: Sequence[HLine], version: str) -> dict[str, list[HLine]]:
     return by
 
 
+def model_name(m: str | None) -> str | None:
+    """A line's model as counted: outer ASCII whitespace is no part of the name (" sonnet"
+    is sonnet); blank or "unknown" (any case) is none."""
+    t = None if m is None else m.strip(" \t\n\r\v\f")
+    return t if t and t.lower() != "unknown" else None
+
+
 def top_model(runs: Sequence[HLine]) -> str | None:
     """Most frequent non-blank model (tie: the one used most recently), or None.
 
     SPEC-SILENT: "unknown" (any case) is no model either: ArcheFlow's scorer writes it for
     a missing one (§8), so it must not outvote the model the other runs name.
     """
-    models = [
-        m if m and m.strip(" ") and m.strip(" ").lower() != "unknown" else None
-        for m in (_str(h.rec.get("model")) for h in runs)
-    ]
+    models = [model_name(_str(h.rec.get("model"))) for h in runs]
     counts = Counter(m for m in models if m is not None)
     if not counts:
         return None
@@ -366,10 +370,9 @@ def archetype_stats(runs: Sequence[HLine]) -> dict[str, Any]:
         "model_tier_rank": None if tier is None else tier[1],
         "suggested_model": tier_step(None if tier is None else tier[1], suggestion),
         "trend_delta": trend_delta_of(runs),
-        # §6 "the most frequent model in its history". SPEC-AMBIGUOUS: the whole history,
-        # or the recent window that §5's `model` uses? runscore (and this reference) use
-        # the recent window: the current model is what the archetype runs on now.
-        "_history_model": model,
+        # §6 "the most frequent model in its history": every run of the archetype, not
+        # only the recent window §5's `model` counts (ties: the one used most recently).
+        "_history_model": top_model(runs),
     }
 
 
@@ -522,9 +525,9 @@ def ref_recommend(text: str, team_text: str, version: str | None = None) -> list
                 "scored_model": st["model"] if st else None,
                 "scored_model_tier": st["model_tier"] if st else None,
                 "scored_model_runs": sum(
-                    1 for h in runs[-WINDOW:] if _str(h.rec.get("model")) == st["_history_model"]
+                    1 for h in runs[-WINDOW:] if model_name(_str(h.rec.get("model"))) == st["model"]
                 )
-                if st and st["_history_model"] is not None
+                if st and st["model"] != "unknown"
                 else None,
                 "model_tier_differs": rank != st["model_tier_rank"]
                 if st and rank is not None and st["model_tier_rank"] is not None

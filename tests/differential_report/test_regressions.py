@@ -94,8 +94,9 @@ def test_legacy_lines_are_aggregated_by_section_5(tmp_path: Path, ref: ModuleTyp
 def test_ambiguous_readings_runscore_takes(tmp_path: Path, ref: ModuleType) -> None:
     """§6 is ambiguous in two places; these pin the reading runscore (and the reference)
     takes, so a change of reading is a visible decision."""
-    # "the most frequent model in its history": the recent window (as §5's model), not
-    # every run: runs 1-8 opus, 9-14 haiku → all runs say opus, the last 10 say haiku.
+    # "the most frequent model in its history": every run, not the recent window (§5's
+    # model): runs 1-8 opus, 9-14 haiku → all runs say opus, the last 10 say haiku.
+    # (runscore read the window until this cycle: a member advised as haiku, `keep`.)
     lines = [
         _legacy(i, "custom-reviewer", 0.8, "opus" if i <= 8 else "haiku") for i in range(1, 15)
     ]
@@ -108,7 +109,7 @@ def test_ambiguous_readings_runscore_takes(tmp_path: Path, ref: ModuleType) -> N
     rec = _json("recommend", str(team), "--history", str(hist), "--format", "json")
     assert [(r["archetype"], r["current_model"], r["action"]) for r in rec] == [
         ("explorer", "haiku", "not_scored"),
-        ("custom-reviewer", "haiku", "keep"),
+        ("custom-reviewer", "opus", "downgrade"),
         ("sage", "opus", "no_data"),
     ]
     assert not ref.diff_rows(
