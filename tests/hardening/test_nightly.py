@@ -854,13 +854,10 @@ def test_empty_task_and_episode_files_are_listed_as_empty_run_logs_are(
         )
 
 
-def test_a_file_that_holds_no_line_in_a_failed_step_is_said_once(
-    tmp_path: Path, run_cli: Any, hh: Any
-) -> None:
-    """A step that failed as nothing readable listed its 0-byte files twice: under "Empty
-    files" and as rejected input ("empty (no events)"), and a blank-only one as rejected
-    input alone. Each is an empty file, as on a night the step reads; only the lines that
-    were refused are rejected input."""
+def _night_of_files_with_no_line(tmp_path: Path, run_cli: Any, hh: Any) -> None:
+    """A night over a good project and one whose three readers each find a 0-byte file, a
+    blank-only one and a bad line: only the bad lines are rejected input (stderr, exit 1);
+    the others are the run log's empty files, per scope and per pack."""
     hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
     base = tmp_path / "bad" / ".archeflow"
     for folder in ("events", "tasks", "episodes"):
@@ -892,6 +889,16 @@ def test_a_file_that_holds_no_line_in_a_failed_step_is_said_once(
             ["bad/.archeflow/episodes/a-zero.jsonl", "bad/.archeflow/episodes/b-blank.jsonl"],
         ),
     ]
+
+
+def test_a_file_that_holds_no_line_in_a_failed_step_is_said_once(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A step that failed as nothing readable listed its 0-byte files twice: under "Empty
+    files" and as rejected input ("empty (no events)"), and a blank-only one as rejected
+    input alone. Each is an empty file, as on a night the step reads; only the lines that
+    were refused are rejected input."""
+    _night_of_files_with_no_line(tmp_path, run_cli, hh)
     md = (tmp_path / "out" / DATE / "runlog.md").read_text()
     assert "empty (no" not in md and "only blank lines (no" not in md
 
@@ -1030,37 +1037,7 @@ def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_rea
     from runscore.engine import sources
 
     monkeypatch.setattr(sources, "no_lines_reason", lambda f, what: f"nothing in it ({what})")
-    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
-    base = tmp_path / "bad" / ".archeflow"
-    for folder in ("events", "tasks", "episodes"):
-        (base / folder).mkdir(parents=True)
-        (base / folder / "a-zero.jsonl").write_bytes(b"")
-        (base / folder / "b-blank.jsonl").write_bytes(b"\n \n")
-        (base / folder / "c-bad.jsonl").write_text("not json\n")
-    res = run_cli("nightly", "--root", "bad", "--root", "good", "--out", "out", "--date", DATE)
-    not_json = "not JSON: Expecting value: line 1 column 1 (char 0)"
-    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
-        1,
-        [
-            f"bad/.archeflow/events/c-bad.jsonl:1: {not_json}",
-            "bad: pipeline: no usable task snapshot in the input",
-            f"bad/.archeflow/tasks/c-bad.jsonl:1: pipeline: {not_json}",
-            "bad: routes: no episode could be read",
-            f"bad/.archeflow/episodes/c-bad.jsonl:1: routes: {not_json}",
-        ],
-    )
-    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
-    assert log["scopes"][0]["empty_files"] == [
-        "bad/.archeflow/events/a-zero.jsonl",
-        "bad/.archeflow/events/b-blank.jsonl",
-    ]
-    assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
-        ("pipeline", ["bad/.archeflow/tasks/a-zero.jsonl", "bad/.archeflow/tasks/b-blank.jsonl"]),
-        (
-            "routes",
-            ["bad/.archeflow/episodes/a-zero.jsonl", "bad/.archeflow/episodes/b-blank.jsonl"],
-        ),
-    ]
+    _night_of_files_with_no_line(tmp_path, run_cli, hh)
     assert "nothing in it" not in (tmp_path / "out" / DATE / "runlog.md").read_text()
 
 
