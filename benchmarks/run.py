@@ -7,7 +7,7 @@ from ``os.wait4`` (the rusage of exactly that child). On each generated corpus:
     format='newline_delimited')`` in a fresh Python process (a glob for per-run
     corpora, the file for single-file ones);
 (b) ``runscore extract <corpus dir> --history <fresh file>``;
-(c) ``runscore report --history <that file>`` (skipped, with a note, if absent);
+(c) ``runscore report --history <that file>``;
 (d) extract again after adding 1% new runs to the corpus (incremental);
 (e) extract once more, nothing new (every file unchanged: the nightly job's usual night;
     shown for information, the issue sets no target for it);
@@ -260,6 +260,8 @@ def duck_row(sql: str, target: str, work: Path, timeout: float | None) -> dict[s
 
 
 def missing_command(m: dict[str, Any]) -> bool:
+    """Whether the runscore timed refused the step's command as unknown (click's usage
+    error: an install older than the command)."""
     return m["rc"] == 2 and "No such command" in m["stderr_tail"]
 
 
@@ -456,7 +458,7 @@ class Bench:
             m = {**m, "stderr_tail": m["stderr_tail"].replace(str(self.work), "<work>")}
         r = {"corpus": corpus, "step": step, **m, **extra}
         chk = r.get("check")
-        if not r.get("skipped") and chk is not None and not chk.get("ok"):
+        if chk is not None and not chk.get("ok"):
             # A step that failed measured nothing: no ratio, no target from it (a crash
             # in 5 ms once showed as a met target), and said now, not only in the JSON.
             r["failed"] = _failure(r)
@@ -477,6 +479,16 @@ class Bench:
 
     def cmd(self, *args: str) -> list[str]:
         return [*self.runscore, *args]
+
+    def lacking(
+        self, corpus: str, step: str, m: dict[str, Any], command: str, skip: str
+    ) -> dict[str, Any]:
+        """Record a step whose runscore has no ``command`` as failed. It was recorded as
+        skipped and the run exited 0: a result from an older install (``--runscore``)
+        silently lacked the step it was being compared on. ``skip`` is the ``--skip``
+        that leaves the step out, for a user who means to."""
+        chk = {"ok": False, "rc": m["rc"], "missing_command": command, "skip_with": skip}
+        return self.record(corpus, step, m, check=chk)
 
     def corpus(self, runs: int, layout: str) -> tuple[Path, dict[str, Any]]:
         d = self.work / f"corpus-{layout}-{runs}"
@@ -541,16 +553,15 @@ class Bench:
             timeout=to,
         )
         if missing_command(m):
-            self.notes.append("`runscore extract` does not exist yet: extract steps skipped")
-            self.record(label, "extract", m, skipped="no extract command")
-            return
-        full = self.record(
-            label,
-            "extract",
-            m,
-            x_baseline=_ratio(m, base),
-            check=exited(check_history(history_stats(hist), exp), m),
-        )
+            full = self.lacking(label, "extract", m, "extract", "runs")
+        else:
+            full = self.record(
+                label,
+                "extract",
+                m,
+                x_baseline=_ratio(m, base),
+                check=exited(check_history(history_stats(hist), exp), m),
+            )
         if full.get("failed"):
             # report, the incremental and the copies all read or compare with this
             # extract's history and time: nothing left to measure on this corpus.
@@ -564,7 +575,7 @@ class Bench:
                 timeout=to,
             )
             if missing_command(m):
-                self.record(label, "report", m, skipped="no report command")
+                self.lacking(label, "report", m, "report", "report")
             else:
                 self.record(
                     label, "report", m, x_baseline=_ratio(m, base), check={"ok": m["rc"] == 0}
@@ -770,6 +781,12 @@ class Bench:
                         keep_stderr=True,
                     )
                     if missing_command(m):
+                        m.pop("stderr")
+                        self.lacking(f"dag {shape} {size}", "extract", m, "extract", "dag")
+                        self.notes.append(
+                            "dag: the runscore timed has no extract, the DAG steps after the "
+                            "first were not run"
+                        )
                         return
                     m["walk_s"] = walk_seconds(m.pop("stderr"))
                     m["stderr_tail"] = m["stderr_tail"][-300:]
@@ -838,8 +855,11 @@ class Bench:
                 env=env or on,
             )
             if missing_command(m):
-                self.notes.append("`runscore report` does not exist yet: report steps skipped")
-                self.record(label, step, m, skipped="no report command")
+                self.lacking(label, step, m, "report", "history")
+                self.notes.append(
+                    f"{label}: the runscore timed has no report, the steps after "
+                    f"{step!r} were not run"
+                )
                 return False
             outs[step] = (d / out).read_bytes()
             same = outs[step] == next(iter(outs.values()))
@@ -893,7 +913,7 @@ class Bench:
             env=env,
         )
         if missing_command(m):
-            self.record(label, "sql (cached)", m, skipped="no sql command")
+            self.lacking(label, "sql (cached)", m, "sql", "history")
             return
         try:
             rows = json.loads((d / "sql.out").read_text()) if m["rc"] == 0 else []
@@ -968,7 +988,7 @@ class Bench:
 
     def find(self, corpus: str, step: str) -> dict[str, Any] | None:
         for r in self.results:
-            if r["corpus"] == corpus and r["step"] == step and not r.get("skipped"):
+            if r["corpus"] == corpus and r["step"] == step:
                 return None if r.get("failed") else r
         return None
 
@@ -1225,11 +1245,16 @@ def _failure(r: dict[str, Any]) -> str:
     check found when it exited as a step may (0, or 1 for rejected input)."""
     rc = r.get("rc")
     why = f"exit {rc}" + (", timed out" if r.get("timed_out") else "")
+    chk = r.get("check") or {}
+    if chk.get("missing_command"):
+        return (
+            f"{why}: the runscore timed has no {chk['missing_command']} command "
+            f"(--skip {chk['skip_with']} leaves this step out)"
+        )
     last = [x for x in str(r.get("stderr_tail") or "").splitlines() if x.strip()]
     if rc != 0 and last:
         why += f": {last[-1].strip()[:200]}"
     if rc in (0, 1):
-        chk = r.get("check") or {}
         found = chk.get("diffs") or {k: v for k, v in chk.items() if k not in ("ok", "rc")}
         why += f"; check {json.dumps(found, sort_keys=True)[:300]}"
     return why
@@ -1262,12 +1287,6 @@ def markdown(doc: dict[str, Any]) -> str:
         "|---|---|--:|--:|--:|--:|--:|--:|--:|---|",
     ]
     for r in doc["results"]:
-        if r.get("skipped"):
-            lines.append(
-                f"| {r['corpus']} | {r['step']} | — | — | — | — | — | — | — "
-                f"| skipped: {r['skipped']} |"
-            )
-            continue
         x = r.get("x_baseline") or r.get("x_scan") or {}
         if r["step"] in ("baseline", "raw read_json scan"):
             x = {"wall": 1.0, "cpu": 1.0, "rss": 1.0}

@@ -278,9 +278,7 @@ def test_harness_runs_and_agrees_with_extract(tmp_path: Path) -> None:
             assert (f"dag {shape} {s}", "extract") in steps
     assert ("dag diamond 120", "extract") not in steps  # over --diamond-max
     for x in doc["results"]:
-        if x.get("skipped"):
-            assert x["step"].startswith("report")  # the only steps allowed to be missing
-            continue
+        assert "skipped" not in x and "failed" not in x, x
         # exit 1 is (f)'s: some input was rejected, on purpose
         assert x["rc"] == (1 if x["step"] == "extract, one bad line (careful path)" else 0), x
         assert x["check"]["ok"], x
@@ -1006,3 +1004,98 @@ def test_a_timed_out_step_has_no_peak_rss_or_cpu_time_rather_than_the_harness(
     row = next(x for x in bench.markdown(doc).splitlines() if "| extract |" in x)
     assert row.startswith(f"| per-run 10 | extract | {m['wall_s']:.3f} | — | — | — | — | — |")
     assert row.endswith("| **FAILED** exit -9, timed out |")
+
+
+#: An install older than some commands (report and sql came in together): those are
+#: refused as click refuses an unknown command; the rest run this runscore.
+OLDER_RUNSCORE = """#!/bin/sh
+for c in $MISSING; do
+  if [ "$1" = "$c" ]; then
+    printf '%s\\n' "Usage: runscore [OPTIONS] COMMAND [ARGS]..." "Try 'runscore -h' for help." \\
+      "" "Error: No such command '$1'." >&2
+    exit 2
+  fi
+done
+exec "{python}" -m runscore "$@"
+"""
+
+
+@pytest.mark.parametrize("missing", ["report sql", "extract"])
+def test_a_step_the_runscore_lacks_fails_the_run_unless_skipped(
+    tmp_path: Path, missing: str
+) -> None:
+    # It was recorded as skipped and the run exited 0: a result from an older install
+    # silently lacked the step it was being compared on.
+    script = tmp_path / "runscore.sh"
+    script.write_text(OLDER_RUNSCORE.format(python=sys.executable), encoding="utf-8")
+    script.chmod(0o755)
+    work, out = tmp_path / "work", tmp_path / "result.json"
+
+    def bench(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "benchmarks.run", "--runs", "30", "--layouts", "per-run",
+             "--work", str(work), "--json", str(out), "--skip", "incremental,dirty,blank",
+             "--diamond-width", "5", "--dag-floor", "30", "--dag-repeat", "1",
+             "--runscore", str(script), *args],
+            cwd=REPO, capture_output=True, text=True, timeout=600, check=False,
+            env={**os.environ, "MISSING": missing},
+        )  # fmt: skip
+
+    if missing == "extract":
+        r = bench("--history-lines", "0", "--dag-sizes", "60")
+        failed = {
+            ("per-run 30", "extract"): ("extract", "runs"),
+            ("dag chain 30", "extract"): ("extract", "dag"),
+        }
+        notes = [
+            "per-run 30: extract failed, the steps after it were not run",
+            "dag: the runscore timed has no extract, the DAG steps after the first were not run",
+        ]
+    else:
+        r = bench("--history-lines", "50", "--dag-sizes", "")
+        failed = {
+            ("per-run 30", "report"): ("report", "report"),
+            ("history 50 lines", "report (cache off)"): ("report", "history"),
+        }
+        notes = [
+            "history 50 lines: the runscore timed has no report, the steps after "
+            "'report (cache off)' were not run"
+        ]
+    assert r.returncode == 1, r.stderr[-3000:]
+    assert "Traceback" not in r.stderr
+    doc = json.loads(out.read_text())
+    assert undocumented(doc) == set()
+    rows = {(x["corpus"], x["step"]): x for x in doc["results"]}
+    assert [k for k, x in rows.items() if x.get("failed")] == list(failed)
+    want = []
+    for (corpus, step), (command, skip) in failed.items():
+        x = rows[(corpus, step)]
+        why = (
+            f"exit 2: the runscore timed has no {command} command "
+            f"(--skip {skip} leaves this step out)"
+        )
+        assert x["failed"] == why and "skipped" not in x
+        assert x["check"] == {"ok": False, "rc": 2, "missing_command": command, "skip_with": skip}
+        assert not any(k.startswith("x_") for k in x)  # no ratio from it
+        assert f"benchmarks.run: FAILED {corpus} / {step}: {why}" in r.stderr.splitlines()
+        want.append(f"  {corpus} / {step}: {why}")
+        assert f"| **FAILED** {why} |" in r.stdout
+    assert r.stderr.splitlines()[-3:] == ["benchmarks.run: 2 step(s) failed:", *want]
+    # (a ratio against a baseline that waited adds a "suspect" note: timing, not this)
+    assert [n for n in doc["notes"] if ": suspect, " not in n] == notes
+    assert all(not t["target"].startswith(("report", "DAG")) for t in doc["targets"])
+
+    # Left out on purpose: not run, nothing failed.
+    skip = "incremental,dirty,blank," + ("runs,dag" if missing == "extract" else "report,history")
+    r = bench("--skip", skip, "--history-lines", "50", "--dag-sizes", "60")
+    assert r.returncode == 0, r.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert not [x for x in doc["results"] if x.get("failed") or x.get("skipped")]
+    corpora = {x["corpus"] for x in doc["results"]}
+    assert corpora == (
+        {"history 50 lines"}
+        if missing == "extract"
+        else {"per-run 30", "dag chain 30", "dag chain 60", "dag diamond 27", "dag diamond 60"}
+    )
+    if missing != "extract":
+        assert {x["step"] for x in doc["results"]} == {"baseline", "extract"}
