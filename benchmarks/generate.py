@@ -489,6 +489,8 @@ def generate_runs(
     type_variants: bool = False,
     incomplete_rate: float = 0.01,
 ) -> dict[str, Any]:
+    if layout not in ("per-run", "single-file"):
+        raise GenerateError("layout", f"must be per-run or single-file (got {layout!r})")
     os.makedirs(out, exist_ok=True)
     exp = Expect()
     files: list[str] = []
@@ -511,8 +513,6 @@ def generate_runs(
 
         _write(p, chunks())
         files.append(p)
-    else:
-        raise SystemExit(f"unknown layout {layout!r} (per-run or single-file)")
     return _finish(
         out,
         "runs",
@@ -567,13 +567,42 @@ def _stress_tail(run: Run, parents: list[int], n_fixes: int) -> None:
 FILLER = ("agent.start", "agent.complete", "tool.call", "tool.result")
 
 
+class GenerateError(ValueError):
+    """Arguments that cannot make the corpus asked for. ``param`` names the argument (the
+    CLI's option, without its dashes), so that the CLI can say which option it refuses."""
+
+    def __init__(self, param: str, reason: str) -> None:
+        super().__init__(f"{param} {reason}")
+        self.param = param
+        self.reason = reason
+
+
+def stress_min_events(shape: str, width: int = 1, fixes: int = 10) -> int:
+    """The fewest events a chain (or a diamond ``width`` wide) of ``fixes`` fixes holds:
+    run.start, four verdicts, one event (a diamond: one layer), the fixes, the boundary
+    and run.complete."""
+    return 1 + len(REVIEWERS) + fixes + 2 + (width if shape == "diamond" else 1)
+
+
+def _check_stress(shape: str, events: int, width: int, fixes: int) -> None:
+    if fixes < 0:
+        raise GenerateError("fixes", f"must be at least 0 (got {fixes})")
+    if width < 1:
+        raise GenerateError("width", f"must be at least 1 (got {width})")
+    least = stress_min_events(shape, width, fixes)
+    if events < least:
+        of = f"a diamond of width {width}" if shape == "diamond" else "a chain"
+        raise GenerateError("events", f"must be at least {least} for {of} (got {events})")
+
+
 def generate_chain(out: str, events: int, seed: int, fixes: int = 10) -> dict[str, Any]:
-    """One run: 4 verdicts under run.start, a join, then a single chain to ``fixes`` fixes."""
+    """One run: 4 verdicts under run.start, a join, then a single chain to ``fixes`` fixes.
+
+    Raises ``GenerateError`` (a ``ValueError``) for too few ``events``, before writing."""
+    _check_stress("chain", events, 1, fixes)
     rng = random.Random(seed)
     run, _ = _stress_run(f"chain-{seed}-{events}", rng)
     filler = events - len(run) - fixes - 2
-    if filler < 1:
-        raise SystemExit(f"--events must be at least {len(run) + fixes + 3}")
     prev = [2, 3, 4, 5]  # the join: every fix's walk ends at all four verdicts
     for i in range(filler):
         t = FILLER[i % len(FILLER)]
@@ -588,12 +617,14 @@ def generate_chain(out: str, events: int, seed: int, fixes: int = 10) -> dict[st
 def generate_diamond(
     out: str, events: int, seed: int, width: int = 100, fixes: int = 10
 ) -> dict[str, Any]:
-    """One run: layers ``width`` wide, each event a child of the whole layer above."""
+    """One run: layers ``width`` wide, each event a child of the whole layer above.
+
+    Raises ``GenerateError`` (a ``ValueError``) for a ``width`` below 1 or too few
+    ``events`` for one layer, before writing."""
+    _check_stress("diamond", events, width, fixes)
     rng = random.Random(seed)
     run, _ = _stress_run(f"diamond-{seed}-{events}x{width}", rng)
     layers = (events - len(run) - fixes - 2) // width
-    if layers < 1:
-        raise SystemExit(f"--events too small for --width {width}")
     prev = [2, 3, 4, 5]
     for li in range(layers):
         t = FILLER[li % len(FILLER)]
@@ -743,7 +774,7 @@ def _finish(
 
 #: Events a chain or diamond needs besides its filler: run.start, four verdicts, ten
 #: fixes, the boundary and run.complete.
-STRESS_FIXED = 1 + len(REVIEWERS) + 10 + 2
+STRESS_FIXED = stress_min_events("chain") - 1
 
 
 def _written(a: argparse.Namespace) -> set[str]:
@@ -775,13 +806,6 @@ def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
             ap.error(f"{name} must be at least {least} (got {value})")
     if not 0.0 <= a.incomplete_rate <= 1.0:
         ap.error(f"--incomplete-rate is a share, from 0 to 1 (got {a.incomplete_rate})")
-    if a.shape == "chain" and a.events < STRESS_FIXED + 1:
-        ap.error(f"--events must be at least {STRESS_FIXED + 1} for a chain (got {a.events})")
-    if a.shape == "diamond" and a.events < STRESS_FIXED + a.width:
-        ap.error(
-            f"--events must be at least {STRESS_FIXED + a.width} for a diamond of --width "
-            f"{a.width} (got {a.events})"
-        )
     if os.path.exists(a.out) and not os.path.isdir(a.out):
         ap.error(f"--out {a.out}: exists and is not a directory")
     here = set(os.listdir(a.out)) if os.path.isdir(a.out) else set()
@@ -860,16 +884,20 @@ def main(argv: list[str] | None = None) -> int:
     a = ap.parse_args(argv)
     _check_args(ap, a)
     t = time.perf_counter()
-    if a.shape == "runs":
-        doc = generate_runs(
-            a.out, a.runs, a.layout, a.seed, a.start, a.type_variants, a.incomplete_rate
-        )
-    elif a.shape == "chain":
-        doc = generate_chain(a.out, a.events, a.seed)
-    elif a.shape == "diamond":
-        doc = generate_diamond(a.out, a.events, a.seed, a.width)
-    else:
-        doc = generate_history(a.out, a.lines, a.seed)
+    try:
+        if a.shape == "runs":
+            doc = generate_runs(
+                a.out, a.runs, a.layout, a.seed, a.start, a.type_variants, a.incomplete_rate
+            )
+        elif a.shape == "chain":
+            doc = generate_chain(a.out, a.events, a.seed)
+        elif a.shape == "diamond":
+            doc = generate_diamond(a.out, a.events, a.seed, a.width)
+        else:
+            doc = generate_history(a.out, a.lines, a.seed)
+    except GenerateError as e:
+        # The library's refusals (raised before it writes): a usage error, as the CLI's own.
+        ap.error(f"--{e.param.replace('_', '-')} {e.reason}")
     doc = {k: v for k, v in doc.items() if k != "paths"}
     doc["seconds"] = round(time.perf_counter() - t, 3)
     json.dump(doc, sys.stdout, indent=1, sort_keys=True)

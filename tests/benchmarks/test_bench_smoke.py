@@ -835,7 +835,7 @@ def test_generate_refuses_bad_values_and_a_folder_it_would_mix_with(tmp_path: Pa
         (["--shape", "chain", "--events", "17"], "--events must be at least 18 for a chain (got 17)"),
         (["--shape", "diamond", "--width", "0"], "--width must be at least 1 (got 0)"),
         (["--shape", "diamond", "--events", "30", "--width", "14"],
-         "--events must be at least 31 for a diamond of --width 14 (got 30)"),
+         "--events must be at least 31 for a diamond of width 14 (got 30)"),
         (["--shape", "history", "--lines", "-1"], "--lines must be at least 1 (got -1)"),
     ):  # fmt: skip
         r = py("benchmarks.generate", "--out", str(out), *args)
@@ -1099,3 +1099,43 @@ def test_a_step_the_runscore_lacks_fails_the_run_unless_skipped(
     )
     if missing != "extract":
         assert {x["step"] for x in doc["results"]} == {"baseline", "extract"}
+
+
+def test_generate_as_a_library_raises_value_error_and_the_cli_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # generate_chain and generate_diamond raised SystemExit(str): a caller's `except
+    # Exception` let it through and the whole process exited 1 (a diamond of width 0
+    # stopped with a ZeroDivisionError).
+    from benchmarks import generate
+
+    out = str(tmp_path / "g")
+    for call, why in (
+        (lambda: generate.generate_chain(out, 17, 1), "events must be at least 18 for a chain (got 17)"),
+        (lambda: generate.generate_chain(out, 40, 1, fixes=-1), "fixes must be at least 0 (got -1)"),
+        (lambda: generate.generate_diamond(out, 30, 1, width=14),
+         "events must be at least 31 for a diamond of width 14 (got 30)"),
+        (lambda: generate.generate_diamond(out, 30, 1, width=0), "width must be at least 1 (got 0)"),
+        (lambda: generate.generate_runs(out, 3, "both", 1),
+         "layout must be per-run or single-file (got 'both')"),
+    ):  # fmt: skip
+        with pytest.raises(ValueError) as e:
+            call()
+        assert isinstance(e.value, generate.GenerateError) and str(e.value) == why
+        assert not os.path.exists(out)  # raised before writing
+    # the smallest that fit are written
+    assert generate.generate_chain(str(tmp_path / "c"), 18, 1)["expect"]["lines"] == 18
+    assert generate.generate_diamond(str(tmp_path / "d"), 31, 1, width=14)["layers"] == 1
+    # The CLI turns the library's refusal into a usage error, naming the option.
+    for args, why in (
+        (["--shape", "chain", "--events", "17"], "--events must be at least 18 for a chain (got 17)"),
+        (["--shape", "diamond", "--events", "30", "--width", "14"],
+         "--events must be at least 31 for a diamond of width 14 (got 30)"),
+    ):  # fmt: skip
+        with pytest.raises(SystemExit) as ex:
+            generate.main(["--out", out, *args])
+        assert ex.value.code == 2
+        assert capsys.readouterr().err.splitlines()[-1] == (
+            f"python -m benchmarks.generate: error: {why}"
+        )
+        assert not os.path.exists(out)
