@@ -793,8 +793,48 @@ def _written(a: argparse.Namespace) -> set[str]:
     return {"effectiveness.jsonl", "corpus-history-0000000.json"}
 
 
+#: The options only some shapes read, and those shapes; the others refuse them (they
+#: were ignored: ``--shape chain --width 5`` wrote the chain as if no width were given).
+SHAPE_OPTIONS = {
+    "--runs": ("runs",),
+    "--layout": ("runs",),
+    "--start": ("runs",),
+    "--type-variants": ("runs",),
+    "--incomplete-rate": ("runs",),
+    "--events": ("chain", "diamond"),
+    "--width": ("diamond",),
+    "--lines": ("history",),
+}
+#: Their defaults, set once the options given are known (``None``: not given).
+SHAPE_DEFAULTS = {
+    "runs": 1000,
+    "layout": "per-run",
+    "start": 0,
+    "type_variants": False,
+    "incomplete_rate": 0.01,
+    "events": 10_000,
+    "width": 100,
+    "lines": 1_000_000,
+}
+
+
+def _check_shape(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
+    """Refuse an option the shape does not read, then fill in the defaults of the rest."""
+    bad = [
+        f"{opt} does not apply to --shape {a.shape} (only to {', '.join(shapes)})"
+        for opt, shapes in SHAPE_OPTIONS.items()
+        if a.shape not in shapes and getattr(a, opt[2:].replace("-", "_")) is not None
+    ]
+    if bad:
+        ap.error("; ".join(bad))
+    for k, v in SHAPE_DEFAULTS.items():
+        if getattr(a, k) is None:
+            setattr(a, k, v)
+
+
 def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     """Refuse what would write a corpus other than the one asked for, before writing."""
+    _check_shape(ap, a)
     for name, value, least in (
         ("--runs", a.runs, 1),
         ("--seed", a.seed, 0),  # run ids and each run's random stream assume it
@@ -846,12 +886,13 @@ def main(argv: list[str] | None = None) -> int:
         default="runs",
         help="what to generate (default: runs)",
     )
-    ap.add_argument("--runs", type=int, default=1000, help="runs to write (shape runs)")
+    # The options of some shapes only default to None: one given to another shape is
+    # refused (SHAPE_OPTIONS), and only an option that was not given can be told apart.
+    ap.add_argument("--runs", type=int, help="runs to write (shape runs; default 1000)")
     ap.add_argument(
         "--layout",
         choices=("per-run", "single-file"),
-        default="per-run",
-        help="one file per run (ArcheFlow's layout) or one export file",
+        help="one file per run (ArcheFlow's layout, the default) or one export file (shape runs)",
     )
     ap.add_argument("--seed", type=int, default=1, help="random seed (same seed, same bytes)")
     ap.add_argument(
@@ -863,24 +904,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--start",
         type=int,
-        default=0,
-        help="index of the first run: continue an existing corpus with new runs",
+        help="index of the first run: continue an existing corpus with new runs (shape runs)",
     )
     ap.add_argument(
         "--type-variants",
         action="store_true",
+        default=None,
         help="also use the spec's other encodings of parent/fix_required "
-        "(DuckDB's plain read_json baseline cannot read these)",
+        "(DuckDB's plain read_json baseline cannot read these; shape runs)",
     )
     ap.add_argument(
         "--incomplete-rate",
         type=float,
-        default=0.01,
-        help="share of runs without run.complete (default 0.01)",
+        help="share of runs without run.complete (shape runs; default 0.01)",
     )
-    ap.add_argument("--events", type=int, default=10_000, help="events (shapes chain, diamond)")
-    ap.add_argument("--width", type=int, default=100, help="diamond layer width")
-    ap.add_argument("--lines", type=int, default=1_000_000, help="history lines (shape history)")
+    ap.add_argument("--events", type=int, help="events (shapes chain, diamond; default 10000)")
+    ap.add_argument("--width", type=int, help="layer width (shape diamond; default 100)")
+    ap.add_argument("--lines", type=int, help="history lines (shape history; default 1000000)")
     a = ap.parse_args(argv)
     _check_args(ap, a)
     t = time.perf_counter()

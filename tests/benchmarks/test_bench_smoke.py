@@ -1101,6 +1101,66 @@ def test_a_step_the_runscore_lacks_fails_the_run_unless_skipped(
         assert {x["step"] for x in doc["results"]} == {"baseline", "extract"}
 
 
+#: Which shape reads which option (the others must refuse it).
+SHAPE_READS = {
+    "runs": ("--runs", "--layout", "--start", "--type-variants", "--incomplete-rate"),
+    "chain": ("--events",),
+    "diamond": ("--events", "--width"),
+    "history": ("--lines",),
+}
+#: A value of each such option that its own shape takes.
+OPTION_ARGS = {
+    "--runs": ["--runs", "3"],
+    "--layout": ["--layout", "per-run"],
+    "--start": ["--start", "0"],
+    "--type-variants": ["--type-variants"],
+    "--incomplete-rate": ["--incomplete-rate", "0.5"],
+    "--events": ["--events", "40"],
+    "--width": ["--width", "3"],
+    "--lines": ["--lines", "30"],
+}
+
+
+def test_generate_refuses_an_option_its_shape_does_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Each was ignored: `--shape chain --width 5` wrote the chain it would have without.
+    from benchmarks import generate
+
+    out = tmp_path / "g"
+
+    def refused(args: list[str]) -> str:
+        with pytest.raises(SystemExit) as e:
+            generate.main(["--out", str(out), *args])
+        assert e.value.code == 2, args
+        assert not out.exists()  # refused before writing
+        got = capsys.readouterr()
+        assert got.out == ""
+        return got.err.splitlines()[-1]
+
+    for shape, reads in SHAPE_READS.items():
+        for opt, args in OPTION_ARGS.items():
+            if opt in reads:
+                continue
+            only = ", ".join(s for s, r in SHAPE_READS.items() if opt in r)
+            assert refused(["--shape", shape, *args]) == (
+                f"python -m benchmarks.generate: error: {opt} does not apply to --shape "
+                f"{shape} (only to {only})"
+            )
+    # no --shape: runs; a DAG option beside --layout per-run
+    assert refused(["--layout", "per-run", "--events", "500", "--width", "5"]) == (
+        "python -m benchmarks.generate: error: --events does not apply to --shape runs "
+        "(only to chain, diamond); --width does not apply to --shape runs (only to diamond)"
+    )
+    # and each shape takes every option it reads
+    for shape, reads in SHAPE_READS.items():
+        args = [a for opt in reads for a in OPTION_ARGS[opt]]
+        assert generate.main(["--out", str(tmp_path / shape), "--shape", shape, *args]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        assert doc["shape"] == shape and doc["files"] >= 1
+    assert doc["lines"] == 30
+
+
 def test_generate_as_a_library_raises_value_error_and_the_cli_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
