@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -1199,3 +1200,16 @@ def test_generate_as_a_library_raises_value_error_and_the_cli_exits_2(
             f"python -m benchmarks.generate: error: {why}"
         )
         assert not os.path.exists(out)
+
+
+def test_a_multi_process_step_peaks_at_its_largest_process() -> None:
+    # What benchmarks/README.md says max_rss_mb is: the largest process's peak, of the
+    # command and those it waited for, not a sum, whether they ran in turn or at once.
+    import benchmarks.run as bench
+
+    hold = "import sys; b = bytearray(int(sys.argv[1]) << 20); b[::4096] = b'x' * len(b[::4096])"
+    one = f"{shlex.quote(sys.executable)} -c {shlex.quote(hold)}"
+    for joined in (f"{one} 60; {one} 40", f"{one} 60 & {one} 40; wait"):
+        m = bench.measure(["bash", "-c", joined])
+        assert m["rc"] == 0
+        assert 60 < m["max_rss_mb"] < 100, (joined, m)  # the 60 MiB one; with both, over 100
