@@ -109,8 +109,8 @@ def undocumented(*docs: Any) -> set[str]:
 
     def walk(x: Any, name: str = "") -> None:
         if isinstance(x, dict):
-            # per_archetype and diffs are keyed by data (archetypes, counts), not schema
-            if name not in ("per_archetype", "sha256", "kinds"):
+            # keyed by data (archetypes, files, SQL files, optimizer passes), not schema
+            if name not in ("per_archetype", "sha256", "kinds", "by_file", "optimizers"):
                 keys.update(x)
             for k, v in x.items():
                 walk(v, k)
@@ -1213,3 +1213,59 @@ def test_a_multi_process_step_peaks_at_its_largest_process() -> None:
         m = bench.measure(["bash", "-c", joined])
         assert m["rc"] == 0
         assert 60 < m["max_rss_mb"] < 100, (joined, m)  # the 60 MiB one; with both, over 100
+
+
+def test_profile_extract_agrees_with_extract_and_report(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    man = generate(corpus, "--runs", "60", "--layout", "per-run", "--seed", "3")
+    hist = tmp_path / "h.jsonl"
+    ext = py("runscore", "extract", str(corpus), "--history", str(hist), "--format", "json")
+    assert ext.returncode == 0, ext.stderr
+    said = json.loads(ext.stdout)
+    assert said["runs_scored"] == man["expect"]["runs_complete"] > 0
+
+    def profile(out: Path, *args: str) -> dict[str, Any]:
+        r = py("benchmarks.profile_extract", "--out", str(out), *args)
+        assert r.returncode == 0, r.stderr[-3000:]
+        doc: dict[str, Any] = json.loads((out / "profile.json").read_text())
+        first = r.stdout.splitlines()[0]
+        assert first.startswith("total ") and " = SQL " in first and " + outside SQL " in first
+        assert f"summed over {doc['threads']} thread(s)); " in first
+        rows = doc["statements"]
+        assert rows and all(x["wall_s"] >= 0 and x["start_s"] >= 0 for x in rows)
+        # SQL time is the time any statement ran: within the total, at most their sum
+        assert 0 < doc["sql_s"] <= doc["total_s"] and doc["outside_sql_s"] >= 0
+        assert doc["sql_s"] <= doc["sql_summed_s"] + 0.001
+        assert doc["sql_summed_s"] == pytest.approx(sum(x["wall_s"] for x in rows), abs=0.002)
+        assert doc["threads"] == len({x["thread"] for x in rows}) >= 1
+        assert sum(doc["by_file"].values()) == pytest.approx(doc["sql_summed_s"], abs=0.002)
+        assert undocumented(doc) == set()
+        return doc
+
+    doc = profile(tmp_path / "p1", str(corpus))
+    assert (doc["runs_scored"], doc["records_written"]) == (
+        said["runs_scored"],
+        said["records_written"],
+    )
+    assert doc["records_written"] == man["expect"]["records"]
+    assert "effectiveness/v1/040_fix_attribution.sql" in doc["by_file"]
+    assert not (tmp_path / "p1" / "python-profile.txt").exists()
+
+    doc = profile(tmp_path / "p2", str(corpus), "--python")
+    assert doc["records_written"] == man["expect"]["records"]
+    text = (tmp_path / "p2" / "python-profile.txt").read_text()
+    assert text.startswith("Python profile of the main thread only") and "function calls" in text
+
+    rep = py("runscore", "report", "--history", str(hist), "--format", "json")
+    assert rep.returncode == 0, rep.stderr
+    for args in ([], ["--python"]):
+        doc = profile(tmp_path / f"r{len(args)}", "--report", str(hist), *args)
+        assert doc["history_lines"] == len(hist.read_text().splitlines()) > 0
+        assert doc["report_rows"] == len(json.loads(rep.stdout)) > 0
+        assert "runs_scored" not in doc
+        assert any(k.startswith("effectiveness/v1/1") for k in doc["by_file"])
+    r = py("benchmarks.profile_extract", "--report", str(hist), "--history", str(hist))
+    assert r.returncode == 2 and r.stderr.splitlines()[-1] == (
+        "python -m benchmarks.profile_extract: error: --report profiles the report of one "
+        "history file: give it alone"
+    )
