@@ -1269,3 +1269,27 @@ def test_profile_extract_agrees_with_extract_and_report(tmp_path: Path) -> None:
         "python -m benchmarks.profile_extract: error: --report profiles the report of one "
         "history file: give it alone"
     )
+
+
+def test_routes_bench_agrees_with_routes_report(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "routes_bench.py"), "--episodes", "400",
+         "--out", str(tmp_path)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr[-3000:]
+    doc = json.loads(r.stdout)
+    assert undocumented(doc) == set()
+    assert doc["episodes_generated"] == doc["episodes_scored"] == 400 and doc["rejected"] == 0
+    for k in ("analyze_seconds", "episodes_per_second", "peak_rss_mb", "file_mb"):
+        assert doc[k] > 0, k
+    rep = py(
+        "runscore", "routes", "report", str(tmp_path / "episodes.jsonl"),
+        "--as-of", "2025-03-01", "--format", "json",
+    )  # fmt: skip
+    assert rep.returncode == 0, rep.stderr
+    want = json.loads(rep.stdout)
+    assert want["inputs"]["episodes"] == doc["episodes_scored"]
+    assert len(want["inputs"]["rejected"]) == doc["rejected"]
+    assert len(want["comparisons"]) == doc["comparisons"] > 0
+    assert len(want["findings"]) == doc["findings"]
