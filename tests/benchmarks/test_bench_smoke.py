@@ -618,6 +618,12 @@ def test_a_ratio_against_a_step_that_waited_is_marked_suspect(tmp_path: Path) ->
         "| extract per-run 10: time vs baseline (1 suspect run(s) left out) | 0 | — | — | — "
         "| — | — | — |"
     ) in only.stdout.splitlines()
+    # benchmarks.compare shows it, marked: a plain "met" read as a clean result
+    r = py("benchmarks.compare", paths[1], paths[0])
+    assert r.returncode == 0, r.stderr
+    assert (
+        "| extract per-run 10: time vs baseline | 2.90 | 1.33 | ≤ 2.5 | **missed** | met (suspect) |"
+    ) in r.stdout.splitlines()
 
 
 def test_a_measured_command_does_not_carry_the_harness_peak_rss(tmp_path: Path) -> None:
