@@ -38,7 +38,8 @@ PACK = "pipeline"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
 #: The version of the shared SQL (``sql/common``) this version's files call: ``rs_quote``,
-#: the quote of an input value in a message, the same in every pack (one definition).
+#: the quote of an input value in a message, the same in every pack (one definition), and
+#: ``rs_iso_text``, the ISO-8601 forms of a time DuckDB's cast refuses, in one it takes.
 COMMON_VERSION = "v1"
 SCHEMA_NAME = "pipeline-evaluation.schema.json"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "pipelines.jsonl")

@@ -28,7 +28,8 @@ PACK = "routes"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
 #: The version of the shared SQL (``sql/common``) this version's files call: ``rs_quote``,
-#: the quote of an input value in a message, the same in every pack (one definition).
+#: the quote of an input value in a message, the same in every pack (one definition), and
+#: ``rs_iso_text``, the ISO-8601 forms of a time DuckDB's cast refuses, in one it takes.
 COMMON_VERSION = "v1"
 
 #: The only top-level fields read from an episode line. Anything else on the line
@@ -430,7 +431,8 @@ def analyze(
         params = policy.params()
         # isoformat, not strftime: %Y writes the year 999 as "999", which is no ISO time
         params["as_of"] = clock.isoformat(sep=" ", timespec="microseconds")
-        # rs_quote, the one quote of an input value a message names (010's reject reasons).
+        # rs_quote, the one quote of an input value a message names (010's reject reasons),
+        # and rs_iso_text, by which 010 reads its times.
         sqlpack.run_common(con, COMMON_VERSION)
         sqlpack.run_pack(con, PACK, VERSION, params)
         rejected = [

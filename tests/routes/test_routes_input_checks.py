@@ -379,3 +379,34 @@ def test_a_refused_value_is_quoted_with_the_characters_that_look_blank(
         f'{path}:8: duplicate episodeId "dup\\u200b" (first at {path}:7)',
     ]
     assert rep["inputs"]["episodes"] == 2
+
+
+def test_iso_8601_times_duckdb_cannot_cast_are_read(run_cli: Any, tmp_path: Path) -> None:
+    """startedAt/endedAt in an ISO-8601 form DuckDB's cast refuses (lowercase t/z as RFC 3339
+    allows, a comma as the decimal sign, the basic format) rejected the whole episode ("is not
+    an ISO date-time"), while --as-of took the same text and the pipeline pack reads it. They
+    are read as the UTC times they name now; the newest evidence of each activity shows it."""
+    forms = {
+        "plain": ("2025-02-20T10:00:00Z", "2025-02-20T10:00:00Z"),
+        "lower": ("2025-02-20t10:00:00z", "2025-02-20T10:00:00Z"),
+        "comma": ("2025-02-20T10:00:00,5Z", "2025-02-20T10:00:00.500000Z"),
+        "basic": ("20250220T100000Z", "2025-02-20T10:00:00Z"),
+        "basic-offset": ("20250220T120000+0200", "2025-02-20T10:00:00Z"),
+    }
+    path = _write(
+        tmp_path / "t.jsonl",
+        [
+            _episode(
+                name,
+                activity={"id": name},
+                execution={"startedAt": "2025-02-20T09:00:00Z", "endedAt": text},
+            )
+            for name, (text, _) in forms.items()
+        ],
+    )
+    res, rep = _report(run_cli, path)
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == ""
+    assert {m["activity"]: m["newest_evidence"] for m in rep["matrix"]} == {
+        name: want for name, (_, want) in forms.items()
+    }

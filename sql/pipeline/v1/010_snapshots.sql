@@ -24,11 +24,8 @@
 -- for 012 to tell apart two snapshots in the same microsecond (RFC3339Nano times).
 CREATE OR REPLACE TEMP MACRO pl_trim_ws(s) AS
     trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
-CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS
-    regexp_replace(
-        replace(upper(s), ',', '.'),
-        '^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$',
-        '\1-\2-\3T\4:\5:\6\7\8');
+-- (common/v1 010's rule, which routes/v1 reads its times by too)
+CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS rs_iso_text(s);
 -- A time outside the years 1-9999 (DuckDB's cast takes 10000-01-01 and -0001-03-01; no
 -- reader of the reports can) is out of range: missing, as an unparsable one is.
 CREATE OR REPLACE TEMP MACRO pl_ts(s) AS

@@ -33,6 +33,8 @@
 -- Spec: routes.md §1 (input), §3 "Cost basis", §6 "Operations and attempts". A missing
 --   source.kind reads as historical (observational data is what a log is unless it says
 --   otherwise).
+-- Times are read by common/v1's rs_iso_text (every ISO-8601 form, as the pipeline pack reads
+--   them), then cast to a UTC TIMESTAMPTZ (no offset: UTC).
 -- Each JSON column is parsed once: one multi-path json_type list and one multi-path
 -- json_extract_string list per column (t = types, s = strings), indexed below.
 CREATE OR REPLACE TEMP MACRO routes_s(t, s, i) AS
@@ -193,10 +195,14 @@ x AS (
 t AS (
     SELECT *,
         coalesce(kind_raw, 'historical') AS kind,
+        -- common/v1's rs_iso_text: the ISO-8601 forms DuckDB's cast refuses (lowercase t/z, a
+        -- decimal comma, the basic format) were "not an ISO date-time", the episode lost.
         CASE WHEN started_raw IS NOT NULL
-             THEN CAST(TRY_CAST(started_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS started_at,
+             THEN CAST(TRY_CAST(rs_iso_text(started_raw) AS TIMESTAMPTZ) AS TIMESTAMP)
+        END AS started_at,
         CASE WHEN ended_raw IS NOT NULL
-             THEN CAST(TRY_CAST(ended_raw AS TIMESTAMPTZ) AS TIMESTAMP) END AS ended_at,
+             THEN CAST(TRY_CAST(rs_iso_text(ended_raw) AS TIMESTAMPTZ) AS TIMESTAMP)
+        END AS ended_at,
         coalesce(
             routes_amount_reason(bad_amounts[1], tok_input, 'usage.input'),
             routes_amount_reason(bad_amounts[2], tok_output, 'usage.output'),
