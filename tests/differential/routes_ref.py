@@ -914,10 +914,20 @@ def cascades(
             "proven" if meets and net is not None and (r6(net) <= 0 or bar) else "insufficient"
         )
         grade = ev_grade if not stale else "insufficient"
+        # §5 escalation_tax "escalations and retries erase the saving": the saving the
+        # first-attempt successes alone would have made (operations of one attempt that say
+        # they did not escalate), when it can be priced.
+        direct = [o for o in os_ if o["attempts"] == 1 and o["escalated"] is False]
+        d_acc = sum(o["label"] == "success" for o in direct)
+        gross = (
+            t_per - sum(o["cost"] for o in direct) / d_acc
+            if net is not None and unk_ops == 0 and c_basis not in ("mixed", "unknown") and d_acc
+            else None
+        )
         would = None
         if net is not None and r6(net) > 0:
             would = "cascade_working"
-        elif net is not None and (esc_ops or ret_ops):
+        elif net is not None and (esc_ops or ret_ops) and (gross is None or r6(gross) > 0):
             would = "escalation_tax"
         harnesses = set().union(*(o["harnesses"] for o in os_))
         # §5 evidence_drift "the newest supporting evidence is older than `freshness_days`, or

@@ -475,6 +475,21 @@ def escalation_tax(b: B) -> Check:
 
 
 @case()
+def pricier_first_attempt_is_no_escalation_tax(b: B) -> Check:
+    # §5 escalation_tax "escalations and retries erase the saving": first attempts at $0.50
+    # against opus directly at about $0.14 saved nothing, so the loss is not the escalations'.
+    b.cascade(60, direct_ok=50, esc_ok=5, esc_fail=0, cost=0.5)
+    b.cell(OPUS, 60, 56)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        (c,) = [c for c in got["cascades"] if c["activity"] == b.act]
+        assert c["cost"]["gross_saving_per_accepted"] < 0
+        assert (c["would_be_type"], types(got, b.act)) == (None, [])
+
+    return check
+
+
+@case()
 def cascade_working(b: B) -> Check:
     # §5 cascade_working "net saving positive after escalations"; §4 proven.
     b.cascade(120, direct_ok=105, esc_ok=10, esc_fail=0)

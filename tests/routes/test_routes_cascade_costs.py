@@ -441,3 +441,29 @@ def test_a_cascade_operation_whose_last_attempt_does_not_say_it_escalated_is_unk
         ),
     }
     assert [f["activity"] for f in rep["findings"] if f["type"] == "cascade_working"] == ["earlier"]
+
+
+def test_no_escalation_tax_where_first_attempts_alone_save_nothing(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # §5 escalation_tax: "escalations and retries erase the saving". Sonnet first ($0.03),
+    # escalating to haiku ($0.01) 3 times in 60: its first-attempt successes alone cost
+    # $0.0311 per accepted operation against haiku's $0.0105 directly, so there was no saving
+    # to erase; the 3 escalations add $0.0005. It was reported as a proven escalation_tax,
+    # "escalations and retries add $0.0005 per accepted operation, so it costs $0.0316 against
+    # $0.0105": the loss laid on the escalations. No escalation tax is claimed now, and the
+    # reason says why.
+    g = gen()
+    g.cell(HAIKU, 40, 38)
+    g.cascade(60, cheap=SONNET, premium=HAIKU, direct_ok=55, escalate=3, premium_ok=3)
+    rep = report(str(g.write(tmp_path / "pricier-first.jsonl")))
+    (k,) = rep["cascades"]
+    assert k["cost"]["first_attempt_per_accepted"] == pytest.approx(57 * 0.03 / 55)
+    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(43 * 0.01 / 41)
+    assert (k["would_be_type"], k["finding_type"]) == (None, None)
+    assert k["reasons"] == [
+        "no saving for escalations and retries to erase: first-attempt successes alone cost "
+        "$0.0311 per accepted operation, no less than claude-haiku-4 directly ($0.0105); "
+        "no escalation tax claimed"
+    ]
+    assert rep["findings"] == []

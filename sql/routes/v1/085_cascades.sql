@@ -43,7 +43,11 @@
 --   reasons, would_be_type (cascade_working when net saving > 0; escalation_tax when net
 --   saving <= 0 and there were
 --   escalations or retries, as the attempts report them: unreported ones are not assumed, and
---   with none reported no escalation_tax is claimed, with a reason), current_harness (070's:
+--   with none reported no escalation_tax is claimed, with a reason; and only when there was
+--   a saving for them to erase (§5): not when the first-attempt successes alone cost no less
+--   than the target directly (gross saving <= 0), with a reason; a gross saving that cannot
+--   be priced, no operation accepted first time, leaves the claim to the escalations),
+--   current_harness (070's:
 --   the harness of the activity's newest episode), harness_drift (no operation's attempt ran on
 --   it) and finding_type (evidence_drift when stale or the harness changed since, §5).
 -- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value", §4 proven, §5
@@ -254,6 +258,7 @@ SELECT *,
         WHEN net_saving_per_accepted IS NULL THEN NULL
         WHEN routes_cmp(net_saving_per_accepted) > 0 THEN 'cascade_working'
         WHEN routes_cmp(net_saving_per_accepted) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+             AND coalesce(routes_cmp(gross_saving_per_accepted) > 0, true)
             THEN 'escalation_tax'
     END AS would_be_type,
     list_filter([
@@ -301,6 +306,14 @@ SELECT *,
         CASE WHEN harness_drift
              THEN 'harness changed since: the activity now runs on ' || current_harness
                   || ', absent from the evidence' END,
+        -- "escalations and retries erase the saving" (§5): a first attempt that alone costs no
+        -- less than the target directly has no saving to erase; the loss is not the tax's.
+        CASE WHEN routes_cmp(net_saving_per_accepted) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+                  AND routes_cmp(gross_saving_per_accepted) <= 0
+             THEN 'no saving for escalations and retries to erase: first-attempt successes alone '
+                  || 'cost ' || routes_usd(cheap_only_cost_per_accepted) || ' per accepted '
+                  || 'operation, no less than ' || target_model || ' directly ('
+                  || routes_usd(baseline_cost_per_accepted) || '); no escalation tax claimed' END,
         CASE WHEN routes_cmp(net_saving_per_accepted) <= 0 AND escalated_ops = 0 AND retried_ops = 0
                   AND (escalation_reported_ops < operations OR retry_reported_ops < operations)
              THEN 'no saving, and no escalation or retry reported (escalation reported by '
@@ -312,6 +325,7 @@ SELECT *,
         WHEN routes_cmp(net_saving_per_accepted) > 0
             THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'cascade_working' END
         WHEN routes_cmp(net_saving_per_accepted) <= 0 AND (escalated_ops > 0 OR retried_ops > 0)
+             AND coalesce(routes_cmp(gross_saving_per_accepted) > 0, true)
             THEN CASE WHEN stale OR harness_drift THEN 'evidence_drift' ELSE 'escalation_tax' END
     END AS finding_type
 FROM n;
