@@ -451,7 +451,14 @@ def evaluate(
 
     harness_acts = harness_changes(by_act, tol, min_lab)
     for fnd in harness_acts:
-        res.findings.append(("harness_change", fnd["activity"], fnd["grade"], None, None, None))
+        # §5 evidence_drift "the newest supporting evidence is older than freshness_days", for
+        # a harness shift as for every finding backed by evidence; it keeps its grade (§6).
+        if stale_of(fnd["newest"]):
+            res.findings.append(
+                ("evidence_drift", fnd["activity"], fnd["grade"], "harness_change", None, None)
+            )
+        else:
+            res.findings.append(("harness_change", fnd["activity"], fnd["grade"], None, None, None))
     capped = {f["activity"] for f in harness_acts}
 
     for act in sorted(by_act):
@@ -1012,14 +1019,27 @@ def harness_changes(
                     continue
                 full = m["n1"] >= min_lab and m["n0"] >= min_lab
                 if r6(m["effect"]) > tol and r6(m["ci_low"]) > 0:
-                    moves["up"].append((r[2], full))
+                    moves["up"].append((r[2], full, r))
                 elif r6(m["effect"]) < -tol and r6(m["ci_high"]) < 0:
-                    moves["down"].append((r[2], full))
+                    moves["down"].append((r[2], full, r))
             for direction in sorted(moves):
                 mv = moves[direction]
-                if len({m for m, _ in mv}) >= 2:
-                    grade = "correlated" if all(f for _, f in mv) else "observed"
-                    out.append({"activity": act, "direction": direction, "grade": grade})
+                if len({m for m, _, _ in mv}) >= 2:
+                    grade = "correlated" if all(f for _, f, _ in mv) else "observed"
+                    # §5 evidence_drift "the newest supporting evidence": the moving routes'
+                    # labelled episodes on either side of the change.
+                    moving = {r for _, _, r in mv}
+                    newest = max(
+                        (
+                            e.at
+                            for e in lab
+                            if e.route in moving and e.harness in (h0, h1) and e.at is not None
+                        ),
+                        default=None,
+                    )
+                    out.append(
+                        {"activity": act, "direction": direction, "grade": grade, "newest": newest}
+                    )
     return out
 
 

@@ -557,6 +557,26 @@ def harness_change_not_a_model_switch(b: B) -> Check:
     return check
 
 
+@case()
+def stale_harness_change_is_drift(b: B) -> Check:
+    # §5 evidence_drift "the newest supporting evidence is older than freshness_days" holds for
+    # a harness shift too: one whose newest episode is 60 days old keeps its grade (§6) and is
+    # no current harness_change.
+    for m in (SONNET, HAIKU):
+        b.cell(m, 60, 36, days=-70)
+        b.cell(m, 60, 57, days=-60, harness="h2")
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        (f,) = [f for f in got["findings"] if f["activity"] == b.act]
+        assert (f["type"], f["drift_of"], f["grade"]) == (
+            "evidence_drift",
+            "harness_change",
+            "correlated",
+        )
+
+    return check
+
+
 # --------------------------------------------------------------------------- runner
 
 

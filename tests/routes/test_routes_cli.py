@@ -944,3 +944,55 @@ def test_router_rows_are_valid_json_in_every_format(gen: Any, run_cli: Any, tmp_
     assert rows == json.loads(whole.stdout)
     assert len(rows) == len(lines) - 1 - 50  # the 50 unlabelled triage episodes are no rows
     assert ep["episodeId"] not in [r["episode_id"] for r in rows]
+
+
+def _harness_shift(g: Any) -> Any:
+    """Haiku and sonnet both lift from 20/40 on h1 (2024-01-10) to 38/40 on h2 (2024-01-20)."""
+    for m in (HAIKU, SONNET):
+        g.cell(m, 40, 20, harness="h1", day="2024-01-10")
+        g.cell(m, 40, 38, harness="h2", day="2024-01-20")
+    return g
+
+
+def test_a_harness_change_is_dated_by_its_newest_evidence_and_drifts_when_stale(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A harness_change had no freshness: its `newest_evidence` was the time the new harness
+    was first seen (the first h2 episode, 00:00:42), not its newest supporting episode, and a
+    shift whose evidence was 13 months old was still a current `correlated` harness_change.
+    §5 evidence_drift ("the newest supporting evidence is older than freshness_days") holds
+    for it as for every finding: it keeps its grade and says it is out of date."""
+    path = str(_harness_shift(gen()).write(tmp_path / "h.jsonl"))
+
+    def findings(as_of: str) -> list[dict[str, Any]]:
+        res = run_cli("routes", path, "--format", "json", "--as-of", as_of)
+        assert res.exit_code == 0, res.stderr
+        out: list[dict[str, Any]] = json.loads(res.stdout)["findings"]
+        return out
+
+    (fresh,) = findings("2024-02-01T00:00:00Z")
+    assert (fresh["type"], fresh["grade"], fresh["drift_of"]) == (
+        "harness_change",
+        "correlated",
+        None,
+    )
+    assert fresh["freshness"]["newest_evidence"] == "2024-01-20T00:02:41Z"
+    assert fresh["freshness"]["stale"] is False
+
+    (stale,) = findings(AS_OF)
+    assert (stale["type"], stale["grade"], stale["drift_of"], stale["actionable"]) == (
+        "evidence_drift",
+        "correlated",
+        "harness_change",
+        False,
+    )
+    assert stale["freshness"]["newest_evidence"] == "2024-01-20T00:02:41Z"
+    assert stale["freshness"]["stale"] is True
+    assert stale["headline"] == (
+        "No recommendation until re-measured: the evidence that the harness change h1 → h2 "
+        "moved documentation success up for 2 models (claude-haiku-4, claude-sonnet-4) is out "
+        "of date — newest evidence 2024-01-20 is 406 days before the as-of date."
+    )
+    md = run_cli("routes", path, "--as-of", AS_OF).stdout
+    assert "- Evidence once supported: harness_change (not actionable" in md
+    assert "Retry / repair / escalation" not in md

@@ -14,8 +14,10 @@
 --   unknown — per accepted outcome, net saving; a harness_change or blind_spot claims no $
 --   figure, its basis that of its episodes by 070's rule, routes_total_basis), rates__* (retry/repair/escalation shares over
 --   the episodes — for a cascade the operations — that report each, *_reported of them; NULL,
---   never 0, when none does), freshness__*, why (list of text; its "Newest evidence:" time
---   written as the JSON writes times, routes_iso),
+--   never 0, when none does), freshness__* (newest_evidence: the newest supporting episode,
+--   a harness shift's too, which is evidence_drift when that is stale, as every finding),
+--   why (list of text; its "Newest evidence:" time written as the JSON writes times,
+--   routes_iso),
 --   episode_ids (every episode behind the numbers), sort columns.
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
@@ -389,6 +391,8 @@ casc_f AS (
 ),
 harness_ids AS (
     SELECT h.step_id, h.direction, list_sort(list(DISTINCT e.episode_id)) AS episode_ids,
+        -- The newest supporting evidence (§5), not the time the new harness was first seen.
+        max(e.evidence_at) AS newest_evidence,
         -- Its episodes' cost basis, by the comparisons' rule (no $ figure is claimed, but a
         -- known basis is not called unknown).
         routes_total_basis(coalesce(bool_or(t.cost_basis_total = 'unknown'), false),
@@ -402,10 +406,32 @@ harness_ids AS (
     JOIN routes_ep_total t ON t.episode_id = e.episode_id
     GROUP BY h.step_id, h.direction
 ),
+-- §5 evidence_drift ("the newest supporting evidence is older than freshness_days") holds for
+-- a harness shift as for every finding backed by evidence: a stale one keeps its grade (§6),
+-- says it is out of date, and claims no current shift.
+harness_aged AS (
+    SELECT ids.*,
+        (epoch(pol.as_of) - epoch(ids.newest_evidence)) / 86400.0 AS age_days,
+        (ids.newest_evidence IS NULL
+         OR routes_cmp((epoch(pol.as_of) - epoch(ids.newest_evidence)) / 86400.0)
+            > pol.freshness_days) AS stale
+    FROM harness_ids ids CROSS JOIN routes_policy pol
+),
 harness_f AS (
     SELECT
-        'harness_change' AS type, h.activity, h.grade, CAST(NULL AS VARCHAR) AS drift_of,
-        CASE WHEN h.grade = 'correlated'
+        CASE WHEN ids.stale THEN 'evidence_drift' ELSE 'harness_change' END AS type,
+        h.activity, h.grade,
+        CASE WHEN ids.stale THEN 'harness_change' END AS drift_of,
+        CASE WHEN ids.stale
+             THEN 'No recommendation until re-measured: the evidence that the harness change '
+                  || h.harness_from || ' → ' || h.harness_to || ' moved ' || h.activity
+                  || ' success ' || h.direction || ' for ' || len(h.models) || ' models ('
+                  || array_to_string(h.models, ', ') || ') is out of date — '
+                  || CASE WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
+                          ELSE 'newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d')
+                               || ' is ' || routes_num_vs(ids.age_days, pol.freshness_days, 0)
+                               || ' days before the as-of date.' END
+             WHEN h.grade = 'correlated'
              THEN 'The harness change ' || h.harness_from || ' → ' || h.harness_to
                   || ' is associated with ' || CASE h.direction WHEN 'up' THEN 'higher' ELSE 'lower' END
                   || ' ' || h.activity || ' success for ' || len(h.models) || ' models ('
@@ -422,21 +448,30 @@ harness_f AS (
         'historical' AS evidence_source,
         len(ids.episode_ids) AS counts__evidence_episodes,
         ids.cost_basis AS cost__basis, 'No $ claimed' AS cost__claim,
-        h.changed_at AS freshness__newest_evidence,
+        ids.newest_evidence AS freshness__newest_evidence, ids.age_days AS freshness__age_days,
+        ids.stale AS freshness__stale,
         h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
-        list_transform(h.shifts, lambda s: s.route || ': ' || s.succ_from || '/' || s.n_from || ' on '
+        list_filter(list_transform(h.shifts, lambda s: s.route || ': ' || s.succ_from || '/' || s.n_from || ' on '
             || h.harness_from || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || h.harness_to
             || ', within-complexity difference ' || routes_signed(s.effect) || ', 95% CI ['
             || routes_signed(s.ci_low) || ', ' || routes_signed(s.ci_high) || ']')
         || ['Models moving the same way by more than the tolerance ' || printf('%.3f', pol.tolerance)
             || ' across one fingerprint change: ' || len(h.models)
             || '. Route comparisons in this activity are held at observed until the shift is separated.',
-            'Reported effect: the smallest of these shifts.'] AS why,
+            'Reported effect: the smallest of these shifts.',
+            'First evidence on ' || h.harness_to || ': ' || coalesce(routes_iso(h.changed_at), 'unknown')
+                || '; newest evidence: ' || coalesce(routes_iso(ids.newest_evidence), 'unknown') || '.',
+            CASE WHEN ids.stale AND ids.newest_evidence IS NULL
+                 THEN 'no evidence timestamp: freshness unknown, treated as stale'
+                 WHEN ids.stale
+                 THEN 'stale: newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d') || ' is '
+                      || routes_num_vs(ids.age_days, pol.freshness_days, 0) || ' days old (freshness_days '
+                      || pol.freshness_days || ')' END], lambda x: x IS NOT NULL) AS why,
         ids.episode_ids,
         h.harness_from AS sort_candidate, h.harness_to AS sort_incumbent
     FROM routes_harness_changes h
     CROSS JOIN routes_policy pol
-    JOIN harness_ids ids ON ids.step_id = h.step_id AND ids.direction = h.direction
+    JOIN harness_aged ids ON ids.step_id = h.step_id AND ids.direction = h.direction
     JOIN LATERAL (
         SELECT s.effect, s.ci_low, s.ci_high FROM unnest(h.shifts) u(s)
         ORDER BY abs(s.effect), s.route LIMIT 1
