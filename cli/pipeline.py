@@ -98,6 +98,8 @@ def summary_document(result: engine.PipelineResult) -> dict[str, Any]:
         "scoringVersion": result.scoring_version,
         "pipelines": _rows(engine.summary_rows(result).to_pylist()),
         "issues": [d.as_dict() for d in result.errors + result.warnings],
+        # read, and holding no line: not an issue (as extract's empty_files)
+        "emptyFiles": result.empty_files,
     }
 
 
@@ -317,6 +319,9 @@ def register(group: click.Group) -> None:
         if not no_history:
             check_writable(history_path)
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
+        # As when no other file is read (then nothing read, exit 3): said, but not rejected.
+        for e in result.empty_files:
+            output.note(f"{e['file']}: {e['reason']}")
         for d in result.errors:
             output.note(f"{d.location()}: {d.reason}")
         for d in result.warnings:

@@ -133,6 +133,9 @@ def _policy(kw: dict[str, Any]) -> engine.Policy:
 
 
 def _report_problems(rep: engine.RoutesReport, policy_file: str | None) -> None:
+    # As when no other file is read (then nothing read, exit 3): said, but not rejected.
+    for empty in rep.empty_files:
+        output.note(f"{empty.file}: {empty.reason}")
     for issue in rep.problems:
         output.note(f"{issue.location()}: {issue.reason}")
     for note in rep.policy_notes:

@@ -183,6 +183,10 @@ class PipelineResult:
     warnings: list[Diagnostic] = field(default_factory=list)
     files: list[SourceFile] = field(default_factory=list)
     plan_files: list[SourceFile] = field(default_factory=list)
+    #: Task files read that hold no line (empty, or blank lines only), in input order,
+    #: each ``{"file", "reason"}`` in the words of the error that names them when nothing
+    #: else is read (exit 3). Not rejected input: beside files with snapshots, said only.
+    empty_files: list[dict[str, Any]] = field(default_factory=list)
     _groups: dict[int, tuple[pa.Table, dict[str, list[dict[str, Any]]]]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -461,17 +465,15 @@ def evaluate_pipelines(
     errors.sort(key=order)
     warnings.sort(key=order)
     usable = con.execute("SELECT count(*) FROM pl_snapshot").fetchall()[0][0]
+    # A file that was read but gave no row and no rejected line is empty (or blank).
+    said = {d.file for d in errors}
+    with_rows = {r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()}
+    empty = [
+        Diagnostic("error", f.display, None, sources.no_lines_reason(f, "task snapshots"))
+        for f in files
+        if f.error is None and f.display not in said and f.display not in with_rows
+    ]
     if usable == 0:
-        # A file that was read but gave no row and no rejected line is empty (or blank).
-        said = {d.file for d in errors}
-        with_rows = {
-            r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()
-        }
-        empty = [
-            Diagnostic("error", f.display, None, sources.no_lines_reason(f, "task snapshots"))
-            for f in files
-            if f.error is None and f.display not in said and f.display not in with_rows
-        ]
         # Every task file holds no line (none unreadable, none with a rejected line): in
         # the nightly job a task list that has just been created, as an empty run log is
         # a run that has just begun. Anything rejected is still nothing read.
@@ -509,6 +511,7 @@ def evaluate_pipelines(
         warnings=warnings,
         files=files,
         plan_files=plan_files,
+        empty_files=[{"file": d.file, "reason": d.reason} for d in empty],
     )
 
 

@@ -313,6 +313,10 @@ class RoutesReport:
     #: What of the policy was not used, one sentence each (a configured incumbent that
     #: names no route of its activity); the CLI says them as warnings.
     policy_notes: list[str] = field(default_factory=list)
+    #: Files read that hold no line (empty, or blank lines only), in input order, each
+    #: with the words of the error that names them when nothing else is read (exit 3).
+    #: Not rejected input: beside files with episodes they are said, and the rest read.
+    empty_files: list[sources.LineIssue] = field(default_factory=list)
 
     @property
     def problems(self) -> list[sources.LineIssue]:
@@ -331,6 +335,8 @@ class RoutesReport:
                 "files": self.inputs,
                 "episodes": self.episodes,
                 "rejected": [i.as_dict() for i in self.problems],
+                # read, and holding no line: not rejected input (as extract's empty_files)
+                "empty_files": [{"file": i.file, "reason": i.reason} for i in self.empty_files],
             },
             "findings": nest_rows(
                 self.findings, drop=("type_rank", "sort_candidate", "sort_incumbent")
@@ -440,18 +446,17 @@ def analyze(
             for f, ln, r in con.execute("SELECT file, line, reason FROM routes_rejects").fetchall()
         ]
         episodes = int(con.execute("SELECT count(*) FROM routes_ep").fetchall()[0][0])
+        # A file read that gave no row and no rejected line holds no line (empty, or blank).
+        said = {p.file for p in issues + rejected}
+        with_rows = {r[0] for r in con.execute("SELECT DISTINCT _file FROM routes_raw").fetchall()}
+        empty = [
+            sources.LineIssue(f.display, 0, sources.no_lines_reason(f, "episodes"))
+            for f in files
+            if f.error is None and f.display not in said and f.display not in with_rows
+        ]
         if episodes == 0 and (issues or rejected or not allow_empty):
             # As extract and pipeline: input that was there but all rejected, or that holds
             # no line, is nothing read (exit 3, stdout empty), not a report of no episodes.
-            said = {p.file for p in issues + rejected}
-            with_rows = {
-                r[0] for r in con.execute("SELECT DISTINCT _file FROM routes_raw").fetchall()
-            }
-            empty = [
-                sources.LineIssue(f.display, 0, sources.no_lines_reason(f, "episodes"))
-                for f in files
-                if f.error is None and f.display not in said and f.display not in with_rows
-            ]
             ordered = _in_order(files, issues + rejected + empty)
             # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
@@ -501,6 +506,7 @@ def analyze(
             cascades=duck.sql(con, "SELECT * FROM routes_cascades_out").to_arrow_table(),
             matrix=duck.sql(con, "SELECT * FROM routes_matrix").to_arrow_table(),
             inputs=inputs,
+            empty_files=empty,
         )
         if with_router_rows:
             report.router_rows = duck.sql(con, "SELECT * FROM routes_router_rows").to_arrow_table()

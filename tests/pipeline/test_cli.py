@@ -162,6 +162,35 @@ def test_directories_and_globs(run_cli: Any, h: Any, tmp_path: Path) -> None:
     assert [r["pipeline_id"] for r in json.loads(res.stdout)] == ["a", "b", "c"]
 
 
+def test_a_file_that_holds_no_line_beside_snapshots_is_said(run_cli: Any, h: Any) -> None:
+    """Spec-silent. Beside a file of task snapshots, a file that holds no line was read
+    without a word (exit 0), where alone it is named in the error (exit 3), and `extract`
+    says it. It is said now on stderr in the error's words, in the order given, and is not
+    rejected input (exit 0, not in `issues`); the summary file lists it in `emptyFiles`."""
+    Path("a.jsonl").write_text("")
+    Path("b.jsonl").write_bytes(b"\n \x0b\r\n")
+    h.write_jsonl(Path("t.jsonl"), h.pipeline_tasks("s", 2))
+    res = run_cli(
+        "pipeline", "a.jsonl", "t.jsonl", "b.jsonl", "--date", DATE, "--out", "r",
+        "--no-history", "--format", "json",
+    )  # fmt: skip
+    assert (res.exit_code, res.stderr) == (
+        0,
+        "a.jsonl: empty (no task snapshots)\n"
+        "b.jsonl: only blank lines (no task snapshots)\n"
+        "wrote 4 report file(s) to r\n",
+    )
+    assert [r["pipeline_id"] for r in json.loads(res.stdout)] == ["s"]
+    summary = json.loads(Path("r", f"pipeline-eval-summary-{DATE}.json").read_text())
+    assert (summary["emptyFiles"], summary["issues"]) == (
+        [
+            {"file": "a.jsonl", "reason": "empty (no task snapshots)"},
+            {"file": "b.jsonl", "reason": "only blank lines (no task snapshots)"},
+        ],
+        [],
+    )
+
+
 def test_exit_codes(run_cli: Any, tmp_path: Path) -> None:
     assert run_cli("pipeline", "missing.jsonl").exit_code == 3
     Path("empty.jsonl").write_text("")

@@ -480,12 +480,38 @@ def test_input_that_holds_no_line_is_nothing_read(
         "  a.jsonl: empty (no episodes)\n"
         "  b.jsonl: only blank lines (no episodes)\n"
     )
-    # Beside a file of episodes, an empty one is read and holds none (exit 0).
+    # Beside a file of episodes: test_a_file_that_holds_no_line_beside_episodes_is_said
+
+
+@pytest.mark.parametrize(
+    "args", [["routes"], ["routes", "--format", "json"], ["routes", "export-router-rows"]]
+)
+def test_a_file_that_holds_no_line_beside_episodes_is_said(
+    args: list[str], gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Spec-silent. Beside a file of episodes, a file that holds no line was read without a
+    word (exit 0), where alone it is named in the error (exit 3), and `extract` says it. It
+    is said now on stderr in the error's words, in the order given, and is not rejected
+    input (exit 0); `routes --format json` lists it in `inputs.empty_files`."""
+    (tmp_path / "a.jsonl").write_text("", encoding="utf-8")
+    (tmp_path / "b.jsonl").write_bytes(b"\n \x0b\r\n")
     g = gen()
     g.cell(HAIKU, 1, 1)
     g.write(tmp_path / "good.jsonl")
-    res = run_cli(*args, "a.jsonl", "good.jsonl", "--as-of", AS_OF)
-    assert (res.exit_code, res.stderr) == (0, "")
+    res = run_cli(*args, "a.jsonl", "good.jsonl", "b.jsonl", "--as-of", AS_OF)
+    assert (res.exit_code, res.stderr) == (
+        0,
+        "a.jsonl: empty (no episodes)\nb.jsonl: only blank lines (no episodes)\n",
+    )
+    if "json" in args:
+        inputs = json.loads(res.stdout)["inputs"]
+        assert (inputs["empty_files"], inputs["rejected"]) == (
+            [
+                {"file": "a.jsonl", "reason": "empty (no episodes)"},
+                {"file": "b.jsonl", "reason": "only blank lines (no episodes)"},
+            ],
+            [],
+        )
 
 
 def test_raw_prompt_text_never_reaches_output(gen: Any, run_cli: Any, tmp_path: Path) -> None:
