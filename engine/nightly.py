@@ -64,6 +64,7 @@ import errno
 import hashlib
 import os
 import re
+import shlex
 import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1258,13 +1259,16 @@ _NO_FOLDER = "a file where a folder is needed"
 
 def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
     folder = f"effectiveness/{scope.label}"
-    rep = eh.report(scope.history)
+    rep = eh.report(scope.history, others_note=False)
     scope.history_lines = rep.history.lines
     for i in rep.issues:
         scope.rejected.append(
             Diagnostic("history", i.file, i.line, f"{i.reason} (see `runscore history check`)")
         )
     scope.notes.extend(rep.notes)
+    others = eh.other_versions(rep.history, rep.versions)
+    if others:
+        scope.notes.append(_other_versions_note(scope.history, others, rep.versions))
     scope.report = dayf.write(
         f"{folder}/report.md",
         renderer.markdown("effectiveness_report", {"result": rep}),
@@ -1446,6 +1450,19 @@ def _past_day_note(day: dt.date) -> str:
         f"the folder is dated {d}, but its effectiveness reports and recommendations read "
         f"each history as this job found it (lines written after {d} included), not as it "
         f"was on {d}"
+    )
+
+
+def _other_versions_note(history_path: str, others: Sequence[str], used: Sequence[str]) -> str:
+    """What the run log says of a history's lines of scoring versions its reports leave out.
+    `report`'s note ("use --sql-version VERSION") named an option the job does not have:
+    its reports read the history's newest version, with nothing to choose another by, so
+    this says which one and the command that shows the rest."""
+    return (
+        f"{history_path} also holds {', '.join(others)} lines, not in the nightly's reports "
+        f"(they read its newest scoring version, {', '.join(used)}; the nightly has no option "
+        f"to choose another): `runscore report --history {shlex.quote(history_path)} "
+        "--sql-version all` reports them side by side"
     )
 
 

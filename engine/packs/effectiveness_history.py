@@ -449,16 +449,19 @@ def _notes_for(load: HistoryLoad) -> list[str]:
     return notes
 
 
-def _version_notes(load: HistoryLoad, versions: Sequence[str], *, side_by_side: bool) -> list[str]:
+def _version_notes(
+    load: HistoryLoad, versions: Sequence[str], *, side_by_side: bool, others_note: bool = True
+) -> list[str]:
     """What report, recommend and summary all say of the versions they did not use:
     ``versions`` (SQL versions) are those used; ``side_by_side``: ``--sql-version all``
-    is there to show the others too (report only)."""
+    is there to show the others too (report only). ``others_note`` False: the caller says
+    the lines of the others in its own words (``other_versions``)."""
     notes = []
     for v in versions:
         if scoring_version_of(v) not in load.versions and load.lines:
             notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
-    others = [scoring_version_of(v) for v in load.present_sql_versions() if v not in versions]
-    if others:
+    others = other_versions(load, versions)
+    if others and others_note:
         how = (
             "reported separately: use --sql-version VERSION or --sql-version all"
             if side_by_side
@@ -466,6 +469,17 @@ def _version_notes(load: HistoryLoad, versions: Sequence[str], *, side_by_side: 
         )
         notes.append(f"{load.path} also holds {', '.join(others)} lines, {how}")
     return notes
+
+
+def other_versions(load: HistoryLoad, versions: Sequence[str]) -> list[str]:
+    """The scoring versions of the history's lines that ``versions``, those used (SQL
+    versions, ``v1``, or scoring versions, ``effectiveness/v1``), leave out, oldest first."""
+    used = {scoring_version_of(v) for v in versions} | set(versions)
+    return [
+        scoring_version_of(v)
+        for v in load.present_sql_versions()
+        if scoring_version_of(v) not in used
+    ]
 
 
 def _require_history(load: HistoryLoad) -> None:
@@ -575,8 +589,12 @@ def report(
     path: str | os.PathLike[str] = DEFAULT_HISTORY,
     version: str | None = None,
     window: int | None = None,
+    *,
+    others_note: bool = True,
 ) -> ReportResult:
-    """Per-archetype aggregates (spec §5) of one scoring version (or 'all', side by side)."""
+    """Per-archetype aggregates (spec §5) of one scoring version (or 'all', side by side).
+    ``others_note`` False leaves out the note on lines of other versions, worded for the
+    `report` command (``--sql-version``), for a caller that says it its own way."""
     parse_version_option(version)
     con = connect()
     load = load_history(con, path)
@@ -591,7 +609,9 @@ def report(
         tables.append(duck.sql(con, "SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
         bounds[scoring_version_of(v)] = bounds_of(con)
-    notes = _notes_for(load) + _version_notes(load, versions, side_by_side=True)
+    notes = _notes_for(load) + _version_notes(
+        load, versions, side_by_side=True, others_note=others_note
+    )
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return ReportResult(
         table,

@@ -1014,7 +1014,8 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
     assert report.stderr == f"{said}\n"
     day = tmp_path / "out" / DATE
     [scope] = json.loads((day / "runlog.json").read_text())["scopes"]
-    assert scope["notes"] == [said]
+    # In the job's own words: it has no --sql-version to use (test_the_nightly_says_...).
+    assert scope["notes"] == [_other_versions(hist)]
     assert [(t["name"], t["notes"]) for t in scope["teams"]] == [("t", [tier]), ("u", [])]
     md = (day / "runlog.md").read_text()
     assert (
@@ -1025,7 +1026,43 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
         "effectiveness/proj/recommend-u.json\n\n"
     ) in md
     assert md.count("also holds archeflow-legacy lines") == 1
-    assert versions not in res.stderr and said not in res.stderr
+    assert "also holds" not in res.stderr
+
+
+def _other_versions(hist: str) -> str:
+    return (
+        f"{hist} also holds archeflow-legacy lines, not in the nightly's reports (they read "
+        "its newest scoring version, effectiveness/v1; the nightly has no option to choose "
+        f"another): `runscore report --history {hist} --sql-version all` reports them side "
+        "by side"
+    )
+
+
+def test_the_nightly_says_other_versions_lines_in_its_own_words(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """The run log's note on a history's lines of another scoring version was `report`'s:
+    "reported separately: use --sql-version VERSION or --sql-version all", an option the
+    nightly does not have. It says now which version its reports read, that the job has
+    no way to choose, and the command that shows the others (the history quoted for a
+    shell, a space in its path included)."""
+    ev = tmp_path / "my proj/.archeflow/events"
+    hh.write_jsonl(ev / "r.jsonl", hh.run_events("r1"))
+    hist = nightly.history_of("my proj")
+    legacy = run_cli("extract", "--sql-version", "archeflow-legacy", str(ev), "--history", hist)
+    assert legacy.exit_code == 0, legacy.stderr
+    res = run_cli("nightly", "--root", "my proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    note = (
+        f"{hist} also holds archeflow-legacy lines, not in the nightly's reports (they read "
+        "its newest scoring version, effectiveness/v1; the nightly has no option to choose "
+        f"another): `runscore report --history '{hist}' --sql-version all` reports them "
+        "side by side"
+    )
+    day = tmp_path / "out" / DATE
+    [scope] = json.loads((day / "runlog.json").read_text())["scopes"]
+    assert scope["notes"] == [note]
+    assert "--sql-version VERSION" not in (day / "runlog.md").read_text()
 
 
 def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_reason(
