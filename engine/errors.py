@@ -56,7 +56,12 @@ class RejectedInputWarning(UserWarning):
 
 
 class LockTimeout(RunscoreError):
-    """Another process holds a lock we need (exit 4)."""
+    """Another process holds a lock we need (exit 4). ``holder``: its PID, when the system
+    says it (``history.locked``), else None."""
+
+    def __init__(self, message: str, holder: int | None = None) -> None:
+        super().__init__(message)
+        self.holder = holder
 
 
 class SqlPackError(RunscoreError):

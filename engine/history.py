@@ -189,8 +189,10 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                 if e.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
                 if deadline is not None and time.monotonic() >= deadline:
+                    holder = lock_holder(fd)
+                    pid = "" if holder is None else f" (PID {holder})"
                     raise LockTimeout(
-                        f"{path}: another runscore process holds the {what} lock"
+                        f"{path}: another runscore process{pid} holds the {what} lock", holder
                     ) from None
                 time.sleep(0.05)
         _undo_cut_write(path, fd)
@@ -198,6 +200,28 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
         yield
     finally:
         os.close(fd)  # closing releases the flock
+
+
+def lock_holder(fd: int) -> int | None:
+    """The PID of the process that holds the flock on ``fd``'s file, as Linux's
+    /proc/locks says it; None when it cannot say (no /proc/locks, a holder in another PID
+    namespace, the lock let go meanwhile) or it is this process. "Another process holds
+    the lock" left the user to find which one (`fuser` needs the lock file's path)."""
+    try:
+        st = os.fstat(fd)
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            table = fh.read()
+    except OSError:
+        return None
+    inode = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}:{st.st_ino}"
+    for row in table.splitlines():
+        # "1: FLOCK  ADVISORY  WRITE 1234 fe:00:2146320 0 EOF"; a waiter's row has "->"
+        # after the number, so it never matches.
+        f = row.split()
+        if len(f) >= 6 and f[1] == "FLOCK" and f[5] == inode and f[4].isdigit():
+            pid = int(f[4])
+            return pid if pid > 0 and pid != os.getpid() else None
+    return None
 
 
 #: What ``append_groups`` writes into the lock file before each write(2) of an append:

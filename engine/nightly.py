@@ -231,6 +231,8 @@ class PackResult:
     empty_files: list[str] = field(default_factory=list)
     #: failed only because another process held the pack's history lock past the wait
     locked: bool = False
+    #: that process's PID, when the system says it
+    locked_by: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -244,6 +246,7 @@ class PackResult:
             "error": self.error,
             # as a scope's: the error alone did not tell a busy history from a broken one
             "history_locked": self.locked,
+            "history_locked_by": self.locked_by,
             "warnings": [d.as_dict() for d in self.warnings],
             "notes": self.notes,
         }
@@ -273,6 +276,8 @@ class ScopeResult:
     #: another process held the history's lock past the wait: not extracted into, or its
     #: report not read (``history_lines`` is then not counted)
     history_locked: bool = False
+    #: the PID of the process that held it, when the system says it
+    history_locked_by: int | None = None
     #: why the history, there, could not be read (not UTF-8, not a regular file, no line
     #: usable, ...), said where the run log names it; None when read (or locked, or absent)
     history_error: str | None = None
@@ -306,6 +311,7 @@ class ScopeResult:
             "incomplete": self.incomplete,
             "history_exists": self.history_exists,
             "history_locked": self.history_locked,
+            "history_locked_by": self.history_locked_by,
             "history_error": self.history_error,
             "history_lines": self.history_lines,
             "report": None if self.report is None else self.report.as_dict(),
@@ -753,6 +759,9 @@ def run_nightly(
                         broken[h] = _io_reason(e)
                 for scope, members in scopes:
                     if scope.history in broken:
+                        # Its run logs are still looked for, not read: the run log said
+                        # "Run logs from nowhere", 0 found, as if there were none.
+                        _extract_scope(scope, members, version, wait, scored_at, read=False)
                         scope.rejected.append(
                             _about(
                                 "history", scope.history, "not extracted: ", broken[scope.history]
@@ -852,10 +861,12 @@ def _lock(path: str, wait: float, what: str) -> Iterator[None]:
     stack = contextlib.ExitStack()
     try:
         stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
-    except LockTimeout:
+    except LockTimeout as e:
+        pid = "" if e.holder is None else f" (PID {e.holder})"
         raise LockTimeout(
-            f"nightly already running: another runscore process holds the lock on {what}, "
-            f"{path}.lock; gave up after {wait:g}s (use --wait SECONDS to wait longer)"
+            f"nightly already running: another runscore process{pid} holds the lock on "
+            f"{what}, {path}.lock; gave up after {wait:g}s (use --wait SECONDS to wait longer)",
+            e.holder,
         ) from None
     with stack:
         yield
@@ -957,8 +968,12 @@ def _extract_scope(
     version: str,
     wait: float,
     scored_at: str | None,
+    *,
+    read: bool = True,
 ) -> bool:
-    """Extract the scope's new runs; False when its history stayed locked (no report then)."""
+    """Extract the scope's new runs; False when its history stayed locked (no report then).
+    ``read`` False: only find them (the history's nightly lock could not be taken), so the
+    run log says where they are and how many, none read."""
     dirs: list[str] = []
     # Discovered and stat'ed once, here, for the counts and for extract: a night over 100k
     # unchanged run files listed and stat'ed them twice (~0.8 s of ~3 s).
@@ -998,7 +1013,7 @@ def _extract_scope(
             found_issues.extend(issues)
         else:
             scope.notes.append(f"{d}: no *.jsonl run logs")
-    if dirs:
+    if dirs and read:
         try:
             res = effectiveness.extract(
                 dirs,
@@ -1028,7 +1043,7 @@ def _extract_scope(
             # A hand-run extract appending for longer than we wait: this project's step
             # fails, the others go on. Its report is not tried: it would wait as long again.
             scope.rejected.append(_about("history", scope.history, "not extracted: ", str(e)))
-            scope.history_locked = True
+            scope.history_locked, scope.history_locked_by = True, e.holder
             # There (the run log said "none yet" of a history with lines), only not read.
             scope.history_exists = os.path.isfile(scope.history)
             return False
@@ -1049,7 +1064,7 @@ def _extract_scope(
         if len(scope.empty_files) > 1:  # in the order the files were found
             order = {f.display: i for i, f in enumerate(found)}
             scope.empty_files.sort(key=lambda d: order.get(d, len(order)))
-    if os.path.isfile(scope.history):
+    if read and os.path.isfile(scope.history):
         scope.history_exists = True
     return True
 
@@ -1195,7 +1210,9 @@ def _render_scope(
                 )
                 return
             scope.history_locked = isinstance(e, LockTimeout)
-            if not scope.history_locked:
+            if isinstance(e, LockTimeout):
+                scope.history_locked_by = e.holder
+            else:
                 scope.history_error = _located(scope.history, _step_reason(e))[1]
             if scope.history_locked or not _said_by_extract(scope, _step_reason(e)):
                 scope.rejected.append(
@@ -1403,6 +1420,8 @@ def _run_hook(
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
         pr.locked = isinstance(e, LockTimeout)
+        if isinstance(e, LockTimeout):
+            pr.locked_by = e.holder
         return _pack_failed(pr, result, root, hook, _step_reason(e))
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)

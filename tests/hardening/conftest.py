@@ -7,11 +7,12 @@ useful finding that a fix confirms and sage approves with no findings.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -150,8 +151,37 @@ def run_to_end(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
     return p.returncode, out.decode(), err.decode()
 
 
+_HOLD_LOCK = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o666)
+fcntl.flock(fd, fcntl.LOCK_EX)
+sys.stdout.write("locked\\n")
+sys.stdout.flush()
+sys.stdin.read()  # held until the test closes our stdin
+"""
+
+
+@contextlib.contextmanager
+def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
+    """Hold the flock on ``lock_file`` (``history.locked``'s file, ``PATH.lock``) in
+    another process, as another job or a hand-run extract does; yields its PID once held."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLD_LOCK, str(lock_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert proc.stdout.readline() == b"locked\n"
+        yield proc.pid
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
 class Helpers:
     RECORD_FIELDS = RECORD_FIELDS
+    lock_held_elsewhere = staticmethod(lock_held_elsewhere)
     run_events = staticmethod(run_events)
     dump_lines = staticmethod(dump_lines)
     write_jsonl = staticmethod(write_jsonl)

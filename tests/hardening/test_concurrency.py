@@ -79,6 +79,44 @@ def test_second_nightly_exits_4_already_running(tmp_path: Path, hh: Any, run_cli
     assert not hist.exists()  # nothing was extracted
 
 
+def test_a_nightly_turned_away_by_a_history_lock_names_the_process_that_holds_it(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """Spec-silent. A history's nightly lock held by another process (another job, with
+    another --out) is another nightly job's lock (README, exit 4: the job stops before it
+    reads or writes anything), said as "another runscore process holds the lock": which
+    one was left to find. Its PID is said now, as the system (/proc/locks) tells it."""
+    _project(tmp_path / "proj", hh)
+    hist = tmp_path / "proj" / ".archeflow" / "memory" / "effectiveness.jsonl"
+    hist.parent.mkdir()
+    with hh.lock_held_elsewhere(Path(f"{hist}.nightly.lock")) as pid:
+        res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05")
+    assert (res.exit_code, res.stdout) == (4, "")
+    assert res.stderr == (
+        f"error: nightly already running: another runscore process (PID {pid}) holds the "
+        "lock on a history, proj/.archeflow/memory/effectiveness.jsonl.nightly.lock; gave up "
+        "after 0s (use --wait SECONDS to wait longer)\n"
+    )
+    assert not hist.exists() and not (tmp_path / "out" / "2026-04-05").exists()
+
+
+def test_a_writer_turned_away_by_the_history_lock_names_the_process_that_holds_it(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """Spec-silent. `extract` (every command that appends to a history under its lock) said
+    "another runscore process holds the history lock" (exit 4) and left the user to find
+    which; its PID is said now, when the system tells it."""
+    _project(tmp_path / "proj", hh)
+    with hh.lock_held_elsewhere(tmp_path / "h.jsonl.lock") as pid:
+        args = ("extract", "proj/.archeflow/events", "--history", "h.jsonl", "--lock-timeout", "0")
+        res = run_cli(*args)
+    assert (res.exit_code, res.stdout) == (4, "")
+    assert res.stderr == (
+        f"error: h.jsonl: another runscore process (PID {pid}) holds the history lock\n"
+    )
+    assert not (tmp_path / "h.jsonl").exists()
+
+
 def test_second_nightly_waits_with_wait(tmp_path: Path, hh: Any, run_cli: Any) -> None:
     _project(tmp_path / "proj", hh)
     out = tmp_path / "out"

@@ -509,6 +509,75 @@ def test_a_history_another_extract_holds_fails_its_own_project_only(
     assert not (tmp_path / hist).exists()  # nothing half-written
 
 
+def test_a_history_another_process_holds_says_which_and_where_its_run_logs_are(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent. A history a hand-run `extract` (a real process) holds past the wait:
+    the run log said "another runscore process" and left the user to find which. It names
+    the holder's PID now (`history_locked_by`), beside where the run logs not read are;
+    the project's step failed (rejected input, exit 1: the night was not complete)."""
+    _lock_wait_short(monkeypatch)
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / "bad/.archeflow/memory").mkdir()
+    with hh.lock_held_elsewhere(tmp_path / f"{hist}.lock") as pid:
+        res = _good_and_bad(run_cli)
+    why = f"not extracted: another runscore process (PID {pid}) holds the history lock"
+    assert (res.exit_code, res.stderr) == (
+        1,
+        f"{hist}: {why}\n"
+        "nightly 2026-04-05: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        f"1 rejected input(s), 0 warning(s); 5 file(s) in {tmp_path / 'out' / DATE}\n",
+    )
+    log = json.loads(res.stdout)
+    assert log["exit_code"] == 1
+    bad = {s["label"]: s for s in log["scopes"]}["bad"]
+    assert [d["reason"] for d in bad["rejected"]] == [why]
+    assert (bad["history_locked"], bad["history_locked_by"], bad["report"]) == (True, pid, None)
+    assert (bad["events_dirs"], bad["files_found"], bad["files_read"]) == (
+        ["bad/.archeflow/events"],
+        1,
+        0,
+    )
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        f"History {hist} (locked by another process, PID {pid}: not read). Run logs from "
+        "bad/.archeflow/events.\n"
+    ) in runlog
+
+
+def test_a_history_whose_nightly_lock_cannot_be_taken_still_says_where_its_run_logs_are(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A history whose nightly lock could not be taken (a folder in the lock file's place)
+    failed its project's step, and the run log said "Run logs from nowhere", 0 found: the
+    run logs were never looked for, as if there were none. They are found and counted now,
+    none read, beside why (exit 1)."""
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    for name in ("a", "b"):
+        hh.write_jsonl(tmp_path / f"bad/.archeflow/events/{name}.jsonl", hh.run_events(name))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / f"{hist}.nightly.lock").mkdir(parents=True)
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    bad = {s["label"]: s for s in json.loads(res.stdout)["scopes"]}["bad"]
+    why = f"{hist}.nightly.lock: Is a directory"
+    assert [d["reason"] for d in bad["rejected"]] == [f"not extracted: {why}"]
+    assert (bad["events_dirs"], bad["files_found"], bad["files_read"], bad["runs_scored"]) == (
+        ["bad/.archeflow/events"],
+        2,
+        0,
+        [],
+    )
+    assert (bad["history_locked"], bad["history_error"]) == (False, why)
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        f"History {hist} (could not be read: {why}). Run logs from bad/.archeflow/events.\n"
+    ) in runlog
+    assert "| Run log files found | 2 |\n| Files read | 0 |\n" in runlog
+
+
 def test_a_history_locked_while_its_report_is_read_fails_its_own_project_only(
     tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -632,8 +701,6 @@ def test_the_only_project_s_locked_history_is_a_failed_step_not_nothing_read(
 def test_a_pack_history_another_process_holds_fails_that_pack_only(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from runscore.engine import history
-
     _lock_wait_short(monkeypatch)
     hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
     tasks = tmp_path / "bad/.archeflow/tasks"
@@ -641,18 +708,19 @@ def test_a_pack_history_another_process_holds_fails_that_pack_only(
     shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks / "tasks.jsonl")
     (tmp_path / "bad/.archeflow/memory").mkdir()
     pipelines = tmp_path / "bad/.archeflow/memory/pipelines.jsonl"
-    with history.locked(str(pipelines), timeout=0):
+    with hh.lock_held_elsewhere(Path(f"{pipelines}.lock")) as pid:
         res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr
     log = json.loads(res.stdout)
     (pack,) = log["packs"]
     why = (
-        "bad/.archeflow/memory/pipelines.jsonl: another runscore process holds the pipeline "
-        "history lock"
+        f"bad/.archeflow/memory/pipelines.jsonl: another runscore process (PID {pid}) holds "
+        "the pipeline history lock"
     )
     assert (pack["pack"], pack["root"], pack["error"]) == ("pipeline", "bad", why)
-    # The run log's JSON told a busy pack history from a broken one by its error's words.
-    assert pack["history_locked"] is True
+    # The run log's JSON told a busy pack history from a broken one by its error's words;
+    # which process held it, by its PID (as a scope's history_locked_by).
+    assert (pack["history_locked"], pack["history_locked_by"]) == (True, pid)
     assert f"bad: pipeline: {why}\n" in res.stderr
     assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
 
