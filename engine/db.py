@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import tempfile
 import threading
+import time
 import weakref
 
 from runscore.engine.duck import duckdb
@@ -160,12 +162,16 @@ _open_lock = threading.Lock()
 
 
 def tracked(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
-    """``con``, noted as one ``interrupt_all`` stops. Every connection and cursor the engine
-    opens goes through here (``connect`` and ``cursor`` do it; tests/test_duck.py checks
-    the sources for any other)."""
+    """``con``, noted as one ``interrupt_all`` stops and ``stop`` closes. Every connection
+    and cursor the engine opens goes through here (``connect`` and ``cursor`` do it;
+    tests/test_duck.py checks the sources for any other). Once the process stops, none is
+    handed out: it is closed, and the caller gets DuckDB's ``InterruptException``."""
     with _open_lock:
-        _open.add(con)
-    return con
+        if not _stopping.is_set():
+            _open.add(con)
+            return con
+    con.close()
+    raise duckdb.InterruptException("INTERRUPT Error: the process is stopping (Ctrl-C)")
 
 
 def interrupt_all() -> None:
@@ -192,13 +198,45 @@ _stopping = threading.Event()
 
 def stop() -> None:
     """The process is stopping (a Ctrl-C): interrupt every query (``interrupt_all``), and
-    from now on start no statement (``stopping``, which the SQL runner asks before each).
+    from now on start no statement: every connection is closed (``close_all``), and the
+    SQL runner asks ``stopping`` before each statement.
 
     An interrupt stops the statement that runs; a worker thread that runs several in turn
     (a batch's read: load, project, drop) went on with the next ones, seconds more of an
-    extract of 10k runs, before the command could stop."""
-    _stopping.set()
+    extract of 10k runs, before the command could stop. The engine runs ~200 statements
+    of its own outside the runner (``con.execute``, fetches, relations), on the main
+    thread and on worker threads (the history's keys, the records' rendering): on a closed
+    connection none of them starts."""
+    with _open_lock:
+        _stopping.set()  # under the lock: ``tracked`` adds no connection after this
     interrupt_all()
+    close_all()
+
+
+def close_all() -> None:
+    """Close every connection ``tracked`` noted. DuckDB refuses to close a connection that
+    runs a statement ("busy with another call"): that one is interrupted again, and tried
+    again once its thread has seen the interrupt, until it is closed (its thread stops at
+    its next statement, or is left as it stopped: the main thread's KeyboardInterrupt ends
+    the command meanwhile)."""
+    with _open_lock:
+        left = list(_open)
+    while left:
+        busy = []
+        for con in left:
+            try:
+                con.close()
+            except duckdb.Error:
+                busy.append(con)
+        if not busy:
+            return
+        for con in busy:
+            with contextlib.suppress(duckdb.Error):
+                con.interrupt()
+        # Not a wait for anything: the statement's own thread ends it, which nothing
+        # here is told of. 10 ms between tries: no spinning next to the work that stops.
+        time.sleep(0.01)
+        left = busy
 
 
 def stopping() -> bool:

@@ -99,8 +99,14 @@ def interrupted(e: BaseException) -> bool:
     ``RuntimeError("Query interrupted")``; the SQL runner may wrap either (as
     ``SqlPackError``, a RunscoreError: not a broken input, and not to be taken for one)."""
     interrupt = _duckdb_error("InterruptException") or KeyboardInterrupt
+    # Once the process stops on a Ctrl-C, its connections are closed (``db.stop``): the
+    # error of a statement on one ("Connection already closed", "No open result set") is
+    # the Ctrl-C's too, not a broken input or query to report.
+    db = sys.modules.get("runscore.engine.db")
+    stopped = db is not None and db.stopping()
+    any_duckdb = (_duckdb_error("Error") or interrupt) if stopped else interrupt
     return any(
-        isinstance(seen, (KeyboardInterrupt, interrupt))
+        isinstance(seen, (KeyboardInterrupt, interrupt, any_duckdb))
         or (type(seen) is RuntimeError and str(seen) == "Query interrupted")
         for seen in _causes(e)
     )

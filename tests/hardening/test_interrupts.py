@@ -255,20 +255,96 @@ def test_a_real_ctrl_c_stops_a_query_that_duckdbs_threads_run(tmp_path: Path, hh
 _AFTER_STOP = """
 from runscore.engine import db, errors, sqlpack
 con = db.connect()
+cur = db.cursor(con)
+con.execute("CREATE TABLE t AS SELECT 1 AS x")
+pending = con.execute("SELECT * FROM range(10)")
 db.stop()
-try:
-    sqlpack.execute(con, "CREATE TABLE t AS SELECT 1 AS x")
-except Exception as e:
-    print(type(e).__name__, errors.interrupted(e), e)
-print(con.execute("SELECT count(*) FROM duckdb_tables()").fetchall())
+for what, run in [
+    ("runner", lambda: sqlpack.execute(con, "INSERT INTO t VALUES (2)")),
+    ("execute", lambda: con.execute("INSERT INTO t VALUES (3)")),
+    ("cursor", lambda: cur.execute("INSERT INTO t VALUES (4)")),
+    ("fetch", lambda: pending.fetchall()),
+    ("connect", lambda: db.connect()),
+    ("another cursor", lambda: db.cursor(con)),
+]:
+    try:
+        run()
+        print(what, "ran")
+    except Exception as e:
+        print(what, "refused", "as an interrupt" if errors.interrupted(e) else repr(e))
 """
 
 
 def test_no_statement_starts_once_the_process_stops_on_ctrl_c() -> None:
     """An interrupt stops the statement that runs: a worker thread running a batch's
     statements in turn went on with the next ones (seconds of an extract) before the
-    command stopped. In a process of its own: ``db.stop`` is for good."""
+    command stopped. Not only through the SQL runner: the engine's own statements
+    (``con.execute``, a fetch, on a cursor of a worker thread) ran after a Ctrl-C too, and
+    a connection opened after it worked. Each is refused, as a Ctrl-C (exit 130, not a
+    broken query). In a process of its own: ``db.stop`` is for good."""
     res = subprocess.run(
         [sys.executable, "-c", _AFTER_STOP], capture_output=True, text=True, timeout=300
     )
-    assert res.stdout == "SqlPackError True <inline>: interrupted\n[(0,)]\n", res.stderr
+    assert res.stdout.splitlines() == [
+        f"{what} refused as an interrupt"
+        for what in ("runner", "execute", "cursor", "fetch", "connect", "another cursor")
+    ], res.stderr
+
+
+#: Run in a child process (``python -c``, argv: REPORT, then runscore's arguments): a
+#: Ctrl-C (a real SIGINT) lands as the history's keys start to be read on their thread,
+#: which runs its statement on a cursor directly (not through the SQL runner) once the
+#: process has taken the Ctrl-C (``db.stop`` has returned); whether that statement ran to
+#: its end is written to REPORT.
+_CTRL_C_AS_KEYS_ARE_READ = """
+import os, runpy, signal, sys, threading
+from runscore.engine import db
+from runscore.engine.packs import effectiveness
+REPORT = sys.argv[1]
+stopped = threading.Event()
+real_stop, real_read = db.stop, effectiveness._KeysAhead._read
+def stop():
+    real_stop()
+    stopped.set()
+def read(self):
+    os.kill(os.getpid(), signal.SIGINT)
+    assert stopped.wait(120), "the Ctrl-C was not taken"
+    real_read(self)
+    with open(REPORT, "w") as f:
+        f.write(f"read={self._read_ok}")
+db.stop = stop
+effectiveness._KeysAhead._read = read
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+sys.argv = ["runscore", *sys.argv[2:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_ctrl_c_stops_the_statements_the_engine_runs_itself(tmp_path: Path, hh: Any) -> None:
+    """A statement the engine runs on a connection directly (here the read of the
+    history's keys, on a thread of its own, which the command waits for) ran to its end
+    after a Ctrl-C: only the SQL runner asked ``db.stopping``. It is refused now; the
+    command stops with exit 130 and one line, the history, its manifest and every other
+    file as they were."""
+    events = tmp_path / "events"
+    hh.corpus(events, files=4, runs_per_file=2)
+    hist = tmp_path / "h.jsonl"
+    rc, _, err = hh.run_to_end("extract", str(events / "r000.jsonl"), "--history", str(hist))
+    assert rc == 0, err
+    report = tmp_path / "report.txt"
+    before = _tree(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AS_KEYS_ARE_READ, str(report)]
+        + ["extract", str(events), "--history", str(hist)],
+        env=hh.env(),
+        capture_output=True,
+        timeout=300,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, b"", b"error: interrupted\n")
+    assert report.read_text() == "read=False"
+    report.unlink()
+    assert _tree(tmp_path) == before
