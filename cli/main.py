@@ -21,6 +21,7 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, MutableMapping
+from types import FrameType
 from typing import Any, NoReturn, Self
 
 import click
@@ -418,6 +419,7 @@ def run() -> NoReturn:
     # (DuckDB's, thread pools'), once Python has joined the threads still running.
     atexit.register(_exit_without_teardown)
     _watch_for_ctrl_c()
+    _one_ctrl_c()
     global _exit_code
     try:
         main()
@@ -425,8 +427,38 @@ def run() -> NoReturn:
         if e.code is None or isinstance(e.code, int):
             _exit_code = int(e.code or 0)
         raise
+    finally:
+        # The command is over, its files written and its exit code known: a Ctrl-C now
+        # (while Python joins the threads still running) printed a traceback from the
+        # middle of the interpreter's exit ("Exception ignored in: <module 'threading'>").
+        if signal.getsignal(signal.SIGINT) is _ctrl_c:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
     _exit_code = 0
     sys.exit(0)
+
+
+#: Set by the first Ctrl-C (``_ctrl_c``).
+_ctrl_c_taken = False
+
+
+def _one_ctrl_c() -> None:
+    """Take a Ctrl-C once: the first raises KeyboardInterrupt, as Python's own handler
+    does; any later one does nothing (the process is stopping already).
+
+    A second Ctrl-C (a user who presses it twice) raised KeyboardInterrupt again, wherever
+    the first one's clean-up was: in the ``except`` that removes a temporary file (left
+    for good), in a weak reference's callback or in Python's exit (a traceback on
+    stderr). A SIGINT the process was started with ignored stays ignored."""
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _ctrl_c)
+
+
+def _ctrl_c(signum: int, frame: FrameType | None) -> None:
+    global _ctrl_c_taken
+    if _ctrl_c_taken:
+        return
+    _ctrl_c_taken = True
+    raise KeyboardInterrupt
 
 
 def _watch_for_ctrl_c() -> None:

@@ -348,3 +348,135 @@ def test_a_ctrl_c_stops_the_statements_the_engine_runs_itself(tmp_path: Path, hh
     assert report.read_text() == "read=False"
     report.unlink()
     assert _tree(tmp_path) == before
+
+
+#: Run in a child process (``python -c``, argv: WHERE, then runscore's arguments): a first
+#: Ctrl-C (a real SIGINT, to the main thread) in the command's first SQL file, and a second
+#: one WHERE its clean-up is: as "error: interrupted" is said (``said``), or as the
+#: temporary file of ``sql --output`` is removed (``temp``).
+_CTRL_C_TWICE = """
+import os, runpy, signal, sys
+import click
+from runscore.engine import sqlpack
+WHERE = sys.argv[1]
+first = [True]
+real_execute, real_echo, real_unlink = sqlpack.execute, click.echo, os.unlink
+def execute(*args, **kwargs):
+    if first:
+        first.clear()
+        signal.raise_signal(signal.SIGINT)
+    return real_execute(*args, **kwargs)
+def echo(message=None, *args, **kwargs):
+    if WHERE == "said" and message == "error: interrupted":
+        signal.raise_signal(signal.SIGINT)
+    return real_echo(message, *args, **kwargs)
+def unlink(path, *args, **kwargs):
+    if WHERE == "temp" and ".tmp-" in os.path.basename(path):
+        signal.raise_signal(signal.SIGINT)
+    return real_unlink(path, *args, **kwargs)
+sqlpack.execute, click.echo, os.unlink = execute, echo, unlink
+if WHERE == "temp":
+    real_replace = os.replace
+    def replace(src, dst):
+        if ".tmp-" in os.path.basename(src):
+            signal.raise_signal(signal.SIGINT)  # the first, once the result is written
+        return real_replace(src, dst)
+    os.replace = replace
+    first.clear()
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+sys.argv = ["runscore", *sys.argv[2:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def _ctrl_c_twice(hh: Any, where: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-c", _CTRL_C_TWICE, where, *args],
+        env=hh.env(),
+        capture_output=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["extract", "events", "--history", "h.jsonl"],
+        ["report", "--history", "h.jsonl"],
+        ["sql", "SELECT * FROM history", "--history", "h.jsonl", "--output", "out/q.csv"],
+        ["export", "--history", "h.jsonl", "--to", "out/e.parquet"],
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_second_ctrl_c_while_the_first_is_said_is_exit_130_and_one_line(
+    tmp_path: Path, hh: Any, args: list[str]
+) -> None:
+    """A user who presses Ctrl-C twice: the second landed in the handling of the first,
+    and click took it for its own ("Aborted!", exit 1: "some input was rejected"). Later
+    ones do nothing now: the process is stopping already."""
+    hh.corpus(tmp_path / "events", files=3, runs_per_file=2)
+    rc, _, err = hh.run_to_end(
+        "extract", str(tmp_path / "events" / "r000.jsonl"), "--history", str(tmp_path / "h.jsonl")
+    )
+    assert rc == 0, err
+    before = _tree(tmp_path)
+    proc = _ctrl_c_twice(hh, "said", *args, cwd=tmp_path)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, b"", b"error: interrupted\n")
+    assert _tree(tmp_path) == before
+
+
+def test_a_second_ctrl_c_while_the_temporary_file_goes_leaves_none(tmp_path: Path, hh: Any) -> None:
+    """The second Ctrl-C landed in the removal of ``sql --output``'s temporary file, after
+    the first had stopped the command as it was renamed: the file stayed for good."""
+    hh.corpus(tmp_path / "events", files=1, runs_per_file=2)
+    rc, _, err = hh.run_to_end("extract", "events", "--history", "h.jsonl", cwd=tmp_path)
+    assert rc == 0, err
+    (tmp_path / "out").mkdir()
+    before = _tree(tmp_path)
+    proc = _ctrl_c_twice(
+        hh,
+        "temp",
+        "sql",
+        "SELECT 1 AS x",
+        "--history",
+        "h.jsonl",
+        "--output",
+        "out/q.csv",
+        cwd=tmp_path,
+    )
+    assert (proc.returncode, proc.stdout, proc.stderr) == (130, b"", b"error: interrupted\n")
+    assert _tree(tmp_path) == before
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+#: Run in a child process (``python -c``, runscore's arguments): a Ctrl-C once the command
+#: has returned, as Python joins the threads still running at its exit.
+_CTRL_C_AT_EXIT = """
+import runpy, signal, sys, threading
+real_shutdown = threading._shutdown
+def shutdown():
+    signal.raise_signal(signal.SIGINT)
+    real_shutdown()
+threading._shutdown = shutdown
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as in a terminal
+sys.argv = ["runscore", *sys.argv[1:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def test_a_ctrl_c_once_the_command_is_done_changes_nothing(tmp_path: Path, hh: Any) -> None:
+    """The history written, the summary said: a Ctrl-C as Python ended the process was a
+    traceback on stderr ("Exception ignored in: <module 'threading'>")."""
+    hh.corpus(tmp_path / "events", files=1, runs_per_file=2)
+    proc = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_AT_EXIT, "extract", "events", "--history", "h.jsonl"],
+        env=hh.env(),
+        capture_output=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert (proc.returncode, proc.stdout) == (0, b""), proc.stderr
+    assert proc.stderr.decode().startswith("2 run(s) scored, 4 record(s) written"), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1, proc.stderr
+    assert len(hh.history_keys(tmp_path / "h.jsonl")) == 4
