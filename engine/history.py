@@ -293,15 +293,19 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
 
 def temp_name(path: str) -> str:
     """``.NAME.tmp-PID`` beside ``path``: where this process writes what it then renames
-    to ``path``. The PID tells the temporary files of a process that is gone."""
+    to ``path`` (every file runscore writes whole: a history's repair, its manifest and
+    cache, ``sql --output``, ``export --to``, ``pipeline --out``, ``plugin score --out``,
+    the nightly job's files). The PID tells the temporary files of a process that is
+    gone (``remove_left_temps``)."""
     d, base = os.path.split(os.path.abspath(path))
     return os.path.join(d, f".{base}.tmp-{os.getpid()}")
 
 
-#: What ``temp_name`` gives beside a history (group 1: the rest of its name) for the
-#: history itself, its manifest (``NAME.manifest.json``) and a repair's backup
-#: (``NAME.bak-<UTC time>``, ``history_tools``); group 2 is the PID.
-_LEFT_TEMP = r"(|\.manifest\.json|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)"
+#: What ``temp_name`` gives beside a file (group 1: the rest of its name) for the file
+#: itself, a history's manifest (``NAME.manifest.json``) and a repair's backup
+#: (``NAME.bak-<UTC time>``, ``history_tools``); group 2 is the PID. A DuckDB file written
+#: there (an export, the history's cache) may have its write-ahead log beside it (``.wal``).
+_LEFT_TEMP = r"(|\.manifest\.json|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)(?:\.wal)?"
 
 
 def _process_gone(pid: int) -> bool:
@@ -317,29 +321,20 @@ def _process_gone(pid: int) -> bool:
 
 
 def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) -> list[str]:
-    """Remove the temporary files beside ``path`` (``temp_name``'s, of the history, its
-    manifest or a repair's backup) of runscore processes that are gone, and say each.
+    """Remove the temporary files beside ``path`` (``temp_name``'s, of the file itself, or
+    of a history's manifest or a repair's backup) of runscore processes that are gone, and
+    say each.
 
     A process that writes them removes them on any error, a Ctrl-C included; only a
     ``kill -9`` (an out-of-memory kill, a power cut) leaves one, a partial copy of the
     file, one more for each try (``history repair --in-place`` killed, then run again).
-    The next holder of the history's lock removes them: every writer of those files
-    holds it, and a PID that is no process now is no writer. One whose PID runs (reused
-    since, or a process of another user) is left. Returns the paths removed."""
+    The next holder of the history's lock removes a history's; the next write of any
+    other file (``atomic_write``) its own. A PID that is no process now is no writer; one
+    whose PID runs (another runscore writing the same file now, a PID reused since, or a
+    process of another user) is left. Returns the paths removed."""
     say = say or notes.say
-    folder, base = os.path.split(os.path.abspath(path))
-    pattern = re.compile(re.escape(f".{base}") + _LEFT_TEMP)
-    try:
-        names = os.listdir(folder)
-    except OSError:
-        return []
     removed: list[str] = []
-    prefix = f".{base}"  # a history beside 10k run logs: a regex for few of the names
-    for name in sorted(n for n in names if n.startswith(prefix)):
-        m = pattern.fullmatch(name)
-        if m is None or not _process_gone(int(m.group(2))):
-            continue
-        tmp = os.path.join(folder, name)
+    for tmp, pid in _left_temps(path):
         try:
             if not stat.S_ISREG(os.lstat(tmp).st_mode):
                 continue  # not one runscore writes: left as it is
@@ -348,10 +343,26 @@ def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) ->
             continue  # gone meanwhile, or not ours to remove: nothing to say
         removed.append(tmp)
         say(
-            f"{tmp}: removed: a temporary file of runscore process {m.group(2)}, "
+            f"{tmp}: removed: a temporary file of runscore process {pid}, "
             "which ended before it finished (killed)"
         )
     return removed
+
+
+def _left_temps(path: str) -> Iterator[tuple[str, int]]:
+    """The temporary files beside ``path`` (``_LEFT_TEMP``) whose process is gone, and
+    its PID."""
+    folder, base = os.path.split(os.path.abspath(path))
+    pattern = re.compile(re.escape(f".{base}") + _LEFT_TEMP)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    prefix = f".{base}"  # a history beside 10k run logs: a regex for few of the names
+    for name in sorted(n for n in names if n.startswith(prefix)):
+        m = pattern.fullmatch(name)
+        if m is not None and _process_gone(int(m.group(2))):
+            yield os.path.join(folder, name), int(m.group(2))
 
 
 def _json_default(o: Any) -> Any:
@@ -482,10 +493,16 @@ def said_of(path: str, tmp: str | None = None) -> Iterator[None]:
         raise OSError(e.errno, e.strerror, path) from e
 
 
-def atomic_write(path: str, write: Callable[[str], None]) -> None:
+def atomic_write(path: str, write: Callable[[str], None], *, sweep: bool = True) -> None:
     """Write a whole file atomically: ``write(tmp)`` fills a temp file in the same folder
-    (made if missing), which is then renamed over ``path``."""
+    (made if missing), which is then renamed over ``path``.
+
+    ``sweep``: first remove the temporary files of ``path`` that killed processes left
+    (``remove_left_temps``); a caller that holds the history's lock, which did it, skips
+    it."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if sweep:
+        remove_left_temps(path)
     tmp = temp_name(path)
     try:
         with said_of(path, tmp):
@@ -499,12 +516,13 @@ def atomic_write(path: str, write: Callable[[str], None]) -> None:
         raise
 
 
-def atomic_write_text(path: str, text: str, *, durable: bool = True) -> None:
+def atomic_write_text(path: str, text: str, *, durable: bool = True, sweep: bool = True) -> None:
     """Write a whole text file atomically (temp file in the same folder + rename).
 
     ``durable``: synced to disk before the rename. A file that only saves work (the
     extract manifest) may skip it: after a crash it is the old file, the new one, or
-    text that does not parse, and its reader must take the last as no file at all."""
+    text that does not parse, and its reader must take the last as no file at all.
+    ``sweep``: as ``atomic_write``'s."""
     _check_not_symlink(path)
 
     def write(tmp: str) -> None:
@@ -514,7 +532,7 @@ def atomic_write_text(path: str, text: str, *, durable: bool = True) -> None:
                 f.flush()
                 os.fsync(f.fileno())
 
-    atomic_write(path, write)
+    atomic_write(path, write, sweep=sweep)
 
 
 def append_records(

@@ -1736,7 +1736,8 @@ def _save_manifest(
     # crash it is the old manifest (older files read again, their runs already scored
     # by key), this one, or text that does not parse (not trusted: every file read
     # again). None of them skips a file whose runs the history lacks.
-    history.atomic_write_text(manifest_path(history_path), text, durable=False)
+    # Under the history's lock, whose holder removed the manifest's left temporary files.
+    history.atomic_write_text(manifest_path(history_path), text, durable=False, sweep=False)
 
 
 #: How ``_manifest_text`` opens a manifest: the history's size, then the entries.

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runscore import __version__
-from runscore.engine import duck, filedigest, sources, sqlpack
+from runscore.engine import duck, filedigest, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError, interrupted
 from runscore.engine.sources import LineIssue
@@ -455,12 +455,15 @@ def write(
     is complete before it replaces the old one, so a reader sees one or the other.
     """
     cpath = cache_path(history_path)
-    d = os.path.dirname(os.path.abspath(cpath))
     tmp = ""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=".runscore-cache-", suffix=".duckdb", dir=d)
-        os.close(fd)
-        os.unlink(tmp)  # DuckDB creates the database file itself
+        # ``history.temp_name``'s: what a killed write left (a mkstemp name, for good)
+        # goes with the next write of the cache.
+        history.remove_left_temps(cpath)
+        tmp = history.temp_name(cpath)
+        for p in (tmp, tmp + ".wal"):  # a dead process's, whose PID this one has now
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(p)  # DuckDB creates the database file itself
         sources.load_table(
             con,
             "_hc_issues_in",

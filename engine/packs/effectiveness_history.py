@@ -23,7 +23,6 @@ import difflib
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 from collections.abc import Iterable, Sequence
@@ -1345,8 +1344,9 @@ def export(
 #: 'IO Error: Could not write file "<the temporary file>": No space left on device').
 _WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EIO)
 
-#: A temporary name of ``_tmp_beside`` (".NAME.PID.HEX.tmp"), in a message.
-_TMP_NAME = re.compile(r"\.([^/\"'\s]+)\.\d+\.[0-9a-f]{8}\.tmp\b")
+#: A temporary name of ``_tmp_beside`` (".NAME.tmp-PID", ``history.temp_name``), in a
+#: message.
+_TMP_NAME = re.compile(r"\.([^/\"'\s]+)\.tmp-\d+\b")
 
 
 def _write_failure(e: BaseException) -> str:
@@ -1362,25 +1362,24 @@ def _write_failure(e: BaseException) -> str:
     return _TMP_NAME.sub(r"\1", first)  # the export's own name, not the temporary one
 
 
-def _tmp_beside(target: str, suffix: str) -> str:
+def _tmp_beside(target: str) -> str:
     if os.path.islink(target):
         raise UsageError(f"{target}: refusing to write through a symlink")
     d = os.path.dirname(os.path.abspath(target))
     if os.path.exists(d) and not os.path.isdir(d):
         raise CannotAccess(f"{target}: cannot write the export: {d} is not a folder")
     os.makedirs(d, exist_ok=True)
+    # What a killed export left of this file (its own name, ``history.temp_name``'s): it
+    # stayed for good, a partial copy of the export beside it, one more per kill.
+    history.remove_left_temps(target)
+    tmp = history.temp_name(target)
     # Not tempfile.mkstemp: its 0600 would stay with the export once renamed into place,
     # where a file the user asked for gets the mode of any other (0666 less the umask).
-    base = os.path.join(d, f".{os.path.basename(target)}.{os.getpid()}")
-    for _ in range(100):
-        tmp = f"{base}.{secrets.token_hex(4)}{suffix}"
-        try:
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-        except FileExistsError:
-            continue
-        os.close(fd)
-        return tmp
-    raise FileExistsError(errno.EEXIST, "no free temporary name", base)
+    # The name is this process's own: one there is a file of a dead process whose PID
+    # this one has now, written over.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    os.close(fd)
+    return tmp
 
 
 # Rows per Arrow batch when streaming a view out: one Parquet row group each. The
@@ -1398,7 +1397,7 @@ def _stream_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.RecordBatchRea
 def _write_parquet(reader: pa.RecordBatchReader, target: str) -> tuple[str, int]:
     import pyarrow.parquet as pq  # local: only export writes Parquet
 
-    tmp = _tmp_beside(target, ".tmp")
+    tmp = _tmp_beside(target)
     n = 0
     try:
         with reader, pq.ParquetWriter(tmp, reader.schema) as w:
@@ -1415,7 +1414,7 @@ def _write_parquet(reader: pa.RecordBatchReader, target: str) -> tuple[str, int]
 def _write_duckdb(
     con: duckdb.DuckDBPyConnection, names: Sequence[str], target: str, rows: dict[str, int]
 ) -> str:
-    tmp = _tmp_beside(target, ".tmp")
+    tmp = _tmp_beside(target)
     os.unlink(tmp)  # DuckDB creates the file itself
     try:
         out = db.tracked(duckdb.connect(tmp))

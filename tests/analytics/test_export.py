@@ -204,9 +204,9 @@ def test_a_write_that_fails_midway_names_the_export_not_its_temporary_file(
 def test_a_failure_without_the_os_words_names_the_export_not_its_temporary_file() -> None:
     from runscore.engine.packs.effectiveness_history import _write_failure
 
-    e = duckdb.IOException('IO Error: Could not write file "/d/.h.duckdb.77.0a1b2c3d.tmp": odd')
+    e = duckdb.IOException('IO Error: Could not write file "/d/.h.duckdb.tmp-77": odd')
     assert _write_failure(e) == 'IO Error: Could not write file "/d/h.duckdb": odd'
-    full = duckdb.IOException(f'IO Error: Could not write file "/d/.x.tmp": {os.strerror(28)}')
+    full = duckdb.IOException(f'IO Error: Could not write file "/d/.x.tmp-7": {os.strerror(28)}')
     assert _write_failure(full) == "No space left on device"
 
 

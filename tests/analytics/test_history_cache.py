@@ -333,7 +333,7 @@ def test_a_cache_that_cannot_be_written_is_not_an_error(
         raise PermissionError("read-only directory")
 
     with monkeypatch.context() as m:
-        m.setattr(ec.tempfile, "mkstemp", refuse)
+        m.setattr(ec.history, "temp_name", refuse)  # where the write makes its file
         got = _cached(p, monkeypatch)
     assert not _cache(p).exists()
     _assert_same(got, _uncached(p, monkeypatch))

@@ -14,6 +14,7 @@ The same for ``runscore nightly``: a killed job leaves the day's folder complete
 from __future__ import annotations
 
 import json
+import os
 import random
 import signal
 import subprocess
@@ -346,3 +347,78 @@ def test_a_temp_file_of_a_killed_repair_goes_with_the_next_writer_or_repair(
     rc, _, err = hh.run_to_end("history", "repair", str(hist), "--out", str(out))
     assert (rc, err.splitlines()[0]) == (0, _removed(tmp, pid)), err
     assert not tmp.exists() and out.exists()
+
+
+#: Run in a child process (``python -c``, runscore's arguments): killed by SIGKILL as it
+#: renames the first of its temporary files (a name that starts with a dot) into place,
+#: that file whole beside its target.
+_DIE_AT_RENAME = """
+import os, runpy, signal, sys
+real_replace = os.replace
+def replace(src, dst, **kwargs):
+    if os.path.basename(os.fspath(src)).startswith("."):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return real_replace(src, dst, **kwargs)
+os.replace = replace
+sys.argv = ["runscore", *sys.argv[1:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+_PIPELINE = ["pipeline", "in/pipeline/tasks.jsonl", "--date", "2026-03-07", "--out", "out"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["sql", "SELECT * FROM history", "--history", "out/h.jsonl", "--output", "out/q.csv"],
+        ["export", "--history", "out/h.jsonl", "--to", "out/e.parquet"],
+        ["export", "--history", "out/h.jsonl", "--to", "out/e.duckdb"],
+        [*_PIPELINE, "--no-history"],
+        ["plugin", "score", "in/plugin", "--out", "out", "--no-history"],
+        ["report", "--history", "out/h.jsonl"],  # its cache (RUNSCORE_HISTORY_CACHE=on)
+    ],
+    ids=["sql", "export-parquet", "export-duckdb", "pipeline", "plugin", "history-cache"],
+)
+def test_a_temp_file_of_a_killed_writer_goes_with_the_next_write_of_its_file(
+    tmp_path: Path, hh: Any, copy_fixture: Any, args: list[str]
+) -> None:
+    # A kill -9 of `sql --output`, `export --to` (".NAME.PID.HEX.tmp"), `pipeline --out`,
+    # `plugin score --out` or of the history cache's write (".runscore-cache-*.duckdb")
+    # left its temporary file for good, a whole copy of the file, one more per kill. Each
+    # is ".NAME.tmp-PID" now, and the next write of that file removes those of processes
+    # that are gone, saying so; one of a process that runs is left.
+    copy_fixture("pipeline")
+    copy_fixture("plugin")
+    hh.corpus(tmp_path / "events", files=2, runs_per_file=2)
+    rc, _, err = hh.run_to_end("extract", "events", "--history", "out/h.jsonl", cwd=tmp_path)
+    assert rc == 0, err
+    out = tmp_path / "out"
+    cached = {"RUNSCORE_HISTORY_CACHE": "on" if args[0] == "report" else "off"}
+    cached["RUNSCORE_HISTORY_CACHE_MIN_LINES"] = "1"
+    killed = subprocess.Popen(
+        [sys.executable, "-c", _DIE_AT_RENAME, *args],
+        env=hh.env(**cached),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    _, killed_err = killed.communicate(timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed_err.decode()
+    (left,) = [p for p in out.iterdir() if p.name.startswith(".")]
+    assert left.name.endswith(f".tmp-{killed.pid}")
+    live = out / left.name.replace(f".tmp-{killed.pid}", f".tmp-{os.getpid()}")
+    live.write_bytes(b"another runscore writing the same file now\n")
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "runscore", *args],
+        env=hh.env(**cached),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    _, err_bytes = proc.communicate(timeout=300)
+    err = err_bytes.decode()
+    assert proc.returncode in (0, 1), err  # 1: the pipeline example's rejected line
+    assert _removed(left, killed.pid) in err.splitlines(), err
+    assert "Traceback" not in err
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [live.name]
