@@ -349,6 +349,12 @@ def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) ->
     return removed
 
 
+def has_left_temps(path: str) -> bool:
+    """Are there temporary files beside ``path`` that ``remove_left_temps`` would remove?
+    (One listing of the folder: no lock, nothing changed.)"""
+    return next(_left_temps(path), None) is not None
+
+
 def _left_temps(path: str) -> Iterator[tuple[str, int]]:
     """The temporary files beside ``path`` (``_LEFT_TEMP``) whose process is gone, and
     its PID."""

@@ -13,6 +13,7 @@ The same for ``runscore nightly``: a killed job leaves the day's folder complete
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import random
@@ -422,3 +423,66 @@ def test_a_temp_file_of_a_killed_writer_goes_with_the_next_write_of_its_file(
     assert _removed(left, killed.pid) in err.splitlines(), err
     assert "Traceback" not in err
     assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [live.name]
+
+
+#: Run in a child process (``python -c``, runscore's arguments): an extract that trusts a
+#: manifest entry by the file's size and times however new the file (as it does a file
+#: written more than ``effectiveness.RACY_NS`` before it was read): an unchanged file is
+#: not hashed, and nothing has to be saved.
+_TRUSTING_TIMES = """
+import runpy, sys
+from runscore.engine.packs import effectiveness
+effectiveness.RACY_NS = -(1 << 63)
+sys.argv = ["runscore", *sys.argv[1:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def _extract_trusting_times(hh: Any, *args: str, stdin: bytes = b"") -> tuple[int, str]:
+    proc = subprocess.run(
+        [sys.executable, "-c", _TRUSTING_TIMES, "extract", *args],
+        env=hh.env(),
+        input=stdin,
+        capture_output=True,
+        timeout=300,
+    )
+    return proc.returncode, proc.stderr.decode()
+
+
+@pytest.mark.parametrize("new", ["no file changed", "a pipe of no complete run"])
+def test_an_extract_with_nothing_new_removes_a_killed_process_temp_file_if_the_lock_is_free(
+    tmp_path: Path, hh: Any, new: str
+) -> None:
+    # An extract with nothing new takes no lock, so what a killed repair left beside the
+    # history stayed until the next extract with new runs (a quiet project: weeks). It
+    # is removed now when the lock is free at once; held by another process, the
+    # extract neither waits for it nor removes anything.
+    events = tmp_path / "events"
+    hh.corpus(events, files=2, runs_per_file=2)
+    hist = tmp_path / "h.jsonl"
+    with hist.open("ab") as f:
+        f.write(b'{"level":"info","msg":"not a record"}\n')  # a line repair drops
+    rc, err = _extract_trusting_times(hh, str(events), "--history", str(hist))
+    assert rc == 0, err
+    pid, _ = _killed_in_repair(hh, "backup", str(hist), "--in-place")
+    (left,) = tmp_path.glob(f".h.jsonl.bak-*.tmp-{pid}")
+    before = hist.read_bytes(), Path(f"{hist}.manifest.json").read_bytes()
+    nothing_new = "0 run(s) scored, 0 record(s) written"
+    args, stdin = [str(events), "--history", str(hist)], b""
+    if new != "no file changed":
+        args[0] = "-"
+        stdin = hh.dump_lines(hh.run_events("open", complete=False))
+
+    with open(f"{hist}.lock", "rb+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another writer holds it
+        rc, err = _extract_trusting_times(hh, *args, stdin=stdin)
+    assert rc == 0, err
+    assert nothing_new in err and "removed" not in err, err
+    assert left.exists()
+
+    rc, err = _extract_trusting_times(hh, *args, stdin=stdin)
+    assert rc == 0, err
+    assert err.splitlines()[0] == _removed(left, pid), err
+    assert nothing_new in err, err
+    assert not left.exists()
+    assert (hist.read_bytes(), Path(f"{hist}.manifest.json").read_bytes()) == before
