@@ -317,6 +317,10 @@ def _process_gone(pid: int) -> bool:
         return True
     except OSError:
         return False  # another user's process: running
+    except OverflowError:
+        # A number no process has (``.q.csv.tmp-99999999999``): not a name runscore gave
+        # its file, so not one to remove. It was a traceback of every write beside it.
+        return False
     return False
 
 

@@ -486,3 +486,30 @@ def test_an_extract_with_nothing_new_removes_a_killed_process_temp_file_if_the_l
     assert nothing_new in err, err
     assert not left.exists()
     assert (hist.read_bytes(), Path(f"{hist}.manifest.json").read_bytes()) == before
+
+
+def test_a_temp_name_with_a_number_no_process_can_have_is_left_alone(
+    tmp_path: Path, hh: Any
+) -> None:
+    # Asking whether process 2**64 runs raised OverflowError: a file of that name beside
+    # what a command writes (not one of runscore's, which name its own PID) was a
+    # traceback of every write of that file.
+    hh.corpus(tmp_path / "events", files=1, runs_per_file=1)
+    rc, _, err = hh.run_to_end("extract", "events", "--history", "h.jsonl", cwd=tmp_path)
+    assert rc == 0, err
+    odd = tmp_path / f".q.csv.tmp-{2**64}"
+    odd.write_text("not runscore's\n")
+    rc, out, err = hh.run_to_end(
+        "sql",
+        "SELECT 1 AS x",
+        "--history",
+        "h.jsonl",
+        "--format",
+        "csv",
+        "--output",
+        "q.csv",
+        cwd=tmp_path,
+    )
+    assert (rc, out, err) == (0, "", "")
+    assert (tmp_path / "q.csv").read_text() == "x\n1\n"
+    assert odd.read_text() == "not runscore's\n"
