@@ -192,6 +192,13 @@ def render_report(result: engine.PluginResult) -> str:
 _SLUG_BYTES = 180
 
 
+#: The names Windows reserves for devices (case-folded), with or without an extension.
+_WINDOWS_DEVICES = frozenset(
+    ["con", "prn", "aux", "nul"]
+    + [f"{d}{n}" for d in ("com", "lpt") for n in "0123456789\u00b9\u00b2\u00b3"]
+)
+
+
 def _slug(skill: str) -> str:
     """A skill's file name (without ``.md``): its path with ``/`` as ``__``, composed
     (NFC), each run of characters that are no letter, digit or mark of any script and no
@@ -199,11 +206,17 @@ def _slug(skill: str) -> str:
     or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is left. Letters of every
     script are kept: file systems take UTF-8 names, and ``résumé`` as ``r_sum_`` named no
     skill one could find; a separator, a control or a blank-looking character cannot reach
-    the name."""
+    the name. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``,
+    any case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
     s = unicodedata.normalize("NFC", skill.replace("/", "__"))
     kept = "".join(c if c in "._-" or unicodedata.category(c)[0] in "LNM" else "\0" for c in s)
     # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
     s = re.sub("\0+", "_", kept).lstrip("._-").rstrip("._")
+    stem, dot, rest = s.partition(".")
+    if stem.casefold() in _WINDOWS_DEVICES:
+        # Windows opens CON.md, nul.tar.md, COM1.md as the device, whatever the case or the
+        # extension: a report folder synced there had a file no one could open.
+        s = f"{stem}_{dot}{rest}"
     s = s.encode("utf-8")[:_SLUG_BYTES].decode("utf-8", "ignore").rstrip(".")
     return s or "skill"
 

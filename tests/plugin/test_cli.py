@@ -488,6 +488,41 @@ def test_out_files_keep_the_letters_of_every_script(
         assert written[file].startswith(f"## 1. {output.md_text(name)}: "), (file, written[file])
 
 
+def test_out_files_never_take_a_windows_device_name(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # CON.md, nul.md, COM1.md were written as they are: Windows opens them as the device,
+    # whatever the case or the extension, so a report folder synced there could not be read.
+    names = {
+        "CON": "CON_.md",
+        "con": "con_-3.md",  # one file with CON_.md where case is ignored
+        "nul": "nul_.md",
+        "Aux.tar": "Aux_.tar.md",
+        "PRN.": "PRN_.md",  # a trailing dot is dropped, as Windows drops it
+        "prn ": "prn_-2.md",
+        "COM1": "COM1_.md",
+        "lpt9": "lpt9_.md",
+        "COM\u00b2": "COM\u00b2_.md",
+        "COM10": "COM10.md",  # no device
+        "console": "console.md",
+        "CON_": "CON_-2.md",  # a trailing "_" is dropped: CON, then the collision rule
+    }
+    for name in names:
+        (tmp_path / "dev" / name).mkdir(parents=True)
+        (tmp_path / "dev" / name / "SKILL.md").write_text(
+            f"---\nname: {json.dumps(name)}\n---\n", encoding="utf-8"
+        )
+    r = run_cli("plugin", "score", "dev", "--out", "report", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    written = {
+        p.name: p.read_text(encoding="utf-8").split("\n", 1)[0]
+        for p in Path("report/skills").iterdir()
+    }
+    assert sorted(written) == sorted(names.values())
+    for name, file in names.items():
+        assert written[file].startswith(f"## 1. {output.md_text(name)}: "), (file, written[file])
+
+
 def test_help_texts(run_cli: Callable[..., Result]) -> None:
     for cmd in (("plugin",), ("plugin", "score"), ("plugin", "rank")):
         r = run_cli(*cmd, "--help")
