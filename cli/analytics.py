@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import refuse_stdin_twice
+from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.cli.render import render, usd
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.sources import LineIssue
@@ -282,7 +282,10 @@ def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
     """
     # Said before anything is read, as every command that takes - does: the second read
     # found it empty.
-    refuse_stdin_twice(click.get_current_context(), "events")
+    ctx = click.get_current_context()
+    refuse_empty(ctx, "target", kind="file")
+    refuse_empty(ctx, "events")
+    refuse_stdin_twice(ctx, "events")
     res = eh.export(target, history_path, list(events) or None)
     for f in res.files:
         click.echo(f)

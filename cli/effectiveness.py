@@ -9,7 +9,12 @@ from typing import Any
 
 import click
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option, refuse_stdin_twice, refuse_together
+from runscore.cli.options import (
+    lock_timeout_option,
+    refuse_empty,
+    refuse_stdin_twice,
+    refuse_together,
+)
 from runscore.cli.output import note
 from runscore.engine.packs import effectiveness
 
@@ -95,6 +100,7 @@ def extract_cmd(
     error; 3 nothing could be read; 4 history lock held by another process.
     """
     ctx = click.get_current_context()
+    refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")
     refuse_together(ctx, "dry_run", "lock_timeout", "a dry run takes no lock")
     refuse_together(

@@ -106,3 +106,17 @@ def _shown(ctx: click.Context, name: str) -> str:
     if isinstance(param, click.Argument):
         return param.human_readable_name
     return param.opts[0]
+
+
+def refuse_empty(ctx: click.Context, *names: str, kind: str = "file or folder") -> None:
+    """A usage error (exit 2) when a value of the parameters ``names`` is an empty path (an
+    unset variable: ``extract "$LOGS"``), before anything is read or written: it was said
+    as ``: no such file or directory`` (exit 3) among the inputs, or only once the work was
+    done (``: cannot write the result``), as the history, team and policy files are not."""
+    for name in names:
+        value = ctx.params.get(name)
+        values = value if isinstance(value, tuple | list) else (value,)
+        if any(v == "" for v in values):
+            raise click.UsageError(
+                f"{_shown(ctx, name)}: an empty path (an unset variable?); give a {kind}"
+            )

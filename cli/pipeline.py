@@ -18,6 +18,7 @@ from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import (
     lock_timeout_option,
+    refuse_empty,
     refuse_stdin_twice,
     refuse_together,
     refuse_without,
@@ -309,6 +310,7 @@ def register(group: click.Group) -> None:
             raise UsageError("give TASKS (files, directories, globs or -), or use --report")
         # Standard input can be read once: the TASKS took it all, and the plans read as
         # none at all, without a word (every D4 neutral).
+        refuse_empty(ctx, "tasks", "plans")
         refuse_stdin_twice(ctx, "tasks", "plans")
         eval_date = engine.parse_date(date_text) if date_text is not None else None
         # os.path.join("", name) is name: the reports went to the current folder.

@@ -16,7 +16,7 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option, refuse_together
+from runscore.cli.options import lock_timeout_option, refuse_empty, refuse_together
 from runscore.cli.render import render
 from runscore.engine.history import atomic_write_text
 from runscore.engine.packs import plugin as engine
@@ -373,6 +373,9 @@ def register(group: click.Group) -> None:
         when another process holds the history's lock for longer than --lock-timeout
         (no report is written then).
         """
+        refuse_empty(ctx, "roots")
+        # os.path.join("", name) is name: scored, then the folder "" could not be made.
+        refuse_empty(ctx, "out_dir", kind="folder")
         refuse_together(ctx, "history_path", "no_history", "--no-history appends to none")
         refuse_together(
             ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"
@@ -430,6 +433,7 @@ def register(group: click.Group) -> None:
         Scores like `plugin score` but prints only the ranking table and writes
         no history.
         """
+        refuse_empty(ctx, "roots")
         result = engine.rank(list(roots), judge=judge, mc=mc, matchups=matchups)
         _notes(result)
         ranking = result.ranking.to_pylist()

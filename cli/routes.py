@@ -15,7 +15,7 @@ from typing import Any
 import click
 from runscore.cli import output, render
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import refuse_stdin_twice
+from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.engine.packs import routes as engine
 
 _FORMATS = ["markdown", "json", "csv"]
@@ -197,6 +197,7 @@ def routes_group() -> None:
 @click.pass_context
 def report_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
     """Findings, comparisons and the activity x model matrix for EPISODES.jsonl files."""
+    refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")
     rep = engine.analyze(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
     _report_problems(rep, kw.get("policy_file"))
@@ -274,6 +275,7 @@ def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     Each row: activity, task fingerprint, features, model, quality label, cost and
     basis, evidence grade. runscore itself is not a learned router.
     """
+    refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")
     rep = engine.router_rows(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
     _report_problems(rep, kw.get("policy_file"))

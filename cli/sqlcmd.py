@@ -12,7 +12,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
-from runscore.cli.options import refuse_stdin_twice
+from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.engine.errors import CannotAccess, UsageError
 from runscore.engine.history import atomic_write, require_path
 from runscore.engine.packs import effectiveness, pipeline
@@ -101,7 +101,10 @@ def sql_cmd(
     schema: bool,
     version: str | None,
 ) -> None:
-    refuse_stdin_twice(click.get_current_context(), "events")
+    ctx = click.get_current_context()
+    refuse_empty(ctx, "events")
+    refuse_empty(ctx, "out_path", kind="file")  # was said once the query had run
+    refuse_stdin_twice(ctx, "events")
     # What the arguments get wrong is said before any file is read: these were said
     # after the pipeline history was read and the query had run.
     if schema and query:

@@ -46,6 +46,26 @@ CASES = [
     ("recommend", ["", "--history", "h.jsonl"], _empty("the team file")),
     ("recommend", [TEAM, "--history", ""], HISTORY),
     ("history check", [""], HISTORY),
+    ("history repair", [""], HISTORY),
+    # the input paths: ": no such file or directory" among the inputs, exit 3
+    ("extract", [""], _empty("PATHS", "file or folder")),
+    ("extract", [EVENTS, ""], _empty("PATHS", "file or folder")),
+    ("pipeline", ["", "--no-history"], _empty("TASKS", "file or folder")),
+    ("pipeline", [TASKS, "--plans", "", "--no-history"], _empty("--plans", "file or folder")),
+    ("routes report", [""], _empty("PATHS", "file or folder")),
+    ("routes report", ["report", EPISODES, ""], _empty("PATHS", "file or folder")),
+    ("routes export-router-rows", ["export-router-rows", ""], _empty("PATHS", "file or folder")),
+    ("plugin score", ["", "--no-history"], _empty("ROOTS", "file or folder")),
+    # scored, then "error: No such file or directory"
+    ("plugin score", [SKILLS, "--no-history", "--out", ""], _empty("--out", "folder")),
+    ("plugin rank", [""], _empty("ROOTS", "file or folder")),
+    # the event views were left empty, exit 0
+    ("sql", ["SELECT 1", "--events", ""], _empty("--events", "file or folder")),
+    # said once the query had run (": cannot write the result")
+    ("sql", ["SELECT 1", "--output", ""], _empty("--output")),
+    ("export", ["--to", "x.parquet", "--events", ""], _empty("--events", "file or folder")),
+    # ": export writes FILE.parquet or FILE.duckdb"
+    ("export", ["--to", ""], _empty("--to")),
     ("nightly", ["--root", "ROOT", "--out", ""], _empty("--out", "folder")),
     # each project's step failed (exit 1)
     ("nightly", ["--root", "ROOT", "--out", "OUT", "--history", ""], _empty("--history")),
@@ -63,7 +83,7 @@ def test_an_empty_path_is_a_usage_error(
     # run_cli runs in tmp_path; ROOT is a project with run logs for the nightly job
     shutil.copytree(REPO / "examples" / "project" / ".archeflow", tmp_path / "ROOT" / ".archeflow")
     before = sorted(tmp_path.rglob("*"))
-    name = "routes" if command == "routes report" else command
+    name = "routes" if command.startswith("routes ") else command
     r = run_cli(*name.split(), *args)
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == f"error: {message} (see 'cli {command} --help')\n"
