@@ -16,7 +16,9 @@ from runscore.cli.options import (
     refuse_together,
 )
 from runscore.cli.output import note
+from runscore.engine import sources
 from runscore.engine.packs import effectiveness
+from runscore.engine.quoting import quote
 
 
 class _Progress:
@@ -123,22 +125,21 @@ def extract_cmd(
     if fmt == "json":
         click.echo(json.dumps(summary, ensure_ascii=False))
     for x in result.excluded:
-        note(f"{x['file']}: {x['reason']}")
+        note(f"{_at(x)}: {x['reason']}")
     # As when no other file is read (then nothing read, exit 3): said, but not rejected.
     for x in result.no_lines:
-        note(f"{x['file']}: {x['reason']}")
+        note(f"{_at(x)}: {x['reason']}")
     for s in result.skipped_lines:
-        note(f"{s['file']}{':' + str(s['line']) if s['line'] else ''}: {s['reason']}")
+        note(f"{_at(s)}: {s['reason']}")
     for u in result.unreadable:
-        note(f"{u['file']}: {u['reason']}")
+        note(f"{_at(u)}: {u['reason']}")
+    # `warning: file:line: reason`, as pipeline, plugin and nightly say theirs
+    _listed(f"warning: {_at(w)}: {w['reason']}" for w in result.warnings)
     _listed(
-        # `warning: file:line: reason`, as pipeline, plugin and nightly say theirs
-        f"warning: {w['file']}{':' + str(w['line']) if w['line'] else ''}: {w['reason']}"
-        for w in result.warnings
+        f"run {quote(r)}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete
     )
-    _listed(f"run {r}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete)
     _listed(
-        f"run {inv['run_id']}: invalid: {inv['reason']} ({', '.join(inv['locations'])})"
+        f"run {quote(inv['run_id'])}: invalid: {inv['reason']} ({', '.join(inv['locations'])})"
         for inv in result.invalid
     )
     written = (
@@ -163,6 +164,11 @@ def extract_cmd(
         note(f"{unsaved[0]}: {unsaved[1]}")
     if result.rejected or result.manifest_error is not None:
         click.get_current_context().exit(ExitCode.PARTIAL)
+
+
+def _at(x: dict[str, Any]) -> str:
+    """``file:line`` (``file`` for a whole file) as ``sources.LineIssue`` writes it."""
+    return sources.LineIssue(str(x["file"]), int(x.get("line") or 0), "").location()
 
 
 #: How many of each kind (warnings, incomplete runs, invalid runs) the text summary lists.

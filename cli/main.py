@@ -377,9 +377,11 @@ def log_level() -> str | None:
     if not level:
         return None
     if not isinstance(logging.getLevelName(level), int):
+        from runscore.engine.quoting import quote  # local: only when there is an error to say
+
         raise UsageError(
             f"{LOG_ENV} must be a logging level (debug, info, warning, error, critical), "
-            f"not {raw!r}"
+            f"not {quote(raw)}"
         )
     return level
 

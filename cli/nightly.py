@@ -22,6 +22,8 @@ from runscore.cli.options import SECONDS, lock_timeout_option, refuse_without
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 
 # --------------------------------------------------------------------------- markdown
 
@@ -55,7 +57,8 @@ def _diag(pack: str, d: Mapping[str, Any]) -> nightly.Diagnostic:
     """A pipeline diagnostic (``Diagnostic.as_dict()``) as the run log's, with its file and
     line apart, as the plugin and routes packs give theirs."""
     if d["file"] is None:  # about a pipeline, not a place in a file
-        where = f"pipeline {d['pipeline_id']}: " if d["pipeline_id"] is not None else ""
+        # quoted as `pipeline` quotes it (rs_quote): the id was written bare here
+        where = f"pipeline {quote(d['pipeline_id'])}: " if d["pipeline_id"] is not None else ""
         return nightly.Diagnostic("pack", "", 0, f"{pack}: {where}{d['reason']}")
     return nightly.Diagnostic("pack", d["file"], d["line"] or 0, f"{pack}: {d['reason']}")
 
@@ -251,7 +254,7 @@ def nightly_cmd(
     # As `pipeline`, `plugin` and the run log say them; they were in the run log only.
     warnings = res.all_warnings
     for d in warnings:
-        run = f" (run {d.run_id})" if d.run_id is not None else ""
+        run = f" (run {quote(d.run_id)})" if d.run_id is not None else ""
         output.note(f"warning: {d.text()}{run}")
     scored = sum(len(s.runs_scored) for s in res.scopes)
     incomplete = sum(len(s.incomplete) for s in res.scopes)
@@ -313,7 +316,9 @@ def _history_path(history_arg: str | None, history_opt: str | None) -> str:
     """HISTORY or --history (the spelling every other command uses), not two files."""
     if history_arg is not None and history_opt is not None and history_arg != history_opt:
         raise click.UsageError(
-            f"two history files given: {history_arg!r} and --history {history_opt!r}"
+            # paths, as every message writes one: whole, quoted only if they need it
+            f"two history files given: {quote_path(history_arg)} and --history "
+            f"{quote_path(history_opt)}"
         )
     if history_arg is not None:
         return history_arg

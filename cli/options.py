@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from runscore.engine.quoting import quote
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,7 +35,7 @@ class Seconds(click.types.FloatParamType):
         except (TypeError, ValueError):
             seconds = math.nan
         if not (math.isfinite(seconds) and seconds >= 0):
-            self.fail(f"{value!r} is not a finite number of seconds, 0 or more", param, ctx)
+            self.fail(f"{quote(value)} is not a finite number of seconds, 0 or more", param, ctx)
         return seconds + 0.0  # -0.0 is 0.0
 
 

@@ -21,6 +21,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 import click
+from runscore.engine.quoting import quote
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -714,7 +715,7 @@ def write(
     elif fmt == "table":
         text = to_table(data, columns, writers)
     else:
-        raise click.UsageError(f"unknown format {fmt!r}")
+        raise click.UsageError(f"unknown format {quote(fmt)}")
     click.echo(text, nl=False, file=stream or sys.stdout)
 
 

@@ -12,6 +12,7 @@ import weakref
 
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import UsageError
+from runscore.engine.quoting import quote
 
 DEFAULT_MEMORY_LIMIT = "1200MB"
 #: The user's DuckDB thread count; when set, it is the count every connection runs.
@@ -27,7 +28,7 @@ def env_count(name: str, unit: str) -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or int(raw) < 1:
-        raise UsageError(f"{name} must be a whole number of {unit} (1 or more), not {raw!r}")
+        raise UsageError(f"{name} must be a whole number of {unit} (1 or more), not {quote(raw)}")
     return int(raw)
 
 
@@ -67,7 +68,7 @@ def env_memory_limit() -> str:
         return DEFAULT_MEMORY_LIMIT
     why = _memory_limit_error(raw)
     if why is not None:
-        raise UsageError(f"{MEMORY_ENV}={raw!r} is not a memory limit DuckDB takes: {why}")
+        raise UsageError(f"{MEMORY_ENV}={quote(raw)} is not a memory limit DuckDB takes: {why}")
     return raw
 
 

@@ -34,6 +34,7 @@ from typing import Any
 
 from runscore.engine import notes, sources
 from runscore.engine.errors import CannotAccess, HistoryError, LockTimeout, UsageError
+from runscore.engine.quoting import path as quote_path
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
 #: two writes leaves only whole groups behind.
@@ -42,7 +43,7 @@ WRITE_CHUNK = 1 << 20
 
 def _check_not_symlink(path: str) -> None:
     if os.path.islink(path):
-        raise HistoryError(f"{path}: refusing to write through a symlink")
+        raise HistoryError(f"{quote_path(path)}: refusing to write through a symlink")
 
 
 #: Bytes of a history's start read to tell what it is (``sources.whole_file_problem``).
@@ -55,7 +56,7 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         # Plain lines after a gzip stream make the whole file unreadable to gzip and to
         # runscore alike (which skips a compressed file whole): every record would be lost.
         raise UsageError(
-            f"{path}: {packed}-compressed: runscore appends only to a plain JSONL history "
+            f"{quote_path(path)}: {packed}-compressed: runscore appends only to a plain JSONL history "
             "(decompress it first)"
         )
     encoding = sources.foreign_encoding(head)
@@ -63,7 +64,7 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         # The same for UTF-8 lines after UTF-16 or UTF-32 ones (a history saved by an
         # editor or a shell redirect that writes UTF-16): the readers skip it whole.
         raise UsageError(
-            f"{path}: "
+            f"{quote_path(path)}: "
             + sources.encoding_reason(*encoding, "runscore appends only to a UTF-8 JSONL history")
         )
 
@@ -96,16 +97,18 @@ def check_appendable(path: str) -> None:
     are thrown away."""
     require_utf8_name(path)
     if os.path.islink(path):
-        raise UsageError(f"{path}: refusing to write through a symlink")
+        raise UsageError(f"{quote_path(path)}: refusing to write through a symlink")
     if not os.path.exists(path):
         return
     if not os.path.isfile(path):  # a folder or a FIFO where the history belongs
-        raise UsageError(f"{path}: the history is not a regular file")
+        raise UsageError(f"{quote_path(path)}: the history is not a regular file")
     try:
         with open(path, "rb") as f:
             head = f.read(_HEAD_BYTES)
     except OSError as e:
-        raise CannotAccess(f"{path}: cannot read the history: {e.strerror or e}") from None
+        raise CannotAccess(
+            f"{quote_path(path)}: cannot read the history: {e.strerror or e}"
+        ) from None
     _refuse_unreadable(path, head)
 
 
@@ -121,7 +124,7 @@ def check_writable(path: str) -> None:
     check_appendable(path)
     lock = lock_file(path)
     if os.path.islink(lock):
-        raise UsageError(f"{lock}: refusing to lock the history through a symlink")
+        raise UsageError(f"{quote_path(lock)}: refusing to lock the history through a symlink")
     missing = False
     for p, flags, what in (
         (path, os.O_WRONLY | os.O_APPEND, "cannot append to the history"),
@@ -135,7 +138,7 @@ def check_writable(path: str) -> None:
             missing = True  # to be made: said below, of the folder
             continue
         except OSError as e:
-            raise CannotAccess(f"{p}: {what}: {e.strerror or e}") from None
+            raise CannotAccess(f"{quote_path(p)}: {what}: {e.strerror or e}") from None
         os.close(fd)
     if not missing:
         return
@@ -143,12 +146,12 @@ def check_writable(path: str) -> None:
     while not os.path.lexists(folder):
         folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
-        raise CannotAccess(f"{folder}: a file where a folder is needed")
+        raise CannotAccess(f"{quote_path(folder)}: a file where a folder is needed")
     try:
         fd, probe = tempfile.mkstemp(prefix=".runscore-probe-", dir=folder)
     except OSError as e:
         raise CannotAccess(
-            f"{folder}: cannot make the history {path} there: {e.strerror or e}"
+            f"{quote_path(folder)}: cannot make the history {path} there: {e.strerror or e}"
         ) from None
     os.close(fd)
     os.unlink(probe)
@@ -192,7 +195,8 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                     holder = lock_holder(fd)
                     pid = "" if holder is None else f" (PID {holder})"
                     raise LockTimeout(
-                        f"{path}: another runscore process{pid} holds the {what} lock", holder
+                        f"{quote_path(path)}: another runscore process{pid} holds the {what} lock",
+                        holder,
                     ) from None
                 time.sleep(0.05)
         _undo_cut_write(path, fd)
@@ -283,7 +287,7 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
             except OSError as e:
                 # Left noted: appending after a cut write would make its bytes a bad line.
                 raise CannotAccess(
-                    f"{path}: cannot undo an append that was cut short: {e.strerror or e}"
+                    f"{quote_path(path)}: cannot undo an append that was cut short: {e.strerror or e}"
                 ) from None
             finally:
                 os.close(fd)
@@ -347,7 +351,7 @@ def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) ->
             continue  # gone meanwhile, or not ours to remove: nothing to say
         removed.append(tmp)
         say(
-            f"{tmp}: removed: a temporary file of runscore process {pid}, "
+            f"{quote_path(tmp)}: removed: a temporary file of runscore process {pid}, "
             "which ended before it finished (killed)"
         )
     return removed
@@ -415,10 +419,12 @@ def append_groups(
     try:
         fd = os.open(path, flags, 0o666)  # less the umask (see ``locked``)
     except OSError as e:
-        raise CannotAccess(f"{path}: cannot append to the history: {e.strerror or e}") from None
+        raise CannotAccess(
+            f"{quote_path(path)}: cannot append to the history: {e.strerror or e}"
+        ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UsageError(f"{path}: the history is not a regular file")
+        raise UsageError(f"{quote_path(path)}: the history is not a regular file")
     written = 0
     size = -1
     lock_fd = -1
@@ -475,7 +481,7 @@ def append_groups(
                 os.ftruncate(fd, size)
                 _note_write(lock_fd, b"")
         why = e.strerror or str(e)  # the kernel's write error names no file
-        raise CannotAccess(f"{path}: cannot append to the history: {why}") from e
+        raise CannotAccess(f"{quote_path(path)}: cannot append to the history: {why}") from e
     finally:
         os.close(fd)
         if lock_fd >= 0:

@@ -35,6 +35,8 @@ from typing import Any, BinaryIO
 from runscore.engine import history
 from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
+from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue, listed
 
 
@@ -101,9 +103,9 @@ class RepairResult:
 def _require_file(path: str) -> None:
     history.require_path(path, "the history")
     if not os.path.lexists(path):
-        raise NothingReadable(f"{path}: no such history file")
+        raise NothingReadable(f"{quote_path(path)}: no such history file")
     if os.path.isdir(path):
-        raise UsageError(f"{path}: the history must be a file, not a directory")
+        raise UsageError(f"{quote_path(path)}: the history must be a file, not a directory")
 
 
 def check(path: str | os.PathLike[str]) -> CheckResult:
@@ -190,7 +192,7 @@ def check(path: str | os.PathLike[str]) -> CheckResult:
     _torn_tail(path, result)
     for s, n in load.unknown_versions().items():
         result.notes.append(
-            f"{n} line(s) of scoring version {s!r}, unknown to this runscore: kept, not reported"
+            f"{n} line(s) of scoring version {quote(s)}, unknown to this runscore: kept, not reported"
         )
     if result.legacy:
         result.notes.append(
@@ -298,7 +300,7 @@ def repair(
         raise UsageError("give either --out or --in-place, not both")
     _require_file(path)
     if os.path.islink(path) and in_place:
-        raise UsageError(f"{path}: refusing to rewrite a history through a symlink")
+        raise UsageError(f"{quote_path(path)}: refusing to rewrite a history through a symlink")
     if not in_place:
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):
@@ -362,7 +364,9 @@ def _copy_to_backup(path: str, backup: str) -> None:
         # A full disk: half a backup is none (and shutil names the history, or no file)
         _unlink(tmp)
         why = e.strerror or str(e)
-        raise CannotAccess(f"{path}: cannot copy it to its backup {backup}: {why}") from e
+        raise CannotAccess(
+            f"{quote_path(path)}: cannot copy it to its backup {backup}: {why}"
+        ) from e
     except BaseException:
         _unlink(tmp)
         raise

@@ -85,6 +85,8 @@ from runscore.engine.errors import (
 )
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 
 #: Default output folder (relative to the current directory, like the history default).
 DEFAULT_OUT = os.path.join(".archeflow", "reports", "nightly")
@@ -118,7 +120,8 @@ class Diagnostic:
     def location(self) -> str:
         if not self.file:
             return ""
-        return f"{self.file}:{self.line}" if self.line > 0 else self.file
+        file = quote_path(self.file)  # as sources.LineIssue.location writes it
+        return f"{file}:{self.line}" if self.line > 0 else file
 
     def text(self) -> str:
         loc = self.location()
@@ -405,7 +408,7 @@ def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
             raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--date {text!r} is not a date in YYYY-MM-DD form") from None
+        raise UsageError(f"--date {quote(text)} is not a date in YYYY-MM-DD form") from None
 
 
 def safe_name(text: str, fallback: str) -> str:
@@ -1111,7 +1114,7 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
                 "invalid_run",
                 file or first,
                 int(line) if line.isdigit() else 0,
-                f"run {inv['run_id']!r} not scored: {inv['reason']} ({locs})",
+                f"run {quote(inv['run_id'])} not scored: {inv['reason']} ({locs})",
                 run_id=str(inv["run_id"]),
             )
         )

@@ -23,6 +23,7 @@ from typing import Any
 import pyarrow as pa
 import yaml
 from runscore.engine import sources, yaml_keys
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
 
 SKILL_FILE = "SKILL.md"
@@ -397,7 +398,7 @@ def split_frontmatter(
     problems = [
         (
             1 + line,
-            f"frontmatter key {key!r} is given twice (first on line {1 + first}); YAML "
+            f"frontmatter key {quote(key)} is given twice (first on line {1 + first}); YAML "
             "requires keys to be unique: the last value is read",
         )
         for line, key, first in duplicates

@@ -4,7 +4,7 @@ The same rule as SQL's ``rs_quote`` (``sql/common/v1/000_quote.sql``), which the
 SQL messages use, so that a value reads alike wherever a message comes from: its JSON text
 (as DuckDB's ``to_json`` writes it), a character that shows blank or not at all written
 ``\\uXXXX``, and a text longer than 80 characters visibly cut (``"abc…"``). A test holds
-the two to the same output.
+the two to the same output. ``path`` is the rule for a path before ``:line: reason``.
 """
 
 from __future__ import annotations
@@ -48,3 +48,18 @@ def _head(text: str) -> str:
 def quote(value: Any) -> str:
     """``value`` as a message quotes it: ``"docs"``, ``1.5``, ``"PASS\\u00a042/42"``."""
     return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _cut(_json_text(value)))
+
+
+#: What a path is quoted for: a character that cannot be seen, or that would break or
+#: steer the line (a control character, C1 too), or one that shows blank (``_UNSEEN``).
+_UNSAFE_IN_PATH = re.compile("[\x00-\x1f\x7f-\x9f]|" + _UNSEEN.pattern)
+
+
+def path(name: str) -> str:
+    """A file's path as the ``file:line: reason`` of a message writes it: as it is, so that
+    ``file:line:`` output and the tools that parse it keep working, unless it holds a
+    character that ``_UNSAFE_IN_PATH`` finds or starts with ``"``; then quoted as ``quote``
+    quotes a value (``"a\\tb.jsonl":3: ...``), but never cut: a cut path names no file."""
+    if not name.startswith('"') and not _UNSAFE_IN_PATH.search(name):
+        return name
+    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _json_text(name))

@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
-from runscore.engine import db, duck
+from runscore.engine import db, duck, quoting
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
@@ -86,7 +86,10 @@ class LineIssue:
     reason: str
 
     def location(self) -> str:
-        return f"{self.file}:{self.line}" if self.line > 0 else self.file
+        # A path that holds a control or blank-looking character is quoted (quoting.path);
+        # any other is written as it is, for the tools that parse `file:line:`.
+        file = quoting.path(self.file)
+        return f"{file}:{self.line}" if self.line > 0 else file
 
     def as_dict(self) -> dict[str, object]:
         return {"file": self.file, "line": self.line, "reason": self.reason}

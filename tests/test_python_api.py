@@ -94,7 +94,7 @@ def test_invalid_runs_are_problems_at_their_first_location(tmp_path: Path) -> No
     assert (p.file, p.line, p.reason) == (
         "a.jsonl",
         4,
-        "run 'r9' not scored: two run.complete (a.jsonl:4, b:7)",
+        'run "r9" not scored: two run.complete (a.jsonl:4, b:7)',
     )
 
 

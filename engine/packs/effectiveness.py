@@ -33,6 +33,7 @@ from runscore.engine.errors import (
     UsageError,
 )
 from runscore.engine.packs import effectiveness_cache
+from runscore.engine.quoting import quote
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -167,7 +168,7 @@ class ExtractResult:
                 sources.LineIssue(
                     file or (locs[0] if locs else ""),
                     int(line) if line.isdigit() else 0,
-                    f"run {inv['run_id']!r} not scored: {inv['reason']} ({', '.join(locs)})",
+                    f"run {quote(inv['run_id'])} not scored: {inv['reason']} ({', '.join(locs)})",
                 )
             )
         return out
@@ -213,7 +214,7 @@ def _now_iso() -> str:
 def _check_version(version: str) -> None:
     if version not in sqlpack.versions(PACK):
         raise UsageError(
-            f"unknown scoring version {version!r} (have: {', '.join(sqlpack.versions(PACK))})"
+            f"unknown scoring version {quote(version)} (have: {', '.join(sqlpack.versions(PACK))})"
         )
 
 

@@ -42,6 +42,7 @@ from runscore import __version__
 from runscore.engine import duck, filedigest, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError, interrupted
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
 
 log = logging.getLogger("runscore.cache")
@@ -83,10 +84,10 @@ def settings() -> Settings:
     elif raw in ("off", "0", "false", "no"):
         enabled = False
     else:
-        raise UsageError(f"{CACHE_ENV} must be on or off, not {raw!r}")
+        raise UsageError(f"{CACHE_ENV} must be on or off, not {quote(raw)}")
     m = os.environ.get(MIN_LINES_ENV, "").strip()
     if m and not m.isdigit():
-        raise UsageError(f"{MIN_LINES_ENV} must be a whole number of lines, not {m!r}")
+        raise UsageError(f"{MIN_LINES_ENV} must be a whole number of lines, not {quote(m)}")
     return Settings(enabled, int(m) if m else DEFAULT_MIN_LINES)
 
 

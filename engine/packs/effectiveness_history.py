@@ -42,6 +42,8 @@ from runscore.engine.errors import (
     interrupted,
 )
 from runscore.engine.packs import effectiveness, effectiveness_cache
+from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
 
 if TYPE_CHECKING:
@@ -151,7 +153,7 @@ def parse_version_option(requested: str | None, *, allow_all: bool = True) -> st
     v = requested if requested in known else sql_version_of(requested)
     if v is None or v not in known:
         have = ", ".join(known + (["all"] if allow_all else []))
-        raise UsageError(f"unknown scoring version {requested!r} (have: {have})")
+        raise UsageError(f"unknown scoring version {quote(requested)} (have: {have})")
     return v
 
 
@@ -442,7 +444,7 @@ def _notes_for(load: HistoryLoad) -> list[str]:
         notes.append(f"no effectiveness history at {load.path}; run `runscore extract` first")
     for s, n in load.unknown_versions().items():
         notes.append(
-            f"{load.path}: {n} line(s) of scoring version {s!r} ignored "
+            f"{load.path}: {n} line(s) of scoring version {quote(s)} ignored "
             f"(this runscore knows {', '.join(scoring_version_of(v) for v in report_versions())})"
         )
     return notes
@@ -655,7 +657,7 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
         raise yaml.constructor.ConstructorError(
             None,
             None,
-            f"duplicate key {key!r} (first on line {first + 1}; YAML keeps only the last)",
+            f"duplicate key {quote(key)} (first on line {first + 1}; YAML keeps only the last)",
             mark,
         )
     keys = []
@@ -672,16 +674,17 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError."""
     p = os.fspath(path)
     history.require_path(p, "the team file")  # Path("") is the folder "."
+    shown = quote_path(p)  # as a file:line: prefix writes a path
     try:
         text = Path(p).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{p}: team file not found") from None
+        raise UsageError(f"{shown}: team file not found") from None
     except IsADirectoryError:
-        raise UsageError(f"{p}: a team file must be a file, not a directory") from None
+        raise UsageError(f"{shown}: a team file must be a file, not a directory") from None
     except UnicodeDecodeError as e:
-        raise UsageError(f"{p}: not UTF-8 text (byte {e.start + 1})") from None
+        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
-        raise CannotAccess(f"{p}: cannot read: {e.strerror or e}") from None
+        raise CannotAccess(f"{shown}: cannot read: {e.strerror or e}") from None
     import yaml  # local: only team files are YAML (~14 ms of every report's start)
 
     try:
@@ -690,9 +693,11 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UsageError(f"{p}{where}: not valid YAML: {problem}") from None
+        raise UsageError(f"{shown}{where}: not valid YAML: {problem}") from None
     if not isinstance(doc, dict):
-        raise UsageError(f"{p}: a team file must be a YAML mapping (name, plan, do, check, ...)")
+        raise UsageError(
+            f"{shown}: a team file must be a YAML mapping (name, plan, do, check, ...)"
+        )
     # Keys other than the members' are ArcheFlow's own (description, exit, max_cycles, ...)
     # and are not read; one that is a near miss of a member key is a typo whose members
     # would be dropped without a word.
@@ -702,7 +707,7 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         near = difflib.get_close_matches(key.lower(), _MEMBER_KEYS, n=1, cutoff=0.75)
         if near:
             raise UsageError(
-                f"{p}:{line}: unknown key {key!r} (did you mean {near[0]!r}?): its "
+                f"{shown}:{line}: unknown key {quote(key)} (did you mean {quote(near[0])}?): its "
                 "archetypes would not be read"
             )
 
@@ -710,14 +715,14 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
 
     def name_of(v: Any, where: str) -> str:
         if not isinstance(v, str) or not v.strip():
-            raise UsageError(f"{p}: {where}: expected an archetype name, got {v!r}")
+            raise UsageError(f"{shown}: {where}: expected an archetype name, got {quote(v)}")
         return v
 
     def model_of(v: Any, where: str) -> str | None:
         if v is None:
             return None
         if not isinstance(v, str):
-            raise UsageError(f"{p}: {where}: expected a model name, got {v!r}")
+            raise UsageError(f"{shown}: {where}: expected a model name, got {quote(v)}")
         return v
 
     for phase in _PHASES:
@@ -726,14 +731,14 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
             continue
         items = [val] if isinstance(val, str) else val
         if not isinstance(items, list):
-            raise UsageError(f"{p}: {phase}: expected a list of archetype names")
+            raise UsageError(f"{shown}: {phase}: expected a list of archetype names")
         for i, item in enumerate(items):
             entries.append((name_of(item, f"{phase}[{i}]"), phase, None))
 
     arch = doc.get("archetypes")
     if arch is not None:
         if not isinstance(arch, list):
-            raise UsageError(f"{p}: archetypes: expected a list")
+            raise UsageError(f"{shown}: archetypes: expected a list")
         for i, item in enumerate(arch):
             where = f"archetypes[{i}]"
             if isinstance(item, dict):
@@ -751,19 +756,19 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     overrides = doc.get("model_overrides")
     if overrides is not None:
         if not isinstance(overrides, dict):
-            raise UsageError(f"{p}: model_overrides: expected a mapping archetype: model")
+            raise UsageError(f"{shown}: model_overrides: expected a mapping archetype: model")
         for k, m in overrides.items():
             entries.append(
                 (
                     name_of(k, "model_overrides key"),
                     "model_overrides",
-                    model_of(m, f"model_overrides.{k}"),
+                    model_of(m, f"model_overrides[{quote(k)}]"),
                 )
             )
 
     if not entries:
         raise UsageError(
-            f"{p}: names no archetype (expected plan, do, check, archetypes or model_overrides)"
+            f"{shown}: names no archetype (expected plan, do, check, archetypes or model_overrides)"
         )
     name = doc.get("name")
     return Team(p, None if name is None else str(name), tuple(entries))

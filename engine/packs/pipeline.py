@@ -32,6 +32,8 @@ import pyarrow as pa
 from runscore.engine import db, duck, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue, SourceFile
 
 PACK = "pipeline"
@@ -145,7 +147,8 @@ class Diagnostic:
             if self.pipeline_id is None:
                 return "input"
             return f"pipeline {self.pipeline_quoted or self.pipeline_id}"
-        return f"{self.file}:{self.line}" if self.line else self.file
+        file = quote_path(self.file)  # as sources.LineIssue.location writes it
+        return f"{file}:{self.line}" if self.line else file
 
     def __str__(self) -> str:
         return f"{self.location()}: {self.reason}"
@@ -284,7 +287,7 @@ def parse_date(text: str) -> dt.date:
             raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--date {text!r} is not a date in YYYY-MM-DD form") from None
+        raise UsageError(f"--date {quote(text)} is not a date in YYYY-MM-DD form") from None
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -660,7 +663,7 @@ def history_report(
     """Verdict counts and dimension averages per period, from the pipeline history."""
     path = os.fspath(path)
     if period not in PERIODS:
-        raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {period!r}")
+        raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {quote(period)}")
     params = {"scoring_version": scoring_version, "period": period}
     con, errors = _load_history(path, params, require_readable=True)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_trend"), params)

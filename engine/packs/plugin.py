@@ -35,6 +35,9 @@ from runscore.engine.sources import LineIssue, SourceFile
 PACK = "plugin"
 VERSION = "v1"
 SCORING_VERSION = f"{PACK}/{VERSION}"
+#: The version of the shared SQL (``sql/common``) this version's files call: ``rs_quote``,
+#: the quote of an input value in a message, the same in every pack (one definition).
+COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "plugins.jsonl")
 
 JUDGE_COLUMNS = {"skill": "JSON", "judge": "JSON", "scores": "JSON"}
@@ -262,6 +265,7 @@ def evaluate(
     )
     _load_arrow(con, "plugin_path_keys", _path_keys(con, scan.features))
 
+    sqlpack.run_common(con, COMMON_VERSION)  # rs_quote: 020's and 200's messages
     sqlpack.run_range(con, PACK, VERSION, *_SCORE_STAGE)
     _load_arrow(con, "plugin_cp", _clopper_pearson_table(con))
     sqlpack.run_range(con, PACK, VERSION, *_REPORT_STAGE)

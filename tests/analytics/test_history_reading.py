@@ -46,7 +46,7 @@ def test_current_line_per_run_archetype_version(write_history, make_record) -> N
     rep = eh.report(hist)
     assert rep.table.column("avg_composite").to_pylist() == [0.35]
     assert rep.notes == [
-        f"{hist}: 1 line(s) of scoring version 'effectiveness/v9' ignored "
+        f'{hist}: 1 line(s) of scoring version "effectiveness/v9" ignored '
         "(this runscore knows archeflow-legacy, effectiveness/v1)"
     ]
 
@@ -124,14 +124,14 @@ def test_bad_options(run_cli) -> None:
     assert run_cli("report", "--window", "0").exit_code == 2
     r = run_cli("report", "--sql-version", "v7")
     assert r.exit_code == 2 and r.stderr == (
-        "error: unknown scoring version 'v7' (have: archeflow-legacy, v1, all) "
+        'error: unknown scoring version "v7" (have: archeflow-legacy, v1, all) '
         "(see 'cli report --help')\n"
     )
     # `all` is report's only: the commands that refuse it do not offer it
     for cmd in (("summary",), ("recommend", "t.yaml"), ("sql", "SELECT 1")):
         r = run_cli(*cmd, "--sql-version", "v7")
         assert r.exit_code == 2 and r.stderr == (
-            "error: unknown scoring version 'v7' (have: archeflow-legacy, v1) "
+            'error: unknown scoring version "v7" (have: archeflow-legacy, v1) '
             f"(see 'cli {cmd[0]} --help')\n"
         ), cmd
     r = run_cli("recommend", "t.yaml", "--sql-version", "all")

@@ -331,7 +331,7 @@ def test_a_version_without_lines_is_said_as_report_says_it(
         ("check: [guardian]\nmodel_overrides: [sonnet]\n", "model_overrides: expected a mapping"),
         (
             "check: [guardian]\nmodel_overrides: {guardian: 3}\n",
-            "model_overrides.guardian: expected a model name, got 3",
+            'model_overrides["guardian"]: expected a model name, got 3',
         ),
         ("archetypes: [{model: opus}]\n", "archetypes[0].name: expected an archetype name"),
         ("check: ['  ']\n", "check[0]: expected an archetype name"),
@@ -354,28 +354,28 @@ def test_bad_team_files_are_usage_errors(tmp_path: Path, run_cli, text: str, mes
         # YAML keeps only the last of two equal keys: guardian was dropped without a word.
         (
             "name: t\ncheck: [guardian]\ndo: [maker]\ncheck: [sage]\n",
-            ":4:1: not valid YAML: duplicate key 'check' (first on line 2; YAML keeps only "
+            ':4:1: not valid YAML: duplicate key "check" (first on line 2; YAML keeps only '
             "the last)",
         ),
         (
             "check: [guardian]\nmodel_overrides:\n  guardian: opus\n  guardian: haiku\n",
-            ":4:3: not valid YAML: duplicate key 'guardian' (first on line 3; YAML keeps only "
+            ':4:3: not valid YAML: duplicate key "guardian" (first on line 3; YAML keeps only '
             "the last)",
         ),
         # A misspelt member key was read as one of ArcheFlow's other keys: its members
         # were no team's.
         (
             "name: t\nplan: [explorer]\nchek: [guardian, sage]\n",
-            ":3: unknown key 'chek' (did you mean 'check'?): its archetypes would not be read",
+            ':3: unknown key "chek" (did you mean "check"?): its archetypes would not be read',
         ),
         (
             "check: [guardian]\nmodel_override: {guardian: opus}\n",
-            ":2: unknown key 'model_override' (did you mean 'model_overrides'?): its "
+            ':2: unknown key "model_override" (did you mean "model_overrides"?): its '
             "archetypes would not be read",
         ),
         (
             "Check: [guardian]\nplan: [explorer]\n",
-            ":1: unknown key 'Check' (did you mean 'check'?): its archetypes would not be read",
+            ':1: unknown key "Check" (did you mean "check"?): its archetypes would not be read',
         ),
     ],
 )

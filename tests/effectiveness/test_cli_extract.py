@@ -668,9 +668,9 @@ def test_text_summary_names_the_runs_and_lines_it_counts(run_cli: Run, tmp_path:
     assert r.stderr.splitlines() == [
         "warning: in.jsonl:3: run.complete ts 'last tuesday' is not an ISO-8601 time: "
         "the run's time is unknown",
-        *(f"run open-{i:02d}: incomplete: no run.complete event" for i in range(20)),
+        *(f'run "open-{i:02d}": incomplete: no run.complete event' for i in range(20)),
         "… and 2 more (--format json lists them all)",
-        "run bad: invalid: conflicting duplicate events for seq 1 (in.jsonl:4, in.jsonl:5)",
+        'run "bad": invalid: conflicting duplicate events for seq 1 (in.jsonl:4, in.jsonl:5)',
         "1 run(s) scored, 1 record(s) written to h.jsonl; 0 already scored, 22 incomplete, "
         "1 invalid, 0 line(s) skipped, 1 warning(s), 0 unchanged file(s) not re-read",
     ]

@@ -201,7 +201,8 @@ def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
     res = run_cli("recommend", "t\nq.yaml")
     assert (res.exit_code, res.stderr) == (
         2,
-        "error: t\\nq.yaml: team file not found (see 'cli recommend --help')\n",
+        # a path that holds a line break is quoted, as a value is
+        "error: \"t\\nq.yaml\": team file not found (see 'cli recommend --help')\n",
     )
     # DuckDB's message has lines of its own ("Candidate bindings: ..."): `sql` joins them
     res = run_cli("sql", "SELECT nosuch FROM history")
@@ -218,7 +219,7 @@ def test_the_list_of_unreadable_inputs_keeps_one_line_each(run_cli: Any) -> None
     assert res.exit_code == 3
     assert res.stderr.splitlines() == [
         "error: no task snapshot file could be read:",
-        "  x\\ny.jsonl: no such file or directory",
+        '  "x\\ny.jsonl": no such file or directory',
         "  missing.jsonl: no such file or directory",
     ]
 
@@ -235,15 +236,15 @@ def test_a_line_break_in_a_listed_input_never_forges_another(run_cli: Any, tmp_p
     assert (res.exit_code, res.stdout) == (3, "")
     assert res.stderr.splitlines() == [
         "error: no usable task snapshot in the input:",
-        "  t/b\\n  forged.jsonl:9: bad.jsonl:1: no pipeline id (pipelineId or metadata.pipelineId)",
-        "  t/a\\n  forged.jsonl:9: bad.jsonl: empty (no task snapshots)",
+        '  "t/b\\n  forged.jsonl:9: bad.jsonl":1: no pipeline id (pipelineId or metadata.pipelineId)',
+        '  "t/a\\n  forged.jsonl:9: bad.jsonl": empty (no task snapshots)',
     ]
     res = run_cli("pipeline", f"gone{forged}", "--no-history")
     assert (res.exit_code, res.stderr.splitlines()) == (
         3,
         [
             "error: no task snapshot file could be read:",
-            "  gone\\n  forged.jsonl:9: bad: no such file or directory",
+            '  "gone\\n  forged.jsonl:9: bad": no such file or directory',
         ],
     )
     (tmp_path / f"s{forged}").mkdir()
@@ -251,7 +252,7 @@ def test_a_line_break_in_a_listed_input_never_forges_another(run_cli: Any, tmp_p
     assert (res.exit_code, res.stdout) == (3, "")
     assert res.stderr.splitlines() == [
         "error: no skill could be scored:",
-        "  s\\n  forged.jsonl:9: bad: no SKILL.md found under this root",
+        '  "s\\n  forged.jsonl:9: bad": no SKILL.md found under this root',
     ]
 
 
@@ -383,9 +384,9 @@ def test_a_usage_error_is_one_line(run_cli: Any) -> None:
     assert "'--bogus'" in said
     # runscore's own usage errors, raised as click's
     said = _one_usage_line(
-        run_cli("history", "repair", "a", "--history", "b"), "runscore history repair"
+        run_cli("history", "repair", "a", "--history", "b\tc"), "runscore history repair"
     )
-    assert said == "two history files given: 'a' and --history 'b'"
+    assert said == 'two history files given: a and --history "b\\tc"'
     # a line break in what the message quotes is escaped, as in every message
     said = _one_usage_line(run_cli("report", "--format", "x\ny"), "runscore report")
     assert "'x\\ny'" in said
@@ -633,12 +634,12 @@ ENGINE_USAGE_ERRORS: dict[str, tuple[list[str], str, str]] = {
     "extract": (
         ["extract", "SAMPLE", "--sql-version", "v9", "--dry-run"],
         "extract",
-        "unknown scoring version 'v9' (have: archeflow-legacy, v1)",
+        'unknown scoring version "v9" (have: archeflow-legacy, v1)',
     ),
     "report": (
         ["report", "--sql-version", "v9"],
         "report",
-        "unknown scoring version 'v9' (have: archeflow-legacy, v1, all)",
+        'unknown scoring version "v9" (have: archeflow-legacy, v1, all)',
     ),
     "recommend": (
         ["recommend", "team.yaml", "--sql-version", "all"],
@@ -663,7 +664,7 @@ ENGINE_USAGE_ERRORS: dict[str, tuple[list[str], str, str]] = {
     "pipeline": (
         ["pipeline", "TASKS", "--date", "2026-02-30", "--no-history"],
         "pipeline",
-        "--date '2026-02-30' is not a date in YYYY-MM-DD form",
+        '--date "2026-02-30" is not a date in YYYY-MM-DD form',
     ),
     "pipeline --report TASKS": (
         ["pipeline", "--report", "TASKS"],
@@ -693,7 +694,7 @@ ENGINE_USAGE_ERRORS: dict[str, tuple[list[str], str, str]] = {
     "nightly": (
         ["nightly", "--root", ".", "--date", "2026-02-30"],
         "nightly",
-        "--date '2026-02-30' is not a date in YYYY-MM-DD form",
+        '--date "2026-02-30" is not a date in YYYY-MM-DD form',
     ),
     "history check": (
         ["history", "check", "."],
@@ -735,7 +736,7 @@ def test_a_setting_the_command_cannot_take_says_where_the_help_is(
     # every other: with where the help is.
     monkeypatch.setenv("RUNSCORE_THREADS", "0")
     said = _one_usage_line(run_cli("report"), "runscore report")
-    assert said == "RUNSCORE_THREADS must be a whole number of threads (1 or more), not '0'"
+    assert said == 'RUNSCORE_THREADS must be a whole number of threads (1 or more), not "0"'
 
 
 #: Every input that takes ``-`` for standard input, given it twice (``pipeline - --plans

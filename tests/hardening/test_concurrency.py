@@ -198,7 +198,7 @@ def test_a_wait_of_nan_is_refused_not_waited_for_ever(tmp_path: Path, hh: Any) -
                 assert res.returncode == 2, res.stderr
                 assert res.stdout == ""
                 assert res.stderr == (
-                    f"error: Invalid value for '{args[-1]}': '{value}' is not a finite number "
+                    f"error: Invalid value for '{args[-1]}': \"{value}\" is not a finite number "
                     f"of seconds, 0 or more (see 'runscore {args[0]} --help')\n"
                 )
     assert not (out / "2026-04-05").exists()

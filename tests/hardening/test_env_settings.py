@@ -22,12 +22,12 @@ SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archef
 @pytest.mark.parametrize(
     ("var", "value", "message"),
     [
-        ("RUNSCORE_THREADS", "0", "RUNSCORE_THREADS must be a whole number of threads (1 or more), not '0'"),
-        ("RUNSCORE_THREADS", "two", "RUNSCORE_THREADS must be a whole number of threads (1 or more), not 'two'"),
-        ("RUNSCORE_MEMORY_LIMIT", "lots", "RUNSCORE_MEMORY_LIMIT='lots' is not a memory limit DuckDB takes: Parser Error: Memory must have a number (e.g. 1GB)"),
-        ("RUNSCORE_MAX_LINE_BYTES", "64MB", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not '64MB'"),
-        ("RUNSCORE_MAX_LINE_BYTES", "-1", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not '-1'"),
-        ("RUNSCORE_LOG", "verbose", "RUNSCORE_LOG must be a logging level (debug, info, warning, error, critical), not 'verbose'"),
+        ("RUNSCORE_THREADS", "0", "RUNSCORE_THREADS must be a whole number of threads (1 or more), not \"0\""),
+        ("RUNSCORE_THREADS", "two", "RUNSCORE_THREADS must be a whole number of threads (1 or more), not \"two\""),
+        ("RUNSCORE_MEMORY_LIMIT", "lots", "RUNSCORE_MEMORY_LIMIT=\"lots\" is not a memory limit DuckDB takes: Parser Error: Memory must have a number (e.g. 1GB)"),
+        ("RUNSCORE_MAX_LINE_BYTES", "64MB", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not \"64MB\""),
+        ("RUNSCORE_MAX_LINE_BYTES", "-1", "RUNSCORE_MAX_LINE_BYTES must be a whole number of bytes (1 or more), not \"-1\""),
+        ("RUNSCORE_LOG", "verbose", "RUNSCORE_LOG must be a logging level (debug, info, warning, error, critical), not \"verbose\""),
     ],
 )  # fmt: skip
 def test_a_setting_runscore_cannot_take_is_a_usage_error(
@@ -102,7 +102,7 @@ def test_an_unknown_log_level_is_a_usage_error(
     assert (out, err) == (
         "",
         "error: RUNSCORE_LOG must be a logging level (debug, info, warning, error, "
-        "critical), not 'verbose' (see 'runscore extract --help')\n",
+        "critical), not \"verbose\" (see 'runscore extract --help')\n",
     )
     assert not (tmp_path / "h.jsonl").exists()
 
@@ -166,7 +166,7 @@ def test_nightly_checks_the_settings_once_before_any_project(
     res = run_cli("nightly", "--root", str(SAMPLE.parents[1]), "--out", "out")
     assert res.exit_code == 2
     assert res.stderr == (
-        "error: RUNSCORE_THREADS must be a whole number of threads (1 or more), not 'none' "
+        'error: RUNSCORE_THREADS must be a whole number of threads (1 or more), not "none" '
         "(see 'cli nightly --help')\n"
     )
     assert not (tmp_path / "out").exists()

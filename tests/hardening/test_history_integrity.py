@@ -125,7 +125,7 @@ def test_check_and_repair_take_history_as_the_other_commands_do(
     for cmd in ("check", "repair"):
         two = run_cli("history", cmd, str(hist), "--history", str(other))
         assert two.exit_code == 2
-        assert f"two history files given: '{hist}' and --history '{other}'" in two.stderr
+        assert f"two history files given: {hist} and --history {other}" in two.stderr
     assert not other.exists()
     res = run_cli("history", "repair", "--history", str(hist))
     assert res.exit_code == 0, res.stderr

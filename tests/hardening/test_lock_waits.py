@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -77,7 +78,7 @@ def test_a_wait_that_is_no_finite_number_of_seconds_is_a_usage_error(
     res = run_cli(*NO_LOCK_TAKEN[command], option, value)
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == (
-        f"error: Invalid value for '{option}': {value!r} is not a finite number of "
+        f"error: Invalid value for '{option}': {json.dumps(value)} is not a finite number of "
         f"seconds, 0 or more (see 'cli {command} --help')\n"  # in process: cli
     )
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before

@@ -445,7 +445,7 @@ def test_an_empty_root_or_date_is_a_usage_error(
         "error: --root: an empty path (an unset variable?); give a folder "
         "(see 'cli nightly --help')\n"
         if "--root" in args
-        else "error: --date '' is not a date in YYYY-MM-DD form (see 'cli nightly --help')\n"
+        else "error: --date \"\" is not a date in YYYY-MM-DD form (see 'cli nightly --help')\n"
     )
     assert not (tmp_path / "OUT").exists()
 
@@ -455,7 +455,7 @@ def test_pipeline_refuses_an_empty_date(run_cli: Any, tmp_path: Path) -> None:
     r = run_cli("pipeline", str(tasks), "--date", "", "--out", str(tmp_path / "o"), "--no-history")
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (
-        "error: --date '' is not a date in YYYY-MM-DD form (see 'cli pipeline --help')\n"
+        "error: --date \"\" is not a date in YYYY-MM-DD form (see 'cli pipeline --help')\n"
     )
 
 
@@ -779,7 +779,7 @@ def test_a_discovered_team_with_a_misspelt_key_is_rejected(
     )
     log = json.loads(res.stdout)
     why = (
-        "team preset skipped: unknown key 'chek' (did you mean 'check'?): its archetypes "
+        'team preset skipped: unknown key "chek" (did you mean "check"?): its archetypes '
         "would not be read"
     )
     t = "proj/.archeflow/teams/t.yaml"

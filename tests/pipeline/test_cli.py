@@ -309,7 +309,7 @@ def test_lock_timeout_is_how_long_the_command_waits_for_the_history_lock(
     res = _run_example(run_cli, "--history", str(hist), "--lock-timeout", "nan")
     assert res.exit_code == 2
     assert res.stderr.splitlines()[-1] == (
-        "error: Invalid value for '--lock-timeout': 'nan' is not a finite number of seconds, "
+        "error: Invalid value for '--lock-timeout': \"nan\" is not a finite number of seconds, "
         "0 or more (see 'cli pipeline --help')"
     )
     assert not Path("out").exists() or not any(Path("out").iterdir())

@@ -687,7 +687,7 @@ def test_a_frontmatter_key_given_twice_is_said_on_stderr(
     assert r.exit_code == 0, r.stderr  # a warning, as the other frontmatter problems
     assert [s["name"] for s in json.loads(r.stdout)] == ["second"]
     assert r.stderr == (
-        "warning: skills/dup/SKILL.md:4: frontmatter key 'name' is given twice (first on "
+        'warning: skills/dup/SKILL.md:4: frontmatter key "name" is given twice (first on '
         "line 2); YAML requires keys to be unique: the last value is read\n"
         "scored 1 skill(s)\n"
     )

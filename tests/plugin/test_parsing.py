@@ -325,8 +325,8 @@ def test_a_frontmatter_key_given_twice_is_a_warning_with_its_line(
     assert s["composite"] is not None  # scored as before: the rest of the evaluation stands
     why = "YAML requires keys to be unique: the last value is read"
     assert [(w.file.split("/skills/")[1], w.line, w.reason) for w in result.warnings] == [
-        ("dup/SKILL.md", 4, f"frontmatter key 'name' is given twice (first on line 2); {why}"),
-        ("dup/SKILL.md", 7, f"frontmatter key 'a' is given twice (first on line 6); {why}"),
+        ("dup/SKILL.md", 4, f'frontmatter key "name" is given twice (first on line 2); {why}'),
+        ("dup/SKILL.md", 7, f'frontmatter key "a" is given twice (first on line 6); {why}'),
     ]
     assert result.issues == []
 
@@ -344,5 +344,5 @@ def test_a_key_given_twice_on_one_line_is_a_warning_too(
     _, result = kit.score(tmp_path, {"flow": {"text": text}})
     why = "YAML requires keys to be unique: the last value is read"
     assert [(w.line, w.reason) for w in result.warnings] == [
-        (4, f"frontmatter key 'k' is given twice (first on line 4); {why}")
+        (4, f'frontmatter key "k" is given twice (first on line 4); {why}')
     ]

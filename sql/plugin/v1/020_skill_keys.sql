@@ -5,6 +5,7 @@
 --           path): keys that name a skill folder as another spelling of its path (absolute,
 --           ./, trailing slash, …/SKILL.md; made by the engine, which knows the working
 --           directory).
+--           common/v1's rs_quote (a skill value in a message, as every pack quotes it).
 -- Produces: plugin_key_map (key, sid, candidates) — how a `skill` value of an input line
 --             finds its skill: first the skill folder as found (`path`, in any spelling
 --             of it, or its SKILL.md), then the path relative to its root (`skill`, or
@@ -56,8 +57,8 @@ CREATE OR REPLACE TEMP MACRO plugin_skill_problem(skill_json, candidates) AS
         WHEN skill_json IS NULL OR json_type(skill_json) = 'NULL' THEN 'missing skill'
         WHEN json_type(skill_json) <> 'VARCHAR' THEN 'skill is not a string'
         WHEN candidates IS NULL
-            THEN 'no scored skill matches skill ' || to_json(skill_json ->> '$')
+            THEN 'no scored skill matches skill ' || rs_quote(to_json(skill_json ->> '$'))
         WHEN candidates > 1
-            THEN 'skill ' || to_json(skill_json ->> '$')
+            THEN 'skill ' || rs_quote(to_json(skill_json ->> '$'))
                  || ' matches several skills; give its path relative to the root'
     END;

@@ -1,6 +1,8 @@
 -- plugin/v1 · 200 judge results                                   spec: plugin-eval.md §1, §5
 -- Reads:    plugin_judge_in (_file, _line, _ord, skill, judge, scores: JSON), plugin_key_map,
 --           plugin_dimensions (judge_feeds: the four judged dimensions).
+--           common/v1's rs_quote (a judge, key or value in a message, as every pack
+--           quotes it).
 -- Produces: plugin_judge_lines (sid, judge, _file, _line, _ord) — the accepted lines; when a
 --             judge scores the same skill twice the later line wins (the earlier one is
 --             reported);
@@ -42,7 +44,7 @@ INSERT INTO plugin_input_issues
 SELECT _file, _line, problem FROM plugin_judge_checked WHERE problem IS NOT NULL
 UNION ALL
 SELECT c._file, c._line,
-       'judge ' || to_json(c.judge ->> '$') || ' scored this skill again later; this line is ignored'
+       'judge ' || rs_quote(to_json(c.judge ->> '$')) || ' scored this skill again later; this line is ignored'
 FROM plugin_judge_checked c
 WHERE c.problem IS NULL
   AND NOT EXISTS (SELECT 1 FROM plugin_judge_lines l WHERE l._ord = c._ord);
@@ -57,8 +59,10 @@ WITH ignored AS (
 )
 SELECT i._file, min(i._line),
        format('scores.{} ignored{}: judges score only {} and {}',
-              CASE WHEN regexp_full_match(i.key, '[A-Za-z_][A-Za-z0-9_]*') THEN i.key
-                   ELSE to_json(i.key)::VARCHAR END,
+              -- a key as a path names it (scores.clarity), any other quoted as every
+              -- value is, so that a long one is cut too
+              CASE WHEN regexp_full_match(i.key, '[A-Za-z_][A-Za-z0-9_]{0,77}') THEN i.key
+                   ELSE rs_quote(to_json(i.key)) END,
               CASE WHEN count(DISTINCT i._line) > 1
                    THEN format(' (on {} lines of this file, the first here)',
                                count(DISTINCT i._line)) ELSE '' END,
@@ -89,7 +93,7 @@ UNION ALL
 -- dimension drops out of the blend without a word.
 SELECT _file, _line,
        format('scores.{} = {} is not a number; treated as unmeasured', dimension,
-              CASE WHEN length(vjson) > 40 THEN left(vjson, 40) || '…' ELSE vjson END)
+              rs_quote(vjson))
 FROM plugin_judge_values
 WHERE vtype NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT', 'NULL');
 

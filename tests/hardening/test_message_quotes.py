@@ -1,0 +1,144 @@
+"""Every pack's messages quote an input value by one rule (``quoting.quote`` in Python,
+``rs_quote`` in SQL): its JSON text, a blank-looking or bidi character written ``\\uXXXX``,
+cut visibly at 80 characters. They quoted with Python's ``repr`` (``'a\\tb'``) or not at
+all, so a tab, a line break or a bidi override in a run id, key, skill, judge or flag value
+was written as it is, or as ``\\t`` that read alike with a backslash and a ``t``.
+
+A path in a ``file:line: reason`` prefix is written as it is unless it holds a character
+that cannot be seen or would break or steer the line: then it is quoted the same way (and
+never cut), so that the tools that parse ``file:line:`` keep working on every plain path.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TASKS = str(REPO / "tests" / "fixtures" / "pipeline" / "tasks.jsonl")
+
+#: A tab, a line break, ESC, a right-to-left override, a quote and a backslash.
+HOSTILE = 'a\tb\nc\x1bd\u202ee"f\\g'
+#: ``HOSTILE`` as every message quotes it, written out: the test's own expectation.
+QUOTED = '"a\\tb\\nc\\u001Bd\\u202ee\\"f\\\\g"'
+LONG = "x" * 200
+#: 200 characters: the first 77 after the opening quote, then a visible cut.
+LONG_QUOTED = '"' + "x" * 77 + '…"'
+
+NOT_JSON = "not JSON: Expecting value: line 1 column 1 (char 0)"
+
+VALUES = [(HOSTILE, QUOTED), (LONG, LONG_QUOTED)]
+IDS = ["hostile", "200-chars"]
+
+
+def _error(message: str, command: str) -> str:
+    return f"error: {message} (see 'cli {command} --help')\n"
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_pipeline_quotes_a_flag_value(run_cli: Any, value: str, quoted: str) -> None:
+    r = run_cli("pipeline", TASKS, "--no-history", "--date", value)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == _error(f"--date {quoted} is not a date in YYYY-MM-DD form", "pipeline")
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_nightly_quotes_a_flag_value(run_cli: Any, value: str, quoted: str) -> None:
+    r = run_cli("nightly", "--date", value)
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == _error(f"--date {quoted} is not a date in YYYY-MM-DD form", "nightly")
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_effectiveness_quotes_a_scoring_version(run_cli: Any, value: str, quoted: str) -> None:
+    r = run_cli("extract", TASKS, "--dry-run", "--sql-version", value)
+    assert (r.exit_code, r.stdout) == (2, "")
+    have = "archeflow-legacy, v1"
+    assert r.stderr == _error(f"unknown scoring version {quoted} (have: {have})", "extract")
+    r = run_cli("report", "--sql-version", value)
+    assert r.stderr == _error(f"unknown scoring version {quoted} (have: {have}, all)", "report")
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_a_team_file_quotes_a_key(run_cli: Any, tmp_path: Path, value: str, quoted: str) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(f"name: t\nmodel_overrides:\n  {json.dumps(value)}: 5\n", encoding="utf-8")
+    r = run_cli("recommend", str(team))
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == _error(
+        f"{team}: model_overrides[{quoted}]: expected a model name, got 5", "recommend"
+    )
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_extract_quotes_a_run_id_and_a_path_that_needs_it(
+    run_cli: Any, tmp_path: Path, value: str, quoted: str
+) -> None:
+    start = {"run_id": value, "type": "run.start", "seq": 1, "ts": "2026-01-01T00:00:00Z"}
+    for name, shown in (("plain.jsonl", "plain.jsonl"), ("ev\tx.jsonl", '"ev\\tx.jsonl"')):
+        (tmp_path / name).write_text(json.dumps(start) + "\nnot json\n", encoding="utf-8")
+        r = run_cli("extract", name, "--dry-run")
+        assert r.exit_code == 1
+        assert r.stderr.splitlines()[:2] == [
+            f"{shown}:2: {NOT_JSON}",
+            f"run {quoted}: incomplete: no run.complete event",
+        ]
+
+
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_plugin_quotes_a_frontmatter_key_a_skill_and_a_judge(
+    run_cli: Any, tmp_path: Path, value: str, quoted: str
+) -> None:
+    skill = tmp_path / "sk" / "s\u202ek"
+    skill.mkdir(parents=True)
+    key = json.dumps(value)
+    (skill / "SKILL.md").write_text(f"---\n{key}: 1\n{key}: 2\n---\nbody\n", encoding="utf-8")
+    lines = [
+        {"skill": value, "judge": "j", "scores": {"output_quality": 0.5}},
+        {"skill": "s\u202ek", "judge": value, "scores": {"output_quality": 0.5}},
+        {"skill": "s\u202ek", "judge": value, "scores": {value: 0.5, "output_quality": value}},
+    ]
+    (tmp_path / "j.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = run_cli("plugin", "score", "sk", "--no-history", "--judge", "j.jsonl")
+    assert r.exit_code == 1
+    dims = "triggering_accuracy, orchestration_fitness, output_quality and scope_calibration"
+    assert r.stderr.splitlines() == [
+        f"j.jsonl:1: no scored skill matches skill {quoted}",
+        f"j.jsonl:2: judge {quoted} scored this skill again later; this line is ignored",
+        f"j.jsonl:3: scores.output_quality = {quoted} is not a number; treated as unmeasured",
+        # the path holds a bidi override: quoted, as a value is
+        f'warning: "sk/s\\u202ek/SKILL.md":3: frontmatter key {quoted} is given twice '
+        "(first on line 2); YAML requires keys to be unique: the last value is read",
+        f"warning: j.jsonl:3: scores.{quoted} ignored: judges score only {dims}",
+        "scored 1 skill(s)",
+    ]
+
+
+def test_a_plain_path_is_written_as_it_is(run_cli: Any, tmp_path: Path) -> None:
+    # Quotes, spaces, colons and backslashes need no quote in a path: nothing is hidden.
+    name = 'a b:c\\d"e.jsonl'
+    (tmp_path / name).write_text('{"run_id": "r", "type": "run.start"}\nnot json\n')
+    r = run_cli("extract", name, "--dry-run")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == f"{name}:2: {NOT_JSON}"
+
+
+def test_quoting_path_rule() -> None:
+    from runscore.engine.quoting import path
+
+    cases: dict[str, str] = {
+        "logs/run.jsonl": "logs/run.jsonl",
+        'a"b\\c d:e': 'a"b\\c d:e',
+        '"quoted".jsonl': '"\\"quoted\\".jsonl"',  # a bare path never opens with a quote
+        "a\tb": '"a\\tb"',
+        "a\nb": '"a\\nb"',
+        "a\x1bb": '"a\\u001Bb"',
+        "a\x85b": '"a\x85b"',  # C1: quoted (the line writer escapes it after)
+        "a\u202eb\\": '"a\\u202eb\\\\"',
+        "\u00a0x": '"\\u00a0x"',
+        "d/" + "x" * 200 + "\t": '"d/' + "x" * 200 + '\\t"',  # never cut
+    }
+    assert {k: path(k) for k in cases} == cases
