@@ -452,7 +452,7 @@ def test_warnings_are_on_stderr_after_rejected_input_in_the_run_logs_order(
     day = tmp_path / "out" / DATE
     assert res.stderr.splitlines() == [
         "proj/.archeflow/events/b.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
-        f"warning: {cost} (run run-1)",
+        f'warning: {cost} (run "run-1")',  # quoted as every message quotes a run id
         f"nightly {DATE}: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
         f"1 rejected input(s), 1 warning(s); 5 file(s) in {day}",
     ]
