@@ -141,7 +141,7 @@ def test_a_connection_that_fails_to_open_ahead_fails_the_extract(
     log = tmp_path / "a.jsonl"
     log.write_text(RUN)
     monkeypatch.setenv("RUNSCORE_MEMORY_LIMIT", "not a size")
-    with pytest.raises(UsageError, match="RUNSCORE_MEMORY_LIMIT='not a size' is not a memory"):
+    with pytest.raises(UsageError, match='RUNSCORE_MEMORY_LIMIT="not a size" is not a memory'):
         effectiveness.extract([str(log)], str(tmp_path / "h.jsonl"))
     assert not (tmp_path / "h.jsonl").exists()
 

@@ -439,7 +439,7 @@ def test_a_judge_score_that_is_not_a_number_is_reported(
             output_quality=[1],
             scope_calibration=None,
         ),
-        judge_line("base", "j2", output_quality={"value": "x" * 60}, scope_calibration=0.5),
+        judge_line("base", "j2", output_quality={"value": "x" * 90}, scope_calibration=0.5),
     ]
     by_skill, result = kit.score(tmp_path, {"base": BASE}, judge=lines)
     assert [(i.line, i.reason) for i in result.issues] == [
@@ -448,7 +448,8 @@ def test_a_judge_score_that_is_not_a_number_is_reported(
         (1, 'scores.triggering_accuracy = "0.8" is not a number; treated as unmeasured'),
         (
             2,
-            'scores.output_quality = {"value":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx… is not a number; '
+            # cut as every message cuts a value (rs_quote): its first 79 characters and …
+            f'scores.output_quality = {{"value":"{"x" * 69}… is not a number; '
             "treated as unmeasured",
         ),
     ]
