@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 import warnings
 from pathlib import Path
 
+import pyarrow as pa
 import pytest
 from runscore.engine import history_tools
 from runscore.engine.errors import NothingReadable, RejectedInputWarning, UsageError
@@ -149,3 +151,31 @@ def test_an_empty_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Monk
         "effectiveness.jsonl.lock",
         "effectiveness.jsonl.manifest.json",
     ]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_score_runs_types_its_columns_as_the_history_views(tmp_path: Path, version: str) -> None:
+    """``score_runs`` gave ts and run_ts as text (the history line as written) where the
+    views ``sql`` and ``report`` read give TIMESTAMPTZ: a user comparing the two had to
+    cast. Every shared column now has one type, and the same runs the same values.
+    (archeflow-legacy: ``score_runs`` failed, its records a TEMP table its cursor could
+    not see.)"""
+    at = "2026-05-02T03:04:05Z"
+    scored = effectiveness.score_runs(EVENTS, version, scored_at=at)
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract(EVENTS, hist, version, scored_at=at)
+    viewed = eh.run_sql(
+        "SELECT * EXCLUDE (history_file, history_line) FROM history ORDER BY history_line",
+        hist,
+        version=version,
+    ).table
+    assert scored.schema == viewed.schema
+    assert scored.schema.field("ts").type == pa.timestamp("us", tz="UTC")
+    assert scored.schema.field("run_ts").type == pa.timestamp("us", tz="UTC")
+    assert scored.num_rows == 56
+    assert scored.to_pylist() == viewed.to_pylist()
+    first = scored.slice(0, 1).to_pylist()[0]
+    assert (first["ts"], first["run_ts"]) == (
+        dt.datetime(2026, 5, 2, 3, 4, 5, tzinfo=dt.UTC),
+        dt.datetime(2026, 11, 1, 10, 31, tzinfo=dt.UTC),
+    )

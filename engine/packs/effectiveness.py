@@ -472,6 +472,11 @@ def score_runs(
     (``warnings``) listing each line, file and run left out of the table, file:line:
     reason: an empty table must not read as "no runs" when the path was mistyped.
     ``extract(paths, None, write=False)`` gives them as lists.
+
+    ``ts`` and ``run_ts`` are UTC times (Arrow ``timestamp[us, tz=UTC]``), as the history
+    views (``history``, ``history_current``: what ``sql`` and ``report`` read) type them,
+    so each column has one type in both; ``ExtractResult.records`` holds them as the
+    history line writes them (text). An unknown ``run_ts`` stays null.
     """
     res = extract(paths, None, version, incremental=False, write=False, scored_at=scored_at)
     problems = res.problems()
@@ -484,7 +489,24 @@ def score_runs(
             ),
             stacklevel=2,
         )
-    return res.records
+    return _typed(res.records)
+
+
+#: Types the records as the history views do (``score_runs``); the newest version's file,
+#: as the history reader takes the newest version's ``100_history.sql`` for every line.
+TYPED_RECORDS_FILE = "100_records_typed"
+
+
+def _typed(records: pa.Table) -> pa.Table:
+    """``records`` with ts and run_ts as the history views type them (TIMESTAMPTZ, UTC):
+    a user comparing ``score_runs`` with ``sql``'s views had to cast the text first."""
+    con = db.connect()
+    try:
+        duck.register(con, "scored_records", records)
+        sqlpack.execute(con, sqlpack.load(PACK, sqlpack.latest_version(PACK), TYPED_RECORDS_FILE))
+        return duck.sql(con, "SELECT * FROM records_typed").to_arrow_table()
+    finally:
+        con.close()
 
 
 # --------------------------------------------------------------------------- manifest

@@ -122,8 +122,10 @@ def rows(con: duckdb.DuckDBPyConnection, sql: str) -> list[dict[str, Any]]:
 
 
 def records(paths: Sequence[str | Path]) -> list[dict[str, Any]]:
-    """Scored records (history_records) of ``paths``, as dicts in table order."""
-    return eff.score_runs([str(p) for p in paths], scored_at=SCORED_AT).to_pylist()
+    """Scored records (history_records) of ``paths``, as dicts in table order, as the
+    history line writes them (``score_runs`` types the times as the history views do)."""
+    res = eff.extract([str(p) for p in paths], None, write=False, scored_at=SCORED_AT)
+    return res.records.to_pylist()
 
 
 def by_key(recs: Iterable[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:

@@ -48,7 +48,7 @@ def damaged(tmp_path: Path, hh: Any) -> tuple[Path, Path, list[Any]]:
     effectiveness.extract([str(ev)], str(hist))
     clean = hh.current_records(hist)
     hh.write_jsonl(ev / "d.jsonl", hh.run_events("d"))
-    recs = effectiveness.score_runs([str(ev / "d.jsonl")])
+    recs = effectiveness.extract([str(ev / "d.jsonl")], None, write=False).records
     lines = [json.dumps(r, separators=(",", ":")).encode() for r in recs.to_pylist()]
     with hist.open("ab") as f:
         f.write(FOREIGN + b"\n" + json.dumps(LEGACY).encode() + b"\n")

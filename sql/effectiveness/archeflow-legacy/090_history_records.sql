@@ -7,7 +7,10 @@
 --           findings_contradicted (NULL: the legacy accuracy counts approving verdicts,
 --           not contradicted findings), events_sha256, source;
 --           event_warnings (run_id, file, line, reason).
-CREATE OR REPLACE TEMP TABLE history_records AS
+-- history_records is not TEMP: the extract's result reads it through another connection
+-- (ExtractResult.records), which sees no TEMP table (score_runs failed: "_rs_records does
+-- not exist").
+CREATE OR REPLACE TABLE history_records AS
 SELECT $scored_at::VARCHAR AS ts,
        r.run_id, r.archetype, r.signal_to_noise, r.fix_rate, r.cost_efficiency, r.accuracy,
        r.cycle_impact, r.composite_score, r.tokens, r.cost_usd, r.model,
