@@ -179,3 +179,73 @@ def test_score_runs_types_its_columns_as_the_history_views(tmp_path: Path, versi
         dt.datetime(2026, 5, 2, 3, 4, 5, tzinfo=dt.UTC),
         dt.datetime(2026, 11, 1, 10, 31, tzinfo=dt.UTC),
     )
+
+
+def _times(name: str, table: pa.Table | None) -> list[tuple[str, str]]:
+    """Each column of ``table`` that holds a date or a time anywhere in its type, with it."""
+
+    def temporal(t: pa.DataType) -> bool:
+        if pa.types.is_struct(t):
+            return any(temporal(f.type) for f in t)
+        if pa.types.is_list(t) or pa.types.is_large_list(t):
+            return temporal(t.value_type)
+        return bool(pa.types.is_timestamp(t) or pa.types.is_date(t) or pa.types.is_time(t))
+
+    if table is None:
+        return []
+    return [(f"{name}.{f.name}", str(f.type)) for f in table.schema if temporal(f.type)]
+
+
+def test_every_time_the_api_returns_is_utc(tmp_path: Path) -> None:
+    """The times of every table the API returns, listed: each a UTC TIMESTAMPTZ (or a
+    date). routes' ``newest_evidence`` was a TIMESTAMP with no time zone beside the
+    history's and the pipelines' UTC ones; score_runs' ts and run_ts were text."""
+    hist = tmp_path / "effectiveness.jsonl"
+    found = _times("score_runs", effectiveness.score_runs(EVENTS))
+    effectiveness.extract([EVENTS], hist)
+    found += _times("report", eh.report(hist).table)
+    for view in ("history", "history_current"):
+        found += _times(view, eh.run_sql(f"SELECT * FROM {view}", hist).table)
+    result = pipeline.evaluate_pipelines(TASKS, [PLANS])
+    for name in ("pipelines", "dimensions", "recommendations", "tasks"):
+        found += _times(f"pipeline.{name}", getattr(result, name))
+    phist = tmp_path / "pipelines.jsonl"
+    pipeline.append_history(result, phist)
+    report = pipeline.history_report(phist)
+    found += _times("history_report.trend", report.trend)
+    found += _times("history_report.pipelines", report.pipelines)
+    tables, _ = pipeline.history_tables(phist)
+    found += _times("pipeline_history", tables["pipeline_history"])
+    ranked = plugin.rank([SKILLS])
+    found += _times("plugin.report", ranked.report) + _times("plugin.ranking", ranked.ranking)
+    rep = routes.router_rows([REPO / "examples" / "project" / ".archeflow" / "episodes"])
+    for name in ("findings", "comparisons", "cascades", "matrix", "router_rows"):
+        found += _times(f"routes.{name}", getattr(rep, name))
+    utc = "timestamp[us, tz=UTC]"
+    assert found == [
+        ("score_runs.ts", utc),
+        ("score_runs.run_ts", utc),
+        ("history.ts", utc),
+        ("history.run_ts", utc),
+        ("history_current.ts", utc),
+        ("history_current.run_ts", utc),
+        ("pipeline.pipelines.started_at", utc),
+        ("pipeline.pipelines.finished_at", utc),
+        ("pipeline.tasks.created_at", utc),
+        ("pipeline.tasks.completed_at", utc),
+        ("pipeline.tasks.updated_at", utc),
+        ("history_report.trend.period_start", "date32[day]"),
+        ("history_report.pipelines.period_ts", utc),
+        ("pipeline_history.ts", utc),
+        ("pipeline_history.evaluated_at", utc),
+        ("pipeline_history.eval_date", "date32[day]"),
+        ("pipeline_history.started_at", utc),
+        ("pipeline_history.finished_at", utc),
+        ("routes.findings.freshness__newest_evidence", utc),
+        ("routes.comparisons.freshness__newest_evidence", utc),
+        ("routes.cascades.freshness__newest_evidence", utc),
+        ("routes.matrix.newest_evidence", utc),
+    ]
+    # ... and the JSON still writes them as it did: UTC, with a Z
+    newest = routes.nest_rows(rep.matrix)[0]["newest_evidence"]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z", newest), newest

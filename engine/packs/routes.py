@@ -351,7 +351,10 @@ def iso(v: dt.datetime) -> str:
     """``v`` (UTC, naive) as ``YYYY-MM-DDTHH:MM:SSZ``, the year in four digits (strftime's
     ``%Y`` wrote 999 for the year 999), and its fraction of a second when it has one
     (``…:59.500000Z``): freshness is measured to it, so a report's ``as_of`` dropped it
-    and could not be reproduced from what it printed (JSON keeps every digit)."""
+    and could not be reproduced from what it printed (JSON keeps every digit). An aware
+    ``v`` (a result's times: TIMESTAMPTZ) is taken in UTC first."""
+    if v.tzinfo is not None:
+        v = v.astimezone(dt.UTC)
     return v.replace(tzinfo=None).isoformat() + "Z"
 
 

@@ -140,6 +140,12 @@ CREATE OR REPLACE TEMP MACRO routes_iso(ts) AS
     || CASE WHEN strftime(ts, '%f') <> '000000' THEN '.' || strftime(ts, '%f') ELSE '' END
     || 'Z';
 
+-- A time the routes compute with (TIMESTAMP: UTC, naive, as the clock and the episodes' times
+-- are read) as a result column gives it: TIMESTAMPTZ, the same instant, as every other time
+-- runscore returns (the history's ts and run_ts, a pipeline's started_at). Naive, it read in
+-- Arrow and Polars as a time of no zone, beside the history's UTC ones.
+CREATE OR REPLACE TEMP MACRO routes_utc(ts) AS timezone('UTC', ts);
+
 CREATE OR REPLACE TEMP MACRO routes_usd(x) AS
     CASE WHEN x IS NULL OR NOT isfinite(x) THEN 'unknown'
          WHEN x <> 0 AND round(x, 4) = 0 THEN CASE WHEN x > 0 THEN '<$0.0001' ELSE '>-$0.0001' END

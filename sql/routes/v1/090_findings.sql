@@ -14,10 +14,10 @@
 --   unknown — per accepted outcome, net saving; a harness_change or blind_spot claims no $
 --   figure, its basis that of its episodes by 070's rule, routes_total_basis), rates__* (retry/repair/escalation shares over
 --   the episodes — for a cascade the operations — that report each, *_reported of them; NULL,
---   never 0, when none does), freshness__* (newest_evidence: the newest supporting episode,
---   a harness shift's too, which is evidence_drift when that is stale, as every finding),
---   why (list of text; its "Newest evidence:" time written as the JSON writes times,
---   routes_iso),
+--   never 0, when none does), freshness__* (newest_evidence TIMESTAMPTZ, UTC: routes_utc;
+--   the newest supporting episode, a harness shift's too, which is evidence_drift when that
+--   is stale, as every finding), why (list of text; its "Newest evidence:" time written as
+--   the JSON writes times, routes_iso),
 --   episode_ids (every episode behind the numbers), sort columns.
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
@@ -532,7 +532,8 @@ blind_f AS (
     WHERE b.episodes >= pol.blind_spot_min_episodes
       AND routes_cmp(b.labelled / CAST(b.episodes AS DOUBLE)) < pol.blind_spot_max_labelled_share
 )
-SELECT u.*, t.rank AS type_rank
+SELECT u.* REPLACE (routes_utc(u.freshness__newest_evidence) AS freshness__newest_evidence),
+       t.rank AS type_rank
 FROM (
     SELECT * FROM comp_f
     UNION ALL BY NAME SELECT * FROM casc_f

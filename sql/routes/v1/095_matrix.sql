@@ -13,7 +13,7 @@
 --   its accepted outcomes — a success, or an escalation whose follow-up succeeded; NULL, basis
 --   'unknown', when any episode's total is unknown — its follow-up not in the input, or it
 --   does not say whether it escalated — and NULL, 'mixed', when bases differ: No $ claimed),
---   newest_evidence, grade (the best of: 'observed'
+--   newest_evidence (TIMESTAMPTZ, UTC: routes_utc), grade (the best of: 'observed'
 --   when labelled >= min_labelled_per_route, the interval width <= max_ci_width and the evidence
 --   is fresh, else 'insufficient'; the grade of a comparison in which the route is the candidate
 --   and which concluded it non-inferior or better; the grade of its cheap-first cascade when
@@ -92,6 +92,6 @@ SELECT w.activity, w.host, w.provider, w.model, w.route, w.episodes, w.labelled,
     w.labelled_share, w.successes, w.accepted, w.success_rate, w.success_ci_low, w.success_ci_high,
     w.retry_rate, w.repair_rate, w.escalation_rate, w.retry_reported, w.repair_reported,
     w.escalation_reported, w.cost_per_accepted, w.cost_basis,
-    w.newest_evidence, b.grade, b.grade_basis
+    routes_utc(w.newest_evidence) AS newest_evidence, b.grade, b.grade_basis
 FROM w JOIN best b USING (activity, route_key)
 ORDER BY w.activity, w.model NULLS LAST, w.host NULLS LAST, w.provider NULLS LAST;

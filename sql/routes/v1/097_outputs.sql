@@ -8,6 +8,7 @@
 --   escalation rates are over the episodes (operations) that report each, with those counts
 --   (*_reported); a rate none reports is NULL.
 --   The repair+escalation difference comes with the episodes reporting both it rests on.
+--   freshness__newest_evidence is TIMESTAMPTZ (UTC: routes_utc), as every time a result gives.
 -- Spec: routes.md §6 "Output" (comparisons with effect, interval, counts, grade and reasons).
 CREATE OR REPLACE TEMP TABLE routes_comparisons_out AS
 WITH s AS (
@@ -69,7 +70,7 @@ SELECT c.activity,
     c.inc_retry_reported AS rates__incumbent_retry_reported,
     c.inc_repair_reported AS rates__incumbent_repair_reported,
     c.inc_escalation_reported AS rates__incumbent_escalation_reported,
-    c.newest_evidence AS freshness__newest_evidence, c.age_days AS freshness__age_days,
+    routes_utc(c.newest_evidence) AS freshness__newest_evidence, c.age_days AS freshness__age_days,
     c.stale AS freshness__stale, c.harness_drift AS freshness__harness_changed_since,
     c.current_harness AS freshness__current_harness, coalesce(c.harnesses, []) AS freshness__harnesses,
     coalesce(c.models, []) AS freshness__models,
@@ -99,7 +100,7 @@ SELECT activity,
     gross_saving_per_accepted AS cost__gross_saving_per_accepted,
     escalation_tax_per_accepted AS cost__escalation_tax_per_accepted,
     net_saving_per_accepted AS cost__net_saving_per_accepted, net_total AS cost__net_total,
-    newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
+    routes_utc(newest_evidence) AS freshness__newest_evidence, age_days AS freshness__age_days,
     stale AS freshness__stale, harness_drift AS freshness__harness_changed_since,
     current_harness AS freshness__current_harness, harnesses AS freshness__harnesses,
     reasons, len(episode_ids) AS evidence_episodes
