@@ -27,7 +27,7 @@ from typing import Any, NoReturn, Self
 import click
 from runscore import __version__
 from runscore.cli.exitcodes import ExitCode
-from runscore.engine import notes
+from runscore.engine import notes, process
 from runscore.engine.errors import (
     CannotAccess,
     LockTimeout,
@@ -422,6 +422,9 @@ def run() -> NoReturn:
     atexit.register(_exit_without_teardown)
     _watch_for_ctrl_c()
     _one_ctrl_c()
+    # The process is runscore's alone: the engine may pause Python's cyclic collector
+    # while an extract runs (``process.gc_paused``), which a library call must not do.
+    process.own_process()
     global _exit_code
     try:
         main()

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
-import gc
 import hashlib
 import json
 import os
@@ -23,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from runscore.engine import db, duck, filedigest, history, sources, sqlpack
+from runscore.engine import db, duck, filedigest, history, process, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
     HistoryError,
@@ -765,25 +764,7 @@ def _manifest_key(version: str, f: sources.SourceFile) -> str:
 # --------------------------------------------------------------------------- extract
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Python's cyclic collector off for the duration; its previous state restored after.
-
-    Extract builds hundreds of thousands of objects that hold no cycles (a SourceFile per
-    file, the manifest's entries, the lists said of them), and every full collection
-    walked all of them again: 11 full collections were ~0.5 s of a 2.4 s rerun over 100k
-    unchanged run files. Reference counting still frees all of it as it goes.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
-@_gc_paused()
+@process.gc_paused()
 def extract(
     paths: sources.Paths,
     history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
@@ -819,7 +800,8 @@ def extract(
     ``history_path`` None, with ``write=False``: scored as if there were no history (every
     record new, no file left out as one kept beside it).
 
-    Python's cyclic garbage collector is paused while it runs (``_gc_paused``).
+    Python's cyclic garbage collector is paused while it runs in the CLI's process, and
+    left as it is in any other (``process.gc_paused``).
     """
     _check_version(version)
     paths = sources.path_list(paths)  # one path given alone is one path, not its characters

@@ -188,12 +188,9 @@ def test_a_rerun_with_every_file_unchanged_scores_nothing(
     assert again.records.schema == first.records.schema
 
 
-def test_extract_pauses_the_cyclic_collector_and_restores_it(
-    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _collector_seen(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """``gc.isenabled()`` as each extract's scoring finds it, appended as it runs."""
     import gc
-
-    from runscore.engine.errors import UsageError
 
     seen: list[bool] = []
     real = effectiveness.build_event_tables
@@ -203,16 +200,80 @@ def test_extract_pauses_the_cyclic_collector_and_restores_it(
         return real(*a, **k)
 
     monkeypatch.setattr(effectiveness, "build_event_tables", spy)
-    _corpus(tmp_path, fixtures)
+    return seen
+
+
+def _extract_on_and_off(tmp_path: Path) -> None:
+    """Two extracts, one with the collector on and one with it off (and a refused one
+    after each): each leaves it as it was."""
+    import gc
+
+    from runscore.engine.errors import UsageError
+
     try:
         for enabled in (True, False):
             gc.enable() if enabled else gc.disable()
             effectiveness.extract([str(tmp_path / "events")], str(tmp_path / f"h-{enabled}.jsonl"))
             assert gc.isenabled() is enabled
-        gc.enable()
-        with pytest.raises(UsageError):
-            effectiveness.extract([str(tmp_path / "events")], str(tmp_path / "h.jsonl"), "v0")
-        assert gc.isenabled()
+            with pytest.raises(UsageError):
+                effectiveness.extract([str(tmp_path / "events")], str(tmp_path / "h.jsonl"), "v0")
+            assert gc.isenabled() is enabled
     finally:
         gc.enable()
+
+
+def test_a_library_extract_leaves_the_cyclic_collector_as_it_finds_it(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A library ``extract`` turned Python's cyclic collector off process-wide while it ran:
+    for every other thread of the application too. It leaves it as it finds it now (on or
+    off), during the call and after."""
+    seen = _collector_seen(monkeypatch)
+    _corpus(tmp_path, fixtures)
+    _extract_on_and_off(tmp_path)
+    assert seen == [True, False]
+
+
+def test_in_runscores_own_process_extract_pauses_the_collector(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the process is said to be runscore's own (``process.own_process``, the CLI's
+    entry point), extract pauses the collector, and restores it after, also on an error."""
+    from runscore.engine import process
+
+    monkeypatch.setattr(process, "_own", True)
+    seen = _collector_seen(monkeypatch)
+    _corpus(tmp_path, fixtures)
+    _extract_on_and_off(tmp_path)
     assert seen == [False, False]
+
+
+def test_the_cli_process_runs_extract_with_the_collector_paused(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    """``runscore extract``, through the entry point the script and ``python -m runscore``
+    run: the process is runscore's, and its extract scores with the collector paused."""
+    import subprocess
+    import sys
+
+    _corpus(tmp_path, fixtures)
+    code = (
+        "import gc, sys\n"
+        "from runscore.engine.packs import effectiveness as e\n"
+        "real = e.build_event_tables\n"
+        "def spy(*a, **k):\n"
+        "    sys.stderr.write(f'collector enabled: {gc.isenabled()}\\n')\n"
+        "    return real(*a, **k)\n"
+        "e.build_event_tables = spy\n"
+        "sys.argv = ['runscore', 'extract', '--history', sys.argv[1], sys.argv[2]]\n"
+        "from runscore.__main__ import main\n"
+        "main()\n"
+    )
+    hist, events = str(tmp_path / "h.jsonl"), str(tmp_path / "events")
+    out = subprocess.run(
+        [sys.executable, "-c", code, hist, events], capture_output=True, text=True, cwd=tmp_path
+    )
+    assert out.returncode == 1, out.stderr  # b.jsonl's rejected lines
+    lines = out.stderr.splitlines()
+    assert lines[0] == "collector enabled: False"
+    assert lines[-1].startswith(f"2 run(s) scored, 3 record(s) written to {hist};"), lines
