@@ -125,16 +125,16 @@ def extract_cmd(
     if fmt == "json":
         click.echo(json.dumps(summary, ensure_ascii=False))
     for x in result.excluded:
-        note(f"{_at(x)}: {x['reason']}")
+        note(f"{x.location()}: {x.reason}")
     # As when no other file is read (then nothing read, exit 3): said, but not rejected.
     for x in result.no_lines:
-        note(f"{_at(x)}: {x['reason']}")
+        note(f"{x.location()}: {x.reason}")
     for s in result.skipped_lines:
-        note(f"{_at(s)}: {s['reason']}")
+        note(f"{s.location()}: {s.reason}")
     for u in result.unreadable:
-        note(f"{_at(u)}: {u['reason']}")
+        note(f"{u.location()}: {u.reason}")
     # `warning: file:line: reason`, as pipeline, plugin and nightly say theirs
-    _listed(f"warning: {_at(w)}: {w['reason']}" for w in result.warnings)
+    _listed(f"warning: {w.location()}: {w.reason}" for w in result.warnings)
     _listed(
         f"run {quote(r)}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete
     )
@@ -164,11 +164,6 @@ def extract_cmd(
         note(f"{unsaved[0]}: {unsaved[1]}")
     if result.rejected or result.manifest_error is not None:
         click.get_current_context().exit(ExitCode.PARTIAL)
-
-
-def _at(x: dict[str, Any]) -> str:
-    """``file:line`` (``file`` for a whole file) as ``sources.LineIssue`` writes it."""
-    return sources.LineIssue(str(x["file"]), int(x.get("line") or 0), "").location()
 
 
 #: How many of each kind (warnings, incomplete runs, invalid runs) the text summary lists.

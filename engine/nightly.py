@@ -1062,7 +1062,7 @@ def _extract_scope(
             _take_extract(scope, res)
             # Files of blank lines only hold no line either: listed as 0-byte ones are.
             scope.empty_files.extend(
-                str(d["file"]) for d in res.no_lines if str(d["file"]) not in scope.empty_files
+                i.file for i in res.no_lines if i.file not in scope.empty_files
             )
         if len(scope.empty_files) > 1:  # in the order the files were found
             order = {f.display: i for i, f in enumerate(found)}
@@ -1097,14 +1097,10 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
             scope.runs_scored.append(str(rid))
     scope.already_scored = list(res.already_scored)
     scope.incomplete = list(res.incomplete)
-    for d in res.unreadable:
-        scope.rejected.append(
-            Diagnostic("unreadable", str(d["file"]), int(d.get("line") or 0), str(d["reason"]))
-        )
-    for d in res.skipped_lines:
-        scope.rejected.append(
-            Diagnostic("skipped_line", str(d["file"]), int(d["line"]), str(d["reason"]))
-        )
+    for i in res.unreadable:
+        scope.rejected.append(Diagnostic("unreadable", i.file, i.line, i.reason))
+    for i in res.skipped_lines:
+        scope.rejected.append(Diagnostic("skipped_line", i.file, i.line, i.reason))
     for inv in res.invalid:
         locs = ", ".join(str(x) for x in inv["locations"])
         first = str(inv["locations"][0]) if inv["locations"] else ""
@@ -1122,11 +1118,7 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
     if unsaved is not None:
         scope.rejected.append(Diagnostic("history", unsaved[0], 0, unsaved[1]))
     for w in res.warnings:
-        scope.warnings.append(
-            Diagnostic(
-                "warning", str(w["file"]), int(w["line"]), str(w["reason"]), run_id=str(w["run_id"])
-            )
-        )
+        scope.warnings.append(Diagnostic("warning", w.file, w.line, w.reason, run_id=w.run_id))
 
 
 #: Why a scope's team presets got no recommendations when its history stayed locked.

@@ -14,6 +14,7 @@ from runscore.engine import history_tools
 from runscore.engine.errors import NothingReadable, RejectedInputWarning, UsageError
 from runscore.engine.packs import effectiveness, pipeline, plugin, routes
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.sources import LineIssue
 
 REPO = Path(__file__).resolve().parents[1]
 EVENTS = REPO / "examples" / "project" / ".archeflow" / "events"
@@ -249,3 +250,52 @@ def test_every_time_the_api_returns_is_utc(tmp_path: Path) -> None:
     # ... and the JSON still writes them as it did: UTC, with a Z
     newest = routes.nest_rows(rep.matrix)[0]["newest_evidence"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z", newest), newest
+
+
+def test_extract_lists_what_it_says_of_its_input_as_line_issues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ExtractResult`` listed the lines, files and warnings it said of as dicts
+    (``res.skipped_lines[0]["file"]``) where every other result (routes, plugin, the
+    history readers) lists ``LineIssue``: each is one now, a warning a ``RunIssue`` (with
+    its run), also when said again of an unchanged file; the JSON summary is as it was."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "h.jsonl").write_text("")  # the history, found among the run logs
+    (folder / "e.jsonl").write_text("")
+    (folder / "a.jsonl").write_text(
+        '{"run_id":"w","seq":1,"type":"run.start"}\n'
+        '{"run_id":"w","seq":2,"parent":[9],"type":"review.verdict","agent":"guardian"}\n'
+        '{"run_id":"w","seq":3,"parent":[2],"type":"run.complete"}\n'
+        "not json\n"
+    )
+    summaries = []
+    for _ in range(2):  # read, then said again of the unchanged files
+        res = effectiveness.extract(["in", "gone.jsonl"], "in/h.jsonl")
+        issues = [*res.skipped_lines, *res.unreadable, *res.no_lines, *res.excluded]
+        assert {type(i) for i in issues} == {LineIssue}
+        assert [(i.location(), i.reason) for i in issues] == [
+            ("in/a.jsonl:4", "not JSON: Expecting value: line 1 column 1 (char 0)"),
+            ("gone.jsonl", "no such file or directory"),
+            ("in/e.jsonl", "empty (no events)"),
+            ("in/h.jsonl", "not read: it is the history this extract writes to"),
+        ]
+        (w,) = res.warnings
+        assert isinstance(w, effectiveness.RunIssue) and isinstance(w, LineIssue)
+        assert (w.run_id, w.location(), w.reason) == (
+            "w",
+            "in/a.jsonl:2",
+            "parent edge to seq 9 ignored: not before seq 2",
+        )
+        said = ("skipped_lines", "unreadable", "warnings", "excluded", "empty_files")
+        summaries.append(json.dumps({k: v for k, v in res.summary().items() if k in said}))
+    assert summaries == [summaries[0]] * 2
+    assert summaries[0] == (
+        '{"skipped_lines": [{"file": "in/a.jsonl", "line": 4, "reason": "not JSON: Expecting '
+        'value: line 1 column 1 (char 0)"}], "unreadable": [{"file": "gone.jsonl", "line": 0, '
+        '"reason": "no such file or directory"}], "warnings": [{"run_id": "w", "file": '
+        '"in/a.jsonl", "line": 2, "reason": "parent edge to seq 9 ignored: not before seq 2"}], '
+        '"excluded": [{"file": "in/h.jsonl", "reason": "not read: it is the history this extract '
+        'writes to"}], "empty_files": [{"file": "in/e.jsonl", "reason": "empty (no events)"}]}'
+    )

@@ -81,9 +81,26 @@ Progress = Callable[[str, int, int], None]
 RECORDS_TABLE = "main._rs_records"
 
 
+@dataclass(frozen=True)
+class RunIssue(sources.LineIssue):
+    """A line of a run that is scored all the same (``ExtractResult.warnings``): where, why,
+    and the run."""
+
+    run_id: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"run_id": self.run_id, **super().as_dict()}
+
+
 @dataclass
 class ExtractResult:
-    """What one extract did. ``records`` holds every record scored (written or not)."""
+    """What one extract did. ``records`` holds every record scored (written or not).
+
+    Input said of, each a ``sources.LineIssue`` (file, line, reason; line 0: the whole
+    file), as every other pack's result lists it: ``skipped_lines``, ``unreadable``,
+    ``warnings`` (``RunIssue``: with the run), ``no_lines`` and ``excluded``. ``invalid``
+    lists runs (``run_id``, ``reason``, ``locations``); ``problems()`` gives them as issues too.
+    """
 
     version: str
     runs_scored: int = 0
@@ -94,17 +111,18 @@ class ExtractResult:
     already_scored: list[str] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)
     invalid: list[dict[str, Any]] = field(default_factory=list)
-    skipped_lines: list[dict[str, Any]] = field(default_factory=list)
-    warnings: list[dict[str, Any]] = field(default_factory=list)
+    skipped_lines: list[sources.LineIssue] = field(default_factory=list)
+    warnings: list[RunIssue] = field(default_factory=list)
     files_read: int = 0
     files_unchanged: int = 0
-    unreadable: list[dict[str, Any]] = field(default_factory=list)
+    unreadable: list[sources.LineIssue] = field(default_factory=list)
     #: Files read (or unchanged since read) that hold no line: empty, or blank lines only,
-    #: each ``{"file", "reason"}`` (``sources.no_lines_reason``). Not rejected input:
-    #: ``extract`` says each, the nightly job lists them as empty files (a run just begun).
-    no_lines: list[dict[str, Any]] = field(default_factory=list)
-    #: Input files not read, and why (not rejected input: the history this extract writes).
-    excluded: list[dict[str, Any]] = field(default_factory=list)
+    #: each at line 0 with ``sources.no_lines_reason``. Not rejected input: ``extract``
+    #: says each, the nightly job lists them as empty files (a run just begun).
+    no_lines: list[sources.LineIssue] = field(default_factory=list)
+    #: Input files not read, and why, at line 0 (not rejected input: the history this
+    #: extract writes).
+    excluded: list[sources.LineIssue] = field(default_factory=list)
     #: Why the manifest could not be saved (``file: reason``), the history being written
     #: (or having nothing to gain): the records stand, and the next extract reads again the
     #: files this one could not record as read (their runs are not written twice). None
@@ -156,10 +174,7 @@ class ExtractResult:
     def problems(self) -> list[sources.LineIssue]:
         """The input rejected, one ``file:line: reason`` each (line 0: the whole file): the
         files not read, the lines skipped, then each invalid run at its first location."""
-        out = [
-            sources.LineIssue(str(d["file"]), int(d.get("line") or 0), str(d["reason"]))
-            for d in (*self.unreadable, *self.skipped_lines)
-        ]
+        out = [*self.unreadable, *self.skipped_lines]
         for inv in self.invalid:
             locs = [str(x) for x in inv["locations"]]
             file, _, line = (locs[0] if locs else "").rpartition(":")
@@ -180,21 +195,26 @@ class ExtractResult:
             "already_scored": self.already_scored,
             "incomplete": self.incomplete,
             "invalid": self.invalid,
-            "skipped_lines": self.skipped_lines,
+            "skipped_lines": [i.as_dict() for i in self.skipped_lines],
             # files not read at all (missing, unreadable, compressed): rejected input too
-            "unreadable": self.unreadable,
-            "warnings": self.warnings,
+            "unreadable": [i.as_dict() for i in self.unreadable],
+            "warnings": [w.as_dict() for w in self.warnings],
             "files_read": self.files_read,
             "files_unchanged": self.files_unchanged,
-            "excluded": self.excluded,
+            "excluded": [_file_said(i) for i in self.excluded],
             # read, and holding no line: not rejected input (beside no other file, nothing
             # read: exit 3, each listed in the error)
-            "empty_files": self.no_lines,
+            "empty_files": [_file_said(i) for i in self.no_lines],
             "manifest_error": self.manifest_error,
             "scoring_version": f"{PACK}/{self.version}"
             if self.version.startswith("v")
             else self.version,
         }
+
+
+def _file_said(i: sources.LineIssue) -> dict[str, Any]:
+    """What is said of a whole file in the summary: its name and why (no line)."""
+    return {"file": i.file, "reason": i.reason}
 
 
 @dataclass
@@ -882,9 +902,9 @@ def _extract(
     files, left_out = (
         leave_out_own_files(files, history_path) if history_path is not None else (files, [])
     )
-    excluded: list[dict[str, Any]] = [{"file": d, "reason": why} for d, why in left_out]
+    excluded = [sources.LineIssue(d, 0, why) for d, why in left_out]
     if not files and not disc:
-        why = "; ".join(f"{d['file']}: {d['reason']}" for d in excluded)
+        why = "; ".join(f"{i.file}: {i.reason}" for i in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")
     manifest = (
         _load_manifest(history_path)
@@ -970,8 +990,8 @@ def _extract(
             version=version,
             excluded=excluded,
             files_unchanged=len(unchanged),
-            skipped_lines=[i.as_dict() for i in disc if i.line > 0],
-            unreadable=[i.as_dict() for i in disc if i.line == 0],
+            skipped_lines=[i for i in disc if i.line > 0],
+            unreadable=[i for i in disc if i.line == 0],
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
         if write and history_path is not None and (refreshed or gone):
@@ -1029,13 +1049,13 @@ def _extract(
         row_issues = con.execute(
             "SELECT file, line, reason FROM row_issues ORDER BY file, line"
         ).fetchall()
-        skipped_lines = [i.as_dict() for i in skipped if i.line > 0] + [
-            {"file": r[0], "line": r[1], "reason": r[2]} for r in row_issues
+        skipped_lines = [i for i in skipped if i.line > 0] + [
+            sources.LineIssue(str(r[0]), int(r[1]), str(r[2])) for r in row_issues
         ]
-        skipped_lines.sort(key=lambda d: (order.get(str(d["file"]), len(order)), int(d["line"])))
-        unreadable = [
-            {"file": f.display, "line": 0, "reason": f.error} for f in to_read if f.error
-        ] + [i.as_dict() for i in skipped if i.line == 0]
+        skipped_lines.sort(key=lambda i: (order.get(i.file, len(order)), i.line))
+        unreadable = [sources.LineIssue(f.display, 0, f.error) for f in to_read if f.error] + [
+            i for i in skipped if i.line == 0
+        ]
         accepted = int(con.execute("SELECT count(*) FROM accepted").fetchall()[0][0])
         if (
             not unchanged
@@ -1044,27 +1064,26 @@ def _extract(
         ):
             # A file read that holds no line is said too: input of empty files only exited 0
             # without a word, where a folder with no file in it is "no input files" (exit 3).
-            said = {d["file"] for d in unreadable + skipped_lines}
+            said = {i.file for i in unreadable + skipped_lines}
             with_rows = {
                 r[0] for r in con.execute("SELECT DISTINCT _file FROM raw_events").fetchall()
             }
-            empty: list[dict[str, Any]] = [
-                {"file": f.display, "line": 0, "reason": sources.no_lines_reason(f, "events")}
+            empty = [
+                _no_lines_said(f)
                 for f in readable
                 if f.display not in said and f.display not in with_rows
             ]
             # One line each, in the order the files were given, the first 20 (as routes and
             # pipeline list theirs): the first five, run together on one line, left the
             # rest unsaid. Each is also in ``problems``, for a caller that lists them apart.
-            every = sorted(
+            issues = sorted(
                 unreadable + empty + skipped_lines,
-                key=lambda d: (order.get(str(d["file"]), len(order)), int(d["line"])),
+                key=lambda i: (order.get(i.file, len(order)), i.line),
             )
-            issues = [sources.LineIssue(str(d["file"]), int(d["line"]), d["reason"]) for d in every]
             raise NothingReadable(
                 "nothing could be read" + (":\n" + sources.listed(issues, 20) if issues else ""),
                 [(i.file, i.line, i.reason) for i in issues],
-                no_lines=[str(d["file"]) for d in empty],
+                no_lines=[i.file for i in empty],
             )
 
         # Renamed, not copied (a copy of 31k records took ~0.02 s of a 10k-run extract):
@@ -1093,7 +1112,7 @@ def _extract(
                 if r[1] == "invalid"
             ],
             warnings=[
-                {"run_id": r[0], "file": r[1], "line": r[2], "reason": r[3]}
+                RunIssue(str(r[1]), int(r[2]), str(r[3]), run_id=str(r[0]))
                 for r in con.execute(
                     "SELECT run_id, file, line, reason FROM event_warnings "
                     "ORDER BY run_id, file, line, reason"
@@ -1136,7 +1155,7 @@ def _extract(
             runs_by_file = _runs_by_file(con)
             # Those unchanged were listed by _relist already; said in the order given.
             result.no_lines[:0] = _no_lines(con, readable, runs_by_file, result)
-            result.no_lines.sort(key=lambda d: order.get(str(d["file"]), len(order)))
+            result.no_lines.sort(key=lambda i: order.get(i.file, len(order)))
             # DuckDB renders the lines (field order = column order, shortest round-trip
             # floats), streamed in batches so memory stays flat on big corpora; on a
             # thread, while this one builds the manifest's entries in Python (~0.04 and
@@ -1536,12 +1555,12 @@ def _no_lines(
     readable: Sequence[sources.SourceFile],
     runs_by_file: dict[str, list[str]],
     result: ExtractResult,
-) -> list[dict[str, Any]]:
+) -> list[sources.LineIssue]:
     """The files read that hold no line (empty, or blank lines only): no run, nothing said
     of them, and no row read, each with the reason every reader gives. Only files with no
     run are asked of DuckDB, so a usual extract (every file holds a run) runs no query
     for it."""
-    said = {str(d["file"]) for d in result.unreadable + result.skipped_lines}
+    said = {i.file for i in result.unreadable + result.skipped_lines}
     maybe = [
         f
         for f in readable
@@ -1559,8 +1578,8 @@ def _no_lines(
     return [_no_lines_said(f) for f in maybe if f.display not in with_rows]
 
 
-def _no_lines_said(f: sources.SourceFile) -> dict[str, Any]:
-    return {"file": f.display, "reason": sources.no_lines_reason(f, "events")}
+def _no_lines_said(f: sources.SourceFile) -> sources.LineIssue:
+    return sources.LineIssue(f.display, 0, sources.no_lines_reason(f, "events"))
 
 
 def _manifest_entries(
@@ -1571,21 +1590,19 @@ def _manifest_entries(
     read_ns: int,
 ) -> dict[str, Any]:
     skipped: dict[str, list[list[Any]]] = {}
-    for d in result.skipped_lines:
-        skipped.setdefault(str(d["file"]), []).append([int(d["line"]), str(d["reason"])])
+    for i in result.skipped_lines:
+        skipped.setdefault(i.file, []).append([i.line, i.reason])
     warned: dict[str, list[list[Any]]] = {}
     for w in result.warnings:
-        warned.setdefault(str(w["file"]), []).append(
-            [str(w["run_id"]), int(w["line"]), str(w["reason"])]
-        )
+        warned.setdefault(w.file, []).append([w.run_id, w.line, w.reason])
     # A file read without error can still have been given up on as a whole (its lines
     # could not be aligned): said with line 0, among the unreadable.
     given_up: dict[str, list[str]] = {}
     for u in result.unreadable:
-        given_up.setdefault(str(u["file"]), []).append(str(u["reason"]))
+        given_up.setdefault(u.file, []).append(u.reason)
     invalid = {str(i["run_id"]): i for i in result.invalid}
     incomplete = set(result.incomplete)
-    no_lines = {str(d["file"]) for d in result.no_lines}
+    no_lines = {i.file for i in result.no_lines}
     # Which extract read the file: files that hold one run and were read apart are read
     # again together (``_read_apart``).
     batch = os.urandom(8).hex()
@@ -1689,24 +1706,22 @@ def _relist(
     incomplete = set(result.incomplete)
     for f, e in unchanged:
         for line, reason in e.get("skipped", []):
-            result.skipped_lines.append({"file": f.display, "line": line, "reason": reason})
+            result.skipped_lines.append(sources.LineIssue(f.display, line, reason))
         if e.get("skipped_more"):
             result.skipped_lines.append(
-                {
-                    "file": f.display,
-                    "line": 0,
-                    "reason": f"and {e['skipped_more']} more rejected line(s), not listed "
+                sources.LineIssue(
+                    f.display,
+                    0,
+                    f"and {e['skipped_more']} more rejected line(s), not listed "
                     "again: the file is unchanged since it was read",
-                }
+                )
             )
         for reason in e.get("unreadable", []):
-            result.unreadable.append({"file": f.display, "line": 0, "reason": reason})
+            result.unreadable.append(sources.LineIssue(f.display, 0, reason))
         if e.get("no_lines") is True:
             result.no_lines.append(_no_lines_said(f))
         for run_id, line, reason in e.get("warnings", []):
-            result.warnings.append(
-                {"run_id": run_id, "file": f.display, "line": line, "reason": reason}
-            )
+            result.warnings.append(RunIssue(f.display, line, reason, run_id=run_id))
         for inv in e.get("invalid", []):
             if inv["run_id"] not in invalid:
                 invalid.add(inv["run_id"])
@@ -1716,10 +1731,8 @@ def _relist(
                 incomplete.add(run_id)
                 result.incomplete.append(run_id)
     if unchanged:
-        result.skipped_lines.sort(
-            key=lambda d: (order.get(str(d["file"]), len(order)), int(d["line"]))
-        )
-        result.warnings.sort(key=lambda w: (w["run_id"], w["file"], w["line"], w["reason"]))
+        result.skipped_lines.sort(key=lambda i: (order.get(i.file, len(order)), i.line))
+        result.warnings.sort(key=lambda w: (w.run_id, w.file, w.line, w.reason))
 
 
 def _save_manifest(

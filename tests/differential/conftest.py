@@ -1431,26 +1431,26 @@ def eff_diffs(
     for run_id, locs in sorted(exp.invalid_locations.items()):
         if run(run_id) and run_id in got_locs and got_locs[run_id] != locs:
             diffs.append(f"invalid {run_id} locations: runscore {got_locs[run_id]} != spec {locs}")
-    warns = [w for w in got.warnings if file(w["file"])]
+    warns = [w for w in got.warnings if file(w.file)]
     edge = re.compile(r"parent edge to seq (-?\d+) ignored")
     diffs += _set_diff(
         "seq warnings",
-        {(w["file"], w["line"]) for w in warns if "seq:" in w["reason"]},
+        {(w.file, w.line) for w in warns if "seq:" in w.reason},
         {x for x in exp.warn_seq if file(x[0])},
     )
     diffs += _set_diff(
         "edge warnings",
-        {(w["file"], w["line"], int(m.group(1))) for w in warns if (m := edge.match(w["reason"]))},
+        {(w.file, w.line, int(m.group(1))) for w in warns if (m := edge.match(w.reason))},
         {x for x in exp.warn_edge if file(x[0])},
     )
     diffs += _set_diff(
         "unattributed fixes",
-        {(w["file"], w["line"]) for w in warns if "unattributed" in w["reason"]},
+        {(w.file, w.line) for w in warns if "unattributed" in w.reason},
         {x for x in exp.unattributed if file(x[0])},
     )
     diffs += _set_diff(
         "skipped lines",
-        {(d["file"], d["line"]) for d in got.skipped_lines if file(d["file"])},
+        {(d.file, d.line) for d in got.skipped_lines if file(d.file)},
         {x for x in exp.skipped if file(x[0])},
     )
     return diffs

@@ -114,8 +114,8 @@ def test_malformed_line_is_reported_and_skipped(
     path = tmp_path / f"{name}.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     res = _extract([path])
-    assert [(s["file"], s["line"]) for s in res.skipped_lines] == [(str(path), 5)]
-    assert re.search(reason, res.skipped_lines[0]["reason"]), res.skipped_lines[0]
+    assert [(s.file, s.line) for s in res.skipped_lines] == [(str(path), 5)]
+    assert re.search(reason, res.skipped_lines[0].reason), res.skipped_lines[0]
     assert res.rejected and not res.invalid and not res.incomplete and not res.warnings
     assert _keyed(h, res) == baseline
     assert res.runs_scored == 1
@@ -136,9 +136,9 @@ def test_every_malformed_line_at_once(
     path = tmp_path / "hostile.jsonl"
     path.write_bytes(b"\n".join(lines) + b"\n")
     res = _extract([path])
-    assert [s["line"] for s in res.skipped_lines] == expect
+    assert [s.line for s in res.skipped_lines] == expect
     for s, (_, _, reason) in zip(res.skipped_lines, BAD_LINES, strict=True):
-        assert re.search(reason, s["reason"]), s
+        assert re.search(reason, s.reason), s
     got = _keyed(h, res)
     assert {k: v for k, v in got.items() if k[0] == "score-run"} == baseline
     other_run = {k[1]: v for k, v in got.items() if k[0] == "other-run"}
@@ -173,7 +173,7 @@ def test_skipped_lines_follow_input_order(tmp_path: Path, good: list[bytes]) -> 
     b = tmp_path / "b.jsonl"
     b.write_bytes(b"\n".join([b"{}", *good[2:]]) + b"\n")
     res = _extract([b, a])
-    assert [(s["file"], s["line"]) for s in res.skipped_lines] == [
+    assert [(s.file, s.line) for s in res.skipped_lines] == [
         (str(b), 1),
         (str(a), 2),
         (str(a), 4),
@@ -225,11 +225,11 @@ def test_bad_seqs_are_replaced_by_position_with_warnings(tmp_path: Path, h: Any)
     path = h.write_jsonl(tmp_path / "seqs.jsonl", lines)
     res = _extract([path])
     assert res.skipped_lines == [] and not res.rejected  # a warning is not a rejection
-    assert [(w["run_id"], w["file"], w["line"]) for w in res.warnings] == [
+    assert [(w.run_id, w.file, w.line) for w in res.warnings] == [
         ("s", str(path), n) for n in range(2, 8)
     ]
     for w in res.warnings:
-        assert re.search(r"seq", w["reason"]) and re.search(r"position \d", w["reason"])
+        assert re.search(r"seq", w.reason) and re.search(r"position \d", w.reason)
     # seqs 2..7 by position: the fix (3) descends from the verdict (2) and precedes the
     # met boundary (4) → every dimension perfect, cost unknown → 0.80/0.80.
     rec = _keyed(h, res)[("s", "guardian")]
@@ -271,7 +271,7 @@ def test_odd_parent_values_warn_but_never_break(tmp_path: Path, h: Any) -> None:
     path = h.write_jsonl(tmp_path / "parents.jsonl", lines)
     res = _extract([path])
     assert res.skipped_lines == []
-    warned = [(w["line"], w["reason"]) for w in res.warnings]
+    warned = [(w.line, w.reason) for w in res.warnings]
     assert [ln for ln, _ in warned] == [2, 3, 4, 5, 7, 7, 7]
     assert sum("99" in r for _, r in warned) == 1 and sum("seq 7 " in r for _, r in warned) == 1
     assert _keyed(h, res)[("p", "guardian")]["fixes_applied"] == 1  # via "1, 5" → 1
@@ -297,8 +297,8 @@ def test_parent_cycles_are_finite(tmp_path: Path, h: Any) -> None:
     ]
     path = h.write_jsonl(tmp_path / "cycle.jsonl", lines)
     res = _extract([path])
-    assert [w["line"] for w in res.warnings] == [2, 4, 5, 5]
-    assert all("ignored" in w["reason"] for w in res.warnings)
+    assert [w.line for w in res.warnings] == [2, 4, 5, 5]
+    assert all("ignored" in w.reason for w in res.warnings)
     assert _keyed(h, res)[("cyc", "guardian")]["fixes_applied"] == 1  # 4 → 3 → 1
 
 
@@ -407,7 +407,7 @@ def test_paths_are_read_in_the_order_given(tmp_path: Path, h: Any) -> None:
     # now the fix is seq 2 and its parent 2 is itself: ignored → attributed to nobody
     res = _extract(given)
     assert _keyed(h, res)[("o", "guardian")]["fixes_applied"] == 0
-    assert any("unattributed" in w["reason"] for w in res.warnings)
+    assert any("unattributed" in w.reason for w in res.warnings)
 
 
 def test_glob_patterns(tmp_path: Path, h: Any, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -427,7 +427,7 @@ def test_missing_paths_and_empty_globs_are_reported(
 ) -> None:
     src = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
     res = _extract([tmp_path / "nope.jsonl", src, f"{tmp_path}/none/*.jsonl"])
-    assert [u["file"] for u in res.unreadable] == [
+    assert [u.file for u in res.unreadable] == [
         str(tmp_path / "nope.jsonl"),
         f"{tmp_path}/none/*.jsonl",
     ]
@@ -444,7 +444,7 @@ def test_unreadable_garbage_file_does_not_stop_others(
     src = tmp_path / "events.jsonl"
     shutil.copy(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl", src)
     res = _extract([junk, src])
-    assert res.skipped_lines and {s["file"] for s in res.skipped_lines} == {str(junk)}
+    assert res.skipped_lines and {s.file for s in res.skipped_lines} == {str(junk)}
     assert _keyed(h, res) == baseline
     with pytest.raises(NothingReadable):
         _extract([junk])
@@ -507,7 +507,7 @@ def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: A
     ]
     path = h.write_jsonl(tmp_path / "text-parents.jsonl", lines)
     res = _extract([path])
-    assert [(w["file"], w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.file, w.line, w.reason) for w in res.warnings] == [
         (
             str(path),
             5,
@@ -544,7 +544,7 @@ def test_parent_beyond_any_seq_is_warned_not_dropped(tmp_path: Path, h: Any) -> 
     path = h.write_jsonl(tmp_path / "big.jsonl", lines)
     res = _extract([path])
     reason = f"parent value {big} ignored: not an integer seq"
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, reason),
         (3, reason),
         (4, f'parent value "{big}" ignored: not an integer seq'),

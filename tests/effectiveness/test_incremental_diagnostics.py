@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from runscore.engine.packs import effectiveness
+from runscore.engine.sources import LineIssue
 
 
 def _said(res: effectiveness.ExtractResult) -> dict[str, Any]:
@@ -81,19 +82,19 @@ def test_many_rejected_lines_are_counted_past_the_cap(
     (ev / "x.jsonl").write_text('{"run_id":"r","seq":1,"type":"run.start"}\n' + "garbage\n" * 5)
     hist = str(tmp_path / "h.jsonl")
     first = effectiveness.extract([str(ev)], hist)
-    assert [d["line"] for d in first.skipped_lines] == [2, 3, 4, 5, 6]
+    assert [d.line for d in first.skipped_lines] == [2, 3, 4, 5, 6]
     manifest = json.loads(Path(effectiveness.manifest_path(hist)).read_text())
     (entry,) = manifest["files"].values()
     assert entry["skipped_more"] == 3 and len(entry["skipped"]) == 2
     again = effectiveness.extract([str(ev)], hist)
-    assert [(d["line"], d["reason"]) for d in again.skipped_lines] == [
+    assert [(d.line, d.reason) for d in again.skipped_lines] == [
         (
             0,
             "and 3 more rejected line(s), not listed again: the file is unchanged since it "
             "was read",
         ),
-        (2, first.skipped_lines[0]["reason"]),
-        (3, first.skipped_lines[1]["reason"]),
+        (2, first.skipped_lines[0].reason),
+        (3, first.skipped_lines[1].reason),
     ]
 
 
@@ -117,9 +118,7 @@ def test_a_file_given_up_on_is_said_again(
     monkeypatch.setattr(sources, "read_jsonl", giving_up)
     hist = str(tmp_path / "h.jsonl")
     first = effectiveness.extract([str(tmp_path / "events")], hist)
-    assert [(Path(u["file"]).name, u["reason"]) for u in first.unreadable] == [
-        ("b.jsonl", "given up")
-    ]
+    assert [(Path(u.file).name, u.reason) for u in first.unreadable] == [("b.jsonl", "given up")]
     monkeypatch.setattr(sources, "read_jsonl", real)
     again = effectiveness.extract([str(tmp_path / "events")], hist)
     assert again.files_unchanged == 2
@@ -180,7 +179,7 @@ def test_a_rerun_with_every_file_unchanged_scores_nothing(
     assert (
         again.unreadable
         == first.unreadable
-        == [{"file": str(tmp_path / "gone"), "line": 0, "reason": "no such file or directory"}]
+        == [LineIssue(str(tmp_path / "gone"), 0, "no such file or directory")]
     )
     assert again.rejected and first.rejected
     # Asked for, the records are computed: none, in the columns a scoring gives.

@@ -125,7 +125,7 @@ def test_a_long_line_keeps_its_place_and_the_lines_after_it_theirs(
     with src.open("a") as f:
         f.write('{"seq": 1, "type": "run.start"}\n')  # no run_id: line 61
     res = effectiveness.extract([str(src)], str(tmp_path / "h.jsonl"))
-    assert [(i["line"], i["reason"]) for i in res.skipped_lines] == [(61, "missing run_id")]
+    assert [(i.line, i.reason) for i in res.skipped_lines] == [(61, "missing run_id")]
     assert len(object_sizes) == 2
 
 

@@ -34,7 +34,7 @@ def test_model_of_the_wrong_kind_is_unknown_and_warned(tmp_path: Path, h: Any) -
     res = eff.extract([str(path)], str(history), scored_at=h.SCORED_AT)
     models = {(r["run_id"], r["archetype"]): r["model"] for r in res.records.to_pylist()}
     assert models == {("r1", "guardian"): None, ("r1", "sage"): "opus", ("r1", "skeptic"): None}
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, MODEL_IGNORED),
         (5, MODEL_IGNORED),
         (7, MODEL_IGNORED),
@@ -96,7 +96,7 @@ def test_fix_with_a_blank_source_is_reported_as_unattributed(tmp_path: Path, h: 
     res = eff.extract([str(path)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
     (rec,) = res.records.to_pylist()
     assert (rec["archetype"], rec["fixes_applied"], rec["fix_rate"]) == ("guardian", 1, 1.0)
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, "unattributed_fixes: fix.applied has a blank source (it names no archetype)"),
     ]
 
@@ -133,7 +133,7 @@ def test_archetype_agent_or_source_of_the_wrong_kind_names_nobody_and_is_warned(
         for r in res.records.to_pylist()
     }
     assert got == {"guardian": (1, 1, 0.5), "sage": (0, 0, None), "unknown": (0, 0, None)}
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, "archetype ignored: not a string"),
         (3, "agent ignored: not a string"),
         (4, "archetype ignored: not a string"),

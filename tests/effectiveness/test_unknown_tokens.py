@@ -77,7 +77,7 @@ def test_token_count_that_is_not_a_number_is_unknown_and_warned(tmp_path: Path) 
         res = _extracted(tmp_path, bad)
         (rec,) = res.records.to_pylist()
         assert rec["tokens"] is None, bad
-        assert [(w["line"], w["reason"]) for w in res.warnings] == [
+        assert [(w.line, w.reason) for w in res.warnings] == [
             (2, "tokens unknown: a token count is not a non-negative number that fits")
         ], bad
 
@@ -94,7 +94,7 @@ def test_cost_that_is_not_a_number_is_ignored_and_warned(tmp_path: Path) -> None
     )
     (rec,) = res.records.to_pylist()
     assert (rec["cost_usd"], rec["cost_basis"]) == (0.01, "observed")
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, "cost ignored: not a finite non-negative number"),
         (4, "cost ignored: not a finite non-negative number"),
     ]
@@ -155,7 +155,7 @@ def test_costs_beyond_a_double_never_write_a_line_that_is_not_json(tmp_path: Pat
         None,
         None,
     )
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (4, "cost unknown: the costs add up to more than can be stored")
     ]
     # 1 / 1e-320 is beyond a double: the raw efficiency cannot be stored, its norm is 1
@@ -178,7 +178,7 @@ def test_token_counts_adding_up_beyond_storage_are_unknown_and_warned(tmp_path: 
     res = _extracted(tmp_path, {"tokens": 9 * 10**18}, {"tokens": 9 * 10**18})
     (rec,) = res.records.to_pylist()
     assert rec["tokens"] is None
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (3, "tokens unknown: the token counts add up to more than can be stored")
     ]
 
@@ -209,7 +209,7 @@ def test_cycle_or_met_of_the_wrong_kind_is_ignored_and_warned(tmp_path: Path) ->
     p = tmp_path / "r.jsonl"
     p.write_text("".join(json.dumps({"run_id": "r", **e}) + "\n" for e in events))
     res = effectiveness.extract([str(p)], str(tmp_path / "h.jsonl"), write=False)
-    assert [(w["file"], w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.file, w.line, w.reason) for w in res.warnings] == [
         (str(p), 1, "cycle ignored: not an integer that fits"),
         (str(p), 3, "met ignored: not true or false"),
         (str(p), 4, "cycle ignored: not an integer that fits"),

@@ -205,7 +205,7 @@ def _outcome(res: effectiveness.ExtractResult, root: Path) -> dict[str, Any]:
         "runs_scored": res.runs_scored,
         "incomplete": res.incomplete,
         "invalid": res.invalid,
-        "warnings": sorted((w["run_id"], w["reason"]) for w in res.warnings),
+        "warnings": sorted((w.run_id, w.reason) for w in res.warnings),
     }
 
 
@@ -231,13 +231,13 @@ def test_a_corrupted_corpus_scores_as_its_clean_twin_on_every_path(
                 m.setattr(sources, bound, value)
             res = effectiveness.extract([str(c.dirty)], str(tmp_path / f"{name}.jsonl"))
         assert _outcome(res, c.dirty) == expected, name
-        skipped = [(_rel(d["file"], c.dirty), d["line"], d["reason"]) for d in res.skipped_lines]
+        skipped = [(_rel(d.file, c.dirty), d.line, d.reason) for d in res.skipped_lines]
         assert [(f, n) for f, n, _ in skipped] == [(f, n) for f, n, _ in c.skipped], name
         for (f, n, reason), (_, _, start) in zip(skipped, c.skipped, strict=True):
             # a bad last line without its newline may be a write cut short: named so
             said = reason.startswith(start) or reason.removeprefix(f"{TORN}: ").startswith(start)
             assert said, (name, f, n, reason)
-        assert [(_rel(d["file"], c.dirty), d["reason"]) for d in res.unreadable] == c.unreadable
+        assert [(_rel(d.file, c.dirty), d.reason) for d in res.unreadable] == c.unreadable
         assert res.rejected
     # Not vacuous: runs of files with lines skipped were scored from their good lines.
     scored = {json.loads(r)["run_id"] for r in expected["records"]}

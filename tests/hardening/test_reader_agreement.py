@@ -43,7 +43,7 @@ def test_lone_surrogate_escape_is_skipped_with_its_reason(
     body += b'{"run_id":"r1","seq":9,"type":"note","data":{"path":"a\\udcffb"}}\n'
     body += hh.dump_lines(evs[2:]) + (DIRTY if careful else b"")
     res = _extract(tmp_path, "s", body)
-    reasons = [(i["line"], i["reason"]) for i in res.skipped_lines]
+    reasons = [(i.line, i.reason) for i in res.skipped_lines]
     want = [(3, "not JSON: lone UTF-16 surrogate escape (\\udcff)")]
     if careful:
         want.append((len(evs) + 2, "not JSON: NaN is not valid JSON"))
@@ -58,7 +58,7 @@ def test_a_valid_surrogate_pair_is_read(tmp_path: Path, hh: Any) -> None:
     # ensure_ascii writes the emoji as a surrogate pair escape
     body += "".join(json.dumps(e, ensure_ascii=True) + "\n" for e in evs[1:]).encode()
     res = _extract(tmp_path, "p", body + DIRTY)
-    assert [i["reason"] for i in res.skipped_lines] == ["not JSON: NaN is not valid JSON"]
+    assert [i.reason for i in res.skipped_lines] == ["not JSON: NaN is not valid JSON"]
     assert _guardian(tmp_path, "p")["model"] == "haiku-\U0001f600"
 
 
@@ -75,11 +75,11 @@ def test_a_non_finite_number_is_not_json_on_either_path(
     assert text.count('"cost_usd": 0.5') == 1
     body = text.replace('"cost_usd": 0.5', f'"cost_usd": {literal}').encode()
     res = _extract(tmp_path, "n", body + (DIRTY if careful else b""))
-    got = [(i["line"], i["reason"].split(":")[0]) for i in res.skipped_lines]
+    got = [(i.line, i.reason.split(":")[0]) for i in res.skipped_lines]
     assert got[0] == (2, "not JSON")
     assert len(got) == (2 if careful else 1)
     # What is said of the run is of the line gone (its children's edges), not of a cost.
-    assert {w["reason"].split(":")[0] for w in res.warnings} == {"parent edge to seq 2 ignored"}
+    assert {w.reason.split(":")[0] for w in res.warnings} == {"parent edge to seq 2 ignored"}
     assert res.runs_scored == 1
     assert _guardian(tmp_path, "n")["cost_usd"] is None  # the agent.complete line is gone
 
@@ -94,7 +94,7 @@ def test_a_cost_too_big_for_a_double_is_warned_about_not_dropped_silently(
     text = hh.dump_lines(evs).decode()
     body = text.replace('"cost_usd": 0.5', '"cost_usd": 1e400').encode()
     res = _extract(tmp_path, "n", body + (DIRTY if careful else b""))
-    assert [(w["line"], w["reason"]) for w in res.warnings] == [
+    assert [(w.line, w.reason) for w in res.warnings] == [
         (2, "cost ignored: not a finite non-negative number")
     ]
     assert len(res.skipped_lines) == (1 if careful else 0)
@@ -115,7 +115,7 @@ def test_a_trailing_comma_is_not_json_on_either_path(
     lines[1] = lines[1][:-2] + tail
     body = ("\n".join(lines) + "\n").encode() + (DIRTY if careful else b"")
     res = _extract(tmp_path, "t", body)
-    got = [(i["line"], i["reason"].split(":")[0]) for i in res.skipped_lines]
+    got = [(i.line, i.reason.split(":")[0]) for i in res.skipped_lines]
     assert got[0] == (2, "not JSON")
     assert len(got) == (2 if careful else 1)
     assert res.runs_scored == 1
