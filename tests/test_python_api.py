@@ -299,3 +299,93 @@ def test_extract_lists_what_it_says_of_its_input_as_line_issues(
         '"excluded": [{"file": "in/h.jsonl", "reason": "not read: it is the history this extract '
         'writes to"}], "empty_files": [{"file": "in/e.jsonl", "reason": "empty (no events)"}]}'
     )
+
+
+def test_every_function_the_readme_names_runs_as_it_says(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """What README's "Python API" names in its text (its code blocks run in
+    tests/test_docs.py), each called as it says on the bundled sample: the pipeline views
+    for ``run_sql``, ``history check``/``repair``, ``pipeline --report``, the router rows,
+    the nightly job; Polars frames of the tables; the errors' family; logging only, at
+    DEBUG, and nothing on stdout or stderr."""
+    import logging
+    import shutil
+
+    import polars
+    from runscore.cli.nightly import Renderer, pack_hooks
+    from runscore.engine import errors, nightly
+
+    caplog.set_level(logging.DEBUG, logger="runscore.sql")
+    hist = tmp_path / "effectiveness.jsonl"
+    done = effectiveness.extract([EVENTS], hist)
+    result = pipeline.evaluate_pipelines(TASKS, [PLANS])
+    phist = tmp_path / "pipelines.jsonl"
+    written = pipeline.append_history(result, phist).written
+    tables, skipped = pipeline.history_tables(phist)
+    assert skipped == []
+    counted = eh.run_sql(
+        "SELECT count(*) AS n FROM pipeline_history", hist, extra=tables, pipelines=[phist]
+    ).table
+    assert counted.to_pylist() == [{"n": written}]
+    assert history_tools.check(hist).usable == done.records_written
+    assert history_tools.repair(hist, tmp_path / "repaired.jsonl").kept == done.records_written
+    assert pipeline.history_report(phist).pipelines.num_rows == written
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes"
+    rows = routes.router_rows([episodes]).router_rows
+    assert rows is not None and rows.num_rows > 0
+    for table in (
+        effectiveness.score_runs(EVENTS),
+        eh.report(hist).table,
+        result.pipelines,
+        plugin.rank([SKILLS]).ranking,
+        routes.analyze([episodes]).findings,
+        rows,
+    ):
+        assert polars.from_arrow(table).shape == (table.num_rows, table.num_columns)
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "examples" / "project", project)
+    ran = nightly.run_nightly([project], tmp_path / "out", renderer=Renderer(), hooks=pack_hooks())
+    assert isinstance(ran, nightly.NightlyResult) and ran.scopes and ran.outputs
+    for e in (errors.UsageError, errors.NothingReadable, errors.LockTimeout):
+        assert issubclass(e, errors.RunscoreError)
+    assert any(r.name == "runscore.sql" and r.levelno == logging.DEBUG for r in caplog.records)
+    assert {r.name for r in caplog.records} <= {"runscore.sql", "runscore.cache"}
+    assert capfd.readouterr() == ("", "")
+
+
+def test_the_lists_the_readme_names_hold_every_rejected_line(tmp_path: Path) -> None:
+    """README says where each result's rejected input lines come back. It named a routes
+    report's ``rejected``, which holds only the episodes the SQL rejects: a line that is no
+    JSON is in ``issues``, so a user reading ``rejected`` missed it. Each list named holds
+    both: a line that is not JSON and a record rejected."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    said = readme.split("rejected input lines come back in the results", 1)[1].split(")")[0]
+    names = re.findall(r"`(\w+)` of an? ", said)
+    runs = tmp_path / "runs.jsonl"
+    runs.write_text(_run_log(tmp_path / "r.jsonl").read_text() + "not json\n{}\n")
+    tasks = tmp_path / "tasks.jsonl"
+    tasks.write_text(TASKS.read_text() + "not json\n")
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text("not json\n{}\n")
+    episodes = tmp_path / "episodes.jsonl"
+    sample = REPO / "examples" / "project" / ".archeflow" / "episodes" / "episodes.jsonl"
+    episodes.write_text(sample.read_text().split("\n", 1)[0] + '\nnot json\n{"episodeId": 5}\n')
+    results = [
+        effectiveness.extract([runs], None, write=False),
+        pipeline.evaluate_pipelines([tasks]),
+        plugin.rank([SKILLS], judge=judge),
+        routes.analyze([episodes]),
+    ]
+    lines = []
+    for name, result in zip(names, results, strict=True):
+        listed = getattr(result, name)
+        lines.append(
+            sorted((str(i.file), i.line) for i in (listed() if callable(listed) else listed))
+        )
+    assert lines == [
+        [(str(runs), 4), (str(runs), 5)],
+        [(str(tasks), 22), (str(tasks), 23)],
+        [(str(judge), 1), (str(judge), 2)],
+        [(str(episodes), 2), (str(episodes), 3)],
+    ]
