@@ -16,7 +16,6 @@ from runscore.cli.options import (
     refuse_together,
 )
 from runscore.cli.output import note
-from runscore.engine import sources
 from runscore.engine.packs import effectiveness
 from runscore.engine.quoting import quote
 
