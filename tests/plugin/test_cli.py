@@ -472,20 +472,7 @@ def test_out_files_keep_the_letters_of_every_script(
         ".ünïcode": "ünïcode.md",
         "--rf": "rf.md",
     }
-    for name in names:
-        (tmp_path / "uni" / name).mkdir(parents=True)
-        (tmp_path / "uni" / name / "SKILL.md").write_text(
-            f"---\nname: {json.dumps(name)}\n---\n", encoding="utf-8"
-        )
-    r = run_cli("plugin", "score", "uni", "--out", "report", "--no-history")
-    assert r.exit_code == 0, r.stderr
-    written = {
-        p.name: p.read_text(encoding="utf-8").split("\n", 1)[0]
-        for p in Path("report/skills").iterdir()
-    }
-    assert sorted(written) == sorted(names.values())
-    for name, file in names.items():
-        assert written[file].startswith(f"## 1. {output.md_text(name)}: "), (file, written[file])
+    _assert_out_names(run_cli, tmp_path / "uni", names)
 
 
 def test_out_files_never_take_a_windows_device_name(
@@ -507,12 +494,18 @@ def test_out_files_never_take_a_windows_device_name(
         "console": "console.md",
         "CON_": "CON_-2.md",  # a trailing "_" is dropped: CON, then the collision rule
     }
+    _assert_out_names(run_cli, tmp_path / "dev", names)
+
+
+def _assert_out_names(run_cli: Callable[..., Result], skills: Path, names: dict[str, str]) -> None:
+    """One skill per name under ``skills``; ``plugin score --out`` writes each to the file
+    ``names`` gives it, and that file is the skill's report."""
     for name in names:
-        (tmp_path / "dev" / name).mkdir(parents=True)
-        (tmp_path / "dev" / name / "SKILL.md").write_text(
+        (skills / name).mkdir(parents=True)
+        (skills / name / "SKILL.md").write_text(
             f"---\nname: {json.dumps(name)}\n---\n", encoding="utf-8"
         )
-    r = run_cli("plugin", "score", "dev", "--out", "report", "--no-history")
+    r = run_cli("plugin", "score", str(skills), "--out", "report", "--no-history")
     assert r.exit_code == 0, r.stderr
     written = {
         p.name: p.read_text(encoding="utf-8").split("\n", 1)[0]
