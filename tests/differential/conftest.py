@@ -181,6 +181,13 @@ def parse_parents(p: Any) -> list[int]:
     return []
 
 
+def _line_text(line: Any) -> str:
+    """A line number by its value: 42.0 is line 42 (runscore's jkeytext)."""
+    if isinstance(line, float) and line.is_integer() and abs(line) < 1e30:
+        return str(int(line))
+    return str(line)
+
+
 def finding_key(f: dict[str, Any], *, with_description: bool = True) -> str | None:
     """§3 match key: location; else file[:line]; else description; else none."""
     loc = f.get("location")
@@ -189,7 +196,7 @@ def finding_key(f: dict[str, Any], *, with_description: bool = True) -> str | No
     fil = f.get("file")
     if isinstance(fil, str):
         line = f.get("line")
-        return fil.strip(WS).lower() + (f":{line}" if line is not None else "")
+        return fil.strip(WS).lower() + (f":{_line_text(line)}" if line is not None else "")
     if with_description:
         d = f.get("description")
         if isinstance(d, str):

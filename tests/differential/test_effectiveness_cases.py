@@ -328,6 +328,22 @@ def contradiction_rules(r: str) -> Case:
 
 
 @case()
+def line_numbers_by_value(r: str) -> Case:
+    # A line is a number by its value: 42.0 is line 42, 4e0 line 4 (in a finding's match
+    # key and a fix's location key).
+    return [
+        [
+            verdict(r, 1, "guardian", findings=[bug(file="a.py", line=42.0), bug(file="b.py")]),
+            verdict(r, 2, "skeptic", findings=[{"severity": "info", "file": "b.py", "line": 4e0}]),
+            verdict(r, 3, "sage", "approved"),
+            ev(r, 4, "fix.applied", {"source": "guardian", "file": "a.py", "line": 42}),
+            ev(r, 5, "fix.applied", {"source": "skeptic", "file": "b.py", "line": 4}),
+            done(r, 6),
+        ]
+    ]
+
+
+@case()
 def contradiction_scopes(r: str) -> Case:
     return [
         [

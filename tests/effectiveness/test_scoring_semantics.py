@@ -140,3 +140,64 @@ def test_archetype_agent_or_source_of_the_wrong_kind_names_nobody_and_is_warned(
         (5, "archetype ignored: not a string"),
         (6, "source ignored: not a string"),
     ]
+
+
+def test_a_line_number_matches_by_its_value_not_its_spelling(tmp_path: Path, h: Any) -> None:
+    """§3: a finding's match key is file followed by ":" and line, a fix's location key
+    likewise. A line of 42.0 (what a Python producer writes for a float) is line 42: the
+    key was the number's JSON text, "a.py:42.0", so the fix at a.py:42 did not confirm
+    guardian's finding, nor did skeptic's b.py:7.0 report the same finding as guardian's
+    b.py:7, and both were counted contradicted. And two lines of one (run_id, seq) equal
+    but for 7 vs 7.0 are one event (§1), yet the run's scores depended on which came
+    first."""
+    lines = [
+        h.ev(1, "run.start"),
+        h.ev(
+            2,
+            "review.verdict",
+            parent=[1],
+            agent="guardian",
+            verdict="needs_changes",
+            findings=[
+                {"severity": "warning", "fix_required": True, "file": "a.py", "line": 42.0},
+                {"severity": "bug", "fix_required": True, "file": "b.py", "line": 7},
+            ],
+        ),
+        h.ev(
+            3,
+            "review.verdict",
+            parent=[1],
+            agent="skeptic",
+            verdict="needs_changes",
+            findings=[{"severity": "info", "file": "B.py", "line": 7.0}],
+        ),
+        h.ev(4, "review.verdict", parent=[1], agent="sage", verdict="approved"),
+        h.ev(5, "fix.applied", parent=[2], source="guardian", file="a.py", line=42),
+        h.ev(6, "run.complete", parent=[5]),
+    ]
+    path = h.write_jsonl(tmp_path / "lines.jsonl", lines)
+    res = eff.extract([str(path)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    got = {
+        r["archetype"]: (r["findings_contradicted"], r["accuracy"]) for r in res.records.to_pylist()
+    }
+    assert got == {"guardian": (0, 1.0), "skeptic": (0, 1.0), "sage": (0, 1.0)}
+
+    def verdict(line: float) -> dict[str, Any]:
+        finding = {"severity": "warning", "file": "c.py", "line": line}
+        return h.ev(2, "review.verdict", parent=[1], agent="guardian", findings=[finding])
+
+    scores = []
+    for first, second in ((3.0, 3), (3, 3.0)):
+        run = [
+            h.ev(1, "run.start"),
+            verdict(first),
+            verdict(second),
+            h.ev(3, "review.verdict", parent=[1], agent="sage", verdict="approved"),
+            h.ev(4, "fix.applied", parent=[2], file="c.py", line=3),
+            h.ev(5, "run.complete", parent=[4]),
+        ]
+        p = h.write_jsonl(tmp_path / f"dup-{first}.jsonl", run)
+        res = eff.extract([str(p)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+        assert not res.invalid
+        scores += [(r["archetype"], r["findings_contradicted"]) for r in res.records.to_pylist()]
+    assert scores == [("guardian", 0), ("sage", 0), ("guardian", 0), ("sage", 0)]

@@ -54,6 +54,19 @@ CREATE OR REPLACE MACRO jtext(t) AS
          WHEN t = 'null' THEN NULL
          WHEN starts_with(t, '"') THEN json_extract_string(t, '$')
          ELSE t END;
+-- The text a scalar stands for in a match or location key (§3): jtext, but a number by
+-- its value, as the duplicate check compares it (010): 42.0, 4.2e1 and 42 are line 42,
+-- so two lines equal but for that spelling score alike, and a finding at a.py:42.0 is
+-- the one its fix at a.py:42 names. An integral double prints as an integer.
+CREATE OR REPLACE MACRO jkeytext(t) AS
+    CASE jkind(t)
+      WHEN 'INTEGER' THEN coalesce(TRY_CAST(t AS HUGEINT)::VARCHAR, t)
+      WHEN 'DOUBLE' THEN coalesce(
+          CASE WHEN TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
+                    AND abs(TRY_CAST(t AS DOUBLE)) < 1e30
+               THEN TRY_CAST(TRY_CAST(t AS DOUBLE) AS HUGEINT)::VARCHAR
+               ELSE TRY_CAST(t AS DOUBLE)::VARCHAR END, t)
+      ELSE jtext(t) END;
 -- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
 -- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
 -- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
@@ -204,7 +217,7 @@ SELECT
            lower(eff_trim(location_t)),
            lower(eff_trim(file_t))
              || CASE WHEN d[9] IS NOT NULL AND d[9] <> 'null'
-                     THEN ':' || jtext(d[9]) ELSE '' END) END AS fix_loc_key,
+                     THEN ':' || jkeytext(d[9]) ELSE '' END) END AS fix_loc_key,
     -- a cost or token field that is present (not null) but not a number is NaN: not a
     -- cost or a count, so 050 warns and ignores it (unknown, not 0), as a negative one
     CASE WHEN typ = 'agent.complete' THEN jpresent_num(d[10]) END AS c_obs,

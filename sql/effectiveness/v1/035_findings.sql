@@ -1,10 +1,11 @@
 -- effectiveness/v1 · 035 findings                               spec: effectiveness.md §1, §3
--- Reads:    verdicts (030); the macros eff_trim, jstr and jtext (000).
+-- Reads:    verdicts (030); the macros eff_trim, jstr, jtext and jkeytext (000).
 -- Produces: findings — one row per element of a verdict's data.findings (any element
 --           counts; a missing/null/non-array findings is empty): run_id, verdict_seq, idx,
 --           archetype, cycle, severity (lower/trim), fix_required (JSON true or "true" in
 --           any case), useful, description, match_key (location, else file[:line], else
---           description; lower/trim; present = given and not null, so "" is a key).
+--           description; lower/trim; present = given and not null, so "" is a key; a
+--           numeric line by its value, jkeytext: 42.0 is line 42).
 -- Speed: each finding object is parsed once (one json_extract with a list of paths); its
 -- members are then read from their minified JSON text as 000 does (jtext: a string's
 -- value, a scalar's literal, null for JSON null or absent), each once.
@@ -40,7 +41,7 @@ SELECT run_id, verdict_seq, idx, archetype, cycle,
            lower(eff_trim(location_t)),
            lower(eff_trim(file_t))
                || CASE WHEN line_j IS NOT NULL AND line_j <> 'null'
-                       THEN ':' || jtext(line_j) ELSE '' END,
+                       THEN ':' || jkeytext(line_j) ELSE '' END,
            lower(eff_trim(description))
        ) AS match_key
 FROM texts
