@@ -57,10 +57,11 @@ CREATE OR REPLACE MACRO jtext(t) AS
 -- The text a scalar stands for in a match or location key (§3): jtext, but a number by
 -- its value, as the duplicate check compares it (010): 42.0, 4.2e1 and 42 are line 42,
 -- so two lines equal but for that spelling score alike, and a finding at a.py:42.0 is
--- the one its fix at a.py:42 names. An integral double prints as an integer.
+-- the one its fix at a.py:42 names. An integral double prints as an integer; an
+-- integer's JSON text is already its canonical form (no leading zeros or +) but for -0.
 CREATE OR REPLACE MACRO jkeytext(t) AS
     CASE jkind(t)
-      WHEN 'INTEGER' THEN coalesce(TRY_CAST(t AS HUGEINT)::VARCHAR, t)
+      WHEN 'INTEGER' THEN CASE WHEN t = '-0' THEN '0' ELSE t END
       WHEN 'DOUBLE' THEN coalesce(
           CASE WHEN TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
                     AND abs(TRY_CAST(t AS DOUBLE)) < 1e30
