@@ -344,6 +344,20 @@ def line_numbers_by_value(r: str) -> Case:
 
 
 @case()
+def cycle_by_value(r: str) -> Case:
+    # data.cycle 2.0 is cycle 2: sage's approval of cycle 2 contradicts guardian's finding.
+    return [
+        [
+            ev(r, 1, "run.start"),
+            verdict(r, 2, "guardian", findings=[bug()], data={"cycle": 2.0}),
+            ev(r, 3, "cycle.boundary", {"met": False}),
+            verdict(r, 4, "sage", "approved", data={"cycle": 2}),
+            done(r, 5),
+        ]
+    ]
+
+
+@case()
 def contradiction_scopes(r: str) -> Case:
     return [
         [

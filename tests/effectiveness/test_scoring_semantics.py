@@ -201,3 +201,32 @@ def test_a_line_number_matches_by_its_value_not_its_spelling(tmp_path: Path, h: 
         assert not res.invalid
         scores += [(r["archetype"], r["findings_contradicted"]) for r in res.records.to_pylist()]
     assert scores == [("guardian", 0), ("sage", 0), ("guardian", 0), ("sage", 0)]
+
+
+def test_a_cycle_of_2_0_is_cycle_2(tmp_path: Path, h: Any) -> None:
+    """§3: a verdict's scope is data.cycle when present. 2.0 is the number 2: it was
+    ignored as "not an integer" (warned, and the boundaries put guardian in cycle 1), so
+    sage's approval of cycle 2 did not contradict guardian's finding. And as two lines of
+    one (run_id, seq) equal but for 2 vs 2.0 are one event (§1), the scores depended on
+    which line came first."""
+
+    def guardian(cycle: float) -> dict[str, Any]:
+        finding = {"severity": "warning", "description": "w"}
+        return h.ev(
+            2, "review.verdict", parent=[1], agent="guardian", cycle=cycle, findings=[finding]
+        )
+
+    scores = []
+    for first, second in ((2.0, 2), (2, 2.0)):
+        run = [
+            h.ev(1, "run.start"),
+            guardian(first),
+            guardian(second),
+            h.ev(3, "review.verdict", parent=[1], agent="sage", verdict="approved", cycle=2),
+            h.ev(4, "run.complete", parent=[3]),
+        ]
+        p = h.write_jsonl(tmp_path / f"cycle-{first}.jsonl", run)
+        res = eff.extract([str(p)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+        assert (res.invalid, res.warnings) == ([], [])
+        scores += [(r["archetype"], r["findings_contradicted"]) for r in res.records.to_pylist()]
+    assert scores == [("guardian", 1), ("sage", 0), ("guardian", 1), ("sage", 0)]

@@ -9,9 +9,9 @@
 --           payload is never kept in memory: archetype (folded), verdict, data_cycle,
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
---           cycle_bad (a verdict's cycle given but not an integer), model (a non-empty
---           string, outer whitespace trimmed), model_bad (an agent event's model given
---           but not a string), names_bad
+--           cycle_bad (a verdict's cycle given but not an integer by value: 2.0 is 2),
+--           model (a non-empty string, outer whitespace trimmed), model_bad (an agent
+--           event's model given but not a string), names_bad
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
 --           event gives but not as a string, which names nobody; null when none), met (cycle
 --           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
@@ -68,6 +68,15 @@ CREATE OR REPLACE MACRO jkeytext(t) AS
                THEN TRY_CAST(TRY_CAST(t AS DOUBLE) AS HUGEINT)::VARCHAR
                ELSE TRY_CAST(t AS DOUBLE)::VARCHAR END, t)
       ELSE jtext(t) END;
+-- A JSON number that is an integer by its value, as BIGINT (2 and 2.0 alike, as the
+-- duplicate check compares them: else two lines equal but for that spelling, one event,
+-- scored by whichever came first); null for any other value or one that does not fit.
+CREATE OR REPLACE MACRO jint(t) AS
+    CASE jkind(t)
+      WHEN 'INTEGER' THEN TRY_CAST(t AS BIGINT)
+      WHEN 'DOUBLE' THEN CASE WHEN TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
+                              THEN TRY_CAST(TRY_CAST(t AS DOUBLE) AS BIGINT) END
+    END;
 -- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
 -- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
 -- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
@@ -203,11 +212,9 @@ SELECT
     ts, phase, agent,
     coalesce(archetype_f, agent_f, 'unknown') AS archetype,
     lower(eff_trim(verdict_t)) AS verdict,
-    CASE WHEN typ = 'review.verdict' AND jkind(d[3]) = 'INTEGER'
-         THEN TRY_CAST(d[3] AS BIGINT) END AS data_cycle,
-    -- a cycle given but not as an integer ("2"): ignored, and 030 warns (verdicts only)
-    CASE WHEN typ = 'review.verdict' AND d[3] <> 'null' AND NOT coalesce(
-              jkind(d[3]) = 'INTEGER' AND TRY_CAST(d[3] AS BIGINT) IS NOT NULL, false)
+    CASE WHEN typ = 'review.verdict' THEN jint(d[3]) END AS data_cycle,
+    -- a cycle given but not as an integer ("2", 2.5): ignored, and 030 warns (verdicts only)
+    CASE WHEN typ = 'review.verdict' AND d[3] <> 'null' AND jint(d[3]) IS NULL
          THEN true END AS cycle_bad,
     CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN findings_j END AS findings,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)

@@ -1,7 +1,7 @@
 -- effectiveness/v1 · 030 verdicts                               spec: effectiveness.md §1, §3
 -- Reads:    events (010); the macros eff_trim and jstr (000).
 -- Produces: verdicts — one row per review.verdict event: run_id, seq, archetype, verdict
---           (lower/trim), cycle (data.cycle when an integer, else 1 + number of
+--           (lower/trim), cycle (data.cycle when an integer, 2.0 too, else 1 + number of
 --           cycle.boundary events with a smaller seq), items (the findings' elements,
 --           JSON[]), _file, _line. A data.cycle given but not as an integer is ignored
 --           (the boundaries decide); 090 warns of it (000's cycle_bad).
