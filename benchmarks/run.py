@@ -755,7 +755,7 @@ class Bench:
             # Diamonds hold width x events edges: their largest sizes are capped by memory.
             cap = self.a.diamond_max if shape == "diamond" else max(self.a.dag_sizes)
             sizes = [
-                self.a.dag_floor if shape == "chain" else self.a.diamond_width * 2 + 17,
+                self.a.dag_floor if shape == "chain" else diamond_floor(self.a.diamond_width),
                 *[n for n in self.a.dag_sizes if n <= cap],
             ]
             for size in sizes:
@@ -1343,6 +1343,11 @@ def _csv_ints(s: str) -> list[int]:
 SKIPPABLE = ("seed", "runs", "report", "incremental", "dirty", "blank", "history", "dag")
 
 
+def diamond_floor(width: int) -> int:
+    """Events of the diamond measured as the floor: two layers ``width`` wide."""
+    return generate.STRESS_FIXED + 2 * width
+
+
 def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
     """Refuse, before the first step, what would fail or mean nothing hours later."""
     bad = sorted(a.skip - set(SKIPPABLE))
@@ -1379,12 +1384,23 @@ def _check_args(ap: argparse.ArgumentParser, a: argparse.Namespace) -> None:
         for v in values:
             if v < least:
                 ap.error(f"{name} must be at least {least} (got {v})")
-    diamonds = [n for n in a.dag_sizes if n <= a.diamond_max] if "dag" not in a.skip else []
-    if diamonds and min(diamonds) < stress + a.diamond_width:
-        ap.error(
-            f"--dag-sizes: {min(diamonds)} events is too few for a diamond of --diamond-width "
-            f"{a.diamond_width} (at least {stress + a.diamond_width})"
-        )
+    if "dag" not in a.skip:
+        # Each shape's floor is subtracted from its sizes' times: a size at or below it
+        # compared a DAG with a bigger one (or named the floor's row twice).
+        floors = {
+            "chain": (a.dag_floor, a.dag_sizes, f"--dag-floor {a.dag_floor}"),
+            "diamond": (
+                diamond_floor(a.diamond_width),
+                [n for n in a.dag_sizes if n <= a.diamond_max],
+                f"two layers of --diamond-width {a.diamond_width}",
+            ),
+        }
+        for shape, (floor, sizes, why) in floors.items():
+            if sizes and min(sizes) <= floor:
+                ap.error(
+                    f"--dag-sizes: {min(sizes)} events is not above the {shape} floor of "
+                    f"{floor} events ({why}), which each size's time is measured above"
+                )
     if not a.timeout > 0:
         ap.error(f"--timeout must be above 0 seconds (got {a.timeout})")
     if a.seed_scorer and "seed" not in a.skip and not os.path.isfile(a.seed_scorer):

@@ -927,8 +927,9 @@ def test_the_harness_refuses_bad_options_before_the_first_step(tmp_path: Path) -
         (["--history-lines", "-3"], "--history-lines must be at least 0 (got -3)"),
         (["--dag-repeat", "0"], "--dag-repeat must be at least 1 (got 0)"),
         (["--dag-sizes", "10"], "--dag-sizes must be at least 18 (got 10)"),
-        (["--dag-sizes", "20", "--diamond-width", "5"],
-         "--dag-sizes: 20 events is too few for a diamond of --diamond-width 5 (at least 22)"),
+        (["--dag-sizes", "20", "--dag-floor", "18", "--diamond-width", "5"],
+         "--dag-sizes: 20 events is not above the diamond floor of 27 events (two layers of "
+         "--diamond-width 5), which each size's time is measured above"),
         (["--seed-scorer", str(tmp_path / "none.sh")], f"--seed-scorer {tmp_path / 'none.sh'}: no such file"),
         (["--seed-sample", "0"], "--seed-sample must be at least 1 (got 0)"),
         (["--runscore", str(tmp_path / "rs")], f"--runscore '{tmp_path / 'rs'}': {tmp_path / 'rs'} not found"),
@@ -940,6 +941,35 @@ def test_the_harness_refuses_bad_options_before_the_first_step(tmp_path: Path) -
         assert (r.returncode, r.stdout) == (2, ""), args
         assert r.stderr.splitlines()[-1] == f"python -m benchmarks.run: error: {why}"
         assert not work.exists()  # refused before any step
+
+
+def test_the_harness_refuses_a_dag_size_its_floor_is_not_below(tmp_path: Path) -> None:
+    # A diamond of 25 events at width 5 was measured above a floor of 27 events (two
+    # layers), and a chain of 60 above a --dag-floor of 60 (one row named twice): the
+    # targets subtracted a bigger DAG's time from a smaller one's.
+    work = tmp_path / "work"
+    for args, why in (
+        (["--dag-sizes", "25,60", "--dag-floor", "18", "--diamond-width", "5"],
+         "--dag-sizes: 25 events is not above the diamond floor of 27 events (two layers of "
+         "--diamond-width 5), which each size's time is measured above"),
+        (["--dag-sizes", "60,90", "--dag-floor", "60", "--diamond-width", "5"],
+         "--dag-sizes: 60 events is not above the chain floor of 60 events (--dag-floor 60), "
+         "which each size's time is measured above"),
+    ):  # fmt: skip
+        r = py("benchmarks.run", "--skip", "runs,history", "--work", str(work),
+               "--dag-repeat", "1", *args)  # fmt: skip
+        assert (r.returncode, r.stdout) == (2, ""), args
+        assert r.stderr.splitlines()[-1] == f"python -m benchmarks.run: error: {why}"
+        assert not work.exists()  # refused before any step
+    # a diamond too big for --diamond-max is not made, so its floor does not bound it
+    r = py("benchmarks.run", "--skip", "runs,history", "--work", str(work), "--dag-repeat", "1",
+           "--dag-sizes", "20,30", "--dag-floor", "18", "--diamond-width", "5",
+           "--diamond-max", "19")  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+    doc = json.loads(r.stdout.partition("\n\n")[0])
+    assert [x["corpus"] for x in doc["results"]] == [
+        "dag chain 18", "dag chain 20", "dag chain 30", "dag diamond 27",
+    ]  # fmt: skip
 
 
 def test_the_history_check_holds_each_reviewer_to_the_generator(tmp_path: Path) -> None:
