@@ -489,8 +489,16 @@ def generate_runs(
     type_variants: bool = False,
     incomplete_rate: float = 0.01,
 ) -> dict[str, Any]:
+    """``runs`` runs from index ``start``, in one file per run or one file.
+
+    Raises ``GenerateError`` (a ``ValueError``) for arguments the CLI refuses, before
+    writing: an empty corpus wrote only its manifest, and checked out as correct."""
     if layout not in ("per-run", "single-file"):
         raise GenerateError("layout", f"must be per-run or single-file (got {layout!r})")
+    for name, value, least in (("runs", runs, 1), ("seed", seed, 0), ("start", start, 0)):
+        _at_least(name, value, least)
+    if not 0.0 <= incomplete_rate <= 1.0:
+        raise GenerateError("incomplete_rate", f"is a share, from 0 to 1 (got {incomplete_rate})")
     os.makedirs(out, exist_ok=True)
     exp = Expect()
     files: list[str] = []
@@ -577,6 +585,11 @@ class GenerateError(ValueError):
         self.reason = reason
 
 
+def _at_least(param: str, value: int, least: int) -> None:
+    if value < least:
+        raise GenerateError(param, f"must be at least {least} (got {value})")
+
+
 def stress_min_events(shape: str, width: int = 1, fixes: int = 10) -> int:
     """The fewest events a chain (or a diamond ``width`` wide) of ``fixes`` fixes holds:
     run.start, four verdicts, one event (a diamond: one layer), the fixes, the boundary
@@ -653,7 +666,11 @@ HISTORY_FIELDS = (
 
 
 def generate_history(out: str, lines: int, seed: int) -> dict[str, Any]:
-    """A history file of spec §4 lines: v1 records, ~2% legacy lines, ~1% re-scored runs."""
+    """A history file of spec §4 lines: v1 records, ~2% legacy lines, ~1% re-scored runs.
+
+    Raises ``GenerateError`` (a ``ValueError``) for fewer than one line, before writing."""
+    _at_least("lines", lines, 1)
+    _at_least("seed", seed, 0)
     rng = random.Random(seed)
     os.makedirs(out, exist_ok=True)
     p = os.path.join(out, "effectiveness.jsonl")

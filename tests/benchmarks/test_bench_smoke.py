@@ -1215,6 +1215,17 @@ def test_generate_as_a_library_raises_value_error_and_the_cli_exits_2(
         (lambda: generate.generate_diamond(out, 30, 1, width=0), "width must be at least 1 (got 0)"),
         (lambda: generate.generate_runs(out, 3, "both", 1),
          "layout must be per-run or single-file (got 'both')"),
+        # these wrote an empty corpus (its manifest alone), or a run id of a negative number
+        (lambda: generate.generate_runs(out, 0, "per-run", 1), "runs must be at least 1 (got 0)"),
+        (lambda: generate.generate_runs(out, -2, "single-file", 1),
+         "runs must be at least 1 (got -2)"),
+        (lambda: generate.generate_runs(out, 3, "per-run", -1), "seed must be at least 0 (got -1)"),
+        (lambda: generate.generate_runs(out, 3, "per-run", 1, start=-1),
+         "start must be at least 0 (got -1)"),
+        (lambda: generate.generate_runs(out, 3, "per-run", 1, incomplete_rate=1.5),
+         "incomplete_rate is a share, from 0 to 1 (got 1.5)"),
+        (lambda: generate.generate_history(out, 0, 1), "lines must be at least 1 (got 0)"),
+        (lambda: generate.generate_history(out, 5, -1), "seed must be at least 0 (got -1)"),
     ):  # fmt: skip
         with pytest.raises(ValueError) as e:
             call()
@@ -1223,6 +1234,8 @@ def test_generate_as_a_library_raises_value_error_and_the_cli_exits_2(
     # the smallest that fit are written
     assert generate.generate_chain(str(tmp_path / "c"), 18, 1)["expect"]["lines"] == 18
     assert generate.generate_diamond(str(tmp_path / "d"), 31, 1, width=14)["layers"] == 1
+    assert generate.generate_runs(str(tmp_path / "r"), 1, "per-run", 0)["expect"]["runs"] == 1
+    assert generate.generate_history(str(tmp_path / "h"), 1, 0)["lines"] == 1
     # The CLI turns the library's refusal into a usage error, naming the option.
     for args, why in (
         (["--shape", "chain", "--events", "17"], "--events must be at least 18 for a chain (got 17)"),
