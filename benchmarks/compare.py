@@ -18,11 +18,18 @@ from pathlib import Path
 from typing import Any
 
 
+class ResultError(ValueError):
+    """A file that is not a ``benchmarks.run`` result; the message names it and why."""
+
+
 def _load(p: str) -> dict[str, Any]:
+    """The result in file ``p``; raises ``ResultError`` for one that cannot be read, is not
+    JSON or is not a result (a library caller's ``except Exception`` catches it: the
+    ``SystemExit`` raised here before ended the caller's process)."""
     try:
         text = Path(p).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise SystemExit(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+        raise ResultError(f"{p}: cannot read: {getattr(e, 'strerror', None) or e}") from None
     try:
         doc = json.loads(text)
     except ValueError as e:
@@ -30,13 +37,13 @@ def _load(p: str) -> dict[str, Any]:
             f"line {e.lineno}, column {e.colno}: " if isinstance(e, json.JSONDecodeError) else ""
         )
         msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
-        raise SystemExit(f"{p}: not JSON ({where}{msg})") from None
+        raise ResultError(f"{p}: not JSON ({where}{msg})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
-        raise SystemExit(f"{p}: not a benchmarks.run result (no 'results')")
+        raise ResultError(f"{p}: not a benchmarks.run result (no 'results')")
     # Rows and targets that are not objects would fail later, far from the file's name.
     for k in ("results", "targets"):
         if not all(isinstance(x, dict) for x in doc.get(k) or []):
-            raise SystemExit(f"{p}: not a benchmarks.run result ('{k}' holds a non-object)")
+            raise ResultError(f"{p}: not a benchmarks.run result ('{k}' holds a non-object)")
     return doc
 
 
@@ -145,7 +152,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("old", help="earlier result JSON (benchmarks.run --json)")
     ap.add_argument("new", help="later result JSON")
     a = ap.parse_args(argv)
-    sys.stdout.write(compare(_load(a.old), _load(a.new)))
+    try:
+        old, new = _load(a.old), _load(a.new)
+    except ResultError as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
+    sys.stdout.write(compare(old, new))
     return 0
 
 

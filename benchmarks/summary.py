@@ -19,7 +19,7 @@ import statistics
 import sys
 from typing import Any
 
-from benchmarks.compare import _load, _num, failed, target_key
+from benchmarks.compare import ResultError, _load, _num, failed, target_key
 
 
 def _ok(value: float, op: str, limit: float) -> bool:
@@ -90,7 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("results", nargs="+", help="result JSONs (benchmarks.run --json)")
     a = ap.parse_args(argv)
-    sys.stdout.write(summary([_load(p) for p in a.results]))
+    try:
+        docs = [_load(p) for p in a.results]
+    except ResultError as e:
+        sys.stderr.write(f"{e}\n")
+        return 1
+    sys.stdout.write(summary(docs))
     return 0
 
 

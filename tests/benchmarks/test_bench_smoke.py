@@ -827,9 +827,18 @@ def test_compare_shows_a_failed_step_as_failed_and_takes_partial_results(tmp_pat
         "list.json": "not a benchmarks.run result (no 'results')",
         "rows.json": "not a benchmarks.run result ('results' holds a non-object)",
     }
+    from benchmarks import compare
+
     for name, why in want.items():
-        r = py("benchmarks.compare", str(paths["old"]), str(tmp_path / name))
-        assert (r.returncode, r.stdout, r.stderr) == (1, "", f"{tmp_path / name}: {why}\n")
+        for tool in ("benchmarks.compare", "benchmarks.summary"):
+            r = py(tool, str(paths["old"]), str(tmp_path / name))
+            assert (r.returncode, r.stdout, r.stderr) == (1, "", f"{tmp_path / name}: {why}\n")
+        # Called as a library, a ValueError (it raised SystemExit, which a caller's
+        # `except Exception` let through: the caller's process ended).
+        with pytest.raises(ValueError) as e:
+            compare._load(str(tmp_path / name))
+        assert isinstance(e.value, compare.ResultError)
+        assert str(e.value) == f"{tmp_path / name}: {why}"
 
 
 def test_generate_refuses_bad_values_and_a_folder_it_would_mix_with(tmp_path: Path) -> None:
