@@ -1052,8 +1052,11 @@ class Bench:
                             round(e["max_rss_mb"] / 1024, 3),
                             TARGETS["extract_rss_gb"],
                             unit="GB",
+                            stated=runs == 100_000,  # the issue's limit is at 100k runs
                         )
                     if runs == min(self.a.runs):
+                        # "at least 1000x faster per run at 10k runs"
+                        at_10k = runs == 10_000
                         per_run = e["wall_s"] / runs
                         e["per_run_ms"] = round(per_run * 1000, 4)
                         add(
@@ -1062,6 +1065,7 @@ class Bench:
                             round(SEED_SCORER_S_PER_RUN / per_run, 1),
                             TARGETS["seed_speedup"],
                             ge=True,
+                            stated=at_10k,
                             cpu=round(SEED_SCORER_S_PER_RUN * runs / max(e["cpu_s"], 1e-9), 1),
                         )
                         if seed:
@@ -1075,6 +1079,7 @@ class Bench:
                                 round(sd["s_per_run"] / per_run, 1),
                                 TARGETS["seed_speedup"],
                                 ge=True,
+                                stated=at_10k,
                                 cpu=round(sd["cpu_s_per_run"] * runs / max(e["cpu_s"], 1e-9), 1),
                                 against=seed,
                             )
@@ -1092,12 +1097,14 @@ class Bench:
                 e1 = self.find(f"{layout} {lo}", "extract")
                 e2 = self.find(f"{layout} {hi}", "extract")
                 if e1 and e2:
-                    # The issue's 12x is for 10x the runs; other sizes scale it.
+                    # The issue's 12x is for 10x the runs; other sizes scale it, for
+                    # information: the issue states it for 100k runs against 10k.
                     limit = round(TARGETS["linear_100k_vs_10k"] * (hi / lo) / 10, 2)
                     add(
                         f"extract {layout}: {hi} runs vs {lo} runs",
                         round(e2["wall_s"] / e1["wall_s"], 2),
                         limit,
+                        stated=(lo, hi) == (10_000, 100_000),
                         cpu=round(e2["cpu_s"] / e1["cpu_s"], 2),
                     )
         for r in self.results:
@@ -1106,6 +1113,7 @@ class Bench:
                     f"{r['step']} over {r['corpus']} vs raw read_json scan",
                     r["x_scan"]["wall"],
                     TARGETS["report_vs_scan"],
+                    stated=r["corpus"] == "history 1000000 lines",  # "a 1M-line history"
                     cpu=r["x_scan"]["cpu"],
                     against=self.find(r["corpus"], "raw read_json scan"),
                 )

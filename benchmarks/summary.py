@@ -19,7 +19,7 @@ import statistics
 import sys
 from typing import Any
 
-from benchmarks.compare import ResultError, _load, _num, failed, target_key
+from benchmarks.compare import ResultError, _load, _num, failed, target_key, verdict
 
 
 def _ok(value: float, op: str, limit: float) -> bool:
@@ -53,12 +53,12 @@ def summary(docs: list[dict[str, Any]]) -> str:
         vals = [float(t["value"]) for t in ts]
         op, limit = ts[-1]["op"], float(ts[-1]["limit"])
         med = statistics.median(vals)
-        met = sum(_ok(v, op, limit) for v in vals)
-        verdict = "met" if _ok(med, op, limit) else "**missed**"
+        stated = ts[-1].get("stated", True)
+        met = f"{sum(_ok(v, op, limit) for v in vals)} of {len(vals)}" if stated else "—"
         lines.append(
             f"| {name} | {len(vals)} | {_num(med, 2)} | {_num(min(vals), 2)} "
-            f"| {_num(max(vals), 2)} | {op} {ts[-1]['limit']} | {met} of {len(vals)} "
-            f"| {verdict} |"
+            f"| {_num(max(vals), 2)} | {op} {ts[-1]['limit']} | {met} "
+            f"| {verdict(_ok(med, op, limit), stated)} |"
         )
     lines += [
         "",
