@@ -57,11 +57,13 @@ class RejectedInputWarning(UserWarning):
 
 class LockTimeout(RunscoreError):
     """Another process holds a lock we need (exit 4). ``holder``: its PID, when the system
-    says it (``history.locked``), else None."""
+    says it (``history.locked``), else None; ``command``: its command name, when that can
+    be read (``runscore`` for runscore's own, ``history.holder_command``), else None."""
 
-    def __init__(self, message: str, holder: int | None = None) -> None:
+    def __init__(self, message: str, holder: int | None = None, command: str | None = None) -> None:
         super().__init__(message)
         self.holder = holder
+        self.command = command
 
 
 class SqlPackError(RunscoreError):

@@ -193,10 +193,11 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                     raise
                 if deadline is not None and time.monotonic() >= deadline:
                     holder = lock_holder(fd)
-                    pid = "" if holder is None else f" (PID {holder})"
+                    command = None if holder is None else holder_command(holder)
                     raise LockTimeout(
-                        f"{quote_path(path)}: another runscore process{pid} holds the {what} lock",
+                        f"{quote_path(path)}: {held_by(f'the {what} lock', holder, command)}",
                         holder,
+                        command,
                     ) from None
                 time.sleep(0.05)
         _undo_cut_write(path, fd)
@@ -226,6 +227,55 @@ def lock_holder(fd: int) -> int | None:
             pid = int(f[4])
             return pid if pid > 0 and pid != os.getpid() else None
     return None
+
+
+def holder_command(pid: int) -> str | None:
+    """The command name of process ``pid`` (Linux's ``/proc/PID/comm``), ``runscore`` for
+    runscore run as ``python -m runscore`` too; None when it cannot be read (no /proc, a
+    /proc mounted ``hidepid``, the process gone). A lock held by ``flock(1)`` or an editor
+    was said to be held by "another runscore process"."""
+    try:
+        with open(f"/proc/{pid}/comm", "rb") as f:
+            comm = f.read().rstrip(b"\n")
+    except OSError:
+        return None
+    if comm == b"runscore":
+        return "runscore"
+    if comm.startswith(b"python"):
+        # The interpreter's name is the command of `python -m runscore` and of the script
+        # run through it (`python .venv/bin/runscore`).
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            argv = []
+        module = b"-mrunscore" in argv or any(
+            a == b"-m" and b == b"runscore" for a, b in zip(argv, argv[1:], strict=False)
+        )
+        if module or os.path.basename(argv[1] if len(argv) > 1 else b"") == b"runscore":
+            return "runscore"
+    return comm.decode("utf-8", "backslashreplace") if comm else None
+
+
+def held_by(lock: str, holder: int | None, command: str | None) -> str:
+    """Who holds ``lock``, in a message's words: "another runscore process (PID N) holds
+    ``lock``" when it is runscore (``holder_command``), or cannot be told (no PID: runscore
+    takes the lock file, which is its own), else "``lock`` is held by PID N (flock)" (by
+    PID N alone when its command cannot be read)."""
+    if holder is not None and not held_by_runscore(holder, command):
+        return f"{lock} is held by {holder_words(holder, command)}"
+    pid = "" if holder is None else f" (PID {holder})"
+    return f"another runscore process{pid} holds {lock}"
+
+
+def held_by_runscore(holder: int | None, command: str | None) -> bool:
+    """Is the lock's holder runscore, as far as can be told (``held_by``)?"""
+    return holder is None or command == "runscore"
+
+
+def holder_words(holder: int, command: str | None) -> str:
+    """``PID 123 (flock)``, or ``PID 123`` when the command cannot be read."""
+    return f"PID {holder}" + ("" if command is None else f" ({quote_path(command)})")
 
 
 #: What ``append_groups`` writes into the lock file before each write(2) of an append:

@@ -236,6 +236,8 @@ class PackResult:
     locked: bool = False
     #: that process's PID, when the system says it
     locked_by: int | None = None
+    #: its command name (``flock``, ``runscore``), when it can be read
+    locked_by_command: str | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -250,6 +252,7 @@ class PackResult:
             # as a scope's: the error alone did not tell a busy history from a broken one
             "history_locked": self.locked,
             "history_locked_by": self.locked_by,
+            "history_locked_by_command": self.locked_by_command,
             "warnings": [d.as_dict() for d in self.warnings],
             "notes": self.notes,
         }
@@ -281,6 +284,8 @@ class ScopeResult:
     history_locked: bool = False
     #: the PID of the process that held it, when the system says it
     history_locked_by: int | None = None
+    #: its command name (``flock``, ``runscore``), when it can be read
+    history_locked_by_command: str | None = None
     #: why the history, there, could not be read (not UTF-8, not a regular file, no line
     #: usable, ...), said where the run log names it; None when read (or locked, or absent)
     history_error: str | None = None
@@ -315,6 +320,7 @@ class ScopeResult:
             "history_exists": self.history_exists,
             "history_locked": self.history_locked,
             "history_locked_by": self.history_locked_by,
+            "history_locked_by_command": self.history_locked_by_command,
             "history_error": self.history_error,
             "history_lines": self.history_lines,
             "report": None if self.report is None else self.report.as_dict(),
@@ -865,11 +871,16 @@ def _lock(path: str, wait: float, what: str) -> Iterator[None]:
     try:
         stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
     except LockTimeout as e:
-        pid = "" if e.holder is None else f" (PID {e.holder})"
+        lock = f"the lock on {what}, {path}.lock"
+        if e.holder is not None and not history.held_by_runscore(e.holder, e.command):
+            # flock(1), say: not known to be a job
+            who = f"{lock}, is held by {history.holder_words(e.holder, e.command)}"
+        else:
+            who = f"nightly already running: {history.held_by(lock, e.holder, e.command)}"
         raise LockTimeout(
-            f"nightly already running: another runscore process{pid} holds the lock on "
-            f"{what}, {path}.lock; gave up after {wait:g}s (use --wait SECONDS to wait longer)",
+            f"{who}; gave up after {wait:g}s (use --wait SECONDS to wait longer)",
             e.holder,
+            e.command,
         ) from None
     with stack:
         yield
@@ -1047,6 +1058,7 @@ def _extract_scope(
             # fails, the others go on. Its report is not tried: it would wait as long again.
             scope.rejected.append(_about("history", scope.history, "not extracted: ", str(e)))
             scope.history_locked, scope.history_locked_by = True, e.holder
+            scope.history_locked_by_command = e.command
             # There (the run log said "none yet" of a history with lines), only not read.
             scope.history_exists = os.path.isfile(scope.history)
             return False
@@ -1207,6 +1219,7 @@ def _render_scope(
             scope.history_locked = isinstance(e, LockTimeout)
             if isinstance(e, LockTimeout):
                 scope.history_locked_by = e.holder
+                scope.history_locked_by_command = e.command
             else:
                 scope.history_error = _located(scope.history, _step_reason(e))[1]
             if scope.history_locked or not _said_by_extract(scope, _step_reason(e)):
@@ -1417,6 +1430,7 @@ def _run_hook(
         pr.locked = isinstance(e, LockTimeout)
         if isinstance(e, LockTimeout):
             pr.locked_by = e.holder
+            pr.locked_by_command = e.command
         return _pack_failed(pr, result, root, hook, _step_reason(e))
     pr.summary = outcome.summary
     base = os.path.realpath(tmp)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator, Sequence
@@ -153,6 +154,8 @@ def run_to_end(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
 
 _HOLD_LOCK = """
 import fcntl, os, sys
+with open("/proc/self/comm", "w") as comm:
+    comm.write("runscore")  # as a job or an extract is named: not "another python3.12"
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o666)
 fcntl.flock(fd, fcntl.LOCK_EX)
 sys.stdout.write("locked\\n")
@@ -179,9 +182,31 @@ def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
         proc.wait(timeout=60)
 
 
+@contextlib.contextmanager
+def flock_held(lock_file: Path) -> Iterator[int]:
+    """Hold the flock on ``lock_file`` with ``flock(1)``, a process that is not runscore;
+    yields its PID once held. Skips the test where ``flock`` is not installed."""
+    if shutil.which("flock") is None:
+        pytest.skip("flock(1) is not installed")
+    # flock takes the lock, then runs the shell, which says so and waits for our stdin.
+    proc = subprocess.Popen(
+        ["flock", str(lock_file), "sh", "-c", "echo locked; exec cat >/dev/null"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        assert proc.stdout.readline() == b"locked\n"
+        yield proc.pid
+    finally:
+        proc.stdin.close()
+        proc.wait(timeout=60)
+
+
 class Helpers:
     RECORD_FIELDS = RECORD_FIELDS
     lock_held_elsewhere = staticmethod(lock_held_elsewhere)
+    flock_held = staticmethod(flock_held)
     run_events = staticmethod(run_events)
     dump_lines = staticmethod(dump_lines)
     write_jsonl = staticmethod(write_jsonl)

@@ -11,6 +11,8 @@ Two nightly jobs at once: the second waits (``--wait``) or exits 4 "already runn
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -115,6 +117,55 @@ def test_a_writer_turned_away_by_the_history_lock_names_the_process_that_holds_i
         f"error: h.jsonl: another runscore process (PID {pid}) holds the history lock\n"
     )
     assert not (tmp_path / "h.jsonl").exists()
+
+
+def test_a_lock_held_by_a_process_that_is_not_runscore_names_its_command(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """Spec-silent. A history's lock held by `flock(1)` (a backup script, a cron wrapper)
+    was said to be held by "another runscore process (PID N)". What is known is said now:
+    its PID and its command name (/proc/PID/comm), in every exit-4 lock error."""
+    _project(tmp_path / "proj", hh)
+    with hh.flock_held(tmp_path / "h.jsonl.lock") as pid:
+        args = ("extract", "proj/.archeflow/events", "--history", "h.jsonl", "--lock-timeout", "0")
+        res = run_cli(*args)
+    assert (res.exit_code, res.stdout) == (4, "")
+    assert res.stderr == f"error: h.jsonl: the history lock is held by PID {pid} (flock)\n"
+    assert not (tmp_path / "h.jsonl").exists()
+    # A history's nightly lock: not "nightly already running", which flock is not.
+    hist = tmp_path / "proj" / ".archeflow" / "memory" / "effectiveness.jsonl"
+    hist.parent.mkdir()
+    with hh.flock_held(Path(f"{hist}.nightly.lock")) as pid:
+        res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05")
+    assert (res.exit_code, res.stdout) == (4, "")
+    assert res.stderr == (
+        "error: the lock on a history, proj/.archeflow/memory/effectiveness.jsonl.nightly.lock, "
+        f"is held by PID {pid} (flock); gave up after 0s (use --wait SECONDS to wait longer)\n"
+    )
+    assert not hist.exists() and not (tmp_path / "out" / "2026-04-05").exists()
+
+
+def test_a_lock_holder_is_runscore_by_its_command_or_its_module(tmp_path: Path) -> None:
+    """A runscore run as its console script (command `runscore`) or as `python -m runscore`
+    (command `python`) is told from another program holding the lock by its name."""
+    exe = Path(sys.executable)
+    procs = {
+        "script": [str(exe.parent / "runscore"), "extract", "-", "--history", "h.jsonl"],
+        "module": [str(exe), "-m", "runscore", "extract", "-", "--history", "h.jsonl"],
+        "other": [str(exe), "-c", "import sys; sys.stdin.read()"],
+    }
+    commands = {}
+    for kind, argv in procs.items():
+        # Each reads its stdin (extract spools it first) until it is closed. Written more
+        # than a pipe holds: the write returns once the process reads, so it runs argv.
+        p = subprocess.Popen(argv, cwd=tmp_path, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+        assert p.stdin is not None
+        p.stdin.write(b"\n" * (1 << 20))
+        p.stdin.flush()
+        commands[kind] = history.holder_command(p.pid)
+        p.communicate(timeout=120)
+    assert commands == {"script": "runscore", "module": "runscore", "other": exe.name[:15]}
+    assert history.holder_command(2**22 + 1) is None  # no such process (above pid_max)
 
 
 def test_second_nightly_waits_with_wait(tmp_path: Path, hh: Any, run_cli: Any) -> None:

@@ -535,6 +535,7 @@ def test_a_history_another_process_holds_says_which_and_where_its_run_logs_are(
     bad = {s["label"]: s for s in log["scopes"]}["bad"]
     assert [d["reason"] for d in bad["rejected"]] == [why]
     assert (bad["history_locked"], bad["history_locked_by"], bad["report"]) == (True, pid, None)
+    assert bad["history_locked_by_command"] == "runscore"
     assert (bad["events_dirs"], bad["files_found"], bad["files_read"]) == (
         ["bad/.archeflow/events"],
         1,
@@ -542,9 +543,53 @@ def test_a_history_another_process_holds_says_which_and_where_its_run_logs_are(
     )
     runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
     assert (
-        f"History {hist} (locked by another process, PID {pid}: not read). Run logs from "
-        "bad/.archeflow/events.\n"
+        f"History {hist} (locked by another process, PID {pid} (runscore): not read). Run "
+        "logs from bad/.archeflow/events.\n"
     ) in runlog
+
+
+def test_a_history_flock_holds_is_said_held_by_flock_in_the_run_log(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent. A history (and a pack's) held by `flock(1)`, not runscore, was said in
+    the run log, its JSON and on stderr to be held by "another runscore process (PID N)".
+    Its command name is said now (/proc/PID/comm): `history_locked_by_command`."""
+    _lock_wait_short(monkeypatch)
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / "bad/.archeflow/memory").mkdir()
+    with hh.flock_held(tmp_path / f"{hist}.lock") as pid:
+        res = _good_and_bad(run_cli)
+    why = f"not extracted: the history lock is held by PID {pid} (flock)"
+    assert (res.exit_code, res.stderr.splitlines()[0]) == (1, f"{hist}: {why}")
+    log = json.loads(res.stdout)
+    bad = {s["label"]: s for s in log["scopes"]}["bad"]
+    assert [d["reason"] for d in bad["rejected"]] == [why]
+    assert (bad["history_locked"], bad["history_locked_by"]) == (True, pid)
+    assert bad["history_locked_by_command"] == "flock"
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert f"History {hist} (locked by another process, PID {pid} (flock): not read). " in runlog
+    assert f"{hist}: {why}" in runlog
+    # A pack's history alike.
+    tasks = tmp_path / "bad/.archeflow/tasks"
+    tasks.mkdir()
+    tasks_file = Path(__file__).resolve().parents[1] / "fixtures" / "pipeline" / "tasks.jsonl"
+    shutil.copy(tasks_file, tasks / "tasks.jsonl")
+    pipelines = tmp_path / "bad/.archeflow/memory/pipelines.jsonl"
+    with hh.flock_held(Path(f"{pipelines}.lock")) as pid:
+        res = run_cli(
+            "nightly", "--root", "bad", "--out", "out2", "--date", DATE, "--format", "json"
+        )
+    assert res.exit_code == 1, res.stderr
+    (pack,) = json.loads(res.stdout)["packs"]
+    why = (
+        "bad/.archeflow/memory/pipelines.jsonl: the pipeline history lock is held by "
+        f"PID {pid} (flock)"
+    )
+    assert (pack["error"], pack["history_locked"]) == (why, True)
+    assert (pack["history_locked_by"], pack["history_locked_by_command"]) == (pid, "flock")
+    assert f"bad: pipeline: {why}\n" in res.stderr
 
 
 def test_a_history_whose_nightly_lock_cannot_be_taken_still_says_where_its_run_logs_are(
@@ -721,6 +766,7 @@ def test_a_pack_history_another_process_holds_fails_that_pack_only(
     # The run log's JSON told a busy pack history from a broken one by its error's words;
     # which process held it, by its PID (as a scope's history_locked_by).
     assert (pack["history_locked"], pack["history_locked_by"]) == (True, pid)
+    assert pack["history_locked_by_command"] == "runscore"
     assert f"bad: pipeline: {why}\n" in res.stderr
     assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
 
