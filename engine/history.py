@@ -13,8 +13,8 @@ Rules shared by every pack (spec effectiveness §4):
   that a ``kill -9`` cut short is undone by the next holder of the lock
   (``_undo_cut_write``), so the history keeps only whole record groups;
 * the temporary files a killed process left beside the history (a repair's copy, its
-  backup in the making, the manifest's) are removed by the next holder of the lock
-  (``remove_left_temps``).
+  backup in the making, the manifest's, the cache's) are removed by the next holder of
+  the lock (``remove_left_temps``).
 """
 
 from __future__ import annotations
@@ -356,10 +356,12 @@ def temp_name(path: str) -> str:
 
 
 #: What ``temp_name`` gives beside a file (group 1: the rest of its name) for the file
-#: itself, a history's manifest (``NAME.manifest.json``) and a repair's backup
-#: (``NAME.bak-<UTC time>``, ``history_tools``); group 2 is the PID. A DuckDB file written
-#: there (an export, the history's cache) may have its write-ahead log beside it (``.wal``).
-_LEFT_TEMP = r"(|\.manifest\.json|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)(?:\.wal)?"
+#: itself, a history's manifest (``NAME.manifest.json``), its cache (``NAME.cache.duckdb``,
+#: written by readers, with no lock: a dead PID's is no one's, whoever sweeps it) and a
+#: repair's backup (``NAME.bak-<UTC time>``, ``history_tools``); group 2 is the PID. A
+#: DuckDB file written there (an export, the history's cache) may have its write-ahead log
+#: beside it (``.wal``).
+_LEFT_TEMP = r"(|\.manifest\.json|\.cache\.duckdb|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)(?:\.wal)?"
 
 
 def _process_gone(pid: int) -> bool:
@@ -380,14 +382,15 @@ def _process_gone(pid: int) -> bool:
 
 def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) -> list[str]:
     """Remove the temporary files beside ``path`` (``temp_name``'s, of the file itself, or
-    of a history's manifest or a repair's backup) of runscore processes that are gone, and
-    say each.
+    of a history's manifest, cache or a repair's backup) of runscore processes that are
+    gone, and say each.
 
     A process that writes them removes them on any error, a Ctrl-C included; only a
     ``kill -9`` (an out-of-memory kill, a power cut) leaves one, a partial copy of the
     file, one more for each try (``history repair --in-place`` killed, then run again).
-    The next holder of the history's lock removes a history's; the next write of any
-    other file (``atomic_write``) its own. A PID that is no process now is no writer; one
+    The next holder of the history's lock removes a history's (its cache's too, which the
+    next write of the cache would); the next write of any other file (``atomic_write``)
+    its own. A PID that is no process now is no writer; one
     whose PID runs (another runscore writing the same file now, a PID reused since, or a
     process of another user) is left. Returns the paths removed."""
     say = say or notes.say

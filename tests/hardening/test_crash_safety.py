@@ -488,6 +488,40 @@ def test_an_extract_with_nothing_new_removes_a_killed_process_temp_file_if_the_l
     assert (hist.read_bytes(), Path(f"{hist}.manifest.json").read_bytes()) == before
 
 
+def test_the_history_lock_removes_a_killed_cache_write_temp_file_too(
+    tmp_path: Path, hh: Any
+) -> None:
+    # A report killed as it wrote the history's cache left ".H.cache.duckdb.tmp-PID",
+    # which only the next write of the cache removed (the next report that misses it):
+    # the history lock's sweep (an extract with new runs, one with nothing new when the
+    # lock is free at once) took the history's temporaries and left the cache's. It
+    # takes them too now, by the same rule: a process that runs keeps its own.
+    events = tmp_path / "events"
+    hh.corpus(events, files=2, runs_per_file=2)
+    hist = tmp_path / "h.jsonl"
+    rc, err = _extract_trusting_times(hh, str(events), "--history", str(hist))
+    assert rc == 0, err
+    cached = {"RUNSCORE_HISTORY_CACHE": "on", "RUNSCORE_HISTORY_CACHE_MIN_LINES": "1"}
+    killed = subprocess.Popen(
+        [sys.executable, "-c", _DIE_AT_RENAME, "report", "--history", str(hist)],
+        env=hh.env(**cached),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, killed_err = killed.communicate(timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed_err.decode()
+    (left,) = tmp_path.glob(".h.jsonl.cache.duckdb.tmp-*")
+    assert left.name == f".h.jsonl.cache.duckdb.tmp-{killed.pid}"
+    live = tmp_path / f".h.jsonl.cache.duckdb.tmp-{os.getpid()}"
+    live.write_bytes(b"another runscore writing the cache now\n")
+
+    rc, err = _extract_trusting_times(hh, str(events), "--history", str(hist))
+    assert rc == 0, err
+    assert err.splitlines()[0] == _removed(left, killed.pid), err
+    assert "0 run(s) scored, 0 record(s) written" in err, err
+    assert sorted(p.name for p in tmp_path.iterdir() if ".tmp-" in p.name) == [live.name]
+
+
 def test_a_temp_name_with_a_number_no_process_can_have_is_left_alone(
     tmp_path: Path, hh: Any
 ) -> None:
