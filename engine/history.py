@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from runscore.engine import notes, sources
+from runscore.engine import notes, sources, spools
 from runscore.engine.errors import CannotAccess, HistoryError, LockTimeout, UsageError
 from runscore.engine.quoting import path as quote_path
 
@@ -364,22 +364,6 @@ def temp_name(path: str) -> str:
 _LEFT_TEMP = r"(|\.manifest\.json|\.cache\.duckdb|\.bak-\d{8}T\d{6}Z(?:-\d+)?)\.tmp-(\d+)(?:\.wal)?"
 
 
-def _process_gone(pid: int) -> bool:
-    if pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False  # another user's process: running
-    except OverflowError:
-        # A number no process has (``.q.csv.tmp-99999999999``): not a name runscore gave
-        # its file, so not one to remove. It was a traceback of every write beside it.
-        return False
-    return False
-
-
 def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) -> list[str]:
     """Remove the temporary files beside ``path`` (``temp_name``'s, of the file itself, or
     of a history's manifest, cache or a repair's backup) of runscore processes that are
@@ -403,10 +387,7 @@ def remove_left_temps(path: str, *, say: Callable[[str], None] | None = None) ->
         except OSError:
             continue  # gone meanwhile, or not ours to remove: nothing to say
         removed.append(tmp)
-        say(
-            f"{quote_path(tmp)}: removed: a temporary file of runscore process {pid}, "
-            "which ended before it finished (killed)"
-        )
+        say(spools.removed_words(tmp, pid))
     return removed
 
 
@@ -428,7 +409,7 @@ def _left_temps(path: str) -> Iterator[tuple[str, int]]:
     prefix = f".{base}"  # a history beside 10k run logs: a regex for few of the names
     for name in sorted(n for n in names if n.startswith(prefix)):
         m = pattern.fullmatch(name)
-        if m is not None and _process_gone(int(m.group(2))):
+        if m is not None and spools.process_gone(int(m.group(2))):
             yield os.path.join(folder, name), int(m.group(2))
 
 

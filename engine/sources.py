@@ -45,14 +45,13 @@ import shutil
 import stat
 import struct
 import sys
-import tempfile
 import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
-from runscore.engine import db, duck, quoting
+from runscore.engine import db, duck, quoting, spools
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
@@ -328,8 +327,9 @@ STDIN_DISPLAY = "<stdin>"
 
 def _spool_stdin(spool_dir: str | None) -> str:
     # stdin is read once into a temp file so it takes the same two-path reader as
-    # any file; the spool is removed when the process exits.
-    fd, name = tempfile.mkstemp(prefix="runscore-stdin-", suffix=".jsonl", dir=spool_dir)
+    # any file; the spool is removed when the process exits (a killed one's, by the next
+    # process that spools stdin: ``spools.make``).
+    fd, name = spools.make("stdin", spool_dir)
     with os.fdopen(fd, "wb") as f:
         shutil.copyfileobj(sys.stdin.buffer, f, CHUNK)
     atexit.register(_unlink_quietly, name)
@@ -2069,7 +2069,7 @@ def _careful(
     """Check a dirty file line by line; spool its good lines. Returns (spool, lines, issues)."""
     issues: list[LineIssue] = []
     good_lines: list[int] = []
-    fd, spool = tempfile.mkstemp(prefix="runscore-clean-", suffix=".jsonl", dir=spool_dir)
+    fd, spool = spools.make("clean", spool_dir)
     try:
         with os.fdopen(fd, "wb") as out, open(f.path, "rb") as src:
             lineno = 0

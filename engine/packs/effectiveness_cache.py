@@ -31,7 +31,6 @@ import contextlib
 import hashlib
 import logging
 import os
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from runscore import __version__
-from runscore.engine import duck, filedigest, history, sources, sqlpack
+from runscore.engine import duck, filedigest, history, sources, spools, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError, UsageError, interrupted
 from runscore.engine.quoting import quote
@@ -135,7 +134,7 @@ def _tail_copy(path: str, start: int) -> Iterator[tuple[str, _Tail]]:
     """The bytes from ``start`` to the end, streamed into a temp file (read_json reads
     whole files), with their newline count."""
     t = _Tail()
-    fd, tmp = tempfile.mkstemp(prefix="runscore-tail-", suffix=".jsonl")
+    fd, tmp = spools.make("tail")
     try:
         with open(path, "rb") as src, os.fdopen(fd, "wb") as out:
             src.seek(start)

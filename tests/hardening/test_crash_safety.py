@@ -522,6 +522,59 @@ def test_the_history_lock_removes_a_killed_cache_write_temp_file_too(
     assert sorted(p.name for p in tmp_path.iterdir() if ".tmp-" in p.name) == [live.name]
 
 
+def test_a_spool_a_killed_process_left_goes_with_the_next_spool_of_its_kind(
+    tmp_path: Path, hh: Any
+) -> None:
+    # `kill -9` of `extract -` as it copied standard input left its spool in the temp
+    # folder for good ("runscore-stdin-k2j4h5g6.jsonl": no PID, so no process could tell
+    # a dead one's from a live one's). The name holds the PID now, and the next process
+    # that spools standard input removes those whose process is gone, saying so.
+    spool_dir = tmp_path / "tmp"
+    spool_dir.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "runscore", "extract", "-", "--history", "h.jsonl"],
+        cwd=tmp_path,
+        env=hh.env(TMPDIR=str(spool_dir)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdin is not None
+    # More than a pipe holds: the write returns once the process reads, into its spool.
+    proc.stdin.write(b"\n" * (1 << 20))
+    proc.stdin.flush()
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    assert proc.returncode == -signal.SIGKILL
+    (left,) = spool_dir.iterdir()
+    assert left.name.startswith(f"runscore-stdin-{proc.pid}-") and left.name.endswith(".jsonl")
+    stays = [
+        f"runscore-stdin-{os.getpid()}-abcd1234.jsonl",  # a process that runs: this one
+        "runscore-stdin-k2j4h5g6.jsonl",  # no PID: an older runscore's, whose is unknown
+        f"runscore-clean-{proc.pid}-abcd1234.jsonl",  # another kind: left to its own
+    ]
+    for name in stays:
+        (spool_dir / name).write_text("{}\n")
+
+    rc, err = _spooled_extract(hh, tmp_path, spool_dir, hh.dump_lines(hh.run_events("r1")))
+    assert rc == 0, err
+    assert err.splitlines()[0] == _removed(left, proc.pid), err
+    assert "1 run(s) scored" in err, err
+    assert sorted(p.name for p in spool_dir.iterdir()) == sorted(stays)  # its own removed
+
+
+def _spooled_extract(hh: Any, cwd: Path, spool_dir: Path, stdin: bytes) -> tuple[int, str]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "runscore", "extract", "-", "--history", "h.jsonl"],
+        cwd=cwd,
+        env=hh.env(TMPDIR=str(spool_dir)),
+        input=stdin,
+        capture_output=True,
+        timeout=300,
+    )
+    return proc.returncode, proc.stderr.decode()
+
+
 def test_a_temp_name_with_a_number_no_process_can_have_is_left_alone(
     tmp_path: Path, hh: Any
 ) -> None:
