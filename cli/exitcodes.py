@@ -10,6 +10,6 @@ class ExitCode(IntEnum):
     PARTIAL = 1  #: some input was rejected; the rest was processed
     USAGE = 2  #: bad arguments, invalid team file, refused SQL
     NOTHING_READABLE = 3  #: no input could be read at all
-    LOCKED = 4  #: another runscore process holds a lock we need
+    LOCKED = 4  #: another process (runscore, or flock(1), say) holds a lock we need
     OUT_OF_MEMORY = 5  #: DuckDB ran out of memory (its limit, or room to spill)
     INTERRUPTED = 130  #: stopped by Ctrl-C (SIGINT), as shells report it: 128 + 2

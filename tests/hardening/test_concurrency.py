@@ -168,6 +168,20 @@ def test_a_lock_holder_is_runscore_by_its_command_or_its_module(tmp_path: Path) 
     assert history.holder_command(2**22 + 1) is None  # no such process (above pid_max)
 
 
+def test_a_lock_holder_is_said_by_what_is_known_of_it() -> None:
+    # No PID (/proc/locks not there, or this process): the lock file is runscore's own.
+    lock = "the history lock"
+    assert history.held_by(lock, None, None) == "another runscore process holds the history lock"
+    assert history.held_by(lock, 42, "runscore") == (
+        "another runscore process (PID 42) holds the history lock"
+    )
+    assert history.held_by(lock, 42, "flock") == "the history lock is held by PID 42 (flock)"
+    # A PID whose command cannot be read (/proc mounted hidepid): not said to be runscore.
+    assert history.held_by(lock, 42, None) == "the history lock is held by PID 42"
+    # A process may name itself anything: said as a path is, quoted when it must be.
+    assert history.held_by(lock, 42, "a\tb") == 'the history lock is held by PID 42 ("a\\tb")'
+
+
 def test_second_nightly_waits_with_wait(tmp_path: Path, hh: Any, run_cli: Any) -> None:
     _project(tmp_path / "proj", hh)
     out = tmp_path / "out"
