@@ -281,25 +281,31 @@ def _inputs(f: Any) -> Any:
     f = click.option(
         "--matchups",
         metavar="FILE",
+        multiple=True,
         type=click.Path(dir_okay=False),
         help='Pairwise matchups JSONL, one line per comparison: {"skill", "opponent", '
         '"opponent_elo", "result": "win|loss|draw"}, in order. Gives each skill an Elo '
-        "rating with a bootstrap 95% interval.",
+        "rating with a bootstrap 95% interval. Repeatable: the files' lines in the order "
+        "given.",
     )(f)
     f = click.option(
         "--mc",
         metavar="FILE",
+        multiple=True,
         type=click.Path(dir_okay=False),
         help='Monte Carlo runs JSONL, one line per simulated invocation: {"skill", '
-        '"activated", "quality_score", "tokens", "errored"}. With --judge, raises depth to deep.',
+        '"activated", "quality_score", "tokens", "errored"}. With --judge, raises depth to deep. '
+        "Repeatable: every file's runs count.",
     )(f)
     f = click.option(
         "--judge",
         metavar="FILE",
+        multiple=True,
         type=click.Path(dir_okay=False),
         help='LLM-judge results JSONL, one line per skill per judge: {"skill", "judge", '
         '"scores": {triggering_accuracy, orchestration_fitness, output_quality, '
-        "scope_calibration}}. Raises depth to standard.",
+        "scope_calibration}}. Raises depth to standard. Repeatable (a file per judge, say): "
+        "the files' lines in the order given.",
     )(f)
     return f
 
@@ -351,9 +357,9 @@ def register(group: click.Group) -> None:
     def score_cmd(
         ctx: click.Context,
         roots: tuple[str, ...],
-        judge: str | None,
-        mc: str | None,
-        matchups: str | None,
+        judge: tuple[str, ...],
+        mc: tuple[str, ...],
+        matchups: tuple[str, ...],
         fmt: str,
         out_dir: str | None,
         history_path: str,
@@ -382,9 +388,9 @@ def register(group: click.Group) -> None:
         )
         result = engine.score(
             list(roots),
-            judge=judge,
-            mc=mc,
-            matchups=matchups,
+            judge=list(judge),
+            mc=list(mc),
+            matchups=list(matchups),
             history_path=None if no_history else history_path,
             lock_timeout=lock_timeout,
         )
@@ -421,9 +427,9 @@ def register(group: click.Group) -> None:
     def rank_cmd(
         ctx: click.Context,
         roots: tuple[str, ...],
-        judge: str | None,
-        mc: str | None,
-        matchups: str | None,
+        judge: tuple[str, ...],
+        mc: tuple[str, ...],
+        matchups: tuple[str, ...],
         fmt: str,
     ) -> None:
         """Rank every skill under the ROOTs: composite (best first), then Elo.
@@ -434,7 +440,7 @@ def register(group: click.Group) -> None:
         no history.
         """
         refuse_empty(ctx, "roots")
-        result = engine.rank(list(roots), judge=judge, mc=mc, matchups=matchups)
+        result = engine.rank(list(roots), judge=list(judge), mc=list(mc), matchups=list(matchups))
         _notes(result)
         ranking = result.ranking.to_pylist()
         if fmt == "markdown":

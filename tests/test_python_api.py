@@ -389,3 +389,32 @@ def test_the_lists_the_readme_names_hold_every_rejected_line(tmp_path: Path) -> 
         [(str(judge), 1), (str(judge), 2)],
         [(str(episodes), 2), (str(episodes), 3)],
     ]
+
+
+def test_plugin_takes_a_list_of_files_for_each_input(tmp_path: Path) -> None:
+    """``judge``, ``mc`` and ``matchups`` take one path or a list: every file is read, in
+    order, as one file holding their lines one after the other (the history's content hash
+    too: the same lines split across files are the same evidence)."""
+    lines = [
+        json.dumps(
+            {
+                "skill": "async-python-patterns",
+                "judge": judge,
+                "scores": {"triggering_accuracy": t, "output_quality": 0.7},
+            }
+        )
+        + "\n"
+        for judge, t in (("a", 0.8), ("b", 0.3))
+    ]
+    a, b, ab = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "ab.jsonl"
+    a.write_text(lines[0])
+    b.write_text(lines[1])
+    ab.write_text("".join(lines))
+    when = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+    split = plugin.score([SKILLS], judge=[a, b], history_path=tmp_path / "h1.jsonl", now=when)
+    whole = plugin.score([SKILLS], judge=ab, history_path=tmp_path / "h2.jsonl", now=when)
+    judges = {s["skill"]: s["judges"] for s in split.skills()}["async-python-patterns"]
+    assert judges["count"] == 2 and judges["kappa"] is not None
+    assert split.skills() == whole.skills()
+    assert (tmp_path / "h1.jsonl").read_text() == (tmp_path / "h2.jsonl").read_text()
+    assert plugin.rank([SKILLS], judge=[]).ranking == plugin.rank([SKILLS]).ranking

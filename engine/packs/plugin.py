@@ -107,7 +107,7 @@ def _load_arrow(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> N
 
 def _read_input(
     con: duckdb.DuckDBPyConnection,
-    path: str | None,
+    paths: list[str],
     table: str,
     columns: dict[str, str],
     option: str,
@@ -115,16 +115,19 @@ def _read_input(
     what: str,
     warnings: list[LineIssue],
 ) -> list[LineIssue]:
-    """Read one optional JSONL input; a missing file is a usage error, bad lines (one giving
-    a key of ``unique_keys`` twice too) are issues. A file that holds no line (empty, or
+    """Read an optional JSONL input given as any number of files, in the order given (the
+    rows' ``_ord``, which orders them for SQL: a later file's line is a later line); a
+    missing file is a usage error, bad lines (one giving a key of ``unique_keys`` twice
+    too) are issues with their own file and line. A file that holds no line (empty, or
     blank lines only) of ``what`` is a warning in ``warnings``."""
-    if path is None:
+    if not paths:
         sources.read_jsonl(con, [], table, columns)
         return []
-    history.require_path(path, option)
-    if not os.path.exists(path):
-        raise UsageError(f"{option} {path}: no such file")
-    files, problems = sources.discover([path])
+    for path in paths:
+        history.require_path(path, option)
+        if not os.path.exists(path):
+            raise UsageError(f"{option} {path}: no such file")
+    files, problems = sources.discover(paths)
     if problems:
         raise UsageError(f"{option} {problems[0].location()}: {problems[0].reason}")
     for f in files:
@@ -134,13 +137,16 @@ def _read_input(
     issues.extend(LineIssue(f.display, 0, f.error or "unreadable") for f in res.unreadable)
     # A file given that holds nothing was scored as if not given, without a word: a judge
     # step that wrote nothing left every skill at depth quick and exit 0. The skills were
-    # read, so it is not nothing read (exit 3), and no line was rejected (exit 1).
-    if not res.skipped and not con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0]:
-        warnings.extend(
-            LineIssue(f.display, 0, f"{sources.no_lines_reason(f, what)}; scored without {option}")
-            for f in res.files
-            if f.error is None
-        )
+    # read, so it is not nothing read (exit 3), and no line was rejected (exit 1). Said
+    # of each such file, beside others that hold lines too.
+    said = {i.file for i in issues}
+    with_rows = {str(r[0]) for r in con.execute(f"SELECT DISTINCT _file FROM {table}").fetchall()}
+    unused = "" if with_rows or said else f"; scored without {option}"
+    warnings.extend(
+        LineIssue(f.display, 0, sources.no_lines_reason(f, what) + unused)
+        for f in res.files
+        if f.error is None and f.display not in said and f.display not in with_rows
+    )
     return issues
 
 
@@ -215,14 +221,19 @@ def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
 def evaluate(
     roots: sources.Paths,
     *,
-    judge: str | os.PathLike[str] | None = None,
-    mc: str | os.PathLike[str] | None = None,
-    matchups: str | os.PathLike[str] | None = None,
+    judge: sources.Paths | None = None,
+    mc: sources.Paths | None = None,
+    matchups: sources.Paths | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
 ) -> tuple[PluginResult, duckdb.DuckDBPyConnection]:
-    """Score every skill under ``roots``; returns the result and the open connection."""
+    """Score every skill under ``roots``; returns the result and the open connection.
+
+    ``judge``, ``mc`` and ``matchups`` each take one file or a list of them, read in the
+    order given, as one file holding their lines one after the other."""
     roots = sources.path_list(roots)
-    judge, mc, matchups = (None if p is None else os.fspath(p) for p in (judge, mc, matchups))
+    judges, mcs, matchup_files = (
+        [] if p is None else sources.path_list(p) for p in (judge, mc, matchups)
+    )
     if not roots:
         raise UsageError("give at least one ROOT folder to search for skills")
     scan = plugin_features.scan(roots)
@@ -242,7 +253,7 @@ def evaluate(
     empty: list[LineIssue] = []
     issues += _read_input(
         con,
-        judge,
+        judges,
         "plugin_judge_in",
         JUDGE_COLUMNS,
         "--judge",
@@ -251,11 +262,11 @@ def evaluate(
         empty,
     )
     issues += _read_input(
-        con, mc, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS, "Monte Carlo runs", empty
+        con, mcs, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS, "Monte Carlo runs", empty
     )
     issues += _read_input(
         con,
-        matchups,
+        matchup_files,
         "plugin_matchups_in",
         MATCHUP_COLUMNS,
         "--matchups",
@@ -313,9 +324,9 @@ def evaluate(
 def score(
     roots: sources.Paths,
     *,
-    judge: str | os.PathLike[str] | None = None,
-    mc: str | os.PathLike[str] | None = None,
-    matchups: str | os.PathLike[str] | None = None,
+    judge: sources.Paths | None = None,
+    mc: sources.Paths | None = None,
+    matchups: sources.Paths | None = None,
     history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
     now: dt.datetime | None = None,
     lock_timeout: float | None = 300.0,
@@ -338,9 +349,9 @@ def score(
 def rank(
     roots: sources.Paths,
     *,
-    judge: str | os.PathLike[str] | None = None,
-    mc: str | os.PathLike[str] | None = None,
-    matchups: str | os.PathLike[str] | None = None,
+    judge: sources.Paths | None = None,
+    mc: sources.Paths | None = None,
+    matchups: sources.Paths | None = None,
 ) -> PluginResult:
     """Score the skills for the ranking table only (no history is written)."""
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)

@@ -421,6 +421,131 @@ def test_an_option_given_a_file_that_holds_no_line_is_said_once_for_the_file(
     assert "judge.jsonl:2: " in r.stderr and "warning: judge.jsonl" not in r.stderr
 
 
+SKILL = "async-python-patterns"
+
+
+def _judged(judge: str, triggering: float) -> str:
+    scores = {
+        "triggering_accuracy": triggering,
+        "orchestration_fitness": 0.7,
+        "output_quality": 0.75,
+        "scope_calibration": 0.6,
+    }
+    return json.dumps({"skill": SKILL, "judge": judge, "scores": scores}) + "\n"
+
+
+@pytest.mark.parametrize("command", ["score", "rank"])
+def test_judge_given_twice_reads_both_files(
+    run_cli: Callable[..., Result], fixture_root: str, command: str
+) -> None:
+    # Only the last --judge was read, without a word: a judge per file came out as one
+    # judge, with no kappa and depth from one file's evidence.
+    Path("a.jsonl").write_text(_judged("a", 0.8))
+    Path("b.jsonl").write_text(_judged("b", 0.3))
+    extra = ["--no-history"] if command == "score" else []
+    both = ["--judge", "a.jsonl", "--judge", "b.jsonl"]
+    r = run_cli("plugin", command, fixture_root, *both, "--format", "json", *extra)
+    Path("ab.jsonl").write_text(_judged("a", 0.8) + _judged("b", 0.3))
+    one = run_cli(
+        "plugin", command, fixture_root, "--judge", "ab.jsonl", "--format", "json", *extra
+    )
+    assert (r.exit_code, r.stderr) == (0, one.stderr)
+    assert r.stdout == one.stdout
+    if command == "score":
+        # Bands A B B B against D B B B: agreement 3/4, by chance 9/16.
+        kappa = (3 / 4 - 9 / 16) / (1 - 9 / 16)
+        judges = {s["skill"]: s["judges"] for s in json.loads(r.stdout)}
+        assert judges[SKILL] == {
+            "count": 2,
+            "kappa": pytest.approx(kappa),
+            "pairs": [
+                {"judge_a": "a", "judge_b": "b", "dimensions": 4, "kappa": pytest.approx(kappa)}
+            ],
+        }
+
+
+def test_mc_given_twice_counts_both_files_runs(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    run = {"skill": SKILL, "activated": True, "quality_score": 0.8, "tokens": 100}
+    Path("m1.jsonl").write_text(json.dumps({**run, "errored": False}) + "\n")
+    Path("m2.jsonl").write_text(
+        json.dumps({**run, "errored": False}) + "\n" + json.dumps({**run, "errored": True}) + "\n"
+    )
+    r = run_cli(
+        "plugin", "score", fixture_root, "--mc", "m1.jsonl", "--mc", "m2.jsonl",
+        "--format", "json", "--no-history",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    mc = {s["skill"]: s["mc"] for s in json.loads(r.stdout)}[SKILL]
+    assert (mc["n"], mc["activated"], mc["errored"]) == (3, 3, 1)
+    # One file named twice is read once (as --events): its runs are not counted twice.
+    r = run_cli(
+        "plugin", "score", fixture_root, "--mc", "m2.jsonl", "--mc", "./m2.jsonl",
+        "--format", "json", "--no-history",
+    )  # fmt: skip
+    assert {s["skill"]: s["mc"] for s in json.loads(r.stdout)}[SKILL]["n"] == 2
+
+
+def test_matchups_given_twice_are_one_list_in_the_order_given(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # spec §7's test vector, split across two files: 1534.1586 as from one file.
+    vector = [(1500, "win"), (1550, "draw"), (1450, "loss"), (1600, "win"), (1500, "win")]
+    lines = [
+        json.dumps({"skill": SKILL, "opponent": "x", "opponent_elo": e, "result": res}) + "\n"
+        for e, res in vector
+    ]
+    Path("m1.jsonl").write_text("".join(lines[:2]))
+    Path("m2.jsonl").write_text("".join(lines[2:]))
+    r = run_cli(
+        "plugin", "score", fixture_root, "--matchups", "m1.jsonl", "--matchups", "m2.jsonl",
+        "--format", "json", "--no-history",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    elo = {s["skill"]: s["elo"] for s in json.loads(r.stdout)}[SKILL]
+    assert round(elo["rating"], 4) == 1534.1586
+
+
+def test_a_bad_line_in_the_second_file_is_said_with_its_file_and_line(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    Path("a.jsonl").write_text(_judged("a", 0.8))
+    Path("b.jsonl").write_text(_judged("b", 0.3) + "not json\n")
+    Path("c.jsonl").write_text("")
+    r = run_cli(
+        "plugin", "rank", fixture_root,
+        "--judge", "a.jsonl", "--judge", "b.jsonl", "--judge", "c.jsonl",
+    )  # fmt: skip
+    assert r.exit_code == 1
+    assert r.stderr.splitlines() == [
+        "b.jsonl:2: not JSON: Expecting value: line 1 column 1 (char 0)",
+        # beside files that hold lines, the empty one is said, not "scored without"
+        "warning: c.jsonl: empty (no judge results)",
+    ]
+
+
+def test_a_judge_scoring_a_skill_again_in_a_later_file_wins_over_the_earlier(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # As within one file: the later line counts, the earlier one is said (exit 1).
+    Path("a.jsonl").write_text(_judged("a", 0.8))
+    Path("b.jsonl").write_text(_judged("a", 0.3))
+    r = run_cli(
+        "plugin", "score", fixture_root, "--judge", "a.jsonl", "--judge", "b.jsonl",
+        "--format", "json", "--no-history",
+    )  # fmt: skip
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == (
+        'a.jsonl:1: judge "a" scored this skill again later; this line is ignored'
+    )
+    later = run_cli(
+        "plugin", "score", fixture_root, "--judge", "b.jsonl", "--format", "json", "--no-history"
+    )  # fmt: skip
+    assert r.stdout == later.stdout
+    assert {s["skill"]: s["judges"] for s in json.loads(r.stdout)}[SKILL]["count"] == 1
+
+
 def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> None:
     r = run_cli("plugin", "score", fixture_root, "--out", "report", "--no-history")
     assert r.exit_code == 0 and r.stdout == ""
