@@ -108,7 +108,7 @@ def write_reports(result: engine.PipelineResult, out_dir: str) -> list[str]:
     """Per scored pipeline ``.md`` + ``.json``, plus the summary pair; return the paths."""
     written = engine.write_json_reports(result, out_dir)
     for pid in result.documents:
-        path = os.path.join(out_dir, engine.report_basename(pid, result.eval_date) + ".md")
+        path = os.path.join(out_dir, result.report_basename(pid) + ".md")
         atomic_write_text(path, render_pipeline_markdown(result, pid))
         written.append(path)
     base = os.path.join(out_dir, engine.summary_basename(result.eval_date))

@@ -8,8 +8,6 @@ formula in ``sql/plugin/v1``); this module renders markdown / JSON / CSV, writes
 from __future__ import annotations
 
 import os
-import re
-import unicodedata
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,6 +16,7 @@ from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import lock_timeout_option, refuse_empty, refuse_together
 from runscore.cli.render import render
+from runscore.engine import filenames
 from runscore.engine.history import atomic_write_text
 from runscore.engine.packs import plugin as engine
 
@@ -192,39 +191,23 @@ def render_report(result: engine.PluginResult) -> str:
 _SLUG_BYTES = 180
 
 
-#: The names Windows reserves for devices (case-folded), with or without an extension.
-_WINDOWS_DEVICES = frozenset(
-    ["con", "prn", "aux", "nul"]
-    + [f"{d}{n}" for d in ("com", "lpt") for n in "0123456789\u00b9\u00b2\u00b3"]
-)
-
-
 def _slug(skill: str) -> str:
-    """A skill's file name (without ``.md``): its path with ``/`` as ``__``, composed
-    (NFC), each run of characters that are no letter, digit or mark of any script and no
-    ``.``, ``_`` or ``-`` as one ``_``, no leading ``.``, ``_`` or ``-`` nor trailing ``.``
-    or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is left. Letters of every
-    script are kept: file systems take UTF-8 names, and ``résumé`` as ``r_sum_`` named no
-    skill one could find; a separator, a control or a blank-looking character cannot reach
-    the name. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``,
-    any case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
-    s = unicodedata.normalize("NFC", skill.replace("/", "__"))
-    kept = "".join(c if c in "._-" or unicodedata.category(c)[0] in "LNM" else "\0" for c in s)
+    """A skill's file name (without ``.md``): its path with ``/`` as ``__``, the letters,
+    digits and marks of every script kept (``filenames.keep_letters``: any other run of
+    characters but ``.``, ``_`` or ``-`` is one ``_``), no leading ``.``, ``_`` or ``-``
+    nor trailing ``.`` or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is
+    left. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``, any
+    case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
+    kept = filenames.keep_letters(skill.replace("/", "__"))
     # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
-    s = re.sub("\0+", "_", kept).lstrip("._-").rstrip("._")
+    s = kept.lstrip("._-").rstrip("._")
     stem, dot, rest = s.partition(".")
-    if stem.casefold() in _WINDOWS_DEVICES:
+    if stem.casefold() in filenames.WINDOWS_DEVICES:
         # Windows opens CON.md, nul.tar.md, COM1.md as the device, whatever the case or the
         # extension: a report folder synced there had a file no one could open.
         s = f"{stem}_{dot}{rest}"
-    s = s.encode("utf-8")[:_SLUG_BYTES].decode("utf-8", "ignore").rstrip(".")
+    s = filenames.cut_bytes(s, _SLUG_BYTES).rstrip(".")
     return s or "skill"
-
-
-def _same_file_key(name: str) -> str:
-    """When two names are one file on a file system that ignores case (macOS, Windows),
-    or that composes accents (macOS): their case-folded, composed form."""
-    return unicodedata.normalize("NFC", name.casefold())
 
 
 def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
@@ -250,9 +233,9 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
         for s in result.skills():
             base = _slug(s["skill"])
             name, n = base, 2
-            while _same_file_key(name) in used:
+            while filenames.same_file_key(name) in used:
                 name, n = f"{base}-{n}", n + 1
-            used.add(_same_file_key(name))
+            used.add(filenames.same_file_key(name))
             p = os.path.join(out_dir, "skills", name + ".md")
             os.makedirs(os.path.dirname(p), exist_ok=True)
             atomic_write_text(

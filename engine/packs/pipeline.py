@@ -24,12 +24,13 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
-from runscore.engine import db, duck, history, sources, sqlpack
+from runscore.engine import db, duck, filenames, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
@@ -190,6 +191,9 @@ class PipelineResult:
     #: each ``{"file", "reason"}`` in the words of the error that names them when nothing
     #: else is read (exit 3). Not rejected input: beside files with snapshots, said only.
     empty_files: list[dict[str, Any]] = field(default_factory=list)
+    #: pipeline_id -> its part of the report file names (``safe_pipeline_names``, over
+    #: every pipeline of the pass)
+    report_names: dict[str, str] = field(default_factory=dict)
     _groups: dict[int, tuple[pa.Table, dict[str, list[dict[str, Any]]]]] = field(
         default_factory=dict, init=False, repr=False
     )
@@ -199,6 +203,10 @@ class PipelineResult:
     def partial(self) -> bool:
         """Some input was rejected (exit code 1), the rest was scored."""
         return bool(self.errors)
+
+    def report_basename(self, pipeline_id: str) -> str:
+        """The pipeline's report file name in this pass (no extension)."""
+        return report_basename(pipeline_id, self.eval_date, self.report_names.get(pipeline_id))
 
     def issues_table(self) -> pa.Table:
         rows = [d.as_dict() for d in self.errors + self.warnings]
@@ -290,29 +298,59 @@ def parse_date(text: str) -> dt.date:
         raise UsageError(f"--date {quote(text)} is not a date in YYYY-MM-DD form") from None
 
 
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
-_MAX_STEM = 80
+_MAX_STEM_BYTES = 80
 _SUMMARY_STEM = "summary"
 
 
+def _digest(pipeline_id: str) -> str:
+    return hashlib.sha256(pipeline_id.encode("utf-8")).hexdigest()[:8]
+
+
 def safe_pipeline_name(pipeline_id: str) -> str:
-    """``pipeline_id`` as a file-name part: ``[A-Za-z0-9._-]``, no leading dot or dash.
+    """``pipeline_id`` as a file-name part: the letters, digits and marks of every script
+    and ``._-`` kept (``filenames.keep_letters``, as ``plugin score --out`` keeps a skill's
+    name; any other run of characters is one ``_``), no leading dot or dash, at most 80
+    bytes of UTF-8.
 
     An id that had to be changed gets ``-`` + the first 8 hex digits of its
     SHA-256, so two ids that sanitise alike (``a/b``, ``a:b``) never share a file.
-    So does the id ``summary``: as is, its report would take the batch summary's
-    name (``summary_basename``) and one would overwrite the other.
+    So does the id ``summary``, in any case: as is, its report would take the batch
+    summary's name (``summary_basename``) and one would overwrite the other.
     """
-    s = _UNSAFE.sub("_", pipeline_id).lstrip(".-")[:_MAX_STEM]
-    if s == pipeline_id and s and s != _SUMMARY_STEM:
+    s = filenames.cut_bytes(filenames.keep_letters(pipeline_id).lstrip(".-"), _MAX_STEM_BYTES)
+    if s == pipeline_id and s and filenames.same_file_key(s) != _SUMMARY_STEM:
         return s
-    digest = hashlib.sha256(pipeline_id.encode("utf-8")).hexdigest()[:8]
-    return f"{s or 'pipeline'}-{digest}"
+    return f"{s or 'pipeline'}-{_digest(pipeline_id)}"
 
 
-def report_basename(pipeline_id: str, eval_date: dt.date) -> str:
-    """``pipeline-eval-{pipelineId}-{YYYY-MM-DD}`` (no extension), id sanitised."""
-    return f"pipeline-eval-{safe_pipeline_name(pipeline_id)}-{eval_date.isoformat()}"
+def safe_pipeline_names(pipeline_ids: Iterable[str]) -> dict[str, str]:
+    """Each id's ``safe_pipeline_name``, where two would be one file on a file system that
+    ignores case (macOS, Windows) or composes accents (``A`` and ``a``): each of those gets
+    ``-`` and 8 hex digits of its SHA-256, as an id that had to change does. A name depends
+    on its own id and on which names clash, never on the order the ids come in (as
+    ``nightly`` names its roots' folders)."""
+    base = {pid: safe_pipeline_name(pid) for pid in pipeline_ids}
+    count = Counter(filenames.same_file_key(n) for n in base.values())
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    # In id order, so that a clash left after the suffix (an id literally named as
+    # another's suffixed name) is settled the same way every time.
+    for pid in sorted(base):
+        name = base[pid]
+        if count[filenames.same_file_key(name)] > 1:
+            name = f"{name}-{_digest(pid)}"
+        unique, n = name, 2
+        while filenames.same_file_key(unique) in taken:
+            unique, n = f"{name}-{n}", n + 1
+        taken.add(filenames.same_file_key(unique))
+        out[pid] = unique
+    return out
+
+
+def report_basename(pipeline_id: str, eval_date: dt.date, name: str | None = None) -> str:
+    """``pipeline-eval-{pipelineId}-{YYYY-MM-DD}`` (no extension), id sanitised (``name``:
+    the id's name in its batch, ``PipelineResult.report_names``)."""
+    return f"pipeline-eval-{name or safe_pipeline_name(pipeline_id)}-{eval_date.isoformat()}"
 
 
 def summary_basename(eval_date: dt.date) -> str:
@@ -492,11 +530,12 @@ def evaluate_pipelines(
     ).fetchall()
     documents = {str(r[0]): json.loads(r[1]) for r in doc_rows}
     records = _records(sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_record"), params))
+    pipelines = _table(con, "SELECT * FROM pl_pipeline ORDER BY pipeline_id")
     return PipelineResult(
         scoring_version=SCORING_VERSION,
         eval_date=eval_date,
         evaluated_at=evaluated_at,
-        pipelines=_table(con, "SELECT * FROM pl_pipeline ORDER BY pipeline_id"),
+        pipelines=pipelines,
         dimensions=_table(
             con,
             "SELECT pipeline_id, ord, code, label, score, weight, weighted "
@@ -515,13 +554,14 @@ def evaluate_pipelines(
         files=files,
         plan_files=plan_files,
         empty_files=[{"file": d.file, "reason": d.reason} for d in empty],
+        report_names=safe_pipeline_names(pipelines.column("pipeline_id").to_pylist()),
     )
 
 
 def summary_rows(result: PipelineResult) -> pa.Table:
     """The batch summary over all pipelines (scored and not_terminal), with report names."""
     names = [
-        report_basename(pid, result.eval_date) if status == "scored" else None
+        result.report_basename(pid) if status == "scored" else None
         for pid, status in zip(
             result.pipelines.column("pipeline_id").to_pylist(),
             result.pipelines.column("status").to_pylist(),
@@ -556,7 +596,7 @@ def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) 
     out_dir = os.fspath(out_dir)
     written: list[str] = []
     for pid, doc in result.documents.items():
-        path = os.path.join(out_dir, report_basename(pid, result.eval_date) + ".json")
+        path = os.path.join(out_dir, result.report_basename(pid) + ".json")
         history.atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
         written.append(path)
     return written

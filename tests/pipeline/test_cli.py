@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -335,6 +336,39 @@ def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_p
     assert doc["pipelineId"] == "summary"
     md = (tmp_path / "out" / f"{row['report']}.md").read_text()
     assert md.startswith("# Pipeline evaluation: summary\n")
+
+
+def test_out_file_names_keep_every_script_and_never_clash_by_case(
+    run_cli: Any, h: Any, tmp_path: Path
+) -> None:
+    """`pipeline --out` kept only `A-Za-z0-9._-` of an id: `é` was `_-<hash>`, `中文/x`
+    `__x-<hash>`. And `A` beside `a`, `Summary` beside the summary, and `é` written
+    composed beside `e` + U+0301 (decomposed) were each two files by name but one on a file
+    system that ignores case or composes accents (macOS, Windows): one report overwrote
+    the other. Letters of every script are kept now, as `plugin score --out` keeps them,
+    and names that would be one file each get 8 hex digits of their id's SHA-256."""
+    ids = ["é", "e\u0301", "A", "a", "Summary", "中文/x", "b"]
+    h.write_jsonl(tmp_path / "t.jsonl", [r for pid in ids for r in h.pipeline_tasks(pid, 1)])
+    res = run_cli(
+        "pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history", "--format", "json"
+    )  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    reports = {r["pipeline_id"]: r["report"] for r in json.loads(res.stdout)}
+    assert reports == {
+        "A": f"pipeline-eval-A-559aead0-{DATE}",
+        "Summary": f"pipeline-eval-Summary-8e76a94a-{DATE}",
+        "a": f"pipeline-eval-a-ca978112-{DATE}",
+        "b": f"pipeline-eval-b-{DATE}",
+        "e\u0301": f"pipeline-eval-é-bf12767b-{DATE}",
+        "é": f"pipeline-eval-é-{DATE}",
+        "中文/x": f"pipeline-eval-中文_x-675ad51d-{DATE}",
+    }
+    names = sorted(p.name for p in (tmp_path / "out").iterdir())
+    expected = [f"{r}.{ext}" for r in reports.values() for ext in ("json", "md")]
+    assert names == sorted(expected + [f"pipeline-eval-summary-{DATE}.{e}" for e in ("json", "md")])
+    assert len({unicodedata.normalize("NFC", n.casefold()) for n in names}) == len(names)
+    for pid, report in reports.items():
+        assert json.loads((tmp_path / "out" / f"{report}.json").read_text())["pipelineId"] == pid
 
 
 def test_null_items_of_files_modified_are_not_shown_as_none(evaluate: Any, h: Any) -> None:

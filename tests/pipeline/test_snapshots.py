@@ -334,6 +334,9 @@ def test_safe_pipeline_names() -> None:
     assert "/" not in evil and not evil.startswith(".")
     assert engine.safe_pipeline_name("").startswith("pipeline-")
     assert len(engine.safe_pipeline_name("x" * 500)) <= 80 + 9
+    # 80 bytes, not characters: 80 of "中" are 240 bytes of a name that may have 255.
+    cut = engine.safe_pipeline_name("中" * 500)
+    assert cut == "中" * 26 + "-" + cut[-8:]
     assert engine.report_basename("a b", engine.parse_date("2026-03-07")).startswith(
         "pipeline-eval-a_b-"
     )
