@@ -189,7 +189,8 @@ class PipelineResult:
     plan_files: list[SourceFile] = field(default_factory=list)
     #: Task files read that hold no line (empty, or blank lines only), in input order,
     #: each ``{"file", "reason"}`` in the words of the error that names them when nothing
-    #: else is read (exit 3). Not rejected input: beside files with snapshots, said only.
+    #: else is read (exit 3), then plan files so (``empty (no plans)``). Not rejected
+    #: input: beside files with snapshots, said only.
     empty_files: list[dict[str, Any]] = field(default_factory=list)
     #: pipeline_id -> its part of the report file names (``safe_pipeline_names``, over
     #: every pipeline of the pass)
@@ -508,12 +509,19 @@ def evaluate_pipelines(
     usable = con.execute("SELECT count(*) FROM pl_snapshot").fetchall()[0][0]
     # A file that was read but gave no row and no rejected line is empty (or blank).
     said = {d.file for d in errors}
-    with_rows = {r[0] for r in con.execute("SELECT DISTINCT _file FROM pl_raw_tasks").fetchall()}
-    empty = [
-        Diagnostic("error", f.display, None, sources.no_lines_reason(f, "task snapshots"))
-        for f in files
-        if f.error is None and f.display not in said and f.display not in with_rows
-    ]
+
+    def no_lines(read: list[SourceFile], table: str, what: str) -> list[Diagnostic]:
+        with_rows = {r[0] for r in con.execute(f"SELECT DISTINCT _file FROM {table}").fetchall()}
+        return [
+            Diagnostic("error", f.display, None, sources.no_lines_reason(f, what))
+            for f in read
+            if f.error is None and f.display not in said and f.display not in with_rows
+        ]
+
+    empty = no_lines(files, "pl_raw_tasks", "task snapshots")
+    # A plans file that holds no line leaves every D4 neutral: said as an empty task file
+    # is, not rejected input (the command still scores).
+    empty_plans = no_lines(plan_files, "pl_raw_plans", "plans")
     if usable == 0:
         # Every task file holds no line (none unreadable, none with a rejected line): in
         # the nightly job a task list that has just been created, as an empty run log is
@@ -553,7 +561,7 @@ def evaluate_pipelines(
         warnings=warnings,
         files=files,
         plan_files=plan_files,
-        empty_files=[{"file": d.file, "reason": d.reason} for d in empty],
+        empty_files=[{"file": d.file, "reason": d.reason} for d in empty + empty_plans],
         report_names=safe_pipeline_names(pipelines.column("pipeline_id").to_pylist()),
     )
 

@@ -192,6 +192,38 @@ def test_a_file_that_holds_no_line_beside_snapshots_is_said(run_cli: Any, h: Any
     )
 
 
+def test_a_plans_file_that_holds_no_line_is_said(run_cli: Any, h: Any) -> None:
+    """Spec-silent. A `--plans` file that holds no line was read without a word (every D4
+    neutral, exit 0), where an empty task file beside snapshots is said. It is said now in
+    the same way: on stderr, in input order after the task files, and in the summary
+    file's `emptyFiles`, not as rejected input (exit 0, not in `issues`)."""
+    Path("a.jsonl").write_text("")
+    Path("p1.jsonl").write_text("")
+    Path("p2.jsonl").write_bytes(b"\n \n")
+    h.write_jsonl(Path("t.jsonl"), h.pipeline_tasks("s", 2))
+    res = run_cli(
+        "pipeline", "t.jsonl", "a.jsonl", "--plans", "p1.jsonl", "--plans", "p2.jsonl",
+        "--date", DATE, "--out", "r", "--no-history", "--format", "json",
+    )  # fmt: skip
+    assert (res.exit_code, res.stderr) == (
+        0,
+        "a.jsonl: empty (no task snapshots)\n"
+        "p1.jsonl: empty (no plans)\n"
+        "p2.jsonl: only blank lines (no plans)\n"
+        "wrote 4 report file(s) to r\n",
+    )
+    assert [r["time_efficiency"] for r in json.loads(res.stdout)] == [70.0]
+    summary = json.loads(Path("r", f"pipeline-eval-summary-{DATE}.json").read_text())
+    assert (summary["emptyFiles"], summary["issues"]) == (
+        [
+            {"file": "a.jsonl", "reason": "empty (no task snapshots)"},
+            {"file": "p1.jsonl", "reason": "empty (no plans)"},
+            {"file": "p2.jsonl", "reason": "only blank lines (no plans)"},
+        ],
+        [],
+    )
+
+
 def test_exit_codes(run_cli: Any, tmp_path: Path) -> None:
     assert run_cli("pipeline", "missing.jsonl").exit_code == 3
     Path("empty.jsonl").write_text("")
