@@ -939,13 +939,14 @@ def ref_pipelines(
             if pid is None:
                 res.errors.add((path, line))
                 continue
-            # Minutes win over ms. Spec-silent: a present estimate that is not a
-            # positive number is rejected (the line is reported); none at all is no plan.
+            # Minutes win over ms. Spec-silent: a present estimate that is not a number
+            # >= 0 is rejected (the line is reported); none at all is no plan. 0 is an
+            # estimate: D4 divides by the actual, never by it.
             m, ms = v.get("estimatedDurationMinutes"), v.get("estimatedDurationMs")
             est = m if m is not None else (ms / 60000.0 if _is_num(ms) else ms)
             if est is None:
                 continue
-            if not _is_num(est) or est <= 0:
+            if not _is_num(est) or est < 0:
                 res.errors.add((path, line))
                 continue
             estimates[pid] = float(est)  # a later plan line for the same pipeline wins

@@ -266,7 +266,9 @@ def d4_time(p: str) -> Case:
             # latest completedAt, else updatedAt, per task: b has no completedAt
             task(p + "-coalesce", "a", end=30),
             {**task(p + "-coalesce", "b", end=50), "metadata": {}},
-            task(p + "-bad", "a", end=30),  # an estimate that is not a positive number
+            task(p + "-bad", "a", end=30),  # an estimate that is not a number >= 0
+            *tasks(p + "-zero-estimate", 1, end=30),  # 0 / 30 → 0
+            *tasks(p + "-zero-both", 1, end=0),  # actual 0 → 100, whatever the estimate
             {**task(p + "-notimes", "a"), "createdAt": None},
         ],
         [
@@ -282,7 +284,9 @@ def d4_time(p: str) -> Case:
             plan(p + "-dup", estimatedDurationMinutes=60),
             plan(p + "-coalesce", estimatedDurationMinutes=25.5),
             plan(p + "-bad", estimatedDurationMinutes="30"),
-            plan(p + "-bad", estimatedDurationMinutes=0),
+            plan(p + "-bad", estimatedDurationMinutes=-1),
+            plan(p + "-zero-estimate", estimatedDurationMinutes=0),
+            plan(p + "-zero-both", estimatedDurationMs=0),
             plan(p + "-notimes", estimatedDurationMinutes=30),
             plan(p + "-unknown-pipeline", estimatedDurationMinutes=30),
         ],

@@ -55,6 +55,10 @@ D4_CASES = [
     # offsets are honoured: 10:00+01:00 is 09:00Z
     ({"estimatedDurationMinutes": 15}, "2026-02-02T10:00:00+01:00", "2026-02-02T09:30:00Z", 30, 50),
     (None, T0, "2026-02-02T19:00:00Z", 600, 70),  # no estimate → 70
+    # An estimate of 0 was refused ("not a positive number") and scored neutral (70), but
+    # the spec's formula divides by the actual, not the estimate: 0 / 60 → 0.
+    ({"estimatedDurationMinutes": 0}, T0, "2026-02-02T10:00:00Z", 60, 0),
+    ({"estimatedDurationMs": 0}, T0, T0, 0, 100),  # and actual <= 0 → 100, as any estimate
 ]
 
 # metadata.quality per task (plus one task without) → (D5, tasks reporting quality)
@@ -467,8 +471,8 @@ def test_d4_plans_later_line_wins_and_bad_lines_rejected(evaluate: Any, h: Any) 
     assert row["estimated_minutes"] == 120
     assert row["time_efficiency"] == 50
     assert [(d.line, d.reason) for d in res.errors] == [
-        (3, 'estimatedDurationMinutes "soon" is not a positive number'),
-        (4, "estimatedDurationMs -5 is not a positive number"),
+        (3, 'estimatedDurationMinutes "soon" is not a number >= 0'),
+        (4, "estimatedDurationMs -5 is not a number >= 0"),
         (5, "plan has no pipelineId"),
     ]
     assert [(d.line, d.severity) for d in res.warnings] == [

@@ -6,10 +6,13 @@
 --   planned twice, and each earlier line with another estimate is a warning that
 --   names the line used); rows in pl_issue: 'error' for a line without a pipeline id
 --   (a string, trimmed, or an integer: as task ids in 010) or with an estimate that is not a
---   positive number, 'warning' for a plan line that carries no estimate at all, for one
+--   number >= 0, 'warning' for a plan line that carries no estimate at all, for one
 --   whose two estimates disagree (the minutes are used), and for one whose pipeline has
 --   no usable task snapshot (pl_task, 012).
 -- estimatedDurationMinutes is preferred; estimatedDurationMs is divided by 60000.
+-- An estimate of 0 is scored (D4, 033): the spec's min(estimate / actual, 1) divides by the
+-- actual, never by the estimate, so a pipeline planned to take no time scores 0 once it
+-- took any (100 when it took none). A negative one is refused: no duration is below 0.
 CREATE OR REPLACE TEMP TABLE pl_plan_all AS
 WITH p AS (
     SELECT _file, _line, _ord,
@@ -36,14 +39,14 @@ SELECT _file, _line, _ord, pipeline_id,
                THEN 'plan pipelineId is ' || pl_json_kind(pid_j) || ', not a string or integer'
            WHEN pipeline_id IS NULL THEN 'plan pipelineId is empty'
            WHEN coalesce(json_type(min_j), 'NULL') <> 'NULL'
-                AND NOT coalesce(minutes > 0 AND isfinite(minutes), false)
+                AND NOT coalesce(minutes >= 0 AND isfinite(minutes), false)
                THEN 'estimatedDurationMinutes ' || rs_quote(min_j)
-                    || ' is not a positive number'
+                    || ' is not a number >= 0'
            WHEN coalesce(json_type(min_j), 'NULL') = 'NULL'
                 AND coalesce(json_type(ms_j), 'NULL') <> 'NULL'
-                AND NOT coalesce(ms_minutes > 0 AND isfinite(ms_minutes), false)
+                AND NOT coalesce(ms_minutes >= 0 AND isfinite(ms_minutes), false)
                THEN 'estimatedDurationMs ' || rs_quote(ms_j)
-                    || ' is not a positive number'
+                    || ' is not a number >= 0'
        END AS reject,
        coalesce(json_type(min_j), 'NULL') = 'NULL'
            AND coalesce(json_type(ms_j), 'NULL') = 'NULL' AS no_estimate,
@@ -59,7 +62,7 @@ SELECT 'warning', _file, _line, pipeline_id,
 FROM pl_plan_all WHERE reject IS NULL AND no_estimate
 UNION ALL
 -- Both estimates on one line that do not give the same duration (an estimatedDurationMs
--- that is not a positive number included): estimatedDurationMinutes is used and the other
+-- that is not a number >= 0 included): estimatedDurationMinutes is used and the other
 -- was dropped without a word, as an earlier plan line's estimate was before its warning
 -- below. Agreeing ones (30 and 1800000) lose nothing and are not reported.
 SELECT 'warning', _file, _line, pipeline_id,
