@@ -824,8 +824,14 @@ def cascades(
         if e.kind == "prospective" and e.model is not None:
             ops[(e.run_id, e.fingerprint)].append(e)
     by_entry: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
+    # A cascade's follow-ups: attempts after the first of an operation begun on another
+    # route. spec-silent (runscore's reading of §5 "net saving"): the saving is the cascade's
+    # against the target run directly; a follow-up is the cascade's own cost and outcome, run
+    # only on a task a cheaper attempt gave up on, so it is no part of the target's baseline.
+    follow_ups: set[str] = set()
     for atts in ops.values():
         atts.sort(key=lambda e: (e.started is None, e.started or dt.datetime.min, e.id))
+        follow_ups |= {e.id for e in atts[1:] if e.route != atts[0].route}
         ids = {e.id for e in atts}
         esc_known = all(e.escalated is not None for e in atts)
         escalated = True if any(e.escalated for e in atts) else False if esc_known else None
@@ -887,7 +893,8 @@ def cascades(
             if unk_ops == 0 and c_basis not in ("mixed", "unknown") and accepted
             else None
         )
-        t_basis, t_per, _, _ = per_accepted([tot[e.id] for e in routes[target]])
+        direct_eps = [e for e in routes[target] if e.id not in follow_ups]
+        t_basis, t_per, _, _ = per_accepted([tot[e.id] for e in direct_eps])
         basis = (
             c_basis
             if c_basis == t_basis and c_basis not in ("unknown", "mixed")
@@ -901,8 +908,8 @@ def cascades(
             else None
         )
         rate = accepted / labelled if labelled else None
-        t_lab = sum(e.label is not None for e in routes[target])
-        t_rate = sum(e.label == "success" for e in routes[target]) / t_lab if t_lab else None
+        t_lab = sum(e.label is not None for e in direct_eps)
+        t_rate = sum(e.label == "success" for e in direct_eps) / t_lab if t_lab else None
         meets = False
         if rate is not None:
             lo, hi = wilson(rate, labelled)

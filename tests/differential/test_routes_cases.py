@@ -503,6 +503,20 @@ def cascade_working(b: B) -> Check:
 
 
 @case()
+def cascade_baseline_is_the_target_run_directly(b: B) -> Check:
+    # §5 cascade_working "net saving": against the target route run directly. Opus runs here
+    # only as the cascade's follow-ups, its own cost on the tasks haiku gave up: no baseline.
+    b.cascade(120, direct_ok=105, esc_ok=10, esc_fail=0)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        (c,) = [c for c in got["cascades"] if c["activity"] == b.act]
+        assert (c["cost"]["basis"], c["cost"]["target_direct_per_accepted"]) == ("unknown", None)
+        assert (c["finding_type"], types(got, b.act)) == (None, [])
+
+    return check
+
+
+@case()
 def cascade_harness_changed_since_is_drift(b: B) -> Check:
     # §5 evidence_drift "… or the model/harness changed since" holds for a cascade's
     # prospective evidence as for a comparison's: the activity now runs on h2, which none of

@@ -87,13 +87,64 @@ def test_a_cascade_with_its_follow_ups_counts_them_and_is_proven(
     assert (k["grade"], k["finding_type"], k["reasons"]) == ("proven", "cascade_working", [])
     assert k["cost"]["basis"] == "api_equivalent"
     assert k["cost"]["cascade_per_accepted"] == pytest.approx((110 * 0.01 + 10 * 0.05) / 110)
-    # The baseline is opus over all its episodes of the activity, the follow-ups included.
-    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(210 * 0.05 / 170)
+    # The baseline is opus run directly: its 200 historical episodes, not the cascade's own
+    # 10 follow-ups (the cascade's cost, run only where haiku gave up).
+    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(200 * 0.05 / 160)
     assert k["cost"]["net_saving_per_accepted"] == pytest.approx(
-        210 * 0.05 / 170 - (110 * 0.01 + 10 * 0.05) / 110
+        200 * 0.05 / 160 - (110 * 0.01 + 10 * 0.05) / 110
     )
     (f,) = rep["findings"]
     assert f["type"] == "cascade_working" and f["grade"] == "proven"
+
+
+def test_a_cascade_baseline_is_the_target_run_directly_not_the_cascades_follow_ups(
+    gen: Any, report: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # §5: the saving is the cascade's against the target route. The baseline priced every
+    # opus episode of the activity, the cascade's own follow-ups too: the cascade's cost, run
+    # only where haiku gave up. Where opus ran nowhere else ("only"), the cascade was measured
+    # against itself, opus at $0.05 per accepted outcome over those 10 follow-ups, and a
+    # saving was claimed. The baseline is opus run directly now: none here, so No $ claimed.
+    # In "both", 10 more opus follow-ups of another cheap-first cascade (sonnet, $0.30 each,
+    # unlabelled) are no direct runs either: the baseline is the 20 direct opus episodes alone.
+    g = gen()
+    for activity in ("only", "both"):
+        for ep in _cheap_first(g, activity):  # less its 200 direct opus episodes
+            if ep["source"]["kind"] != "prospective":
+                g.episodes.remove(ep)
+    g.cell(OPUS, 20, 16, cost=0.05, activity="both")
+    for i in range(10):
+        common = {"kind": "prospective", "run_id": f"s{i}", "fingerprint": "v", "activity": "both"}
+        g.episode(
+            model=SONNET, success=None, cost=0.03, escalated=True, to_model=OPUS,
+            signals=[{"kind": "escalation", "value": "to-opus"}], **common,
+        )  # fmt: skip
+        g.episode(model=OPUS, success=None, cost=0.30, **common)
+    assert len(g.episodes) == 120 + 120 + 20 + 20
+    path = str(g.write(tmp_path / "c.jsonl"))
+    rep = report(path)
+    cascades = {(k["activity"], k["entry"]["model"]): k for k in rep["cascades"]}
+    only = cascades[("only", HAIKU)]
+    assert (only["cost"]["basis"], only["cost"]["target_direct_per_accepted"]) == ("unknown", None)
+    assert (only["grade"], only["finding_type"], only["target_accepted"]) == (
+        "insufficient",
+        None,
+        None,
+    )
+    assert only["reasons"] == [
+        f"baseline unknown: no {OPUS} episode of this activity ran other than as a cascade's "
+        "follow-up, so what it costs run directly is not in the input: No $ claimed",
+        "acceptance not compared with the target route (no labelled outcome on one side): the "
+        "quality bar is not shown kept",
+    ]
+    both = cascades[("both", HAIKU)]
+    assert both["cost"]["target_direct_per_accepted"] == pytest.approx(20 * 0.05 / 16)
+    assert (both["target_accepted"], both["target_labelled"], both["target_successes"]) == (
+        16,
+        20,
+        16,
+    )
+    assert [f["activity"] for f in rep["findings"]] == ["both"]
 
 
 def test_the_matrix_cost_per_accepted_follows_the_comparisons_total_cost_rule(
@@ -165,7 +216,7 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
 ) -> None:
     # Each headline said "the prospective evidence is below the minimums", also when 100
     # labelled operations met them and the only reason was the quality bar (86 accepted of
-    # 100 against opus's 92 of 100: the difference's lower bound -0.139 below -0.050); it
+    # 100 against opus's 92 of 100: the difference's lower bound -0.150 below -0.050); it
     # now names each minimum missed ("both" misses the labelled count and the CI width).
     g = gen()
     g.cell(OPUS, 100, 92, activity="quality")
@@ -187,31 +238,31 @@ def test_an_insufficient_cascade_headline_names_what_keeps_it_from_proven(
         "quality": (
             "cascade_working",
             "insufficient",
-            head + "quality shows a net saving of $0.0893 per accepted operation, but its "
-            f"acceptance is not shown within the tolerance of {OPUS} (lower bound -0.139 below "
+            head + "quality shows a net saving of $0.0878 per accepted operation, but its "
+            f"acceptance is not shown within the tolerance of {OPUS} (lower bound -0.150 below "
             "-tolerance -0.050), so the quality bar is not shown kept (100 prospective "
             "operations, 86 accepted).",
         ),
         "thin": (
             "cascade_working",
             "insufficient",
-            head + "thin shows a net saving of $0.1044 per accepted operation, but it has 20 "
+            head + "thin shows a net saving of $0.1050 per accepted operation, but it has 20 "
             "labelled operations, below the minimum of 30 (20 prospective operations, 20 "
             "accepted).",
         ),
         "both": (
             "cascade_working",
             "insufficient",
-            head + "both shows a net saving of $0.0875 per accepted operation, but it has 20 "
+            head + "both shows a net saving of $0.0865 per accepted operation, but it has 20 "
             "labelled operations, below the minimum of 30; its acceptance 95% CI width 0.273 "
             f"exceeds max_ci_width 0.250; and its acceptance is not shown within the tolerance "
-            f"of {OPUS} (lower bound -0.217 below -tolerance -0.050), so the quality bar is not "
+            f"of {OPUS} (lower bound -0.225 below -tolerance -0.050), so the quality bar is not "
             "shown kept (20 prospective operations, 18 accepted).",
         ),
     }
     reasons = {k["activity"]: k["reasons"] for k in rep["cascades"]}
     assert reasons["quality"] == [
-        "acceptance not shown within the tolerance of the target route (lower bound -0.139 "
+        "acceptance not shown within the tolerance of the target route (lower bound -0.150 "
         "below -tolerance -0.050)"
     ]
     assert reasons["thin"] == ["labelled operations 20 (minimum 30)"]
@@ -234,7 +285,7 @@ def test_a_cascade_headline_held_back_by_its_interval_width_says_so(
             "cascade_working",
             "insufficient",
             f"No recommendation yet: cheap-first {HAIKU} → {OPUS} on wide shows a net saving "
-            "of $0.1040 per accepted operation, but its acceptance 95% CI width 0.083 exceeds "
+            "of $0.1062 per accepted operation, but its acceptance 95% CI width 0.083 exceeds "
             "max_ci_width 0.050 (100 prospective operations, 96 accepted).",
         )
     ]
@@ -312,7 +363,8 @@ def test_a_cascade_baseline_follows_the_comparisons_total_cost_rule(
     # whether they did, in "missing" their follow-up is not in the input: the baseline was
     # $0.0647 api_equivalent and the cascade "proven cascade_working" with a saving; it is
     # unknown, so the cascade claims nothing and says why. In "counted" the follow-ups ($0.20,
-    # accepted) are in the input: the baseline counts them ($0.0722, not $0.0647).
+    # accepted) are in the input: the baseline counts them ($0.0735, not $0.0647), over opus
+    # run directly: not the cascade's own 10 opus follow-ups of haiku, which the matrix counts.
     big = "claude-opus-5"
     g = gen()
     for activity in ("silent", "missing", "counted"):
@@ -342,44 +394,44 @@ def test_a_cascade_baseline_follows_the_comparisons_total_cost_rule(
         for a, k in cascades.items()
     }
     assert got == {
-        "silent": ("unknown", None, 170, 170, "insufficient", None),
-        "missing": ("unknown", None, 170, 170, "insufficient", None),
+        "silent": ("unknown", None, 160, 160, "insufficient", None),
+        "missing": ("unknown", None, 160, 160, "insufficient", None),
         "counted": (
             "api_equivalent",
-            pytest.approx((220 * 0.05 + 10 * 0.20) / 180),
-            180,
+            pytest.approx((210 * 0.05 + 10 * 0.20) / 170),
             170,
+            160,
             "proven",
             "cascade_working",
         ),
     }
     for activity in ("silent", "missing"):
         assert cascades[activity]["reasons"] == [
-            f"baseline unknown: 10 of 220 {OPUS} episodes have an unknown total cost (their "
+            f"baseline unknown: 10 of 210 {OPUS} episodes have an unknown total cost (their "
             "cost unknown, an escalation follow-up not in the input, or not saying whether "
             "they escalated): No $ claimed"
         ]
     assert cascades["counted"]["cost"]["net_saving_per_accepted"] == pytest.approx(
-        (220 * 0.05 + 10 * 0.20) / 180 - (110 * 0.01 + 10 * 0.05) / 110
+        (210 * 0.05 + 10 * 0.20) / 170 - (110 * 0.01 + 10 * 0.05) / 110
     )
-    # One rule: the baseline is the matrix's cost per accepted outcome of the target route.
+    # One rule, the matrix's, over opus's every episode there (the follow-ups of haiku too).
     matrix = {m["activity"]: m for m in rep["matrix"] if m["model"] == OPUS}
-    for activity, k in cascades.items():
-        assert matrix[activity]["cost_per_accepted"] == k["cost"]["target_direct_per_accepted"]
-        assert matrix[activity]["cost_basis"] == (
-            "unknown" if activity != "counted" else "api_equivalent"
-        )
+    assert {a: (m["cost_per_accepted"], m["cost_basis"]) for a, m in matrix.items()} == {
+        "silent": (None, "unknown"),
+        "missing": (None, "unknown"),
+        "counted": (pytest.approx((220 * 0.05 + 10 * 0.20) / 180), "api_equivalent"),
+    }
     (f,) = [f for f in rep["findings"] if f["type"] == "cascade_working"]
     assert f["activity"] == "counted"
     assert any(
-        f"{OPUS} directly $0.0722 over its 180 accepted outcomes on this activity" in w
+        f"{OPUS} directly $0.0735 over its 170 accepted outcomes on this activity" in w
         for w in f["why"]
     ), f["why"]
     res = run_cli("routes", path, "--as-of", AS_OF)
     assert res.exit_code == 0, res.stderr
     assert (
         f"| silent | {HAIKU} | {OPUS} | 110 | 110 | 10 | No $ claimed | unknown | insufficient "
-        "| baseline unknown: 10 of 220"
+        "| baseline unknown: 10 of 210"
     ) in res.stdout
 
 
@@ -396,7 +448,7 @@ def test_a_cascade_operation_whose_last_attempt_does_not_say_it_escalated_is_unk
     # operation whose last attempt in the input does not say so was costed as its attempts
     # alone: "proven cascade_working" with a saving. Its cost is unknown: nothing is claimed,
     # with the reason. In "single" 5 haiku-only operations are silent; in "final" the 10 opus
-    # follow-ups are (so the baseline, over the same opus episodes, is unknown too). In
+    # follow-ups are (the baseline, opus run directly, does not hold them: it is known). In
     # "earlier" the 10 escalating haiku attempts are silent but their opus follow-up is the
     # operation's next attempt and says it did not escalate: the sum over its attempts holds.
     g = gen()
@@ -426,12 +478,7 @@ def test_a_cascade_operation_whose_last_attempt_does_not_say_it_escalated_is_unk
             "unknown",
             None,
             "insufficient",
-            [
-                "baseline unknown: 10 of 210 claude-opus-4 episodes have an unknown total cost "
-                "(their cost unknown, an escalation follow-up not in the input, or not saying "
-                "whether they escalated): No $ claimed",
-                "10" + silent,
-            ],
+            ["10" + silent],
         ),
         "earlier": (
             "api_equivalent",
@@ -459,7 +506,8 @@ def test_no_escalation_tax_where_first_attempts_alone_save_nothing(
     rep = report(str(g.write(tmp_path / "pricier-first.jsonl")))
     (k,) = rep["cascades"]
     assert k["cost"]["first_attempt_per_accepted"] == pytest.approx(57 * 0.03 / 55)
-    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(43 * 0.01 / 41)
+    # haiku run directly: its 40 episodes, not the 3 it ran as sonnet's follow-ups
+    assert k["cost"]["target_direct_per_accepted"] == pytest.approx(40 * 0.01 / 38)
     assert (k["would_be_type"], k["finding_type"]) == (None, None)
     assert k["reasons"] == [
         "no saving for escalations and retries to erase: first-attempt successes alone cost "

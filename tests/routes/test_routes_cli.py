@@ -359,11 +359,12 @@ def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_
     assert res.exit_code == 0, res.stderr
     md = res.stdout
     assert "$-" not in md
-    assert "(net -$0.0042, api_equivalent)" in md
-    assert "vs claude-sonnet-4 directly $0.0329; net saving -$0.0042 per accepted outcome\n" in md
-    assert "| 60 | 55 | 48 | -$0.0042 | api_equivalent | proven |" in md
-    assert "claude-sonnet-4 directly $0.0329 over its 135 accepted outcomes" in md
-    assert "; net saving -$0.0042.\n" in md
+    assert "(net -$0.0038, api_equivalent)" in md
+    assert "vs claude-sonnet-4 directly $0.0333; net saving -$0.0038 per accepted outcome\n" in md
+    assert "| 60 | 55 | 48 | -$0.0038 | api_equivalent | proven |" in md
+    # sonnet run directly: its 100 episodes, not the 48 it ran as haiku's follow-ups
+    assert "claude-sonnet-4 directly $0.0333 over its 90 accepted outcomes" in md
+    assert "; net saving -$0.0038.\n" in md
 
 
 def _findings_section(md: str) -> str:
@@ -415,10 +416,11 @@ def test_cascade_target_harness_scope_is_known(gen: Any, run_cli: Any, tmp_path:
     rep = json.loads(run_cli("routes", path, "--format", "json", "--as-of", AS_OF).stdout)
     (f,) = rep["findings"]
     assert f["type"] == "escalation_tax"
-    assert f["incumbent"]["harness_scope"] == ["h0", "h1"]
+    # the scope of the target's evidence: sonnet run directly (h0), not its follow-ups (h1)
+    assert f["incumbent"]["harness_scope"] == ["h0"]
     assert f["candidate"]["harness_scope"] == ["h1"]
     md = run_cli("routes", path, "--as-of", AS_OF).stdout
-    assert "- Incumbent: claude-sonnet-4 via claude-code/anthropic (harness scope: h0, h1)\n" in md
+    assert "- Incumbent: claude-sonnet-4 via claude-code/anthropic (harness scope: h0)\n" in md
 
 
 def test_nothing_readable_exits_3(run_cli: Any, tmp_path: Path) -> None:

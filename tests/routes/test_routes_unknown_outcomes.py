@@ -249,7 +249,8 @@ def test_a_cascade_operation_ending_on_an_unreported_escalation_has_an_unknown_c
     # follow-ups of the escalated ones (which escalated anyway). Each may have had a follow-up
     # that is not in the input, so its cost is unknown, as a comparison and the matrix price
     # such an episode: no first-attempt, cascade or net figure (the first attempt was $0.011,
-    # and a cascade_working finding claimed a saving), with the reasons.
+    # and a cascade_working finding claimed a saving), with the reasons. The baseline, opus
+    # run directly (its 40 episodes, not these follow-ups), is known.
     g, cascade, single = _forty_cheap_first(gen)
     for ep in [ep for ep in single if ep["outcome"]["signals"][0]["value"] == "pass"][:10]:
         ep["outcome"]["escalation"] = None
@@ -268,13 +269,10 @@ def test_a_cascade_operation_ending_on_an_unreported_escalation_has_an_unknown_c
     assert k["cost"]["net_saving_per_accepted"] is None
     assert (k["grade"], k["would_be_type"]) == ("insufficient", None)
     assert k["reasons"] == [
-        f"baseline unknown: 8 of 48 {OPUS} episodes have an unknown total cost (their cost "
-        "unknown, an escalation follow-up not in the input, or not saying whether they "
-        "escalated): No $ claimed",
         "18 of 40 operations end on an attempt that does not say whether it escalated (a "
         "follow-up it may have had is not in the input): their cost is unknown (never priced at "
         "0): No $ claimed",
-        "acceptance not shown within the tolerance of the target route (lower bound -0.127 "
+        "acceptance not shown within the tolerance of the target route (lower bound -0.121 "
         "below -tolerance -0.050)",
     ]
     assert rep["findings"] == []

@@ -28,10 +28,13 @@
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
 --   operation, cheap-only cost per accepted operation (operations accepted on the first attempt
 --   known not to have escalated), the baseline (the target route's cost per accepted outcome
---   over all its episodes of the activity by 070's total-cost rule, as the comparisons and
---   the matrix price a route: each episode with its escalation follow-up, over its accepted
---   outcomes — target_accepted; NULL, target_basis 'unknown', when any episode's total is
---   unknown, and 'mixed' when bases differ; target_harnesses: those episodes' harness scope),
+--   over its episodes of the activity run directly — every one but the attempts after the
+--   first of an operation begun on another route, a cascade's follow-ups — by 070's
+--   total-cost rule, as the comparisons and the matrix price a route: each episode with its
+--   escalation follow-up, over its accepted outcomes — target_accepted; NULL, target_basis
+--   'unknown', when any episode's total is unknown or none ran directly, and 'mixed' when
+--   bases differ; target_labelled / target_successes, the quality bar's side, of the same
+--   episodes; target_harnesses: their harness scope),
 --   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
@@ -151,11 +154,25 @@ agg AS (
         list_sort(list_distinct(flatten(list(harnesses)))) AS harnesses
     FROM ops GROUP BY activity, entry_key
 ),
+follow_ups AS (
+    -- The attempts after the first of a cheap-first operation begun on another route: the
+    -- target's runs a cascade escalated to. They are the cascade's own cost and outcome, run
+    -- only on the tasks a cheaper attempt gave up on, so they are no evidence of what the
+    -- target costs, or achieves, run directly (§5: the saving is the cascade's against the
+    -- target; with them the baseline held the cascade itself, and a cascade whose target ran
+    -- nowhere else was measured against its own hardest tasks). Any cascade's, not this
+    -- one's alone: another cheap model's give-ups are no direct runs either.
+    SELECT a.episode_id
+    FROM routes_attempts a
+    JOIN routes_operations o USING (activity, run_id, fingerprint)
+    WHERE a.attempt_no > 1 AND a.route_key <> o.entry_key
+),
 target_stats AS (
-    -- The baseline: what the target route costs per accepted outcome on this activity, by
-    -- 070's per-episode total (its escalation follow-up included; unknown when that is not in
-    -- the input or the episode does not say whether it escalated), as the comparisons and the
-    -- matrix price a route. Quality (successes of labelled) stays on the labels.
+    -- The baseline: what the target route costs per accepted outcome on this activity, run
+    -- directly (no follow-up of a cascade), by 070's per-episode total (its escalation
+    -- follow-up included; unknown when that is not in the input or the episode does not say
+    -- whether it escalated), as the comparisons and the matrix price a route. Quality
+    -- (successes of labelled) stays on the labels, of the same episodes.
     SELECT e.activity, e.route_key,
         count(*) FILTER (WHERE e.label IS NOT NULL) AS labelled,
         count(*) FILTER (WHERE e.label = 'success') AS successes,
@@ -168,6 +185,7 @@ target_stats AS (
         sum(t.cost_total) AS cost_known,
         list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses
     FROM routes_ep e JOIN routes_ep_total t USING (episode_id)
+    WHERE e.episode_id NOT IN (SELECT episode_id FROM follow_ups)
     GROUP BY e.activity, e.route_key
 ),
 c AS (
@@ -198,7 +216,9 @@ b AS (
         ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate,
         ts.accepted AS target_accepted, ts.unknown_cost AS target_unknown_cost,
         ts.episodes AS target_episodes,
-        routes_total_basis(ts.has_unknown, ts.n_bases, ts.any_basis) AS target_basis,
+        -- no direct episode of the target (every one a cascade's follow-up): unknown
+        routes_total_basis(coalesce(ts.has_unknown, true), ts.n_bases, ts.any_basis)
+            AS target_basis,
         routes_total_per_accepted(ts.unknown_cost, ts.n_bases, ts.cost_known, ts.accepted)
             AS baseline_cost_per_accepted,
         CASE WHEN c.newest_evidence IS NULL THEN NULL
@@ -272,7 +292,11 @@ SELECT *,
         CASE WHEN attempt_unknown_ops > 0
              THEN 'cost unknown for some attempts (' || attempt_unknown_ops || ' of ' || operations
                   || ' operations): No $ claimed' END,
-        CASE WHEN target_basis IS NULL OR target_basis = 'unknown'
+        CASE WHEN target_episodes IS NULL
+             THEN 'baseline unknown: no ' || coalesce(target_model, 'unknown model')
+                  || ' episode of this activity ran other than as a cascade''s follow-up, '
+                  || 'so what it costs run directly is not in the input: No $ claimed' END,
+        CASE WHEN target_episodes IS NOT NULL AND target_basis = 'unknown'
              THEN 'baseline unknown: ' || coalesce(target_unknown_cost, 0) || ' of '
                   || coalesce(target_episodes, 0) || ' ' || coalesce(target_model, 'unknown model')
                   || ' episodes have an unknown total cost (their cost unknown, an escalation '
