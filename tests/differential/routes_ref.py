@@ -210,8 +210,13 @@ def parse(lines: Sequence[dict[str, Any]]) -> tuple[list[Ep], list[tuple[int, st
         escalated = esc.get("escalated") if isinstance(esc, dict) else None
         # §3 "Cost basis is carried through"; §1 "an unknown cost is never priced by
         # assumption": observed reads observedCostUsd, api_equivalent and subscription read
-        # apiEquivalentCostUsd; anything missing leaves the cost unknown.
+        # apiEquivalentCostUsd; anything missing leaves the cost unknown. No costBasis with
+        # observedCostUsd the only cost given is observed (spec-silent, runscore's reading:
+        # the field holds observed cash and nothing else, so that cost is stated, not assumed;
+        # apiEquivalentCostUsd alone is api_equivalent or subscription: unknown).
         obs, api = us.get("observedCostUsd"), us.get("apiEquivalentCostUsd")
+        if _s(us.get("costBasis")) is None and obs is not None and api is None:
+            basis_raw = "observed"
         cost: float | None = None
         basis = "unknown"
         if basis_raw == "observed" and obs is not None:

@@ -459,6 +459,23 @@ def model_changed_since(b: B) -> Check:
     return check
 
 
+@case()
+def observed_cost_without_a_cost_basis(b: B) -> Check:
+    # §1 "an unknown cost is never priced by assumption": observedCostUsd, the only cost
+    # figure given, states observed cash; apiEquivalentCostUsd alone could be either of two
+    # bases, so sonnet's cost stays unknown.
+    b.cell(SONNET, 40, 38)
+    b.cell(HAIKU, 40, 38, basis="observed")
+    for line in b.lines:
+        del line["usage"]["costBasis"]
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        bases = {m["model"]: m["cost_basis"] for m in got["matrix"] if m["activity"] == b.act}
+        assert bases == {SONNET: "unknown", HAIKU: "observed"}
+
+    return check
+
+
 # --------------------------------------------------------------------------- cascades
 
 

@@ -150,3 +150,27 @@ def test_a_comparison_with_no_evidence_on_either_side_has_an_unknown_cost_basis(
         "unknown",
     )
     assert (cost["candidate_per_accepted"], cost["incumbent_per_accepted"]) == (None, None)
+
+
+def test_an_observed_cost_with_no_cost_basis_is_an_observed_cost(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # §1 "an unknown cost is never priced by assumption". An episode giving observedCostUsd
+    # and no usage.costBasis had an unknown cost ("No $ claimed"), though that field holds
+    # observed cash and nothing else: the cost is stated, not assumed. It is observed now.
+    # apiEquivalentCostUsd alone is read by api_equivalent and subscription alike, and with
+    # both figures which one is the cost is open: those stay unknown, never priced.
+    g = gen()
+    for activity, basis in (("obs", "observed"), ("api", "api_equivalent"), ("both", "observed")):
+        g.cell(HAIKU, 40, 40, cost=0.01, basis=basis, activity=activity)
+    for ep in g.episodes:
+        del ep["usage"]["costBasis"]
+        if ep["activity"]["id"] == "both":
+            ep["usage"]["apiEquivalentCostUsd"] = 0.02
+    rep = report(str(g.write(tmp_path / "b.jsonl")))
+    got = {m["activity"]: (m["cost_basis"], m["cost_per_accepted"]) for m in rep["matrix"]}
+    assert got == {
+        "obs": ("observed", pytest.approx(0.01)),
+        "api": ("unknown", None),
+        "both": ("unknown", None),
+    }

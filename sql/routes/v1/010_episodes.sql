@@ -15,7 +15,8 @@
 --   NULL when it is absent or null (so is a missing or null outcome.escalation): unknown,
 --   never "not escalated".
 --   cost is the episode's cost on its own basis (observed -> observedCostUsd;
---   api_equivalent and subscription -> apiEquivalentCostUsd); NULL when unknown.
+--   api_equivalent and subscription -> apiEquivalentCostUsd; no costBasis: observed when
+--   observedCostUsd is the only cost given, routes_basis_in); NULL when unknown.
 --   Numbers and times outside what can be stored and printed are rejected with their reason,
 --   never crash the run: a cost must be finite and below 1e15 USD (its DECIMAL(38, 9) sums
 --   stay exact), retries/repairs at most 2147483647, a time finite and in the years 1-9999 UTC,
@@ -66,6 +67,14 @@ CREATE OR REPLACE TEMP MACRO routes_sig_not_object_at(sigs) AS
 CREATE OR REPLACE TEMP MACRO routes_sig_not_string_at(sigs, path) AS
     list_position(list_transform(sigs,
         lambda g: routes_badkind(json_type(g, path), ['VARCHAR'])), true) - 1;
+
+-- The basis an episode's cost is on: usage.costBasis as given, else (absent or null) the one
+-- its cost fields allow alone. observedCostUsd holds observed cash and nothing else, so a line
+-- giving it with no apiEquivalentCostUsd is observed: its cost is stated, not assumed, and
+-- left unknown it claimed no $ where the input gave one. apiEquivalentCostUsd alone is read
+-- by api_equivalent and subscription alike, and both figures leave the choice open: unknown.
+CREATE OR REPLACE TEMP MACRO routes_basis_in(raw, observed, api) AS
+    coalesce(raw, CASE WHEN observed IS NOT NULL AND api IS NULL THEN 'observed' END, 'unknown');
 
 CREATE OR REPLACE TEMP TABLE routes_parsed AS
 WITH r AS (
@@ -317,13 +326,14 @@ SELECT
     CAST(repairs_raw AS BIGINT) AS repairs,
     escalated, to_model, signals,
     -- The cost of the episode on its declared basis; any gap leaves it unknown (NULL).
-    CASE coalesce(cost_basis_raw, 'unknown')
+    CASE routes_basis_in(cost_basis_raw, observed_cost_usd, api_cost_usd)
         WHEN 'observed' THEN CAST(observed_cost_usd AS DECIMAL(38, 9))
         WHEN 'api_equivalent' THEN CAST(api_cost_usd AS DECIMAL(38, 9))
         WHEN 'subscription' THEN CAST(api_cost_usd AS DECIMAL(38, 9))
     END AS cost,
     CASE
-        WHEN coalesce(cost_basis_raw, 'unknown') = 'observed' AND observed_cost_usd IS NOT NULL
+        WHEN routes_basis_in(cost_basis_raw, observed_cost_usd, api_cost_usd) = 'observed'
+             AND observed_cost_usd IS NOT NULL
             THEN 'observed'
         WHEN cost_basis_raw IN ('api_equivalent', 'subscription') AND api_cost_usd IS NOT NULL
             THEN cost_basis_raw
