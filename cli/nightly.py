@@ -18,7 +18,7 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import SECONDS, lock_timeout_option, refuse_without
+from runscore.cli.options import SECONDS, lock_timeout_option, refuse_empty, refuse_without
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
@@ -390,6 +390,7 @@ def repair_cmd(
     """
     ctx = click.get_current_context()
     refuse_without(ctx, "lock_timeout", "in_place", "only --in-place takes the history's lock")
+    refuse_empty(ctx, "out", kind="file")  # was taken for no --out: written to the default
     history_path = _history_path(history_arg, history_opt)
     res = history_tools.repair(
         history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout

@@ -295,6 +295,8 @@ def repair(
     """
     path = os.fspath(path)
     out = None if out is None else os.fspath(out)
+    if out is not None:
+        history.require_path(out, "out")  # "" was taken for no --out: the default target
     # The arguments' clash first: it holds whatever the history is (or is not).
     if in_place and out is not None:
         raise UsageError("give either --out or --in-place, not both")

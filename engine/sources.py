@@ -176,6 +176,18 @@ def path_list(paths: Paths) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
+def input_paths(paths: Paths, what: str, kind: str = "file or folder") -> list[str]:
+    """``path_list(paths)``, with an empty path refused (``UsageError``, naming the argument
+    ``what``) before anything is read or written: an unset variable
+    (``score_runs(os.environ.get("LOGS", ""))``) was read as a missing file among the
+    inputs (``: no such file or directory``), or as no input at all (plans, events), as
+    the CLI's ``refuse_empty`` says it of the same paths on the command line."""
+    out = path_list(paths)
+    if "" in out:
+        raise UsageError(f"{what}: an empty path (an unset variable?); give a {kind}")
+    return out
+
+
 #: Why a file whose name is not UTF-8 is not read (``discover``).
 NOT_UTF8_NAME = (
     "not read: its name is not valid UTF-8, and DuckDB, which reads it, takes UTF-8 file "

@@ -7,6 +7,7 @@ import json
 import re
 import warnings
 from pathlib import Path
+from typing import Any
 
 import pyarrow as pa
 import pytest
@@ -152,6 +153,62 @@ def test_an_empty_path_is_a_usage_error(tmp_path: Path, monkeypatch: pytest.Monk
         "effectiveness.jsonl.lock",
         "effectiveness.jsonl.manifest.json",
     ]
+
+
+#: Each API call given an empty input (or output) path: the argument it names, and
+#: what it did before (the CLI refused each as a usage error, exit 2).
+EMPTY_PATH_CALLS: list[tuple[str, str, Any]] = [
+    # NothingReadable: "nothing could be read:\n  : no such file or directory"
+    ("score_runs", "paths", lambda h: effectiveness.score_runs([""])),
+    ("score_runs alone", "paths", lambda h: effectiveness.score_runs("")),
+    ("extract", "paths", lambda h: effectiveness.extract([EVENTS, ""], h)),
+    ("extract dry", "paths", lambda h: effectiveness.extract([""], None, write=False)),
+    ("evaluate_pipelines", "paths", lambda h: pipeline.evaluate_pipelines([""])),
+    ("rank", "roots", lambda h: plugin.rank([""])),
+    ("score", "roots", lambda h: plugin.score([""], history_path=h)),
+    ("analyze", "paths", lambda h: routes.analyze([""])),
+    ("router_rows", "paths", lambda h: routes.router_rows("")),
+    # scored without the plans, or without the event views, without a word
+    ("plans", "plans", lambda h: pipeline.evaluate_pipelines(TASKS, [""])),
+    ("run_sql events", "events", lambda h: eh.run_sql("SELECT 1", h, events="")),
+    ("run_sql events list", "events", lambda h: eh.run_sql("SELECT 1", h, events=[""])),
+    ("schema", "events", lambda h: eh.schema(h, events=[""])),
+    ("export events", "events", lambda h: eh.export(h.parent / "x.parquet", h, events=[""])),
+    ("run_sql pipelines", "pipelines", lambda h: eh.run_sql("SELECT 1", h, pipelines=[""])),
+    # ": export writes FILE.parquet or FILE.duckdb"
+    ("export to", "to", lambda h: eh.export("", h)),
+    # written to the current folder: the default target, the reports
+    ("repair out", "out", lambda h: history_tools.repair(h, "")),
+    (
+        "write_json_reports",
+        "out_dir",
+        lambda h: pipeline.write_json_reports(pipeline.evaluate_pipelines(TASKS), ""),
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("argument", "call"), [c[1:] for c in EMPTY_PATH_CALLS], ids=[c[0] for c in EMPTY_PATH_CALLS]
+)
+def test_an_empty_input_path_is_refused_naming_its_argument(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argument: str, call: Any
+) -> None:
+    """An empty path (``os.environ.get("LOGS", "")``) given an API call was read as a
+    missing file among the inputs, taken for none (plans, events) or for the current
+    folder (an output): a ``UsageError`` now, naming the argument, before anything is
+    read or written, as the CLI refuses the same paths."""
+    hist = tmp_path / "effectiveness.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    before = sorted(tmp_path.iterdir())
+    monkeypatch.chdir(tmp_path)
+    kind = {"pipelines": "file", "to": "file", "out": "file", "out_dir": "folder"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(UsageError) as e:
+            call(hist)
+    give = kind.get(argument, "file or folder")
+    assert str(e.value) == f"{argument}: an empty path (an unset variable?); give a {give}"
+    assert sorted(tmp_path.iterdir()) == before
 
 
 @pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])

@@ -41,6 +41,7 @@ from runscore.engine.errors import (
     UsageError,
     interrupted,
 )
+from runscore.engine.history import require_path
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
@@ -1069,6 +1070,12 @@ def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
     return views_read(query, names) or None
 
 
+def _event_paths(events: sources.Paths | None) -> list[str] | None:
+    """``events`` as a list, an empty path refused: ``events=""`` was taken for no events
+    (the event views left out without a word), ``[""]`` for a folder of no run logs."""
+    return None if events is None else sources.input_paths(events, "events")
+
+
 def _gather(
     history: str | os.PathLike[str],
     events: sources.Paths | None,
@@ -1080,6 +1087,7 @@ def _gather(
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
+    events, pipelines = _event_paths(events), sources.input_paths(pipelines, "pipelines", "file")
     if version == "all":
         # Its archetype_runs, archetype_aggregates and report views are one version's.
         raise UsageError(
@@ -1295,6 +1303,10 @@ def export(
     as a DuckDB export replaces the whole file.
     """
     target = os.fspath(to)
+    # "" was said as ": export writes FILE.parquet or FILE.duckdb" (``history`` here is
+    # the argument, not the module: hence require_path imported by name)
+    require_path(target, "to")
+    events = _event_paths(events)
     suffix = Path(target).suffix.lower()
     if suffix not in (".parquet", ".duckdb", ".db"):
         raise UsageError(f"{target}: export writes FILE.parquet or FILE.duckdb")

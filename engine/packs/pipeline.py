@@ -463,8 +463,8 @@ def evaluate_pipelines(
     pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
     hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
-    paths = sources.path_list(paths)
-    plans = None if plans is None else sources.path_list(plans)
+    paths = sources.input_paths(paths, "paths")
+    plans = None if plans is None else sources.input_paths(plans, "plans")
     now = now or _utc_now()
     if eval_date is None:
         eval_date = now.astimezone(dt.UTC).date()
@@ -602,6 +602,7 @@ def summary_rows(result: PipelineResult) -> pa.Table:
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
     """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
     out_dir = os.fspath(out_dir)
+    history.require_path(out_dir, "out_dir", "folder")  # "" wrote them to the current folder
     written: list[str] = []
     for pid, doc in result.documents.items():
         path = os.path.join(out_dir, result.report_basename(pid) + ".json")

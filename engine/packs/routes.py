@@ -424,7 +424,7 @@ def analyze(
     Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
     no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
     nightly job) takes such files for a report of no episodes."""
-    paths = sources.path_list(paths)
+    paths = sources.input_paths(paths, "paths")
     if not paths:
         raise UsageError("no episode files given")
     policy = policy or Policy()

@@ -88,3 +88,17 @@ def test_an_empty_path_is_a_usage_error(
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == f"error: {message} (see 'cli {command} --help')\n"
     assert sorted(tmp_path.rglob("*")) == before  # nothing written, not even a lock file
+
+
+def test_history_repair_refuses_an_empty_out(run_cli: Any, tmp_path: Path) -> None:
+    """``history repair H --out ""`` was taken for no --out: the repaired copy went to the
+    default H.repaired.jsonl, exit 0."""
+    assert run_cli("extract", EVENTS, "--history", "h.jsonl").exit_code == 0
+    before = sorted(tmp_path.rglob("*"))
+    r = run_cli("history", "repair", "h.jsonl", "--out", "")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        "error: --out: an empty path (an unset variable?); give a file "
+        "(see 'cli history repair --help')\n"
+    )
+    assert sorted(tmp_path.rglob("*")) == before
