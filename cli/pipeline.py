@@ -59,7 +59,7 @@ def render_pipeline_markdown(result: engine.PipelineResult, pipeline_id: str) ->
         recs=result.rows_for(result.recommendations, pipeline_id),
         tasks=_rows(result.rows_for(result.tasks, pipeline_id)),
         notes=result.diagnostics_for(pipeline_id),
-        evaluated_at=result.evaluated_at,
+        evaluated_at=engine.iso(result.evaluated_at),
         scoring_version=result.scoring_version,
         best_verdict=engine.verdict_names()[0],
         best_pass_rate=engine.best_verdict_pass_rate(),
@@ -95,7 +95,7 @@ def summary_document(result: engine.PipelineResult) -> dict[str, Any]:
     """The batch summary as one JSON document (written beside the reports)."""
     return {
         "evalDate": result.eval_date.isoformat(),
-        "evaluatedAt": result.evaluated_at,
+        "evaluatedAt": engine.iso(result.evaluated_at),
         "scoringVersion": result.scoring_version,
         "pipelines": _rows(engine.summary_rows(result).to_pylist()),
         "issues": [d.as_dict() for d in result.errors + result.warnings],

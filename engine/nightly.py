@@ -336,8 +336,9 @@ class ScopeResult:
 class NightlyResult:
     date: str
     out_dir: str  # OUT/YYYY-MM-DD
-    started_at: str
-    finished_at: str = ""
+    #: UTC, to the second (timezone-aware); ``finished_at`` None until the run log is written
+    started_at: dt.datetime
+    finished_at: dt.datetime | None = None
     roots: list[dict[str, Any]] = field(default_factory=list)
     scopes: list[ScopeResult] = field(default_factory=list)
     packs: list[PackResult] = field(default_factory=list)
@@ -377,8 +378,8 @@ class NightlyResult:
             "date": self.date,
             "status": self.status,
             "exit_code": 1 if self.partial else 0,
-            "started_at": self.started_at,
-            "finished_at": self.finished_at,
+            "started_at": _stamp(self.started_at),
+            "finished_at": _stamp(self.finished_at),
             "roots": self.roots,
             "scopes": [s.as_dict() for s in self.scopes],
             "packs": [p.as_dict() for p in self.packs],
@@ -440,8 +441,13 @@ def _unique(name: str, taken: set[str]) -> str:
     return out
 
 
-def _now() -> str:
-    return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC).replace(microsecond=0)
+
+
+def _stamp(t: dt.datetime | None) -> str:
+    """A time as the run log writes it: ``YYYY-MM-DDTHH:MM:SSZ``, UTC ("" for none yet)."""
+    return "" if t is None else t.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _rel(path: str, base: str) -> str:
@@ -1514,7 +1520,7 @@ def _nothing_there(
     """
     if history_path is not None and os.path.lexists(history_path):
         return None
-    probe = NightlyResult(date=day.isoformat(), out_dir="", started_at="")
+    probe = NightlyResult(date=day.isoformat(), out_dir="", started_at=_now())
     good = _check_roots(roots, probe)
     for r in good:
         if os.path.lexists(os.path.join(r.path, EVENTS_DIR)) or os.path.lexists(history_of(r.path)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+import shutil
 import warnings
 from pathlib import Path
 from typing import Any
@@ -307,6 +308,47 @@ def test_every_time_the_api_returns_is_utc(tmp_path: Path) -> None:
     # ... and the JSON still writes them as it did: UTC, with a Z
     newest = routes.nest_rows(rep.matrix)[0]["newest_evidence"]
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z", newest), newest
+
+
+def test_the_times_of_the_results_are_utc_datetimes(tmp_path: Path) -> None:
+    """A result's own times, as its tables' are: timezone-aware UTC datetimes. A routes
+    report's ``as_of`` was naive, a pipeline evaluation's ``evaluated_at`` and the nightly
+    job's ``started_at`` and ``finished_at`` text; what the CLI writes of them is as it was
+    (the JSON and markdown goldens)."""
+    from runscore.cli.nightly import Renderer, pack_hooks
+    from runscore.engine import nightly
+
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes"
+    plus2 = dt.timezone(dt.timedelta(hours=2))
+    for given in (dt.datetime(2026, 5, 2, 3, 4, 5), dt.datetime(2026, 5, 2, 5, 4, 5, tzinfo=plus2)):
+        rep = routes.analyze([episodes], as_of=given)
+        assert (rep.as_of, rep.as_of.tzinfo) == (
+            dt.datetime(2026, 5, 2, 3, 4, 5, tzinfo=dt.UTC),
+            dt.UTC,
+        )
+        assert rep.to_dict()["as_of"] == "2026-05-02T03:04:05Z"
+    dated = pipeline.evaluate_pipelines(TASKS, eval_date=dt.date(2026, 3, 7))
+    assert dated.evaluated_at == dt.datetime(2026, 3, 7, tzinfo=dt.UTC)
+    assert dated.evaluated_at.tzinfo is dt.UTC
+    now = dt.datetime(2026, 5, 2, 0, 30, 9, 987654, tzinfo=plus2)  # 1 May in UTC
+    timed = pipeline.evaluate_pipelines(TASKS, now=now)
+    assert (timed.evaluated_at, timed.eval_date) == (
+        dt.datetime(2026, 5, 1, 22, 30, 9, tzinfo=dt.UTC),
+        dt.date(2026, 5, 1),
+    )
+    assert {r["evaluated_at"] for r in timed.history_records} == {"2026-05-01T22:30:09Z"}
+    project = tmp_path / "project"
+    shutil.copytree(REPO / "examples" / "project", project)
+    ran = nightly.run_nightly([project], tmp_path / "out", renderer=Renderer(), hooks=pack_hooks())
+    assert ran.finished_at is not None
+    assert (ran.started_at.tzinfo, ran.finished_at.tzinfo) == (dt.UTC, dt.UTC)
+    assert ran.started_at <= ran.finished_at
+    log = json.loads((Path(ran.out_dir) / "runlog.json").read_text(encoding="utf-8"))
+    stamp = "%Y-%m-%dT%H:%M:%SZ"
+    assert (log["started_at"], log["finished_at"]) == (
+        ran.started_at.strftime(stamp),
+        ran.finished_at.strftime(stamp),
+    )
 
 
 def test_extract_lists_what_it_says_of_its_input_as_line_issues(

@@ -170,7 +170,8 @@ class PipelineResult:
 
     scoring_version: str
     eval_date: dt.date
-    evaluated_at: str
+    #: UTC, to the second (timezone-aware): the eval date's midnight when it was given
+    evaluated_at: dt.datetime
     #: one row per pipeline (scored and not_terminal); see sql 060 for columns
     pipelines: pa.Table
     #: one row per (scored pipeline, dimension): ord, code, label, score, weight, weighted
@@ -285,8 +286,11 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
-def _iso(t: dt.datetime) -> str:
-    return t.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def iso(t: dt.datetime) -> str:
+    """``t`` as the reports and the history write a time: UTC, to the second, with a Z
+    (``PipelineResult.evaluated_at`` is a datetime; the CLI writes it with this). The
+    year in four digits: strftime's ``%Y`` wrote the year 999 as ``999``."""
+    return t.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def parse_date(text: str) -> dt.date:
@@ -467,10 +471,11 @@ def evaluate_pipelines(
     plans = None if plans is None else sources.input_paths(plans, "plans")
     now = now or _utc_now()
     if eval_date is None:
-        eval_date = now.astimezone(dt.UTC).date()
-        evaluated_at = _iso(now)
+        # to the second, as the reports and the history say it
+        evaluated_at = now.astimezone(dt.UTC).replace(microsecond=0)
+        eval_date = evaluated_at.date()
     else:
-        evaluated_at = f"{eval_date.isoformat()}T00:00:00Z"
+        evaluated_at = dt.datetime(eval_date.year, eval_date.month, eval_date.day, tzinfo=dt.UTC)
     con = con or db.connect()
 
     files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS, TASK_KEYS)
@@ -489,8 +494,8 @@ def evaluate_pipelines(
 
     params = {
         "eval_date": eval_date.isoformat(),
-        "evaluated_at": evaluated_at,
-        "ts": _iso(now),
+        "evaluated_at": iso(evaluated_at),
+        "ts": iso(now),
         "scoring_version": SCORING_VERSION,
     }
     _run_range(con, *_EVAL_STAGE, params)

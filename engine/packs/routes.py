@@ -298,6 +298,7 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
 
 @dataclass
 class RoutesReport:
+    #: The report's clock, freshness measured to it: UTC (timezone-aware)
     as_of: dt.datetime
     policy: dict[str, Any]
     files: list[sources.SourceFile]
@@ -498,7 +499,7 @@ def analyze(
         ]
         report = RoutesReport(
             policy_notes=policy_notes,
-            as_of=clock,
+            as_of=clock.replace(tzinfo=dt.UTC),
             policy=effective,
             files=files,
             issues=issues,
