@@ -688,10 +688,14 @@ def run_nightly(
     history_path: str | os.PathLike[str] | None = None,
     wait: float = 0.0,
     hooks: Sequence[PackHook] = (),
-    version: str = effectiveness.DEFAULT_VERSION,
+    version: str | None = None,
     scored_at: str | None = None,
 ) -> NightlyResult:
     """Run the nightly job; returns what was done (``partial`` → exit code 1).
+
+    ``version``: the scoring version to extract with (default ``DEFAULT_VERSION``) and,
+    when given, the one the effectiveness reports and recommendations read; without it
+    they read each history's newest, as the CLI's job (which has no option for it) does.
 
     Raises ``UsageError`` for bad arguments (an invalid ``--team`` file included: it is
     configuration, checked before anything runs), ``LockTimeout`` when another nightly
@@ -705,6 +709,11 @@ def run_nightly(
     history_path = None if history_path is None else os.fspath(history_path)
     if wait < 0:
         raise UsageError("--wait must be 0 or more seconds")
+    # The reports read the version the runs were scored with: they read the history's
+    # newest, so a history with v1 lines had its archeflow-legacy scores extracted and
+    # left out of the day's reports. Checked now, not as each project's failed step.
+    report_version = eh.parse_version_option(version, allow_all=False)
+    extract_version = report_version or effectiveness.DEFAULT_VERSION
     # Settings from the environment hold for every project: a bad one is the job's usage
     # error, said once, not the same failure in each project's part of the run log.
     db.check_env()
@@ -776,7 +785,7 @@ def run_nightly(
                     if scope.history in broken:
                         # Its run logs are still looked for, not read: the run log said
                         # "Run logs from nowhere", 0 found, as if there were none.
-                        _extract_scope(scope, members, version, wait, scored_at, read=False)
+                        _extract_scope(scope, members, extract_version, wait, scored_at, read=False)
                         scope.rejected.append(
                             _about(
                                 "history", scope.history, "not extracted: ", broken[scope.history]
@@ -786,11 +795,13 @@ def run_nightly(
                         # names the history.
                         scope.history_error = _located(scope.history, broken[scope.history])[1]
                         continue
-                    if not _extract_scope(scope, members, version, wait, scored_at):
+                    if not _extract_scope(scope, members, extract_version, wait, scored_at):
                         broken[scope.history] = "locked"  # said by _extract_scope
                 for scope, members in scopes:
                     if scope.history not in broken:
-                        _render_scope(scope, members, given_teams, dayf, renderer, wait)
+                        _render_scope(
+                            scope, members, given_teams, dayf, renderer, wait, report_version
+                        )
                     else:  # its presets are still listed, each saying why it was skipped
                         why = _LOCKED if scope.history_locked else broken[scope.history]
                         team_paths = _scope_teams(scope, members, given_teams)
@@ -1187,6 +1198,7 @@ def _render_scope(
     dayf: _Day,
     renderer: Renderer,
     wait: float,
+    version: str | None,
 ) -> None:
     team_paths = _scope_teams(scope, members, given_teams)
     if not scope.history_exists:
@@ -1203,7 +1215,7 @@ def _render_scope(
             stack.enter_context(
                 history.locked(scope.history, timeout=max(wait, HISTORY_APPEND_GRACE))
             )
-            _render_report(scope, dayf, renderer)
+            _render_report(scope, dayf, renderer, version)
         except _STEP_FAILED as e:  # locked past the wait, out of memory, ...
             if interrupted(e):
                 raise
@@ -1237,7 +1249,7 @@ def _render_scope(
             return
         taken: set[str] = {"report"}
         for p, origin in team_paths:
-            _render_team(scope, p, origin, taken, dayf, renderer)
+            _render_team(scope, p, origin, taken, dayf, renderer, version)
 
 
 def _said_by_extract(scope: ScopeResult, reason: str) -> bool:
@@ -1288,9 +1300,9 @@ def _in_the_way(path: str) -> str | None:
 _NO_FOLDER = "a file where a folder is needed"
 
 
-def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
+def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer, version: str | None) -> None:
     folder = f"effectiveness/{scope.label}"
-    rep = eh.report(scope.history, others_note=False)
+    rep = eh.report(scope.history, version, others_note=False)
     scope.history_lines = rep.history.lines
     for i in rep.issues:
         scope.rejected.append(
@@ -1299,7 +1311,9 @@ def _render_report(scope: ScopeResult, dayf: _Day, renderer: Renderer) -> None:
     scope.notes.extend(rep.notes)
     others = eh.other_versions(rep.history, rep.versions)
     if others:
-        scope.notes.append(_other_versions_note(scope.history, others, rep.versions))
+        scope.notes.append(
+            _other_versions_note(scope.history, others, rep.versions, chosen=version is not None)
+        )
     scope.report = dayf.write(
         f"{folder}/report.md",
         renderer.markdown("effectiveness_report", {"result": rep}),
@@ -1341,14 +1355,20 @@ def _about(kind: str, path: str, prefix: str, message: str) -> Diagnostic:
 
 
 def _render_team(
-    scope: ScopeResult, path: str, origin: str, taken: set[str], dayf: _Day, renderer: Renderer
+    scope: ScopeResult,
+    path: str,
+    origin: str,
+    taken: set[str],
+    dayf: _Day,
+    renderer: Renderer,
+    version: str | None,
 ) -> None:
     folder = f"effectiveness/{scope.label}"
     stem = os.path.splitext(os.path.basename(path))[0]
     outcome = TeamOutcome(path, None, origin)
     scope.teams.append(outcome)
     try:
-        rec = eh.recommend(scope.history, path)
+        rec = eh.recommend(scope.history, path, version)
     except _STEP_FAILED as e:
         if interrupted(e):
             raise
@@ -1487,15 +1507,23 @@ def _past_day_note(day: dt.date) -> str:
     )
 
 
-def _other_versions_note(history_path: str, others: Sequence[str], used: Sequence[str]) -> str:
+def _other_versions_note(
+    history_path: str, others: Sequence[str], used: Sequence[str], *, chosen: bool = False
+) -> str:
     """What the run log says of a history's lines of scoring versions its reports leave out.
     `report`'s note ("use --sql-version VERSION") named an option the job does not have:
     its reports read the history's newest version, with nothing to choose another by, so
-    this says which one and the command that shows the rest."""
+    this says which one and the command that shows the rest. ``chosen``: the version was
+    given to the job (``run_nightly(version=...)``), which the note says instead."""
+    which = (
+        f"the scoring version this job was given, {', '.join(used)}"
+        if chosen
+        else f"its newest scoring version, {', '.join(used)}; the nightly has no option "
+        "to choose another"
+    )
     return (
         f"{history_path} also holds {', '.join(others)} lines, not in the nightly's reports "
-        f"(they read its newest scoring version, {', '.join(used)}; the nightly has no option "
-        f"to choose another): `runscore report --history {shlex.quote(history_path)} "
+        f"(they read {which}): `runscore report --history {shlex.quote(history_path)} "
         "--sql-version all` reports them side by side"
     )
 

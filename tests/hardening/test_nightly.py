@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from runscore.cli.nightly import Renderer, pack_hooks
 from runscore.engine import nightly
+from runscore.engine.errors import UsageError
 
 DATE = "2026-04-05"
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -1127,3 +1128,49 @@ def test_the_job_and_the_readers_agree_on_which_files_hold_no_line(
     assert rejected == {
         (folder, f"{n}.jsonl") for n in _NOT_BLANK for folder in ("events", "episodes")
     }
+
+
+def test_the_api_version_steers_the_reports_too(tmp_path: Path, fixtures: Path) -> None:
+    """``run_nightly(version="archeflow-legacy")`` scored the runs with the legacy scorer,
+    but its reports read the history's newest version: on a history with v1 lines the
+    day's report and recommendations were v1's, without the runs just scored, and the run
+    log said the job had no option to choose another. A version given is the one they
+    read; without one they read the newest, as the CLI's job does. An unknown version is
+    a usage error said before anything runs (it was each project's failed step)."""
+    root = _project(tmp_path, fixtures)
+    out = tmp_path / "out"
+    day = nightly.parse_date(DATE)
+    history = root / ".archeflow" / "memory" / "effectiveness.jsonl"
+
+    def versions_read(**kw: Any) -> tuple[set[str], list[str]]:
+        ran = nightly.run_nightly([root], out, renderer=Renderer(), date=day, **kw)
+        folder = Path(ran.out_dir) / "effectiveness" / "proj"
+        rows = json.loads((folder / "report.json").read_text(encoding="utf-8"))
+        rows += json.loads((folder / "recommend-backend.json").read_text(encoding="utf-8"))
+        (scope,) = ran.scopes
+        return {r["scoring_version"] for r in rows}, scope.notes
+
+    assert versions_read() == ({"effectiveness/v1"}, [])
+    assert versions_read(version="archeflow-legacy") == (
+        {"archeflow-legacy"},
+        [
+            f"{history} also holds effectiveness/v1 lines, not in the nightly's reports (they "
+            "read the scoring version this job was given, archeflow-legacy): `runscore report "
+            f"--history {history} --sql-version all` reports them side by side"
+        ],
+    )
+    assert versions_read() == (
+        {"effectiveness/v1"},
+        [
+            f"{history} also holds archeflow-legacy lines, not in the nightly's reports (they "
+            "read its newest scoring version, effectiveness/v1; the nightly has no option to "
+            f"choose another): `runscore report --history {history} --sql-version all` "
+            "reports them side by side"
+        ],
+    )
+    before = sorted(tmp_path.rglob("*"))
+    with pytest.raises(
+        UsageError, match=r'^unknown scoring version "v9" \(have: archeflow-legacy, v1\)$'
+    ):
+        nightly.run_nightly([root], out, renderer=Renderer(), date=day, version="v9")
+    assert sorted(tmp_path.rglob("*")) == before
