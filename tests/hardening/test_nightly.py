@@ -844,14 +844,14 @@ def test_empty_task_and_episode_files_are_listed_as_empty_run_logs_are(
             "## Other packs\n\n"
             "### pipeline: proj\n\n"
             "Inputs: proj/.archeflow/tasks/a.jsonl, proj/.archeflow/tasks/b.jsonl. "
-            "0 pipeline(s) scored, 0 not terminal\n"
+            "0 pipeline(s) scored, 0 not terminal\n\n"
             "- proj/.archeflow/tasks/a.jsonl: empty file\n"
             "- proj/.archeflow/tasks/b.jsonl: empty file\n\n"
             "### routes: proj\n\n"
             "Inputs: proj/.archeflow/episodes/e.jsonl, proj/.archeflow/episodes/f.jsonl. "
-            "0 episode(s), 0 finding(s)\n"
+            "0 episode(s), 0 finding(s)\n\n"
             "- proj/.archeflow/episodes/e.jsonl: empty file\n"
-            "- proj/.archeflow/episodes/f.jsonl: empty file\n\n\n"
+            "- proj/.archeflow/episodes/f.jsonl: empty file\n\n"
         )
 
 
@@ -1174,3 +1174,54 @@ def test_the_api_version_steers_the_reports_too(tmp_path: Path, fixtures: Path) 
     ):
         nightly.run_nightly([root], out, renderer=Renderer(), date=day, version="v9")
     assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any) -> None:
+    """A pack's section with no empty file, warning or note was followed by two blank
+    lines (``...0 finding(s)\\n\\n\\n## Files``); one with them had its list right under
+    its ``Inputs:`` line, a list not every markdown reader takes for one without the blank
+    line before it. One blank line apart each, as every other section of the run log."""
+    episodes = tmp_path / "proj" / ".archeflow" / "episodes"
+    episodes.mkdir(parents=True)
+    repo = Path(__file__).resolve().parents[2]
+    shutil.copy(
+        repo / "examples" / "project" / ".archeflow" / "episodes" / "episodes.jsonl",
+        episodes / "e.jsonl",
+    )
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    md = _normalise((tmp_path / "out" / DATE / "runlog.md").read_text(encoding="utf-8"))
+    assert md == (
+        f"# Run log: {DATE}\n\n"
+        "Status **ok** (exit code 0) · runscore 0.1.0 · started <time> · finished <time>\n\n"
+        "## Roots\n\n"
+        "| Root | Status | Folder |\n"
+        "|---|---|---|\n"
+        "| proj | ok | proj |\n\n"
+        "## Effectiveness: proj\n\n"
+        "History proj/.archeflow/memory/effectiveness.jsonl (none yet). Run logs from nowhere.\n\n"
+        "| | Count |\n"
+        "|---|---:|\n"
+        "| Run log files found | 0 |\n"
+        "| Files read | 0 |\n"
+        "| Files unchanged since the last run (not re-read) | 0 |\n"
+        "| Empty files | 0 |\n"
+        "| Runs scored | 0 |\n"
+        "| Records written | 0 |\n"
+        "| Runs already scored (same events) | 0 |\n"
+        "| Runs incomplete (no run.complete yet; not scored) | 0 |\n"
+        "| Rejected inputs | 0 |\n"
+        "| Warnings | 0 |\n\n"
+        "### Notes\n\n"
+        "- proj/.archeflow/events: no event logs (folder missing)\n"
+        "- proj/.archeflow/memory/effectiveness.jsonl: no history yet; no report\n\n"
+        "## Other packs\n\n"
+        "### routes: proj\n\n"
+        "Inputs: proj/.archeflow/episodes/e.jsonl. 60 episode(s), 0 finding(s)\n\n"
+        "## Files\n\n"
+        "- [index.md](index.md): Index\n"
+        "- [runlog.md](runlog.md): Run log\n"
+        "- [runlog.json](runlog.json): Run log (JSON)\n"
+        "- [routes/proj/routes.json](routes/proj/routes.json): routes.json\n"
+        "- [routes/proj/routes.md](routes/proj/routes.md): routes.md\n"
+    )
