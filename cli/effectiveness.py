@@ -138,7 +138,8 @@ def extract_cmd(
         f"run {quote(r)}: incomplete: {effectiveness.INCOMPLETE_REASON}" for r in result.incomplete
     )
     _listed(
-        f"run {quote(inv['run_id'])}: invalid: {inv['reason']} ({', '.join(inv['locations'])})"
+        f"run {quote(inv['run_id'])}: invalid: {inv['reason']} "
+        f"({effectiveness.locations_said(inv['locations'])})"
         for inv in result.invalid
     )
     written = (

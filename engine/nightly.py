@@ -1131,7 +1131,7 @@ def _take_extract(scope: ScopeResult, res: effectiveness.ExtractResult) -> None:
     for i in res.skipped_lines:
         scope.rejected.append(Diagnostic("skipped_line", i.file, i.line, i.reason))
     for inv in res.invalid:
-        locs = ", ".join(str(x) for x in inv["locations"])
+        locs = effectiveness.locations_said(inv["locations"])
         first = str(inv["locations"][0]) if inv["locations"] else ""
         file, _, line = first.rpartition(":")
         scope.rejected.append(

@@ -212,6 +212,7 @@ def run_range(
     params: Mapping[str, Any] | None = None,
     *,
     workers: int = 1,
+    common: str | None = None,
 ) -> None:
     """Run the files numbered ``lo``..``hi`` (inclusive) of a pack version.
 
@@ -224,6 +225,10 @@ def run_range(
     statement runs on about one core, and two independent files on two. Only a range
     that creates no TEMP object can be shared so (another connection cannot see them):
     any other runs file by file, as with one worker.
+
+    ``common``: the common version the files call (``run_common``), which the caller ran
+    on ``con``: each connection opened for the workers runs it too, as a TEMP macro of
+    ``con`` is not seen there.
     """
     chosen = range_files(pack, version, lo, hi)
     after = plan(chosen) if workers > 1 and len(chosen) > 1 else None
@@ -231,7 +236,7 @@ def run_range(
         for f in chosen:
             execute(con, f, params)
         return
-    _run_planned(con, chosen, after, params, workers)
+    _run_planned(con, chosen, after, params, workers, common=common)
 
 
 # Words of SQL text outside comments: a string literal is kept whole (and its words
@@ -333,6 +338,7 @@ def _run_planned(
     after: Sequence[frozenset[int]],
     params: Mapping[str, Any] | None,
     workers: int,
+    common: str | None = None,
 ) -> None:
     """Run ``chosen`` on ``workers`` connections, each file once what it waits for is done.
 
@@ -345,6 +351,14 @@ def _run_planned(
 
     cursors: queue.SimpleQueue[duckdb.DuckDBPyConnection] = queue.SimpleQueue()
     opened = [db.cursor(con) for _ in range(workers - 1)]
+    if common is not None:
+        try:
+            for c in opened:
+                run_common(c, common)
+        except BaseException:
+            for c in opened:
+                c.close()
+            raise
     for c in [con, *opened]:
         cursors.put(c)
 

@@ -57,7 +57,7 @@ def test_shared_sql_is_installed_for_every_pack_that_calls_it() -> None:
         }
         assert called <= macros, (mod.PACK, sorted(called - macros))
         pins[mod.PACK] = version
-    assert pins == {"effectiveness": None, "pipeline": "v1", "plugin": "v1", "routes": "v1"}
+    assert pins == {"effectiveness": "v1", "pipeline": "v1", "plugin": "v1", "routes": "v1"}
 
 
 def test_no_generic_top_level_packages_installed() -> None:

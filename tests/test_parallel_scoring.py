@@ -148,6 +148,35 @@ def test_planned_files_give_what_file_by_file_gives() -> None:
     assert con.sql("SELECT * FROM c").fetchall() == [(499500, 5000)]
 
 
+def test_every_connection_of_a_plan_has_the_common_macros() -> None:
+    # The common macros are TEMP, made on the caller's connection only: a file calling
+    # rs_quote on the plan's other connection failed there ("rs_quote does not exist"),
+    # which is why the extract's messages did not quote. run_range's `common` makes them
+    # on every connection it opens.
+    # Three files that wait for none: the plan's three connections each run one (a
+    # connection goes back to the end of the queue the files take them from).
+    files = tuple(
+        _f(f"0{i}0_{n}.sql", f"CREATE TABLE {n} AS SELECT rs_quote(to_json({v})) AS q;")
+        for i, (n, v) in enumerate([("a", "'a' || chr(8238)"), ("b", "chr(10)"), ("c", "1.5")], 1)
+    )
+    con = db.connect()
+    sqlpack.run_common(con, "v1")
+    cursors: list[duckdb.DuckDBPyConnection] = []
+    real = db.cursor
+
+    def cursor(c: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+        cursors.append(real(c))
+        return cursors[-1]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(db, "cursor", cursor)
+        mp.setattr(sqlpack, "range_files", lambda *a: files)
+        sqlpack.run_range(con, "t", "v1", 10, 30, workers=3, common="v1")
+    assert len(cursors) == 2  # two more connections than the caller's ran the files
+    got = con.sql("SELECT * FROM a UNION ALL SELECT * FROM b UNION ALL SELECT * FROM c")
+    assert got.fetchall() == [('"a\\u202e"',), ('"\\n"',), ("1.5",)]
+
+
 def test_the_first_failed_file_is_raised_and_what_waits_for_it_never_runs() -> None:
     files = (
         _f("010_t.sql", "CREATE TABLE t AS SELECT 1 AS x;"),
@@ -260,9 +289,9 @@ def _tables(paths: list[str], workers: int, monkeypatch: pytest.MonkeyPatch) -> 
     calls: list[int] = []
     real = sqlpack._run_planned
 
-    def spy(*args: Any) -> None:
+    def spy(*args: Any, **kwargs: Any) -> None:
         calls.append(args[-1])
-        real(*args)
+        real(*args, **kwargs)
 
     monkeypatch.setattr(effectiveness, "SCORE_WORKERS", workers)
     monkeypatch.setattr(sqlpack, "_run_planned", spy)
@@ -305,7 +334,7 @@ def test_a_big_read_scores_on_one_connection(
     two = _tables(paths, 2, monkeypatch)
     monkeypatch.setattr(effectiveness, "SCORE_ONE_CONNECTION_ROWS", 1)
     calls: list[int] = []
-    monkeypatch.setattr(sqlpack, "_run_planned", lambda *a: calls.append(a[-1]))
+    monkeypatch.setattr(sqlpack, "_run_planned", lambda *a, **k: calls.append(a[-1]))
     con = db.connect()
     db.set_threads(con, 2)
     effectiveness.build_event_tables(con, paths, scored_at="2026-05-01T00:00:00Z")

@@ -32,6 +32,7 @@ from runscore.engine.errors import (
     UsageError,
 )
 from runscore.engine.packs import effectiveness_cache
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 if TYPE_CHECKING:
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 
 PACK = "effectiveness"
 DEFAULT_VERSION = "v1"
+#: The version of the shared SQL (``sql/common``) the extract's files call: ``rs_quote``,
+#: the quote of an input value in a message (015's run.complete ts, 020's parent values),
+#: the same in every pack. Its macros are TEMP: ``build_event_tables`` runs it on every
+#: connection that scores (``sqlpack.run_range``'s ``common``).
+COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
 #: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
 #: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
@@ -182,7 +188,8 @@ class ExtractResult:
                 sources.LineIssue(
                     file or (locs[0] if locs else ""),
                     int(line) if line.isdigit() else 0,
-                    f"run {quote(inv['run_id'])} not scored: {inv['reason']} ({', '.join(locs)})",
+                    f"run {quote(inv['run_id'])} not scored: {inv['reason']} "
+                    f"({locations_said(locs)})",
                 )
             )
         return out
@@ -210,6 +217,18 @@ class ExtractResult:
             if self.version.startswith("v")
             else self.version,
         }
+
+
+def locations_said(locations: Sequence[object]) -> str:
+    """An invalid run's locations (``file:line``, as ``ExtractResult.invalid`` holds them)
+    as a message lists them: each path as the ``file:line:`` of a message writes it
+    (``quoting.path``), so that a path holding a line break or a bidi override cannot
+    break or steer the message."""
+    said = []
+    for loc in map(str, locations):
+        file, _, line = loc.rpartition(":")
+        said.append(f"{quote_path(file)}:{line}" if file and line.isdigit() else quote_path(loc))
+    return ", ".join(said)
 
 
 def _file_said(i: sources.LineIssue) -> dict[str, Any]:
@@ -312,17 +331,21 @@ def build_event_tables(
     if progress:
         progress("score", 0, 1)
     params = {"scored_at": scored_at or _now_iso()}
+    sqlpack.run_common(con, COMMON_VERSION)
     sqlpack.run_range(con, PACK, version, first, first, params)
     # v1's projection keeps the hashes in raw_events; a version without one (the legacy
     # scorer) computes them in its table `accepted`
     _merge_equal_duplicates(con, files, None if projection else "accepted")
     split = int(EVENTS_VIEW_FILE[:3])
+    common = COMMON_VERSION
     if res.rows <= EVENTS_COPY_ROWS and EVENTS_VIEW_FILE in names and first < split < hi:
-        sqlpack.run_range(con, PACK, version, first + 1, split, params, workers=workers)
+        sqlpack.run_range(
+            con, PACK, version, first + 1, split, params, workers=workers, common=common
+        )
         _copy_view(con, "events")
-        sqlpack.run_range(con, PACK, version, split + 1, hi, params, workers=workers)
+        sqlpack.run_range(con, PACK, version, split + 1, hi, params, workers=workers, common=common)
     else:
-        sqlpack.run_range(con, PACK, version, first + 1, hi, params, workers=workers)
+        sqlpack.run_range(con, PACK, version, first + 1, hi, params, workers=workers, common=common)
     return EventTables(files=files, skipped=res.skipped, discovery_issues=disc)
 
 

@@ -577,9 +577,14 @@ def test_run_complete_ts_that_is_no_time_leaves_run_ts_unknown(
             run,
             "in.jsonl",
             line,
-            f"run.complete ts '{ts}' is not an ISO-8601 time: the run's time is unknown",
+            f"run.complete ts {ts} is not an ISO-8601 time: the run's time is unknown",
         )
-        for run, line, ts in [("r1", 3, "last tuesday"), ("r2", 6, "infinity"), ("r3", 9, "12345")]
+        # quoted as every message quotes a value: the ts as the events read it, a text
+        for run, line, ts in [
+            ("r1", 3, '"last tuesday"'),
+            ("r2", 6, '"infinity"'),
+            ("r3", 9, '"12345"'),
+        ]
     ]
     assert [x["run_ts"] for x in _lines(tmp_path / "h.jsonl")] == [
         None,
@@ -666,7 +671,7 @@ def test_text_summary_names_the_runs_and_lines_it_counts(run_cli: Run, tmp_path:
     r = run_cli("extract", "in.jsonl", "--history", "h.jsonl")
     assert (r.exit_code, r.stdout) == (1, "")  # 1: the invalid run
     assert r.stderr.splitlines() == [
-        "warning: in.jsonl:3: run.complete ts 'last tuesday' is not an ISO-8601 time: "
+        'warning: in.jsonl:3: run.complete ts "last tuesday" is not an ISO-8601 time: '
         "the run's time is unknown",
         *(f'run "open-{i:02d}": incomplete: no run.complete event' for i in range(20)),
         "… and 2 more (--format json lists them all)",

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine.packs import effectiveness
 
 REPO = Path(__file__).resolve().parents[2]
 TASKS = str(REPO / "tests" / "fixtures" / "pipeline" / "tasks.jsonl")
@@ -86,6 +87,53 @@ def test_extract_quotes_a_run_id_and_a_path_that_needs_it(
             f"{shown}:2: {NOT_JSON}",
             f"run {quoted}: incomplete: no run.complete event",
         ]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+@pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)
+def test_extract_quotes_a_run_complete_ts_and_a_parent_value(
+    run_cli: Any, tmp_path: Path, value: str, quoted: str, version: str
+) -> None:
+    # The extract's SQL wrote the ts between single quotes as it was, and a parent value
+    # as its JSON text (a bidi override as it is, 200 characters whole): its files run on
+    # two connections, and the quote's macros were on one only.
+    lines = [
+        {"run_id": "r", "seq": 1, "type": "run.start"},
+        {"run_id": "r", "seq": 2, "parent": [1, value, 7.5], "type": "note"},
+        {"run_id": "r", "seq": 3, "parent": [2], "type": "run.complete", "ts": value},
+    ]
+    (tmp_path / "e.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    r = run_cli("extract", "e.jsonl", "--dry-run", "--sql-version", version)
+    assert (r.exit_code, r.stdout) == (0, "")
+    parent = f"warning: e.jsonl:2: parent value {quoted}, 7.5 ignored: not an integer seq"
+    ts = (
+        f"warning: e.jsonl:3: run.complete ts {quoted} is not an ISO-8601 time: "
+        "the run's time is unknown"
+    )
+    # archeflow-legacy walks no parent edges (spec §8), so warns of none
+    said = [parent, ts] if version == "v1" else [ts]
+    assert r.stderr.splitlines()[:-1] == said  # then the counts
+
+
+def test_an_invalid_runs_locations_quote_a_path_that_needs_it(run_cli: Any, tmp_path: Path) -> None:
+    # The file:line locations in the parentheses were joined as they were: a path holding
+    # a line break split the message, one holding a bidi override reordered it.
+    lines = [
+        {"run_id": "bad", "seq": 1, "type": "run.start"},
+        {"run_id": "bad", "seq": 1, "type": "run.start", "agent": "x"},
+        {"run_id": "bad", "seq": 2, "parent": [1], "type": "run.complete"},
+    ]
+    text = "".join(json.dumps(x) + "\n" for x in lines)
+    for name, shown in (("p:1.jsonl", "p:1.jsonl"), ("e\nx\u202e.jsonl", '"e\\nx\\u202e.jsonl"')):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        r = run_cli("extract", name, "--dry-run")
+        assert r.exit_code == 1
+        reason = f"conflicting duplicate events for seq 1 ({shown}:1, {shown}:2)"
+        assert r.stderr.splitlines()[0] == f'run "bad": invalid: {reason}'
+        # the Python API's problems() (score_runs' warning, the nightly run log) alike
+        res = effectiveness.extract([name], None, write=False)  # in tmp_path, as the CLI
+        assert [p.reason for p in res.problems()] == [f'run "bad" not scored: {reason}']
+        (tmp_path / name).unlink()
 
 
 @pytest.mark.parametrize(("value", "quoted"), VALUES, ids=IDS)

@@ -1,6 +1,7 @@
 -- archeflow-legacy · 010 runs: duplicates, validity, completeness  spec: effectiveness.md §1, §8
 -- Identical to effectiveness/v1 010: run validity is not a scoring rule of §8.
--- Reads:    accepted (000).
+-- Reads:    accepted (000); rs_quote (common/v1 000, run by the engine first: the one
+--           quote of an input value in a message).
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
 --           run's first input file), run_ts (ts of the highest-seq run.complete),
@@ -70,7 +71,8 @@ LEFT JOIN digest d USING (run_id);
 
 CREATE OR REPLACE TEMP TABLE run_ts_warnings AS
 SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
-       'run.complete ts ''' || arg_max(ts, seq)
-           || ''' is not an ISO-8601 time: the run''s time is unknown' AS reason
+       -- quoted only here, for the few runs warned of, never per event
+       'run.complete ts ' || rs_quote(to_json(arg_max(ts, seq)))
+           || ' is not an ISO-8601 time: the run''s time is unknown' AS reason
 FROM events WHERE type = 'run.complete' GROUP BY run_id
 HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(arg_max(ts, seq));

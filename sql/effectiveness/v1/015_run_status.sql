@@ -1,5 +1,6 @@
 -- effectiveness/v1 · 015 run status: validity, completeness      spec: effectiveness.md §1
--- Reads:    accepted (001), _dups and events (010).
+-- Reads:    accepted (001), _dups and events (010); rs_quote (common/v1 000, run by the
+--           engine on every connection that scores: the one quote of an input value).
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
 --           run's first input file), run_ts (ts of the highest-seq run.complete),
@@ -59,7 +60,8 @@ LEFT JOIN digest d USING (run_id);
 
 CREATE OR REPLACE TABLE run_ts_warnings AS
 SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
-       'run.complete ts ''' || arg_max(ts, seq)
-           || ''' is not an ISO-8601 time: the run''s time is unknown' AS reason
+       -- quoted only here, for the few runs warned of, never per event
+       'run.complete ts ' || rs_quote(to_json(arg_max(ts, seq)))
+           || ' is not an ISO-8601 time: the run''s time is unknown' AS reason
 FROM events WHERE type = 'run.complete' GROUP BY run_id
 HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(arg_max(ts, seq));

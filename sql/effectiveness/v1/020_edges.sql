@@ -1,5 +1,6 @@
 -- effectiveness/v1 · 020 parent edges                           spec: effectiveness.md §1, §3
--- Reads:    events (010).
+-- Reads:    events (010); rs_quote (common/v1 000, run by the engine on every connection
+--           that scores: the one quote of an input value in a message).
 -- Produces: edges (run_id, child, parent, child_is_verdict) — the usable parent edges:
 --           the parent exists in the run and is < the child's seq (this makes every walk
 --           finite, whatever the input); edge_warnings (run_id, file, line, reason) for
@@ -31,7 +32,8 @@ FROM _edges_all a
 WHERE NOT a.usable
 UNION ALL
 SELECT run_id, _file, _line,
-       'parent value ' || array_to_string(list_transform(parent_bad, lambda p: p::VARCHAR), ', ')
+       -- parent_bad holds each value's JSON text: quoted only on the lines warned of
+       'parent value ' || array_to_string(list_transform(parent_bad, lambda p: rs_quote(p)), ', ')
            || ' ignored: not an integer seq'
 FROM events WHERE len(parent_bad) > 0
 UNION ALL
