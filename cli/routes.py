@@ -17,6 +17,7 @@ from runscore.cli import output, render
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.engine.packs import routes as engine
+from runscore.engine.quoting import path as quote_path
 
 _FORMATS = ["markdown", "json", "csv"]
 _ROW_FORMATS = ["jsonl", "json", "csv"]
@@ -135,11 +136,11 @@ def _policy(kw: dict[str, Any]) -> engine.Policy:
 def _report_problems(rep: engine.RoutesReport, policy_file: str | None) -> None:
     # As when no other file is read (then nothing read, exit 3): said, but not rejected.
     for empty in rep.empty_files:
-        output.note(f"{empty.file}: {empty.reason}")
+        output.note(f"{empty.location()}: {empty.reason}")
     for issue in rep.problems:
         output.note(f"{issue.location()}: {issue.reason}")
     for note in rep.policy_notes:
-        output.note(f"warning: {policy_file}: {note}")
+        output.note(f"warning: {quote_path(str(policy_file))}: {note}")
 
 
 def _exit(ctx: click.Context, rep: engine.RoutesReport) -> None:

@@ -59,7 +59,8 @@ def path(name: str) -> str:
     """A file's path as the ``file:line: reason`` of a message writes it: as it is, so that
     ``file:line:`` output and the tools that parse it keep working, unless it holds a
     character that ``_UNSAFE_IN_PATH`` finds or starts with ``"``; then quoted as ``quote``
-    quotes a value (``"a\\tb.jsonl":3: ...``), but never cut: a cut path names no file."""
+    quotes a value (``"a\\tb.jsonl":3: ...``), but never cut: a cut path names no file.
+    SQL's ``rs_path`` (``sql/common/v1/000_quote.sql``) is the same rule."""
     if not name.startswith('"') and not _UNSAFE_IN_PATH.search(name):
         return name
     return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _json_text(name))

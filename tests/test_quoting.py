@@ -99,3 +99,32 @@ def test_python_messages_quote_as_the_sql_does() -> None:
         "null",
         "NaN",
     ]
+
+
+def test_a_path_is_written_as_the_sql_writes_it() -> None:
+    # rs_path (routes' "first at file:line") and quoting.path (every file:line: prefix)
+    # are one rule: a path written as it is unless it holds a control or blank-looking
+    # character, or opens with a quote; then quoted, never cut.
+    from runscore.engine.quoting import path
+
+    rng = random.Random(104)
+    alphabet = 'aé中😀"\\/:. \n\t\r\x00\x1b\x7f\x85\x9f\xa0\u00a0\u200b\u202e\u2028\ufeff\u3000'
+    paths = ["logs/run.jsonl", '"q".jsonl', 'a"b', "d/" + "x" * 200 + "\t", "a b:c"]
+    paths += ["".join(rng.choices(alphabet, k=rng.randrange(1, 120))) for _ in range(400)]
+    con = db.connect()
+    try:
+        sqlpack.run_common(con, "v1")
+        row = con.execute(
+            "SELECT list_transform($ps::VARCHAR[], lambda p: rs_path(p))", {"ps": paths}
+        ).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    assert [path(p) for p in paths] == row[0]
+    assert row[0][:5] == [
+        "logs/run.jsonl",
+        '"\\"q\\".jsonl"',
+        'a"b',
+        '"d/' + "x" * 200 + '\\t"',
+        "a b:c",
+    ]

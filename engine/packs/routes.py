@@ -22,6 +22,7 @@ import yaml
 from runscore.engine import db, duck, history, sources, sqlpack, yaml_keys
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 PACK = "routes"
@@ -223,30 +224,31 @@ def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
     path = os.fspath(path)
     history.require_path(path, "the policy file")
+    shown = quote_path(path)  # as a file:line: prefix writes it
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except UnicodeDecodeError as e:
-        raise UsageError(f"{path}: not UTF-8 text (byte {e.start + 1})") from None
+        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})") from None
     except OSError as e:
-        raise CannotAccess(f"{path}: cannot read policy file: {e.strerror or e}") from e
+        raise CannotAccess(f"{shown}: cannot read policy file: {e.strerror or e}") from e
     try:
         data, _, duplicates = yaml_keys.load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UsageError(f"{path}{at}: not valid YAML/JSON: {problem}") from None
+        raise UsageError(f"{shown}{at}: not valid YAML/JSON: {problem}") from None
     if duplicates:
         key, mark, first = duplicates[0]
         raise UsageError(
-            f"{path}:{mark.line + 1}:{mark.column + 1}: key {quote(key)} given twice "
+            f"{shown}:{mark.line + 1}:{mark.column + 1}: key {quote(key)} given twice "
             f"(first on line {first + 1}): which value is meant cannot be known"
         )
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise UsageError(f"{path}: a policy file must be a mapping of settings")
+        raise UsageError(f"{shown}: a policy file must be a mapping of settings")
     return data
 
 
@@ -256,7 +258,11 @@ def build_policy(
     *,
     where: str = "policy",
 ) -> Policy:
-    """Merge a policy file's values with flags (flags win) and validate them."""
+    """Merge a policy file's values with flags (flags win) and validate them.
+
+    ``where``: what a message names as the values' source, ``flags`` or the policy
+    file's path (written as a ``file:line:`` prefix writes a path: ``quoting.path``)."""
+    where = quote_path(where)
     merged: dict[str, Any] = {}
     allowed = set(NUMERIC_POLICY) | {"incumbents", "model_tiers"}
     for k, v in (file_values or {}).items():

@@ -725,6 +725,53 @@ def test_policy_messages_quote_values_as_the_sql_messages_do(
     assert 'error: --as-of: not an ISO date-time: "yesterday\\u00a0"' in res.stderr
 
 
+def test_a_path_that_needs_it_is_quoted_in_every_routes_message(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """A policy file's path began its messages as it was, and a duplicate episodeId's
+    "(first at file:line)" and an empty file's note wrote theirs so too: a path holding a
+    line break split the message, one holding a bidi override reordered it. Each is now
+    written as every file:line: prefix writes a path (quoting.path; rs_path in SQL)."""
+    eps = tmp_path / "e\u202ex.jsonl"
+    lines = _small(gen()).write(tmp_path / "s.jsonl").read_text(encoding="utf-8").splitlines()
+    eps.write_text("\n".join([lines[0], lines[0], *lines[1:]]) + "\n", encoding="utf-8")
+    (tmp_path / "em\npty.jsonl").write_text("\n", encoding="utf-8")
+    pol = tmp_path / "p\tol.yaml"
+    pol.write_text('incumbents:\n  nothing: "h:m"\n', encoding="utf-8")
+    shown_eps, shown_pol = '"e\\u202ex.jsonl"', '"p\\tol.yaml"'
+    res = run_cli(
+        "routes",
+        eps.name,
+        "em\npty.jsonl",
+        "--as-of",
+        AS_OF,
+        "--policy",
+        pol.name,
+        "--format",
+        "json",
+    )
+    assert res.exit_code == 1
+    ep_id = json.loads(lines[0])["episodeId"]
+    assert res.stderr.splitlines() == [
+        '"em\\npty.jsonl": only blank lines (no episodes)',
+        f'{shown_eps}:2: duplicate episodeId "{ep_id}" (first at {shown_eps}:1)',
+        f'warning: {shown_pol}: incumbent for "nothing" ("h:m") not used: '
+        "no episode has that activity",
+    ]
+    for content, said in [
+        (b"tolerance: 0.1\ntolerance: 0.2\n", ':2:1: key "tolerance" given twice'),
+        (b"tolerance: 0.1\xff\n", ": not UTF-8 text (byte 15)"),
+        (b"tolerance: [0.1\nmin_pairs: 3\n", ":2:10: not valid YAML/JSON"),
+        (b"- 1\n", ": a policy file must be a mapping of settings"),
+        (b"tolerence: 0.1\n", ': unknown setting "tolerence"'),
+        (b"tolerance: 5\n", ": tolerance must be between 0 and 1, got 5"),
+    ]:
+        pol.write_bytes(content)
+        res = run_cli("routes", eps.name, "--policy", pol.name)
+        assert res.exit_code == 2
+        assert res.stderr.startswith(f"error: {shown_pol}{said}")
+
+
 def test_whole_numbers_past_the_sql_types_are_usage_errors(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:

@@ -12,7 +12,11 @@
 -- closing quote kept: "abc…"), its first 79 and … for any other value — and never inside an
 -- escape (\n, \u00e9: the escape is left out whole). Macros rs_unseen_re() (the characters
 -- written \uXXXX, as a regular expression) and rs_show_unseen(s) (s with each written so),
--- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown).
+-- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown). Macro rs_path(p): a
+-- path as a message's file:line writes it, the rule of runscore.engine.quoting.path: as it
+-- is, so that tools parsing file:line: keep working, unless it holds a control character
+-- (C1 too) or one rs_unseen_re finds, or starts with "; then quoted as rs_quote quotes a
+-- value, but never cut (a cut path names no file).
 CREATE OR REPLACE TEMP MACRO rs_unseen_re() AS
     '[\x{00a0}\x{00ad}\x{1680}\x{180e}\x{2000}-\x{200f}\x{2028}-\x{202f}\x{205f}-\x{2064}'
     || '\x{2066}-\x{206f}\x{3000}\x{feff}]';
@@ -36,3 +40,9 @@ CREATE OR REPLACE TEMP MACRO rs_cut(t) AS
          ELSE rs_whole_escapes(left(t, 79)) || '…' END;
 
 CREATE OR REPLACE TEMP MACRO rs_quote(j) AS rs_show_unseen(rs_cut(CAST(j AS VARCHAR)));
+
+CREATE OR REPLACE TEMP MACRO rs_path(p) AS
+    CASE WHEN NOT starts_with(p, '"')
+              AND NOT regexp_matches(p, '[\x00-\x1f\x{7f}-\x{9f}]|' || rs_unseen_re())
+         THEN p
+         ELSE rs_show_unseen(CAST(to_json(p) AS VARCHAR)) END;

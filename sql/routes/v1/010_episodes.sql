@@ -8,8 +8,9 @@
 --   refuses with rs_quote (common/v1 000, run by the engine first: the one quote of an
 --   input value in a message), as JSON with blank-looking characters \uXXXX: a value
 --   holding a line break read as the start of another message, one holding a no-break or
---   zero-width space hid it. Host, inference provider, provider provenance, model,
---   reasoning effort and harness stay separate columns; unknown stays NULL.
+--   zero-width space hid it; a duplicate episodeId's first line is named with its path as
+--   rs_path writes a file:line: prefix (common/v1 000). Host, inference provider, provider
+--   provenance, model, reasoning effort and harness stay separate columns; unknown stays NULL.
 --   retries and repairs are NULL when outcome.retries / outcome.repairs is absent or null
 --   (unknown, never 0); escalated is true or false only as outcome.escalation.escalated says,
 --   NULL when it is absent or null (so is a missing or null outcome.escalation): unknown,
@@ -296,7 +297,7 @@ d AS (
     -- a rejected line also carries is that episode's only scorable record, not a copy.
     SELECT *,
         row_number() OVER (PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord) AS id_rank,
-        first(_file || ':' || _line) OVER (
+        first({'file': _file, 'line': _line}) OVER (
             PARTITION BY episode_id, other_reason IS NULL ORDER BY _ord
             ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS id_first_at
     FROM v
@@ -304,8 +305,10 @@ d AS (
 SELECT * EXCLUDE (other_reason, id_first_at),
     CASE
         WHEN other_reason IS NOT NULL THEN other_reason
+        -- the first line's path as a file:line: prefix writes it (rs_path), on these rows only
         WHEN id_rank > 1
-            THEN 'duplicate episodeId ' || rs_quote(to_json(episode_id)) || ' (first at ' || id_first_at || ')'
+            THEN 'duplicate episodeId ' || rs_quote(to_json(episode_id)) || ' (first at '
+                 || rs_path(id_first_at.file) || ':' || id_first_at.line || ')'
     END AS reject_reason
 FROM d;
 
