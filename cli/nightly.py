@@ -44,7 +44,7 @@ class Renderer:
             return _md("nightly_runlog.md.j2", log=ctx["log"])
         if kind == "index":
             return _md("nightly_index.md.j2", log=ctx["log"])
-        raise ValueError(f"unknown nightly document {kind!r}")
+        raise ValueError(f"unknown nightly document {quote(kind)}")
 
     def json(self, data: Any) -> str:
         return output.to_json(data)

@@ -1218,7 +1218,7 @@ def read_jsonl(
     be known (``_DUPLICATE_KEYS``). Costs one more read of each file's text.
     """
     if not table.isidentifier():
-        raise UsageError(f"bad table name {table!r}")
+        raise UsageError(f"bad table name {quoting.quote(table)}")
     from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
     proj = projection or DEFAULT_PROJECTION
@@ -1724,7 +1724,7 @@ def update_by_ord(
     ``load_table`` takes (INTEGER, BIGINT or VARCHAR).
     """
     if not (table.isidentifier() and column.isidentifier()):
-        raise UsageError(f"bad table or column name {table!r}.{column!r}")
+        raise UsageError(f"bad table or column name {quoting.quote(table)}.{quoting.quote(column)}")
     if not ords:
         return
     load_table(
@@ -1769,7 +1769,7 @@ def load_table(
     """
     for col, (type_, _) in columns.items():
         if not col.isidentifier() or type_ not in _ARROW_TYPES:
-            raise UsageError(f"bad column {col!r} of type {type_!r}")
+            raise UsageError(f"bad column {quoting.quote(col)} of type {quoting.quote(type_)}")
     rows = max((len(v) for _, v in columns.values()), default=0)
     kind = "TEMP " if temp else ""
     if rows <= LIST_BIND_ROWS:

@@ -28,6 +28,7 @@ from typing import Any
 from runscore.engine import db
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError
+from runscore.engine.quoting import quote
 
 _FILE_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
 #: Per-statement timings at DEBUG level (RUNSCORE_LOG=debug in the CLI).
@@ -63,7 +64,7 @@ def versions(pack: str) -> list[str]:
     """Versions of a pack, oldest first (``archeflow-legacy`` sorts before ``v1``)."""
     d = _root() / pack
     if not d.is_dir():
-        raise SqlPackError(f"unknown SQL pack {pack!r}")
+        raise SqlPackError(f"unknown SQL pack {quote(pack)}")
     names = [p.name for p in d.iterdir() if p.is_dir() and not p.name.startswith("_")]
     return sorted(names, key=_version_key)
 
@@ -78,7 +79,7 @@ def _version_key(v: str) -> tuple[int, int, str]:
 def latest_version(pack: str) -> str:
     vs = [v for v in versions(pack) if re.fullmatch(r"v\d+", v)]
     if not vs:
-        raise SqlPackError(f"SQL pack {pack!r} has no vN version")
+        raise SqlPackError(f"SQL pack {quote(pack)} has no vN version")
     return vs[-1]
 
 
@@ -108,7 +109,7 @@ def load(pack: str, version: str, name: str) -> SqlFile:
         stem = f.name[:-4]
         if name in (f.name, stem, stem[4:]):
             return f
-    raise SqlPackError(f"no SQL file {name!r} in {pack}/{version}")
+    raise SqlPackError(f"no SQL file {quote(name)} in {pack}/{version}")
 
 
 def resource_text(pack: str, version: str, name: str) -> str:

@@ -128,3 +128,36 @@ def test_a_path_is_written_as_the_sql_writes_it() -> None:
         '"d/' + "x" * 200 + '\\t"',
         "a b:c",
     ]
+
+
+def test_internal_errors_quote_by_the_one_rule() -> None:
+    # These quoted with Python's repr ('a\u202eb' printed the override as it is, 'a\tb'
+    # as a backslash and a t): every message quotes a value by one rule, these too.
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import sources
+    from runscore.engine.errors import SqlPackError, UsageError
+    from runscore.engine.packs import effectiveness
+
+    bad, quoted = "a\u202eb\tc", '"a\\u202eb\\tc"'
+    con = db.connect()
+    try:
+        for call, said in [
+            (lambda: sqlpack.versions(bad), f"unknown SQL pack {quoted}"),
+            (lambda: sqlpack.load("routes", "v1", bad), f"no SQL file {quoted} in routes/v1"),
+            (
+                lambda: sources.load_table(con, "t", {bad: ("INTEGER", [1])}),
+                f'bad column {quoted} of type "INTEGER"',
+            ),
+            (
+                lambda: sources.update_by_ord(con, bad, "c", [1], [1], "INTEGER"),
+                f'bad table or column name {quoted}."c"',
+            ),
+            (lambda: sources.read_jsonl(con, [], bad, {}), f"bad table name {quoted}"),
+            (lambda: effectiveness._copy_view(con, bad), f"bad view name {quoted}"),
+            (lambda: Renderer().markdown(bad, {}), f"unknown nightly document {quoted}"),
+        ]:
+            with pytest.raises((SqlPackError, UsageError, ValueError)) as e:
+                call()
+            assert str(e.value) == said
+    finally:
+        con.close()

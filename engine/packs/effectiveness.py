@@ -354,7 +354,7 @@ def _copy_view(con: duckdb.DuckDBPyConnection, name: str) -> None:
     columns, bound and planned by later statements as one table. Both are TEMP when the
     view is. Nothing is done when ``name`` is no view."""
     if not name.isidentifier():
-        raise UsageError(f"bad view name {name!r}")
+        raise UsageError(f"bad view name {quote(name)}")
     found = con.execute(
         "SELECT temporary FROM duckdb_views() WHERE view_name = ? AND NOT internal "
         "ORDER BY temporary DESC LIMIT 1",  # a TEMP view hides a main one of its name

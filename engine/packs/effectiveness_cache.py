@@ -188,7 +188,7 @@ def _meta(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     for k, (kind, nullable) in _META.items():
         v = row.get(k)
         if not (isinstance(v, kind) or (v is None and nullable)):
-            raise ValueError(f"meta {k} is {v!r}")
+            raise ValueError(f"meta {k} is {quote(v)}")
     return row
 
 
