@@ -1544,9 +1544,9 @@ def read_jsonl(
 #: The lines of ``_dk_text`` (pieces of whole lines, ``text_groups``; base: each piece's
 #: first line number) that give a key twice in an object the reader's caller reads:
 #: ``$paths`` (JSON paths of objects) and ``$keys`` (for each, the keys read there, or
-#: NULL: every key). One row per such line: (line, n, keys), the keys named by their path
-#: (``metadata.testResult``; one that is not a plain name as JSON, ``scores."a b"``) in
-#: path order, then in the order the line first gives them. A line that is not JSON, or
+#: NULL: every key). One row per such line: (line, keys), each key with the path it is at
+#: (``head``: ``metadata.``) and whether it is a plain name (``plain``; another is quoted,
+#: ``_duplicate_keys_said``), in path order, then in the order the line first gives them. A line that is not JSON, or
 #: has no object at a path, has no keys there. An escaped spelling (``"i\u0064"``) is the
 #: same key, as every JSON parser reads it. Linear: each line's keys are listed once, and
 #: only a line whose keys at some path repeat is looked at further.
@@ -1576,12 +1576,12 @@ WITH lines AS (
     GROUP BY line, p, key
     HAVING count(*) > 1
 )
-SELECT line, count(*) AS n,
-       string_agg(CASE WHEN ($paths::VARCHAR[])[p] = '$' THEN ''
-                       ELSE substr(($paths::VARCHAR[])[p], 3) || '.' END
-                  || CASE WHEN regexp_full_match(key, '[A-Za-z_][A-Za-z0-9_]*') THEN key
-                          ELSE to_json(key)::VARCHAR END,
-                  ', ' ORDER BY p, pos) AS keys
+SELECT line,
+       list({'head': CASE WHEN ($paths::VARCHAR[])[p] = '$' THEN ''
+                          ELSE substr(($paths::VARCHAR[])[p], 3) || '.' END,
+             'key': key,
+             'plain': regexp_full_match(key, '[A-Za-z_][A-Za-z0-9_]*')}
+            ORDER BY p, pos) AS keys
 FROM twice
 GROUP BY line
 """
@@ -1604,7 +1604,7 @@ def _duplicate_keys(
     }
     out: list[tuple[SourceFile, int, str]] = []
     for f in files:
-        found: list[tuple[int, int, str]] = []
+        found: list[tuple[int, list[dict[str, Any]]]] = []
         try:
             for content, base in text_groups(f, max_line_bytes):
                 duck.register(con, "_dk_text", pa.table({"content": content, "base": base}))
@@ -1614,11 +1614,16 @@ def _duplicate_keys(
                     con.unregister("_dk_text")
         except OSError:
             continue
-        out += [
-            (f, int(line), f"duplicate key{'s' if n > 1 else ''} {keys}")
-            for line, n, keys in sorted(found)
-        ]
+        found.sort(key=lambda r: r[0])
+        out += [(f, int(line), _duplicate_keys_said(keys)) for line, keys in found]
     return out
+
+
+def _duplicate_keys_said(keys: Sequence[Mapping[str, Any]]) -> str:
+    """``duplicate key metadata.testResult``: each key by its path, one that is no plain
+    name quoted as a message quotes a value (``scores."a b"``)."""
+    names = [k["head"] + (k["key"] if k["plain"] else quoting.quote(k["key"])) for k in keys]
+    return f"duplicate key{'s' if len(names) > 1 else ''} {', '.join(names)}"
 
 
 def _buffer_exceeded(e: BaseException) -> bool:

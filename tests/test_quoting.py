@@ -161,3 +161,35 @@ def test_internal_errors_quote_by_the_one_rule() -> None:
             assert str(e.value) == said
     finally:
         con.close()
+
+
+def test_a_duplicate_key_that_is_no_plain_name_is_quoted_by_the_one_rule(tmp_path: Path) -> None:
+    # The reader's duplicate-key reason wrote a key that is no plain name as DuckDB's
+    # to_json writes it: a bidi override as it is, 200 characters whole. A reader of
+    # every key of an object (unique_keys None) names whatever key the line gives twice.
+    from runscore.engine import sources
+
+    rtl, long = "a\u202eb", "k-" * 100  # no plain name: a plain one is named as it is
+    lines = [
+        {"x": 1},
+        f'{{"x": 1, {json.dumps(rtl)}: 1, "x": 2, {json.dumps(rtl)}: 2}}',
+        f'{{"m": {{{json.dumps(long)}: 1, {json.dumps(long)}: 2}}}}',
+        '{"m": {"a b": 1, "a b": 2, "ok": 1, "ok": 2}}',
+    ]
+    p = tmp_path / "d.jsonl"
+    p.write_text("".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines))
+    found, _ = sources.discover([str(p)])
+    for f in found:
+        sources.prescan(f)
+    con = db.connect()
+    try:
+        res = sources.read_jsonl(
+            con, found, "t", {"x": "JSON", "m": "JSON"}, unique_keys={"$": None, "$.m": None}
+        )
+    finally:
+        con.close()
+    assert [(i.line, i.reason) for i in res.skipped] == [
+        (2, 'duplicate keys x, "a\\u202eb"'),
+        (3, 'duplicate key m."' + "k-" * 38 + 'k…"'),
+        (4, 'duplicate keys m."a b", m.ok'),
+    ]
