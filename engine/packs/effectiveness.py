@@ -749,8 +749,9 @@ def refuse_kept_beside(
     --out`` and ``export --to``; ``why``, when given, says what writing there would do."""
     if kept_beside(path, history_path, pipelines):
         raise UsageError(
-            f"{path}: runscore keeps that file beside the history {history_path} (a lock, the "
-            f"extract manifest, the cache or the pipeline history){f': {why}' if why else ''}"
+            f"{quote_path(path)}: runscore keeps that file beside the history "
+            f"{quote_path(history_path)} (a lock, the extract manifest, the cache or the "
+            f"pipeline history){f': {why}' if why else ''}"
             f"; choose another {option}"
         )
 
@@ -927,7 +928,7 @@ def _extract(
     )
     excluded = [sources.LineIssue(d, 0, why) for d, why in left_out]
     if not files and not disc:
-        why = "; ".join(f"{i.file}: {i.reason}" for i in excluded)
+        why = "; ".join(f"{i.location()}: {i.reason}" for i in excluded)
         raise NothingReadable(f"no input files{': ' + why if why else ''}")
     manifest = (
         _load_manifest(history_path)

@@ -210,7 +210,7 @@ def load_history(
     history.require_utf8_name(p)  # else discover() says it is not read: an empty history
     load = HistoryLoad(path=p, exists=os.path.exists(p) or os.path.islink(p))
     if os.path.isdir(p):
-        raise UsageError(f"{p}: the history must be a file, not a directory")
+        raise UsageError(f"{quote_path(p)}: the history must be a file, not a directory")
     files: list[sources.SourceFile] = []
     if load.exists:
         files, _missing = sources.discover([p])

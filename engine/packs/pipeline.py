@@ -750,9 +750,11 @@ def _load_history(
     rows would read as "read, and no rows". A history of no lines at all is read."""
     history.require_utf8_name(path, "pipeline history")
     if not os.path.exists(path):
-        raise NothingReadable(f"{path}: no pipeline history (run `runscore pipeline` first)")
+        raise NothingReadable(
+            f"{quote_path(path)}: no pipeline history (run `runscore pipeline` first)"
+        )
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
-        raise UsageError(f"{path}: the history must be a file, not a directory")
+        raise UsageError(f"{quote_path(path)}: the history must be a file, not a directory")
     con = db.connect()
     _, errors, readable = _read(
         con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False

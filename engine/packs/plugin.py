@@ -30,6 +30,7 @@ import pyarrow as pa
 from runscore.engine import db, duck, history, plugin_features, sources, sqlpack, stats
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.sources import LineIssue, SourceFile
 
 PACK = "plugin"
@@ -126,7 +127,7 @@ def _read_input(
     for path in paths:
         history.require_path(path, option)
         if not os.path.exists(path):
-            raise UsageError(f"{option} {path}: no such file")
+            raise UsageError(f"{option} {quote_path(path)}: no such file")
     files, problems = sources.discover(paths)
     if problems:
         raise UsageError(f"{option} {problems[0].location()}: {problems[0].reason}")

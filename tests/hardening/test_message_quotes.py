@@ -190,3 +190,51 @@ def test_quoting_path_rule() -> None:
         "d/" + "x" * 200 + "\t": '"d/' + "x" * 200 + '\\t"',  # never cut
     }
     assert {k: path(k) for k in cases} == cases
+
+
+def test_a_path_that_begins_a_message_is_quoted_when_it_needs_it(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # These wrote the path that begins the message (or a file:line: inside it) as it was:
+    # a tab read as blanks, a line break split the message.
+    (tmp_path / "sk" / "s1").mkdir(parents=True)
+    (tmp_path / "sk" / "s1" / "SKILL.md").write_text("---\nname: s1\ndescription: d\n---\nb\n")
+    (tmp_path / "h\tdir").mkdir()
+    (tmp_path / "h\t.jsonl").write_text('{"run_id": "r", "seq": 1, "type": "run.start"}\n')
+    for args, code, said in [
+        (
+            ["plugin", "score", "sk", "--no-history", "--judge", "no\tsuch.jsonl"],
+            2,
+            '--judge "no\\tsuch.jsonl": no such file',
+        ),
+        (
+            ["pipeline", "--report", "--history", "h\tdir"],
+            2,
+            '"h\\tdir": the history must be a file, not a directory',
+        ),
+        (
+            ["pipeline", "--report", "--history", "no\thist.jsonl"],
+            3,
+            '"no\\thist.jsonl": no pipeline history (run `runscore pipeline` first)',
+        ),
+        (
+            ["report", "--history", "h\tdir"],
+            2,
+            '"h\\tdir": the history must be a file, not a directory',
+        ),
+        (
+            ["extract", "h\t.jsonl", "--history", "h\t.jsonl"],
+            3,
+            'no input files: "h\\t.jsonl": not read: it is the history this extract writes to',
+        ),
+        (
+            ["sql", "SELECT 1", "--history", "h\t.jsonl", "--output", "h\t.jsonl.lock"],
+            2,
+            '"h\\t.jsonl.lock": runscore keeps that file beside the history "h\\t.jsonl" (a '
+            "lock, the extract manifest, the cache or the pipeline history): writing the "
+            "result there would replace it; choose another --output",
+        ),
+    ]:
+        r = run_cli(*args)
+        assert (r.exit_code, r.stdout) == (code, ""), args
+        assert r.stderr.startswith(f"error: {said}"), args
