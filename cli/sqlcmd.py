@@ -17,6 +17,7 @@ from runscore.engine.errors import CannotAccess, UsageError
 from runscore.engine.history import atomic_write, require_path
 from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.sources import LineIssue
 
 
@@ -156,7 +157,7 @@ def sql_cmd(
                     # a type Parquet has no form for (an INTERVAL): the query's, not a bug
                     why = str(e).splitlines()[0]
                     raise UsageError(
-                        f"{out_path}: cannot write the result as Parquet: {why}"
+                        f"{quote_path(out_path)}: cannot write the result as Parquet: {why}"
                     ) from None
             else:
                 buf = io.StringIO()
@@ -175,11 +176,15 @@ def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
     write (a full disk) never leaves half a file where the last result was."""
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
-        raise CannotAccess(f"{out_path}: cannot write the result: {folder} is not a folder")
+        raise CannotAccess(
+            f"{quote_path(out_path)}: cannot write the result: {quote_path(folder)} is not a folder"
+        )
     try:
         atomic_write(out_path, write)  # makes a missing folder, as export and pipeline --out
     except OSError as e:
-        raise CannotAccess(f"{out_path}: cannot write the result: {e.strerror or e}") from e
+        raise CannotAccess(
+            f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
+        ) from e
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:
@@ -192,7 +197,8 @@ def _refuse_a_history(out_path: str, *histories: str) -> None:
             continue
         if same:
             raise UsageError(
-                f"{out_path}: that is the history {h} the query reads; choose another --output"
+                f"{quote_path(out_path)}: that is the history {quote_path(h)} the query reads; "
+                "choose another --output"
             )
 
 

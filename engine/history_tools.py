@@ -306,12 +306,13 @@ def repair(
     if not in_place:
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):
-            raise UsageError(f"{target}: that is the history itself; use --in-place")
+            raise UsageError(f"{quote_path(target)}: that is the history itself; use --in-place")
         effectiveness.refuse_kept_beside(target, path, "--out")
-        if os.path.lexists(target) and not force:
-            raise UsageError(f"{target}: exists; choose another --out or add --force")
+        # A folder first: --force cannot replace one, so "add --force" would mislead.
         if os.path.isdir(target):
-            raise UsageError(f"{target}: is a directory")
+            raise UsageError(f"{quote_path(target)}: is a directory; give a file as --out")
+        if os.path.lexists(target) and not force:
+            raise UsageError(f"{quote_path(target)}: exists; choose another --out or add --force")
         res = check(path)
         _refuse_keeping_nothing(res, in_place=False, force=force)
         # No lock here: a repair to the same --out that still runs is told by its PID.
@@ -432,7 +433,8 @@ def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) ->
         else "a repaired copy would hold none, so none is written (--force writes it empty)"
     )
     raise NothingReadable(
-        f"no line of the history {res.path} could be read: {what}:\n" + listed(res.issues),
+        f"no line of the history {quote_path(res.path)} could be read: {what}:\n"
+        + listed(res.issues),
         [(i.file, i.line, i.reason) for i in res.issues],
     )
 

@@ -442,7 +442,9 @@ def _load_fast(
 def _notes_for(load: HistoryLoad) -> list[str]:
     notes = []
     if not load.exists:
-        notes.append(f"no effectiveness history at {load.path}; run `runscore extract` first")
+        notes.append(
+            f"no effectiveness history at {quote_path(load.path)}; run `runscore extract` first"
+        )
     for s, n in load.unknown_versions().items():
         notes.append(
             f"{load.path}: {n} line(s) of scoring version {quote(s)} ignored "
@@ -489,7 +491,7 @@ def _require_history(load: HistoryLoad) -> None:
     (``summary`` answers "no scored runs yet" instead: it runs at every run's start.)"""
     if not load.exists:
         raise NothingReadable(
-            f"no effectiveness history at {load.path}; run `runscore extract` first"
+            f"no effectiveness history at {quote_path(load.path)}; run `runscore extract` first"
         )
 
 
@@ -501,7 +503,8 @@ def _require_readable(load: HistoryLoad) -> None:
     lines at all (empty, or blank lines only) is read, and has no rows."""
     if load.lines == 0 and load.issues:
         raise NothingReadable(
-            f"no line of the history {load.path} could be read:\n" + sources.listed(load.issues),
+            f"no line of the history {quote_path(load.path)} could be read:\n"
+            + sources.listed(load.issues),
             [(i.file, i.line, i.reason) for i in load.issues],
         )
 
@@ -1309,7 +1312,7 @@ def export(
     events = _event_paths(events)
     suffix = Path(target).suffix.lower()
     if suffix not in (".parquet", ".duckdb", ".db"):
-        raise UsageError(f"{target}: export writes FILE.parquet or FILE.duckdb")
+        raise UsageError(f"{quote_path(target)}: export writes FILE.parquet or FILE.duckdb")
     # FILE.cache.duckdb: the next report would take the export for a foreign cache and
     # write its own over it.
     effectiveness.refuse_kept_beside(target, os.fspath(history), "--to")
@@ -1319,7 +1322,9 @@ def export(
         # With --events the event tables are there to export; the history's lines are then
         # listed as skipped (exit 1), as any history's are.
         if not load.exists:
-            raise NothingReadable(f"no effectiveness history at {load.path}; nothing to export")
+            raise NothingReadable(
+                f"no effectiveness history at {quote_path(load.path)}; nothing to export"
+            )
         _require_readable(load)
     issues = list(load.issues)
     notes = _notes_for(load)
@@ -1352,7 +1357,9 @@ def export(
     except (OSError, duckdb.IOException) as e:
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
-        raise CannotAccess(f"{target}: cannot write the export: {_write_failure(e)}") from None
+        raise CannotAccess(
+            f"{quote_path(target)}: cannot write the export: {_write_failure(e)}"
+        ) from None
     return ExportResult(written, rows, issues, notes)
 
 
@@ -1381,10 +1388,12 @@ def _write_failure(e: BaseException) -> str:
 
 def _tmp_beside(target: str) -> str:
     if os.path.islink(target):
-        raise UsageError(f"{target}: refusing to write through a symlink")
+        raise UsageError(f"{quote_path(target)}: refusing to write through a symlink")
     d = os.path.dirname(os.path.abspath(target))
     if os.path.exists(d) and not os.path.isdir(d):
-        raise CannotAccess(f"{target}: cannot write the export: {d} is not a folder")
+        raise CannotAccess(
+            f"{quote_path(target)}: cannot write the export: {quote_path(d)} is not a folder"
+        )
     os.makedirs(d, exist_ok=True)
     # What a killed export left of this file (its own name, ``history.temp_name``'s): it
     # stayed for good, a partial copy of the export beside it, one more per kill.

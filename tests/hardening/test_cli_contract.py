@@ -191,12 +191,12 @@ def test_an_error_is_one_line_whatever_the_value_holds(run_cli: Any) -> None:
     assert res.exit_code == 3
     assert (
         res.stderr
-        == "error: no effectiveness history at a\\nb.jsonl; run `runscore extract` first\n"
+        == 'error: no effectiveness history at "a\\nb.jsonl"; run `runscore extract` first\n'
     )
     res = run_cli("report", "--history", "\x1b[2Jx.jsonl")
     assert (
         res.stderr
-        == "error: no effectiveness history at \\x1b[2Jx.jsonl; run `runscore extract` first\n"
+        == 'error: no effectiveness history at "\\u001B[2Jx.jsonl"; run `runscore extract` first\n'
     )
     res = run_cli("recommend", "t\nq.yaml")
     assert (res.exit_code, res.stderr) == (

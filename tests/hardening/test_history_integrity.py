@@ -431,3 +431,18 @@ def test_repair_of_a_history_with_no_readable_line_writes_nothing_unless_forced(
     blank = tmp_path / "blank.jsonl"
     blank.write_bytes(b"\n \n")
     assert run_cli("history", "repair", str(blank)).exit_code == 0
+
+
+def test_repair_out_a_folder_says_so_without_force(tmp_path: Path, run_cli: Any) -> None:
+    # It said "exists; choose another --out or add --force", and --force then said "is a
+    # directory": the advice led nowhere.
+    hist = tmp_path / "h.jsonl"
+    hist.write_text("")
+    (tmp_path / "out").mkdir()
+    for extra in [(), ("--force",)]:
+        r = run_cli("history", "repair", "h.jsonl", "--out", "out", *extra)
+        assert (r.exit_code, r.stdout, r.stderr) == (
+            2,
+            "",
+            "error: out: is a directory; give a file as --out (see 'cli history repair --help')\n",
+        ), extra

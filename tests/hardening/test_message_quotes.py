@@ -238,3 +238,81 @@ def test_a_path_that_begins_a_message_is_quoted_when_it_needs_it(
         r = run_cli(*args)
         assert (r.exit_code, r.stdout) == (code, ""), args
         assert r.stderr.startswith(f"error: {said}"), args
+
+
+def test_a_path_inside_a_message_of_the_history_commands_is_quoted_when_it_needs_it(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # These wrote the path (--history, --out, --to, --output) as it was: a tab read as
+    # blanks, so the message named a file that is not there.
+    (tmp_path / "h\t.jsonl").write_text("")
+    (tmp_path / "bad\t.jsonl").write_text("junk\n")
+    (tmp_path / "e\t.jsonl").write_text("")
+    (tmp_path / "d\tir").mkdir()
+    (tmp_path / "a\tfile").write_text("")
+    bad_listed = '  "bad\\t.jsonl":1: not JSON: Expecting value: line 1 column 1 (char 0)\n'
+    for args, code, said in [
+        (
+            ["report", "--history", "no\t.jsonl"],
+            3,
+            'no effectiveness history at "no\\t.jsonl"; run `runscore extract` first\n',
+        ),
+        (
+            ["export", "--to", "e\t.parquet", "--history", "no\t.jsonl"],
+            3,
+            'no effectiveness history at "no\\t.jsonl"; nothing to export\n',
+        ),
+        (
+            ["report", "--history", "bad\t.jsonl"],
+            3,
+            'no line of the history "bad\\t.jsonl" could be read:\n' + bad_listed,
+        ),
+        (
+            ["history", "repair", "bad\t.jsonl"],
+            3,
+            'no line of the history "bad\\t.jsonl" could be read: a repaired copy would '
+            "hold none, so none is written (--force writes it empty):\n" + bad_listed,
+        ),
+        (
+            ["export", "--to", "x\t.csv", "--history", "h\t.jsonl"],
+            2,
+            "\"x\\t.csv\": export writes FILE.parquet or FILE.duckdb (see 'cli export --help')\n",
+        ),
+        (
+            ["export", "--to", "a\tfile/x.parquet", "--history", "h\t.jsonl"],
+            2,
+            f'"a\\tfile/x.parquet": cannot write the export: "{tmp_path}/a\\tfile" '
+            "is not a folder\n",
+        ),
+        (
+            ["sql", "SELECT 1", "--history", "h\t.jsonl", "--output", "h\t.jsonl"],
+            2,
+            '"h\\t.jsonl": that is the history "h\\t.jsonl" the query reads; choose another '
+            "--output (see 'cli sql --help')\n",
+        ),
+        (
+            ["sql", "SELECT 1", "--output", "a\tfile/x.csv", "--format", "csv"],
+            2,
+            f'"a\\tfile/x.csv": cannot write the result: "{tmp_path}/a\\tfile" is not a folder\n',
+        ),
+        (
+            ["history", "repair", "h\t.jsonl", "--out", "h\t.jsonl"],
+            2,
+            '"h\\t.jsonl": that is the history itself; use --in-place '
+            "(see 'cli history repair --help')\n",
+        ),
+        (
+            ["history", "repair", "h\t.jsonl", "--out", "e\t.jsonl"],
+            2,
+            '"e\\t.jsonl": exists; choose another --out or add --force '
+            "(see 'cli history repair --help')\n",
+        ),
+        (
+            ["history", "repair", "h\t.jsonl", "--out", "d\tir"],
+            2,
+            "\"d\\tir\": is a directory; give a file as --out (see 'cli history repair --help')\n",
+        ),
+    ]:
+        r = run_cli(*args)
+        assert (r.exit_code, r.stdout) == (code, ""), args
+        assert r.stderr.endswith(f"error: {said}"), (args, r.stderr)
