@@ -247,3 +247,28 @@ def test_the_readme_names_every_option_that_may_be_repeated() -> None:
     said = re.search(r"only (.*?) may be given more than\s+once", section, re.S)
     assert said is not None
     assert set(re.findall(r"`(--[\w-]+)`", said.group(1))) == repeated
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [
+        (["pipeline", "t.jsonl", "--no-history", "--date", "2026-02-30"], {}),
+        (["extract", "x", "--lock-timeout", "nan"], {}),
+        (["report"], {"RUNSCORE_LOG": "verbose"}),
+        (["report", "--formt", "json"], {}),
+        (["history", "repair", "x", "--in-place", "--out", "X"], {}),
+    ],
+)
+def test_the_readmes_error_examples_are_what_the_command_says(
+    args: list[str], env: dict[str, str], run_cli: Any, monkeypatch: Any
+) -> None:
+    """README quoted a value in single quotes (`--date '2026-02-30'`, `'nan'`, `'verbose'`)
+    where the command writes it as every message quotes a value, in double quotes."""
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    r = run_cli(*args)
+    said = r.stderr.strip().replace("(see 'cli ", "(see 'runscore ")
+    assert r.exit_code == 2 and said.startswith("error: "), r.stderr
+    readme = " ".join(README.split())
+    # README may leave out the pointer to the help, which every usage error ends with
+    assert said in readme or said.split(" (see '")[0] in readme, said
