@@ -1349,7 +1349,7 @@ def export(
                 if n not in outs and os.path.lexists(stale) and not os.path.isdir(stale):
                     os.unlink(stale)
                     notes.append(
-                        f"{stale}: removed: an earlier export's event table "
+                        f"{quote_path(stale)}: removed: an earlier export's event table "
                         "(this export has no --events)"
                     )
         else:

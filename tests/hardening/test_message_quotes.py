@@ -316,3 +316,20 @@ def test_a_path_inside_a_message_of_the_history_commands_is_quoted_when_it_needs
         r = run_cli(*args)
         assert (r.exit_code, r.stdout) == (code, ""), args
         assert r.stderr.endswith(f"error: {said}"), (args, r.stderr)
+
+
+def test_export_names_a_removed_event_table_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    # The note began with the table's path as it was: a tab read as blanks.
+    hh.write_jsonl(tmp_path / "ev" / "a.jsonl", hh.run_events("r1"))
+    (tmp_path / "h.jsonl").write_text("")
+    (tmp_path / "t\td").mkdir()
+    first = run_cli("export", "--to", "t\td/e.parquet", "--history", "h.jsonl", "--events", "ev")
+    assert first.exit_code == 0, first.stderr
+    r = run_cli("export", "--to", "t\td/e.parquet", "--history", "h.jsonl")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines()[1] == (
+        '"t\\td/e.events.parquet": removed: an earlier export\'s event table '
+        "(this export has no --events)"
+    )
