@@ -415,7 +415,7 @@ def _merge_equal_duplicates(
     The SQL identity hash is exact on text, so two objects that differ only in member
     order (or 1 vs 1.0) look different to it. Such conflicts are rare, so the few
     lines involved (001's ``_dup_conflicts``) are re-read and compared as parsed JSON
-    here; equal ones get the first line's hash before duplicates are judged (010).
+    here; equal ones get one hash (the least of theirs) before duplicates are judged (010).
     """
     groups = con.execute(
         "SELECT files, lines, ords, parents, md5s FROM _dup_conflicts ORDER BY ords[1]"
@@ -438,9 +438,18 @@ def _merge_equal_duplicates(
             objs.append(({k: _strict(obj.get(k)) for k in _CONTENT_FIELDS}, sorted(set(par))))
         else:
             first = objs[0]
-            for o, md5 in zip(ords[1:], objs[1:], strict=True):
-                if md5 == first:
-                    updates.append((md5s[0], int(o)))
+            if all(o == first for o in objs[1:]):
+                # one event: every line gets the least of their hashes, not the first
+                # line's, so the run's events_sha256 does not change when they are
+                # reordered (and extract does not append the same scores again)
+                least = min(md5s)
+                updates.extend(
+                    (least, int(o)) for o, m in zip(ords, md5s, strict=True) if m != least
+                )
+            else:  # the run is invalid either way; its lines equal to the first are one
+                for o, seen in zip(ords[1:], objs[1:], strict=True):
+                    if seen == first:
+                        updates.append((md5s[0], int(o)))
     if updates and table is not None:
         sources.load_table(
             con,

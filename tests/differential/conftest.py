@@ -89,6 +89,29 @@ def _is_num(v: Any) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 
+def _int_value(v: Any) -> int | None:
+    """An integer by its value: 5 and 5.0 alike (a float only when it fits a BIGINT, as
+    runscore's jint); None for anything else."""
+    if _is_int(v):
+        return int(v)
+    if isinstance(v, float) and v.is_integer() and -(2**63) <= v < 2**63:
+        return int(v)
+    return None
+
+
+def _by_value(v: Any) -> Any:
+    """A parsed JSON value with every integral float as its int, so that lines equal but
+    for 1 vs 1.0 have one canonical text (§1 identical content; runscore compares the
+    parsed values). A bool stays a bool: true is not 1."""
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, dict):
+        return {k: _by_value(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_by_value(x) for x in v]
+    return v
+
+
 def _norm(v: Any) -> str | None:
     """lower(trim(v)) for a string, else unknown."""
     return v.strip(WS).lower() if isinstance(v, str) else None
@@ -163,13 +186,14 @@ def parse_parents(p: Any) -> list[int]:
     written as text, as a part of "3,4" is)."""
     if p is None or p == "":
         return []
-    if _is_int(p):
-        return [p]
+    if _int_value(p) is not None:
+        return [_int_value(p)]  # by value, as a seq: 2.0 is 2
     if isinstance(p, list):
         return [
-            x if _is_int(x) else int(x.strip(WS))
+            int(x.strip(WS)) if isinstance(x, str) else _int_value(x)
             for x in p
-            if _is_int(x) or (isinstance(x, str) and re.fullmatch(r"[0-9]+", x.strip(WS)))
+            if _int_value(x) is not None
+            or (isinstance(x, str) and re.fullmatch(r"[0-9]+", x.strip(WS)))
         ]
     if isinstance(p, str):
         out = []
@@ -239,9 +263,9 @@ def ref_effectiveness(files: Sequence[tuple[str, bytes]]) -> EffResult:
         seq_warn: set[tuple[str, int]] = set()
         conflict = False
         for pos, (path, line, v) in enumerate(lines, start=1):
-            seq = v.get("seq")
+            seq = _int_value(v.get("seq"))  # an integer by its value: 5.0 is seq 5
             # §1: missing/null/non-integer/< 1 → the 1-based position among the run's lines.
-            if not _is_int(seq) or seq < 1:
+            if seq is None or seq < 1:
                 seq = pos
                 seq_warn.add((path, line))
             data = v.get("data")
@@ -257,17 +281,19 @@ def ref_effectiveness(files: Sequence[tuple[str, bytes]]) -> EffResult:
                 line=line,
                 # §1 "identical content": the envelope only ("fields outside it are
                 # ignored"), normalised (parents as a list, seq as substituted), and a
-                # JSON object's member order is not content.
+                # JSON object's member order is not content, nor 1 vs 1.0 (one number).
                 canon=json.dumps(
-                    [
-                        seq,
-                        v["type"],
-                        v.get("ts"),
-                        v.get("phase"),
-                        v.get("agent"),
-                        v.get("data"),
-                        parse_parents(v.get("parent")),
-                    ],
+                    _by_value(
+                        [
+                            seq,
+                            v["type"],
+                            v.get("ts"),
+                            v.get("phase"),
+                            v.get("agent"),
+                            v.get("data"),
+                            parse_parents(v.get("parent")),
+                        ]
+                    ),
                     sort_keys=True,
                 ),
             )

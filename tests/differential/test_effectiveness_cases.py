@@ -72,10 +72,10 @@ def archeflow_fixture(r: str) -> Case:
 
 @case()
 def seq_not_an_integer(r: str) -> Case:
-    # 5.0, "7", true, 0, -3, null and a missing seq are all replaced by the position.
+    # 2.5, "7", true, 0, -3, null and a missing seq are all replaced by the position.
     return [
         [
-            ev(r, 5.0, "run.start"),
+            ev(r, 2.5, "run.start"),
             verdict(r, 2, "guardian", findings=[bug()]),
             ev(r, "7", "fix.applied", parent=[2]),
             ev(r, True, "fix.applied", parent=[3]),
@@ -84,6 +84,41 @@ def seq_not_an_integer(r: str) -> Case:
             {k: v for k, v in ev(r, 1, "agent.message").items() if k != "seq"},
             ev(r, None, "fix.applied", parent="7"),
             done(r, 9),
+        ]
+    ]
+
+
+@case()
+def seq_by_value(r: str) -> Case:
+    # A seq or parent is an integer by its value: 3.0 is seq 3 (one event with the line
+    # that says 3), a parent 2.0 is seq 2; 1e30 does not fit and is replaced (warned).
+    ts = "2026-04-01T00:00:00Z"
+    return [
+        [
+            ev(r, 1.0, "run.start", ts=ts),
+            verdict(r, 2.0, "guardian", findings=[bug()], parent=[1.0], ts=ts),
+            ev(r, 3.0, "fix.applied", parent=[2.0], ts=ts),
+            ev(r, 3, "fix.applied", parent=[2], ts=ts),
+            ev(r, 4e0, "fix.applied", parent=2.0, ts=ts),
+            ev(r, 1e30, "agent.message", ts=ts),
+            done(r, 7.0),
+        ]
+    ]
+
+
+@case()
+def duplicates_equal_by_value(r: str) -> Case:
+    # Two lines of one (run_id, seq) equal but for 1 vs 1.0 (in data, at any depth) are
+    # one event, not a conflict (§1 identical content: JSON has one kind of number).
+    f = {"severity": "bug", "fix_required": True, "file": "a.py"}
+    return [
+        [
+            ev(r, 1, "run.start"),
+            verdict(r, 2, "guardian", findings=[f | {"line": 7}], data={"cycle": 1}),
+            verdict(r, 2, "guardian", findings=[f | {"line": 7.0}], data={"cycle": 1.0}),
+            ev(r, 3, "agent.complete", {"archetype": "guardian", "tokens": 10, "cost_usd": 1}),
+            ev(r, 3, "agent.complete", {"archetype": "guardian", "tokens": 1e1, "cost_usd": 1.0}),
+            done(r, 4),
         ]
     ]
 

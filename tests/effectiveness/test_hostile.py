@@ -501,7 +501,7 @@ def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: A
         h.ev(2, "review.verdict", run="txt", parent=[1], **verdict_with_finding),
         h.ev(3, "fix.applied", run="txt", parent=["2"]),
         h.ev(4, "fix.applied", run="txt", parent=[" 2\t", 1]),
-        h.ev(5, "fix.applied", run="txt", parent=["2,1", "x", "-2", 2.0, True, "", "٢"]),
+        h.ev(5, "fix.applied", run="txt", parent=["2,1", "x", "-2", 2.5, True, "", "٢"]),
         h.ev(6, "fix.applied", run="txt", parent=["9"]),
         h.ev(7, "run.complete", run="txt", parent=["6"]),
     ]
@@ -511,7 +511,7 @@ def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: A
         (
             str(path),
             5,
-            'parent value "2,1", "x", "-2", 2.0, true, "", "٢" ignored: not an integer seq',
+            'parent value "2,1", "x", "-2", 2.5, true, "", "٢" ignored: not an integer seq',
         ),
         (
             str(path),

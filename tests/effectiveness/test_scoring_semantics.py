@@ -230,3 +230,83 @@ def test_a_cycle_of_2_0_is_cycle_2(tmp_path: Path, h: Any) -> None:
         assert (res.invalid, res.warnings) == ([], [])
         scores += [(r["archetype"], r["findings_contradicted"]) for r in res.records.to_pylist()]
     assert scores == [("guardian", 1), ("sage", 0), ("guardian", 1), ("sage", 0)]
+
+
+def test_a_seq_of_5_0_is_seq_5(tmp_path: Path, h: Any) -> None:
+    """§1: seq is an integer ≥ 1, and JSON has one kind of number: 3.0 (a Python producer's
+    float) is seq 3, as a cycle of 2.0 is cycle 2, and a parent [2.0] is seq 2. A seq of
+    3.0 was replaced by the line's position (warned), so the line equal but for 3 vs 3.0
+    took another seq, the fix lost its parent and guardian its fix; a parent 2.0 was
+    ignored (warned), so the fix was attributed to nobody."""
+    finding = {"severity": "bug", "fix_required": True, "description": "b"}
+    ts = "2026-04-03T10:00:00Z"
+    run = [
+        h.ev(1, "run.start", ts=ts),
+        h.ev(2.0, "review.verdict", parent=[1.0], agent="guardian", ts=ts, findings=[finding]),
+        h.ev(3.0, "fix.applied", parent=[2.0], ts=ts),
+        h.ev(3, "fix.applied", parent=[2], ts=ts),
+        h.ev(4, "fix.applied", parent=2.0, ts=ts),
+        h.ev(5.0, "run.complete", parent=[4], ts=ts),
+    ]
+    p = h.write_jsonl(tmp_path / "seq.jsonl", run)
+    res = eff.extract([str(p)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    assert (res.invalid, res.warnings) == ([], [])
+    (rec,) = res.records.to_pylist()
+    assert (rec["archetype"], rec["fixes_applied"], rec["fix_rate"]) == ("guardian", 2, 1.0)
+    # the legacy scorer reads the events as v1 does (§8 differs only after that)
+    res = eff.extract([str(p)], None, write=False, version="archeflow-legacy")
+    assert (res.invalid, res.warnings) == ([], [])
+    # a fractional or out-of-range seq is still no seq: replaced by the position, warned
+    run = [
+        h.ev(1, "run.start"),
+        h.ev(2.5, "x", ts=ts),
+        h.ev(1e30, "y", ts=ts),
+        h.ev(4, "run.complete"),
+    ]
+    p = h.write_jsonl(tmp_path / "bad.jsonl", run)
+    res = eff.extract([str(p)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    assert [w.line for w in res.warnings] == [2, 3]
+
+
+def test_reordering_lines_that_are_one_event_keeps_the_run_hash(tmp_path: Path, h: Any) -> None:
+    """§4: events_sha256 is the hash of the run's normalised events. Two lines of one
+    (run_id, seq) equal but for 1 vs 1.0 are one event (§1), but the run's hash was the
+    first line's: swapping them changed it, and extract appended the same scores again."""
+
+    def verdict(line: float) -> dict[str, Any]:
+        finding = {"severity": "bug", "fix_required": True, "file": "a.py", "line": line}
+        return h.ev(2, "review.verdict", parent=[1], agent="guardian", findings=[finding])
+
+    hist = tmp_path / "h.jsonl"
+    hashes = []
+    for first, second in ((7, 7.0), (7.0, 7)):
+        run = [h.ev(1, "run.start"), verdict(first), verdict(second), h.ev(3, "run.complete")]
+        p = h.write_jsonl(tmp_path / "r.jsonl", run)
+        res = eff.extract([str(p)], str(hist), scored_at=h.SCORED_AT)
+        assert res.invalid == []
+        hashes.append(res.records.to_pylist()[0]["events_sha256"])
+    assert hashes[0] == hashes[1]
+    assert len(hist.read_text(encoding="utf-8").splitlines()) == 1
+
+
+def test_a_fractional_token_count_is_unknown_and_warned(tmp_path: Path, h: Any) -> None:
+    """§3 tokens is a sum of token counts; 10.5 is no count. It was added and the total
+    rounded when stored (10.5 + 1500.0 stored as 1511, without a word): now, as a negative
+    count, it makes the archetype's tokens unknown (not 0), with a warning. 1500.0 is a
+    count of 1500 by its value."""
+    run = [
+        h.ev(1, "review.verdict", agent="guardian"),
+        h.ev(2, "agent.complete", agent="guardian", tokens=1500.0),
+        h.ev(3, "review.verdict", agent="sage"),
+        h.ev(4, "agent.complete", agent="sage", tokens=10.5),
+        h.ev(5, "agent.complete", agent="sage", tokens=1500.0),
+        h.ev(6, "review.verdict", agent="skeptic"),
+        h.ev(7, "agent.complete", agent="skeptic", tokens_input=3, tokens_output=0.5),
+        h.ev(8, "run.complete"),
+    ]
+    p = h.write_jsonl(tmp_path / "tok.jsonl", run)
+    res = eff.extract([str(p)], "unused.jsonl", write=False, scored_at=h.SCORED_AT)
+    tokens = {r["archetype"]: r["tokens"] for r in res.records.to_pylist()}
+    assert tokens == {"guardian": 1500, "sage": None, "skeptic": None}
+    reason = "tokens unknown: a token count is not a whole non-negative number that fits"
+    assert [(w.line, w.reason) for w in res.warnings] == [(4, reason), (7, reason)]

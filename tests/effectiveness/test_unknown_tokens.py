@@ -78,7 +78,7 @@ def test_token_count_that_is_not_a_number_is_unknown_and_warned(tmp_path: Path) 
         (rec,) = res.records.to_pylist()
         assert rec["tokens"] is None, bad
         assert [(w.line, w.reason) for w in res.warnings] == [
-            (2, "tokens unknown: a token count is not a non-negative number that fits")
+            (2, "tokens unknown: a token count is not a whole non-negative number that fits")
         ], bad
 
 

@@ -31,6 +31,16 @@ CREATE OR REPLACE TEMP MACRO _jq_present(j) AS
 CREATE OR REPLACE TEMP MACRO _jq_text(j) AS
     CASE WHEN json_type(j) = 'VARCHAR' THEN j ->> '$' ELSE j::VARCHAR END;
 
+-- A JSON number that is an integer by its value (2 and 2.0 alike, as effectiveness/v1's
+-- jint reads a seq and a parent), as BIGINT; null for any other value.
+CREATE OR REPLACE TEMP MACRO _lg_jint(j) AS
+    CASE json_type(j)
+      WHEN 'BIGINT' THEN TRY_CAST(j ->> '$' AS BIGINT)
+      WHEN 'UBIGINT' THEN TRY_CAST(j ->> '$' AS BIGINT)
+      WHEN 'DOUBLE' THEN CASE WHEN TRY_CAST(j ->> '$' AS DOUBLE) = trunc(TRY_CAST(j ->> '$' AS DOUBLE))
+                              THEN TRY_CAST(TRY_CAST(j ->> '$' AS DOUBLE) AS BIGINT) END
+    END;
+
 CREATE OR REPLACE TEMP TABLE accepted AS
 WITH ok AS (
     SELECT r.*, r.run_id ->> '$' AS rid, r.type ->> '$' AS typ,
@@ -41,9 +51,7 @@ WITH ok AS (
 ), positioned AS (
     SELECT ok.*,
            row_number() OVER (PARTITION BY rid ORDER BY _ord) AS pos,
-           CASE WHEN json_type(seq) IN ('BIGINT', 'UBIGINT')
-                     AND TRY_CAST(seq ->> '$' AS BIGINT) >= 1
-                THEN TRY_CAST(seq ->> '$' AS BIGINT) END AS own_seq,
+           CASE WHEN _lg_jint(seq) >= 1 THEN _lg_jint(seq) END AS own_seq,
            CASE coalesce(json_type(parent), 'NULL')
              WHEN 'ARRAY' THEN json_extract(parent, '$[*]')
              WHEN 'VARCHAR' THEN
@@ -59,16 +67,19 @@ WITH ok AS (
                 WHEN _jq_present(agent) THEN _jq_text(agent) END AS arch_raw
     FROM ok
 )
--- a parent part is usable when it is an integer or a string of 1-18 digits
+-- a parent part is usable when it is an integer (by value: 2.0 is 2) or a string of 1-18 digits
 SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
        coalesce(own_seq, pos) AS seq,
        own_seq IS NULL AS seq_replaced,
        list_distinct(list_transform(
            list_filter(parent_parts, lambda p: json_type(p) IN ('BIGINT', 'UBIGINT')
+                       OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
                        OR (json_type(p) = 'VARCHAR'
                            AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))),
-           lambda p: CAST(trim(p ->> '$') AS BIGINT))) AS parents,
+           lambda p: CASE WHEN json_type(p) = 'DOUBLE' THEN _lg_jint(p)
+                          ELSE CAST(trim(p ->> '$') AS BIGINT) END)) AS parents,
        list_filter(parent_parts, lambda p: NOT (json_type(p) IN ('BIGINT', 'UBIGINT')
+                   OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
                    OR (json_type(p) = 'VARCHAR'
                        AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))))
            AS parent_bad,
@@ -84,7 +95,7 @@ FROM positioned;
 
 -- Keys given by several lines whose hashes differ: extract re-reads those lines and
 -- compares them as parsed JSON (member order, 1 vs 1.0), as for effectiveness/v1, and
--- gives equal ones the first line's hash before 010 judges duplicates.
+-- gives equal ones one hash (the least of theirs) before 010 judges duplicates.
 CREATE OR REPLACE TEMP VIEW _dup_conflicts AS
 SELECT list(_file ORDER BY _ord) AS files, list(_line ORDER BY _ord) AS lines,
        list(_ord ORDER BY _ord) AS ords, list(parents ORDER BY _ord) AS parents,

@@ -14,7 +14,7 @@
 --           event's model given but not a string), names_bad
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
 --           event gives but not as a string, which names nobody; null when none), met (cycle
---           boundaries: null when not a boolean), own_seq (integer seq ≥ 1 or null), parents BIGINT[] /
+--           boundaries: null when not a boolean), own_seq (seq ≥ 1, an integer by value, or null), parents BIGINT[] /
 --           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
 --           event, or null).
@@ -121,9 +121,9 @@ WITH r AS (
            -- parent: array of integers, one integer, "3,4", "" or absent. Array elements
            -- are JSON integers, or strings holding one, read as a part of "3,4" is (a seq
            -- written as text: ["2"] is what jq's --arg makes of a shell variable, and "2"
-           -- alone is a parent already); any other element ("x", "2,3", 2.0, true) is no
-           -- seq. An integer too big for a BIGINT is no seq: unusable, and warned about like
-           -- any other (020).
+           -- alone is a parent already); a number is read by its value, as a seq is (2.0 is
+           -- seq 2); any other element ("x", "2,3", 2.5, true) is no seq. An integer too big
+           -- for a BIGINT is no seq: unusable, and warned about like any other (020).
            CASE
              WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
@@ -133,18 +133,13 @@ WITH r AS (
                                   {'is_int': regexp_full_match(eff_trim(jstr(p)), '[0-9]{1,18}'),
                                    'v': TRY_CAST(eff_trim(jstr(p)) AS BIGINT), 'raw': p}
                                 ELSE
-                                  {'is_int': coalesce(jkind(p) = 'INTEGER'
-                                                      AND TRY_CAST(p AS BIGINT) IS NOT NULL,
-                                                      false),
-                                   'v': TRY_CAST(p AS BIGINT), 'raw': p} END)
+                                  {'is_int': jint(p) IS NOT NULL, 'v': jint(p), 'raw': p} END)
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
                  lambda s: {'is_int': regexp_full_match(eff_trim(s), '[0-9]{1,18}'),
                             'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
-             ELSE [{'is_int': coalesce(jkind(parent_t) = 'INTEGER'
-                                       AND TRY_CAST(parent_t AS BIGINT) IS NOT NULL, false),
-                    'v': TRY_CAST(parent_t AS BIGINT), 'raw': parent_t}]
+             ELSE [{'is_int': jint(parent_t) IS NOT NULL, 'v': jint(parent_t), 'raw': parent_t}]
            END AS parent_parts
     FROM f
 ), u AS (
@@ -205,8 +200,9 @@ SELECT
       WHEN typ IS NULL THEN 'type is not a string'
       WHEN typ = '' THEN 'type is empty'
     END AS problem,
-    CASE WHEN jkind(seq_t) = 'INTEGER' AND TRY_CAST(seq_t AS BIGINT) >= 1
-         THEN TRY_CAST(seq_t AS BIGINT) END AS own_seq,
+    -- a seq is an integer by its value, as a cycle is (5.0 is seq 5: two lines equal but
+    -- for that spelling are one event, §1); an integer's text is cast as before, no more
+    CASE WHEN jint(seq_t) >= 1 THEN jint(seq_t) END AS own_seq,
     parents,
     parent_bad,
     ts, phase, agent,

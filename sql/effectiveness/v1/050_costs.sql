@@ -10,8 +10,9 @@
 -- is not a finite number ≥ 0 (a string, say: NaN from 000) is not a cost: it is ignored
 -- and warned about (unknown, not 0).
 -- The per-event costs are added in seq order (deterministic to the last bit).
--- Token counts likewise: a negative, unrepresentable or non-number one (000 makes a
--- present non-number NaN) makes `tokens` unknown. A model that is not a string names no
+-- Token counts likewise: a negative, fractional (10.5 is no count of tokens; it was
+-- rounded when stored), unrepresentable or non-number one (000 makes a present non-number
+-- NaN) makes `tokens` unknown. 1500.0 is a count: 1500 by its value. A model that is not a string names no
 -- model (000 leaves it null): skipped for the highest-seq one that does, and warned about.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
@@ -27,9 +28,10 @@ WITH per_event AS (
     FROM _agent_events
 ), valid AS (
     SELECT *, CASE WHEN c_raw >= 0 AND isfinite(c_raw) THEN c_raw END AS c,
-           CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND isfinite(tok))
-                ELSE coalesce(NOT (tok_in >= 0 AND isfinite(tok_in)), false)
-                     OR coalesce(NOT (tok_out >= 0 AND isfinite(tok_out)), false)
+           CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND isfinite(tok) AND tok = trunc(tok))
+                ELSE coalesce(NOT (tok_in >= 0 AND isfinite(tok_in) AND tok_in = trunc(tok_in)), false)
+                     OR coalesce(NOT (tok_out >= 0 AND isfinite(tok_out)
+                                      AND tok_out = trunc(tok_out)), false)
            END AS tok_bad
     FROM per_event
 )
@@ -59,12 +61,13 @@ WHERE type = 'agent.complete'
   AND ((c_obs IS NOT NULL AND (c_obs < 0 OR NOT isfinite(c_obs)))
     OR (c_obs IS NULL AND c_est IS NOT NULL AND (c_est < 0 OR NOT isfinite(c_est))))
 UNION ALL
-SELECT run_id, _file, _line, 'tokens unknown: a token count is not a non-negative number that fits'
+SELECT run_id, _file, _line, 'tokens unknown: a token count is not a whole non-negative number that fits'
 FROM _agent_events
 WHERE type = 'agent.complete'
-  AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18)
-            ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18), false)
-                 OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18), false) END)
+  AND (CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18 AND tok = trunc(tok))
+            ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18 AND tok_in = trunc(tok_in)), false)
+                 OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18
+                                  AND tok_out = trunc(tok_out)), false) END)
 UNION ALL
 SELECT run_id, _file, _line, 'model ignored: not a string'
 FROM _agent_events
