@@ -1225,3 +1225,34 @@ def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any)
         "- [routes/proj/routes.json](routes/proj/routes.json): routes.json\n"
         "- [routes/proj/routes.md](routes/proj/routes.md): routes.md\n"
     )
+
+
+def test_an_empty_plans_file_is_listed_as_an_empty_task_file_is(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """`pipeline --plans` says an empty plans file (stderr and emptyFiles), and the job
+    lists an empty task file in its run log; an empty plans file of .archeflow/plans was
+    listed nowhere."""
+    base = tmp_path / "proj" / ".archeflow"
+    for folder, name, text in (("tasks", "a", b""), ("plans", "p", b""), ("plans", "q", b" \n")):
+        (base / folder).mkdir(parents=True, exist_ok=True)
+        (base / folder / f"{name}.jsonl").write_bytes(text)
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (0, [])
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert [(p["pack"], p["empty_files"]) for p in log["packs"]] == [
+        (
+            "pipeline",
+            [
+                "proj/.archeflow/tasks/a.jsonl",
+                "proj/.archeflow/plans/p.jsonl",
+                "proj/.archeflow/plans/q.jsonl",
+            ],
+        )
+    ]
+    md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        "- proj/.archeflow/tasks/a.jsonl: empty file\n"
+        "- proj/.archeflow/plans/p.jsonl: empty file\n"
+        "- proj/.archeflow/plans/q.jsonl: empty file\n\n"
+    ) in md
