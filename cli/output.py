@@ -394,7 +394,10 @@ def md_escape(v: Any) -> str:
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     # `&` first: else "&lt;" in a value is read as "<", next to a "<" written as "&lt;".
-    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # A ">" is left as it is: with every "<" escaped it closes no tag or autolink, and
+    # "&gt;" made ">= 0" read "&gt;= 0" in the raw .md; one opening a value, where it
+    # would start a quote, md_text escapes as "\>" (a table cell starts none).
+    s = s.replace("&", "&amp;").replace("<", "&lt;")
     return s
 
 
@@ -402,8 +405,8 @@ def md_escape(v: Any) -> str:
 #: cannot open emphasis and stays as is (NEEDS_IMPROVEMENT, snake_case.py).
 _MD_INLINE = re.compile(r"([\[\]*~]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9]))")
 #: A block marker opening the value (a template may put it at the start of a line or of a
-#: list item, where "# h" is a heading, "- l" a list, "1. o" an ordered list; ">" is
-#: already "&gt;"). Escaped wherever the value lands: a backslash before ASCII
+#: list item, where "# h" is a heading, "- l" a list, "1. o" an ordered list, "> q" a
+#: quote). Escaped wherever the value lands: a backslash before ASCII
 #: punctuation is plain text everywhere in CommonMark.
 _MD_LEAD = re.compile(r"^([ \t]*)([#>+=!-]|\d{1,9}(?=[.)](?:[ \t]|\Z)))")
 #: A last run of "#" after a space: at the end of an ATX heading it is a closing

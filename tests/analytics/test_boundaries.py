@@ -340,7 +340,7 @@ def test_summary_text_prints_names_as_they_are(run_cli, write_history, make_seri
     assert "| opus\\| | 1 | 0.90 |" in report
     assert "| \\# h &amp; \\_i\\_ | 1 | 0.30 |" in report
     assert "| a evil: 0.99 (keep) | 1 | 0.50 |" in report
-    assert "- opus\\| (&lt;b&gt;\\*sonnet\\*&lt;/b&gt; \\`x\\` \\[l\\](u), score 0.90)" in report
+    assert "- opus\\| (&lt;b>\\*sonnet\\*&lt;/b> \\`x\\` \\[l\\](u), score 0.90)" in report
 
 
 # ------------------------------------------------- a score beside its verdict, in markdown

@@ -720,7 +720,7 @@ def test_markdown_cell_keeps_an_entity_as_text(run_cli, tmp_path: Path) -> None:
     r = run_cli("sql", q, "--history", none, "--format", "markdown")
     assert (r.exit_code, r.stdout) == (
         0,
-        "| x | y |\n|---|---|\n| &amp;lt;b&amp;gt; | a &amp;amp; b &lt;i&gt; |\n",
+        "| x | y |\n|---|---|\n| &amp;lt;b&amp;gt; | a &amp;amp; b &lt;i> |\n",
     )
 
 

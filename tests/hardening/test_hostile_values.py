@@ -106,7 +106,7 @@ def test_md_text_escapes_what_any_pack_escaped_and_the_known_gaps() -> None:
     # heading's last " #" (an ATX closing sequence: "# Pipeline p #" read "Pipeline p")
     # and an ordered-list marker "1." / "1)" at the start of a value.
     assert md_text("&lt;b&gt; &amp;") == "&amp;lt;b&amp;gt; &amp;amp;"
-    assert md_text("<tag>x</tag>") == "&lt;tag&gt;x&lt;/tag&gt;"
+    assert md_text("<tag>x</tag>") == "&lt;tag>x&lt;/tag>"
     assert md_text("p #") == "p \\#"
     assert md_text("p ##  ") == "p \\##  "
     assert md_text("#") == "\\#"
@@ -115,7 +115,8 @@ def test_md_text_escapes_what_any_pack_escaped_and_the_known_gaps() -> None:
     for lead in ("# h", "- l", "+ p", "= e", "! i"):
         assert md_text(lead) == "\\" + lead
     assert md_text("  # h") == "  \\# h"
-    assert md_text("> q") == "&gt; q"  # no longer a ">": never a quote
+    assert md_text("> q") == "\\> q"  # never a quote
+    assert md_text("n >= 0") == "n >= 0"  # ">" closes no tag: "<" is escaped
     assert md_text("1. o") == "1\\. o"
     assert md_text("10) t") == "10\\) t"
     assert md_text("1.") == "1\\."

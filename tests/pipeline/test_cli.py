@@ -475,11 +475,37 @@ def test_markdown_reports_escape_user_text(run_cli: Any, h: Any, tmp_path: Path)
     assert (
         "| \\_t1\\_ | completed | — | \\*PASS\\* \\[3/4\\] (ignored) | 1 "
         "| \\[x\\](http://e.example), snake_case.py, b\\_.py "
-        "| fix \\*all\\* \\[urgent\\] \\| \\~\\~old\\~\\~ \\`code\\` \\\\ &lt;b&gt; |"
+        "| fix \\*all\\* \\[urgent\\] \\| \\~\\~old\\~\\~ \\`code\\` \\\\ &lt;b> |"
     ) in md
     assert "**Verdict: NEEDS_IMPROVEMENT**" in md
     assert "| wip\\_\\[x\\] | not_terminal |" in res.stdout
     assert "not terminal: \\*t\\* |" in res.stdout
+
+
+def test_input_notes_read_as_written_in_the_raw_markdown(
+    run_cli: Any, h: Any, tmp_path: Path
+) -> None:
+    # The one markdown escape wrote every ">" as "&gt;", so a note "is not a number >= 0"
+    # read "&gt;= 0" in the .md file (the rendered page was right). With every "<"
+    # escaped a ">" closes no tag; it is written as it is.
+    h.write_jsonl(tmp_path / "t.jsonl", [h.task("p", "t1")])
+    h.write_jsonl(tmp_path / "plans.jsonl", [{"pipelineId": "p", "estimatedDurationMinutes": -5}])
+    res = run_cli(
+        "pipeline",
+        "t.jsonl",
+        "--plans",
+        "plans.jsonl",
+        "--date",
+        "2026-03-07",
+        "--out",
+        "out",
+        "--no-history",
+    )
+    assert res.exit_code == 1, res.stderr
+    report = (tmp_path / "out" / "pipeline-eval-p-2026-03-07.md").read_text("utf-8")
+    assert report == (GOLDEN_MD / "plan_notes.md").read_text("utf-8")
+    note = "- error: plans.jsonl:1: estimatedDurationMinutes -5 is not a number >= 0\n"
+    assert res.stdout.endswith("## Input notes\n\n" + note)
 
 
 def test_user_text_keeps_entities_and_a_heading_s_last_hash(
@@ -498,7 +524,7 @@ def test_user_text_keeps_entities_and_a_heading_s_last_hash(
     assert res.exit_code == 0, res.stderr
     md = (tmp_path / "out" / f"pipeline-eval-p_-b8b4a033-{DATE}.md").read_text("utf-8")
     assert md.startswith("# Pipeline evaluation: p \\#\n")
-    assert "| t1 | completed | — | — | — | — | &amp;lt;b&amp;gt; &amp;amp; &lt;tag&gt; |\n" in md
+    assert "| t1 | completed | — | — | — | — | &amp;lt;b&amp;gt; &amp;amp; &lt;tag> |\n" in md
     assert "| t2 | completed | — | — | — | — | \\# h |\n" in md
     assert "| p \\# | scored | GOOD | 78.50 | 2 |" in res.stdout
 

@@ -875,7 +875,7 @@ def test_hostile_names_are_escaped(gen: Any, run_cli: Any, tmp_path: Path) -> No
     fence = "```sh\nak host pick --route 'documentation:claude-code:" + evil + "'\n```"
     prose = md.replace(fence, "")
     assert "<script>" not in prose and "[x](" not in prose
-    assert "haiku-\\[x\\](javascript:alert(1))-&lt;script&gt;\\|\\`" in prose
+    assert "haiku-\\[x\\](javascript:alert(1))-&lt;script>\\|\\`" in prose
     # The copyable command is shell-quoted and fenced so the backtick cannot close the fence.
     assert fence in md
 
