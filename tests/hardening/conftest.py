@@ -165,14 +165,10 @@ sys.stdin.read()  # held until the test closes our stdin
 
 
 @contextlib.contextmanager
-def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
-    """Hold the flock on ``lock_file`` (``history.locked``'s file, ``PATH.lock``) in
-    another process, as another job or a hand-run extract does; yields its PID once held."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _HOLD_LOCK, str(lock_file)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
+def _held_by(argv: list[str]) -> Iterator[int]:
+    """Run ``argv``, a process that takes a lock, prints ``locked`` and holds it until its
+    stdin closes; yields its PID once held."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert proc.stdin is not None and proc.stdout is not None
     try:
         assert proc.stdout.readline() == b"locked\n"
@@ -183,24 +179,22 @@ def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
 
 
 @contextlib.contextmanager
+def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
+    """Hold the flock on ``lock_file`` (``history.locked``'s file, ``PATH.lock``) in
+    another process, as another job or a hand-run extract does; yields its PID once held."""
+    with _held_by([sys.executable, "-c", _HOLD_LOCK, str(lock_file)]) as pid:
+        yield pid
+
+
+@contextlib.contextmanager
 def flock_held(lock_file: Path) -> Iterator[int]:
     """Hold the flock on ``lock_file`` with ``flock(1)``, a process that is not runscore;
     yields its PID once held. Skips the test where ``flock`` is not installed."""
     if shutil.which("flock") is None:
         pytest.skip("flock(1) is not installed")
     # flock takes the lock, then runs the shell, which says so and waits for our stdin.
-    proc = subprocess.Popen(
-        ["flock", str(lock_file), "sh", "-c", "echo locked; exec cat >/dev/null"],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        assert proc.stdout.readline() == b"locked\n"
-        yield proc.pid
-    finally:
-        proc.stdin.close()
-        proc.wait(timeout=60)
+    with _held_by(["flock", str(lock_file), "sh", "-c", "echo locked; exec cat >/dev/null"]) as pid:
+        yield pid
 
 
 class Helpers:
