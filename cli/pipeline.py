@@ -27,6 +27,7 @@ from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import atomic_write_text, check_writable, require_path
 from runscore.engine.packs import pipeline as engine
+from runscore.engine.quoting import path as quote_path
 
 FORMATS = ("markdown", "json", "csv")
 
@@ -190,7 +191,7 @@ def _report(history_path: str, period: str, fmt: str) -> int:
     periods = [r for r in rows if not r["is_total"]]
     totals = [r for r in rows if r["is_total"]]
     if not totals:
-        output.note(f"{history_path}: no {rep.scoring_version} pipeline records")
+        output.note(f"{quote_path(history_path)}: no {rep.scoring_version} pipeline records")
     if fmt == "markdown":
         if totals:
             click.echo(
@@ -323,7 +324,7 @@ def register(group: click.Group) -> None:
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
         # As when no other file is read (then nothing read, exit 3): said, but not rejected.
         for e in result.empty_files:
-            output.note(f"{e['file']}: {e['reason']}")
+            output.note(f"{quote_path(e['file'])}: {e['reason']}")
         for d in result.errors:
             output.note(f"{d.location()}: {d.reason}")
         for d in result.warnings:
@@ -335,12 +336,12 @@ def register(group: click.Group) -> None:
         written, hist = _reports_and_history(
             result, out_dir, None if no_history else history_path, lock_timeout
         )
-        output.note(f"wrote {len(written)} report file(s) to {out_dir}")
+        output.note(f"wrote {len(written)} report file(s) to {quote_path(out_dir)}")
         if hist is not None:
             for d in hist.skipped:
                 output.note(f"warning: {d.location()}: {d.reason}")
             output.note(
-                f"history {hist.path}: {hist.written} new record(s)"
+                f"history {quote_path(hist.path)}: {hist.written} new record(s)"
                 + (f", {hist.already} already recorded" if hist.already else "")
             )
 

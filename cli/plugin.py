@@ -19,6 +19,7 @@ from runscore.cli.render import render
 from runscore.engine import filenames
 from runscore.engine.history import atomic_write_text
 from runscore.engine.packs import plugin as engine
+from runscore.engine.quoting import path as quote_path
 
 FORMATS = ("markdown", "json", "csv")
 RANK_FORMATS = ("markdown", "json", "csv", "table")
@@ -380,7 +381,7 @@ def register(group: click.Group) -> None:
         _notes(result)
         if out_dir is not None:
             written = write_out(result, out_dir, fmt)
-            output.note(f"wrote {len(written)} file(s) to {out_dir}")
+            output.note(f"wrote {len(written)} file(s) to {quote_path(out_dir)}")
         elif fmt == "markdown":
             click.echo(render_report(result), nl=False)
         elif fmt == "json":
@@ -390,7 +391,7 @@ def register(group: click.Group) -> None:
         output.note(f"scored {result.report.num_rows} skill(s)")
         if result.history_path is not None:
             output.note(
-                f"history {result.history_path}: {result.history_written} new record(s)"
+                f"history {quote_path(result.history_path)}: {result.history_written} new record(s)"
                 + (f", {result.history_skipped} already recorded" if result.history_skipped else "")
             )
         ctx.exit(ExitCode.PARTIAL if result.issues else ExitCode.OK)

@@ -771,7 +771,7 @@ def _load_history(
         if usable[0][0] == 0:
             con.close()
             raise NothingReadable(
-                f"no line of the pipeline history {path} could be read:\n"
+                f"no line of the pipeline history {quote_path(path)} could be read:\n"
                 + _fmt_problems(errors, None),
                 _problems(errors),
             )

@@ -333,3 +333,59 @@ def test_export_names_a_removed_event_table_as_a_path_is_quoted(
         '"t\\td/e.events.parquet": removed: an earlier export\'s event table '
         "(this export has no --events)"
     )
+
+
+def test_pipeline_and_plugin_notes_name_a_path_as_it_is_quoted(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # These wrote the path as it was, mid-message or opening it: a tab read as blanks, so
+    # the note named a file that is not there (the plan's estimate "at p<TAB>l.jsonl:2",
+    # its file:line: prefix quoted on the same line).
+    (tmp_path / "t.jsonl").write_text(Path(TASKS).read_text().splitlines()[0] + "\n")
+    plans = [
+        {"pipelineId": "p-excellent", "estimatedDurationMinutes": 10},
+        {"pipelineId": "p-excellent", "estimatedDurationMinutes": 20},
+    ]
+    (tmp_path / "p\tl.jsonl").write_text("".join(json.dumps(x) + "\n" for x in plans))
+    (tmp_path / "e\t.jsonl").write_text("")
+    (tmp_path / "o\tut").mkdir()
+    r = run_cli(
+        "pipeline", "t.jsonl", "e\t.jsonl", "--plans", "p\tl.jsonl",
+        "--history", "h\t.jsonl", "--out", "o\tut",
+    )  # fmt: skip
+    assert r.exit_code == 0, r.stderr
+    plan = (
+        'plan for pipeline "p-excellent" is given again with another estimate at '
+        '"p\\tl.jsonl":2, which is used; this one is ignored'
+    )
+    assert r.stderr.splitlines() == [
+        '"e\\t.jsonl": empty (no task snapshots)',
+        f'warning: "p\\tl.jsonl":1: {plan}',
+        'wrote 4 report file(s) to "o\\tut"',
+        'history "h\\t.jsonl": 1 new record(s)',
+    ]
+    # the summary's JSON and markdown say it alike (markdown writes a backslash doubled)
+    (summary,) = (tmp_path / "o\tut").glob("pipeline-eval-summary-*.json")
+    assert [d["reason"] for d in json.loads(summary.read_text())["issues"]] == [plan]
+    assert (
+        r'- warning: "p\\tl.jsonl":1: plan for pipeline "p-excellent" is given again with '
+        r'another estimate at "p\\tl.jsonl":2, which is used; this one is ignored'
+    ) in summary.with_suffix(".md").read_text().splitlines()
+    (tmp_path / "z\t.jsonl").write_text("")
+    r = run_cli("pipeline", "--report", "--history", "z\t.jsonl")
+    assert (r.exit_code, r.stderr) == (0, '"z\\t.jsonl": no pipeline/v1 pipeline records\n')
+    (tmp_path / "j\t.jsonl").write_text('{"x": 1}\n')
+    r = run_cli("pipeline", "--report", "--history", "j\t.jsonl")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr == (
+        'error: no line of the pipeline history "j\\t.jsonl" could be read:\n'
+        '  "j\\t.jsonl":1: history line has no pipeline_id\n'
+    )
+    skills = str(REPO / "tests" / "fixtures" / "plugin")
+    r = run_cli("plugin", "score", skills, "--history", "h\tp.jsonl", "--out", "o\tut")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines() == [
+        'wrote 4 file(s) to "o\\tut"',
+        "scored 3 skill(s)",
+        'history "h\\tp.jsonl": 3 new record(s)',
+    ]

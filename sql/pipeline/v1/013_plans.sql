@@ -95,7 +95,7 @@ QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY _ord DESC) = 1;
 INSERT INTO pl_issue
 SELECT 'warning', a._file, a._line, a.pipeline_id,
        'plan for pipeline ' || rs_quote(to_json(a.pipeline_id))
-       || ' is given again with another estimate at ' || e._file || ':' || e._line
+       || ' is given again with another estimate at ' || rs_path(e._file) || ':' || e._line
        || ', which is used; this one is ignored'
 FROM pl_plan_all a JOIN pl_estimate e USING (pipeline_id)
 -- a different estimate is never the line used; a pipeline without a snapshot is
