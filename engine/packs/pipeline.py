@@ -662,8 +662,8 @@ def append_history(
         duck.register(con, "pl_new_records", new)
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:  # a FIFO, unreadable, ...: a path given to write that cannot be
-                raise UsageError(f"{path}: {f.error}")
+            if f.error:  # lines ending in CR alone: check_appendable lets those by
+                raise UsageError(f"{quote_path(path)}: {f.error}")
             # Read as the report reads it (200): a line the report skips (no parsable ts,
             # an unknown verdict, ...) holds no record, so its record is written again.
             res = sources.read_jsonl(
