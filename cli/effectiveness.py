@@ -17,6 +17,7 @@ from runscore.cli.options import (
 )
 from runscore.cli.output import note
 from runscore.engine.packs import effectiveness
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 
@@ -145,10 +146,10 @@ def extract_cmd(
     written = (
         # "0 new record(s) not written" read as "none was left out": the count is what a
         # write would append, and that nothing was written is said apart.
-        f"{result.records_new} record(s) would be written to {history_path} "
+        f"{result.records_new} record(s) would be written to {quote_path(history_path)} "
         "(dry run: nothing written)"
         if dry_run
-        else f"{result.records_written} record(s) written to {history_path}"
+        else f"{result.records_written} record(s) written to {quote_path(history_path)}"
     )
     note(
         f"{result.runs_scored} run(s) scored, {written}"

@@ -408,3 +408,24 @@ def test_a_history_whose_lines_end_in_cr_is_named_as_a_path_is_quoted(
     r = run_cli("pipeline", TASKS, "--history", "c\tr.jsonl", "--out", "o")
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr.splitlines()[-1] == f"error: \"c\\tr.jsonl\": {why} (see 'cli pipeline --help')"
+
+
+def test_extract_names_its_history_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    hh.write_jsonl(tmp_path / "ev.jsonl", hh.run_events("r1"))
+    tail = (
+        "; 0 already scored, 0 incomplete, 0 invalid, 0 line(s) skipped, 0 warning(s), "
+        "0 unchanged file(s) not re-read\n"
+    )
+    r = run_cli("extract", "ev.jsonl", "--history", "h\t.jsonl", "--dry-run")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        '1 run(s) scored, 2 record(s) would be written to "h\\t.jsonl" (dry run: nothing '
+        "written)" + tail,
+    )
+    r = run_cli("extract", "ev.jsonl", "--history", "h\t.jsonl")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        '1 run(s) scored, 2 record(s) written to "h\\t.jsonl"' + tail,
+    )
