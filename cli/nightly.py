@@ -263,7 +263,7 @@ def nightly_cmd(
         f"nightly {res.date}: {scored} run(s) scored, {incomplete} incomplete, "
         f"{unchanged} unchanged file(s) not re-read, {len(rejected)} rejected input(s), "
         f"{len(warnings)} warning(s); "
-        f"{len(res.outputs)} file(s) in {res.out_dir}"
+        f"{len(res.outputs)} file(s) in {quote_path(res.out_dir)}"
     )
     if fmt == "json":
         click.echo(output.to_json(res.as_dict()), nl=False)
@@ -295,7 +295,7 @@ def _print_check(res: history_tools.CheckResult, fmt: str) -> None:
         output.note(n)
     versions = ", ".join(f"{v}: {n}" for v, n in sorted(res.versions.items())) or "none"
     output.note(
-        f"{res.path}: {res.lines} line(s), {res.usable} usable ({versions}); "
+        f"{quote_path(res.path)}: {res.lines} line(s), {res.usable} usable ({versions}); "
         f"{len(res.issues)} bad, {len(res.duplicates)} duplicate"
     )
 
@@ -406,13 +406,15 @@ def repair_cmd(
             output.note(f"{i.location()}: dropped: {i.reason}")
     if not res.changed:
         what = "nothing to drop" if res.check.unread else "clean; nothing to repair"
-        output.note(f"{history_path}: {what}")
+        output.note(f"{quote_path(history_path)}: {what}")
     else:
-        extra = f"; backup {res.backup}" if res.backup else ""
+        extra = f"; backup {quote_path(res.backup)}" if res.backup else ""
         if res.backup_kept:
             # a repair killed after its backup, run again: no copy more per try
             extra += " (made by an earlier repair that did not finish: the same bytes)"
-        output.note(f"{res.target}: {res.kept} line(s) kept, {res.dropped} dropped{extra}")
+        output.note(
+            f"{quote_path(res.target)}: {res.kept} line(s) kept, {res.dropped} dropped{extra}"
+        )
     click.echo(res.target)
 
 

@@ -429,3 +429,31 @@ def test_extract_names_its_history_as_a_path_is_quoted(
         0,
         '1 run(s) scored, 2 record(s) written to "h\\t.jsonl"' + tail,
     )
+
+
+def test_history_check_repair_and_nightly_name_paths_as_they_are_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    hh.write_jsonl(tmp_path / ".archeflow" / "events" / "a.jsonl", hh.run_events("r1"))
+    r = run_cli("nightly", "--out", "o\tut", "--date", "2026-04-03")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines()[-1].endswith(f' file(s) in "{tmp_path}/o\\tut/2026-04-03"')
+    h = tmp_path / "h\t.jsonl"
+    r = run_cli("extract", ".archeflow/events", "--history", "h\t.jsonl")
+    assert r.exit_code == 0, r.stderr
+    r = run_cli("history", "check", "h\t.jsonl")
+    assert (r.exit_code, r.stderr) == (
+        0,
+        '"h\\t.jsonl": 2 line(s), 2 usable (effectiveness/v1: 2); 0 bad, 0 duplicate\n',
+    )
+    r = run_cli("history", "repair", "h\t.jsonl", "--in-place")
+    assert (r.exit_code, r.stderr) == (0, '"h\\t.jsonl": clean; nothing to repair\n')
+    h.write_text(h.read_text() + "junk\n")
+    r = run_cli("history", "repair", "h\t.jsonl", "--out", "r\t.jsonl")
+    assert r.exit_code == 0, r.stderr
+    assert r.stderr.splitlines()[-1] == '"r\\t.jsonl": 2 line(s) kept, 1 dropped'
+    r = run_cli("history", "repair", "h\t.jsonl", "--in-place")
+    assert r.exit_code == 0, r.stderr
+    said = r.stderr.splitlines()[-1]
+    assert said.startswith('"h\\t.jsonl": 2 line(s) kept, 1 dropped; backup "h\\t.jsonl.bak-')
+    assert said.endswith('"') and "\t" not in said
