@@ -229,7 +229,9 @@ class Group(click.Group):
                 # What the engine does not take as rejected input is a path the user gave
                 # for runscore to write (a history, its lock, --out) that cannot be: the
                 # argument's problem, said in one line.
-                where = f"{e.filename}: " if e.filename else ""
+                from runscore.engine.quoting import path  # local: only on an error
+
+                where = f"{path(os.fsdecode(e.filename))}: " if e.filename else ""
                 why = e.strerror or str(e)
                 if isinstance(e, FileExistsError) and e.filename and os.path.isfile(e.filename):
                     why = "a file where a folder is needed"  # os.makedirs's "File exists"

@@ -12,6 +12,7 @@ import weakref
 
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import UsageError
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 DEFAULT_MEMORY_LIMIT = "1200MB"
@@ -88,10 +89,12 @@ def env_temp_dir() -> str:
     front."""
     path = os.environ.get(TEMP_DIR_ENV, "").strip() or default_temp_dir()
     if os.path.exists(path) and not os.path.isdir(path):
-        raise UsageError(f"{TEMP_DIR_ENV}: {path} is not a folder (DuckDB spills there)")
+        raise UsageError(
+            f"{TEMP_DIR_ENV}: {quote_path(path)} is not a folder (DuckDB spills there)"
+        )
     if os.path.isdir(path) and not os.access(path, os.W_OK | os.X_OK):
         raise UsageError(
-            f"{TEMP_DIR_ENV}: {path} cannot be written to (DuckDB spills there); "
+            f"{TEMP_DIR_ENV}: {quote_path(path)} cannot be written to (DuckDB spills there); "
             "set RUNSCORE_TEMP_DIR to a folder you can write to"
         )
     return path

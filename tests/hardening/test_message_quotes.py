@@ -457,3 +457,19 @@ def test_history_check_repair_and_nightly_name_paths_as_they_are_quoted(
     said = r.stderr.splitlines()[-1]
     assert said.startswith('"h\\t.jsonl": 2 line(s) kept, 1 dropped; backup "h\\t.jsonl.bak-')
     assert said.endswith('"') and "\t" not in said
+
+
+def test_an_os_error_and_the_temp_dir_name_their_path_as_it_is_quoted(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "f\tile").write_text("")
+    skills = str(REPO / "tests" / "fixtures" / "plugin")
+    r = run_cli("plugin", "score", skills, "--no-history", "--out", "f\tile/sub")
+    assert (r.exit_code, r.stderr) == (2, 'error: "f\\tile/sub": Not a directory\n')
+    monkeypatch.setenv("RUNSCORE_TEMP_DIR", "f\tile")
+    r = run_cli("report", "--history", "h.jsonl")
+    assert (r.exit_code, r.stderr) == (
+        2,
+        'error: RUNSCORE_TEMP_DIR: "f\\tile" is not a folder (DuckDB spills there) '
+        "(see 'cli report --help')\n",
+    )
