@@ -888,7 +888,7 @@ def _read_whole(path: str) -> tuple[bytes, os.stat_result]:
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise OSError(f"{path}: not a regular file")
+            raise OSError(f"{quoting.path(path)}: not a regular file")
         data = os.read(fd, st.st_size + 1)
         if len(data) == st.st_size:
             return data, st

@@ -28,6 +28,7 @@ from typing import Any
 from runscore.engine import db
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import SqlPackError
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 _FILE_RE = re.compile(r"^(\d{3})_[a-z0-9_]+\.sql$")
@@ -89,17 +90,17 @@ def files(pack: str, version: str) -> tuple[SqlFile, ...]:
     d = _root() / pack / version
     if not d.is_dir():
         raise SqlPackError(
-            f"unknown SQL version {pack}/{version} (have: {', '.join(versions(pack))})"
+            f"unknown SQL version {quote(version)} of {pack} (have: {', '.join(versions(pack))})"
         )
     out: list[SqlFile] = []
     for p in d.iterdir():
         if p.name.endswith(".sql"):
             if not _FILE_RE.match(p.name):
-                raise SqlPackError(f"bad SQL file name {pack}/{version}/{p.name}")
+                raise SqlPackError(f"bad SQL file name {quote_path(f'{pack}/{version}/{p.name}')}")
             out.append(SqlFile(pack, version, p.name, p.read_text(encoding="utf-8")))
     out.sort(key=lambda f: f.name)
     if not out:
-        raise SqlPackError(f"SQL version {pack}/{version} has no .sql files")
+        raise SqlPackError(f"SQL version {quote(version)} of {pack} has no .sql files")
     return tuple(out)
 
 

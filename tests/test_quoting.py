@@ -193,3 +193,41 @@ def test_a_duplicate_key_that_is_no_plain_name_is_quoted_by_the_one_rule(tmp_pat
         (3, 'duplicate key m."' + "k-" * 38 + 'k…"'),
         (4, 'duplicate keys m."a b", m.ok'),
     ]
+
+
+def test_sql_version_and_file_name_messages_quote_by_the_one_rule(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # These wrote the version and the file name bare: a tab read as blanks, a bidi
+    # override reordered the message.
+    import os
+
+    from runscore.engine import sources
+    from runscore.engine.errors import SqlPackError
+
+    bad, quoted = "a\u202eb\tc", '"a\\u202eb\\tc"'
+    with pytest.raises(SqlPackError) as e:
+        sqlpack.files("routes", bad)
+    assert str(e.value) == f"unknown SQL version {quoted} of routes (have: v1)"
+    # an installed pack holding a file whose name breaks the NNN_name.sql rule
+    (tmp_path / "p" / "v1").mkdir(parents=True)
+    (tmp_path / "p" / "v1" / "0\t1_x.sql").write_text("SELECT 1;")
+    monkeypatch.setattr(sqlpack, "_root", lambda: tmp_path)
+    try:
+        with pytest.raises(SqlPackError) as e:
+            sqlpack.files("p", "v1")
+        assert str(e.value) == 'bad SQL file name "p/v1/0\\t1_x.sql"'
+        (tmp_path / "p" / "v1" / "0\t1_x.sql").unlink()
+        (tmp_path / "p" / bad).mkdir()
+        with pytest.raises(SqlPackError) as e:
+            sqlpack.files("p", bad)
+        assert str(e.value) == f"SQL version {quoted} of p has no .sql files"
+    finally:
+        sqlpack.files.cache_clear()
+    # the reader's own OSError for what is not a regular file (a FIFO), caught where it
+    # is raised today, names it by the same rule should it ever be shown
+    fifo = tmp_path / "f\tifo"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as oe:
+        sources._read_whole(str(fifo))
+    assert str(oe.value) == f'"{tmp_path}/f\\tifo": not a regular file'
