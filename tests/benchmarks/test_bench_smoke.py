@@ -507,18 +507,19 @@ def test_compare_pairs_the_timed_seed_rows(tmp_path: Path) -> None:
 
 
 def test_summary_gives_each_target_its_median_range_and_hit_count(tmp_path: Path) -> None:
+    # at 10k run files: sizes the issue states these targets for (``benchmarks.run.stated``)
     def run(started: str, ratio: float, seed: float, ms: str, wall: float) -> dict[str, Any]:
         return {
             "started": started,
             "machine": {"cores": 2},
             "results": [
-                {"corpus": "per-run 10", "step": "extract", "wall_s": wall, "max_rss_mb": 100.0},
-                {"corpus": "per-run 10", "step": "report", "skipped": "no report command"},
+                {"corpus": "per-run 10000", "step": "extract", "wall_s": wall, "max_rss_mb": 100.0},
+                {"corpus": "per-run 10000", "step": "report", "skipped": "no report command"},
             ],
             "targets": [
-                {"target": "extract per-run 10: time vs baseline", "value": ratio,
+                {"target": "extract per-run 10000: time vs baseline", "value": ratio,
                  "op": "≤", "limit": 2.5, "ok": ratio <= 2.5},
-                {"target": f"extract per-run 10: speed-up per run vs seed scorer "
+                {"target": f"extract per-run 10000: speed-up per run vs seed scorer "
                            f"(0.27 s/run; {ms} ms/run)",
                  "value": seed, "op": "≥", "limit": 1000.0, "ok": seed >= 1000},
                 {"target": "never measured", "value": None, "op": "≤", "limit": 1.0, "ok": None},
@@ -538,14 +539,14 @@ def test_summary_gives_each_target_its_median_range_and_hit_count(tmp_path: Path
         "",
         "| target | runs | median | min | max | limit | met in | on the median |",
         "|---|--:|--:|--:|--:|--:|--:|---|",
-        "| extract per-run 10: time vs baseline | 3 | 2.60 | 2.31 | 2.94 | ≤ 2.5 | 1 of 3 "
+        "| extract per-run 10000: time vs baseline | 3 | 2.60 | 2.31 | 2.94 | ≤ 2.5 | 1 of 3 "
         "| **missed** |",
-        "| extract per-run 10: speed-up per run vs seed scorer (0.27 s/run) | 3 | 651.00 "
+        "| extract per-run 10000: speed-up per run vs seed scorer (0.27 s/run) | 3 | 651.00 "
         "| 600.00 | 990.00 | ≥ 1000.0 | 0 of 3 | **missed** |",
         "",
         "| corpus | step | runs | median wall s | min | max | median peak RSS MiB |",
         "|---|---|--:|--:|--:|--:|--:|",
-        "| per-run 10 | extract | 3 | 4.500 | 4.000 | 5.000 | 100 |",
+        "| per-run 10000 | extract | 3 | 4.500 | 4.000 | 5.000 | 100 |",
     ]
     bad = tmp_path / "bad.json"
     bad.write_text("{}", encoding="utf-8")
