@@ -183,18 +183,22 @@ def recommend_cmd(
 # --------------------------------------------------------------------------- summary
 
 
-def _cost_text(v: float | None) -> str:
+def _cost_text(v: float | None, cost_runs: int, runs: int) -> str:
     """'$0.004/run avg': dollars as ``usd`` writes them (the sign before the $; a nonzero
     mean that rounds to 0 as '<$0.0001', since '$0.00' must mean a known cost of nothing;
     three significant digits from ``SCI_FROM``), trailing zeros dropped (at least 2
     kept). Built only of digits and these signs, so the template prints it unescaped
-    (mid-line, neither '-' nor '<$' is markdown)."""
+    (mid-line, neither '-' nor '<$' is markdown). The mean is of the window's runs with a
+    known cost only; when those are not all of them, '(cost known for 3 of 5 runs)' says
+    so: '$0.00/run avg' of one run in five read as an archetype that costs nothing."""
     if v is None or not math.isfinite(v):
         return "cost unknown"
     s = usd(v, 4)
     if re.fullmatch(r"-?\$\d+\.\d{4}", s):
         whole, frac = s.split(".")
         s = f"{whole}.{frac.rstrip('0').ljust(2, '0')}"
+    if 0 < cost_runs < runs:
+        return f"{s}/run avg (cost known for {cost_runs} of {runs} runs)"
     return f"{s}/run avg"
 
 
@@ -241,7 +245,7 @@ def summary_cmd(
                 c + " " * (w - output.display_width(c))
                 for c, w in zip(row_cells, widths, strict=True)
             ]
-            r["cost_text"] = _cost_text(r["avg_cost_usd"])
+            r["cost_text"] = _cost_text(r["avg_cost_usd"], r["cost_runs"], r["runs_in_window"])
         click.echo(
             render(
                 "effectiveness_summary.txt.j2",

@@ -6,6 +6,7 @@ report call (a report costs a fraction of a second; one per case would not).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +314,44 @@ def test_summary_never_shows_a_nonzero_cost_as_zero(run_cli, write_history, make
         "-$0.004/run avg",
         ">-$0.0001/run avg",
         "cost unknown",
+    ]
+
+
+def test_summary_says_for_how_many_runs_the_cost_is_known(run_cli, write_history, make_series):
+    # summary's cost is the mean of the window's runs with a known cost (spec §5): with one
+    # run of $0 and one of unknown cost it printed "$0.00/run avg", as of an archetype
+    # that costs nothing on every run. It says how many runs the mean is of when not all
+    # (and its JSON gives cost_runs, as report's does); a known cost of 0 stays $0.00.
+    records = (
+        make_series("a-half", [0.9, 0.9], cost=0.0)
+        + make_series("b-all-zero", [0.9, 0.9], cost=0.0)
+        + make_series("c-none", [0.9, 0.9])
+        + make_series("d-two-of-three", [0.9, 0.9, 0.9], cost=0.006)
+    )
+    records[1]["cost_usd"] = None
+    records[-1]["cost_usd"] = None
+    for rec in records:
+        rec["cost_efficiency"] = None
+    hist = str(write_history(records))
+    r = run_cli("summary", "--history", hist)
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == (
+        "Archetype effectiveness (last 10 runs):\n"
+        "  a-half:         0.90 (keep)     — unknown, $0.00/run avg (cost known for 1 of 2 runs)\n"
+        "  b-all-zero:     0.90 (keep)     — unknown, $0.00/run avg\n"
+        "  c-none:         0.90 (keep)     — unknown, cost unknown\n"
+        "  d-two-of-three: 0.90 (keep)     — unknown, $0.006/run avg (cost known for 2 of 3 runs)\n"
+    )
+    r = run_cli("summary", "--history", hist, "--format", "json")
+    assert r.exit_code == 0, r.stderr
+    assert [
+        (row["archetype"], row["avg_cost_usd"], row["cost_runs"], row["runs_in_window"])
+        for row in json.loads(r.stdout)
+    ] == [
+        ("a-half", 0.0, 1, 2),
+        ("b-all-zero", 0.0, 2, 2),
+        ("c-none", None, 0, 2),
+        ("d-two-of-three", 0.006, 2, 3),
     ]
 
 
