@@ -628,3 +628,57 @@ def test_task_and_pipeline_ids_in_messages_are_quoted(run_cli: Any, tmp_path: Pa
     # the data keeps the ids as given
     ids = [r["pipeline_id"] for r in json.loads(res.stdout)]
     assert ids == ["e\u200b", "p", "q\u00a0r"]
+
+
+def test_the_report_says_which_end_of_an_unknown_duration_is_missing(run_cli: Any, h: Any) -> None:
+    """A pipeline with no parsable times and no estimate read "Duration: — min actual; no
+    estimate", a number where none is known, and one whose tasks gave updatedAt but no
+    createdAt read "no parsable timestamps". The line says unknown, and which end is
+    missing, as the warning does."""
+    rows = [
+        {"pipelineId": "bare", "id": "a", "status": "completed"},
+        {
+            "pipelineId": "no-start",
+            "id": "a",
+            "status": "completed",
+            "updatedAt": "2026-02-02T10:00:00Z",
+        },
+        {
+            "pipelineId": "no-end",
+            "id": "a",
+            "status": "completed",
+            "createdAt": "2026-02-02T09:00:00Z",
+        },
+        {
+            "pipelineId": "planned",
+            "id": "a",
+            "status": "completed",
+            "updatedAt": "2026-02-02T10:00:00Z",
+        },
+    ]
+    h.write_jsonl(Path("t.jsonl"), rows)
+    h.write_jsonl(Path("p.jsonl"), [{"pipelineId": "planned", "estimatedDurationMinutes": 30}])
+    res = run_cli(
+        "pipeline", "t.jsonl", "--plans", "p.jsonl", "--date", DATE, "--out", "r", "--no-history"
+    )
+    assert res.exit_code == 0, res.stderr
+    lines = {
+        pid: [
+            line
+            for line in Path(f"r/pipeline-eval-{pid}-{DATE}.md").read_text().splitlines()
+            if line.startswith("- Duration:")
+        ]
+        for pid in ("bare", "no-start", "no-end", "planned")
+    }
+    assert lines == {
+        "bare": ["- Duration: unknown (no parsable timestamps); no estimate, scored as neutral"],
+        "no-start": ["- Duration: unknown (no parsable createdAt); no estimate, scored as neutral"],
+        "no-end": [
+            "- Duration: unknown (no parsable completedAt or updatedAt); no estimate, scored as "
+            "neutral"
+        ],
+        "planned": [
+            "- Duration: unknown (no parsable createdAt) against 30.00 min estimated; scored as "
+            "neutral"
+        ],
+    }
