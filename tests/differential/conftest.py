@@ -447,6 +447,7 @@ def score_run(
             and e.archetype == a
             and isinstance(e.data.get("model"), str)
             and e.data["model"].strip(WS) != ""  # a blank name names no model
+            and e.data["model"].strip(WS).lower() != "unknown"  # nor ArcheFlow's placeholder
         ]
         if named:
             model = max(named, key=lambda e: e.seq).data["model"]

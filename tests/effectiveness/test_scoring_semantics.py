@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from runscore.engine.packs import effectiveness as eff
+from runscore.engine.packs import effectiveness_history as eh
 
 MODEL_IGNORED = "model ignored: not a string"
 
@@ -73,6 +74,35 @@ def test_a_model_is_stored_without_its_outer_whitespace(tmp_path: Path, h: Any) 
         ("guardian", "claude-sonnet-4"),
         ("sage", "opus"),
         ("skeptic", None),
+    ]
+
+
+def test_a_model_named_unknown_names_none(tmp_path: Path, h: Any) -> None:
+    """ArcheFlow writes "unknown" for a model it does not know, and the reports read it
+    (any case) as none (README). extract took it for a name: an agent.complete's "unknown"
+    hid the model its agent.start named (the history said unknown of a run on
+    claude-haiku-4), and alone it was stored as the text "unknown", not null. It names none
+    now: the highest-seq event that names a model counts, and with none the model is null."""
+    lines = [
+        h.ev(1, "agent.start", agent="guardian", model="claude-haiku-4"),
+        h.ev(2, "agent.complete", agent="guardian", model="unknown", cost_usd=0.1),
+        h.ev(3, "review.verdict", agent="guardian", verdict="approved"),
+        h.ev(4, "agent.complete", agent="sage", model=" Unknown "),
+        h.ev(5, "review.verdict", agent="sage", verdict="approved"),
+        h.ev(6, "run.complete"),
+    ]
+    path = h.write_jsonl(tmp_path / "models.jsonl", lines)
+    history = tmp_path / "history.jsonl"
+    eff.extract([str(path)], str(history), scored_at=h.SCORED_AT)
+    written = [json.loads(x) for x in history.read_text(encoding="utf-8").splitlines()]
+    assert [(r["archetype"], r["model"]) for r in written] == [
+        ("guardian", "claude-haiku-4"),
+        ("sage", None),
+    ]
+    report = eh.report(str(history)).table.to_pylist()
+    assert [(r["archetype"], r["model"], r["model_tier"]) for r in report] == [
+        ("guardian", "claude-haiku-4", "cheap"),
+        ("sage", "unknown", None),
     ]
 
 

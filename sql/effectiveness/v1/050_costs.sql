@@ -4,8 +4,9 @@
 --           agent.start events: cost_usd (sum of present per-event costs; null when none),
 --           cost_basis ('observed' | 'estimated' | 'unknown'), tokens (null without any
 --           agent.complete), model (highest-seq non-empty data.model of agent.complete or
---           agent.start); cost_warnings (run_id, file, line, reason) for ignored costs,
---           costs too large to add up, unknown token counts and ignored models.
+--           agent.start other than 'unknown'); cost_warnings (run_id, file, line, reason)
+--           for ignored costs, costs too large to add up, unknown token counts and ignored
+--           models.
 -- Per-event cost = data.cost_usd if present, else data.estimated_cost_usd. A value that
 -- is not a finite number ≥ 0 (a string, say: NaN from 000) is not a cost: it is ignored
 -- and warned about (unknown, not 0).
@@ -14,6 +15,10 @@
 -- rounded when stored), unrepresentable or non-number one (000 makes a present non-number
 -- NaN) makes `tokens` unknown. 1500.0 is a count: 1500 by its value. A model that is not a string names no
 -- model (000 leaves it null): skipped for the highest-seq one that does, and warned about.
+-- Nor does 'unknown' (any case; 000 trimmed it): ArcheFlow writes it for a model it does
+-- not know, and the reports read it as none (130). Taken as a name, an agent.complete's
+-- "unknown" hid the model its agent.start named, and the history said unknown of a run
+-- whose model was known; with no other it is null, as a missing model is.
 CREATE OR REPLACE TABLE _agent_events AS
 SELECT e.run_id, e.seq, e.type, e.archetype, e._file, e._line,
        e.c_obs, e.c_est, e.tok, e.tok_in, e.tok_out, e.model, e.model_bad
@@ -49,7 +54,7 @@ SELECT run_id, archetype,
             THEN sum(CASE WHEN tok IS NOT NULL THEN tok
                           ELSE coalesce(tok_in, 0) + coalesce(tok_out, 0) END)
                      FILTER (WHERE type = 'agent.complete') END AS tokens,
-       arg_max(model, seq) FILTER (WHERE model IS NOT NULL) AS model
+       arg_max(model, seq) FILTER (WHERE lower(model) <> 'unknown') AS model
 FROM valid
 GROUP BY run_id, archetype;
 
