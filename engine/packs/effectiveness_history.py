@@ -942,6 +942,11 @@ def summary(
 # --------------------------------------------------------------------------- events
 
 
+#: Retypes run_status.run_ts and run_scores.tokens as the history views type them, for the
+#: event tables `sql` and `export` show (scoring keeps the text and the double it needs).
+EVENT_TABLES_TYPED_FILE = "100_event_views_typed"
+
+
 def _build_events(
     con: duckdb.DuckDBPyConnection,
     events: sources.Paths,
@@ -959,6 +964,8 @@ def _build_events(
     )
     notes = [f"{display}: {why}" for display, why in left_out]
     res = effectiveness.build_event_tables(con, kept, version="v1")
+    # What they share with the history views, typed as those are (tokens, run_ts).
+    sqlpack.execute(con, sqlpack.load(effectiveness.PACK, "v1", EVENT_TABLES_TYPED_FILE))
     issues = list(disc) + list(res.skipped)
     issues.extend(
         LineIssue(str(f), int(line), str(reason))

@@ -167,6 +167,81 @@ def test_event_views(run_cli, fixtures: Path) -> None:
     assert r.exit_code == 2 and "the event views need --events PATH" in r.stderr
 
 
+def _two_runs(folder: Path) -> Path:
+    """Two runs: r1 completed at 12:06+02:00 (10:06 UTC) with a guardian of 1500 tokens
+    and a sage with none, r2 at 10:30Z: as text, r2's time sorts before r1's."""
+
+    def run(run_id: str, done: str, tokens: int) -> str:
+        ev = [
+            {"seq": 1, "parent": [], "type": "run.start", "data": {}},
+            {
+                "seq": 2,
+                "parent": [1],
+                "type": "agent.complete",
+                "data": {"archetype": "guardian", "tokens": tokens, "cost_usd": 0.004},
+            },
+            {
+                "seq": 3,
+                "parent": [2],
+                "type": "review.verdict",
+                "data": {"archetype": "guardian", "verdict": "approved", "findings": []},
+            },
+            {
+                "seq": 4,
+                "parent": [2],
+                "type": "review.verdict",
+                "data": {"archetype": "sage", "verdict": "approved", "findings": []},
+            },
+            {"seq": 5, "parent": [3, 4], "type": "run.complete", "data": {}, "ts": done},
+        ]
+        return "".join(
+            json.dumps({"ts": "2026-04-03T09:00:00Z", "run_id": run_id, **e}) + "\n" for e in ev
+        )
+
+    folder.mkdir()
+    (folder / "r1.jsonl").write_text(run("r1", "2026-04-03T12:06:00+02:00", 1500))
+    (folder / "r2.jsonl").write_text(run("r2", "2026-04-03T10:30:00Z", 2000))
+    return folder
+
+
+def test_event_views_type_what_they_share_with_the_history_as_it_does(
+    run_cli, tmp_path: Path
+) -> None:
+    # run_status.run_ts was the run.complete text (sorted as text: r2 first) and
+    # run_scores.tokens a double (1500.0), where history has TIMESTAMPTZ and BIGINT.
+    events = str(_two_runs(tmp_path / "ev"))
+    none = str(tmp_path / "no-history.jsonl")
+    r = run_cli(
+        "sql",
+        "SELECT s.run_id, s.run_ts, typeof(s.run_ts) AS t1, c.archetype, c.tokens, "
+        "typeof(c.tokens) AS t2 FROM run_status s JOIN run_scores c USING (run_id) "
+        "ORDER BY s.run_ts, c.archetype",
+        "--events",
+        events,
+        "--history",
+        none,
+        "--format",
+        "csv",
+    )
+    assert r.exit_code == 0, r.stderr
+    assert r.stdout == (
+        "run_id,run_ts,t1,archetype,tokens,t2\n"
+        "r1,2026-04-03T10:06:00+00:00,TIMESTAMP WITH TIME ZONE,guardian,1500,BIGINT\n"
+        "r1,2026-04-03T10:06:00+00:00,TIMESTAMP WITH TIME ZONE,sage,,BIGINT\n"
+        "r2,2026-04-03T10:30:00+00:00,TIMESTAMP WITH TIME ZONE,guardian,2000,BIGINT\n"
+        "r2,2026-04-03T10:30:00+00:00,TIMESTAMP WITH TIME ZONE,sage,,BIGINT\n"
+    )
+    # export writes the same tables: Parquet a reader takes as the history's types
+    out = tmp_path / "x.parquet"
+    r = run_cli("export", "--to", str(out), "--events", events, "--history", none)
+    assert r.exit_code == 0, r.stderr
+    scores = pq.read_table(tmp_path / "x.run_scores.parquet")
+    status = pq.read_table(tmp_path / "x.run_status.parquet")
+    assert str(scores.schema.field("tokens").type) == "int64"
+    assert str(status.schema.field("run_ts").type) == "timestamp[us, tz=UTC]"
+    assert sorted(scores.column("tokens").to_pylist(), key=str) == [1500, 2000, None, None]
+
+
 def test_schema_lists_views(run_cli, fixtures: Path) -> None:
     events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
     r = run_cli("sql", "--schema", "--history", HISTORY, "--format", "json")
