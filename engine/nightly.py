@@ -1411,13 +1411,16 @@ def _run_hook(
     rel_dir = f"{pack}/{root.label}"
     out_dir = os.path.join(tmp, pack, root.label)
     os.makedirs(out_dir, exist_ok=True)
-    pr = PackResult(hook.pack, root.given, root.label, list(inputs.paths))
+    # Its other input files too (pipeline's plans, plugin's judge, mc and matchups): they
+    # change the scores, and the run log listed only the task files or skills folder.
+    every = [*inputs.paths, *(q for qs in inputs.extra.values() for q in qs)]
+    pr = PackResult(hook.pack, root.given, root.label, every)
     # Taken by the job as nothing yet (a summary of no pipelines, a report of no episodes),
     # an empty file showed only in the list of inputs, where an empty run log is listed.
     # Stat'ed before the pack reads them, as the run logs are before extract. Its other
     # input files too (pipeline's plans): `pipeline --plans` says an empty one as it says
     # an empty task file, and the run log listed only the latter.
-    for p in [*inputs.paths, *(q for qs in inputs.extra.values() for q in qs)]:
+    for p in every:
         with contextlib.suppress(OSError):  # gone since found: the pack's reader says so
             st = os.stat(p)
             if stat.S_ISREG(st.st_mode) and (st.st_size == 0 or sources.blank_only(p)):

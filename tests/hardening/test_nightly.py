@@ -1256,3 +1256,45 @@ def test_an_empty_plans_file_is_listed_as_an_empty_task_file_is(
         "- proj/.archeflow/plans/p.jsonl: empty file\n"
         "- proj/.archeflow/plans/q.jsonl: empty file\n\n"
     ) in md
+
+
+def test_a_pack_s_inputs_in_the_run_log_include_its_plans_and_judge_files(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """The plans (pipeline) and the judge, Monte Carlo and matchup files (plugin) change the
+    scores, yet a pack's inputs listed its task files and skills folder only: the run log
+    did not say they had been read."""
+    base = tmp_path / "proj" / ".archeflow"
+    (base / "tasks").mkdir(parents=True)
+    (base / "plans").mkdir()
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", base / "tasks" / "tasks.jsonl")
+    shutil.copy(fixtures / "pipeline" / "plans.jsonl", base / "plans" / "plans.jsonl")
+    skills = base / "plugin-eval" / "skills"
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", skills / "async-python-patterns")
+    scores = {
+        "triggering_accuracy": 0.8,
+        "orchestration_fitness": 0.7,
+        "output_quality": 0.75,
+        "scope_calibration": 0.6,
+    }
+    judge = {"skill": "async-python-patterns", "judge": "j1", "scores": scores}
+    (base / "plugin-eval" / "judge.jsonl").write_text(json.dumps(judge) + "\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr  # tasks.jsonl:22 has no task id, as ever
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert [(p["pack"], p["inputs"]) for p in log["packs"]] == [
+        ("pipeline", ["proj/.archeflow/tasks/tasks.jsonl", "proj/.archeflow/plans/plans.jsonl"]),
+        (
+            "plugin",
+            ["proj/.archeflow/plugin-eval/skills", "proj/.archeflow/plugin-eval/judge.jsonl"],
+        ),
+    ]
+    md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        "### pipeline: proj\n\n"
+        "Inputs: proj/.archeflow/tasks/tasks.jsonl, proj/.archeflow/plans/plans.jsonl. "
+        "4 pipeline(s) scored, 1 not terminal\n\n"
+        "### plugin: proj\n\n"
+        "Inputs: proj/.archeflow/plugin-eval/skills, proj/.archeflow/plugin-eval/judge.jsonl. "
+        "1 skill(s) scored\n\n"
+    ) in md
