@@ -1163,6 +1163,16 @@ def run_sql(
         hints = ["views: " + ", ".join(views)]
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
             hints.append("the event views need --events PATH")
+        # Registered only when the pipeline history exists: a mistyped or default
+        # --pipelines that is not there left them out without a word why.
+        from runscore.engine.packs import pipeline  # local: the error path alone needs it
+
+        gone = [p for p in pipelines if not os.path.lexists(p)]
+        if gone and any(f'"{n}"' in msg or f" {n} " in msg for n in pipeline.HISTORY_VIEWS):
+            hints.append(
+                "the pipeline views need a pipeline history: "
+                f"none at {quote_path(gone[0])} (--pipelines FILE)"
+            )
         raise UsageError(f"query failed: {msg} ({'; '.join(hints)})") from None
     except duckdb.Error as e:
         if interrupted(e) or isinstance(e, duckdb.OutOfMemoryException):

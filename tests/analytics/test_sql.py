@@ -816,6 +816,13 @@ _VIEWS = "views: history, history_current, archetype_runs, archetype_aggregates,
             "query failed: Catalog Error: Table with name verdicts does not exist! "
             f"({_VIEWS}; the event views need --events PATH)",
         ),
+        # the default --pipelines is not there: the views were missing without a word why
+        (
+            "SELECT count(*) FROM pipeline_history_current",
+            "query failed: Catalog Error: Table with name pipeline_history_current does not "
+            f"exist! ({_VIEWS}; the pipeline views need a pipeline history: none at "
+            ".archeflow/memory/pipelines.jsonl (--pipelines FILE))",
+        ),
         # a function's suggestion is DuckDB's to make
         (
             "SELECT avgg(runs) FROM report",
