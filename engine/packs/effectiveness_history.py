@@ -1086,6 +1086,25 @@ def _event_paths(events: sources.Paths | None) -> list[str] | None:
     return None if events is None else sources.input_paths(events, "events")
 
 
+#: The views of `sql` that hold one scoring version's lines (--sql-version's).
+_ONE_VERSION_VIEWS = ("archetype_runs", "archetype_aggregates", "report")
+
+
+def _one_version_notes(load: HistoryLoad, version: str) -> list[str]:
+    """What `report` says of the versions it leaves out, said of `sql`'s one-version views:
+    a query of them was answered from one version's lines without a word of the others."""
+    notes = _version_notes(load, [version], side_by_side=False, others_note=False)
+    others = other_versions(load, [version])
+    if others:
+        notes.append(
+            f"{load.path} also holds {', '.join(others)} lines, not in "
+            f"{', '.join(_ONE_VERSION_VIEWS[:-1])} and {_ONE_VERSION_VIEWS[-1]} (they hold "
+            f"{scoring_version_of(version)}'s; history and history_current hold every "
+            "version's): use --sql-version VERSION"
+        )
+    return notes
+
+
 def _gather(
     history: str | os.PathLike[str],
     events: sources.Paths | None,
@@ -1116,6 +1135,8 @@ def _gather(
     issues = list(load.issues)
     # A mistyped --history would otherwise answer every query with no rows, silently.
     notes = _notes_for(load) if load.exists else [f"no history at {history}: its views are empty"]
+    if query is not None and views_read(query, _ONE_VERSION_VIEWS):
+        notes += _one_version_notes(load, v)
     names = list(HISTORY_VIEWS)
     if events:
         found, left_out = _build_events(con, events, os.fspath(history), pipelines)

@@ -488,3 +488,38 @@ def test_team_members_match_history_archetypes_in_any_case(
         "  sage:        0.50 (optimize)          — unknown, cost unknown\n"
         "   Trickster : 0.20 (consider_removing) — unknown, cost unknown\n"
     )
+
+
+def test_sql_says_which_version_its_one_version_views_hold(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # archetype_runs, archetype_aggregates and report hold one scoring version's lines, as
+    # `report` does, but `sql` said nothing of the others (nor of a --sql-version with no
+    # lines): a `SELECT ... FROM report` read as the whole history's.
+    hist = str(
+        write_history(
+            make_series("sage", [0.5], version=None) + make_series("sage", [0.6]), "h.jsonl"
+        )
+    )
+    r = run_cli("sql", "SELECT archetype, runs FROM report", "--history", hist, "--format", "csv")
+    assert (r.exit_code, r.stdout) == (0, "archetype,runs\nsage,1\n")
+    assert r.stderr == (
+        f"{hist} also holds archeflow-legacy lines, not in archetype_runs, "
+        "archetype_aggregates and report (they hold effectiveness/v1's; history and "
+        "history_current hold every version's): use --sql-version VERSION\n"
+    )
+    only = str(write_history(make_series("sage", [0.6]), "only.jsonl"))
+    r = run_cli(
+        "sql", "SELECT count(*) AS n FROM archetype_runs", "--history", only,
+        "--sql-version", "archeflow-legacy", "--format", "csv",
+    )  # fmt: skip
+    assert (r.exit_code, r.stdout) == (0, "n\n0\n")
+    assert r.stderr == (
+        "no history lines of scoring version archeflow-legacy\n"
+        f"{only} also holds effectiveness/v1 lines, not in archetype_runs, "
+        "archetype_aggregates and report (they hold archeflow-legacy's; history and "
+        "history_current hold every version's): use --sql-version VERSION\n"
+    )
+    # a query of the views that hold every version's lines says nothing of them
+    r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", hist, "--format", "csv")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "n\n2\n", "")
