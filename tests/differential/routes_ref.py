@@ -645,7 +645,24 @@ def compare(
         n_pairs >= min_pairs and p_lo is not None and p_hi is not None and r6(p_hi - p_lo) <= max_w
     )
 
-    source = "paired" if paired_ok else "historical" if hist_ok else None
+    # The evidence behind the comparison: every historical episode of either route in a
+    # compared stratum, and the paired picks (spec-silent: runscore's evidence set).
+    hist_ev = [e for s in strata for e in cc[s] + ci[s]]
+    pair_ev = [pc[p] for p in shared] + [pi[p] for p in shared]
+
+    # §4 insufficient "… or stale"; §5 evidence_drift "or the model/harness changed since".
+    # spec-silent: paired evidence outranks the historical strata, but not once it is stale or
+    # misses the current harness while sufficient historical strata are neither.
+    def current(es: Sequence[Ep]) -> bool:
+        dated = [e.at for e in es if e.at is not None]
+        return bool(
+            dated
+            and not stale_of(max(dated))
+            and (current_harness is None or any(e.harness == current_harness for e in es))
+        )
+
+    paired_decides = paired_ok and (current(pair_ev) or not (hist_ok and current(hist_ev)))
+    source = "paired" if paired_decides else "historical" if hist_ok else None
     lo = hi = None
     if source == "paired":
         lo, hi = p_lo, p_hi
@@ -670,10 +687,6 @@ def compare(
         "inconclusive": "observed",
     }.get(conclusion, "verified" if source == "paired" else "correlated")
 
-    # The evidence behind the comparison: every historical episode of either route in a
-    # compared stratum, and the paired picks (spec-silent: runscore's evidence set).
-    hist_ev = [e for s in strata for e in cc[s] + ci[s]]
-    pair_ev = [pc[p] for p in shared] + [pi[p] for p in shared]
     # §5 evidence_drift "the newest supporting evidence": that of the part that decides
     # (spec-silent which when none decides: all of it).
     deciding = (

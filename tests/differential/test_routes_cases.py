@@ -409,6 +409,52 @@ def stale_evidence_is_drift(b: B) -> Check:
 
 
 @case()
+def stale_paired_does_not_outrank_current_historical(b: B) -> Check:
+    # §4 insufficient "… or stale": paired fixtures 200 days old do not decide against matched
+    # historical strata that are sufficient and current (§3 paired evidence outranks them only
+    # while it has not drifted); the finding stands at the strata's grade, not as drift.
+    for i in range(60):
+        pid = f"{b.act}-pair{i}"
+        b.ep(SONNET, True, kind="paired", pair=pid, days=-200)
+        b.ep(HAIKU, True, kind="paired", pair=pid, days=-200)
+    b.cell(SONNET, 200, 190, days=-5)
+    b.cell(HAIKU, 150, 143, days=-5)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        c = comp(got, b.act, HAIKU)
+        assert (c["paired"]["pairs"], c["paired"]["sufficient"]) == (60, True)
+        assert c["evidence_source"] == "historical"
+        assert (c["grade"], c["finding_type"]) == ("correlated", "cheaper_equivalent")
+        assert c["freshness"]["stale"] is False
+        assert c["reasons"][0] == (
+            "paired evidence set aside: its newest fixture 2025-10-13 is 200 days old "
+            "(freshness_days 30); the historical strata are sufficient and current, and decide "
+            "the verdict"
+        )
+
+    return check
+
+
+@case()
+def stale_paired_still_decides_without_current_historical(b: B) -> Check:
+    # With too few historical episodes to decide, the stale paired evidence decides: its
+    # finding is evidence_drift at the paired grade (§6 "keeps the grade its evidence had").
+    for i in range(150):
+        pid = f"{b.act}-pair{i}"
+        b.ep(SONNET, True, kind="paired", pair=pid, days=-200)
+        b.ep(HAIKU, True, kind="paired", pair=pid, days=-200)
+    b.cell(SONNET, 200, 190, days=-5)
+    b.cell(HAIKU, 20, 19, days=-5)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        c = comp(got, b.act, HAIKU)
+        assert c["evidence_source"] == "paired"
+        assert (c["evidence_grade"], c["finding_type"]) == ("verified", "evidence_drift")
+
+    return check
+
+
+@case()
 def evidence_after_the_clock_is_fresh(b: B) -> Check:
     # §6 Clock "Freshness is measured against --as-of (… default: the current UTC date at
     # 00:00 …)": evidence dated after the clock is not "older than freshness_days" (§5) —

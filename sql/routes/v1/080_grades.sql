@@ -15,7 +15,8 @@
 --   evidence_source ('paired' when pairs >= min_pairs and its CI is narrow enough, else
 --   'historical' when both routes have >= min_labelled_per_route labelled episodes in compared
 --   strata, the CI width <= max_ci_width and both overlaps >= min_stratum_overlap; paired
---   outranks historical), conclusion ('candidate_better' lower bound > 0, 'incumbent_better'
+--   outranks historical, unless the paired evidence is stale or misses the current harness
+--   while the historical is sufficient and neither: paired_decides), conclusion ('candidate_better' lower bound > 0, 'incumbent_better'
 --   upper bound < 0, 'non_inferior' lower bound >= -tolerance, 'inconclusive'),
 --   evidence_grade (verified | correlated for a definite conclusion from paired | historical
 --   evidence, observed when inconclusive, insufficient without sufficient evidence),
@@ -117,19 +118,40 @@ s2 AS (
             AND re_inc_reported >= min_labelled_per_route AS re_sufficient
     FROM s
 ),
+cur AS (
+    -- Each part's evidence is current when it is not stale (§4 counts stale evidence as
+    -- insufficient) and covers the harness the activity now runs on (§5).
+    SELECT *,
+        (newest_paired_evidence IS NOT NULL
+         AND routes_cmp((epoch(as_of) - epoch(newest_paired_evidence)) / 86400.0) <= freshness_days
+         AND (current_harness IS NULL OR current_harness_in_paired)) AS paired_current,
+        (newest_historical_evidence IS NOT NULL
+         AND routes_cmp((epoch(as_of) - epoch(newest_historical_evidence)) / 86400.0) <= freshness_days
+         AND (current_harness IS NULL OR current_harness_in_historical)) AS hist_current
+    FROM s2
+),
+dec AS (
+    -- Paired evidence outranks the historical strata, but not once it has drifted while
+    -- sufficient historical strata are current: old fixtures withheld, as evidence_drift, a
+    -- finding that this month's matched strata support on their own.
+    SELECT *,
+        paired_sufficient AND (paired_current OR NOT (hist_sufficient AND hist_current))
+            AS paired_decides
+    FROM cur
+),
 g AS (
     SELECT *,
         -- Freshness is that of the evidence that decides (§5 "the newest supporting
         -- evidence"): paired evidence is not made fresh by a few recent historical
         -- episodes too few to count (a 273-day-old paired comparison read as fresh).
-        CASE WHEN paired_sufficient THEN newest_paired_evidence
+        CASE WHEN paired_decides THEN newest_paired_evidence
              WHEN hist_sufficient THEN newest_historical_evidence
              ELSE newest_any_evidence END AS newest_evidence,
         -- and "the harness changed since" (§5) asks the same evidence
-        CASE WHEN paired_sufficient THEN current_harness_in_paired
+        CASE WHEN paired_decides THEN current_harness_in_paired
              WHEN hist_sufficient THEN current_harness_in_historical
              ELSE current_harness_in_any_evidence END AS current_harness_in_evidence
-    FROM s2
+    FROM dec
 ),
 aged AS (
     SELECT *,
@@ -144,13 +166,13 @@ aged AS (
 ),
 v AS (
     SELECT *,
-        CASE WHEN paired_sufficient THEN 'paired' WHEN hist_sufficient THEN 'historical' END
+        CASE WHEN paired_decides THEN 'paired' WHEN hist_sufficient THEN 'historical' END
             AS evidence_source,
-        CASE WHEN paired_sufficient THEN paired_effect
+        CASE WHEN paired_decides THEN paired_effect
              WHEN hist_sufficient THEN hist_effect END AS effect,
-        CASE WHEN paired_sufficient THEN paired_ci_low
+        CASE WHEN paired_decides THEN paired_ci_low
              WHEN hist_sufficient THEN hist_ci_low END AS ci_low,
-        CASE WHEN paired_sufficient THEN paired_ci_high
+        CASE WHEN paired_decides THEN paired_ci_high
              WHEN hist_sufficient THEN hist_ci_high END AS ci_high,
         (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale,
         (current_harness IS NOT NULL AND NOT current_harness_in_evidence) AS harness_drift,
@@ -251,8 +273,20 @@ SELECT w.*,
         CASE WHEN pairs >= min_pairs AND routes_cmp(paired_ci_width) > max_ci_width
              THEN 'paired 95% CI width ' || routes_num_vs(paired_ci_width, max_ci_width, 3)
                   || ' exceeds max_ci_width ' || routes_num_vs(max_ci_width, paired_ci_width, 3) END,
-        CASE WHEN paired_sufficient AND hist_sufficient
+        CASE WHEN paired_decides AND hist_sufficient
              THEN 'paired evidence outranks the historical strata and decides the verdict' END,
+        CASE WHEN paired_sufficient AND NOT paired_decides
+             THEN 'paired evidence set aside: '
+                  || CASE WHEN newest_paired_evidence IS NULL THEN 'its fixtures carry no timestamp'
+                          WHEN routes_cmp((epoch(as_of) - epoch(newest_paired_evidence)) / 86400.0)
+                               > freshness_days
+                          THEN 'its newest fixture ' || strftime(newest_paired_evidence, '%Y-%m-%d')
+                               || ' is ' || routes_num_vs((epoch(as_of) - epoch(newest_paired_evidence))
+                                  / 86400.0, freshness_days, 0)
+                               || ' days old (freshness_days ' || freshness_days || ')'
+                          ELSE 'it does not cover harness ' || current_harness
+                               || ', which the activity now runs on' END
+                  || '; the historical strata are sufficient and current, and decide the verdict' END,
         CASE conclusion
             WHEN 'non_inferior' THEN 'non-inferior: lower bound ' || routes_signed_vs(ci_low, -tolerance)
                 || ' ≥ -tolerance ' || '-' || routes_num_vs(tolerance, -ci_low, 3)
