@@ -7,6 +7,7 @@ cascade's headline names the reason it is insufficient (§5: the why matches the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -515,3 +516,40 @@ def test_no_escalation_tax_where_first_attempts_alone_save_nothing(
         "no escalation tax claimed"
     ]
     assert rep["findings"] == []
+
+
+def test_escalation_tax_with_no_first_attempt_success_names_no_unknown(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # Every one of 40 cheap-first haiku operations ($0.01) escalated to opus ($0.10, all
+    # accepted): $0.11 per accepted operation against opus's $0.10 directly, every cost known.
+    # The headline said "escalations and retries add unknown per accepted operation" and the
+    # why "first-attempt successes alone unknown, escalation tax unknown": with no first-attempt
+    # success there is no first-attempt cost to subtract, not an unknown one.
+    g = gen()
+    g.cell(OPUS, 100, 100)
+    g.cascade(40, cheap=HAIKU, premium=OPUS, direct_ok=0, escalate=40, premium_ok=40)
+    path = str(g.write(tmp_path / "all-escalate.jsonl"))
+    res = run_cli("routes", "report", "--format", "json", "--as-of", AS_OF, path)
+    assert res.exit_code == 0, res.stderr
+    (f,) = json.loads(res.stdout)["findings"]
+    assert (f["type"], f["grade"], f["cost"]["basis"]) == (
+        "escalation_tax",
+        "proven",
+        "api_equivalent",
+    )
+    assert f["headline"] == (
+        "Cheap-first claude-haiku-4 → claude-opus-4 on documentation does not pay: no operation "
+        "was accepted on its first claude-haiku-4 attempt (every accepted one also paid for an "
+        "escalation), so it costs $0.1100 against $0.1000 for claude-opus-4 directly (net "
+        "-$0.0100, api_equivalent) (40 prospective operations, 40 accepted)."
+    )
+    res = run_cli("routes", "report", "--format", "markdown", "--as-of", AS_OF, path)
+    assert res.exit_code == 0, res.stderr
+    assert "unknown" not in res.stdout.split("## Findings")[1].split("## Comparisons")[0]
+    assert (
+        "- Cost per accepted operation (api_equivalent): cascade $0.1100 (no operation accepted "
+        "on its first attempt: every accepted one paid for an escalation); claude-opus-4 "
+        "directly $0.1000 over its 100 accepted outcomes on this activity; net saving "
+        "-$0.0100.\n"
+    ) in res.stdout

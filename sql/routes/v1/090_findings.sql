@@ -295,8 +295,14 @@ casc_f AS (
                 || ops_text || '.'
             ELSE
                 'Cheap-first ' || entry_model || ' → ' || target_model || ' on ' || activity
-                || ' does not pay: escalations and retries add ' || routes_usd(escalation_tax_per_accepted)
-                || ' per accepted operation, so it costs ' || routes_usd(cascade_cost_per_accepted)
+                || ' does not pay: '
+                -- No operation accepted first time: the tax is the whole cascade, not unknown.
+                || CASE WHEN escalation_tax_per_accepted IS NULL
+                        THEN 'no operation was accepted on its first ' || entry_model
+                             || ' attempt (every accepted one also paid for an escalation)'
+                        ELSE 'escalations and retries add ' || routes_usd(escalation_tax_per_accepted)
+                             || ' per accepted operation' END
+                || ', so it costs ' || routes_usd(cascade_cost_per_accepted)
                 || ' against ' || routes_usd(baseline_cost_per_accepted) || ' for ' || target_model
                 || ' directly (net ' || routes_usd(net_saving_per_accepted) || ', ' || cost_basis || ')'
                 || ops_text || '.'
@@ -371,9 +377,14 @@ casc_f AS (
                         ELSE '' END || '.',
             CASE WHEN net_saving_per_accepted IS NOT NULL THEN
                 'Cost per accepted operation (' || cost_basis || '): cascade '
-                || routes_usd(cascade_cost_per_accepted) || ' (first-attempt successes alone '
-                || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
-                || routes_usd(escalation_tax_per_accepted) || '); ' || target_model || ' directly '
+                || routes_usd(cascade_cost_per_accepted)
+                || CASE WHEN cheap_only_cost_per_accepted IS NULL
+                        THEN ' (no operation accepted on its first attempt: every accepted one '
+                             || 'paid for an escalation)'
+                        ELSE ' (first-attempt successes alone '
+                             || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
+                             || routes_usd(escalation_tax_per_accepted) || ')' END
+                || '; ' || target_model || ' directly '
                 || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_accepted
                 || ' accepted outcomes on this activity; net saving '
                 || routes_usd(net_saving_per_accepted) || '.'
