@@ -174,3 +174,45 @@ def test_an_observed_cost_with_no_cost_basis_is_an_observed_cost(
         "api": ("unknown", None),
         "both": ("unknown", None),
     }
+
+
+def test_a_route_that_differs_only_by_provider_gets_no_route_command(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # claude-sonnet-4 through bedrock (150 episodes, $0.01) is equivalent to, and cheaper than,
+    # claude-sonnet-4 through anthropic (200, $0.03), both on claude-code. The finding was
+    # actionable with `ak host pick --route 'documentation:claude-code:claude-sonnet-4'` —
+    # the incumbent's own route, as the command names no provider — and read "claude-sonnet-4
+    # is associated with a success rate within 0.050 of claude-sonnet-4".
+    g = gen()
+    g.cell(SONNET, 200, 180)
+    g.cell(SONNET, 150, 138, cost=0.01, host="claude-code")
+    for ep in g.episodes[200:]:
+        ep["execution"]["inferenceProvider"] = "bedrock"
+    path = str(g.write(tmp_path / "providers.jsonl"))
+    res = run_cli("routes", "report", "--format", "json", "--as-of", AS_OF, path)
+    assert res.exit_code == 0, res.stderr
+    (f,) = json.loads(res.stdout)["findings"]
+    assert (f["type"], f["grade"], f["actionable"], f["command"]) == (
+        "cheaper_equivalent", "correlated", False, None,
+    )  # fmt: skip
+    assert f["headline"] == (
+        "claude-sonnet-4 via claude-code/bedrock is associated with a success rate within 0.050 "
+        "of claude-sonnet-4 via claude-code/anthropic in matched historical documentation strata "
+        "(difference +0.020, 95% CI [-0.045, +0.080]), at lower cost per accepted outcome."
+    )
+    assert (
+        "No route command: the routes differ only by inference provider (bedrock vs anthropic), "
+        "which ak host pick --route '<activity>:<host>:<model>' does not name."
+    ) in f["why"]
+    res = run_cli("routes", "report", "--format", "markdown", "--as-of", AS_OF, path)
+    assert res.exit_code == 0, res.stderr
+    assert (
+        "#### documentation: claude-sonnet-4 via claude-code/bedrock vs claude-sonnet-4 via "
+        "claude-code/anthropic — grade correlated\n"
+    ) in res.stdout
+    assert "Route command:" not in res.stdout
+    assert (
+        "| documentation | claude-sonnet-4 via claude-code/anthropic | claude-sonnet-4 via "
+        "claude-code/bedrock | 1 |"
+    ) in res.stdout

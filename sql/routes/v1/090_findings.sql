@@ -51,8 +51,22 @@ CREATE OR REPLACE TEMP TABLE routes_findings AS
 WITH comp AS (
     SELECT c.*,
         rc.harness_scope AS cand_scope, ri.harness_scope AS inc_scope,
-        CASE WHEN c.cheaper_route = 'candidate' THEN c.inc_model ELSE c.cand_model END AS pricier_model,
-        CASE WHEN c.cheaper_route = 'candidate' THEN c.cand_model ELSE c.inc_model END AS cheaper_model,
+        -- Two routes of one model (on two hosts or providers) are told apart by their route:
+        -- "claude-sonnet-4 ... within 0.050 of claude-sonnet-4" said nothing.
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN c.cand_label ELSE c.cand_model END
+            AS cand_name,
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN c.inc_label ELSE c.inc_model END
+            AS inc_name,
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN
+                  CASE WHEN c.cheaper_route = 'candidate' THEN c.inc_label ELSE c.cand_label END
+             WHEN c.cheaper_route = 'candidate' THEN c.inc_model ELSE c.cand_model END AS pricier_model,
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN
+                  CASE WHEN c.cheaper_route = 'candidate' THEN c.cand_label ELSE c.inc_label END
+             WHEN c.cheaper_route = 'candidate' THEN c.cand_model ELSE c.inc_model END AS cheaper_model,
+        -- The route command names host and model only: a candidate that differs from the
+        -- incumbent by its inference provider alone has no command that picks it.
+        (c.cand_host IS DISTINCT FROM c.inc_host OR c.cand_model IS DISTINCT FROM c.inc_model)
+            AS commandable,
         CASE WHEN c.cheaper_route = 'candidate' THEN -1 ELSE 1 END AS pricier_sign,
         CASE WHEN c.cost_basis NOT IN ('unknown', 'mixed')
              THEN c.inc_cost_per_accepted - c.cand_cost_per_accepted END AS net_saving,
@@ -77,8 +91,8 @@ comp_f AS (
         CASE WHEN finding_type = 'evidence_drift' THEN would_be_type END AS drift_of,
         CASE
             WHEN finding_type = 'evidence_drift' THEN
-                'No recommendation until re-measured: the evidence that ' || cand_model || ' vs '
-                || inc_model || ' on ' || activity || ' supported ' || would_be_type || ' ('
+                'No recommendation until re-measured: the evidence that ' || cand_name || ' vs '
+                || inc_name || ' on ' || activity || ' supported ' || would_be_type || ' ('
                 || evidence_grade || ') is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
@@ -87,13 +101,13 @@ comp_f AS (
                         ELSE 'the activity now runs on harness ' || current_harness
                              || ', which the evidence does not cover' END || '.'
             WHEN finding_type = 'cheaper_equivalent' AND grade = 'verified' THEN
-                cand_model || ' matched the incumbent within tolerance (' || printf('%.3f', tolerance)
+                cand_name || ' matched the incumbent within tolerance (' || printf('%.3f', tolerance)
                 || ')' || where_text || effect_text || ', at lower '
                 || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
                                    ELSE 'model tier (No $ claimed).' END
             WHEN finding_type = 'cheaper_equivalent' THEN
-                cand_model || ' is associated with a success rate within ' || printf('%.3f', tolerance)
-                || ' of ' || inc_model || where_text || effect_text || ', at lower '
+                cand_name || ' is associated with a success rate within ' || printf('%.3f', tolerance)
+                || ' of ' || inc_name || where_text || effect_text || ', at lower '
                 || CASE cheaper_by WHEN 'cost' THEN 'cost per accepted outcome.'
                                    ELSE 'model tier (No $ claimed).' END
             WHEN finding_type = 'premium_justified' AND premium_by = 'success_rate' THEN
@@ -116,9 +130,11 @@ comp_f AS (
         END AS headline,
         (finding_type = 'cheaper_equivalent'
          OR (finding_type = 'premium_justified' AND cheaper_route = 'incumbent'))
+            AND commandable
             AND routes_command(activity, cand_host, cand_model) IS NOT NULL AS actionable,
-        CASE WHEN finding_type = 'cheaper_equivalent'
-                  OR (finding_type = 'premium_justified' AND cheaper_route = 'incumbent')
+        CASE WHEN (finding_type = 'cheaper_equivalent'
+                   OR (finding_type = 'premium_justified' AND cheaper_route = 'incumbent'))
+                  AND commandable
              THEN routes_command(activity, cand_host, cand_model) END AS command,
         inc_host AS incumbent__host, inc_provider AS incumbent__provider,
         inc_model AS incumbent__model, inc_label AS incumbent__route,
@@ -222,7 +238,11 @@ comp_f AS (
                         ELSE '' END || '.',
             'Newest evidence: ' || coalesce(routes_iso(newest_evidence), 'unknown')
                 || '; evidence harnesses: ' || coalesce(array_to_string(harnesses, ', '), 'unknown')
-                || '; current harness: ' || coalesce(current_harness, 'unknown') || '.'
+                || '; current harness: ' || coalesce(current_harness, 'unknown') || '.',
+            CASE WHEN NOT commandable AND finding_type <> 'evidence_drift'
+                 THEN 'No route command: the routes differ only by inference provider ('
+                      || coalesce(cand_provider, 'unknown') || ' vs ' || coalesce(inc_provider, 'unknown')
+                      || '), which ak host pick --route ''<activity>:<host>:<model>'' does not name.' END
         ] || reasons, lambda x: x IS NOT NULL) AS why,
         episode_ids,
         cand_key AS sort_candidate, inc_key AS sort_incumbent
