@@ -18,6 +18,7 @@ from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.cli.render import render, usd
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
 
 _HISTORY_HELP = (
@@ -63,8 +64,26 @@ def report_version_option(f: F) -> F:
     return click.option("--sql-version", "version", default=None, help=_REPORT_VERSION_HELP)(f)
 
 
+class Window(click.types.IntParamType):
+    """Runs averaged per archetype, 1 to ``eh.MAX_WINDOW``: refused at parse time in one
+    wording for every value it cannot take. ``IntRange(min=1)`` said 0 in click's words
+    (``0 is not in the range x>=1``), ``abc`` in others, and 10**20 in the engine's,
+    once the history had been read."""
+
+    name = "runs"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        try:
+            runs = int(value)
+        except (TypeError, ValueError):
+            runs = 0
+        if isinstance(value, bool) or not 1 <= runs <= eh.MAX_WINDOW:
+            self.fail(f"{quote(value)} is not {eh.window_range()}", param, ctx)
+        return runs
+
+
 def window_option(f: F) -> F:
-    return click.option("--window", type=click.IntRange(min=1), default=None, help=_WINDOW_HELP)(f)
+    return click.option("--window", type=Window(), default=None, help=_WINDOW_HELP)(f)
 
 
 _RAW_HELP = "Output format (json/csv: raw, unrounded numbers and action codes)."

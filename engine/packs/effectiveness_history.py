@@ -527,15 +527,19 @@ def _stage(
 
 
 #: The largest --window DuckDB takes (arg_max's n must be below 1,000,000).
-_MAX_WINDOW = 999_999
+MAX_WINDOW = 999_999
+
+
+def window_range() -> str:
+    """What a window may be, as every message that refuses one says it (the CLI's at
+    parse time, the API's here): one wording for 0 and for 10**20 alike."""
+    return f"a whole number of runs from 1 to {MAX_WINDOW}"
 
 
 def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
-    if window is not None and window < 1:
-        raise UsageError("--window must be at least 1")
-    if window is not None and window > _MAX_WINDOW:
-        # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
-        raise UsageError(f"--window must be between 1 and {_MAX_WINDOW} runs")
+    # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
+    if window is not None and not 1 <= window <= MAX_WINDOW:
+        raise UsageError(f"--window must be {window_range()}, not {quote(window)}")
     return {"scoring_version": scoring_version_of(version), "window": window, **extra}
 
 

@@ -134,15 +134,31 @@ def test_a_window_too_large_is_refused_not_read_as_ten(write_history, make_serie
     (big,) = _report(write_history, make_series, cases, window=999_999)
     assert (big["runs_in_window"], big["window_runs"]) == (12, 999_999)
     assert big["avg_composite"] == pytest.approx((0.5 + 6.3) / 12)
-    for window in (1_000_000, 2**31):
-        with pytest.raises(UsageError, match="^--window must be between 1 and 999999 runs$"):
+    for window in (0, 1_000_000, 2**31):
+        with pytest.raises(UsageError) as e:
             _report(write_history, make_series, cases, window=window)
-    hist = write_history(make_series("case-00", cases[0][0]))
-    r = run_cli("report", "--history", str(hist), "--window", str(10**20))
-    assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr == (
-        "error: --window must be between 1 and 999999 runs (see 'cli report --help')\n"
-    )
+        assert str(e.value) == (
+            f"--window must be a whole number of runs from 1 to 999999, not {window}"
+        )
+
+
+@pytest.mark.parametrize("command", [["report"], ["recommend", "team.yaml"], ["summary"]])
+def test_every_window_out_of_range_is_said_in_one_message_naming_the_range(
+    write_history, make_series, run_cli, command
+):
+    # 0 and -1 were click's "0 is not in the range x>=1.", 10**20 the engine's "--window
+    # must be between 1 and 999999 runs" (once the history had been read), "abc" click's
+    # "'abc' is not a valid integer range.": three wordings, one of them without the top.
+    hist = write_history(make_series("case-00", [0.5] * 3))
+    for bad in ("0", "-1", "1000000", str(10**20), "abc", "1.5", ""):
+        r = run_cli(*command, "--history", str(hist), "--window", bad)
+        assert (r.exit_code, r.stdout) == (2, ""), bad
+        assert r.stderr == (
+            f"error: Invalid value for '--window': \"{bad}\" is not a whole number of runs "
+            f"from 1 to 999999 (see 'cli {command[0]} --help')\n"
+        ), bad
+    if command == ["report"]:  # the top of the range is taken
+        assert run_cli("report", "--history", str(hist), "--window", "999999").exit_code == 0
 
 
 RECOMMEND = [
