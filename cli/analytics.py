@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import refuse_empty, refuse_stdin_twice
+from runscore.cli.options import refuse_dash, refuse_empty, refuse_stdin_twice
 from runscore.cli.render import render, usd
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.quoting import quote
@@ -307,6 +307,7 @@ def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
     # found it empty.
     ctx = click.get_current_context()
     refuse_empty(ctx, "target", kind="file")
+    refuse_dash(ctx, "target", "export writes files (FILE.parquet or FILE.duckdb)")
     refuse_empty(ctx, "events")
     refuse_stdin_twice(ctx, "events")
     res = eh.export(target, history_path, list(events) or None)

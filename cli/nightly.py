@@ -18,7 +18,13 @@ import click
 from runscore.cli import output
 from runscore.cli.analytics import F, recommend_markdown, report_markdown
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import SECONDS, lock_timeout_option, refuse_empty, refuse_without
+from runscore.cli.options import (
+    SECONDS,
+    lock_timeout_option,
+    refuse_dash,
+    refuse_empty,
+    refuse_without,
+)
 from runscore.cli.render import render
 from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
@@ -238,6 +244,9 @@ def nightly_cmd(
     the lock (already running) for longer than --wait (a history another process keeps
     locked longer fails that project's step only: exit 1).
     """
+    refuse_dash(
+        click.get_current_context(), "out", "the day's reports are written to a folder", "folder"
+    )
     res = nightly.run_nightly(
         list(roots),
         out,
@@ -391,6 +400,7 @@ def repair_cmd(
     ctx = click.get_current_context()
     refuse_without(ctx, "lock_timeout", "in_place", "only --in-place takes the history's lock")
     refuse_empty(ctx, "out", kind="file")  # was taken for no --out: written to the default
+    refuse_dash(ctx, "out", "the repaired copy is written to a file")
     history_path = _history_path(history_arg, history_opt)
     res = history_tools.repair(
         history_path, out, in_place=in_place, force=force, lock_timeout=lock_timeout

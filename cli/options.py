@@ -121,3 +121,14 @@ def refuse_empty(ctx: click.Context, *names: str, kind: str = "file or folder") 
             raise click.UsageError(
                 f"{_shown(ctx, name)}: an empty path (an unset variable?); give a {kind}"
             )
+
+
+def refuse_dash(ctx: click.Context, name: str, writes: str, kind: str = "file") -> None:
+    """A usage error (exit 2) when the output of parameter ``name`` is ``-``, which a
+    command line reads as standard output (it is standard input among the inputs), before
+    anything is read or written: it was a file or folder named ``-`` in the current one,
+    made without a word. ``writes`` says what goes there instead; ``./-`` names one."""
+    if ctx.params.get(name) == "-":
+        raise click.UsageError(
+            f"{_shown(ctx, name)} -: {writes}, not to standard output (./- names a {kind} called -)"
+        )

@@ -74,7 +74,7 @@ other data, `runscore export` and use DuckDB directly.
     "out_path",
     type=click.Path(dir_okay=False),
     default=None,
-    help="Write the result to this file instead of stdout.",
+    help="Write the result to this file instead of stdout (- is stdout).",
 )
 @click.option(
     "--pipelines",
@@ -112,6 +112,14 @@ def sql_cmd(
         raise UsageError("give either a QUERY or --schema, not both")
     if not schema and not query:
         raise UsageError("missing QUERY (or use --schema to list the views)")
+    if out_path == "-":
+        # As a command line reads it: it was a file named "-" in the current folder.
+        if fmt == "parquet":
+            raise UsageError(
+                "--format parquet needs --output FILE.parquet: Parquet is binary, written "
+                "to a file, not to standard output (-)"
+            )
+        out_path = None
     if fmt == "parquet" and out_path is None:
         raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:

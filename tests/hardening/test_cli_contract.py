@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -826,3 +827,90 @@ def test_a_clash_of_arguments_is_said_before_any_file_is_read(
     args, command, message = ARGUMENTS_BEFORE_FILES[case]
     assert _one_usage_line(run_cli(*args), f"runscore {command}") == message
     assert sorted(p.name for p in tmp_path.iterdir()) == ["folder", "torn.jsonl"]
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
+def test_sql_output_dash_is_standard_output(run_cli: Any, tmp_path: Path, fmt: str) -> None:
+    # `--output -` wrote a file named "-" in the current folder (stdout empty, exit 0): `-`
+    # is standard input among the inputs, and standard output to a user here.
+    query = "SELECT 1 AS a, 'x' AS b"
+    res = run_cli("sql", query, "--history", "none.jsonl", "--format", fmt, "--output", "-")
+    plain = run_cli("sql", query, "--history", "none.jsonl", "--format", fmt)
+    assert (res.exit_code, res.stdout, res.stderr) == (0, plain.stdout, plain.stderr)
+    assert (
+        res.stdout
+        == {
+            "table": "a  b\n-  -\n1  x\n",
+            "markdown": "| a | b |\n|---|---|\n| 1 | x |\n",
+            "json": '[\n  {\n    "a": 1,\n    "b": "x"\n  }\n]\n',
+            "csv": "a,b\n1,x\n",
+        }[fmt]
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+    # a file named "-" is ./-, as among the inputs
+    assert run_cli("sql", query, "--history", "none.jsonl", "--output", "./-").stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["-"]
+
+
+#: Outputs that are a file or folder runscore writes (not data on stdout), given `-`:
+#: (args, the command whose help the error points to, the message).
+DASH_OUTPUTS: dict[str, tuple[list[str], str, str]] = {
+    "sql --format parquet --output -": (
+        ["sql", "SELECT 1", "--format", "parquet", "--output", "-"],
+        "sql",
+        "--format parquet needs --output FILE.parquet: Parquet is binary, written to a file, "
+        "not to standard output (-)",
+    ),
+    "export --to -": (
+        ["export", "--to", "-", "--history", "h.jsonl"],
+        "export",
+        "--to -: export writes files (FILE.parquet or FILE.duckdb), not to standard output "
+        "(./- names a file called -)",
+    ),
+    "history repair --out -": (
+        ["history", "repair", "h.jsonl", "--out", "-"],
+        "history repair",
+        "--out -: the repaired copy is written to a file, not to standard output (./- names "
+        "a file called -)",
+    ),
+    "pipeline --out -": (
+        ["pipeline", "TASKS", "--out", "-", "--no-history"],
+        "pipeline",
+        "--out -: the reports are written to a folder, not to standard output (./- names a "
+        "folder called -)",
+    ),
+    "plugin score --out -": (
+        ["plugin", "score", "SKILLS", "--out", "-", "--no-history"],
+        "plugin score",
+        "--out -: the report is written to a folder, not to standard output (./- names a "
+        "folder called -)",
+    ),
+    "nightly --out -": (
+        ["nightly", "--root", "ROOT", "--out", "-"],
+        "nightly",
+        "--out -: the day's reports are written to a folder, not to standard output (./- "
+        "names a folder called -)",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(DASH_OUTPUTS))
+def test_an_output_file_or_folder_given_dash_is_a_usage_error(
+    run_cli: Any, tmp_path: Path, case: str
+) -> None:
+    # Each wrote a file or folder named "-" in the current folder (history repair printed
+    # "-" as the path of its copy; pipeline said "wrote 10 report file(s) to -").
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    args, command, message = DASH_OUTPUTS[case]
+    paths = {
+        "TASKS": str(fixtures / "pipeline" / "tasks.jsonl"),
+        "SKILLS": str(fixtures / "plugin"),
+        "ROOT": "root",
+    }
+    history = fixtures.parent / "analytics" / "data" / "history.jsonl"
+    (tmp_path / "h.jsonl").write_bytes(history.read_bytes())
+    shutil.copytree(SAMPLE, tmp_path / "root" / ".archeflow" / "events")
+    res = run_cli(*[paths.get(a, a) for a in args])
+    assert _one_usage_line(res, f"runscore {command}") == message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "root"]
+    assert sorted(p.name for p in (tmp_path / "root" / ".archeflow").iterdir()) == ["events"]
