@@ -956,17 +956,26 @@ def _build_events(
     events: sources.Paths,
     history_path: str,
     pipelines: Sequence[str] = (),
+    require_readable: bool = False,
 ) -> tuple[list[LineIssue], list[str]]:
     """The extract stage's tables (events, verdicts, ...) for ``sql``/``export --events``,
     and the notes on what was left out. The history and the files beside it are not read
     as run logs, as ``extract`` does not read them: ``--events .archeflow`` found
     ``memory/effectiveness.jsonl`` and rejected each of its lines ("missing type"), exit 1
-    on a clean project. The pipeline history (beside it, or ``pipelines``) likewise."""
+    on a clean project. The pipeline history (beside it, or ``pipelines``) likewise.
+
+    A file that holds no line (empty, blank lines only) is said as ``extract`` says it
+    (``FILE: empty (no events)``, a note); it was said nowhere. With ``require_readable``
+    (a query that reads the event views) input of which no line is an event raises
+    ``NothingReadable`` listing each file and line, as ``extract``'s does: the views
+    answered with no rows, exit 0 (or 1), as if the logs held no run."""
     files, disc = sources.discover(sources.path_list(events), stdin=True)
     kept, left_out = effectiveness.leave_out_own_files(
         files, history_path, "this command reads", pipelines
     )
     notes = [f"{display}: {why}" for display, why in left_out]
+    if require_readable and not kept and not disc:
+        raise NothingReadable(f"no input files{': ' + '; '.join(notes) if notes else ''}")
     res = effectiveness.build_event_tables(con, kept, version="v1")
     # What they share with the history views, typed as those are (tokens, run_ts).
     sqlpack.execute(con, sqlpack.load(effectiveness.PACK, "v1", EVENT_TABLES_TYPED_FILE))
@@ -978,6 +987,26 @@ def _build_events(
         ).fetchall()
     )
     issues.extend(LineIssue(f.display, 0, str(f.error)) for f in res.files if f.error is not None)
+    said = {i.file for i in issues}
+    with_rows = {r[0] for r in con.execute("SELECT DISTINCT _file FROM raw_events").fetchall()}
+    no_lines = [
+        f
+        for f in res.files
+        if f.error is None and f.display not in said and f.display not in with_rows
+    ]
+    empty = [LineIssue(f.display, 0, sources.no_lines_reason(f, "events")) for f in no_lines]
+    if require_readable and not con.execute("SELECT 1 FROM accepted LIMIT 1").fetchall():
+        order = {f.display: k for k, f in enumerate(res.files)}
+        problems = sorted(issues + empty, key=lambda i: (order.get(i.file, len(order)), i.line))
+        raise NothingReadable(
+            "nothing could be read" + (":\n" + sources.listed(problems, 20) if problems else ""),
+            [(i.file, i.line, i.reason) for i in problems],
+            no_lines=[i.file for i in empty],
+        )
+    # Standard input beside other logs is not said, as extract does not say it.
+    notes.extend(
+        f"{i.location()}: {i.reason}" for f, i in zip(no_lines, empty, strict=True) if not f.stdin
+    )
     return issues, notes
 
 
@@ -1143,7 +1172,8 @@ def _gather(
         notes += _one_version_notes(load, v)
     names = list(HISTORY_VIEWS)
     if events:
-        found, left_out = _build_events(con, events, os.fspath(history), pipelines)
+        reads = query is not None and bool(views_read(query, EVENT_VIEWS))
+        found, left_out = _build_events(con, events, os.fspath(history), pipelines, reads)
         issues.extend(found)
         notes.extend(left_out)
         names += list(EVENT_VIEWS)

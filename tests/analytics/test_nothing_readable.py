@@ -185,3 +185,60 @@ def test_the_cached_read_says_what_the_uncached_one_does(
         f.write(json.dumps(GOOD) + "\n")
     r = run_cli("report", "--format", "json", "--history", "h.jsonl")
     assert r.exit_code == 1 and [x["runs"] for x in json.loads(r.stdout)] == [1]
+
+
+SAMPLE_LOG = (
+    Path(__file__).resolve().parents[2] / "examples/project/.archeflow/events/run-2026-11-01.jsonl"
+)
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [("", "empty (no events)"), ("\n \n", "only blank lines (no events)")],
+)
+def test_sql_events_that_hold_no_line_are_said_as_extract_says_them(
+    run_cli: Any, tmp_path: Path, content: str, reason: str
+) -> None:
+    # `sql --events empty.jsonl` answered a query of the event views with no rows, exit 0,
+    # and said nothing on stderr (extract: "nothing could be read: FILE: empty (no
+    # events)", exit 3); beside other logs, or to a query of no event view, the file was
+    # not said either.
+    (tmp_path / "e.jsonl").write_text(content)
+    (tmp_path / "log.jsonl").write_bytes(SAMPLE_LOG.read_bytes())
+    query = "SELECT count(*) AS n FROM events"
+    for args, stdin in [(["--events", "e.jsonl"], None), (["--events", "-"], content)]:
+        r = run_cli("sql", query, "--history", "none.jsonl", *args, input=stdin)
+        where = "<stdin>" if stdin is not None else "e.jsonl"
+        assert (r.exit_code, r.stdout) == (3, "")
+        assert r.stderr == f"error: nothing could be read:\n  {where}: {reason}\n"
+    r = run_cli("sql", "SELECT 1 AS x", "--history", "none.jsonl", "--events", "e.jsonl")
+    assert (r.exit_code, r.stdout) == (0, "x\n-\n1\n")
+    assert r.stderr == f"no history at none.jsonl: its views are empty\ne.jsonl: {reason}\n"
+    r = run_cli(
+        "sql", query, "--history", "none.jsonl", "--events", "log.jsonl", "--events", "e.jsonl"
+    )
+    assert (r.exit_code, r.stdout) == (0, " n\n--\n31\n")
+    assert r.stderr == f"no history at none.jsonl: its views are empty\ne.jsonl: {reason}\n"
+
+
+def test_sql_events_of_which_no_line_is_an_event_is_nothing_read(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # Every line rejected: the event views answered with no rows (exit 1), where extract
+    # says nothing could be read (exit 3); a folder of no log answered silently (exit 0).
+    (tmp_path / "bad.jsonl").write_text('not json\n{"run_id": "r"}\n')
+    (tmp_path / "e.jsonl").write_text("")
+    (tmp_path / "logs").mkdir()
+    query = "SELECT count(*) AS n FROM verdicts"
+    r = run_cli(
+        "sql", query, "--history", "none.jsonl", "--events", "e.jsonl", "--events", "bad.jsonl"
+    )
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr.splitlines() == [
+        "error: nothing could be read:",
+        "  e.jsonl: empty (no events)",
+        "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        "  bad.jsonl:2: missing type",
+    ]
+    r = run_cli("sql", query, "--history", "none.jsonl", "--events", "logs")
+    assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (3, "", ["error: no input files"])
