@@ -1,7 +1,8 @@
 """The one writer for tabular results: markdown, json, csv, table.
 
 stdout is data: writers only ever write the result. Messages go to stderr
-(``note``). JSON keeps raw numbers (NaN/Infinity become null); markdown escapes
+(``note``). JSON keeps raw numbers (NaN and infinities become null: JSON has neither;
+the other formats write an infinity ``inf``); markdown escapes
 every cell so a hostile name cannot break a table.
 """
 
@@ -282,6 +283,52 @@ def _nonfinite(v: Any) -> bool:
     return isinstance(v, decimal.Decimal) and not v.is_finite()
 
 
+def _infinity(v: Any) -> str | None:
+    """A value ``_nonfinite`` (or null) as ``text`` writes it: an infinity ``inf`` or
+    ``-inf``; None for null and NaN."""
+    if v is None or v != v:
+        return None
+    return "inf" if v > 0 else "-inf"
+
+
+def infinities_as_null(data: pa.Table | Sequence[Mapping[str, Any]], fmt: str) -> dict[str, int]:
+    """Per column, the infinite values ``fmt`` writes as null, which would read as unknown
+    unless said: in JSON every one (JSON has no infinity), elsewhere those inside a list,
+    struct or map value (written as JSON text). Counted by Arrow, column by column."""
+    if not _is_arrow(data):
+        return {}
+    counts = {
+        name: _infinities(col.combine_chunks(), top=fmt == "json")
+        for name, col in zip(data.column_names, data.columns, strict=True)
+        if any(_is_float(t) for t in _types_in(col.type))
+    }
+    return {name: n for name, n in counts.items() if n}
+
+
+def _is_float(t: pa.DataType) -> bool:
+    import pyarrow as pa
+
+    return bool(pa.types.is_floating(t))
+
+
+def _infinities(arr: pa.Array, top: bool) -> int:
+    """The infinite values in ``arr`` (a map's keys left out: those are named, as
+    ``_key_text`` writes them); at its top level only when ``top``."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    t = arr.type
+    if _is_float(t):
+        return int(pc.sum(pc.is_inf(arr)).as_py() or 0) if top else 0
+    if pa.types.is_map(t):
+        return _infinities(arr.items, True)
+    if _is_list(t):
+        return _infinities(pc.list_flatten(arr), True)
+    if pa.types.is_struct(t):
+        return sum(_infinities(arr.field(i), True) for i in range(t.num_fields))
+    return 0
+
+
 def _key_text(k: Any) -> str:
     """A MAP key as the name of a JSON object's member: its ``text``; a NaN or infinite
     DOUBLE key, which has none (null), as JSON's other writers name it (``NaN``,
@@ -359,14 +406,17 @@ def to_json_line(row: Any) -> str:
 
 def text(v: Any) -> str | None:
     """A value's one text form, the same in CSV, markdown and table, and JSON's where JSON
-    writes text; None for null (NaN and infinities, which JSON writes as null, too).
+    writes text; None for null (NaN, which JSON writes as null, too). An infinity is
+    ``inf`` / ``-inf``, DuckDB's text of it, which CSV readers (DuckDB's cast, Polars,
+    Arrow, pandas, Python's ``float``) read back as the value: as null it read as unknown.
+    JSON, which has no infinity, writes null (``infinities_as_null`` counts them).
     Booleans ``true``/``false``; lists, structs and maps one line of JSON (``[1, 2]``,
     ``{"a": 1}``); dates and timestamps ISO 8601 with ``T`` (``2026-11-20T10:08:00+00:00``);
     BLOB hex (``78``); INTERVAL an ISO 8601 duration (``P1M2DT3H``); DECIMAL its exact
     digits (``0.10``), as JSON writes it. Floats are written here as Python writes them
     (``repr``); markdown and table round them first."""
     if v is None or _nonfinite(v):
-        return None
+        return _infinity(v)
     if isinstance(v, str):
         return v
     if isinstance(v, bool):
@@ -532,7 +582,7 @@ def to_markdown(
         cells = []
         for c in cols:
             v = r.get(c)
-            human = isinstance(v, float | decimal.Decimal)
+            human = isinstance(v, float | decimal.Decimal) and not (_nonfinite(v) and v == v)
             cells.append(md_escape(fmt_num(v, 4)) if human else md_escape(v))
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"

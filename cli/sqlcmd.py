@@ -18,6 +18,7 @@ from runscore.engine.history import atomic_write, require_path
 from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
 
 
@@ -176,7 +177,14 @@ def sql_cmd(
         _write_then_rename(out_path, write)
     else:
         output.write(res.table, fmt)
-    report_diagnostics([*res.issues, *skipped], res.notes)
+    # An infinity written as null reads as unknown unless said (Parquet keeps it).
+    nulled = {} if fmt == "parquet" else output.infinities_as_null(res.table, fmt)
+    notes = [
+        f"column {quote(name)}: {n} infinite value{'' if n == 1 else 's'} written as null "
+        "(JSON has no infinity; --format parquet keeps it)"
+        for name, n in nulled.items()
+    ]
+    report_diagnostics([*res.issues, *skipped], [*res.notes, *notes])
 
 
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:

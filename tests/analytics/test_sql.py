@@ -770,6 +770,61 @@ def test_every_format_writes_one_text_form_per_type(run_cli, tmp_path: Path) -> 
         assert (r.exit_code, r.stdout, out.read_text(encoding="utf-8")) == (0, "", want), fmt
 
 
+#: Infinities at the top of a row and inside JSON text (a list, a struct, a map's value;
+#: a map's key is named), beside a NaN and a number.
+_INFINITIES = (
+    "SELECT 'inf'::DOUBLE AS a, '-inf'::FLOAT AS b, 'nan'::DOUBLE AS c, 1.5 AS d, "
+    "['inf'::DOUBLE, 1] AS l, MAP {'-inf'::DOUBLE: 'inf'::DOUBLE} AS m"
+)
+
+
+def test_an_infinity_is_inf_where_the_format_can_write_it_and_said_where_it_is_null(
+    run_cli, tmp_path: Path
+) -> None:
+    # Every format wrote +/-infinity as null (an empty CSV cell, "—"), which reads as
+    # unknown, and said nothing. CSV, markdown and table write it as DuckDB does (inf,
+    # -inf; CSV readers take it back as the number); JSON, which has no infinity, and the
+    # JSON text of a list or map value write null, and stderr says where, column by column.
+    none = str(tmp_path / "no-history.jsonl")
+    note = "column {}: {} infinite value{} written as null (JSON has no infinity; --format parquet keeps it)\n"
+    head = f"no history at {none}: its views are empty\n"
+    nested = note.format('"l"', 1, "") + note.format('"m"', 1, "")
+    expected = {
+        "csv": (
+            'a,b,c,d,l,m\ninf,-inf,,1.5,"[null, 1.0]","{""-Infinity"": null}"\n',
+            head + nested,
+        ),
+        "markdown": (
+            "| a | b | c | d | l | m |\n|---|---|---|---|---|---|\n"
+            '| inf | -inf | — | 1.5 | [null, 1.0] | {"-Infinity": null} |\n',
+            head + nested,
+        ),
+        "table": (
+            "  a     b  c    d  l            m\n"
+            "---  ----  -  ---  -----------  -------------------\n"
+            'inf  -inf  —  1.5  [null, 1.0]  {"-Infinity": null}\n',
+            head + nested,
+        ),
+        "json": (
+            '[\n  {\n    "a": null,\n    "b": null,\n    "c": null,\n    "d": 1.5,\n'
+            '    "l": [\n      null,\n      1.0\n    ],\n    "m": {\n      "-Infinity": null\n'
+            "    }\n  }\n]\n",
+            head + note.format('"a"', 1, "") + note.format('"b"', 1, "") + nested,
+        ),
+    }
+    for fmt, (out, err) in expected.items():
+        r = run_cli("sql", _INFINITIES, "--history", none, "--format", fmt)
+        assert (r.exit_code, r.stdout, r.stderr) == (0, out, err), fmt
+    r = run_cli("sql", "SELECT 'inf'::DOUBLE AS a", "--history", none, "--format", "csv")
+    assert float(r.stdout.splitlines()[1]) == float("inf")
+    out_file = tmp_path / "r.parquet"
+    r = run_cli(
+        "sql", _INFINITIES, "--history", none, "--format", "parquet", "--output", str(out_file)
+    )
+    assert (r.exit_code, r.stderr) == (0, head)
+    assert pq.read_table(out_file).column("a").to_pylist() == [float("inf")]
+
+
 def test_output_into_a_folder_not_made_yet(run_cli, tmp_path: Path) -> None:
     # As `export --to` and `pipeline --out` make theirs; it was exit 2, "No such file".
     out = tmp_path / "new" / "sub" / "r.csv"
