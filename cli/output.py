@@ -436,19 +436,24 @@ def text(v: Any) -> str | None:
 
 
 def md_escape(v: Any) -> str:
-    """A value as one safe markdown table cell (its ``text``; null is ``—``)."""
+    """A value as one safe markdown table cell (its ``text``; null is ``—``; a line break
+    ``<br>``)."""
     s = text(v)
     if s is None:
         return "—"
     s = _CTRL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", s)
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
-    s = s.replace("\r\n", " ").replace("\n", " ").replace("\r", " ")
     # `&` first: else "&lt;" in a value is read as "<", next to a "<" written as "&lt;".
     # A ">" is left as it is: with every "<" escaped it closes no tag or autolink, and
     # "&gt;" made ">= 0" read "&gt;= 0" in the raw .md; one opening a value, where it
     # would start a quote, md_text escapes as "\>" (a table cell starts none).
     s = s.replace("&", "&amp;").replace("<", "&lt;")
-    return s
+    # A line break cannot stand in a table cell (it ends the row) and ends a heading or a
+    # list item's line; as a space it changed the value (one of only "\n" read blank).
+    # <br> renders as the break in every place a template puts a value (GitHub, CommonMark
+    # inline HTML) and cannot be a value's own "<br>", written "&lt;br>". A CR is "\x0d"
+    # (``_CTRL``), as every control character: "\r\n" is "\x0d<br>".
+    return s.replace("\n", "<br>")
 
 
 #: Link and image brackets, emphasis and strike-through marks. An intra-word underscore

@@ -825,6 +825,26 @@ def test_an_infinity_is_inf_where_the_format_can_write_it_and_said_where_it_is_n
     assert pq.read_table(out_file).column("a").to_pylist() == [float("inf")]
 
 
+def test_markdown_writes_a_line_break_in_a_value_as_br(run_cli, tmp_path: Path) -> None:
+    # A line break in a cell was a space ("a b" for "a\nb", a blank cell for "\n" alone):
+    # the value changed without a word. It is <br> (GitHub renders the break; a value's
+    # own "<br>" is "&lt;br>"); a CR is \x0d, as every control character; table writes \n.
+    none = str(tmp_path / "no-history.jsonl")
+    q = (
+        "SELECT 'a' || chr(10) || 'b' AS \"x\ny\", chr(10) AS lf, "
+        "'a' || chr(13) || chr(10) || 'b' AS crlf, '<br>' AS br, 'x' || chr(10) || '# y' AS h"
+    )
+    r = run_cli("sql", q, "--history", none, "--format", "markdown")
+    assert (r.exit_code, r.stdout) == (
+        0,
+        "| x<br>y | lf | crlf | br | h |\n"
+        "|---|---|---|---|---|\n"
+        "| a<br>b | <br> | a\\\\x0d<br>b | &lt;br> | x<br># y |\n",
+    )
+    r = run_cli("sql", q, "--history", none, "--format", "table")
+    assert r.stdout.splitlines()[2] == "a\\nb  \\n  a\\r\\nb  <br>  x\\n# y"
+
+
 def test_output_into_a_folder_not_made_yet(run_cli, tmp_path: Path) -> None:
     # As `export --to` and `pipeline --out` make theirs; it was exit 2, "No such file".
     out = tmp_path / "new" / "sub" / "r.csv"

@@ -94,7 +94,7 @@ def test_safe_name_is_never_a_path() -> None:
 def test_md_text_keeps_text_text() -> None:
     assert md_text("[a](http://x)") == "\\[a\\](http://x)"
     assert md_text("# title") == "\\# title"
-    assert md_text("a|b`c`\nd") == "a\\|b\\`c\\` d"
+    assert md_text("a|b`c`\nd") == "a\\|b\\`c\\`<br>d"
     assert md_text("snake_case_name") == "snake_case_name"
     assert md_text("_em_") == "\\_em\\_"
     assert md_text(None) == "—"
