@@ -394,7 +394,7 @@ def test_summary_text_prints_names_as_they_are(run_cli, write_history, make_seri
     report = run_cli("report", "--history", str(hist)).stdout
     assert "| opus\\| | 1 | 0.90 |" in report
     assert "| \\# h &amp; \\_i\\_ | 1 | 0.30 |" in report
-    assert "| a evil: 0.99 (keep) | 1 | 0.50 |" in report
+    assert "| a<br>evil: 0.99 (keep) | 1 | 0.50 |" in report  # a break, not a space
     assert "- opus\\| (&lt;b>\\*sonnet\\*&lt;/b> \\`x\\` \\[l\\](u), score 0.90)" in report
 
 
