@@ -68,6 +68,12 @@ def r6(x: float) -> float:
     return round(x, 6)
 
 
+def stat(x: float) -> float:
+    """An effect or interval end as written: at the 6 decimals it is compared at, never -0.0
+    (README, routes: equal rates have an effect of 0, not float noise)."""
+    return round(x, 6) + 0.0
+
+
 # ============================================================================ §1 input
 
 
@@ -293,12 +299,12 @@ def mh(cells: Sequence[tuple[int, int, int, int]]) -> dict[str, float] | None:
         "x1": sum(c[1] for c in cells),
         "n0": sum(c[2] for c in cells),
         "x0": sum(c[3] for c in cells),
-        "p1": p1,
-        "p0": p0,
-        "effect": p1 - p0,
-        "ci_low": lo,
-        "ci_high": hi,
-        "ci_width": hi - lo,
+        "p1": stat(p1),
+        "p0": stat(p0),
+        "effect": stat(p1 - p0),
+        "ci_low": stat(lo),
+        "ci_high": stat(hi),
+        "ci_width": stat(stat(hi) - stat(lo)),
         "strata": len(cells),
     }
 
@@ -638,8 +644,8 @@ def compare(
     a, b, c_, d = ab[(True, True)], ab[(True, False)], ab[(False, True)], ab[(False, False)]
     p_eff = p_lo = p_hi = None
     if n_pairs:
-        p_eff = (b - c_) / n_pairs
-        p_lo, p_hi = paired_ci(a, b, c_, d)
+        p_eff = stat((b - c_) / n_pairs)
+        p_lo, p_hi = (stat(x) for x in paired_ci(a, b, c_, d))
     # §4 "min_pairs"; "CI wider than max_ci_width".
     paired_ok = bool(
         n_pairs >= min_pairs and p_lo is not None and p_hi is not None and r6(p_hi - p_lo) <= max_w

@@ -20,6 +20,8 @@
 --     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
 --     routes_pct_vs(x, b) for a value printed beside the bound it was judged against.
+--   Statistics written: routes_stat(x), an effect or interval end as routes_cmp rounds it
+--     (never -0.0), so what is shown is what was judged.
 --   Comparisons: routes_cmp(x), x rounded to 6 decimals, as every threshold comparison
 --     rounds it (spec README "Conventions for all numbers"), by the display's rule: the
 --     nearest, an exact tie to the even digit, from the double as stored (the value as
@@ -28,6 +30,12 @@
 --     0.007812 printed, so a value was judged as one number and printed as another.
 -- Spec: routes.md §3 "Effect", "Paired evidence".
 CREATE OR REPLACE TEMP MACRO routes_cmp(x) AS CAST(printf('%.6f', x::DOUBLE) AS DOUBLE);
+
+-- An effect, an interval bound or width as the routes write it: at the 6 decimals every
+-- comparison rounds to (routes_cmp), so a value is judged as JSON and markdown show it, and
+-- float noise never shows: two equal rates MH-weighted differed by -1.1e-16, written as the
+-- effect. Adding 0.0 turns the -0.0 a tiny negative rounds to into 0.0.
+CREATE OR REPLACE TEMP MACRO routes_stat(x) AS routes_cmp(x) + 0.0;
 
 CREATE OR REPLACE TEMP MACRO routes_wilson_lo(p, n, z) AS
     CASE WHEN n > 0 THEN

@@ -5,7 +5,8 @@
 --   each route on each shared fixture (the earliest labelled one; ties by episode id);
 --   routes_paired (grain: comparison): pairs, both_success (a), candidate_only (b),
 --   incumbent_only (c), both_fail (d), effect = (b - c) / pairs (rests on the discordant
---   pairs), ci_low, ci_high, ci_width (Newcombe method 10 for paired proportions).
+--   pairs), ci_low, ci_high, ci_width (Newcombe method 10 for paired proportions); each
+--   written by routes_stat (6 decimals, as compared), the width that of the bounds written.
 -- Spec: routes.md §3 "Paired evidence" (episodes sharing a pairId ran the same frozen fixture).
 CREATE OR REPLACE TEMP TABLE routes_pair_first AS
 SELECT * FROM (
@@ -46,8 +47,9 @@ k AS (
 )
 SELECT comp_id, pairs, a AS both_success, b AS candidate_only, c AS incumbent_only,
     d AS both_fail,
-    (b - c) / CAST(pairs AS DOUBLE) AS effect,
-    routes_paired_lo(a, b, c, d, pol.z95) AS ci_low,
-    routes_paired_hi(a, b, c, d, pol.z95) AS ci_high,
-    routes_paired_hi(a, b, c, d, pol.z95) - routes_paired_lo(a, b, c, d, pol.z95) AS ci_width
+    routes_stat((b - c) / CAST(pairs AS DOUBLE)) AS effect,
+    routes_stat(routes_paired_lo(a, b, c, d, pol.z95)) AS ci_low,
+    routes_stat(routes_paired_hi(a, b, c, d, pol.z95)) AS ci_high,
+    routes_stat(routes_stat(routes_paired_hi(a, b, c, d, pol.z95))
+                - routes_stat(routes_paired_lo(a, b, c, d, pol.z95))) AS ci_width
 FROM k CROSS JOIN routes_policy pol;

@@ -38,7 +38,8 @@
 --   gross saving = baseline - cheap-only,
 --   escalation tax = cascade - cheap-only, net saving = baseline - cascade (per accepted
 --   operation) and net_total = net saving x accepted operations, the quality check against the
---   target route's success rate (Newcombe interval of acceptance - target rate; the bar is kept
+--   target route's success rate (Newcombe interval of acceptance - target rate, its bounds at
+--   6 decimals as compared, routes_stat; the bar is kept
 --   when the lower bound >= -tolerance: §3's non-inferiority, which "keeping the quality bar",
 --   the proven language of §4, claims), grade ('proven' when labelled operations >=
 --   min_labelled_per_route, the acceptance CI width <= max_ci_width, cost is known and the
@@ -242,10 +243,10 @@ m AS (
              THEN 'unknown' ELSE 'mixed' END AS cost_basis,
         routes_wilson_lo(acceptance_rate, labelled_ops, z95) AS acceptance_ci_low,
         routes_wilson_hi(acceptance_rate, labelled_ops, z95) AS acceptance_ci_high,
-        routes_newcombe_lo(acceptance_rate, labelled_ops, target_success_rate, target_labelled, z95)
-            AS quality_ci_low,
-        routes_newcombe_hi(acceptance_rate, labelled_ops, target_success_rate, target_labelled, z95)
-            AS quality_ci_high,
+        routes_stat(routes_newcombe_lo(acceptance_rate, labelled_ops, target_success_rate,
+                                       target_labelled, z95)) AS quality_ci_low,
+        routes_stat(routes_newcombe_hi(acceptance_rate, labelled_ops, target_success_rate,
+                                       target_labelled, z95)) AS quality_ci_high,
         (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale
     FROM b
 ),

@@ -9,7 +9,8 @@
 --   the acceptance CI width — the quality bar, or these together), actionable,
 --   command (only when actionable: ak host pick --route '<activity>:<host>:<model>', shell
 --   quoted), drift_of, incumbent__*/candidate__* (host, provider, model, route, harness_scope),
---   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high,
+--   quality_metric, tolerance, effect (candidate - incumbent), ci_low, ci_high (each at 6
+--   decimals, routes_stat, as compared),
 --   interval_method, evidence_source, counts__*, cost__* (basis, claim — "No $ claimed" when
 --   unknown — per accepted outcome, net saving; a harness_change or blind_spot claims no $
 --   figure, its basis that of its episodes by 070's rule, routes_total_basis), rates__* (retry/repair/escalation shares over
@@ -345,7 +346,7 @@ casc_f AS (
         harnesses AS candidate__harness_scope,
         'accepted share of labelled operations vs target route success rate' AS quality_metric,
         tolerance,
-        acceptance_rate - target_success_rate AS effect,
+        routes_stat(acceptance_rate - target_success_rate) AS effect,
         quality_ci_low AS ci_low, quality_ci_high AS ci_high,
         'Newcombe hybrid score interval (Wilson)' AS interval_method,
         'prospective' AS evidence_source,

@@ -1,0 +1,67 @@
+"""Spec routes.md §3–§6: what a comparison writes — its effect and interval as they were
+judged (6 decimals, never float noise), the reasons it is insufficient, and which rule of
+§6's order chose the incumbent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+AS_OF = "2025-03-01T00:00:00Z"
+HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+
+
+def test_equal_rates_have_an_effect_of_zero_not_float_noise(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # 30 of 30 against 32 of 32: both rates are 1, but the MH-weighted candidate rate came out
+    # 0.9999999999999999, and the effect was written -1.1102230246251565e-16 in JSON and
+    # "-1.11e-16" in markdown. Effects and interval ends are written at the 6 decimals
+    # they are compared at.
+    g = gen()
+    g.cell(SONNET, 32, 32)
+    g.cell(HAIKU, 30, 30)
+    path = str(g.write(tmp_path / "eq.jsonl"))
+    res = run_cli("routes", path, "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    (c,) = json.loads(res.stdout)["comparisons"]
+    assert (c["effect"], c["ci_low"], c["ci_high"]) == (0.0, -0.113513, 0.107179)
+    h = c["historical"]
+    assert (h["candidate_rate_mh"], h["incumbent_rate_mh"]) == (1.0, 1.0)
+    assert (h["effect"], h["ci_low"], h["ci_high"], h["ci_width"]) == (
+        0.0,
+        -0.113513,
+        0.107179,
+        0.220692,
+    )
+    assert (h["repair_escalation_ci_low"], h["repair_escalation_ci_high"]) == (
+        -0.107179,
+        0.113513,
+    )
+    # never -0.0: the text, not only the value, is 0.0
+    assert res.stdout.count('"effect": 0.0,') == 2
+    assert "e-1" not in res.stdout
+    md = run_cli("routes", path, "--as-of", AS_OF)
+    assert md.exit_code == 0, md.stderr
+    assert (
+        "| documentation | claude-sonnet-4 | claude-haiku-4 | 1 | 30/32 | 100%/100% "
+        "| 0.000 [-0.114, +0.107] | 0 | observed "
+        "| not shown non-inferior: lower bound -0.114 below -tolerance -0.050 |\n"
+    ) in md.stdout
+
+
+def test_a_cascade_effect_is_written_as_it_was_judged(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # 7 of 10 operations accepted against a target that succeeds 6 of 10 times: the effect is
+    # 0.1, which 0.7 - 0.6 writes 0.09999999999999998.
+    g = gen()
+    g.cell(SONNET, 10, 6)
+    g.cascade(10, cheap=HAIKU, premium=SONNET, direct_ok=6, escalate=1, premium_ok=1)
+    path = str(g.write(tmp_path / "c.jsonl"))
+    res = run_cli("routes", path, "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    (f,) = [f for f in json.loads(res.stdout)["findings"] if f["type"] == "cascade_working"]
+    assert (f["effect"], f["ci_low"], f["ci_high"]) == (0.1, -0.281686, 0.445689)
+
