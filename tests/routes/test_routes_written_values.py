@@ -65,3 +65,46 @@ def test_a_cascade_effect_is_written_as_it_was_judged(
     (f,) = [f for f in json.loads(res.stdout)["findings"] if f["type"] == "cascade_working"]
     assert (f["effect"], f["ci_low"], f["ci_high"]) == (0.1, -0.281686, 0.445689)
 
+
+def test_a_route_short_of_labelled_episodes_with_no_compared_stratum_says_so(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # A candidate with no labelled episode at all had reasons naming the missing stratum and
+    # the incumbent's 0% overlap, but not that it has 0 labelled episodes (minimum 30), as a
+    # candidate with 29 in compared strata is told.
+    g = gen()
+    g.cell(SONNET, 40, 36)
+    g.unlabelled(HAIKU, 10)
+    (c,) = report(str(g.write(tmp_path / "none.jsonl")))["comparisons"]
+    assert c["reasons"] == [
+        "no (complexity, harness) stratum where both routes have labelled historical episodes",
+        "candidate has 0 labelled historical episodes (minimum 30)",
+        "incumbent overlap 0% of its labelled episodes is below min_stratum_overlap 50%",
+    ]
+    # 29 labelled, all in a stratum the incumbent never ran: the count is said too.
+    g = gen()
+    g.cell(SONNET, 40, 36)
+    g.cell(HAIKU, 29, 27, complexity="high")
+    (c,) = report(str(g.write(tmp_path / "apart.jsonl")))["comparisons"]
+    assert c["reasons"] == [
+        "no (complexity, harness) stratum where both routes have labelled historical episodes",
+        "candidate has 29 labelled historical episodes (minimum 30)",
+        "candidate overlap 0% of its labelled episodes is below min_stratum_overlap 50%",
+        "incumbent overlap 0% of its labelled episodes is below min_stratum_overlap 50%",
+    ]
+    # Both short of the minimum: each says so.
+    g = gen()
+    g.cell(SONNET, 12, 10)
+    g.unlabelled(HAIKU, 10)
+    (c,) = report(str(g.write(tmp_path / "both.jsonl")))["comparisons"]
+    assert c["reasons"][1:3] == [
+        "candidate has 0 labelled historical episodes (minimum 30)",
+        "incumbent has 12 labelled historical episodes (minimum 30)",
+    ]
+    # Enough labelled episodes, none in a compared stratum: the overlap says it, no count.
+    g = gen()
+    g.cell(SONNET, 40, 36)
+    g.cell(HAIKU, 35, 30, complexity="high")
+    (c,) = report(str(g.write(tmp_path / "enough.jsonl")))["comparisons"]
+    assert not any("labelled historical episodes (minimum" in r for r in c["reasons"])
+

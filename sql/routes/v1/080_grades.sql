@@ -251,6 +251,15 @@ SELECT w.*,
     list_filter([
         CASE WHEN strata_compared IS NULL
              THEN 'no (complexity, harness) stratum where both routes have labelled historical episodes' END,
+        -- With no compared stratum, a route short of the minimum anywhere says so: a candidate
+        -- with no labelled episode has no overlap to report, and its reasons named only the
+        -- missing stratum and the incumbent's side.
+        CASE WHEN strata_compared IS NULL AND coalesce(cand_lab_total, 0) < min_labelled_per_route
+             THEN 'candidate has ' || coalesce(cand_lab_total, 0)
+                  || ' labelled historical episodes (minimum ' || min_labelled_per_route || ')' END,
+        CASE WHEN strata_compared IS NULL AND coalesce(inc_lab_total, 0) < min_labelled_per_route
+             THEN 'incumbent has ' || coalesce(inc_lab_total, 0)
+                  || ' labelled historical episodes (minimum ' || min_labelled_per_route || ')' END,
         CASE WHEN strata_compared IS NOT NULL AND cand_lab_matched < min_labelled_per_route
              THEN 'candidate has ' || cand_lab_matched || ' labelled episodes in compared strata (minimum '
                   || min_labelled_per_route || ')' END,
