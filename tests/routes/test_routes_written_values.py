@@ -108,3 +108,23 @@ def test_a_route_short_of_labelled_episodes_with_no_compared_stratum_says_so(
     (c,) = report(str(g.write(tmp_path / "enough.jsonl")))["comparisons"]
     assert not any("labelled historical episodes (minimum" in r for r in c["reasons"])
 
+
+def test_the_incumbent_source_names_the_rule_that_chose_it(
+    gen: Any, report: Any, tmp_path: Path
+) -> None:
+    # §6: most labelled episodes; ties: most episodes, then lexicographic order. A tie-break
+    # was said "most labelled episodes" too.
+    def source(name: str, haiku_unlabelled: int, sonnet_labelled: int = 40) -> tuple[str, str]:
+        g = gen()
+        g.cell(SONNET, sonnet_labelled, 36)
+        g.cell(HAIKU, 40, 30)
+        g.unlabelled(HAIKU, haiku_unlabelled)
+        (c,) = report(str(g.write(tmp_path / name)))["comparisons"]
+        return c["incumbent"]["model"], c["incumbent"]["source"]
+
+    assert source("most.jsonl", 3, sonnet_labelled=41) == (SONNET, "most labelled episodes")
+    assert source("eps.jsonl", 3) == (HAIKU, "most episodes (tie on labelled episodes)")
+    assert source("lex.jsonl", 0) == (
+        HAIKU,
+        "lexicographic order (tie on labelled and total episodes)",
+    )

@@ -4,7 +4,9 @@
 -- Produces: routes_activity_routes (grain: activity x route with a known model): route fields,
 --   n_episodes, n_labelled, n_success, n_comparable (historical + paired episodes);
 --   routes_incumbents (grain: activity): the incumbent route and incumbent_source
---   ('configured' | 'most labelled episodes'), plus configured_missing when a configured
+--   ('configured' | 'most labelled episodes' | 'most episodes (tie on labelled episodes)' |
+--   'lexicographic order (tie on labelled and total episodes)': the rule of §6's order that
+--   set it apart from the runner-up), plus configured_missing when a configured
 --   incumbent has no episode in that activity; routes_cfg_unmatched (grain: configured
 --   incumbent): each one the policy names that matches no route of its activity, and whether
 --   the activity has any episode at all (so the caller can say why it was not used).
@@ -29,11 +31,13 @@ FROM (SELECT unnest(CAST(CAST($incumbents_json AS JSON) AS JSON[])) AS j);
 CREATE OR REPLACE TEMP TABLE routes_incumbents AS
 WITH ranked AS (
     SELECT r.*,
-        row_number() OVER (
-            PARTITION BY r.activity
-            ORDER BY r.n_labelled DESC, r.n_episodes DESC,
-                     r.host NULLS LAST, r.provider NULLS LAST, r.model, r.route_key) AS rk
+        row_number() OVER w AS rk,
+        -- the runner-up, to say which rule of the order chose the first
+        lead(r.n_labelled) OVER w AS next_labelled, lead(r.n_episodes) OVER w AS next_episodes
     FROM routes_activity_routes r
+    WINDOW w AS (PARTITION BY r.activity
+                 ORDER BY r.n_labelled DESC, r.n_episodes DESC,
+                          r.host NULLS LAST, r.provider NULLS LAST, r.model, r.route_key)
 ),
 configured AS (
     SELECT r.activity, r.route_key,
@@ -52,8 +56,13 @@ configured AS (
 )
 SELECT d.activity,
     coalesce(cf.route_key, d.route_key) AS route_key,
-    CASE WHEN cf.route_key IS NOT NULL THEN 'configured' ELSE 'most labelled episodes' END
-        AS incumbent_source,
+    -- Which rule decided: a tie on labelled episodes read "most labelled episodes" too.
+    CASE WHEN cf.route_key IS NOT NULL THEN 'configured'
+         WHEN d.next_labelled IS NULL OR d.n_labelled > d.next_labelled
+             THEN 'most labelled episodes'
+         WHEN d.n_episodes > d.next_episodes THEN 'most episodes (tie on labelled episodes)'
+         ELSE 'lexicographic order (tie on labelled and total episodes)'
+    END AS incumbent_source,
     (cf.route_key IS NULL AND d.activity IN (SELECT activity FROM routes_cfg_incumbents))
         AS configured_missing
 FROM ranked d
