@@ -130,7 +130,7 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
 
     # The day's folder is as of that day (as pipeline's eval date is), so a rerun of a past
     # --date gives the same freshness verdicts on any later day.
-    as_of = dt.datetime(run.date.year, run.date.month, run.date.day)
+    as_of = dt.datetime(run.date.year, run.date.month, run.date.day, tzinfo=dt.UTC)
     # Episode files that hold no line are a report of no episodes here, as empty run logs
     # are read (the nightly job lists what it found; a file may just have been created).
     rep = routes_engine.analyze(run.inputs.paths, as_of=as_of, allow_empty=True)

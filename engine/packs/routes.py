@@ -286,20 +286,22 @@ def build_policy(
 
 
 def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
-    """The report clock as naive UTC. Default: the current UTC date at 00:00."""
+    """The report clock, in UTC (timezone-aware, as ``RoutesReport.as_of``: it was naive,
+    so a caller comparing the two got a TypeError); a time without an offset is UTC.
+    Default: the current UTC date at 00:00."""
     if text is None:
         d = today or dt.datetime.now(dt.UTC).date()
-        return dt.datetime(d.year, d.month, d.day)
+        return dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
     try:
         parsed = dt.datetime.fromisoformat(text.strip())
     except ValueError as e:
         raise UsageError(f"--as-of: not an ISO date-time: {quote(text)}") from e
-    if parsed.tzinfo is not None:
-        try:
-            parsed = parsed.astimezone(dt.UTC).replace(tzinfo=None)
-        except OverflowError as e:
-            raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {quote(text)}") from e
-    return parsed
+    if parsed.tzinfo is None:
+        return parsed.replace(tzinfo=dt.UTC)
+    try:
+        return parsed.astimezone(dt.UTC)
+    except OverflowError as e:
+        raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {quote(text)}") from e
 
 
 @dataclass

@@ -93,10 +93,22 @@ def test_two_drift_findings_on_one_route_pair_keep_one_order(
 
 
 def test_default_as_of_is_today_midnight_utc() -> None:
+    """``parse_as_of`` gave a naive datetime where the report's ``as_of`` is aware (UTC):
+    the two could not be compared (TypeError). It is aware UTC now, a time given without
+    an offset taken as UTC, as the report reads it."""
     import datetime as dt
 
-    assert engine.parse_as_of(None, today=dt.date(2025, 1, 2)) == dt.datetime(2025, 1, 2)
-    assert engine.parse_as_of("2025-01-02T03:00:00+02:00") == dt.datetime(2025, 1, 2, 1)
+    for parsed, utc in [
+        (engine.parse_as_of(None, today=dt.date(2025, 1, 2)), dt.datetime(2025, 1, 2)),
+        (engine.parse_as_of("2025-01-02T03:00:00+02:00"), dt.datetime(2025, 1, 2, 1)),
+        (engine.parse_as_of("2025-01-02T03:00:00"), dt.datetime(2025, 1, 2, 3)),
+        (engine.parse_as_of("2025-01-02"), dt.datetime(2025, 1, 2)),
+    ]:
+        assert (parsed, parsed.tzinfo) == (utc.replace(tzinfo=dt.UTC), dt.UTC)
+    clock = engine.parse_as_of("2025-01-02T03:00:00+02:00")
+    episodes = Path(__file__).resolve().parents[2] / "examples/project/.archeflow/episodes"
+    rep = engine.analyze([str(episodes)], as_of=clock)
+    assert rep.as_of == clock and rep.to_dict()["as_of"] == "2025-01-02T01:00:00Z"
 
 
 def test_wrong_json_kinds_are_rejected_not_read_as_missing(
