@@ -334,7 +334,9 @@ class ScopeResult:
 
 @dataclass
 class NightlyResult:
-    date: str
+    #: the day's folder's date (a ``date``, as ``PipelineResult.eval_date``; the run log
+    #: writes it ``YYYY-MM-DD``)
+    date: dt.date
     out_dir: str  # OUT/YYYY-MM-DD
     #: UTC, to the second (timezone-aware); ``finished_at`` None until the run log is written
     started_at: dt.datetime
@@ -375,7 +377,7 @@ class NightlyResult:
     def as_dict(self) -> dict[str, Any]:
         return {
             "runscore_version": __version__,
-            "date": self.date,
+            "date": self.date.isoformat(),
             "status": self.status,
             "exit_code": 1 if self.partial else 0,
             "started_at": _stamp(self.started_at),
@@ -756,7 +758,7 @@ def run_nightly(
         raise CannotAccess(f"--out {out}: cannot create it: {e.strerror or e}") from None
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
-    result = NightlyResult(date=day.isoformat(), out_dir=final, started_at=_now())
+    result = NightlyResult(date=day, out_dir=final, started_at=_now())
 
     # The lock file's path names the folder or history it locks: said once, not twice.
     with _lock(os.path.join(out, ".nightly"), wait, "the output directory"):
@@ -1553,7 +1555,7 @@ def _nothing_there(
     """
     if history_path is not None and os.path.lexists(history_path):
         return None
-    probe = NightlyResult(date=day.isoformat(), out_dir="", started_at=_now())
+    probe = NightlyResult(date=day, out_dir="", started_at=_now())
     good = _check_roots(roots, probe)
     for r in good:
         if os.path.lexists(os.path.join(r.path, EVENTS_DIR)) or os.path.lexists(history_of(r.path)):

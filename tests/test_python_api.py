@@ -349,6 +349,14 @@ def test_the_times_of_the_results_are_utc_datetimes(tmp_path: Path) -> None:
         ran.started_at.strftime(stamp),
         ran.finished_at.strftime(stamp),
     )
+    # The day is a date, as a pipeline evaluation's eval_date (it was its text); the run
+    # log writes it as it did.
+    assert (type(ran.date), log["date"]) == (dt.date, ran.date.isoformat())
+    assert ran.out_dir.endswith(log["date"])
+    dated = nightly.run_nightly(
+        [project], tmp_path / "out", renderer=Renderer(), date=dt.date(2026, 3, 7)
+    )
+    assert dated.date == dt.date(2026, 3, 7) and dated.as_dict()["date"] == "2026-03-07"
 
 
 def test_extract_lists_what_it_says_of_its_input_as_line_issues(
