@@ -203,6 +203,15 @@ def pack_hooks() -> list[nightly.PackHook]:
     "ROOT/.archeflow/memory/effectiveness.jsonl).",
 )
 @click.option(
+    "--sql-version",
+    "version",
+    default=None,
+    metavar="VERSION",
+    help="The scoring version (v1, archeflow-legacy) to extract with, and that the "
+    "effectiveness reports and recommendations read (default: extract with v1, report each "
+    "history's newest version). An unknown one is a usage error before anything runs.",
+)
+@click.option(
     "--wait",
     type=SECONDS,
     default=0.0,
@@ -224,6 +233,7 @@ def nightly_cmd(
     teams: tuple[str, ...],
     date_text: str | None,
     history_path: str | None,
+    version: str | None,
     wait: float,
     fmt: str,
 ) -> None:
@@ -256,6 +266,7 @@ def nightly_cmd(
         history_path=history_path,
         wait=wait,
         hooks=pack_hooks(),
+        version=version,
     )
     rejected = res.all_rejected
     for d in rejected:

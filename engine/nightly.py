@@ -347,6 +347,9 @@ class NightlyResult:
     rejected: list[Diagnostic] = field(default_factory=list)  # not tied to a scope
     outputs: list[OutputFile] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # about the whole job
+    #: the scoring version given (``version``, ``--sql-version``), as its SQL version;
+    #: None: none given (extracted with ``DEFAULT_VERSION``, each history's newest reported)
+    sql_version: str | None = None
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
@@ -378,6 +381,7 @@ class NightlyResult:
         return {
             "runscore_version": __version__,
             "date": self.date.isoformat(),
+            "sql_version": self.sql_version,
             "status": self.status,
             "exit_code": 1 if self.partial else 0,
             "started_at": _stamp(self.started_at),
@@ -697,7 +701,7 @@ def run_nightly(
 
     ``version``: the scoring version to extract with (default ``DEFAULT_VERSION``) and,
     when given, the one the effectiveness reports and recommendations read; without it
-    they read each history's newest, as the CLI's job (which has no option for it) does.
+    they read each history's newest (the CLI's ``--sql-version``).
 
     Raises ``UsageError`` for bad arguments (an invalid ``--team`` file included: it is
     configuration, checked before anything runs), ``LockTimeout`` when another nightly
@@ -758,7 +762,7 @@ def run_nightly(
         raise CannotAccess(f"--out {out}: cannot create it: {e.strerror or e}") from None
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
-    result = NightlyResult(date=day, out_dir=final, started_at=_now())
+    result = NightlyResult(date=day, out_dir=final, started_at=_now(), sql_version=report_version)
 
     # The lock file's path names the folder or history it locks: said once, not twice.
     with _lock(os.path.join(out, ".nightly"), wait, "the output directory"):
@@ -1517,16 +1521,14 @@ def _past_day_note(day: dt.date) -> str:
 def _other_versions_note(
     history_path: str, others: Sequence[str], used: Sequence[str], *, chosen: bool = False
 ) -> str:
-    """What the run log says of a history's lines of scoring versions its reports leave out.
-    `report`'s note ("use --sql-version VERSION") named an option the job does not have:
-    its reports read the history's newest version, with nothing to choose another by, so
-    this says which one and the command that shows the rest. ``chosen``: the version was
-    given to the job (``run_nightly(version=...)``), which the note says instead."""
+    """What the run log says of a history's lines of scoring versions its reports leave out:
+    which one they read and the command that shows the rest. ``chosen``: the version was
+    given to the job (``run_nightly(version=...)``, ``--sql-version``). Worded for the
+    run log, which the API and the CLI write alike: `report`'s note names its option."""
     which = (
         f"the scoring version this job was given, {', '.join(used)}"
         if chosen
-        else f"its newest scoring version, {', '.join(used)}; the nightly has no option "
-        "to choose another"
+        else f"its newest scoring version, {', '.join(used)}, as this job was given none"
     )
     return (
         f"{history_path} also holds {', '.join(others)} lines, not in the nightly's reports "

@@ -1015,7 +1015,7 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
     assert report.stderr == f"{said}\n"
     day = tmp_path / "out" / DATE
     [scope] = json.loads((day / "runlog.json").read_text())["scopes"]
-    # In the job's own words: it has no --sql-version to use (test_the_nightly_says_...).
+    # In the job's own words, not report's (test_the_nightly_says_...).
     assert scope["notes"] == [_other_versions(hist)]
     assert [(t["name"], t["notes"]) for t in scope["teams"]] == [("t", [tier]), ("u", [])]
     md = (day / "runlog.md").read_text()
@@ -1033,9 +1033,8 @@ def test_recommend_s_notes_on_the_history_are_in_the_run_log_as_its_tier_notes_a
 def _other_versions(hist: str) -> str:
     return (
         f"{hist} also holds archeflow-legacy lines, not in the nightly's reports (they read "
-        "its newest scoring version, effectiveness/v1; the nightly has no option to choose "
-        f"another): `runscore report --history {hist} --sql-version all` reports them side "
-        "by side"
+        "its newest scoring version, effectiveness/v1, as this job was given none): "
+        f"`runscore report --history {hist} --sql-version all` reports them side by side"
     )
 
 
@@ -1044,8 +1043,8 @@ def test_the_nightly_says_other_versions_lines_in_its_own_words(
 ) -> None:
     """The run log's note on a history's lines of another scoring version was `report`'s:
     "reported separately: use --sql-version VERSION or --sql-version all", an option the
-    nightly does not have. It says now which version its reports read, that the job has
-    no way to choose, and the command that shows the others (the history quoted for a
+    nightly did not have. It says now which version its reports read, that none was given
+    the job (``--sql-version`` chooses one), and the command that shows the others (the history quoted for a
     shell, a space in its path included)."""
     ev = tmp_path / "my proj/.archeflow/events"
     hh.write_jsonl(ev / "r.jsonl", hh.run_events("r1"))
@@ -1056,9 +1055,8 @@ def test_the_nightly_says_other_versions_lines_in_its_own_words(
     assert res.exit_code == 0, res.stderr
     note = (
         f"{hist} also holds archeflow-legacy lines, not in the nightly's reports (they read "
-        "its newest scoring version, effectiveness/v1; the nightly has no option to choose "
-        f"another): `runscore report --history '{hist}' --sql-version all` reports them "
-        "side by side"
+        "its newest scoring version, effectiveness/v1, as this job was given none): "
+        f"`runscore report --history '{hist}' --sql-version all` reports them side by side"
     )
     day = tmp_path / "out" / DATE
     [scope] = json.loads((day / "runlog.json").read_text())["scopes"]
@@ -1163,9 +1161,8 @@ def test_the_api_version_steers_the_reports_too(tmp_path: Path, fixtures: Path) 
         {"effectiveness/v1"},
         [
             f"{history} also holds archeflow-legacy lines, not in the nightly's reports (they "
-            "read its newest scoring version, effectiveness/v1; the nightly has no option to "
-            f"choose another): `runscore report --history {history} --sql-version all` "
-            "reports them side by side"
+            "read its newest scoring version, effectiveness/v1, as this job was given none): "
+            f"`runscore report --history {history} --sql-version all` reports them side by side"
         ],
     )
     before = sorted(tmp_path.rglob("*"))
@@ -1174,6 +1171,49 @@ def test_the_api_version_steers_the_reports_too(tmp_path: Path, fixtures: Path) 
     ):
         nightly.run_nightly([root], out, renderer=Renderer(), date=day, version="v9")
     assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_the_command_takes_the_version_the_api_does(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """``run_nightly(version=...)`` chose the scoring version the job extracts with and its
+    reports read; the command had no option for it (``--sql-version`` was "no such
+    option", exit 2). It takes ``--sql-version V`` now, recorded in the run log; an
+    unknown V is a usage error before anything is read or written."""
+    _project(tmp_path, fixtures)
+    before = sorted(tmp_path.rglob("*"))
+    args = ["nightly", "--root", "proj", "--out", "out", "--date", DATE]
+    bad = run_cli(*args, "--sql-version", "v9")
+    assert (bad.exit_code, bad.stdout) == (2, "")
+    assert bad.stderr == (
+        'error: unknown scoring version "v9" (have: archeflow-legacy, v1) '
+        "(see 'cli nightly --help')\n"
+    )
+    assert sorted(tmp_path.rglob("*")) == before
+    day = tmp_path / "out" / DATE
+    status = "Status **partial** (exit code 1) · runscore "
+    for given, recorded, read in [
+        ([], None, "effectiveness/v1"),
+        (["--sql-version", "archeflow-legacy"], "archeflow-legacy", "archeflow-legacy"),
+        (["--sql-version", "effectiveness/v1"], "v1", "effectiveness/v1"),
+    ]:
+        res = run_cli(*args, *given, "--format", "json")
+        assert res.exit_code == 1, res.stderr  # the fixture's broken run log
+        log = json.loads(res.stdout)
+        assert log["sql_version"] == recorded
+        assert json.loads((day / "runlog.json").read_text())["sql_version"] == recorded
+        rows = json.loads((day / "effectiveness" / "proj" / "report.json").read_text())
+        rows += json.loads((day / "effectiveness" / "proj" / "recommend-backend.json").read_text())
+        assert {r["scoring_version"] for r in rows} == {read}
+        line = next(ln for ln in (day / "runlog.md").read_text().splitlines() if ln[:6] == "Status")
+        assert line.startswith(status)
+        said = f" · scoring version {recorded} (given)"
+        assert line.endswith(said) if recorded else "scoring version" not in line
+    legacy = Path(nightly.history_of(str(tmp_path / "proj")))
+    assert {json.loads(ln)["scoring_version"] for ln in legacy.read_text().splitlines()} == {
+        "effectiveness/v1",
+        "archeflow-legacy",
+    }
 
 
 def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any) -> None:
