@@ -246,7 +246,9 @@ class Group(click.Group):
             hint = ""
             if isinstance(e, UsageError) and not isinstance(e, CannotAccess):
                 hint = _help_hint(ctx.meta.get(_RUN, ctx))
-            _say_error(str(e), hint)
+            # The options it names as the command line spells them (``--wait``), where
+            # str(e) spells them as a Python call does (``wait``).
+            _say_error(getattr(e, "cli_message", str(e)), hint)
             ctx.exit(code)
 
 

@@ -4,10 +4,46 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
+
+
+class Arg(NamedTuple):
+    """An argument a message names, spelt as the caller gave it: ``param``, the Python
+    parameter (``wait``), ``option``, the command line's (``--wait``), and ``python``
+    where a call spells it otherwise than by its name (``force=True``). A message told
+    a Python caller, who passed ``wait=``, of ``--wait``."""
+
+    param: str
+    option: str
+    python: str | None = None
+
+
+#: What a message is made of: its text, and the arguments it names (``Arg``).
+Part = str | Arg
+
+
+def _said(parts: Sequence[Part], cli: bool) -> str:
+    return "".join(
+        p if isinstance(p, str) else p.option if cli else p.python or p.param for p in parts
+    )
+
+
+def parts_of(message: str | Sequence[Part]) -> tuple[Part, ...]:
+    return (message,) if isinstance(message, str) else tuple(message)
 
 
 class RunscoreError(Exception):
-    """Base class for errors a user can act on (printed without a traceback)."""
+    """Base class for errors a user can act on (printed without a traceback).
+
+    Made of text and ``Arg``s: ``str(e)`` names each argument as a Python call does
+    (``wait must be 0 or more seconds``), ``cli_message`` as the command line does
+    (``--wait must be ...``), which the CLI says; ``params``: the Python parameters it
+    names, in order (the first is the one at fault), () when it names none."""
+
+    def __init__(self, *message: Part) -> None:
+        super().__init__(_said(message, cli=False))
+        self.cli_message = _said(message, cli=True)
+        self.params = tuple(p.param for p in message if isinstance(p, Arg))
 
 
 class UsageError(RunscoreError):
@@ -32,11 +68,11 @@ class NothingReadable(RunscoreError):
 
     def __init__(
         self,
-        message: str,
+        message: str | Sequence[Part],
         problems: Sequence[tuple[str, int, str]] = (),
         no_lines: Iterable[str] = (),
     ) -> None:
-        super().__init__(message)
+        super().__init__(*parts_of(message))
         self.problems = list(problems)
         self.no_lines = frozenset(no_lines)
 
@@ -60,8 +96,10 @@ class LockTimeout(RunscoreError):
     says it (``history.locked``), else None; ``command``: its command name, when that can
     be read (``runscore`` for runscore's own, ``history.holder_command``), else None."""
 
-    def __init__(self, message: str, holder: int | None = None, command: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(
+        self, message: str | Sequence[Part], holder: int | None = None, command: str | None = None
+    ) -> None:
+        super().__init__(*parts_of(message))
         self.holder = holder
         self.command = command
 

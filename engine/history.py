@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from runscore.engine import notes, sources, spools
-from runscore.engine.errors import CannotAccess, HistoryError, LockTimeout, UsageError
+from runscore.engine.errors import Arg, CannotAccess, HistoryError, LockTimeout, UsageError
 from runscore.engine.quoting import path as quote_path
 
 #: Bytes per write(2). Chunks end on record-group boundaries, so a kill between
@@ -69,13 +69,13 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         )
 
 
-def require_path(path: str, what: str, kind: str = "file") -> None:
+def require_path(path: str, what: str | Arg, kind: str = "file") -> None:
     """Refuse an empty path (``UsageError``): an unset variable in a crontab or a script
     (``--history "$HISTORY"``, ``history_path=os.environ.get(...)``). It was read as no
     history at all, written as none (``pipeline``'s records were not appended, exit 0), or
     said as ``: cannot append to the history`` after the scoring was done."""
     if not path:
-        raise UsageError(f"{what}: an empty path (an unset variable?); give a {kind}")
+        raise UsageError(what, f": an empty path (an unset variable?); give a {kind}")
 
 
 def require_utf8_name(path: str, what: str = "history") -> None:

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from runscore.engine import history
-from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
+from runscore.engine.errors import Arg, CannotAccess, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
@@ -296,23 +296,25 @@ def repair(
     path = os.fspath(path)
     out = None if out is None else os.fspath(out)
     if out is not None:
-        history.require_path(out, "out")  # "" was taken for no --out: the default target
+        history.require_path(out, OUT)  # "" was taken for no --out: the default target
     # The arguments' clash first: it holds whatever the history is (or is not).
     if in_place and out is not None:
-        raise UsageError("give either --out or --in-place, not both")
+        raise UsageError("give either ", OUT, " or ", IN_PLACE, ", not both")
     _require_file(path)
     if os.path.islink(path) and in_place:
         raise UsageError(f"{quote_path(path)}: refusing to rewrite a history through a symlink")
     if not in_place:
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):
-            raise UsageError(f"{quote_path(target)}: that is the history itself; use --in-place")
-        effectiveness.refuse_kept_beside(target, path, "--out")
+            raise UsageError(f"{quote_path(target)}: that is the history itself; use ", IN_PLACE)
+        effectiveness.refuse_kept_beside(target, path, OUT)
         # A folder first: --force cannot replace one, so "add --force" would mislead.
         if os.path.isdir(target):
-            raise UsageError(f"{quote_path(target)}: is a directory; give a file as --out")
+            raise UsageError(f"{quote_path(target)}: is a directory; give a file as ", OUT)
         if os.path.lexists(target) and not force:
-            raise UsageError(f"{quote_path(target)}: exists; choose another --out or add --force")
+            raise UsageError(
+                f"{quote_path(target)}: exists; choose another ", OUT, " or add ", FORCE
+            )
         res = check(path)
         _refuse_keeping_nothing(res, in_place=False, force=force)
         # No lock here: a repair to the same --out that still runs is told by its PID.
@@ -420,6 +422,12 @@ def _same_owner_and_mode(path: str, tmp: str) -> None:
     os.chmod(tmp, stat.S_IMODE(st.st_mode))
 
 
+#: The arguments of ``repair`` its messages name: as a Python call and the command spell them.
+OUT = Arg("out", "--out")
+IN_PLACE = Arg("in_place", "--in-place", "in_place=True")
+FORCE = Arg("force", "--force", "force=True")
+
+
 def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) -> None:
     """Nothing readable (exit 3, each line listed) when the history has lines and not one
     would be kept. A history of no line (empty, blank lines only) is not refused: it is
@@ -427,14 +435,20 @@ def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) ->
     if force or res.keep or not res.issues:
         return
     what = (
-        "repaired, it would hold none, so it is left as it is (--force empties it, keeping "
-        "a backup)"
+        (
+            "repaired, it would hold none, so it is left as it is (",
+            FORCE,
+            " empties it, keeping a backup)",
+        )
         if in_place
-        else "a repaired copy would hold none, so none is written (--force writes it empty)"
+        else ("a repaired copy would hold none, so none is written (", FORCE, " writes it empty)")
     )
     raise NothingReadable(
-        f"no line of the history {quote_path(res.path)} could be read: {what}:\n"
-        + listed(res.issues),
+        (
+            f"no line of the history {quote_path(res.path)} could be read: ",
+            *what,
+            ":\n" + listed(res.issues),
+        ),
         [(i.file, i.line, i.reason) for i in res.issues],
     )
 

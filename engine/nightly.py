@@ -75,6 +75,7 @@ from runscore import __version__
 from runscore.engine import db, history, sources
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
+    Arg,
     CannotAccess,
     LockTimeout,
     NothingReadable,
@@ -411,6 +412,14 @@ class Renderer(Protocol):
 
 # --------------------------------------------------------------------------- helpers
 
+#: The arguments the job's messages name: as a Python call spells them, and the command.
+ROOTS = Arg("roots", "--root")
+OUT = Arg("out", "--out")
+HISTORY = Arg("history_path", "--history")
+DATE = Arg("date", "--date")
+WAIT = Arg("wait", "--wait")
+WAIT_LONGER = Arg("wait", "--wait SECONDS", "wait=SECONDS")
+
 
 def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
     """``YYYY-MM-DD`` (a real calendar date); None = today in UTC."""
@@ -421,7 +430,7 @@ def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
             raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--date {quote(text)} is not a date in YYYY-MM-DD form") from None
+        raise UsageError(DATE, f" {quote(text)} is not a date in YYYY-MM-DD form") from None
 
 
 def safe_name(text: str, fallback: str) -> str:
@@ -714,7 +723,7 @@ def run_nightly(
     out = os.fspath(out)
     history_path = None if history_path is None else os.fspath(history_path)
     if wait < 0:
-        raise UsageError("--wait must be 0 or more seconds")
+        raise UsageError(WAIT, " must be 0 or more seconds")
     # The reports read the version the runs were scored with: they read the history's
     # newest, so a history with v1 lines had its archeflow-legacy scores extracted and
     # left out of the day's reports. Checked now, not as each project's failed step.
@@ -731,27 +740,28 @@ def run_nightly(
     if any(not r for r in root_paths):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
         # runs in, without a word.
-        raise UsageError("--root: an empty path (an unset variable?); give a folder")
+        raise UsageError(ROOTS, ": an empty path (an unset variable?); give a folder")
     # The same of --out (the OS said ": cannot create it") and --history (each project's
     # step failed, exit 1, or with nothing to read the job said "nothing readable").
-    history.require_path(out, "--out", "folder")
+    history.require_path(out, OUT, "folder")
     if history_path is not None:
-        history.require_path(history_path, "--history")
+        history.require_path(history_path, HISTORY)
     given_teams = _check_given_teams(given_team_paths)
     if history_path is not None:
+        # The path as every message writes one (``quoting.path``): it was written as it
+        # was, so a line break in it split the message.
+        given = (HISTORY, f" {quote_path(history_path)}: ")
         if os.path.isdir(history_path):
-            raise UsageError(f"--history {history_path}: is a directory, not a file")
+            raise UsageError(*given, "is a directory, not a file")
         if os.path.islink(history_path):
-            raise UsageError(f"--history {history_path}: refusing to write through a symlink")
+            raise UsageError(*given, "refusing to write through a symlink")
         above = os.path.dirname(os.path.abspath(history_path))
         while not os.path.lexists(above) and os.path.dirname(above) != above:
             above = os.path.dirname(above)
         if not os.path.isdir(above):  # said now, not as each project's failed step (exit 1)
-            raise CannotAccess(
-                f"--history {history_path}: {above} is a file where a folder is needed"
-            )
+            raise CannotAccess(*given, f"{quote_path(above)} is a file where a folder is needed")
     if os.path.lexists(out) and not os.path.isdir(out):
-        raise CannotAccess(f"--out {out}: exists and is not a directory")
+        raise CannotAccess(OUT, f" {quote_path(out)}: exists and is not a directory")
     nothing = _nothing_there(root_paths, history_path, hooks, day)
     if nothing is not None:
         # Run in the wrong folder, say: said before a folder or lock file is made there.
@@ -759,7 +769,9 @@ def run_nightly(
     try:
         os.makedirs(out, exist_ok=True)
     except OSError as e:  # under a file, not writable, ...: a bad argument, not a crash
-        raise CannotAccess(f"--out {out}: cannot create it: {e.strerror or e}") from None
+        raise CannotAccess(
+            OUT, f" {quote_path(out)}: cannot create it: {e.strerror or e}"
+        ) from None
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     result = NightlyResult(date=day, out_dir=final, started_at=_now(), sql_version=report_version)
@@ -894,14 +906,14 @@ def _lock(path: str, wait: float, what: str) -> Iterator[None]:
     try:
         stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
     except LockTimeout as e:
-        lock = f"the lock on {what}, {path}.lock"
+        lock = f"the lock on {what}, {quote_path(path + '.lock')}"
         if e.holder is not None and not history.held_by_runscore(e.holder, e.command):
             # flock(1), say: not known to be a job
             who = f"{lock}, is held by {history.holder_words(e.holder, e.command)}"
         else:
             who = f"nightly already running: {history.held_by(lock, e.holder, e.command)}"
         raise LockTimeout(
-            f"{who}; gave up after {wait:g}s (use --wait SECONDS to wait longer)",
+            (f"{who}; gave up after {wait:g}s (use ", WAIT_LONGER, " to wait longer)"),
             e.holder,
             e.command,
         ) from None

@@ -12,7 +12,7 @@ from typing import Any
 
 import pyarrow as pa
 import pytest
-from runscore.engine import history_tools
+from runscore.engine import errors, history_tools
 from runscore.engine.errors import NothingReadable, RejectedInputWarning, UsageError
 from runscore.engine.packs import effectiveness, pipeline, plugin, routes
 from runscore.engine.packs import effectiveness_history as eh
@@ -525,3 +525,186 @@ def test_plugin_takes_a_list_of_files_for_each_input(tmp_path: Path) -> None:
     assert split.skills() == whole.skills()
     assert (tmp_path / "h1.jsonl").read_text() == (tmp_path / "h2.jsonl").read_text()
     assert plugin.rank([SKILLS], judge=[]).ranking == plugin.rank([SKILLS]).ranking
+
+
+def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
+    """Each API call given a bad argument, and the message it raises, naming the argument
+    as the call gave it (each said ``--wait``, ``--out``, ...: the command's options)."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    hist = tmp / "effectiveness.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    team = REPO / "examples" / "project" / ".archeflow" / "teams" / "backend-feature.yaml"
+    (tmp / "dir").mkdir()
+    (tmp / "file").write_text("", encoding="utf-8")
+    (tmp / "bad.jsonl").write_text("not json\n", encoding="utf-8")
+    project = tmp / "proj"
+    shutil.copytree(REPO / "examples" / "project", project)
+    empty = ": an empty path (an unset variable?); give a"
+
+    def run(**kw: Any) -> Any:
+        args: dict[str, Any] = {"roots": [project], "out": tmp / "out", "renderer": Renderer()}
+        return lambda: nightly.run_nightly(**{**args, **kw})
+
+    one = "works on one scoring version; "
+    return [
+        ("nightly wait", run(wait=-1), "wait must be 0 or more seconds"),
+        ("nightly roots", run(roots=[""]), f"roots{empty} folder"),
+        ("nightly out", run(out=""), f"out{empty} folder"),
+        (
+            "nightly out file",
+            run(out=tmp / "file"),
+            f"out {tmp}/file: exists and is not a directory",
+        ),
+        ("nightly history", run(history_path=""), f"history_path{empty} file"),
+        (
+            "nightly history dir",
+            run(history_path=tmp / "dir"),
+            f"history_path {tmp}/dir: is a directory, not a file",
+        ),
+        (
+            "nightly history under a file",
+            run(history_path=tmp / "file" / "h.jsonl"),
+            f"history_path {tmp}/file/h.jsonl: {tmp}/file is a file where a folder is needed",
+        ),
+        (
+            "nightly date",
+            lambda: nightly.parse_date("2026-02-30"),
+            'date "2026-02-30" is not a date in YYYY-MM-DD form',
+        ),
+        (
+            "pipeline date",
+            lambda: pipeline.parse_date("2026-02-30"),
+            'date "2026-02-30" is not a date in YYYY-MM-DD form',
+        ),
+        ("as_of", lambda: routes.parse_as_of("soon"), 'as_of: not an ISO date-time: "soon"'),
+        (
+            "as_of range",
+            lambda: routes.parse_as_of("0001-01-01T00:00:00+01:00"),
+            'as_of: outside the years 1 to 9999 in UTC: "0001-01-01T00:00:00+01:00"',
+        ),
+        ("window", lambda: eh.report(hist, window=0), "window must be at least 1"),
+        (
+            "window range",
+            lambda: eh.recommend(hist, team, window=10**6),
+            "window must be between 1 and 999999 runs",
+        ),
+        (
+            "recommend all",
+            lambda: eh.recommend(hist, team, version="all"),
+            f'recommend {one}version="all" is for report',
+        ),
+        (
+            "summary all",
+            lambda: eh.summary(hist, version="all"),
+            f'summary {one}version="all" is for report',
+        ),
+        (
+            "sql all",
+            lambda: eh.run_sql("SELECT 1", hist, version="all"),
+            "sql works on one scoring version (history and history_current hold every "
+            'version\'s lines); version="all" is for report',
+        ),
+        (
+            "repair out and in place",
+            lambda: history_tools.repair(hist, tmp / "r.jsonl", in_place=True),
+            "give either out or in_place=True, not both",
+        ),
+        (
+            "repair onto itself",
+            lambda: history_tools.repair(hist, hist),
+            f"{hist}: that is the history itself; use in_place=True",
+        ),
+        (
+            "repair out dir",
+            lambda: history_tools.repair(hist, tmp / "dir"),
+            f"{tmp}/dir: is a directory; give a file as out",
+        ),
+        (
+            "repair out exists",
+            lambda: history_tools.repair(hist, tmp / "file"),
+            f"{tmp}/file: exists; choose another out or add force=True",
+        ),
+        (
+            "repair out kept beside",
+            lambda: history_tools.repair(hist, f"{hist}.lock"),
+            f"{hist}.lock: runscore keeps that file beside the history {hist} (a lock, the "
+            "extract manifest, the cache or the pipeline history); choose another out",
+        ),
+        (
+            "repair keeping nothing",
+            lambda: history_tools.repair(tmp / "bad.jsonl", tmp / "r.jsonl"),
+            f"no line of the history {tmp}/bad.jsonl could be read: a repaired copy would "
+            f"hold none, so none is written (force=True writes it empty):\n  {tmp}/bad.jsonl:1: "
+            "not JSON: Expecting value: line 1 column 1 (char 0)",
+        ),
+        (
+            "export to kept beside",
+            lambda: eh.export(f"{hist}.cache.duckdb", hist),
+            f"{hist}.cache.duckdb: runscore keeps that file beside the history {hist} (a lock, "
+            "the extract manifest, the cache or the pipeline history); choose another to",
+        ),
+        (
+            "judge",
+            lambda: plugin.rank([SKILLS], judge=tmp / "nope.jsonl"),
+            f"judge {tmp}/nope.jsonl: no such file",
+        ),
+        (
+            "mc",
+            lambda: plugin.rank([SKILLS], mc=""),
+            "mc: an empty path (an unset variable?); give a file",
+        ),
+    ]
+
+
+def test_an_api_error_names_the_argument_as_the_call_gave_it(tmp_path: Path) -> None:
+    """A Python caller passed ``wait=``, ``out=``, ``history_path=``, yet was told of
+    ``--wait``, ``--out``, ``--history PATH``: the command's options, which it never gave.
+    Each message names the argument as the call spells it now (``e.params`` the
+    parameters it names), and the CLI, which says ``e.cli_message``, its option, as before
+    (the CLI tests pin those words)."""
+    cases = _api_errors(tmp_path)
+    said = {}
+    for name, call, _ in cases:
+        with pytest.raises(errors.RunscoreError) as e:
+            call()
+        said[name] = str(e.value)
+        assert "--" not in str(e.value), name
+    assert said == {name: message for name, _, message in cases}
+
+
+def test_an_api_error_keeps_the_options_for_the_command_line(tmp_path: Path) -> None:
+    """``cli_message`` is what the CLI says: the options it names as the command line
+    spells them; ``params`` the Python parameters, the one at fault first."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import history as history_module
+    from runscore.engine import nightly
+
+    project = tmp_path / "proj"
+    shutil.copytree(REPO / "examples" / "project", project)
+    with pytest.raises(UsageError) as e:
+        nightly.run_nightly([project], tmp_path / "out", renderer=Renderer(), wait=-1)
+    assert (str(e.value), e.value.cli_message, e.value.params) == (
+        "wait must be 0 or more seconds",
+        "--wait must be 0 or more seconds",
+        ("wait",),
+    )
+    with pytest.raises(UsageError) as e:
+        history_tools.repair(tmp_path / "h.jsonl", tmp_path / "r.jsonl", in_place=True)
+    assert (e.value.cli_message, e.value.params) == (
+        "give either --out or --in-place, not both",
+        ("out", "in_place"),
+    )
+    out = tmp_path / "out"
+    out.mkdir()
+    # flock: a second open file of the same lock conflicts, in one process too
+    with history_module.locked(str(out / ".nightly"), timeout=0, what="nightly"):
+        with pytest.raises(errors.LockTimeout) as held:
+            nightly.run_nightly([project], out, renderer=Renderer())
+    lock = f"{out}/.nightly.lock"
+    assert str(held.value).endswith(f"{lock}; gave up after 0s (use wait=SECONDS to wait longer)")
+    assert held.value.cli_message.endswith(
+        f"{lock}; gave up after 0s (use --wait SECONDS to wait longer)"
+    )
+    assert held.value.params == ("wait",)

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 from runscore.engine import db, duck, filedigest, history, process, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
+    Arg,
     HistoryError,
     LockTimeout,
     NothingReadable,
@@ -751,7 +752,11 @@ def _own_files(
 
 
 def refuse_kept_beside(
-    path: str, history_path: str, option: str, pipelines: Sequence[str] = (), why: str = ""
+    path: str,
+    history_path: str,
+    option: str | Arg,
+    pipelines: Sequence[str] = (),
+    why: str = "",
 ) -> None:
     """Refuse ``path`` as where ``option`` writes when it is a file runscore keeps beside
     the history (``kept_beside``): the one message of ``sql --output``, ``history repair
@@ -761,7 +766,8 @@ def refuse_kept_beside(
             f"{quote_path(path)}: runscore keeps that file beside the history "
             f"{quote_path(history_path)} (a lock, the extract manifest, the cache or the "
             f"pipeline history){f': {why}' if why else ''}"
-            f"; choose another {option}"
+            "; choose another ",
+            option,
         )
 
 

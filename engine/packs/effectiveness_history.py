@@ -35,8 +35,10 @@ import pyarrow as pa
 from runscore.engine import db, duck, history, sources, sqlpack
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
+    Arg,
     CannotAccess,
     NothingReadable,
+    Part,
     SqlPackError,
     UsageError,
     interrupted,
@@ -526,6 +528,13 @@ def _stage(
     sqlpack.run_range(con, PACK, version, stage[0], stage[1], params)
 
 
+#: The arguments messages name: as a Python call spells them, and the command line.
+WINDOW = Arg("window", "--window")
+ALL = Arg("version", "--sql-version all", 'version="all"')
+EVENTS = Arg("events", "--events PATH", "events=PATH")
+TO = Arg("to", "--to")
+PIPELINES = Arg("pipelines", "--pipelines FILE", "pipelines=FILE")
+
 #: The largest --window DuckDB takes (arg_max's n must be below 1,000,000).
 MAX_WINDOW = 999_999
 
@@ -539,7 +548,7 @@ def window_range() -> str:
 def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
     # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
     if window is not None and not 1 <= window <= MAX_WINDOW:
-        raise UsageError(f"--window must be {window_range()}, not {quote(window)}")
+        raise UsageError(WINDOW, f" must be {window_range()}, not {quote(window)}")
     return {"scoring_version": scoring_version_of(version), "window": window, **extra}
 
 
@@ -831,7 +840,7 @@ def recommend(
     """Per team member: current model and action code (spec §6). ``NothingReadable``
     when there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
-        raise UsageError("recommend works on one scoring version; --sql-version all is for report")
+        raise UsageError("recommend works on one scoring version; ", ALL, " is for report")
     parse_version_option(version, allow_all=False)
     team = parse_team(team_yaml)
     con = connect()
@@ -923,7 +932,7 @@ def summary(
 ) -> SummaryResult:
     """The run-start block's rows (spec §7), optionally limited to a team's members."""
     if version == "all":
-        raise UsageError("summary works on one scoring version; --sql-version all is for report")
+        raise UsageError("summary works on one scoring version; ", ALL, " is for report")
     parse_version_option(version, allow_all=False)
     team = parse_team(team_yaml) if team_yaml is not None else None
     con = connect()
@@ -1154,7 +1163,9 @@ def _gather(
         # Its archetype_runs, archetype_aggregates and report views are one version's.
         raise UsageError(
             "sql works on one scoring version (history and history_current hold every "
-            "version's lines); --sql-version all is for report"
+            "version's lines); ",
+            ALL,
+            " is for report",
         )
     version = parse_version_option(version, allow_all=False)
     con = con or connect()
@@ -1215,9 +1226,9 @@ def run_sql(
         # DuckDB's "Did you mean" names any table it knows (pg_description), not our views
         msg = _one_line(str(e), drop=("Did you mean ",))
         views = [*HISTORY_VIEWS, *(EVENT_VIEWS if events else ()), *(extra or {})]
-        hints = ["views: " + ", ".join(views)]
+        hints: list[tuple[Part, ...]] = [("views: " + ", ".join(views),)]
         if not events and any(f'"{n}"' in msg or f" {n} " in msg for n in EVENT_VIEWS):
-            hints.append("the event views need --events PATH")
+            hints.append(("the event views need ", EVENTS))
         # Registered only when the pipeline history exists: a mistyped or default
         # --pipelines that is not there left them out without a word why.
         from runscore.engine.packs import pipeline  # local: the error path alone needs it
@@ -1225,10 +1236,15 @@ def run_sql(
         gone = [p for p in pipelines if not os.path.lexists(p)]
         if gone and any(f'"{n}"' in msg or f" {n} " in msg for n in pipeline.HISTORY_VIEWS):
             hints.append(
-                "the pipeline views need a pipeline history: "
-                f"none at {quote_path(gone[0])} (--pipelines FILE)"
+                (
+                    "the pipeline views need a pipeline history: "
+                    f"none at {quote_path(gone[0])} (",
+                    PIPELINES,
+                    ")",
+                )
             )
-        raise UsageError(f"query failed: {msg} ({'; '.join(hints)})") from None
+        said = [p for i, h in enumerate(hints) for p in ("; " if i else "", *h)]
+        raise UsageError(f"query failed: {msg} (", *said, ")") from None
     except duckdb.Error as e:
         if interrupted(e) or isinstance(e, duckdb.OutOfMemoryException):
             # Ctrl-C (DuckDB's InterruptException) and a lack of memory are not a broken
@@ -1380,14 +1396,14 @@ def export(
     target = os.fspath(to)
     # "" was said as ": export writes FILE.parquet or FILE.duckdb" (``history`` here is
     # the argument, not the module: hence require_path imported by name)
-    require_path(target, "to")
+    require_path(target, TO)
     events = _event_paths(events)
     suffix = Path(target).suffix.lower()
     if suffix not in (".parquet", ".duckdb", ".db"):
         raise UsageError(f"{quote_path(target)}: export writes FILE.parquet or FILE.duckdb")
     # FILE.cache.duckdb: the next report would take the export for a foreign cache and
     # write its own over it.
-    effectiveness.refuse_kept_beside(target, os.fspath(history), "--to")
+    effectiveness.refuse_kept_beside(target, os.fspath(history), TO)
     con = connect()
     load = load_history(con, history)
     if not events:

@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow as pa
 from runscore.engine import db, duck, filenames, history, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.errors import Arg, NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue, SourceFile
@@ -300,7 +300,9 @@ def parse_date(text: str) -> dt.date:
             raise ValueError
         return dt.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--date {quote(text)} is not a date in YYYY-MM-DD form") from None
+        raise UsageError(
+            Arg("date", "--date"), f" {quote(text)} is not a date in YYYY-MM-DD form"
+        ) from None
 
 
 _MAX_STEM_BYTES = 80

@@ -29,7 +29,7 @@ from typing import Any
 import pyarrow as pa
 from runscore.engine import db, duck, history, plugin_features, sources, sqlpack, stats
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import NothingReadable, UsageError
+from runscore.engine.errors import Arg, NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.sources import LineIssue, SourceFile
 
@@ -111,7 +111,7 @@ def _read_input(
     paths: list[str],
     table: str,
     columns: dict[str, str],
-    option: str,
+    option: Arg,
     unique_keys: dict[str, tuple[str, ...] | None],
     what: str,
     warnings: list[LineIssue],
@@ -127,10 +127,10 @@ def _read_input(
     for path in paths:
         history.require_path(path, option)
         if not os.path.exists(path):
-            raise UsageError(f"{option} {quote_path(path)}: no such file")
+            raise UsageError(option, f" {quote_path(path)}: no such file")
     files, problems = sources.discover(paths)
     if problems:
-        raise UsageError(f"{option} {problems[0].location()}: {problems[0].reason}")
+        raise UsageError(option, f" {problems[0].location()}: {problems[0].reason}")
     for f in files:
         sources.prescan(f)
     res = sources.read_jsonl(con, files, table, columns, unique_keys=unique_keys)
@@ -142,7 +142,9 @@ def _read_input(
     # of each such file, beside others that hold lines too.
     said = {i.file for i in issues}
     with_rows = {str(r[0]) for r in con.execute(f"SELECT DISTINCT _file FROM {table}").fetchall()}
-    unused = "" if with_rows or said else f"; scored without {option}"
+    # A warning is the result's data, the CLI's JSON and the nightly's run log too: worded
+    # for them, as every warning the packs give.
+    unused = "" if with_rows or said else f"; scored without {option.option}"
     warnings.extend(
         LineIssue(f.display, 0, sources.no_lines_reason(f, what) + unused)
         for f in res.files
@@ -257,20 +259,20 @@ def evaluate(
         judges,
         "plugin_judge_in",
         JUDGE_COLUMNS,
-        "--judge",
+        Arg("judge", "--judge"),
         _judge_keys(con),
         "judge results",
         empty,
     )
     issues += _read_input(
-        con, mcs, "plugin_mc_in", MC_COLUMNS, "--mc", MC_KEYS, "Monte Carlo runs", empty
+        con, mcs, "plugin_mc_in", MC_COLUMNS, Arg("mc", "--mc"), MC_KEYS, "Monte Carlo runs", empty
     )
     issues += _read_input(
         con,
         matchup_files,
         "plugin_matchups_in",
         MATCHUP_COLUMNS,
-        "--matchups",
+        Arg("matchups", "--matchups"),
         MATCHUP_KEYS,
         "matchups",
         empty,

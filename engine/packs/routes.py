@@ -21,7 +21,7 @@ import pyarrow as pa
 import yaml
 from runscore.engine import db, duck, history, sources, sqlpack, yaml_keys
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import CannotAccess, NothingReadable, UsageError
+from runscore.engine.errors import Arg, CannotAccess, NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
@@ -285,6 +285,10 @@ def build_policy(
     return Policy(**kwargs)
 
 
+#: ``as_of`` (``--as-of``), as the messages of ``parse_as_of`` name it.
+AS_OF = Arg("as_of", "--as-of")
+
+
 def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
     """The report clock, in UTC (timezone-aware, as ``RoutesReport.as_of``: it was naive,
     so a caller comparing the two got a TypeError); a time without an offset is UTC.
@@ -295,13 +299,13 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
     try:
         parsed = dt.datetime.fromisoformat(text.strip())
     except ValueError as e:
-        raise UsageError(f"--as-of: not an ISO date-time: {quote(text)}") from e
+        raise UsageError(AS_OF, f": not an ISO date-time: {quote(text)}") from e
     if parsed.tzinfo is None:
         return parsed.replace(tzinfo=dt.UTC)
     try:
         return parsed.astimezone(dt.UTC)
     except OverflowError as e:
-        raise UsageError(f"--as-of: outside the years 1 to 9999 in UTC: {quote(text)}") from e
+        raise UsageError(AS_OF, f": outside the years 1 to 9999 in UTC: {quote(text)}") from e
 
 
 @dataclass

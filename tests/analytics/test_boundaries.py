@@ -135,10 +135,11 @@ def test_a_window_too_large_is_refused_not_read_as_ten(write_history, make_serie
     assert (big["runs_in_window"], big["window_runs"]) == (12, 999_999)
     assert big["avg_composite"] == pytest.approx((0.5 + 6.3) / 12)
     for window in (0, 1_000_000, 2**31):
+        # the API names its argument (window=), the CLI its option (test below)
         with pytest.raises(UsageError) as e:
             _report(write_history, make_series, cases, window=window)
         assert str(e.value) == (
-            f"--window must be a whole number of runs from 1 to 999999, not {window}"
+            f"window must be a whole number of runs from 1 to 999999, not {window}"
         )
 
 

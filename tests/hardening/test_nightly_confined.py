@@ -1028,3 +1028,41 @@ def test_a_file_where_the_history_s_folder_belongs_is_said_where_the_run_log_nam
         "  no-logs/.archeflow/events: no event logs (folder missing)\n"
         f"  {hist['no-logs']}: no report: {mem['no-logs']}\n",
     )
+
+
+def test_the_paths_of_history_and_out_are_quoted_as_every_message_quotes_one(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    """``--history PATH`` and ``--out PATH`` were written into their messages as given: a
+    line break in the path split the error line, a tab read as blanks. They are written as
+    a ``file:line:`` prefix writes a path (``quoting.path``); a plain path is as it was."""
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    (tmp_path / "a\tdir").mkdir()
+    (tmp_path / "a\nfile").write_text("x\n")
+    (tmp_path / "link\u202e").symlink_to(tmp_path / "nowhere.jsonl")
+    day = ["nightly", "--root", "good", "--date", DATE]
+    cases = [
+        (
+            [*day, "--out", "OUT", "--history", "a\tdir"],
+            "error: --history \"a\\tdir\": is a directory, not a file (see 'cli nightly --help')\n",
+        ),
+        (
+            [*day, "--out", "OUT", "--history", "link\u202e"],
+            'error: --history "link\\u202e": refusing to write through a symlink '
+            "(see 'cli nightly --help')\n",
+        ),
+        (
+            [*day, "--out", "OUT", "--history", "a\nfile/h.jsonl"],
+            f'error: --history "a\\nfile/h.jsonl": "{tmp_path}/a\\nfile" is a file where a '
+            "folder is needed\n",
+        ),
+        ([*day, "--out", "a\nfile"], 'error: --out "a\\nfile": exists and is not a directory\n'),
+        (
+            [*day, "--out", "a\nfile/sub"],
+            'error: --out "a\\nfile/sub": cannot create it: Not a directory\n',
+        ),
+    ]
+    for args, said in cases:
+        r = run_cli(*args)
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", said)
+    assert not (tmp_path / "OUT").exists()
