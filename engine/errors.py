@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
 
 
-class Arg(NamedTuple):
+@dataclass(frozen=True)
+class Arg:
     """An argument a message names, spelt as the caller gave it: ``param``, the Python
     parameter (``wait``), ``option``, the command line's (``--wait``), and ``python``
     where a call spells it otherwise than by its name (``force=True``). A message told
-    a Python caller, who passed ``wait=``, of ``--wait``."""
+    a Python caller, who passed ``wait=``, of ``--wait``. (No tuple, so that one given
+    alone as a message is not taken for a message's parts.)"""
 
     param: str
     option: str
