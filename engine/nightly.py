@@ -649,7 +649,9 @@ def _recover(out: str) -> None:
 
 def _check_day_folder(final: str) -> None:
     if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
-        raise CannotAccess(f"{final}: exists and is not a directory; refusing to replace it")
+        raise CannotAccess(
+            f"{quote_path(final)}: exists and is not a directory; refusing to replace it"
+        )
 
 
 def _swap_in(tmp: str, final: str) -> None:

@@ -1066,3 +1066,12 @@ def test_the_paths_of_history_and_out_are_quoted_as_every_message_quotes_one(
         r = run_cli(*args)
         assert (r.exit_code, r.stdout, r.stderr) == (2, "", said)
     assert not (tmp_path / "OUT").exists()
+    # the day's folder under it, a file there
+    (tmp_path / "o\tut").mkdir()
+    (tmp_path / "o\tut" / DATE).write_text("x\n")
+    r = run_cli(*day, "--out", "o\tut")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        f'error: "{tmp_path}/o\\tut/{DATE}": exists and is not a directory; refusing to '
+        "replace it\n"
+    )
