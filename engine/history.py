@@ -30,7 +30,7 @@ import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, BinaryIO
 
 from runscore.engine import notes, sources, spools
 from runscore.engine.errors import Arg, CannotAccess, HistoryError, LockTimeout, UsageError
@@ -69,6 +69,48 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         )
 
 
+#: Bytes read at a time while looking for the end of a history's first line
+#: (``_refuse_cr_line_ends``): one read holds the first line of any history runscore wrote.
+_PIECE = 64 << 10
+
+
+def _refuse_cr_line_ends(path: str, f: BinaryIO, size: int) -> None:
+    """Refuse a history whose lines end in a CR alone, as its readers tell one
+    (``sources.prescan``): objects with a CR between them before its first LF, and no LF
+    but one that ends the file. LF lines appended to it turned a file that every reader
+    names whole, with what to do, into one whose old records are its line 1, "not JSON".
+
+    A bounded read, as a history is appended to nightly: its start up to its first LF
+    (one piece for a history of records; at most ``sources.CHUNK``, as far as the readers
+    look), and, when no LF is there, its last piece. A file of LF lines after a first line
+    of more than that, whose last piece holds no LF either, is refused unread in between
+    (its first line is records with CRs between them all the same)."""
+    f.seek(0)
+    pieces: list[bytes] = []
+    read = 0
+    lf = -1
+    while read < sources.CHUNK:
+        piece = f.read(min(_PIECE, sources.CHUNK - read))
+        if not piece:
+            break
+        pieces.append(piece)
+        at = piece.find(b"\n")
+        if at >= 0:
+            lf = read + at
+            break
+        read += len(piece)
+    head = b"".join(pieces)
+    if not sources.cr_between_lines(head):
+        return
+    if 0 <= lf < size - 1:
+        return  # LF lines follow: its first line is one line that is not JSON, as any
+    if lf < 0 and size > len(head):
+        f.seek(max(len(head), size - _PIECE))
+        if b"\n" in f.read()[:-1]:
+            return
+    raise UsageError(f"{quote_path(path)}: {sources.CR_LINE_ENDS}")
+
+
 def require_path(path: str, what: str | Arg, kind: str = "file") -> None:
     """Refuse an empty path (``UsageError``): an unset variable in a crontab or a script
     (``--history "$HISTORY"``, ``history_path=os.environ.get(...)``). It was read as no
@@ -92,9 +134,9 @@ def require_utf8_name(path: str, what: str = "history") -> None:
 
 def check_appendable(path: str) -> None:
     """Refuse, before any scoring, a history that could not be appended to as it is: a
-    symlink, anything but a regular file, a compressed file or one in UTF-16 or UTF-32.
-    ``append_groups`` checks again under the lock; this says it before minutes of work
-    are thrown away."""
+    symlink, anything but a regular file, a compressed file, one in UTF-16 or UTF-32, or
+    one whose lines end in a CR alone. ``append_groups`` checks again under the lock; this
+    says it before minutes of work are thrown away."""
     require_utf8_name(path)
     if os.path.islink(path):
         raise UsageError(f"{quote_path(path)}: refusing to write through a symlink")
@@ -104,12 +146,12 @@ def check_appendable(path: str) -> None:
         raise UsageError(f"{quote_path(path)}: the history is not a regular file")
     try:
         with open(path, "rb") as f:
-            head = f.read(_HEAD_BYTES)
+            _refuse_unreadable(path, f.read(_HEAD_BYTES))
+            _refuse_cr_line_ends(path, f, os.fstat(f.fileno()).st_size)
     except OSError as e:
         raise CannotAccess(
             f"{quote_path(path)}: cannot read the history: {e.strerror or e}"
         ) from None
-    _refuse_unreadable(path, head)
 
 
 def check_writable(path: str) -> None:
@@ -468,6 +510,7 @@ def append_groups(
         if size > 0:
             with open(path, "rb") as r:
                 _refuse_unreadable(path, r.read(_HEAD_BYTES))
+                _refuse_cr_line_ends(path, r, size)
                 r.seek(size - 1)
                 if r.read(1) != b"\n":
                     # Another tool's unterminated last line (a cut write of runscore's own

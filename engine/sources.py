@@ -424,7 +424,7 @@ def prescan(
                     newlines += chunk.count(b"\n")
                     first = chunk.find(b"\n")
                     if not tail and (first < 0 or first == len(chunk) - 1):
-                        cr_split = _cr_between_lines(chunk)  # the file's first line, whole or not
+                        cr_split = cr_between_lines(chunk)  # the file's first line, whole or not
                     if first < 0:
                         run += len(chunk)
                     else:
@@ -497,7 +497,7 @@ def _prescan_whole(
         update(data)
     first = data.find(b"\n")
     last_nl = data.rfind(b"\n")
-    if (first < 0 or first == len(data) - 1) and _cr_between_lines(data):  # one line
+    if (first < 0 or first == len(data) - 1) and cr_between_lines(data):  # one line
         sf.error = CR_LINE_ENDS
         return
     limit = max_line_limit() if line_limit is None else line_limit
@@ -666,7 +666,7 @@ def whole_file_problem(head: bytes) -> str | None:
     return None if encoding is None else encoding_reason(*encoding)
 
 
-#: Why a file whose lines end in a CR alone is not read (``_cr_between_lines``). JSONL's
+#: Why a file whose lines end in a CR alone is not read (``cr_between_lines``). JSONL's
 #: lines end in LF (a CR before it is a blank): to every reader of it (DuckDB's, ``grep``,
 #: ``wc -l``) such a file is one line, and was reported as one line that is not JSON.
 CR_LINE_ENDS = (
@@ -678,7 +678,7 @@ CR_LINE_ENDS = (
 _CR_BETWEEN_OBJECTS = re.compile(rb"\}[ \t]*\r[ \t\r]*\{")
 
 
-def _cr_between_lines(buf: bytes) -> bool:
+def cr_between_lines(buf: bytes) -> bool:
     """Does ``buf`` (a file's start) hold, before its first LF, objects with a CR between
     them: lines that end in a CR alone? A CR at the end of the one object is a blank."""
     end = buf.find(b"\n")

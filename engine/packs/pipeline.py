@@ -664,7 +664,7 @@ def append_history(
         duck.register(con, "pl_new_records", new)
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:  # lines ending in CR alone: check_appendable lets those by
+            if f.error:  # changed since check_appendable: refused in its words, exit 2
                 raise UsageError(f"{quote_path(path)}: {f.error}")
             # Read as the report reads it (200): a line the report skips (no parsable ts,
             # an unknown verdict, ...) holds no record, so its record is written again.

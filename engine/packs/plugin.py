@@ -376,8 +376,8 @@ def _append_history(
         files: list[SourceFile] = []
         if os.path.exists(path) or os.path.islink(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:  # lines ending in CR alone: check_appendable lets those by
-                raise NothingReadable(f"{quote_path(path)}: {f.error}")
+            if f.error:  # changed since check_appendable: refused in its words, exit 2
+                raise UsageError(f"{quote_path(path)}: {f.error}")
             files.append(f)
         res = sources.read_jsonl(
             con, files, "plugin_history_in", HISTORY_KEY_COLUMNS, unique_keys=HISTORY_KEYS

@@ -394,20 +394,24 @@ def test_pipeline_and_plugin_notes_name_a_path_as_it_is_quoted(
 def test_a_history_whose_lines_end_in_cr_is_named_as_a_path_is_quoted(
     run_cli: Any, tmp_path: Path
 ) -> None:
-    # The check before scoring (history.check_appendable) does not look for lines that end
-    # in CR alone; the append, under the lock, refused the history naming it as it was.
+    # Refused before anything is scored (history.check_appendable), by every command that
+    # appends, in the same words; `plugin score` said it with exit 3 from under the lock.
     (tmp_path / "c\tr.jsonl").write_bytes(b'{"a": 1}\r{"b": 2}\r')
     why = (
         "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
         "LF (convert it first, e.g. tr '\\r' '\\n')"
     )
     skills = str(REPO / "tests" / "fixtures" / "plugin")
-    r = run_cli("plugin", "score", skills, "--history", "c\tr.jsonl", "--format", "json")
-    assert (r.exit_code, r.stdout) == (3, "")
-    assert r.stderr == f'error: "c\\tr.jsonl": {why}\n'
-    r = run_cli("pipeline", TASKS, "--history", "c\tr.jsonl", "--out", "o")
-    assert (r.exit_code, r.stdout) == (2, "")
-    assert r.stderr.splitlines()[-1] == f"error: \"c\\tr.jsonl\": {why} (see 'cli pipeline --help')"
+    events = str(REPO / "examples" / "project" / ".archeflow" / "events")
+    for args in (
+        ("plugin", "score", skills, "--format", "json"),
+        ("pipeline", TASKS, "--out", "o"),
+        ("extract", events),
+    ):
+        r = run_cli(*args, "--history", "c\tr.jsonl")
+        command = " ".join(args[:2] if args[0] == "plugin" else args[:1])
+        assert (r.exit_code, r.stdout) == (2, ""), command
+        assert r.stderr == f"error: \"c\\tr.jsonl\": {why} (see 'cli {command} --help')\n"
 
 
 def test_extract_names_its_history_as_a_path_is_quoted(

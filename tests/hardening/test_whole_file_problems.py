@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runscore.engine import sources
+from runscore.engine import history, sources
+from runscore.engine.errors import UsageError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -285,3 +286,175 @@ def test_the_other_readers_name_cr_line_ends_too(run_cli: Any, tmp_path: Path) -
     res = run_cli("pipeline", "tasks.jsonl", "--no-history")
     assert (res.exit_code, res.stdout) == (3, "")
     assert res.stderr == f"error: no task snapshot file could be read:\n  tasks.jsonl: {CR_ONLY}\n"
+
+
+#: A history whose lines end in a CR alone: two records as an old Mac editor saves them.
+CR_HISTORY = b'{"a": 1}\r{"b": 2}\r'
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("extract", str(SAMPLE)),
+        ("pipeline", str(FIXTURES / "pipeline" / "tasks.jsonl"), "--out", "out"),
+        ("plugin", "score", str(FIXTURES / "plugin"), "--out", "out"),
+    ],
+    ids=["extract", "pipeline", "plugin score"],
+)
+def test_a_history_whose_lines_end_in_cr_only_is_refused_before_anything_is_written(
+    run_cli: Any, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    # It was treated three ways: `pipeline` wrote its reports, then refused it (exit 2);
+    # `plugin score` refused it under the lock (exit 3); `extract` appended to it, after
+    # which every reader said its old records were "line 1, not JSON".
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(CR_HISTORY)
+    res = run_cli(*args, "--history", "h.jsonl")
+    command = " ".join(args[:2] if args[0] == "plugin" else args[:1])
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == f"error: h.jsonl: {CR_ONLY} (see 'cli {command} --help')\n"
+    assert hist.read_bytes() == CR_HISTORY
+    # No report, no lock file, no manifest.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
+
+
+def test_the_nightly_job_appends_to_no_history_whose_lines_end_in_cr_only(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    memory = tmp_path / "proj" / ".archeflow" / "memory"
+    memory.mkdir(parents=True)
+    names = ("effectiveness.jsonl", "pipelines.jsonl", "plugins.jsonl")
+    for name in names:
+        (memory / name).write_bytes(CR_HISTORY)
+    events = tmp_path / "proj" / ".archeflow" / "events"
+    events.mkdir()
+    shutil.copy(RUN, events / "r.jsonl")
+    (tmp_path / "proj" / ".archeflow" / "tasks").mkdir()
+    shutil.copy(FIXTURES / "pipeline" / "tasks.jsonl", tmp_path / "proj/.archeflow/tasks")
+    skills = tmp_path / "proj" / ".archeflow" / "plugin-eval" / "skills"
+    shutil.copytree(FIXTURES / "plugin" / "async-python-patterns", skills / "a")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05")
+    m = "proj/.archeflow/memory"
+    assert (res.exit_code, res.stderr.splitlines()[:-1]) == (
+        1,
+        [
+            f"{m}/effectiveness.jsonl: not extracted: {CR_ONLY}",
+            f"proj: pipeline: {m}/pipelines.jsonl: {CR_ONLY}",
+            f"proj: plugin: {m}/plugins.jsonl: {CR_ONLY}",
+        ],
+    )
+    assert [(memory / name).read_bytes() for name in names] == [CR_HISTORY] * 3
+    assert not (memory / "effectiveness.jsonl.manifest.json").exists()
+    # No pack report: the pipeline pack's were written before its history was refused.
+    day = tmp_path / "out" / "2026-04-05"
+    files = sorted(str(p.relative_to(day)) for p in day.rglob("*") if p.is_file())
+    assert files == ["index.md", "runlog.json", "runlog.md"]
+
+
+#: A history runscore wrote: a line of the sample run's records.
+_RECORD = json.dumps({"run_id": "r", "archetype": "guardian", "note": "x" * 200}).encode()
+_BIG = sources.CHUNK // (len(_RECORD) + 1) + 10  # lines of a file past the first chunk
+
+
+@pytest.mark.parametrize(
+    ("body", "refused"),
+    [
+        (CR_HISTORY, True),
+        (CR_HISTORY[:-1] + b"\n", True),  # its one LF ends the file
+        (CR_HISTORY + b"\n", True),
+        # LF lines after it: its first line is one line that is not JSON, as any.
+        (CR_HISTORY + b"\n" + _RECORD + b"\n", False),
+        (b'{"a": 1,\r"b": 2}\r', False),  # CRs inside one object, and after it: blanks
+        (_RECORD + b"\n" + CR_HISTORY, False),
+        (_RECORD + b"\n", False),
+        (b"", False),
+        (b"\r".join([_RECORD] * _BIG) + b"\r\n", True),
+        (b"\r".join([_RECORD] * _BIG) + b"\n" + _RECORD + b"\n", False),
+        (_RECORD + b"\n" + b"\r".join([_RECORD] * _BIG), False),
+    ],
+)
+def test_a_history_is_refused_for_cr_line_ends_when_its_readers_name_them(
+    tmp_path: Path, body: bytes, refused: bool
+) -> None:
+    """``check_appendable`` (before the work) and ``append_groups`` (under the lock, should
+    the file change in between) refuse exactly the histories ``sources.prescan`` names as
+    of CR line ends."""
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(body)
+    f = sources.prescan(sources.SourceFile(str(hist), "h.jsonl"))
+    assert (f.error == CR_ONLY) is refused
+    if not refused:
+        history.check_appendable(str(hist))
+        return
+    with pytest.raises(UsageError) as e:
+        history.check_appendable(str(hist))
+    assert str(e.value) == f"{hist}: {CR_ONLY}"
+    with history.locked(str(hist)), pytest.raises(UsageError) as e:
+        history.append_groups(str(hist), [['{"c": 3}']])
+    assert str(e.value) == f"{hist}: {CR_ONLY}"
+    assert hist.read_bytes() == body
+
+
+class _CountedReads:
+    """A file opened for reading whose reads add up the bytes they return."""
+
+    def __init__(self, fh: Any, reads: list[int]) -> None:
+        self._fh, self._reads = fh, reads
+
+    def read(self, n: int = -1) -> bytes:
+        data: bytes = self._fh.read(n)
+        self._reads.append(len(data))
+        return data
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._fh, name)
+
+    def __enter__(self) -> _CountedReads:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._fh.close()
+
+
+def test_the_check_for_cr_line_ends_reads_a_history_s_start_not_all_of_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A history is appended to every night: the check reads its start up to its first LF
+    # (one piece), not a history of a hundred megabytes whole.
+    reads: list[int] = []
+    monkeypatch.setattr(
+        history, "open", lambda *a, **k: _CountedReads(open(*a, **k), reads), raising=False
+    )
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes((_RECORD + b"\n") * _BIG)
+    history.check_appendable(str(hist))
+    with history.locked(str(hist)):
+        history.append_groups(str(hist), [['{"c": 3}']])
+    assert 0 < sum(reads) <= 2 * (history._HEAD_BYTES + history._PIECE + 1)
+    # Lines of CR line ends past the first chunk: that chunk, and the file's last piece.
+    reads.clear()
+    hist.write_bytes(b"\r".join([_RECORD] * 2 * _BIG) + b"\r")
+    with pytest.raises(UsageError):
+        history.check_appendable(str(hist))
+    assert sources.CHUNK < sum(reads) <= history._HEAD_BYTES + sources.CHUNK + history._PIECE
+
+
+def test_a_history_that_takes_cr_line_ends_after_the_check_is_refused_under_the_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Changed between the check before the work and the lock (as if unchecked here): the
+    # append refuses it as the check does, exit 2 alike (`plugin score` said exit 3; extract
+    # appended to it).
+    from runscore.engine.packs import effectiveness, plugin
+
+    monkeypatch.setattr(history, "check_appendable", lambda path: None)
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(CR_HISTORY)
+    for score in (
+        lambda: plugin.score([str(FIXTURES / "plugin")], history_path=str(hist)),
+        lambda: effectiveness.extract([str(SAMPLE)], str(hist)),
+    ):
+        with pytest.raises(UsageError) as e:
+            score()
+        assert (type(e.value), str(e.value)) == (UsageError, f"{hist}: {CR_ONLY}")
+    assert hist.read_bytes() == CR_HISTORY
