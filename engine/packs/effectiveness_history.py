@@ -1237,8 +1237,7 @@ def run_sql(
         if gone and any(f'"{n}"' in msg or f" {n} " in msg for n in pipeline.HISTORY_VIEWS):
             hints.append(
                 (
-                    "the pipeline views need a pipeline history: "
-                    f"none at {quote_path(gone[0])} (",
+                    f"the pipeline views need a pipeline history: none at {quote_path(gone[0])} (",
                     PIPELINES,
                     ")",
                 )
