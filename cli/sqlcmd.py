@@ -67,8 +67,8 @@ other data, `runscore export` and use DuckDB directly.
     "fmt",
     type=click.Choice(["table", "markdown", "json", "csv", "parquet"]),
     default="table",
-    show_default=True,
-    help="Output format; parquet needs --output.",
+    help="Output format [default: the one --output's suffix names (.parquet, .json, .csv, "
+    ".md), else table]; parquet needs --output.",
 )
 @click.option(
     "--output",
@@ -132,6 +132,9 @@ def sql_cmd(
             [pipelines_path],
             why="writing the result there would replace it",
         )
+        # After those: a lock or manifest is refused as such, whatever its suffix says.
+        given = ctx.get_parameter_source("fmt") is not click.core.ParameterSource.DEFAULT
+        fmt = _format_for(out_path, fmt, given)
     extra = None
     # The pipeline history's skipped lines are said as the effectiveness history's are
     # (file:line: reason, exit 1): its views leave them out.
@@ -185,6 +188,33 @@ def sql_cmd(
         for name, n in nulled.items()
     ]
     report_diagnostics([*res.issues, *skipped], [*res.notes, *notes])
+
+
+#: The formats a file name says. `--output x.parquet` without --format wrote the text
+#: table into a file that says it is Parquet (and no Parquet reader could open it).
+_SUFFIX_FORMATS = {
+    ".parquet": "parquet",
+    ".json": "json",
+    ".csv": "csv",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
+
+
+def _format_for(out_path: str, fmt: str, given: bool) -> str:
+    """The format to write ``out_path`` in: the one its suffix names unless --format was
+    ``given``; a --format that contradicts it is refused. A name of no known suffix is
+    written in ``fmt`` (given, or the default table)."""
+    suffix = os.path.splitext(out_path)[1]
+    named = _SUFFIX_FORMATS.get(suffix.lower())
+    if named is None or named == fmt:
+        return fmt
+    if not given:
+        return named
+    raise UsageError(
+        f"--format {fmt} contradicts --output {quote_path(out_path)}: a {suffix} file is "
+        f"written as {named} (leave --format out, or name the file otherwise)"
+    )
 
 
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:

@@ -1181,3 +1181,78 @@ _GOLDEN_TYPES = (
 def test_sql_types_golden(run_cli, golden, tmp_path: Path, fmt: str) -> None:
     out = _sql(run_cli, tmp_path, _GOLDEN_TYPES, fmt)
     golden(f"sql-types.{ {'markdown': 'md', 'table': 'txt'}.get(fmt, fmt) }", out)
+
+
+_NO_HISTORY = "no history at none.jsonl: its views are empty\n"
+#: In process, click names the program after the group: cli.
+_CONTRADICTS = (
+    "error: --format {fmt} contradicts --output {out}: a {suffix} file is written as {named} "
+    "(leave --format out, or name the file otherwise) (see 'cli sql --help')\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("output", "fmt", "written"),
+    [
+        # suffix only: the format it names (was the text table, in a file named .parquet)
+        ("r.parquet", None, "parquet"),
+        ("R.PARQUET", None, "parquet"),
+        ("r.json", None, '[\n  {\n    "a": 1\n  }\n]\n'),
+        ("r.csv", None, "a\n1\n"),
+        ("r.md", None, "| a |\n|---|\n| 1 |\n"),
+        ("r.markdown", None, "| a |\n|---|\n| 1 |\n"),
+        # suffix and a --format that agrees
+        ("r.parquet", "parquet", "parquet"),
+        ("r.csv", "csv", "a\n1\n"),
+        # a suffix that names no format: --format, else table, as before
+        ("r.txt", None, "a\n-\n1\n"),
+        ("r", None, "a\n-\n1\n"),
+        ("r.txt", "csv", "a\n1\n"),
+        ("r.pq", "parquet", "parquet"),
+    ],
+)
+def test_output_is_written_in_the_format_its_suffix_names(
+    run_cli, tmp_path: Path, output: str, fmt: str | None, written: str
+) -> None:
+    args = ["--format", fmt] if fmt else []
+    r = run_cli("sql", "SELECT 1 AS a", "--history", "none.jsonl", "--output", output, *args)
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", _NO_HISTORY)
+    assert [p.name for p in tmp_path.iterdir()] == [output]
+    if written == "parquet":
+        assert pq.read_table(tmp_path / output).to_pylist() == [{"a": 1}]
+    else:
+        assert (tmp_path / output).read_text() == written
+
+
+@pytest.mark.parametrize(
+    ("output", "fmt", "named"),
+    [
+        ("r.parquet", "table", "parquet"),
+        ("r.parquet", "csv", "parquet"),
+        ("r.json", "csv", "json"),
+        ("r.csv", "parquet", "csv"),
+        ("r.MD", "json", "markdown"),
+    ],
+)
+def test_a_format_that_contradicts_the_outputs_suffix_is_refused(
+    run_cli, tmp_path: Path, output: str, fmt: str, named: str
+) -> None:
+    # Said before the history is read, nothing written: `--format table --output r.parquet`
+    # wrote text into a file that says it is Parquet.
+    (tmp_path / "torn.jsonl").write_text('{"torn": \n')
+    r = run_cli("sql", "SELECT 1", "--history", "torn.jsonl", "--output", output, "--format", fmt)
+    suffix = output[output.index(".") :]
+    want = _CONTRADICTS.format(fmt=fmt, out=output, suffix=suffix, named=named)
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", want)
+    assert [p.name for p in tmp_path.iterdir()] == ["torn.jsonl"]
+
+
+def test_output_dash_takes_the_format_given_or_table(run_cli, tmp_path: Path) -> None:
+    # `-` is standard output: no suffix, so --format or the default table, as without it.
+    r = run_cli("sql", "SELECT 1 AS a", "--history", "none.jsonl", "--output", "-")
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "a\n-\n1\n", _NO_HISTORY)
+    r = run_cli(
+        "sql", "SELECT 1 AS a", "--history", "none.jsonl", "--output", "-", "--format", "csv"
+    )
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "a\n1\n", _NO_HISTORY)
+    assert list(tmp_path.iterdir()) == []
