@@ -301,7 +301,9 @@ def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
 
     The files open directly in the DuckDB CLI, Polars or any Parquet reader. Files are
     written to a temporary name and renamed into place. Without --events, no history
-    file, or not one readable line in it, is exit 3.
+    file, or not one readable line in it, is exit 3; with --events, input of which no
+    line is an event (no input file, each empty or every line rejected) is exit 3, and
+    nothing is written.
     """
     # Said before anything is read, as every command that takes - does: the second read
     # found it empty.

@@ -975,7 +975,7 @@ def _build_events(
 
     A file that holds no line (empty, blank lines only) is said as ``extract`` says it
     (``FILE: empty (no events)``, a note); it was said nowhere. With ``require_readable``
-    (a query that reads the event views) input of which no line is an event raises
+    (a query that reads the event views, ``export``) input of which no line is an event raises
     ``NothingReadable`` listing each file and line, as ``extract``'s does: the views
     answered with no rows, exit 0 (or 1), as if the logs held no run."""
     files, disc = sources.discover(sources.path_list(events), stdin=True)
@@ -1417,7 +1417,10 @@ def export(
     notes = _notes_for(load)
     names = list(_EXPORT_HISTORY)
     if events:
-        found, left_out = _build_events(con, events, os.fspath(history))
+        # --events asks for the event tables: input of which no line is an event is nothing
+        # read (exit 3, nothing written), as `sql` over the event views says it. It wrote
+        # the history and empty event tables, exit 0, as if the logs held no run.
+        found, left_out = _build_events(con, events, os.fspath(history), require_readable=True)
         issues.extend(found)
         notes.extend(left_out)
         names += list(EVENT_VIEWS)

@@ -242,3 +242,44 @@ def test_sql_events_of_which_no_line_is_an_event_is_nothing_read(
     ]
     r = run_cli("sql", query, "--history", "none.jsonl", "--events", "logs")
     assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (3, "", ["error: no input files"])
+
+
+@pytest.mark.parametrize("target", ["x.parquet", "x.duckdb"])
+def test_export_events_of_which_no_line_is_an_event_is_nothing_read(
+    run_cli: Any, tmp_path: Path, target: str
+) -> None:
+    # `export --events` asks for the event tables: with no event in its input it wrote the
+    # history and empty event tables, exit 0, where `sql` over the event views exits 3.
+    # Now exit 3 with nothing written: an earlier export at --to (and the event files
+    # beside it) stays as it was, not replaced or removed.
+    (tmp_path / "h.jsonl").write_text(json.dumps(GOOD) + "\n")
+    (tmp_path / "bad.jsonl").write_text('not json\n{"run_id": "r"}\n')
+    (tmp_path / "e.jsonl").write_text("")
+    (tmp_path / "logs").mkdir()
+    old = {target: "old export\n", "x.events.parquet": "old events\n"}
+    for name, text in old.items():
+        (tmp_path / name).write_text(text)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    export = ("export", "--to", target, "--history", "h.jsonl")
+    r = run_cli(*export, "--events", "e.jsonl", "--events", "bad.jsonl")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr.splitlines() == [
+        "error: nothing could be read:",
+        "  e.jsonl: empty (no events)",
+        "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        "  bad.jsonl:2: missing type",
+    ]
+    r = run_cli(*export, "--events", "-", input="")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        3,
+        "",
+        "error: nothing could be read:\n  <stdin>: empty (no events)\n",
+    )
+    r = run_cli(*export, "--events", "logs")
+    assert (r.exit_code, r.stdout, r.stderr) == (3, "", "error: no input files\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    assert {n: (tmp_path / n).read_text() for n in old} == old
+    # An empty file beside a log of events is said, and the rest exported (exit 0).
+    (tmp_path / "log.jsonl").write_bytes(SAMPLE_LOG.read_bytes())
+    r = run_cli(*export, "--events", "log.jsonl", "--events", "e.jsonl")
+    assert (r.exit_code, r.stderr.splitlines()[-1]) == (0, "e.jsonl: empty (no events)")
