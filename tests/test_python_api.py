@@ -584,11 +584,15 @@ def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
             lambda: routes.parse_as_of("0001-01-01T00:00:00+01:00"),
             'as_of: outside the years 1 to 9999 in UTC: "0001-01-01T00:00:00+01:00"',
         ),
-        ("window", lambda: eh.report(hist, window=0), "window must be at least 1"),
+        (
+            "window",
+            lambda: eh.report(hist, window=0),
+            "window must be a whole number of runs from 1 to 999999, not 0",
+        ),
         (
             "window range",
             lambda: eh.recommend(hist, team, window=10**6),
-            "window must be between 1 and 999999 runs",
+            "window must be a whole number of runs from 1 to 999999, not 1000000",
         ),
         (
             "recommend all",
