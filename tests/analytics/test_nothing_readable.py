@@ -221,25 +221,34 @@ def test_sql_events_that_hold_no_line_are_said_as_extract_says_them(
     assert r.stderr == f"no history at none.jsonl: its views are empty\ne.jsonl: {reason}\n"
 
 
+#: What `sql` and `export` say of an empty log and a log of no event (_empty_and_bad_logs).
+NOTHING_READ_FROM_EMPTY_AND_BAD = [
+    "error: nothing could be read:",
+    "  e.jsonl: empty (no events)",
+    "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+    "  bad.jsonl:2: missing type",
+]
+
+
+def _empty_and_bad_logs(folder: Path) -> None:
+    """An empty log, one whose lines are not JSON or no event, and a folder of no log."""
+    (folder / "bad.jsonl").write_text('not json\n{"run_id": "r"}\n')
+    (folder / "e.jsonl").write_text("")
+    (folder / "logs").mkdir()
+
+
 def test_sql_events_of_which_no_line_is_an_event_is_nothing_read(
     run_cli: Any, tmp_path: Path
 ) -> None:
     # Every line rejected: the event views answered with no rows (exit 1), where extract
     # says nothing could be read (exit 3); a folder of no log answered silently (exit 0).
-    (tmp_path / "bad.jsonl").write_text('not json\n{"run_id": "r"}\n')
-    (tmp_path / "e.jsonl").write_text("")
-    (tmp_path / "logs").mkdir()
+    _empty_and_bad_logs(tmp_path)
     query = "SELECT count(*) AS n FROM verdicts"
     r = run_cli(
         "sql", query, "--history", "none.jsonl", "--events", "e.jsonl", "--events", "bad.jsonl"
     )
     assert (r.exit_code, r.stdout) == (3, "")
-    assert r.stderr.splitlines() == [
-        "error: nothing could be read:",
-        "  e.jsonl: empty (no events)",
-        "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
-        "  bad.jsonl:2: missing type",
-    ]
+    assert r.stderr.splitlines() == NOTHING_READ_FROM_EMPTY_AND_BAD
     r = run_cli("sql", query, "--history", "none.jsonl", "--events", "logs")
     assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (3, "", ["error: no input files"])
 
@@ -253,9 +262,7 @@ def test_export_events_of_which_no_line_is_an_event_is_nothing_read(
     # Now exit 3 with nothing written: an earlier export at --to (and the event files
     # beside it) stays as it was, not replaced or removed.
     (tmp_path / "h.jsonl").write_text(json.dumps(GOOD) + "\n")
-    (tmp_path / "bad.jsonl").write_text('not json\n{"run_id": "r"}\n')
-    (tmp_path / "e.jsonl").write_text("")
-    (tmp_path / "logs").mkdir()
+    _empty_and_bad_logs(tmp_path)
     old = {target: "old export\n", "x.events.parquet": "old events\n"}
     for name, text in old.items():
         (tmp_path / name).write_text(text)
@@ -263,12 +270,7 @@ def test_export_events_of_which_no_line_is_an_event_is_nothing_read(
     export = ("export", "--to", target, "--history", "h.jsonl")
     r = run_cli(*export, "--events", "e.jsonl", "--events", "bad.jsonl")
     assert (r.exit_code, r.stdout) == (3, "")
-    assert r.stderr.splitlines() == [
-        "error: nothing could be read:",
-        "  e.jsonl: empty (no events)",
-        "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
-        "  bad.jsonl:2: missing type",
-    ]
+    assert r.stderr.splitlines() == NOTHING_READ_FROM_EMPTY_AND_BAD
     r = run_cli(*export, "--events", "-", input="")
     assert (r.exit_code, r.stdout, r.stderr) == (
         3,
