@@ -1063,7 +1063,7 @@ def _extract_scope(
                     found.append(f)
             found_issues.extend(issues)
         else:
-            scope.notes.append(f"{d}: no *.jsonl run logs")
+            scope.notes.append(f"{quote_path(d)}: no *.jsonl run logs")
     if dirs and read:
         try:
             res = effectiveness.extract(
@@ -1314,7 +1314,7 @@ def _in_the_way(path: str) -> str | None:
     above = os.path.dirname(os.path.abspath(path))
     while not os.path.lexists(above) and os.path.dirname(above) != above:
         above = os.path.dirname(above)
-    return None if os.path.isdir(above) else f"{above}: {_NO_FOLDER}"
+    return None if os.path.isdir(above) else f"{quote_path(above)}: {_NO_FOLDER}"
 
 
 _NO_FOLDER = "a file where a folder is needed"
@@ -1545,18 +1545,18 @@ def _other_versions_note(
         else f"its newest scoring version, {', '.join(used)}, as this job was given none"
     )
     return (
-        f"{history_path} also holds {', '.join(others)} lines, not in the nightly's reports "
+        f"{quote_path(history_path)} also holds {', '.join(others)} lines, not in the nightly's reports "
         f"(they read {which}): `runscore report --history {shlex.quote(history_path)} "
         "--sql-version all` reports them side by side"
     )
 
 
 def _no_events_note(events_dir: str) -> str:
-    return f"{events_dir}: no event logs (folder missing)"
+    return f"{quote_path(events_dir)}: no event logs (folder missing)"
 
 
 def _no_history_note(history_path: str) -> str:
-    return f"{history_path}: no history yet; no report"
+    return f"{quote_path(history_path)}: no history yet; no report"
 
 
 def _nothing_there(
@@ -1588,7 +1588,7 @@ def _nothing_there(
         scope.notes.append(
             _no_history_note(scope.history)
             if what is None
-            else f"{scope.history}: no report: {what}"
+            else f"{quote_path(scope.history)}: no report: {what}"
         )
         probe.scopes.append(scope)
     return _nothing_message(probe)

@@ -477,3 +477,52 @@ def test_an_os_error_and_the_temp_dir_name_their_path_as_it_is_quoted(
         'error: RUNSCORE_TEMP_DIR: "f\\tile" is not a folder (DuckDB spills there) '
         "(see 'cli report --help')\n",
     )
+
+
+def test_the_nightly_s_notes_name_a_root_and_a_history_as_paths_are_quoted(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # The notes wrote them as they are: a tab, a line break or a U+202E in a root or
+    # history path split the note or turned what followed it around.
+    (tmp_path / "r\toot").mkdir()
+    r = run_cli("nightly", "--root", "r\toot", "--history", "h\n/all.jsonl", "--out", "o")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr.splitlines() == [
+        "error: nothing readable: no root had run logs, pack inputs or an existing history",
+        '  "r\\toot/.archeflow/events": no event logs (folder missing)',
+        '  "h\\n/all.jsonl": no history yet; no report',
+    ]
+    (tmp_path / "r\u202e/.archeflow").mkdir(parents=True)
+    (tmp_path / "r\u202e/.archeflow/memory").write_text("x\n")
+    r = run_cli("nightly", "--root", "r\u202e", "--out", "o")
+    assert r.exit_code == 3
+    assert r.stderr.splitlines()[-1] == (
+        '  "r\\u202e/.archeflow/memory/effectiveness.jsonl": no report: '
+        f'"{tmp_path}/r\\u202e/.archeflow/memory": a file where a folder is needed'
+    )
+    (tmp_path / "r\toot/.archeflow/events").mkdir(parents=True)
+    r = run_cli("nightly", "--root", "r\toot", "--out", "o")
+    assert r.exit_code == 3
+    assert r.stderr.splitlines()[1:] == [
+        '  "r\\toot/.archeflow/events": no *.jsonl run logs',
+        '  "r\\toot/.archeflow/memory/effectiveness.jsonl": no history yet; no report',
+    ]
+
+
+def test_the_nightly_s_note_on_other_versions_names_its_history_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    ev = tmp_path / "p\u202eroj/.archeflow/events"
+    hh.write_jsonl(ev / "r.jsonl", hh.run_events("r1"))
+    hist = "p\u202eroj/.archeflow/memory/effectiveness.jsonl"
+    legacy = run_cli("extract", "--sql-version", "archeflow-legacy", str(ev), "--history", hist)
+    assert legacy.exit_code == 0, legacy.stderr
+    res = run_cli("nightly", "--root", "p\u202eroj", "--out", "out", "--date", "2026-04-05")
+    assert res.exit_code == 0, res.stderr
+    [scope] = json.loads((tmp_path / "out/2026-04-05/runlog.json").read_text())["scopes"]
+    assert scope["notes"] == [
+        '"p\\u202eroj/.archeflow/memory/effectiveness.jsonl" also holds archeflow-legacy '
+        "lines, not in the nightly's reports (they read its newest scoring version, "
+        "effectiveness/v1, as this job was given none): `runscore report --history "
+        f"'{hist}' --sql-version all` reports them side by side"
+    ]
