@@ -3,7 +3,9 @@
 StrictUndefined: a template that names a missing value fails loudly in tests
 instead of printing an empty cell. Autoescape is off (this is markdown, not
 HTML); every data value of a markdown template (``*.md.j2``) goes through the ``md``
-filter instead (``output.md_text``, the one markdown escape of every such template).
+filter instead (``output.md_text``, the one markdown escape of every such template);
+a path or a value the template writes in a message of its own goes through ``path`` or
+``quote`` (``engine.quoting``) first, as stderr writes it.
 A plain-text template (``*.txt.j2``: ``summary``'s run-start block) is no markdown: its
 values go through ``txt`` (``output.plain_text``), which writes a name as it is but
 for line breaks and control characters.
@@ -15,6 +17,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_vs, md_text, plain_text
+from runscore.engine import quoting
 
 if TYPE_CHECKING:
     import jinja2
@@ -41,6 +44,10 @@ def env() -> jinja2.Environment:
         e.filters["usd"] = usd
         e.filters["pct"] = fmt_pct
         e.filters["vs"] = lambda v, bounds, d=2: fmt_vs(v, bounds, d)
+        # A value or a path a template writes in a message of its own (the run log's "run
+        # X: ...", "FILE: empty file"), quoted as stderr quotes it, then ``md``.
+        e.filters["quote"] = quoting.quote
+        e.filters["path"] = quoting.path
         _ENV = e
     return _ENV
 

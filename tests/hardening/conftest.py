@@ -155,7 +155,7 @@ def run_to_end(*args: str, cwd: Path | None = None) -> tuple[int, str, str]:
 _HOLD_LOCK = """
 import fcntl, os, sys
 with open("/proc/self/comm", "w") as comm:
-    comm.write("runscore")  # as a job or an extract is named: not "another python3.12"
+    comm.write(sys.argv[2])  # as a job or an extract is named: not "another python3.12"
 fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o666)
 fcntl.flock(fd, fcntl.LOCK_EX)
 sys.stdout.write("locked\\n")
@@ -179,10 +179,11 @@ def _held_by(argv: list[str]) -> Iterator[int]:
 
 
 @contextlib.contextmanager
-def lock_held_elsewhere(lock_file: Path) -> Iterator[int]:
+def lock_held_elsewhere(lock_file: Path, command: str = "runscore") -> Iterator[int]:
     """Hold the flock on ``lock_file`` (``history.locked``'s file, ``PATH.lock``) in
-    another process, as another job or a hand-run extract does; yields its PID once held."""
-    with _held_by([sys.executable, "-c", _HOLD_LOCK, str(lock_file)]) as pid:
+    another process, as another job or a hand-run extract does; yields its PID once held.
+    ``command``: the process's command name (``/proc/PID/comm``, at most 15 bytes)."""
+    with _held_by([sys.executable, "-c", _HOLD_LOCK, str(lock_file), command]) as pid:
         yield pid
 
 

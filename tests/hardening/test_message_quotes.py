@@ -526,3 +526,46 @@ def test_the_nightly_s_note_on_other_versions_names_its_history_as_a_path_is_quo
         "effectiveness/v1, as this job was given none): `runscore report --history "
         f"'{hist}' --sql-version all` reports them side by side"
     ]
+
+
+def test_the_nightly_run_log_quotes_run_ids_and_paths_as_stderr_does(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    # The run log wrote a run id bare ("(run r1)", "run r1: no run.complete event") where
+    # stderr quotes it ("(run \"r1\")"), and a path it names itself (the history, the
+    # events folder, an empty file, a root) with only the markdown escape: a U+202E in it
+    # was written as it is and turned the rest of the line around.
+    ev = tmp_path / "p\u202eroj/.archeflow/events"
+    hh.write_jsonl(ev / "a.jsonl", hh.run_events("r\u202e1", cost="lots"))
+    hh.write_jsonl(ev / "b.jsonl", hh.run_events("r\u202e2", complete=False))
+    (ev / "c.jsonl").write_text("")
+    (ev.parent / "teams").mkdir()
+    (ev.parent / "teams/t.yaml").write_text("name: t\ncheck: [guardian]\n")
+    (ev.parent / "tasks").mkdir()
+    (ev.parent / "tasks/t.jsonl").write_text(Path(TASKS).read_text())
+    (ev.parent / "tasks/u.jsonl").write_text("")
+    res = run_cli("nightly", "--root", "p\u202eroj", "--out", "out", "--date", "2026-04-05")
+    assert res.exit_code == 1, res.stderr  # the fixture's task line without an id
+    warning = (
+        '"p\\u202eroj/.archeflow/events/a.jsonl":2: cost ignored: not a finite non-negative '
+        'number (run "r\\u202e1")'
+    )
+    assert f"warning: {warning}" in res.stderr.splitlines()
+    runlog = (tmp_path / "out/2026-04-05/runlog.md").read_text()
+    # md writes the quote's backslash doubled: it renders as stderr writes it.
+    md = warning.replace("\\", "\\\\")
+    assert '| "p\\\\u202eroj" | ok | p_roj-' in runlog
+    for line in (
+        'History "p\\\\u202eroj/.archeflow/memory/effectiveness.jsonl" (2 usable lines). Run logs '
+        'from "p\\\\u202eroj/.archeflow/events".\n',
+        '\n- "p\\\\u202eroj/.archeflow/events/c.jsonl": empty file\n',
+        '\n- run "r\\\\u202e2": no run.complete event (may still be running)\n',
+        f"\n- {md}\n",
+        '\n- "p\\\\u202eroj/.archeflow/teams/t.yaml" (discovered): ',
+        '\nInputs: "p\\\\u202eroj/.archeflow/tasks/t.jsonl", '
+        '"p\\\\u202eroj/.archeflow/tasks/u.jsonl". ',
+        '\n- "p\\\\u202eroj/.archeflow/tasks/u.jsonl": empty file\n',
+    ):
+        assert line in runlog
+    index = (tmp_path / "out/2026-04-05/index.md").read_text()
+    assert ' · team t ("p\\\\u202eroj/.archeflow/teams/t.yaml", discovered): ' in index

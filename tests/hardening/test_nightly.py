@@ -457,7 +457,7 @@ def test_warnings_are_on_stderr_after_rejected_input_in_the_run_logs_order(
         f"nightly {DATE}: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
         f"1 rejected input(s), 1 warning(s); 5 file(s) in {day}",
     ]
-    assert f"- {cost} (run run-1)\n" in (day / "runlog.md").read_text()
+    assert f'- {cost} (run "run-1")\n' in (day / "runlog.md").read_text()
 
 
 def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(

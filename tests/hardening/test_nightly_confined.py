@@ -548,6 +548,26 @@ def test_a_history_another_process_holds_says_which_and_where_its_run_logs_are(
     ) in runlog
 
 
+def test_the_run_log_quotes_the_command_of_a_history_s_holder_as_stderr_does(
+    tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The run log wrote the holder's command name with only the markdown escape (a tab
+    as ``\\x09``) where stderr quotes it as a path (``"fl\\tock|x"``)."""
+    _lock_wait_short(monkeypatch)
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    (tmp_path / "bad/.archeflow/memory").mkdir()
+    with hh.lock_held_elsewhere(tmp_path / f"{hist}.lock", "fl\tock|x") as pid:
+        res = _good_and_bad(run_cli)
+    why = f'not extracted: the history lock is held by PID {pid} ("fl\\tock|x")'
+    assert (res.exit_code, res.stderr.splitlines()[0]) == (1, f"{hist}: {why}")
+    runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        f'History {hist} (locked by another process, PID {pid} ("fl\\\\tock\\|x"): not read). '
+    ) in runlog
+
+
 def test_a_history_flock_holds_is_said_held_by_flock_in_the_run_log(
     tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
