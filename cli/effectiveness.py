@@ -162,7 +162,7 @@ def extract_cmd(
     if unsaved is not None:
         # After the summary: what was written stands (it said "error:", exit 2, stdout
         # empty, of records it had appended).
-        note(f"{unsaved[0]}: {unsaved[1]}")
+        note(f"{quote_path(unsaved[0])}: {unsaved[1]}")
     if result.rejected or result.manifest_error is not None:
         click.get_current_context().exit(ExitCode.PARTIAL)
 

@@ -111,7 +111,15 @@ class SqlPackError(RunscoreError):
 
 
 class HistoryError(RunscoreError):
-    """The history store refused an operation (e.g. writing through a symlink)."""
+    """The history store refused an operation (e.g. writing through a symlink). ``file``
+    and ``reason``: the path refused and why, apart, for a caller that words its own
+    message (a manifest not saved) and must write the path once, by the rule (None when
+    not given)."""
+
+    def __init__(self, *message: Part, file: str | None = None, reason: str | None = None) -> None:
+        super().__init__(*message)
+        self.file = file
+        self.reason = reason
 
 
 def _causes(e: BaseException) -> Iterator[BaseException]:

@@ -43,7 +43,8 @@ WRITE_CHUNK = 1 << 20
 
 def _check_not_symlink(path: str) -> None:
     if os.path.islink(path):
-        raise HistoryError(f"{quote_path(path)}: refusing to write through a symlink")
+        why = "refusing to write through a symlink"
+        raise HistoryError(f"{quote_path(path)}: {why}", file=path, reason=why)
 
 
 #: Bytes of a history's start read to tell what it is (``sources.whole_file_problem``).

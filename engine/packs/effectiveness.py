@@ -99,6 +99,19 @@ class RunIssue(sources.LineIssue):
         return {"run_id": self.run_id, **super().as_dict()}
 
 
+@dataclass(frozen=True)
+class ManifestUnsaved:
+    """Why the extract manifest could not be saved: the file and the system's reason,
+    apart, so that each caller writes the path once, by the rule (``quoting.path``): as
+    ``file: reason`` text it was quoted twice (a symlink's) or cut at a ``": "`` in it."""
+
+    file: str
+    reason: str
+
+    def text(self) -> str:
+        return f"{quote_path(self.file)}: {self.reason}"
+
+
 @dataclass
 class ExtractResult:
     """What one extract did. ``records`` holds every record scored (written or not).
@@ -130,11 +143,11 @@ class ExtractResult:
     #: Input files not read, and why, at line 0 (not rejected input: the history this
     #: extract writes).
     excluded: list[sources.LineIssue] = field(default_factory=list)
-    #: Why the manifest could not be saved (``file: reason``), the history being written
-    #: (or having nothing to gain): the records stand, and the next extract reads again the
-    #: files this one could not record as read (their runs are not written twice). None
-    #: when it was saved or had nothing to save.
-    manifest_error: str | None = None
+    #: Why the manifest could not be saved, the history being written (or having nothing
+    #: to gain): the records stand, and the next extract reads again the files this one
+    #: could not record as read (their runs are not written twice). None when it was
+    #: saved or had nothing to save.
+    manifest_unsaved: ManifestUnsaved | None = None
     #: ``records`` once asked for. Until then, the records scored are the table
     #: ``RECORDS_TABLE`` of the extract's database, read through this cursor (None when
     #: nothing was read: every file unchanged): an extract of a few new runs, from the
@@ -165,13 +178,20 @@ class ExtractResult:
                 con.close()
         return self._records
 
+    @property
+    def manifest_error(self) -> str | None:
+        """``manifest_unsaved`` as ``file: reason`` text (the path by ``quoting.path``), as
+        the JSON summary gives it; None when saved."""
+        return None if self.manifest_unsaved is None else self.manifest_unsaved.text()
+
     def manifest_problem(self) -> tuple[str, str] | None:
-        """``manifest_error`` as a problem to report: (the file, why, and what it means for
-        the records), one wording for ``extract`` and the nightly job; None when saved."""
-        if self.manifest_error is None:
+        """``manifest_unsaved`` as a problem to report: (the file as it is, to be written
+        by ``quoting.path``; why, and what it means for the records), one wording for
+        ``extract`` and the nightly job; None when saved."""
+        if self.manifest_unsaved is None:
             return None
-        file, _, why = self.manifest_error.partition(": ")
-        return file, f"manifest not saved: {why}; {MANIFEST_UNSAVED}"
+        why = self.manifest_unsaved.reason
+        return self.manifest_unsaved.file, f"manifest not saved: {why}; {MANIFEST_UNSAVED}"
 
     @property
     def rejected(self) -> bool:
@@ -1034,7 +1054,7 @@ def _extract(
         )
         _relist(result, [(f, entry_of[id(f)]) for f in unchanged], order)
         if write and history_path is not None and (refreshed or gone):
-            result.manifest_error = _saving(
+            result.manifest_unsaved = _saving(
                 history_path, _save_refreshed, history_path, version, refreshed, manifest, gone
             )
         elif write and history_path is not None:
@@ -1215,7 +1235,7 @@ def _extract(
             # The records are in the history now: a manifest that cannot be saved (a full
             # disk, a folder in its place) must not make them look unwritten (the nightly
             # job said "not extracted, 0 runs scored" of runs it had just appended).
-            result.manifest_error = _saving(
+            result.manifest_unsaved = _saving(
                 history_path,
                 _save_manifest,
                 history_path,
@@ -1687,16 +1707,19 @@ MANIFEST_UNSAVED = (
 )
 
 
-def _saving(history_path: str, save: Callable[..., None], *args: Any) -> str | None:
-    """``save(*args)``; None when it worked, else why not (``file: reason``). The manifest
-    only saves reading: an extract whose records are written (or that had none) has done
-    its work, and says why the next one will read these files again."""
+def _saving(history_path: str, save: Callable[..., None], *args: Any) -> ManifestUnsaved | None:
+    """``save(*args)``; None when it worked, else why not. The manifest only saves
+    reading: an extract whose records are written (or that had none) has done its work,
+    and says why the next one will read these files again."""
     try:
         save(*args)
-    except HistoryError as e:  # a symlink in its place: the message names it
-        return str(e)
+    except HistoryError as e:  # a symlink in its place
+        if e.file is not None and e.reason is not None:
+            return ManifestUnsaved(e.file, e.reason)
+        return ManifestUnsaved(manifest_path(history_path), str(e))
     except OSError as e:
-        return f"{e.filename or manifest_path(history_path)}: {e.strerror or e}"
+        file = e.filename if isinstance(e.filename, str) and e.filename else None
+        return ManifestUnsaved(file or manifest_path(history_path), e.strerror or str(e))
     return None
 
 

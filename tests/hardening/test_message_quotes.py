@@ -569,3 +569,48 @@ def test_the_nightly_run_log_quotes_run_ids_and_paths_as_stderr_does(
         assert line in runlog
     index = (tmp_path / "out/2026-04-05/index.md").read_text()
     assert ' · team t ("p\\\\u202eroj/.archeflow/teams/t.yaml", discovered): ' in index
+
+
+UNSAVED = (
+    "manifest not saved: {}; the runs are in the history; these run logs are read again "
+    "next time (no run is written twice)"
+)
+
+
+def test_extract_names_a_manifest_it_cannot_save_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any
+) -> None:
+    # The path was written as the system gave it, a tab and all; a ": " in it was taken
+    # for the end of the path by the nightly job, which said the rest as the reason.
+    hh.write_jsonl(tmp_path / "ev/a.jsonl", hh.run_events("r1"))
+    (tmp_path / "x: y\t.jsonl.manifest.json").mkdir()
+    r = run_cli("extract", "ev", "--history", "x: y\t.jsonl", "--format", "json")
+    assert r.exit_code == 1, r.stderr
+    said = '"x: y\\t.jsonl.manifest.json"'
+    assert json.loads(r.stdout)["manifest_error"] == f"{said}: Is a directory"
+    assert r.stderr.splitlines()[-1] == f"{said}: {UNSAVED.format('Is a directory')}"
+
+
+@pytest.mark.parametrize("how", ["folder", "symlink"])
+def test_the_nightly_names_a_manifest_it_cannot_save_once_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any, how: str
+) -> None:
+    # A symlink's message quoted its path already, and the run log quoted it again
+    # ("\"r\\toot/...\""); a ": " in a root's path split the file from the reason there.
+    root = "a: b\t" if how == "folder" else "r\toot"
+    hh.write_jsonl(tmp_path / root / ".archeflow/events/a.jsonl", hh.run_events("r1"))
+    mem = tmp_path / root / ".archeflow/memory"
+    mem.mkdir()
+    if how == "folder":
+        (mem / "effectiveness.jsonl.manifest.json").mkdir()
+        why = "Is a directory"
+    else:
+        (mem / "effectiveness.jsonl.manifest.json").symlink_to(tmp_path / "elsewhere.json")
+        why = "refusing to write through a symlink"
+    r = run_cli("nightly", "--root", root, "--out", "out", "--format", "json")
+    assert r.exit_code == 1, r.stderr
+    file = f"{root}/.archeflow/memory/effectiveness.jsonl.manifest.json"
+    [d] = json.loads(r.stdout)["rejected"]
+    assert (d["file"], d["line"]) == (file, 0)
+    text = f"{json.dumps(file)}: {UNSAVED.format(why)}"
+    assert (d["text"], r.stderr.splitlines()[0]) == (text, text)
