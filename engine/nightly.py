@@ -885,7 +885,7 @@ def _step_reason(e: BaseException) -> str:
 
 def _io_reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
-        where = f"{e.filename}: " if e.filename else ""
+        where = f"{quote_path(str(e.filename))}: " if e.filename else ""
         # os.makedirs's "File exists" of whatever stands where a folder belongs: a FIFO
         # there read "File exists" in one project's step and, from `check_writable`, "a
         # file where a folder is needed" in the next.
@@ -1358,7 +1358,9 @@ def _located(path: str, message: str) -> tuple[int, str]:
     ``path:3:1: not valid YAML: ...``; the history's ``path: the history is not a regular
     file``), as given or made absolute: the run log names the file and the line apart, not
     the path again inside the reason. Line 0 (the whole file) when none is given."""
-    for p in dict.fromkeys((path, os.path.abspath(path))):
+    given = (path, os.path.abspath(path))
+    # As the engine's messages write it (``quoting.path``): a path with a tab is quoted.
+    for p in dict.fromkeys((*given, *map(quote_path, given))):
         if not message.startswith(p):
             continue
         m = _LOCATED_RE.match(message, len(p))

@@ -614,3 +614,30 @@ def test_the_nightly_names_a_manifest_it_cannot_save_once_as_a_path_is_quoted(
     assert (d["file"], d["line"]) == (file, 0)
     text = f"{json.dumps(file)}: {UNSAVED.format(why)}"
     assert (d["text"], r.stderr.splitlines()[0]) == (text, text)
+
+
+@pytest.mark.parametrize("how", ["memory-is-a-file", "utf16-history"])
+def test_the_nightly_names_a_history_s_failure_s_path_once_as_it_is_quoted(
+    run_cli: Any, tmp_path: Path, hh: Any, how: str
+) -> None:
+    # The system's path was written as it is ("not extracted: /.../r<TAB>oot/...: a file
+    # where a folder is needed"), and a history's own path, quoted in the engine's message,
+    # was not taken for it: "H: not extracted: H: encoded as UTF-16 LE ...".
+    hh.write_jsonl(tmp_path / "r\toot/.archeflow/events/a.jsonl", hh.run_events("r1"))
+    mem = tmp_path / "r\toot/.archeflow/memory"
+    hist = '"r\\toot/.archeflow/memory/effectiveness.jsonl"'
+    if how == "memory-is-a-file":
+        mem.write_text("x\n")
+        why = f'"{tmp_path}/r\\toot/.archeflow/memory": a file where a folder is needed'
+    else:
+        mem.mkdir()
+        (mem / "effectiveness.jsonl").write_bytes(b"\xff\xfe{\x00}\x00\n\x00")
+        why = (
+            "encoded as UTF-16 LE (byte-order mark): runscore appends only to a UTF-8 JSONL "
+            "history (convert it first, e.g. iconv -f UTF-16 -t UTF-8)"
+        )
+    r = run_cli("nightly", "--root", "r\toot", "--out", "out")
+    assert r.exit_code == (3 if how == "memory-is-a-file" else 1), r.stderr
+    assert [ln.strip() for ln in r.stderr.splitlines()][1 if r.exit_code == 3 else 0] == (
+        f"{hist}: not extracted: {why}"
+    )
