@@ -146,15 +146,27 @@ def test_every_template_escapes_with_the_one_filter() -> None:
         ast = e.parse(e.loader.get_source(e, name)[0])
         used = {f.name for f in ast.find_all(jinja2.nodes.Filter)}
         escape = "txt" if name.endswith(".txt.j2") else "md"
-        # num, pct and vs write numbers (digits, sign, point, exponent, %, "—")
-        allowed = {escape, *"num pct vs usd length join format last list map selectattr".split()}
-        assert used <= allowed, (name, used)
-        mapped = {
-            c.args[0].value
-            for c in ast.find_all(jinja2.nodes.Filter)
-            if c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
+        # num, pct and vs write numbers (digits, sign, point, exponent, %, "—"); path and
+        # quote (engine.quoting: a path, a value as a message writes it) are no escape, and
+        # md follows each, directly or in the next map
+        quoting = {"path", "quote"} if escape == "md" else set()
+        allowed = {
+            escape,
+            *quoting,
+            *"num pct vs usd length join format last list map selectattr".split(),
         }
-        assert mapped <= {escape}, (name, mapped)
+        assert used <= allowed, (name, used)
+        filters = list(ast.find_all(jinja2.nodes.Filter))
+
+        def arg(c: Any) -> Any:
+            ok = c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
+            return c.args[0].value if ok else None
+
+        mapped = {arg(c) for c in filters} - {None}
+        assert mapped <= {escape, *quoting}, (name, mapped)
+        escaped = {id(c.node) for c in filters if c.name == escape or arg(c) == escape}
+        quoted = [c for c in filters if c.name in quoting or arg(c) in quoting]
+        assert all(id(c) in escaped for c in quoted), name
 
 
 def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli: Any) -> None:
