@@ -310,6 +310,32 @@ def test_weakest_dimensions_get_concrete_tips(scored: dict[str, Any]) -> None:
     )
 
 
+def test_dimensions_that_lose_the_same_points_are_tipped_in_dimension_order(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # orchestration_wiring 0.70 + .05 ("returns") + .05 (two fences) = 0.80, weight 0.20;
+    # progressive_disclosure 0.60 (250–600 lines, no references/ or assets/), weight 0.10:
+    # each loses 0.04 of the composite. The blend leaves orchestration at
+    # 0.8000000000000002 (0.03999999999999997 lost) and progressive at 0.6
+    # (0.04000000000000001), so the doubles put progressive first; the tie is a tie at
+    # 6 decimals, as every comparison of scores is, and ties go in dimension order.
+    desc = (
+        "Use when building async services, for testing pipelines, during deploying apps, "
+        "or when debugging stuff; use proactively and automatically"
+    )
+    body = "# Tie\n\nIt returns a note.\n```\nx\n```\n" + "".join(f"note {i}\n" for i in range(250))
+    text = f"---\nname: tie-skill\ndescription: {desc}\n---\n{body}"
+    by_skill, _ = kit.score(tmp_path, {"tie": {"text": text}})
+    s = by_skill["tie"]
+    assert s["static"]["sub_scores"]["orchestration_wiring"] == 0.8
+    assert s["static"]["sub_scores"]["progressive_disclosure"] == 0.6
+    assert [(t["dimension"], t["weight"]) for t in s["tips"]] == [
+        ("orchestration_fitness", 0.2),
+        ("progressive_disclosure", 0.1),
+        ("structural_completeness", 0.03),
+    ]
+
+
 #: A description that earns every pushiness point of spec §3 (0.95 of them: frontmatter
 #: quality is 0.97 at most): a trigger, "proactively", "invoke"/"automatically", three
 #: comma contexts, an "-ing" context, 100+ characters.

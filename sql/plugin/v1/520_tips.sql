@@ -6,10 +6,14 @@
 --             (ties: dimension order), at most tips_per_skill of them and only those with
 --             lost > 0, each with one concrete tip: the first rule of that dimension whose
 --             condition holds, from the static evidence first, then judge / Monte Carlo.
+-- lost is ranked at 6 decimals (plugin_cmp), as every score comparison is: the blend's
+-- float noise (0.8 × 0.1 / 0.1 = 0.8000000000000002) split an exact tie, so a dimension
+-- losing 0.04 at weight 0.10 was tipped before one losing 0.04 at weight 0.20.
 CREATE OR REPLACE TEMP TABLE plugin_tips AS
 WITH ranked AS (
     SELECT d.sid, d.dimension, d.score, d.weight, d.weight * (1.0 - d.score) AS lost,
-           row_number() OVER (PARTITION BY d.sid ORDER BY d.weight * (1.0 - d.score) DESC, d.ord)
+           row_number() OVER (PARTITION BY d.sid
+                              ORDER BY plugin_cmp(d.weight * (1.0 - d.score)) DESC, d.ord)
                AS rank
     FROM plugin_dims d
     WHERE d.score IS NOT NULL AND d.weight * (1.0 - d.score) > 0
