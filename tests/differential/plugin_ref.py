@@ -844,10 +844,11 @@ def evaluate(
         judged = bool(layers["judge"])
         depth = "deep" if judged and mcb else "standard" if judged else "quick"
         # §8 "the three weakest weighted dimensions": reading chosen, the most composite
-        # points lost, w_d × (1 − score).
+        # points lost, w_d × (1 − score), compared at 6 decimals as every score is (README
+        # "Conventions for all numbers"); a tie in dimension order.
         lost = sorted(
             ((DIMS[d][0] * (1.0 - v), d) for d, v in dims.items() if v is not None),
-            key=lambda t: -t[0],
+            key=lambda t: -float(f"{t[0]:.6f}"),
         )
         out[key] = {
             "skill": key,
