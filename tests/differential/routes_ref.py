@@ -935,9 +935,12 @@ def cascades(
         t_lab = sum(e.label is not None for e in direct_eps)
         t_rate = sum(e.label == "success" for e in direct_eps) / t_lab if t_lab else None
         meets = False
+        # README: a rate and its interval are written at the 6 decimals they are judged at
+        # (the width judged is that of the ends as written); computed from the exact rate.
+        acc_lo = acc_hi = None
         if rate is not None:
-            lo, hi = wilson(rate, labelled)
-            meets = labelled >= min_lab and r6(hi - lo) <= max_w
+            acc_lo, acc_hi = (stat(x) for x in wilson(rate, labelled))
+            meets = labelled >= min_lab and r6(acc_hi - acc_lo) <= max_w
         bar = False
         if rate is not None and t_rate is not None:
             bar = r6(newcombe(rate, labelled, t_rate, t_lab)[0]) >= -tol
@@ -981,6 +984,10 @@ def cascades(
                 "accepted_operations": accepted,
                 "escalated_operations": esc_ops,
                 "retried_operations": ret_ops,
+                "acceptance_rate": None if rate is None else stat(rate),
+                "acceptance_ci_low": acc_lo,
+                "acceptance_ci_high": acc_hi,
+                "target_success_rate": None if t_rate is None else stat(t_rate),
                 "cascade_per_accepted": c_per,
                 "target_direct_per_accepted": t_per,
                 "net_saving_per_accepted": net,
@@ -1089,6 +1096,8 @@ def matrix(
         lab = sum(e.label is not None for e in es)
         succ = sum(e.label == "success" for e in es)
         basis, per, acc, _ = per_accepted([tot[e.id] for e in es])
+        # README: the success rate and its Wilson interval as written, at 6 decimals.
+        ci = wilson(succ / lab, lab) if lab else (None, None)
         out.append(
             {
                 "activity": act,
@@ -1099,6 +1108,9 @@ def matrix(
                 "labelled": lab,
                 "successes": succ,
                 "accepted": acc,
+                "success_rate": stat(succ / lab) if lab else None,
+                "success_ci_low": None if ci[0] is None else stat(ci[0]),
+                "success_ci_high": None if ci[1] is None else stat(ci[1]),
                 "cost_per_accepted": per,
                 "cost_basis": basis,
             }
@@ -1425,6 +1437,10 @@ CASC_FIELDS = (
     "grade",
     "would_be_type",
     "finding_type",
+    "acceptance_rate",
+    "acceptance_ci_low",
+    "acceptance_ci_high",
+    "target_success_rate",
 )
 
 
@@ -1444,7 +1460,17 @@ def casc_view(c: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-MATRIX_FIELDS = ("episodes", "labelled", "successes", "accepted", "cost_per_accepted", "cost_basis")
+MATRIX_FIELDS = (
+    "episodes",
+    "labelled",
+    "successes",
+    "accepted",
+    "success_rate",
+    "success_ci_low",
+    "success_ci_high",
+    "cost_per_accepted",
+    "cost_basis",
+)
 
 
 def finding_view(f: dict[str, Any]) -> tuple[Any, ...]:

@@ -128,3 +128,66 @@ def test_the_incumbent_source_names_the_rule_that_chose_it(
         HAIKU,
         "lexicographic order (tie on labelled and total episodes)",
     )
+
+
+def test_the_matrix_rate_and_interval_are_written_as_judged(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # The matrix wrote its success rate and Wilson interval with every digit
+    # (0.8333333333333334, 0.11999366228595006) beside effects written at 6 decimals, and
+    # graded the width of the unrounded interval: 6 of 24 is [0.119994, 0.448994] as
+    # written, a width of 0.329, judged 0.329001 and so "insufficient" under max_ci_width
+    # 0.329.
+    g = gen()
+    g.cell(SONNET, 24, 6)
+    g.cell(HAIKU, 6, 5)
+    path = str(g.write(tmp_path / "m.jsonl"))
+    args = ("--as-of", AS_OF, "--max-ci-width", "0.329", "--min-labelled", "10")
+    res = run_cli("routes", path, "--format", "json", *args)
+    assert res.exit_code == 0, res.stderr
+    rows = {m["model"]: m for m in json.loads(res.stdout)["matrix"]}
+    s, h = rows[SONNET], rows[HAIKU]
+    assert (s["success_rate"], s["success_ci_low"], s["success_ci_high"]) == (
+        0.25,
+        0.119994,
+        0.448994,
+    )
+    assert (s["grade"], s["grade_basis"]) == ("observed", "descriptive")
+    assert (h["success_rate"], h["success_ci_low"], h["success_ci_high"]) == (
+        0.833333,
+        0.436497,
+        0.969947,
+    )
+    md = run_cli("routes", path, *args)
+    assert md.exit_code == 0, md.stderr
+    assert "| 24 | 100% | 25% [12%, 45%] |" in md.stdout
+
+
+def test_a_cascade_acceptance_rate_and_interval_are_written_as_judged(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # A cascade's acceptance rate, its Wilson interval and its target's success rate were
+    # written with every digit, and the minimums judged the unrounded width: 18 of 24
+    # accepted is [0.551006, 0.880006] as written, a width of 0.329, refused as "acceptance
+    # 95% CI width 0.329001 exceeds max_ci_width 0.329000".
+    g = gen()
+    g.cell(SONNET, 30, 20)
+    g.cascade(24, cheap=HAIKU, premium=SONNET, direct_ok=16, escalate=4, premium_ok=2)
+    path = str(g.write(tmp_path / "c.jsonl"))
+    args = ("--as-of", AS_OF, "--max-ci-width", "0.329", "--min-labelled", "10")
+    res = run_cli("routes", path, "--format", "json", *args)
+    assert res.exit_code == 0, res.stderr
+    (c,) = json.loads(res.stdout)["cascades"]
+    assert (c["labelled_operations"], c["accepted_operations"]) == (24, 18)
+    assert (c["acceptance_rate"], c["acceptance_ci_low"], c["acceptance_ci_high"]) == (
+        0.75,
+        0.551006,
+        0.880006,
+    )
+    assert c["target_success_rate"] == 0.666667
+    assert not any("acceptance 95% CI width" in r for r in c["reasons"]), c["reasons"]
+    (f,) = [f for f in json.loads(res.stdout)["findings"] if f["candidate"]["model"] == HAIKU]
+    assert f["why"][0] == (
+        f"Operations (episodes sharing runId and task fingerprint, cheap-first on {HAIKU}): "
+        "24; labelled 24, accepted 18 (75%, 95% CI [55%, 88%]); attempts 28."
+    )

@@ -22,7 +22,9 @@
 --   routes_cascades (grain: activity x entry route): operations, labelled and accepted counts,
 --   follow_up_missing_ops (operations with an attempt whose follow-up is missing),
 --   final_unreported_ops (operations whose last attempt does not say whether it escalated),
---   acceptance rate with Wilson interval, escalated/retried/repaired operations and the
+--   acceptance rate with Wilson interval (each at 6 decimals, routes_stat, from the
+--   unrounded rate; so is target_success_rate, and quality_effect = acceptance - target
+--   rate from the unrounded rates), escalated/retried/repaired operations and the
 --   operations whose attempts report each (escalation_reported_ops, retry_reported_ops,
 --   repair_reported_ops: the rates' denominators), the target route (most
 --   frequent final route of escalated operations; else the incumbent), cascade cost per accepted
@@ -200,7 +202,7 @@ c AS (
         CASE WHEN a.unknown_cost_ops = 0 AND a.n_bases = 1 AND a.direct_accepted > 0
              THEN CAST(a.direct_cost_known AS DOUBLE) / a.direct_accepted END
             AS cheap_only_cost_per_accepted,
-        a.accepted_ops / nullif(CAST(a.labelled_ops AS DOUBLE), 0) AS acceptance_rate
+        a.accepted_ops / nullif(CAST(a.labelled_ops AS DOUBLE), 0) AS acceptance_rate_raw
     FROM agg a
     CROSS JOIN routes_policy pol
     LEFT JOIN targets t USING (activity, entry_key)
@@ -214,7 +216,7 @@ b AS (
         tr.route_label AS target_label, tr.tier AS target_tier,
         ts.labelled AS target_labelled, ts.successes AS target_successes,
         coalesce(ts.harnesses, []) AS target_harnesses,
-        ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate,
+        ts.successes / nullif(CAST(ts.labelled AS DOUBLE), 0) AS target_success_rate_raw,
         ts.accepted AS target_accepted, ts.unknown_cost AS target_unknown_cost,
         ts.episodes AS target_episodes,
         -- no direct episode of the target (every one a cascade's follow-up): unknown
@@ -241,12 +243,19 @@ m AS (
              THEN cascade_basis
              WHEN cascade_basis = 'unknown' OR target_basis IS NULL OR target_basis = 'unknown'
              THEN 'unknown' ELSE 'mixed' END AS cost_basis,
-        routes_wilson_lo(acceptance_rate, labelled_ops, z95) AS acceptance_ci_low,
-        routes_wilson_hi(acceptance_rate, labelled_ops, z95) AS acceptance_ci_high,
-        routes_stat(routes_newcombe_lo(acceptance_rate, labelled_ops, target_success_rate,
+        -- Rates and intervals as written (routes_stat, 6 decimals), computed from the
+        -- unrounded rates; the minimums judge the acceptance interval's width from the ends
+        -- as written, as a comparison's (060) and the matrix's.
+        routes_stat(acceptance_rate_raw) AS acceptance_rate,
+        routes_stat(target_success_rate_raw) AS target_success_rate,
+        routes_stat(routes_wilson_lo(acceptance_rate_raw, labelled_ops, z95)) AS acceptance_ci_low,
+        routes_stat(routes_wilson_hi(acceptance_rate_raw, labelled_ops, z95)) AS acceptance_ci_high,
+        routes_stat(routes_newcombe_lo(acceptance_rate_raw, labelled_ops, target_success_rate_raw,
                                        target_labelled, z95)) AS quality_ci_low,
-        routes_stat(routes_newcombe_hi(acceptance_rate, labelled_ops, target_success_rate,
+        routes_stat(routes_newcombe_hi(acceptance_rate_raw, labelled_ops, target_success_rate_raw,
                                        target_labelled, z95)) AS quality_ci_high,
+        -- the quality effect, from the unrounded rates as 060's effect (written by 090)
+        routes_stat(acceptance_rate_raw - target_success_rate_raw) AS quality_effect,
         (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale
     FROM b
 ),

@@ -346,7 +346,7 @@ casc_f AS (
         harnesses AS candidate__harness_scope,
         'accepted share of labelled operations vs target route success rate' AS quality_metric,
         tolerance,
-        routes_stat(acceptance_rate - target_success_rate) AS effect,
+        quality_effect AS effect,
         quality_ci_low AS ci_low, quality_ci_high AS ci_high,
         'Newcombe hybrid score interval (Wilson)' AS interval_method,
         'prospective' AS evidence_source,
@@ -413,7 +413,7 @@ casc_f AS (
             'Quality: accepted share ' || routes_pct(acceptance_rate) || ' vs ' || target_model || ' '
                 || coalesce(CAST(target_successes AS VARCHAR), '0') || '/'
                 || coalesce(CAST(target_labelled AS VARCHAR), '0') || ' ('
-                || routes_pct(target_success_rate) || '); difference ' || routes_signed(acceptance_rate - target_success_rate)
+                || routes_pct(target_success_rate) || '); difference ' || routes_signed(quality_effect)
                 || ', 95% CI [' || routes_signed(quality_ci_low) || ', ' || routes_signed(quality_ci_high) || '].',
             'Newest evidence: ' || coalesce(routes_iso(newest_evidence), 'unknown') || '.'
         ] || reasons, lambda x: x IS NOT NULL) AS why,

@@ -6,7 +6,8 @@
 --   columns; an unknown model is its own row): episodes, labelled, labelled_share, successes
 --   (labelled successes: success_rate's numerator), accepted (cost_per_accepted's denominator:
 --   a success, or an escalation whose follow-up succeeded), success_rate with Wilson 95%
---   interval, retry_rate, repair_rate, escalation_rate (shares of
+--   interval (the three at 6 decimals, routes_stat, the interval from the unrounded rate; the
+--   grade judges the width of the ends as written), retry_rate, repair_rate, escalation_rate (shares of
 --   the episodes that report each: retry_reported, repair_reported, escalation_reported of
 --   them; NULL, never 0, when none does), cost_per_accepted and cost_basis by the comparisons'
 --   rule (070's routes_ep_total: each episode's cost plus its escalation follow-up's, over
@@ -57,9 +58,12 @@ d AS (
     FROM m CROSS JOIN routes_policy pol
 ),
 w AS (
-    SELECT d.*,
-        routes_wilson_lo(success_rate, labelled, z95) AS success_ci_low,
-        routes_wilson_hi(success_rate, labelled, z95) AS success_ci_high
+    -- The rate and its interval as the comparisons write theirs (routes_stat: at the 6
+    -- decimals the grade below compares the width at, so the width judged is the one shown);
+    -- the interval is computed from the unrounded rate.
+    SELECT d.* REPLACE (routes_stat(d.success_rate) AS success_rate),
+        routes_stat(routes_wilson_lo(d.success_rate, d.labelled, d.z95)) AS success_ci_low,
+        routes_stat(routes_wilson_hi(d.success_rate, d.labelled, d.z95)) AS success_ci_high
     FROM d
 ),
 candidates AS (
