@@ -504,9 +504,10 @@ def analyze(
             if f.error is None
         ]
         policy_notes = [
-            _unmatched_incumbent_note(str(a), h, p, str(m), bool(seen))
-            for a, h, p, m, seen in con.execute(
-                "SELECT activity, host, provider, model, activity_seen FROM routes_cfg_unmatched"
+            _unmatched_incumbent_note(str(a), h, p, str(m), bool(seen), rule)
+            for a, h, p, m, seen, rule in con.execute(
+                "SELECT activity, host, provider, model, activity_seen, incumbent_source "
+                "FROM routes_cfg_unmatched"
             ).fetchall()
         ]
         report = RoutesReport(
@@ -531,8 +532,26 @@ def analyze(
         con.close()
 
 
+#: How the warning on an unused configured incumbent says the rule that chose the one used
+#: instead (030's incumbent_source, as ``incumbent.source`` names it).
+_FALLBACK_RULE = {
+    "most labelled episodes": "the route with the most labelled episodes",
+    "most episodes (tie on labelled episodes)": (
+        "the route with the most episodes (tie on labelled episodes)"
+    ),
+    "lexicographic order (tie on labelled and total episodes)": (
+        "the route first in lexicographic order (tie on labelled and total episodes)"
+    ),
+}
+
+
 def _unmatched_incumbent_note(
-    activity: str, host: str | None, provider: str | None, model: str, activity_seen: bool
+    activity: str,
+    host: str | None,
+    provider: str | None,
+    model: str,
+    activity_seen: bool,
+    rule: str | None,
 ) -> str:
     route = ":".join(x for x in (host, provider, model) if x is not None)
     # Quoted as every value a routes message names (rs_quote): the route was printed bare,
@@ -540,9 +559,16 @@ def _unmatched_incumbent_note(
     said = f"incumbent for {quote(activity)} ({quote(route)}) not used"
     if not activity_seen:
         return f"{said}: no episode has that activity"
+    if rule is None:
+        return (
+            f"{said}: no episode of that activity ran on it; none of its episodes names a "
+            "model, so it has no incumbent"
+        )
+    # The rule that decided, as incumbent.source says it: a tie-break was said to be the
+    # route with the most labelled episodes.
     return (
-        f"{said}: no episode of that activity ran on it; the incumbent is the route with the "
-        "most labelled episodes"
+        f"{said}: no episode of that activity ran on it; the incumbent is "
+        f"{_FALLBACK_RULE.get(rule, rule)}"
     )
 
 

@@ -704,6 +704,63 @@ def test_a_configured_incumbent_that_names_no_route_is_said(
     assert (c["incumbent"]["model"], c["incumbent"]["source"]) == (SONNET, "most labelled episodes")
 
 
+def test_the_warning_on_an_unused_incumbent_names_the_rule_that_chose_the_other(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """The warning on a configured incumbent that names no route said the one used instead
+    is "the route with the most labelled episodes" also where a tie-break chose it (§6:
+    ties go to most episodes, then lexicographic order), as incumbent.source said it before
+    it named the rule."""
+    pol = tmp_path / "pol.yaml"
+    pol.write_text("incumbents:\n  documentation: claude-code:claude-sonet-4\n", encoding="utf-8")
+
+    def warned(name: str, haiku_unlabelled: int) -> tuple[str, str]:
+        g = gen()
+        g.cell(SONNET, 40, 36)
+        g.cell(HAIKU, 40, 30)
+        g.unlabelled(HAIKU, haiku_unlabelled)
+        path = str(g.write(tmp_path / name))
+        res = run_cli("routes", path, "--as-of", AS_OF, "--policy", str(pol), "--format", "json")
+        assert res.exit_code == 0, res.stderr
+        (c,) = json.loads(res.stdout)["comparisons"]
+        prefix = (
+            f'warning: {pol}: incumbent for "documentation" ("claude-code:claude-sonet-4") '
+            "not used: no episode of that activity ran on it; the incumbent is "
+        )
+        assert res.stderr.startswith(prefix), res.stderr
+        return res.stderr[len(prefix) :], c["incumbent"]["source"]
+
+    assert warned("eps.jsonl", 3) == (
+        "the route with the most episodes (tie on labelled episodes)\n",
+        "most episodes (tie on labelled episodes)",
+    )
+    assert warned("lex.jsonl", 0) == (
+        "the route first in lexicographic order (tie on labelled and total episodes)\n",
+        "lexicographic order (tie on labelled and total episodes)",
+    )
+
+
+def test_an_unused_incumbent_of_an_activity_with_no_model_says_there_is_none(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # An activity whose episodes all lack a model has no route, so no incumbent either:
+    # the warning said "the incumbent is the route with the most labelled episodes".
+    g = gen()
+    g.cell(SONNET, 10, 8)
+    g.episode(model=SONNET, success=True, activity="triage", extra={})
+    g.episodes[-1]["execution"]["model"] = None
+    path = str(g.write(tmp_path / "m.jsonl"))
+    pol = tmp_path / "pol.yaml"
+    pol.write_text("incumbents:\n  triage: claude-code:claude-sonnet-4\n", encoding="utf-8")
+    res = run_cli("routes", path, "--as-of", AS_OF, "--policy", str(pol), "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr == (
+        f'warning: {pol}: incumbent for "triage" ("claude-code:claude-sonnet-4") not used: '
+        "no episode of that activity ran on it; none of its episodes names a model, so it has "
+        "no incumbent\n"
+    )
+
+
 def test_policy_messages_quote_values_as_the_sql_messages_do(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:

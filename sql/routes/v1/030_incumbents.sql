@@ -8,8 +8,9 @@
 --   'lexicographic order (tie on labelled and total episodes)': the rule of §6's order that
 --   set it apart from the runner-up), plus configured_missing when a configured
 --   incumbent has no episode in that activity; routes_cfg_unmatched (grain: configured
---   incumbent): each one the policy names that matches no route of its activity, and whether
---   the activity has any episode at all (so the caller can say why it was not used).
+--   incumbent): each one the policy names that matches no route of its activity, whether
+--   the activity has any episode at all (so the caller can say why it was not used), and the
+--   incumbent_source of the route used instead.
 -- Spec: routes.md §3, §6 "Incumbent" (most labelled episodes; ties: most episodes, then
 --   lexicographic order of host, provider, model; a policy file may name it).
 CREATE OR REPLACE TEMP TABLE routes_activity_routes AS
@@ -70,11 +71,16 @@ LEFT JOIN configured cf ON cf.activity = d.activity AND cf.rk = 1
 WHERE d.rk = 1;
 
 -- A configured incumbent that names no route of its activity (a typo, a model not yet run)
--- falls back to the most labelled route above; without this table the fallback was silent.
+-- falls back to the order above; without this table the fallback was silent. Its warning
+-- names the rule of the order that chose the fallback (incumbent_source, NULL when the
+-- activity has no route with a known model): a tie-break was said "the route with the most
+-- labelled episodes", which it was not.
 CREATE OR REPLACE TEMP TABLE routes_cfg_unmatched AS
 SELECT c.activity, c.host, c.provider, c.model,
-    c.activity IN (SELECT activity FROM routes_ep) AS activity_seen
+    c.activity IN (SELECT activity FROM routes_ep) AS activity_seen,
+    i.incumbent_source
 FROM routes_cfg_incumbents c
+LEFT JOIN routes_incumbents i ON i.activity = c.activity
 WHERE NOT EXISTS (
     SELECT 1 FROM routes_activity_routes r
     WHERE r.activity = c.activity AND r.model = c.model
