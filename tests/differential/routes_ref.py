@@ -492,15 +492,28 @@ def evaluate(
                     _route_order(r),
                 )
 
-            inc = min(routes, key=most_labelled)
+            ranked = sorted(routes, key=most_labelled)
+            inc = ranked[0]
+            # spec-silent: which rule of that order set the incumbent apart from the runner-up
+            # (runscore's incumbent.source, README), or the policy file's naming it.
+            first, second = (most_labelled(r) for r in (ranked + ranked)[:2])
+            inc_source = (
+                "most labelled episodes"
+                if len(ranked) == 1 or first[0] < second[0]
+                else "most episodes (tie on labelled episodes)"
+                if first[1] < second[1]
+                else "lexicographic order (tie on labelled and total episodes)"
+            )
             if incumbents and act in incumbents:
                 named = [r for r in routes if r[2] == incumbents[act]]
                 if named:  # a policy file's incumbent: of its routes, the same order
                     inc = min(named, key=most_labelled)
+                    inc_source = "configured"
             for cand in sorted(routes, key=_route_order):
                 if cand == inc:
                     continue
                 c = compare(act, inc, cand, routes, tot, pol, current_harness, stale_of, age)
+                c["incumbent_source"] = inc_source
                 if (
                     model_changed_reading
                     and c["evidence_episodes"]
@@ -1326,6 +1339,7 @@ def _t(v: Any) -> Any:
 
 
 COMP_FIELDS = (
+    "incumbent_source",
     "candidate_overlap",
     "incumbent_overlap",
     "hist_effect",
@@ -1368,6 +1382,7 @@ def comp_view(c: dict[str, Any]) -> dict[str, Any]:
     return {
         "activity": c["activity"],
         "incumbent": c["incumbent"]["model"],
+        "incumbent_source": c["incumbent"]["source"],
         "candidate": c["candidate"]["model"],
         "strata": [
             (

@@ -54,6 +54,7 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         seen.update(f"source:{c['evidence_source']}" for c in exp.comparisons)
         seen.update(f"conclusion:{c['conclusion']}" for c in exp.comparisons)
         seen.update(f"basis:{c['cost_basis']}" for c in exp.comparisons)
+        seen.update(f"incumbent:{c['incumbent_source']}" for c in exp.comparisons)
         seen.update(f"finding:{f[0]}" for f in exp.findings)
         seen.update("stale" for c in exp.comparisons if c["stale"])
         seen.update("rejected" for _ in exp.rejects)
@@ -70,6 +71,9 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         "basis:mixed",
         "basis:api_equivalent",
         "basis:observed",
+        "incumbent:most labelled episodes",
+        "incumbent:most episodes (tie on labelled episodes)",
+        "incumbent:lexicographic order (tie on labelled and total episodes)",
         "finding:cheaper_equivalent",
         "finding:premium_justified",
         "finding:cascade_working",
