@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 AS_OF = "2025-03-01T00:00:00Z"
-HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
+HAIKU, SONNET, OPUS = "claude-haiku-4", "claude-sonnet-4", "claude-opus-4"
 
 
 def test_equal_rates_have_an_effect_of_zero_not_float_noise(
@@ -191,3 +191,51 @@ def test_a_cascade_acceptance_rate_and_interval_are_written_as_judged(
         f"Operations (episodes sharing runId and task fingerprint, cheap-first on {HAIKU}): "
         "24; labelled 24, accepted 18 (75%, 95% CI [55%, 88%]); attempts 28."
     )
+
+
+def test_actionable_findings_that_pick_other_routes_name_each_other(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    # Each comparison is against the incumbent: haiku is as good as sonnet (cheaper
+    # equivalent) and opus better (premium justified), each actionable, their commands
+    # picking two different routes for one activity with no word that they are alternatives
+    # (run both, the last silently undid the first).
+    g = gen()
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx)
+        g.cell(HAIKU, 120, 108, complexity=cx)
+        g.cell(OPUS, 120, 119, complexity=cx)
+    path = str(g.write(tmp_path / "alt.jsonl"))
+    res = run_cli("routes", path, "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    found = {f["type"]: f for f in json.loads(res.stdout)["findings"]}
+    assert sorted(found) == ["cheaper_equivalent", "premium_justified"]
+    cheap, premium = found["cheaper_equivalent"], found["premium_justified"]
+    assert cheap["actionable"] and premium["actionable"]
+    pick = "ak host pick --route 'documentation:claude-code:{}'"
+    assert (cheap["command"], premium["command"]) == (pick.format(HAIKU), pick.format(OPUS))
+    tail = (
+        ". Each is measured against the incumbent, so the route commands are alternatives: run one."
+    )
+    assert cheap["why"][-1] == (
+        "Other actionable findings of documentation pick another route: premium_justified ("
+        + pick.format(OPUS)
+        + ")"
+        + tail
+    )
+    assert premium["why"][-1] == (
+        "Other actionable findings of documentation pick another route: cheaper_equivalent ("
+        + pick.format(HAIKU)
+        + ")"
+        + tail
+    )
+    # One actionable finding alone says nothing of the kind.
+    g = gen()
+    for cx in ("low", "medium", "high"):
+        g.cell(SONNET, 150, 135, complexity=cx)
+        g.cell(HAIKU, 120, 108, complexity=cx)
+    res = run_cli(
+        "routes", str(g.write(tmp_path / "one.jsonl")), "--format", "json", "--as-of", AS_OF
+    )
+    (f,) = json.loads(res.stdout)["findings"]
+    assert f["actionable"] and not any("Other actionable findings" in w for w in f["why"])

@@ -19,7 +19,9 @@
 --   the newest supporting episode, a harness shift's too, which is evidence_drift when that
 --   is stale, as every finding), why (list of text; its "Newest evidence:" time written as
 --   the JSON writes times, routes_iso),
---   episode_ids (every episode behind the numbers), sort columns.
+--   episode_ids (every episode behind the numbers), sort columns. An actionable finding
+--   whose activity holds other actionable findings picking another route names them in its
+--   why, as alternatives (each is against the incumbent).
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
@@ -563,15 +565,36 @@ blind_f AS (
     FROM blind b CROSS JOIN routes_policy pol
     WHERE b.episodes >= pol.blind_spot_min_episodes
       AND routes_cmp(b.labelled / CAST(b.episodes AS DOUBLE)) < pol.blind_spot_max_labelled_share
-)
-SELECT u.* REPLACE (routes_utc(u.freshness__newest_evidence) AS freshness__newest_evidence),
-       t.rank AS type_rank
-FROM (
+),
+all_f AS (
     SELECT * FROM comp_f
     UNION ALL BY NAME SELECT * FROM casc_f
     UNION ALL BY NAME SELECT * FROM harness_f
     UNION ALL BY NAME SELECT * FROM blind_f
-) u
+),
+-- Each comparison is against the incumbent (§3), so one activity may hold several actionable
+-- findings whose commands pick different routes (a cheaper candidate equivalent to the
+-- incumbent, a pricier one that earns its cost; a cascade's target run directly). Each is
+-- sound on its own; run together, the last command would silently undo the others. Each
+-- such finding's why names the others, as alternatives.
+alts AS (
+    SELECT f.activity, f.command,
+        list_sort(list_distinct(list(g.type || ' (' || g.command || ')'))) AS others
+    FROM all_f f
+    JOIN all_f g ON g.activity = f.activity AND g.actionable AND g.command <> f.command
+    WHERE f.actionable
+    GROUP BY f.activity, f.command
+)
+SELECT u.* REPLACE (
+        routes_utc(u.freshness__newest_evidence) AS freshness__newest_evidence,
+        CASE WHEN a.others IS NULL THEN u.why
+             ELSE u.why || ['Other actionable findings of ' || u.activity || ' pick another route: '
+                            || array_to_string(a.others, '; ') || '. Each is measured against '
+                            || 'the incumbent, so the route commands are alternatives: run one.']
+        END AS why),
+       t.rank AS type_rank
+FROM all_f u
+LEFT JOIN alts a ON u.actionable AND a.activity = u.activity AND a.command = u.command
 JOIN routes_finding_types t ON t.type = u.type
 -- Ties (a stale comparison and a stale cascade of the same two routes are both
 -- evidence_drift; a harness step may move models up and down) go by evidence source, then
