@@ -277,10 +277,13 @@ def nightly_cmd(
         run = f" (run {quote(d.run_id)})" if d.run_id is not None else ""
         output.note(f"warning: {d.text()}{run}")
     scored = sum(len(s.runs_scored) for s in res.scopes)
+    already = sum(len(s.already_scored) for s in res.scopes)
     incomplete = sum(len(s.incomplete) for s in res.scopes)
     unchanged = sum(s.files_unchanged for s in res.scopes)
     output.note(
-        f"nightly {res.date}: {scored} run(s) scored, {incomplete} incomplete, "
+        # "already scored (same events)": the run log's words, where alone it was counted.
+        f"nightly {res.date}: {scored} run(s) scored, {already} already scored (same events), "
+        f"{incomplete} incomplete, "
         f"{unchanged} unchanged file(s) not re-read, {len(rejected)} rejected input(s), "
         f"{len(warnings)} warning(s); "
         f"{len(res.outputs)} file(s) in {quote_path(res.out_dir)}"

@@ -454,10 +454,32 @@ def test_warnings_are_on_stderr_after_rejected_input_in_the_run_logs_order(
     assert res.stderr.splitlines() == [
         "proj/.archeflow/events/b.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
         f'warning: {cost} (run "run-1")',  # quoted as every message quotes a run id
-        f"nightly {DATE}: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        f"nightly {DATE}: 1 run(s) scored, 0 already scored (same events), "
+        "0 incomplete, 0 unchanged file(s) not re-read, "
         f"1 rejected input(s), 1 warning(s); 5 file(s) in {day}",
     ]
     assert f'- {cost} (run "run-1")\n' in (day / "runlog.md").read_text()
+
+
+def test_stderr_counts_the_runs_already_scored_as_the_run_log_does(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    # The run log and the index count the runs already scored with the same events; the
+    # count line on stderr, what a cron job mails, left them out.
+    log = tmp_path / "proj/.archeflow/events/a.jsonl"
+    hh.write_jsonl(log, hh.run_events("run-1"))
+    args = ("nightly", "--root", "proj", "--out", "out")
+    assert run_cli(*args, "--date", "2026-04-04").exit_code == 0
+    hh.write_jsonl(log, [*hh.run_events("run-1"), *hh.run_events("run-2")])
+    res = run_cli(*args, "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    day = tmp_path / "out" / DATE
+    assert res.stderr.splitlines()[-1] == (
+        f"nightly {DATE}: 1 run(s) scored, 1 already scored (same events), 0 incomplete, "
+        f"0 unchanged file(s) not re-read, 0 rejected input(s), 0 warning(s); "
+        f"5 file(s) in {day}"
+    )
+    assert "| Runs already scored (same events) | 1 |\n" in (day / "runlog.md").read_text()
 
 
 def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
@@ -489,7 +511,8 @@ def test_skipped_pipeline_history_lines_are_warnings_naming_file_and_line(
     day = tmp_path / "out" / DATE
     assert res.stderr.splitlines() == [
         f"warning: proj/.archeflow/memory/pipelines.jsonl:2: {reason}",
-        f"nightly {DATE}: 0 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        f"nightly {DATE}: 0 run(s) scored, 0 already scored (same events), "
+        "0 incomplete, 0 unchanged file(s) not re-read, "
         f"0 rejected input(s), 1 warning(s); 7 file(s) in {day}",
     ]
     runlog = (tmp_path / "out" / DATE / "runlog.md").read_text()

@@ -527,7 +527,8 @@ def test_a_history_another_process_holds_says_which_and_where_its_run_logs_are(
     assert (res.exit_code, res.stderr) == (
         1,
         f"{hist}: {why}\n"
-        "nightly 2026-04-05: 1 run(s) scored, 0 incomplete, 0 unchanged file(s) not re-read, "
+        "nightly 2026-04-05: 1 run(s) scored, 0 already scored (same events), "
+        "0 incomplete, 0 unchanged file(s) not re-read, "
         f"1 rejected input(s), 0 warning(s); 5 file(s) in {tmp_path / 'out' / DATE}\n",
     )
     log = json.loads(res.stdout)
