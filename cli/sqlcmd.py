@@ -68,7 +68,8 @@ other data, `runscore export` and use DuckDB directly.
     type=click.Choice(["table", "markdown", "json", "csv", "parquet"]),
     default="table",
     help="Output format [default: the one --output's suffix names (.parquet, .json, .csv, "
-    ".md), else table]; parquet needs --output.",
+    ".md), else table; a .duckdb or .db --output needs it: runscore export writes "
+    "databases]; parquet needs --output.",
 )
 @click.option(
     "--output",
@@ -201,11 +202,23 @@ _SUFFIX_FORMATS = {
 }
 
 
+#: Suffixes of a DuckDB database (as `export --to` takes them): `--output r.duckdb` wrote
+#: the text table into it, a file no DuckDB opens.
+_DATABASE_SUFFIXES = (".duckdb", ".db")
+
+
 def _format_for(out_path: str, fmt: str, given: bool) -> str:
     """The format to write ``out_path`` in: the one its suffix names unless --format was
-    ``given``; a --format that contradicts it is refused. A name of no known suffix is
-    written in ``fmt`` (given, or the default table)."""
+    ``given``; a --format that contradicts it is refused, and so is a database's suffix
+    without one (``sql`` writes no database). A name of no known suffix is written in
+    ``fmt`` (given, or the default table)."""
     suffix = os.path.splitext(out_path)[1]
+    if suffix.lower() in _DATABASE_SUFFIXES and not given:
+        raise UsageError(
+            f"--output {quote_path(out_path)}: a {suffix} file is a DuckDB database, which "
+            "sql does not write: `runscore export --to FILE.duckdb` writes the history (and "
+            "--events' tables) as one; give --format to write this result in that format"
+        )
     named = _SUFFIX_FORMATS.get(suffix.lower())
     if named is None or named == fmt:
         return fmt

@@ -1256,3 +1256,32 @@ def test_output_dash_takes_the_format_given_or_table(run_cli, tmp_path: Path) ->
     )
     assert (r.exit_code, r.stdout, r.stderr) == (0, "a\n1\n", _NO_HISTORY)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("output", ["r.duckdb", "r.db", "R.DuckDB"])
+def test_a_database_output_without_format_is_refused_naming_export(
+    run_cli, tmp_path: Path, output: str
+) -> None:
+    # `--output r.duckdb` wrote the text table into it (exit 0), a file no DuckDB opens.
+    # Said before the history is read, nothing written (a database already there kept).
+    (tmp_path / "torn.jsonl").write_text('{"torn": \n')
+    (tmp_path / output).write_bytes(b"kept")
+    r = run_cli("sql", "SELECT 1", "--history", "torn.jsonl", "--output", output)
+    suffix = output[output.index(".") :]
+    want = (
+        f"error: --output {output}: a {suffix} file is a DuckDB database, which sql does not "
+        "write: `runscore export --to FILE.duckdb` writes the history (and --events' tables) "
+        "as one; give --format to write this result in that format (see 'cli sql --help')\n"
+    )
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", want)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["torn.jsonl", output])
+    assert (tmp_path / output).read_bytes() == b"kept"
+
+
+def test_a_database_output_with_format_is_written_as_given(run_cli, tmp_path: Path) -> None:
+    # --format said it: the name is the user's choice, as any other suffix is.
+    r = run_cli(
+        "sql", "SELECT 1 AS a", "--history", "none.jsonl", "--output", "r.db", "--format", "csv"
+    )
+    assert (r.exit_code, r.stdout, r.stderr) == (0, "", _NO_HISTORY)
+    assert (tmp_path / "r.db").read_text() == "a\n1\n"
