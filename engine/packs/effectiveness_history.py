@@ -983,8 +983,17 @@ def _build_events(
         files, history_path, "this command reads", pipelines
     )
     notes = [f"{display}: {why}" for display, why in left_out]
-    if require_readable and not kept and not disc:
-        raise NothingReadable(f"no input files{': ' + '; '.join(notes) if notes else ''}")
+    if not kept and not disc:
+        if require_readable:
+            raise NothingReadable(f"no input files{': ' + '; '.join(notes) if notes else ''}")
+        # A query of no event view over a folder of no log was answered without a word:
+        # said as `extract` says it, of each folder (its exit code is the query's). A file
+        # given, left out, is said above.
+        notes.extend(
+            f"{quote_path(p)}: no input files: the event views are empty"
+            for p in sources.path_list(events)
+            if os.path.isdir(p)
+        )
     res = effectiveness.build_event_tables(con, kept, version="v1")
     # What they share with the history views, typed as those are (tokens, run_ts).
     sqlpack.execute(con, sqlpack.load(effectiveness.PACK, "v1", EVENT_TABLES_TYPED_FILE))

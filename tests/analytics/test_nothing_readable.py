@@ -253,6 +253,40 @@ def test_sql_events_of_which_no_line_is_an_event_is_nothing_read(
     assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (3, "", ["error: no input files"])
 
 
+def test_sql_events_folder_of_no_log_is_said_to_a_query_of_no_event_view(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A query that names no event view over a folder of no log was answered without a
+    # word (exit 0): said as `extract` says it, the exit code the query's.
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "more logs").mkdir()
+    args = ("sql", "SELECT 1 AS a", "--history", "none.jsonl")
+    r = run_cli(*args, "--events", "logs")
+    assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (
+        0,
+        "a\n-\n1\n",
+        [
+            "no history at none.jsonl: its views are empty",
+            "logs: no input files: the event views are empty",
+        ],
+    )
+    r = run_cli(*args, "--events", "logs", "--events", "more logs")
+    assert (r.exit_code, r.stderr.splitlines()[-2:]) == (
+        0,
+        [
+            "logs: no input files: the event views are empty",
+            "more logs: no input files: the event views are empty",
+        ],
+    )
+    # A file that does not exist is rejected input, as among extract's inputs (exit 1).
+    r = run_cli(*args, "--events", "gone.jsonl")
+    assert (r.exit_code, r.stdout, r.stderr.splitlines()) == (
+        1,
+        "a\n-\n1\n",
+        ["gone.jsonl: no such file or directory", "no history at none.jsonl: its views are empty"],
+    )
+
+
 @pytest.mark.parametrize("target", ["x.parquet", "x.duckdb"])
 def test_export_events_of_which_no_line_is_an_event_is_nothing_read(
     run_cli: Any, tmp_path: Path, target: str
