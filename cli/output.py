@@ -22,6 +22,7 @@ from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 import click
+from runscore.engine.errors import cli_text
 from runscore.engine.quoting import quote
 
 if TYPE_CHECKING:
@@ -811,5 +812,6 @@ def plain_text(v: Any) -> str:
 def note(msg: str) -> None:
     """A human message: always stderr, never stdout; always one line. A value it quotes
     cannot start a line of its own (``file:line: reason`` that nothing said) or steer
-    the terminal: line breaks and control characters are written escaped (``\\n``)."""
-    click.echo(_BREAKS.sub(_escape_break, msg), err=True)
+    the terminal: line breaks and control characters are written escaped (``\\n``). A
+    note that names arguments (``Note``) names the options."""
+    click.echo(_BREAKS.sub(_escape_break, cli_text(msg)), err=True)

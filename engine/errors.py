@@ -30,6 +30,26 @@ def _said(parts: Sequence[Part], cli: bool) -> str:
     )
 
 
+class Note(str):
+    """Result text (a line of a result's ``notes``) that names arguments, made as a
+    ``RunscoreError``'s message is: the text names each as a Python call does
+    (``version="all"``), ``cli`` as the command line does (``--sql-version all``), which
+    the CLI says (``cli_text``). A str all the same, so a caller's list of notes is one of
+    str: compared, joined or written as JSON it has the Python call's words."""
+
+    cli: str
+
+    def __new__(cls, *parts: Part) -> Note:
+        note = super().__new__(cls, _said(parts, cli=False))
+        note.cli = _said(parts, cli=True)
+        return note
+
+
+def cli_text(text: str) -> str:
+    """``text`` as the command line says it: a ``Note``'s ``cli``, else ``text``."""
+    return text.cli if isinstance(text, Note) else text
+
+
 def parts_of(message: str | Sequence[Part]) -> tuple[Part, ...]:
     return (message,) if isinstance(message, str) else tuple(message)
 

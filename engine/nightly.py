@@ -958,7 +958,9 @@ def _check_roots(roots: Sequence[str], result: NightlyResult) -> list[_Root]:
             continue
         key = os.path.realpath(path)
         if key in seen:
-            entry.update(status="duplicate", reason="same directory as an earlier --root")
+            # The run log's words, which the API and the CLI write alike: neither's spelling
+            # (``roots``, ``--root``).
+            entry.update(status="duplicate", reason="same directory as an earlier root")
             continue
         seen.add(key)
         ok.append((entry, given, path, key))

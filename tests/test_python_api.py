@@ -659,6 +659,11 @@ def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
             lambda: plugin.rank([SKILLS], mc=""),
             "mc: an empty path (an unset variable?); give a file",
         ),
+        (
+            "plugin no roots",
+            lambda: plugin.rank([]),
+            "give at least one folder in roots to search for skills",
+        ),
     ]
 
 
@@ -712,3 +717,60 @@ def test_an_api_error_keeps_the_options_for_the_command_line(tmp_path: Path) -> 
         f"{lock}; gave up after 0s (use --wait SECONDS to wait longer)"
     )
     assert held.value.params == ("wait",)
+    with pytest.raises(UsageError) as e:
+        plugin.score([])
+    assert (e.value.cli_message, e.value.params) == (
+        "give at least one ROOT folder to search for skills",
+        ("roots",),
+    )
+
+
+def test_result_notes_name_the_argument_as_the_call_gave_it(tmp_path: Path) -> None:
+    """A result's notes told a Python caller of ``--sql-version VERSION``, ``--events``,
+    ``--root``: the command's options, which it never gave. Each note names the argument
+    as a call spells it (``version=VERSION``); one that names an argument is an
+    ``errors.Note``, whose ``cli`` (``errors.cli_text``) the CLI says, as before (the
+    CLI tests pin those words); the run log, which both write, names neither."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    hist = REPO / "tests" / "analytics" / "data" / "history.jsonl"
+    legacy = f"{hist} also holds archeflow-legacy lines, "
+    one = (
+        f"{legacy}not in archetype_runs, archetype_aggregates and report (they hold "
+        "effectiveness/v1's; history and history_current hold every version's): use "
+    )
+    target = tmp_path / "x.parquet"
+    eh.export(target, hist, events=[EVENTS])
+    stale = sorted(str(p) for p in tmp_path.glob("x.*.parquet"))
+    assert stale
+    removed = ": removed: an earlier export's event table (this export has no "
+    said = {
+        "report": eh.report(hist).notes,
+        "summary": eh.summary(hist).notes,
+        "sql": eh.run_sql("SELECT count(*) FROM report", hist).notes,
+        "export": sorted(eh.export(target, hist).notes),
+    }
+    assert {k: [(n, errors.cli_text(n)) for n in v] for k, v in said.items()} == {
+        "report": [
+            (
+                f'{legacy}reported separately: use version=VERSION or version="all"',
+                f"{legacy}reported separately: use --sql-version VERSION or --sql-version all",
+            )
+        ],
+        "summary": [
+            (
+                f"{legacy}not used here: use version=VERSION",
+                f"{legacy}not used here: use --sql-version VERSION",
+            )
+        ],
+        "sql": [(f"{one}version=VERSION", f"{one}--sql-version VERSION")],
+        "export": [(f"{p}{removed}events)", f"{p}{removed}--events)") for p in stale],
+    }
+    project = tmp_path / "proj"
+    shutil.copytree(REPO / "examples" / "project", project)
+    res = nightly.run_nightly([project, f"{project}/"], tmp_path / "out", renderer=Renderer())
+    assert [(r["status"], r["reason"]) for r in res.roots] == [
+        ("ok", None),
+        ("duplicate", "same directory as an earlier root"),
+    ]

@@ -37,6 +37,7 @@ from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
     Arg,
     CannotAccess,
+    Note,
     NothingReadable,
     Part,
     SqlPackError,
@@ -462,18 +463,18 @@ def _version_notes(
     ``versions`` (SQL versions) are those used; ``side_by_side``: ``--sql-version all``
     is there to show the others too (report only). ``others_note`` False: the caller says
     the lines of the others in its own words (``other_versions``)."""
-    notes = []
+    notes: list[str] = []
     for v in versions:
         if scoring_version_of(v) not in load.versions and load.lines:
             notes.append(f"no history lines of scoring version {scoring_version_of(v)}")
     others = other_versions(load, versions)
     if others and others_note:
-        how = (
-            "reported separately: use --sql-version VERSION or --sql-version all"
+        how: list[Part] = (
+            ["reported separately: use ", VERSION, " or ", ALL]
             if side_by_side
-            else "not used here: use --sql-version VERSION"
+            else ["not used here: use ", VERSION]
         )
-        notes.append(f"{load.path} also holds {', '.join(others)} lines, {how}")
+        notes.append(Note(f"{load.path} also holds {', '.join(others)} lines, ", *how))
     return notes
 
 
@@ -531,6 +532,7 @@ def _stage(
 #: The arguments messages name: as a Python call spells them, and the command line.
 WINDOW = Arg("window", "--window")
 ALL = Arg("version", "--sql-version all", 'version="all"')
+VERSION = Arg("version", "--sql-version VERSION", "version=VERSION")
 EVENTS = Arg("events", "--events PATH", "events=PATH")
 TO = Arg("to", "--to")
 PIPELINES = Arg("pipelines", "--pipelines FILE", "pipelines=FILE")
@@ -1148,10 +1150,13 @@ def _one_version_notes(load: HistoryLoad, version: str) -> list[str]:
     others = other_versions(load, [version])
     if others:
         notes.append(
-            f"{load.path} also holds {', '.join(others)} lines, not in "
-            f"{', '.join(_ONE_VERSION_VIEWS[:-1])} and {_ONE_VERSION_VIEWS[-1]} (they hold "
-            f"{scoring_version_of(version)}'s; history and history_current hold every "
-            "version's): use --sql-version VERSION"
+            Note(
+                f"{load.path} also holds {', '.join(others)} lines, not in "
+                f"{', '.join(_ONE_VERSION_VIEWS[:-1])} and {_ONE_VERSION_VIEWS[-1]} (they "
+                f"hold {scoring_version_of(version)}'s; history and history_current hold "
+                "every version's): use ",
+                VERSION,
+            )
         )
     return notes
 
@@ -1448,8 +1453,12 @@ def export(
                 if n not in outs and os.path.lexists(stale) and not os.path.isdir(stale):
                     os.unlink(stale)
                     notes.append(
-                        f"{quote_path(stale)}: removed: an earlier export's event table "
-                        "(this export has no --events)"
+                        Note(
+                            f"{quote_path(stale)}: removed: an earlier export's event table "
+                            "(this export has no ",
+                            Arg("events", "--events", "events"),
+                            ")",
+                        )
                     )
         else:
             written = [_write_duckdb(con, names, target, rows)]

@@ -238,7 +238,11 @@ def evaluate(
         [] if p is None else sources.path_list(p) for p in (judge, mc, matchups)
     )
     if not roots:
-        raise UsageError("give at least one ROOT folder to search for skills")
+        raise UsageError(
+            "give at least one ",
+            Arg("roots", "ROOT folder", "folder in roots"),
+            " to search for skills",
+        )
     scan = plugin_features.scan(roots)
     if scan.features.num_rows == 0:
         # Listed as every reader lists them: a line break in a root's name escaped, or a
