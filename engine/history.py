@@ -155,6 +155,25 @@ def check_appendable(path: str) -> None:
         ) from None
 
 
+def check_readable(path: str) -> None:
+    """Refuse, in its readers' words, a history they read none of as it is (compressed, in
+    UTF-16 or UTF-32, lines that end in a CR alone), from a bounded read of it, as
+    ``check_appendable`` does. For a command that reads it whole only once it holds its
+    lock (``history repair --in-place``): such a history made the lock file beside it
+    before it was refused. Anything else (no such file, a FIFO, a read that fails) is left
+    to the read under the lock, which says it as before."""
+    if not os.path.isfile(path):
+        return
+    try:
+        with open(path, "rb") as f:
+            problem = sources.whole_file_problem(f.read(_HEAD_BYTES))
+            if problem is not None:
+                raise UsageError(f"{quote_path(path)}: {problem}")
+            _refuse_cr_line_ends(path, f, os.fstat(f.fileno()).st_size)
+    except OSError:
+        return
+
+
 def check_writable(path: str) -> None:
     """``check_appendable``, and that the append itself could be made, leaving nothing
     behind: the history and its lock file (``lock_file``) open for writing as

@@ -328,6 +328,8 @@ def repair(
             _unlink(tmp)
         return RepairResult(res, path, target, kept, _dropped(res))
 
+    # Before the lock file is made beside it; ``check`` says it again under the lock.
+    history.check_readable(path)
     with history.locked(path, timeout=lock_timeout):
         res = check(path)
         _refuse_keeping_nothing(res, in_place=True, force=force)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runscore.engine import history, sources
+from runscore.engine import history, history_tools, sources
 from runscore.engine.errors import UsageError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
@@ -349,6 +349,49 @@ def test_the_nightly_job_appends_to_no_history_whose_lines_end_in_cr_only(
     day = tmp_path / "out" / "2026-04-05"
     files = sorted(str(p.relative_to(day)) for p in day.rglob("*") if p.is_file())
     assert files == ["index.md", "runlog.json", "runlog.md"]
+
+
+@pytest.mark.parametrize(
+    ("body", "reason"),
+    [
+        (CR_HISTORY, CR_ONLY),
+        (
+            ENCODINGS["utf16-le-bom"][0]('{"a": 1}\n'),
+            ENCODINGS["utf16-le-bom"][1],
+        ),
+        (
+            b"\x1f\x8b\x08\x00" + bytes(12),
+            "gzip-compressed: runscore reads plain JSONL (decompress it first)",
+        ),
+    ],
+    ids=["cr", "utf16", "gzip"],
+)
+def test_a_repair_in_place_refuses_a_history_no_reader_reads_before_it_makes_its_lock(
+    run_cli: Any, tmp_path: Path, body: bytes, reason: str
+) -> None:
+    # `history repair --in-place` took the history's lock (making `h.jsonl.lock`) and only
+    # then read it, so a history its readers refuse whole left a lock file behind (exit 2).
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(body)
+    res = run_cli("history", "repair", "--in-place", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == f"error: h.jsonl: {reason} (see 'cli history repair --help')\n"
+    assert hist.read_bytes() == body
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
+
+
+def test_a_repair_in_place_refuses_under_the_lock_a_history_changed_after_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Changed between the check before the lock and the lock (as if unchecked here): the
+    # read under the lock refuses it in the same words, and leaves it as it is.
+    monkeypatch.setattr(history, "check_readable", lambda path: None)
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(CR_HISTORY)
+    with pytest.raises(UsageError) as e:
+        history_tools.repair(hist, in_place=True)
+    assert (type(e.value), str(e.value)) == (UsageError, f"{hist}: {CR_ONLY}")
+    assert hist.read_bytes() == CR_HISTORY
 
 
 #: A history runscore wrote: a line of the sample run's records.
