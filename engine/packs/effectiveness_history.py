@@ -265,7 +265,7 @@ def _load_files(
         if not scanned:
             sources.prescan(f, digest=digest, piecewise=True)
         if f.error is not None:
-            raise UsageError(f"{f.display}: {f.error}")
+            raise UsageError(f"{quote_path(f.display)}: {f.error}")
     if fast:
         load.reader = "fast"
         rows = con.execute(

@@ -414,6 +414,29 @@ def test_a_history_whose_lines_end_in_cr_is_named_as_a_path_is_quoted(
         assert r.stderr == f"error: \"c\\tr.jsonl\": {why} (see 'cli {command} --help')\n"
 
 
+def test_a_history_its_readers_refuse_whole_is_named_as_a_path_is_quoted(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # The readers of the effectiveness history (report, summary, sql, history check, and
+    # history repair under its lock) named it as it was: `error: c<TAB>r.jsonl: lines end
+    # in CR only ...`, where the appenders quote it.
+    (tmp_path / "c\tr.jsonl").write_bytes(b'{"a": 1}\r{"b": 2}\r')
+    why = (
+        "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
+        "LF (convert it first, e.g. tr '\\r' '\\n')"
+    )
+    for args in (
+        ("report", "--history", "c\tr.jsonl"),
+        ("summary", "--history", "c\tr.jsonl"),
+        ("sql", "SELECT count(*) FROM history", "--history", "c\tr.jsonl"),
+        ("history", "check", "c\tr.jsonl"),
+    ):
+        r = run_cli(*args)
+        command = " ".join(args[:2] if args[0] == "history" else args[:1])
+        assert (r.exit_code, r.stdout) == (2, ""), command
+        assert r.stderr == _error(f'"c\\tr.jsonl": {why}', command), command
+
+
 def test_extract_names_its_history_as_a_path_is_quoted(
     run_cli: Any, tmp_path: Path, hh: Any
 ) -> None:
