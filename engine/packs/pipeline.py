@@ -630,9 +630,10 @@ def append_history(
 ) -> HistoryOutcome:
     """Append the scored pipelines' records to the history, idempotently.
 
-    ``under_lock``: called once the history's lock is held, just before the append (the
-    command's reports: written only when the append can follow, so a lock held elsewhere,
-    exit 4, leaves none). Called without the lock when there is nothing to append.
+    ``under_lock``: called once the history's lock is held, just before the append, after
+    every check of the history (the command's reports: written only when the append can
+    follow, so a lock held elsewhere, exit 4, or a history refused under the lock, exit 2,
+    leaves none). Called without the lock when there is nothing to append.
 
     Key: (pipeline_id, scoring_version, inputs_sha256). A pipeline whose key is
     already in the file is not written again, so re-running on the same inputs
@@ -647,8 +648,9 @@ def append_history(
         return HistoryOutcome(path, 0, 0)
     history.check_appendable(path)  # before its lock file is made beside it
     with history.locked(path, timeout=lock_timeout, what="pipeline history"):
-        if under_lock is not None:
-            under_lock()
+        # Changed since the check above (a symlink, a gzip file, read-only now): refused
+        # here, before ``under_lock`` writes the reports, not by the append after them.
+        history.check_writable(path)
         con = db.connect()
         new = pa.Table.from_pylist(
             [
@@ -705,6 +707,8 @@ def append_history(
             fresh = [(i,) for i in range(len(records))]
             skipped = []
         keep = [records[row[0]] for row in fresh]
+        if under_lock is not None:
+            under_lock()
         written = history.append_groups(path, [[history.dumps_record(r)] for r in keep])
         con.close()
     return HistoryOutcome(path, written, len(records) - written, skipped)

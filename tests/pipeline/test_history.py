@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine import history
 from runscore.engine.packs import pipeline as engine
 
 HIST = Path(".archeflow/memory/pipelines.jsonl")
@@ -256,6 +258,66 @@ def test_symlinked_history_is_refused(run_cli: Any, example: Path, tmp_path: Pat
     assert res.exit_code == 2
     assert "symlink" in res.stderr
     assert target.read_text() == ""
+
+
+def _cr_lines(p: Path) -> None:
+    p.write_bytes(b'{"a": 1}\r{"b": 2}\r')
+
+
+def _gzip(p: Path) -> None:
+    p.write_bytes(b"\x1f\x8b\x08\x00" + bytes(12))
+
+
+def _symlink(p: Path) -> None:
+    (p.parent / "elsewhere.jsonl").write_text("")
+    os.symlink("elsewhere.jsonl", p)
+
+
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (
+            _cr_lines,
+            "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end "
+            "in LF (convert it first, e.g. tr '\\r' '\\n')",
+        ),
+        (
+            _gzip,
+            "gzip-compressed: runscore appends only to a plain JSONL history (decompress it first)",
+        ),
+        (_symlink, "refusing to write through a symlink"),
+    ],
+    ids=["cr", "gzip", "symlink"],
+)
+def test_a_history_changed_before_the_lock_is_refused_before_any_report_is_written(
+    run_cli: Any,
+    example: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    change: Callable[[Path], None],
+    why: str,
+) -> None:
+    # Checked before scoring, the history became one that cannot be appended to while the
+    # command waited for its lock (made so here as the lock is taken). The reports were
+    # written first thing under the lock, then the history refused (exit 2): a refused
+    # command left its reports in --out.
+    real = history.locked
+
+    @contextlib.contextmanager
+    def changed_then_locked(path: str, **kw: Any) -> Iterator[None]:
+        change(Path(path))
+        with real(path, **kw):
+            yield
+
+    monkeypatch.setattr(history, "locked", changed_then_locked)
+    res = _score(run_cli, "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr.splitlines() == [
+        "in/pipeline/tasks.jsonl:22: no task id (id or taskId)",
+        'pipeline "p-blocked": not terminal ("bl1"); not scored',
+        f"error: h.jsonl: {why} (see 'cli pipeline --help')",
+    ]
+    assert not (tmp_path / "out").exists()
 
 
 def test_concurrent_appends_do_not_duplicate(tmp_path: Path, h: Any) -> None:
