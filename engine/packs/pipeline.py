@@ -734,7 +734,7 @@ def history_report(
         trend=_table(con, "SELECT * FROM pl_hist_trend ORDER BY is_total, period_start"),
         pipelines=_table(
             con,
-            "SELECT pipeline_id, period_ts, verdict, d1 AS task_completion_score, "
+            "SELECT pipeline_id, period_ts, finish_unknown, verdict, d1 AS task_completion_score, "
             "d2 AS deviation_score, d3 AS test_score, d4 AS time_efficiency, "
             "d5 AS quality_score, composite AS composite_score, verified "
             "FROM pl_hist ORDER BY period_ts, pipeline_id",

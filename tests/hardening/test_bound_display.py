@@ -266,6 +266,7 @@ def test_a_share_of_verified_pipelines_under_all_never_reads_as_100() -> None:
     row = {
         "period_start": "2026-11-01",
         "pipelines": 20000,
+        "finish_unknown": 0,
         "excellent": 1,
         "good": 2,
         "acceptable": 3,

@@ -386,6 +386,44 @@ def test_report_markdown_matches_golden_and_escapes_the_path(run_cli: Any, examp
     assert "From \\_h\\_/p\\~\\~1\\~\\~.jsonl: 4 pipelines" in res.stdout
 
 
+def test_the_report_says_which_pipelines_it_placed_by_evaluation_date(
+    run_cli: Any, example: Path
+) -> None:
+    # A pipeline whose tasks give no completedAt or updatedAt has no finish time: the report
+    # counted it in its evaluation date's period while saying "Periods follow when a
+    # pipeline finished", and its JSON rows did not tell it from the others.
+    undated = [
+        {"pipelineId": "p-undated", "id": "t1", "status": "completed"},
+        {"pipelineId": "p-undated", "id": "t2", "status": "completed"},
+    ]
+    Path("in/pipeline/undated.jsonl").write_text("".join(json.dumps(t) + "\n" for t in undated))
+    assert _score(run_cli, "in/pipeline/undated.jsonl", date="2026-04-05").exit_code == 1
+    assert _records()[-1]["pipeline_id"] == "p-undated"
+    assert _records()[-1]["finished_at"] is None
+    rep = run_cli("pipeline", "--report", "--format", "json")
+    assert rep.exit_code == 0, rep.stderr
+    rows = json.loads(rep.stdout)
+    assert [(r["period_start"], r["pipelines"], r["finish_unknown"]) for r in rows] == [
+        ("2026-02-01", 3, 0),
+        ("2026-03-01", 1, 0),
+        ("2026-04-01", 1, 1),
+        (None, 5, 1),
+    ]
+    md = run_cli("pipeline", "--report").stdout.splitlines()
+    assert md[2] == (
+        "From .archeflow/memory/pipelines.jsonl: 5 pipelines (the current record of each). "
+        "Periods follow when a pipeline finished; one whose finish time is unknown is counted "
+        "in the period of its evaluation date (finish unknown: 1 in 2026-04-01)."
+    )
+    # The rows the trend counts say it of each pipeline.
+    rep_api = engine.history_report(str(HIST))
+    assert [
+        (r["pipeline_id"], r["finish_unknown"])
+        for r in rep_api.pipelines.to_pylist()
+        if r["finish_unknown"]
+    ] == [("p-undated", True)]
+
+
 def test_a_record_whose_history_line_the_report_skips_is_written_again(
     run_cli: Any, example: Path
 ) -> None:

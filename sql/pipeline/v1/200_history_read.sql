@@ -9,7 +9,8 @@
 --   pl_hist        the current line per pipeline_id for $scoring_version (latest
 --                  ts; ties: the later line), with period_ts = the pipeline's
 --                  finished_at, else its eval_date, else ts (when it ran, not when
---                  it was scored, so re-scoring never moves a pipeline in time)
+--                  it was scored, so re-scoring never moves a pipeline in time), and
+--                  finish_unknown: no (parsable) finished_at, so placed by the others
 CREATE OR REPLACE TEMP TABLE pl_hist_all AS
 WITH h AS (
     SELECT _file, _line, _ord,
@@ -50,7 +51,8 @@ ORDER BY _ord;
 
 CREATE OR REPLACE TEMP TABLE pl_hist AS
 SELECT *,
-       coalesce(finished_at, eval_date::TIMESTAMPTZ, ts) AS period_ts
+       coalesce(finished_at, eval_date::TIMESTAMPTZ, ts) AS period_ts,
+       finished_at IS NULL AS finish_unknown
 FROM pl_hist_all
 WHERE reject IS NULL AND scoring_version = $scoring_version::VARCHAR
 QUALIFY row_number() OVER (PARTITION BY pipeline_id ORDER BY ts DESC, _ord DESC) = 1;

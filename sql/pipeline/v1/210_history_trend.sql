@@ -2,9 +2,11 @@
 -- spec pipeline.md §4 verdicts, §3 dimensions)
 -- Reads: pl_hist, pl_verdict; $period ('day' | 'week' | 'month' | 'year').
 -- Produces: pl_hist_trend, one row per period (oldest first) plus the grand total
---   (period NULL, is_total true, last): pipelines, a count per verdict, the share
---   of pipelines with a verified test pass rate, and the mean of each dimension
---   score (D1..D5) and of the composite. Weeks start on Monday (ISO).
+--   (period NULL, is_total true, last): pipelines, how many of them have no finish
+--   time (finish_unknown: unknown, or not parsable; 200 places each in the period of
+--   its evaluation date, which the report says), a count per verdict, the share of
+--   pipelines with a verified test pass rate, and the mean of each dimension score
+--   (D1..D5) and of the composite. Weeks start on Monday (ISO).
 CREATE OR REPLACE TEMP TABLE pl_hist_trend AS
 WITH p AS (
     SELECT *, date_trunc($period::VARCHAR, period_ts)::DATE AS period_start FROM pl_hist
@@ -16,6 +18,7 @@ WITH p AS (
 SELECT period_start,
        is_total,
        count(*) AS pipelines,
+       count(*) FILTER (WHERE finish_unknown) AS finish_unknown,
        count(*) FILTER (WHERE verdict = 'EXCELLENT') AS excellent,
        count(*) FILTER (WHERE verdict = 'GOOD') AS good,
        count(*) FILTER (WHERE verdict = 'ACCEPTABLE') AS acceptable,
