@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -329,6 +330,52 @@ def test_even_token_count_median_and_no_quality(simulated: Any) -> None:
     assert nq["mc"]["mean_quality"] is None and nq["mc"]["cv"] == 0.0
     assert nq["dimensions"]["output_quality"] is None  # unmeasured, not 0
     assert nq["dimensions"]["robustness"]["score"] == ((1.0 - 1.0) * 0.8) / 0.8
+
+
+def test_a_cv_of_0_by_the_spec_s_rule_says_so(tmp_path: Path, kit: SimpleNamespace) -> None:
+    # §6: cv is 0 with one quality value or none, and when the mean is 0 (and it counts as
+    # full consistency in mc_score). The report wrote "CV 0.000" alike for runs of equal
+    # quality and for no quality at all ("Quality (0 values): mean —, std —, CV 0.000").
+    from runscore.cli import plugin as cli_plugin
+
+    names = ("measured", "equal", "one", "none", "zero-mean")
+    lines = [
+        run("measured", True, 0.8, 10),
+        run("measured", True, 0.6, 10),
+        run("equal", True, 0.5, 10),
+        run("equal", True, 0.5, 10),
+        run("one", True, 0.8, 10),
+        run("none", False, None, 10),
+        run("zero-mean", True, 0.0, 10),
+        run("zero-mean", True, 0.0, 10),
+    ]
+    by_skill, result = kit.score(tmp_path, dict.fromkeys(names, BASE), mc=lines)
+    mc = {n: by_skill[n]["mc"] for n in names}
+    assert {n: (m["cv"], m["cv_rule"]) for n, m in mc.items()} == {
+        "measured": (pytest.approx(0.1 / 0.7), None),
+        "equal": (0.0, None),
+        "one": (0.0, "fewer than 2 quality values"),
+        "none": (0.0, "fewer than 2 quality values"),
+        "zero-mean": (0.0, "mean quality 0"),
+    }
+    shown = {
+        n: next(
+            ln
+            for ln in cli_plugin.render_skill(by_skill[n], result.dimension_weights).splitlines()
+            if ln.startswith("- Quality (")
+        )
+        for n in names
+    }
+    assert shown == {
+        "measured": "- Quality (2 values): mean 0.700, std 0.100, CV 0.143",
+        "equal": "- Quality (2 values): mean 0.500, std 0.000, CV 0.000",
+        "one": "- Quality (1 value): mean 0.800, std 0.000, CV 0.000 (0 by rule: fewer than 2 "
+        "quality values)",
+        "none": "- Quality (0 values): mean —, std —, CV 0.000 (0 by rule: fewer than 2 quality "
+        "values)",
+        "zero-mean": "- Quality (2 values): mean 0.000, std 0.000, CV 0.000 (0 by rule: mean "
+        "quality 0)",
+    }
 
 
 def test_every_run_errored_leaves_efficiency_unknown(simulated: Any) -> None:

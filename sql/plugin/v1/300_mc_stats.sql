@@ -3,13 +3,15 @@
 --           Clopper–Pearson bounds at plugin_params.cp_confidence, from engine/stats.py),
 --           plugin_params.
 -- Produces: plugin_mc (sid, n, n_activated, activation_rate, activation_ci_low,
---             activation_ci_high, quality_n, mean_quality, std_quality, cv, n_errored,
+--             activation_ci_high, quality_n, mean_quality, std_quality, cv, cv_rule, n_errored,
 --             failure_rate, failure_ci_low, failure_ci_high, tokens_n, median_tokens, q1_tokens,
 --             q3_tokens, iqr_tokens, token_outliers, efficiency_norm, mc_score) — one row per
 --             skill with runs.
 --   activation: activated / n with a Wilson interval (z = wilson_z), clamped to [0, 1];
 --   quality values: quality of activated, non-errored runs; mean (NULL when there are none),
---     population std, cv = std / |mean| (0 when mean = 0 or ≤ 1 value);
+--     population std, cv = std / |mean| (0 when mean = 0 or ≤ 1 value; cv_rule says which
+--     of the two made it 0, NULL when it was measured: a CV of 0 read as runs of one
+--     quality each, where there were none or one);
 --   failure: errored / n with the exact interval;
 --   tokens of non-errored runs: median (finite for any finite counts), Q1 = sorted[n//4],
 --     Q3 = sorted[min(3n//4, n−1)], outliers > Q3 + 1.5 IQR;
@@ -52,6 +54,8 @@ WITH lists AS (
            c.n_errored::DOUBLE / c.n AS failure_rate,
            CASE WHEN len(q) <= 1 OR mean_quality = 0 THEN 0.0::DOUBLE
                 ELSE std_quality / abs(mean_quality) END AS cv,
+           CASE WHEN len(q) <= 1 THEN 'fewer than 2 quality values'
+                WHEN mean_quality = 0 THEN 'mean quality 0' END AS cv_rule,
            q3_tokens - q1_tokens AS iqr_tokens,
            CASE WHEN tn > 0 THEN greatest(0.0::DOUBLE, 1.0 - median_tokens / p.token_cap)
                 END AS efficiency_norm
@@ -70,7 +74,7 @@ SELECT w.sid, w.n, w.n_activated, w.activation_rate,
        least(1.0::DOUBLE, w.w_center + (w.wilson_z / w.w_den)
            * sqrt(w.activation_rate * (1.0 - w.activation_rate) / w.n
                   + w.wilson_z * w.wilson_z / (4 * w.n * w.n))) AS activation_ci_high,
-       len(w.q) AS quality_n, w.mean_quality, w.std_quality, w.cv,
+       len(w.q) AS quality_n, w.mean_quality, w.std_quality, w.cv, w.cv_rule,
        w.n_errored, w.failure_rate,
        cp.lower AS failure_ci_low, cp.upper AS failure_ci_high,
        w.tn AS tokens_n, w.median_tokens, w.q1_tokens, w.q3_tokens, w.iqr_tokens,
