@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import operator
 import os
 import re
 import stat
@@ -548,9 +549,17 @@ def window_range() -> str:
 
 
 def _params(version: str, window: int | None, **extra: Any) -> dict[str, Any]:
-    # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000.
-    if window is not None and not 1 <= window <= MAX_WINDOW:
-        raise UsageError(WINDOW, f" must be {window_range()}, not {quote(window)}")
+    # The SQL takes it as an INTEGER, and its arg_max(..., n) wants n < 1000000. Only an
+    # integer is a window, as the CLI takes only digits: the cast made 2.5 a window of 2
+    # and True one of 1, and a string failed in the comparison with a TypeError.
+    if window is not None:
+        try:
+            n = None if isinstance(window, bool) else operator.index(window)
+        except TypeError:
+            n = None
+        if n is None or not 1 <= n <= MAX_WINDOW:
+            raise UsageError(WINDOW, f" must be {window_range()}, not {quote(window)}")
+        window = n
     return {"scoring_version": scoring_version_of(version), "window": window, **extra}
 
 

@@ -143,6 +143,33 @@ def test_a_window_too_large_is_refused_not_read_as_ten(write_history, make_serie
         )
 
 
+def test_a_window_that_is_no_whole_number_is_refused_by_the_api(write_history, make_series):
+    # The API checked the range only: window=2.5 averaged the last 2 runs (the SQL cast
+    # it to an INTEGER) and window=True the last one, where the CLI refuses "1.5"; a
+    # window="3" stopped with Python's TypeError, not the UsageError the others get.
+    cases = [([0.1] * 5 + [0.9] * 7, None)]
+    for window, said in ((2.5, "2.5"), (3.0, "3.0"), (True, "true"), ("3", '"3"')):
+        with pytest.raises(UsageError) as e:
+            _report(write_history, make_series, cases, window=window)
+        assert str(e.value) == (
+            f"window must be a whole number of runs from 1 to 999999, not {said}"
+        ), window
+    # an integer of another type (numpy's, say) is a whole number: used as it is
+    (row,) = _report(write_history, make_series, cases, window=_Index(3))
+    assert (row["runs_in_window"], row["window_runs"]) == (3, 3)
+    assert row["avg_composite"] == pytest.approx(0.9)
+
+
+class _Index:
+    """An integer that is not an int (as numpy.int64): it has __index__."""
+
+    def __init__(self, v: int) -> None:
+        self.v = v
+
+    def __index__(self) -> int:
+        return self.v
+
+
 @pytest.mark.parametrize("command", [["report"], ["recommend", "team.yaml"], ["summary"]])
 def test_every_window_out_of_range_is_said_in_one_message_naming_the_range(
     write_history, make_series, run_cli, command
