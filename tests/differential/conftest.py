@@ -165,16 +165,17 @@ class EffResult:
 
 
 def utc_text(ts: Any) -> Any:
-    """README "Times are UTC ISO-8601": a ts written with another offset is converted
-    (reading chosen; a ts already in Z form, naive or unparsable is kept as written)."""
-    if not isinstance(ts, str) or ts.endswith("Z"):
+    """README "Times are UTC ISO-8601": a run_ts is written as the UTC time it stands for,
+    in Z form (a time without an offset is UTC, as the history readers take it); one that
+    is no time is kept as written (runscore then writes null and warns)."""
+    if not isinstance(ts, str):
         return ts
     try:
         t = dt.datetime.fromisoformat(ts)
     except ValueError:
         return ts
     if t.tzinfo is None:
-        return ts
+        t = t.replace(tzinfo=dt.UTC)
     t = t.astimezone(dt.UTC)
     frac = f".{t.microsecond:06d}".rstrip("0") if t.microsecond else ""
     return t.strftime("%Y-%m-%dT%H:%M:%S") + frac + "Z"

@@ -675,14 +675,17 @@ def parent_array_of_strings(r: str) -> Case:
     ]
 
 
-@case(
-    xfail="AMBIGUOUS (README 'Times are UTC ISO-8601. A run's time is the ts of its "
-    "run.complete event'): the reference stores run_ts in UTC (2026-04-01T00:30:00Z); "
-    "runscore stores the ts as written (2026-04-01T02:30:00+02:00), so history ordered by "
-    "run_ts (spec §5 recent/trend) can put runs with different offsets in the wrong order."
-)
+@case()
 def run_ts_with_offset(r: str) -> Case:
+    # README "Times are UTC ISO-8601": stored as 2026-04-01T00:30:00Z (it was written as
+    # given, 02:30:00+02:00, which a reader of the history as text orders by its digits)
     return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2026-04-01T02:30:00+02:00")]]
+
+
+@case()
+def run_ts_without_offset(r: str) -> Case:
+    # a time without an offset is UTC, as the history readers take it: stored with its Z
+    return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2026-04-01 02:30:00.500")]]
 
 
 # --------------------------------------------------------------------------- the tests

@@ -590,11 +590,50 @@ def test_run_complete_ts_that_is_no_time_leaves_run_ts_unknown(
         None,
         None,
         None,
-        "2026-04-03T12:00:00+02:00",
+        "2026-04-03T10:00:00Z",
     ]
     r = run_cli("report", "--history", "h.jsonl", "--sql-version", version, "--format", "json")
     assert r.exit_code == 0, r.stderr
     assert [x["runs"] for x in json.loads(r.stdout)] == [4]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+@pytest.mark.parametrize("tz", ["UTC", "Asia/Kolkata"])
+def test_run_ts_is_written_in_utc(
+    run_cli: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str, tz: str
+) -> None:
+    # README "Times are UTC ISO-8601": run_ts was the run.complete ts as written, so a
+    # history line said 12:00+02:00 where the worked example says 10:06:00Z, and a tool
+    # that reads the history as text (ArcheFlow's jq compares strings) put r1, completed
+    # at 10:00 UTC, after r2, completed at 11:00 UTC. A time without an offset is UTC, as
+    # every reader of the history takes it, whatever the machine's time zone.
+    monkeypatch.setenv("TZ", tz)
+    text = ""
+    for run, ts in [
+        ("r1", "2026-04-03T12:00:00+02:00"),
+        ("r2", "2026-04-03T11:00:00Z"),
+        ("r3", "2026-04-03T05:30:00.250-05:30"),
+        ("r4", "2026-04-03 09:00:00"),
+        ("r5", "2026-04-03"),
+        ("r6", "2026-04-03T10:06:00.000Z"),
+    ]:
+        text += (
+            f'{{"run_id":"{run}","seq":1,"type":"run.start"}}\n'
+            f'{{"run_id":"{run}","seq":2,"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":[]}}\n'
+            f'{{"run_id":"{run}","seq":3,"parent":[2],"type":"run.complete","ts":"{ts}"}}\n'
+        )
+    (tmp_path / "in.jsonl").write_text(text)
+    r = run_cli("extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version)
+    assert r.exit_code == 0, r.stderr
+    assert [(x["run_id"], x["run_ts"]) for x in _lines(tmp_path / "h.jsonl")] == [
+        ("r1", "2026-04-03T10:00:00Z"),
+        ("r2", "2026-04-03T11:00:00Z"),
+        ("r3", "2026-04-03T11:00:00.25Z"),
+        ("r4", "2026-04-03T09:00:00Z"),
+        ("r5", "2026-04-03T00:00:00Z"),
+        ("r6", "2026-04-03T10:06:00Z"),
+    ]
 
 
 def _strict_json(line: str) -> dict[str, Any]:

@@ -3,7 +3,7 @@
 --           engine on every connection that scores: the one quote of an input value).
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
---           run's first input file), run_ts (ts of the highest-seq run.complete),
+--           run's first input file), run_ts (ts of the highest-seq run.complete, in UTC),
 --           events_sha256 (sha256 over the run's normalised events in seq order: each
 --           event's seq and content md5), n_events, first_ord.
 --           run_ts_warnings (run_id, file, line, reason): a run.complete whose ts is there
@@ -13,6 +13,21 @@
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 -- A file of its own (it was 010's last statement): nothing but 080 and 090 needs it, so
 -- it runs beside 020-060 when the files run on two connections (sqlpack.plan).
+-- README "Times are UTC ISO-8601" (the worked example's run_ts is 10:06:00Z): a run_ts is
+-- written as the UTC time it stands for, not as the run.complete wrote it (12:06+02:00),
+-- so that a reader of the history as text (ArcheFlow's jq compares strings) orders runs
+-- by time. Seconds, then the fraction to the microsecond (DuckDB's precision) without
+-- trailing zeros, then Z. A time without an offset is UTC, as the history readers take it
+-- (they SET TimeZone = 'UTC'), not the machine's zone, which this connection has: it is
+-- read with a Z added (a time that has a zone then fails to cast, and is read as it is;
+-- a date alone with the midnight and Z). No SET here: it would be the connection's alone,
+-- and sqlpack.plan runs 015 beside other files on several connections.
+CREATE OR REPLACE MACRO run_ts_utc(s) AS
+    regexp_replace(strftime(timezone('UTC', coalesce(TRY_CAST(s || 'Z' AS TIMESTAMPTZ),
+                                                     TRY_CAST(s || ' 00:00:00Z' AS TIMESTAMPTZ),
+                                                     TRY_CAST(s AS TIMESTAMPTZ))),
+                            '%Y-%m-%dT%H:%M:%S.%f'),
+                   '\.0{6}$|0+$', '') || 'Z';
 CREATE OR REPLACE MACRO run_ts_ok(s) AS
     coalesce(regexp_matches(s, '^[0-9]{4}-')
              AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
@@ -29,7 +44,7 @@ WITH runs AS (
     FROM _dups WHERE variants > 1 GROUP BY run_id
 ), complete AS (
     SELECT run_id,
-           CASE WHEN run_ts_ok(arg_max(ts, seq)) THEN arg_max(ts, seq) END AS run_ts
+           CASE WHEN run_ts_ok(arg_max(ts, seq)) THEN run_ts_utc(arg_max(ts, seq)) END AS run_ts
     FROM events WHERE type = 'run.complete' GROUP BY run_id
 ), digest AS (
     -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
