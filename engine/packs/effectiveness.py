@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import threading
 import time
 import warnings
@@ -626,7 +627,11 @@ def _load_manifest(history_path: str) -> _Manifest:
     mp = manifest_path(history_path)
     empty = _Manifest({"history_size": 0, "files": {}}, None)
     try:
-        with open(mp, encoding="utf-8") as f:
+        # O_NONBLOCK: a FIFO in its place is no manifest, not one to wait on for ever.
+        fd = os.open(mp, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(fd, encoding="utf-8") as f:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return empty
             ident = _file_identity(f.fileno())
             text = f.read()
         m = json.loads(text)
@@ -1813,7 +1818,15 @@ def _save_manifest(
     replaced) is not trusted again because this extract's append made the history
     long enough to look like the one it described.
     """
-    if loaded is None or _file_identity(manifest_path(history_path)) != loaded.identity:
+    mp = manifest_path(history_path)
+    with contextlib.suppress(OSError):
+        mode = os.lstat(mp).st_mode
+        # A FIFO (a device, a socket) is not runscore's to replace; a symlink is refused
+        # by the write, and a folder's rename fails with its own reason.
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+            why = "not a regular file"
+            raise HistoryError(f"{quote_path(mp)}: {why}", file=mp, reason=why)
+    if loaded is None or _file_identity(mp) != loaded.identity:
         loaded = _load_manifest(history_path)
     m = loaded.doc
     spliced = None if gone else _spliced_manifest(loaded, entries)
