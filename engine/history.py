@@ -187,6 +187,7 @@ def check_writable(path: str) -> None:
     lock = lock_file(path)
     if os.path.islink(lock):
         raise UsageError(f"{quote_path(lock)}: refusing to lock the history through a symlink")
+    _refuse_odd_lock(lock, "history")
     missing = False
     for p, flags, what in (
         (path, os.O_WRONLY | os.O_APPEND, "cannot append to the history"),
@@ -243,6 +244,7 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
     _check_not_symlink(lock_path)
     # 0666 less the umask, as for any new file: a team that shares a history through its
     # group (umask 002) can lock and append to it; the usual umask 022 gives 0644.
+    _refuse_odd_lock(lock_path, what)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     try:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -267,6 +269,19 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
         yield
     finally:
         os.close(fd)  # closing releases the flock
+
+
+def _refuse_odd_lock(lock_path: str, what: str) -> None:
+    """Refuse a lock file that is there and is neither a regular file nor a folder (whose
+    open says "Is a directory"): flock takes a FIFO, but the note of each write of an
+    append (``_note_write``) cannot be kept in one, and the append failed after the work
+    was done (``pipeline``'s reports written), said of the history as "Invalid argument"."""
+    try:
+        mode = os.lstat(lock_path).st_mode
+    except OSError:
+        return  # none yet (made by the open), or said by the open
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+        raise CannotAccess(f"{quote_path(lock_path)}: the {what} lock is not a regular file")
 
 
 def lock_holder(fd: int) -> int | None:

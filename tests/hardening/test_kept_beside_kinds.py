@@ -32,3 +32,24 @@ def test_a_fifo_where_the_manifest_belongs_is_not_waited_on(tmp_path: Path, hh: 
         ).replace("h.jsonl.manifest.json", str(manifest))
         assert len(hh.history_keys(hist)) == 8
     assert os.path.exists(manifest) and not manifest.is_file()  # left as it was
+
+
+def test_a_fifo_where_the_lock_belongs_is_refused_before_any_report(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # flock takes a FIFO, but the note of each write the lock file keeps cannot be
+    # written there: pipeline wrote its 10 reports, then failed at the append with
+    # "h.jsonl: cannot append to the history: Invalid argument" (the wrong file, no why).
+    os.mkfifo(tmp_path / "h.jsonl.lock")
+    tasks = str(fixtures / "pipeline" / "tasks.jsonl")
+    message = "error: h.jsonl.lock: the history lock is not a regular file"
+    res = run_cli("pipeline", tasks, "--out", "out", "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr.splitlines()[-1] == message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl.lock"]  # no report
+    # extract finds it when it takes the lock: nothing appended, the history as it was
+    (tmp_path / "h.jsonl").write_bytes(b"")
+    res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr.splitlines()[-1] == message
+    assert (tmp_path / "h.jsonl").read_bytes() == b""
