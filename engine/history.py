@@ -409,8 +409,10 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
                     and (st.st_dev, st.st_ino) == (dev, ino)
                     and start < st.st_size < end
                 ):
+                    said = _cut_said(path, st, start)
                     os.ftruncate(fd, start)
                     os.fsync(fd)
+                    notes.say(said)
             except OSError as e:
                 # Left noted: appending after a cut write would make its bytes a bad line.
                 raise CannotAccess(
@@ -420,6 +422,35 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
                 os.close(fd)
     with contextlib.suppress(OSError):
         _note_write(lock_fd, b"")
+
+
+def _cut_said(path: str, st: os.stat_result, start: int) -> str:
+    """The line said of the bytes from ``start`` to the end of the history (``st``: its
+    stat) that ``_undo_cut_write`` cuts off: a whole record line of them was read by the reports, and
+    ``history check`` listed the torn one, so they do not go without a word (``history
+    repair --in-place`` said "clean; nothing to repair" of a history it had just made
+    shorter). By line, as ``history check`` names lines; by byte when it cannot be read."""
+    why = (
+        "what an append killed in the middle of a write left of its records (the command "
+        "that wrote them, run again, writes them whole)"
+    )
+    try:
+        with open(path, "rb") as f:
+            now = os.fstat(f.fileno())
+            if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+                raise OSError  # replaced meanwhile: the fd's file is the one cut
+            line, at = 1, 0
+            while at < start:  # a rare read (after a kill -9), in pieces
+                piece = f.read(min(_PIECE, start - at))
+                if not piece:
+                    raise OSError  # shorter than it was: said by byte
+                line += piece.count(b"\n")
+                at += len(piece)
+            cut = f.read(st.st_size - start)  # at most one write's: WRITE_CHUNK
+    except OSError:
+        return f"{quote_path(path)}: removed: its last {st.st_size - start} byte(s), {why}"
+    lines = cut.count(b"\n") + (not cut.endswith(b"\n"))
+    return f"{quote_path(path)}:{line}: removed: {lines} line(s) to the end, {why}"
 
 
 def temp_name(path: str) -> str:

@@ -5,6 +5,9 @@ still written, and what could not be saved is said."""
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -53,3 +56,60 @@ def test_a_fifo_where_the_lock_belongs_is_refused_before_any_report(
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr.splitlines()[-1] == message
     assert (tmp_path / "h.jsonl").read_bytes() == b""
+
+
+#: Run in a child process (``python -c``, argv: CUT, then runscore's arguments): each
+#: write of an append's records is one run's group, and the first is cut after CUT of
+#: its bytes and the process killed by SIGKILL, as Linux ends a write between two pages
+#: when the writer gets one (test_crash_safety's seam, one group a write).
+_DIE_MID_WRITE = """
+import os, runpy, signal, sys
+from runscore.engine import history
+history.WRITE_CHUNK = 1
+CUT = int(sys.argv[1])
+def cut_write(fd, data):
+    if len(data) > 1:
+        os.write(fd, bytes(data)[:CUT])
+        os.kill(os.getpid(), signal.SIGKILL)
+    os.write(fd, data)
+history._write_all = cut_write
+sys.argv = ["runscore", *sys.argv[2:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+def test_what_a_killed_append_left_is_said_when_the_next_writer_cuts_it_off(
+    tmp_path: Path, hh: Any
+) -> None:
+    # The next holder of the lock cut off the killed append's part of a run (a whole
+    # record line the reports had read, and the torn line `history check` listed) without
+    # a word: `history repair --in-place` said "clean; nothing to repair" of a history it
+    # had just made two lines shorter.
+    events = tmp_path / "events"
+    hh.corpus(events, files=2, runs_per_file=2)  # 4 runs, 8 records
+    hist = tmp_path / "h.jsonl"
+    rc, _, err = hh.run_to_end("extract", str(events / "r000.jsonl"), "--history", str(hist))
+    assert rc == 0, err
+    first = hist.read_bytes()
+    line = len(first.split(b"\n")[0]) + 1  # the next run's group: two lines of this size
+    cut = str(line + line // 2)
+    proc = subprocess.run(
+        [sys.executable, "-c", _DIE_MID_WRITE, cut, "extract", str(events), "--history", str(hist)],
+        env=hh.env(),
+        capture_output=True,
+        timeout=300,
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.decode()
+    torn = hist.read_bytes()
+    assert torn.startswith(first) and len(torn) == len(first) + int(cut)
+    assert torn.count(b"\n") == first.count(b"\n") + 1  # a whole line, then a torn one
+
+    rc, out, err = hh.run_to_end("history", "repair", str(hist), "--in-place")
+    assert (rc, out) == (0, f"{hist}\n"), err
+    assert err == (
+        f"{hist}:5: removed: 2 line(s) to the end, what an append killed in the middle of "
+        "a write left of its records (the command that wrote them, run again, writes "
+        "them whole)\n"
+        f"{hist}: clean; nothing to repair\n"
+    )
+    assert hist.read_bytes() == first
