@@ -1,6 +1,7 @@
-"""A file runscore keeps beside the history that is not a regular file (a FIFO left
-where the extract manifest belongs) never makes a command wait on it: the history is
-still written, and what could not be saved is said."""
+"""What lies beside the history: a file runscore keeps there that is not a regular file
+(a FIFO where the extract manifest or the lock belongs) never makes a command wait on it
+or fail after its work is done; and what a killed append left there is said when the next
+writer cuts it off."""
 
 from __future__ import annotations
 
