@@ -13,9 +13,17 @@ import json
 import re
 from typing import Any
 
-#: rs_unseen_re: what shows blank or not at all yet is no ASCII space.
+#: rs_unseen_re: what shows blank or not at all yet is no ASCII space, or steers how the text
+#: around it is drawn: the Unicode spaces, the line and paragraph separators, and every
+#: format character (category Cf, as of Unicode 15): the soft hyphen, zero-width and bidi
+#: marks, overrides and isolates, the Arabic letter mark (U+061C) and number signs, the
+#: byte-order mark, the interlinear annotation marks, the tags (U+E0001, U+E0020-E007F,
+#: which hide ASCII text), ...
 _UNSEEN = re.compile(
-    "[\u00a0\u00ad\u1680\u180e\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff]"
+    "[\u00a0\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u1680\u180e"
+    "\u2000-\u200f\u2028-\u202f\u205f-\u2064\u2066-\u206f\u3000\ufeff\ufff9-\ufffb"
+    "\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+    "\U000e0001\U000e0020-\U000e007f]"
 )
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|.)", re.S)
 #: rs_whole_escapes: the longest head made of whole characters and whole escapes.
@@ -45,9 +53,25 @@ def _head(text: str) -> str:
     return m.group(0) if m else ""
 
 
+def _u_escape(m: re.Match[str]) -> str:
+    c = ord(m.group(0))
+    if c < 0x10000:
+        return f"\\u{c:04x}"
+    c -= 0x10000  # as JSON writes a character past U+FFFF: its UTF-16 surrogate pair
+    return f"\\u{0xD800 + (c >> 10):04x}\\u{0xDC00 + (c & 0x3FF):04x}"
+
+
+def show_unseen(text: str) -> str:
+    """``text`` with each character ``_UNSEEN`` finds written ``\\uXXXX`` (``a\\u202eb``, a
+    tag ``\\udb40\\udc41``), the rest as it is: rs_show_unseen. Also how a report writes
+    such a character in a value (``output.md_escape``, ``plain_text``): a right-to-left
+    override in a name turned the rest of its line around."""
+    return _UNSEEN.sub(_u_escape, text)
+
+
 def quote(value: Any) -> str:
     """``value`` as a message quotes it: ``"docs"``, ``1.5``, ``"PASS\\u00a042/42"``."""
-    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _cut(_json_text(value)))
+    return show_unseen(_cut(_json_text(value)))
 
 
 #: What a path is quoted for: a character that cannot be seen, or that would break or
@@ -63,4 +87,13 @@ def path(name: str) -> str:
     SQL's ``rs_path`` (``sql/common/v1/000_quote.sql``) is the same rule."""
     if not name.startswith('"') and not _UNSAFE_IN_PATH.search(name):
         return name
-    return _UNSEEN.sub(lambda m: f"\\u{ord(m.group(0)):04x}", _json_text(name))
+    return show_unseen(_json_text(name))
+
+
+def cannot_show(text: str) -> bool:
+    """Whether ``text`` holds a character no message or report shows as it is (what
+    ``path`` quotes a path for: a control character, C1 too, or one ``_UNSEEN`` finds).
+    Written escaped, such a text can no longer be pasted as it is written: a command
+    holding it is not shown (``cli.routes``' route command, the nightly's note on a
+    history's other versions)."""
+    return _UNSAFE_IN_PATH.search(text) is not None

@@ -78,7 +78,10 @@ def test_python_messages_quote_as_the_sql_does() -> None:
     from runscore.engine.quoting import quote
 
     rng = random.Random(94)
+    # and a format character the rule left out: the Arabic letter mark, an interlinear
+    # annotation mark and a tag, past U+FFFF (written as its surrogate pair)
     alphabet = 'aé中😀"\\/\n\t\r\x00\x1b\x7f\x85\u00a0\u200b\u2028\ufeff\u3000 …:'
+    alphabet += "\u061c\ufff9\U000e0041"
     values = ["", "docs", "a" * 79, "a" * 200, "a" * 76 + "\n" + "b" * 9]
     values += ["".join(rng.choices(alphabet, k=rng.randrange(120))) for _ in range(400)]
     con = db.connect()
@@ -109,6 +112,7 @@ def test_a_path_is_written_as_the_sql_writes_it() -> None:
 
     rng = random.Random(104)
     alphabet = 'aé中😀"\\/:. \n\t\r\x00\x1b\x7f\x85\x9f\xa0\u00a0\u200b\u202e\u2028\ufeff\u3000'
+    alphabet += "\u061c\ufff9\U000e0041"
     paths = ["logs/run.jsonl", '"q".jsonl', 'a"b', "d/" + "x" * 200 + "\t", "a b:c"]
     paths += ["".join(rng.choices(alphabet, k=rng.randrange(1, 120))) for _ in range(400)]
     con = db.connect()
@@ -231,3 +235,29 @@ def test_sql_version_and_file_name_messages_quote_by_the_one_rule(
     with pytest.raises(OSError) as oe:
         sources._read_whole(str(fifo))
     assert str(oe.value) == f'"{tmp_path}/f\\tifo": not a regular file'
+
+
+def test_every_format_character_is_quoted_as_json_writes_it() -> None:
+    # The rule wrote a bidi override or a zero-width space \uXXXX, but the Arabic letter
+    # mark (U+061C, a bidi mark), the interlinear annotation marks and the tags (U+E0020-
+    # E007F, which hide ASCII text) as they are. Every format character (category Cf) is
+    # written escaped now, one past U+FFFF as its UTF-16 surrogate pair, in Python and SQL.
+    import sys
+    import unicodedata
+
+    from runscore.engine.quoting import path, quote, show_unseen
+
+    value = "a\u061cb\ufff9c\U000e0041d\U0001d173"
+    quoted = '"a\\u061cb\\ufff9c\\udb40\\udc41d\\ud834\\udd73"'
+    assert quote(value) == _sql_quote(value) == quoted
+    assert json.loads(quoted) == value  # the quote is JSON that means the same value
+    assert path(value) == quoted
+    con = db.connect()
+    try:
+        sqlpack.run_common(con, "v1")
+        row = con.execute("SELECT rs_path($p)", {"p": value}).fetchone()
+    finally:
+        con.close()
+    assert row == (quoted,)
+    cf = [chr(c) for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+    assert [c for c in cf if show_unseen(c) == c] == []
