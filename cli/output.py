@@ -23,12 +23,31 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 import click
 from runscore.engine.errors import cli_text
-from runscore.engine.quoting import quote
+from runscore.engine.quoting import quote, show_unseen
 
 if TYPE_CHECKING:
     import pyarrow as pa
 
-_CTRL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x1b]")
+#: A zero-width joiner inside an emoji sequence (woman technologist, U+1F469 U+200D U+1F4BB;
+#: a rainbow flag): drawn as part of one emoji (``display_width``), it hides nothing and
+#: turns nothing around, so a report keeps it. The emoji are ``_is_pictographic``'s, but
+#: for the format characters among them.
+_EMOJI = "\xa9\xae\u203c-\u205e\u2070-\u2bff\U0001f000-\U0001faff"
+_EMOJI_JOINER = re.compile(f"(?<=[{_EMOJI}\ufe0f])\u200d(?=[{_EMOJI}])")
+
+
+def _shown(s: str) -> str:
+    """``s`` with what steers or hides text written escaped (``quoting.show_unseen``:
+    ``\\u202e``), as a report writes a value, but for a joiner inside an emoji sequence."""
+    if "\u200d" not in s:
+        return show_unseen(s)
+    return "\u200d".join(show_unseen(part) for part in _EMOJI_JOINER.split(s))
+
+
+#: What a markdown value writes escaped, ``\x1b`` (a tab ``\t``, as stderr quotes it): every
+#: control character, C1 too, but the line break (``<br>``). A tab rendered as a space, so
+#: "a<TAB>b" read as "a b".
+_CTRL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f]")
 
 
 def _is_arrow(data: object) -> TypeGuard[pa.Table]:
@@ -438,11 +457,16 @@ def text(v: Any) -> str | None:
 
 def md_escape(v: Any) -> str:
     """A value as one safe markdown table cell (its ``text``; null is ``—``; a line break
-    ``<br>``)."""
+    ``<br>``; a tab ``\\t``, another control character ``\\x1b``, a bidi, zero-width or other
+    format character ``\\u202e``)."""
     s = text(v)
     if s is None:
         return "—"
-    s = _CTRL.sub(lambda m: f"\\x{ord(m.group(0)):02x}", s)
+    s = _CTRL.sub(lambda m: "\\t" if m.group(0) == "\t" else f"\\x{ord(m.group(0)):02x}", s)
+    # A bidi override, a zero-width or format character: as stderr writes it (\u202e), so
+    # a name cannot turn the rest of its line around or hide text. Before the backslash is
+    # doubled, as a control character's \x1b: both render as one backslash.
+    s = _shown(s)
     s = s.replace("\\", "\\\\").replace("|", "\\|").replace("`", "\\`")
     # `&` first: else "&lt;" in a value is read as "<", next to a "<" written as "&lt;".
     # A ">" is left as it is: with every "<" escaped it closes no tag or autolink, and
@@ -725,7 +749,7 @@ def to_table(
     cols = _columns(data, rows, columns)
     write_cell = [(writers or {}).get(c, _table_cell) for c in cols]
     head, *cells = [
-        [_TABLE_CTRL.sub(_escape_break, s) for s in row]
+        [_shown(_TABLE_CTRL.sub(_escape_break, s)) for s in row]
         for row in [
             cols,
             *([w(r.get(c)) for c, w in zip(cols, write_cell, strict=True)] for r in rows),
@@ -804,9 +828,11 @@ def plain_text(v: Any) -> str:
     as it is: no markdown escape (``opus|`` is ``opus|``, ``<b>`` is ``<b>``); null is
     ``—``. Only what would break the output's lines or steer the terminal is written
     escaped, as ``note`` writes it: a line break is ``\\n``, a control character
-    ``\\x1b`` (a name with a newline cannot start a line that reads as another row)."""
+    ``\\x1b`` (a name with a newline cannot start a line that reads as another row), a
+    bidi, zero-width or other format character ``\\u202e``, as a message quotes it (a
+    right-to-left override cannot turn the rest of the row around)."""
     s = text(v)
-    return "—" if s is None else _BREAKS.sub(_escape_break, s)
+    return "—" if s is None else _shown(_BREAKS.sub(_escape_break, s))
 
 
 def note(msg: str) -> None:

@@ -17,11 +17,11 @@ from runscore.cli import output, render
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.engine.packs import routes as engine
+from runscore.engine.quoting import cannot_show
 from runscore.engine.quoting import path as quote_path
 
 _FORMATS = ["markdown", "json", "csv"]
 _ROW_FORMATS = ["jsonl", "json", "csv"]
-_CTRL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class _RoutesGroup(click.Group):
@@ -34,8 +34,10 @@ class _RoutesGroup(click.Group):
 
 
 def _command_block(cmd: str | None) -> str | None:
-    """A fenced shell block that a name cannot break out of (fence longer than any backtick run)."""
-    if cmd is None or _CTRL.search(cmd):
+    """A fenced shell block that a name cannot break out of (fence longer than any backtick run).
+    None for a command that cannot be shown as it is and still be pasted: a bidi override in
+    a code block turned the rest of it around, and written escaped it names another route."""
+    if cmd is None or cannot_show(cmd):
         return None
     longest = max((len(m) for m in re.findall(r"`+", cmd)), default=0)
     fence = "`" * max(3, longest + 1)

@@ -125,6 +125,41 @@ def test_md_text_escapes_what_any_pack_escaped_and_the_known_gaps() -> None:
     assert md_text("[x](y) *b* ~s~ _e_ a_b") == "\\[x\\](y) \\*b\\* \\~s\\~ \\_e\\_ a_b"
 
 
+def test_md_text_writes_what_steers_or_hides_text_as_stderr_does() -> None:
+    # A bidi override, isolate or mark, a zero-width character, a tag or another format
+    # character was written as it is into every markdown report (a U+202E turned the rest of
+    # the line around), and a tab read as a space. Each is written as a message writes it,
+    # the markdown escape doubling its backslash as it does a control character's (\x1b):
+    # the raw text holds "\\u202e", which renders "\u202e".
+    from runscore.cli.output import plain_text, to_markdown, to_table
+    from runscore.engine.quoting import quote
+
+    assert md_text("a\u202eb") == "a\\\\u202eb"
+    assert (
+        md_text("\u2066x\u2069 \u200e\u200f\u061c")
+        == "\\\\u2066x\\\\u2069 \\\\u200e\\\\u200f\\\\u061c"
+    )
+    assert (
+        md_text("zero\u200bwidth\u200d\ufeff\u00ad")
+        == "zero\\\\u200bwidth\\\\u200d\\\\ufeff\\\\u00ad"
+    )
+    # past U+FFFF as JSON writes it: a tag is its surrogate pair
+    assert md_text("a\U000e0041b") == "a\\\\udb40\\\\udc41b"
+    assert md_text("a\tb") == "a\\\\tb"
+    assert md_text("a\x85b\x9bc\r") == "a\\\\x85b\\\\x9bc\\\\x0d"
+    # what a quote or path wrote escaped already is escaped for markdown once, as any text
+    assert md_text(quote("a\u202e\tb")) == '"a\\\\u202e\\\\tb"'
+    assert to_markdown([{"n\u202e": "a\u202e\tb|"}]) == (
+        "| n\\\\u202e |\n|---|\n| a\\\\u202e\\\\tb\\| |\n"
+    )
+    # a joiner inside an emoji sequence is drawn as one emoji: kept; between letters, not
+    assert md_text("\U0001f469\u200d\U0001f4bb dev") == "\U0001f469\u200d\U0001f4bb dev"
+    assert md_text("a\u200db\U0001f469\u200d") == "a\\\\u200db\U0001f469\\\\u200d"
+    # plain text (summary) and the terminal table: one backslash, as stderr writes it
+    assert plain_text("a\u202eb\u200bc\U000e0041") == "a\\u202eb\\u200bc\\udb40\\udc41"
+    assert to_table([{"n": "a\u200bb"}]) == "n\n--------\na\\u200bb\n"
+
+
 def test_every_template_escapes_with_the_one_filter() -> None:
     # nightly (mdt), routes (mdx) and pipeline (mdtext) each registered their own escape on
     # top of md, each escaping a different set; plugin and effectiveness had md alone.
