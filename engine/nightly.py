@@ -86,8 +86,8 @@ from runscore.engine.errors import (
 )
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
+from runscore.engine.quoting import cannot_show, quote
 from runscore.engine.quoting import path as quote_path
-from runscore.engine.quoting import quote
 
 #: Default output folder (relative to the current directory, like the history default).
 DEFAULT_OUT = os.path.join(".archeflow", "reports", "nightly")
@@ -1247,7 +1247,11 @@ def _render_scope(
                 # and why there is no report a note (the index's "no report: ...").
                 scope.history_unreadable = True
                 scope.history_error = "no line of it is usable; each is listed as rejected input"
-                scope.notes.append(str(e).split("\n", 1)[0].rstrip(":"))
+                # Said here of the history's path, by the rule, not taken from the engine's
+                # text, whose first line would be written whatever it held.
+                scope.notes.append(
+                    f"no line of the history {quote_path(scope.history)} could be read"
+                )
                 scope.rejected.extend(
                     Diagnostic("history", f, ln, f"{why} (see `runscore history check`)")
                     for f, ln, why in e.problems
@@ -1548,9 +1552,20 @@ def _other_versions_note(
         if chosen
         else f"its newest scoring version, {', '.join(used)}, as this job was given none"
     )
+    head = (
+        f"{quote_path(history_path)} also holds {', '.join(others)} lines, not in the "
+        f"nightly's reports (they read {which})"
+    )
+    if cannot_show(history_path):
+        # A copyable command would hold the path as it is (a U+202E turns the note around, a
+        # line break splits it), and one written escaped names another file: none is shown.
+        return (
+            f"{head}: `runscore report --history PATH --sql-version all`, with this "
+            "history's path for PATH (quoted by hand: it holds a character that cannot be "
+            "shown here), reports them side by side"
+        )
     return (
-        f"{quote_path(history_path)} also holds {', '.join(others)} lines, not in the nightly's reports "
-        f"(they read {which}): `runscore report --history {shlex.quote(history_path)} "
+        f"{head}: `runscore report --history {shlex.quote(history_path)} "
         "--sql-version all` reports them side by side"
     )
 

@@ -543,12 +543,33 @@ def test_the_nightly_s_note_on_other_versions_names_its_history_as_a_path_is_quo
     res = run_cli("nightly", "--root", "p\u202eroj", "--out", "out", "--date", "2026-04-05")
     assert res.exit_code == 0, res.stderr
     [scope] = json.loads((tmp_path / "out/2026-04-05/runlog.json").read_text())["scopes"]
+    # The copyable command held the path as it is (shlex.quote): the U+202E turned the
+    # note around, and written escaped it would name another file. No command is shown.
     assert scope["notes"] == [
         '"p\\u202eroj/.archeflow/memory/effectiveness.jsonl" also holds archeflow-legacy '
         "lines, not in the nightly's reports (they read its newest scoring version, "
-        "effectiveness/v1, as this job was given none): `runscore report --history "
-        f"'{hist}' --sql-version all` reports them side by side"
+        "effectiveness/v1, as this job was given none): `runscore report --history PATH "
+        "--sql-version all`, with this history's path for PATH (quoted by hand: it holds a "
+        "character that cannot be shown here), reports them side by side"
     ]
+    assert "\u202e" not in (tmp_path / "out/2026-04-05/runlog.md").read_text()
+
+
+def test_the_nightly_s_note_on_a_history_of_no_usable_line_quotes_its_path_itself(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The note was the first line of the engine's message, taken as it was: had the engine
+    # named the path otherwise (as it is), a U+202E or a line break in it reached the run
+    # log and stderr unchecked. The note names the path itself, by the rule.
+    from runscore.engine.packs import effectiveness_history
+
+    monkeypatch.setattr(effectiveness_history, "quote_path", lambda p: p)
+    hist = "h\u202e\n.jsonl"
+    (tmp_path / hist).write_text("junk\n")
+    (tmp_path / "r").mkdir()
+    r = run_cli("nightly", "--root", "r", "--history", hist, "--out", "o", "--format", "json")
+    assert r.exit_code == 3
+    assert r.stderr.splitlines()[-1] == '  no line of the history "h\\u202e\\n.jsonl" could be read'
 
 
 def test_the_nightly_run_log_quotes_run_ids_and_paths_as_stderr_does(
