@@ -150,6 +150,9 @@ def test_no_report_writes_a_character_that_steers_or_hides_text(
         "night/" + DATE + "/runlog.md",
     ):
         assert SHOWN.replace("\\", "\\\\") in said[where], where
+    for out in ("pipe/", "plug/", "night/"):  # each written report dir: its every .md file
+        files = [w for w in said if w.startswith(out)]
+        assert files and all(SHOWN.replace("\\", "\\\\") in said[w] for w in files), out
     assert SHOWN in said["summary"]
     assert SHOWN in said["sql table"]
     assert "Route command: not shown" in said["routes"]
