@@ -774,3 +774,109 @@ def test_result_notes_name_the_argument_as_the_call_gave_it(tmp_path: Path) -> N
         ("ok", None),
         ("duplicate", "same directory as an earlier root"),
     ]
+
+
+def test_a_window_that_is_no_whole_number_is_refused_naming_it(tmp_path: Path) -> None:
+    """``window="10"`` was a TypeError from deep inside, and ``2.5`` or ``True`` were
+    averaged as windows of 3 and 1 runs without a word. Each is a ``UsageError`` naming
+    ``window``, in the words the CLI's ``--window`` says; a NumPy integer is a number."""
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    team = REPO / "examples" / "project" / ".archeflow" / "teams" / "backend-feature.yaml"
+    calls = {
+        "report": lambda w: eh.report(hist, window=w),
+        "summary": lambda w: eh.summary(hist, window=w),
+        "recommend": lambda w: eh.recommend(hist, team, window=w),
+    }
+    said = []
+    for name, call in calls.items():
+        for bad in ("10", 2.5, True):
+            with pytest.raises(UsageError) as e:
+                call(bad)
+            said.append((name, str(e.value), e.value.params))
+    assert said == [
+        (name, f"window must be a whole number of runs from 1 to 999999, not {q}", ("window",))
+        for name in calls
+        for q in ('"10"', "2.5", "true")
+    ]
+    np = pytest.importorskip("numpy")
+    assert eh.report(hist, window=np.int64(3)).window == 3
+
+
+def test_a_pipeline_eval_date_is_a_day_whatever_the_call_gives(tmp_path: Path) -> None:
+    """A ``datetime`` (to Python a ``date``) was taken whole: its time went into the
+    history's ``eval_date`` (``2026-01-01T15:30:00``) and the report file names, and
+    ``result.eval_date`` was no ``date``. It is its day in UTC; ``YYYY-MM-DD`` text is read
+    as ``--date`` reads it, and anything else is a ``UsageError`` naming ``eval_date``,
+    where it was an AttributeError."""
+    minus_two = dt.timezone(dt.timedelta(hours=-2))
+    for given in (
+        dt.datetime(2026, 1, 1, 23, 30, tzinfo=minus_two),
+        dt.datetime(2026, 1, 2, 15, 30),
+        "2026-01-02",
+        dt.date(2026, 1, 2),
+    ):
+        res = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date=given)
+        first = res.history_records[0]
+        assert (
+            type(res.eval_date),
+            res.eval_date,
+            res.evaluated_at,
+            first["eval_date"],
+            res.report_basename(first["pipeline_id"]),
+        ) == (
+            dt.date,
+            dt.date(2026, 1, 2),
+            dt.datetime(2026, 1, 2, tzinfo=dt.UTC),
+            "2026-01-02",
+            f"pipeline-eval-{first['pipeline_id']}-2026-01-02",
+        ), given
+    said = []
+    for bad in ("2026-1-2", 20260102):
+        with pytest.raises(UsageError) as e:
+            pipeline.evaluate_pipelines([TASKS], eval_date=bad)  # type: ignore[arg-type]
+        said.append((str(e.value), e.value.cli_message, e.value.params))
+    assert said == [
+        (
+            'eval_date: "2026-1-2" is not a date in YYYY-MM-DD form',
+            '--date: "2026-1-2" is not a date in YYYY-MM-DD form',
+            ("eval_date",),
+        ),
+        (
+            "eval_date: give a datetime.date or YYYY-MM-DD text, not int",
+            "--date: give a datetime.date or YYYY-MM-DD text, not int",
+            ("eval_date",),
+        ),
+    ]
+
+
+def test_routes_take_the_clock_and_policy_a_notebook_gives(tmp_path: Path) -> None:
+    """``as_of="2026-03-01"``, ``as_of=date(...)`` and ``policy={"tolerance": 0.1}`` were
+    AttributeErrors deep inside. Text is read as ``--as-of`` reads it, a date is its
+    00:00 UTC, a mapping is checked as a policy file's settings are; anything else is a
+    ``UsageError`` naming the argument."""
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes"
+    by_objects = routes.analyze(
+        [episodes],
+        routes.build_policy({"tolerance": 0.1}),
+        dt.datetime(2026, 3, 1, tzinfo=dt.UTC),
+    ).to_dict()
+    for policy, as_of in (
+        ({"tolerance": 0.1}, "2026-03-01"),
+        ({"tolerance": 0.1}, dt.date(2026, 3, 1)),
+    ):
+        rep = routes.analyze([episodes], policy, as_of)
+        assert rep.as_of == dt.datetime(2026, 3, 1, tzinfo=dt.UTC)
+        assert rep.to_dict() == by_objects
+        assert routes.router_rows([episodes], policy, as_of).as_of == rep.as_of
+    assert by_objects["policy"]["tolerance"] == 0.1
+    said = []
+    for policy, as_of in (([("tolerance", 0.1)], None), (None, 20260301), ({"tolerance": 2}, None)):
+        with pytest.raises(UsageError) as e:
+            routes.analyze([episodes], policy, as_of)  # type: ignore[arg-type]
+        said.append((str(e.value), e.value.params))
+    assert said == [
+        ("policy: give a routes.Policy or a mapping of its settings, not list", ("policy",)),
+        ("as_of: give a datetime, a date or ISO text, not int", ("as_of",)),
+        ("policy: tolerance must be between 0 and 1, got 2", ()),
+    ]

@@ -305,6 +305,37 @@ def parse_date(text: str) -> dt.date:
         ) from None
 
 
+#: ``eval_date`` (``--date``), as ``_eval_date`` names it.
+EVAL_DATE = Arg("eval_date", "--date")
+
+
+def _eval_date(value: object) -> dt.date | None:
+    """``eval_date`` as the day it names. A ``datetime`` (a date to Python) was taken
+    whole: its time went into the report file names and the history's ``eval_date``
+    (``2026-01-01T15:30:00``), and ``result.eval_date`` was no ``date``; now it is its
+    day in UTC (a naive one read as UTC, as every time the engine reads). Text is read as
+    ``--date`` reads it; anything else is a ``UsageError`` naming ``eval_date``, where
+    it was an ``AttributeError`` deep inside."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is not None:
+            value = value.astimezone(dt.UTC)
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_date(value)
+        except UsageError:
+            raise UsageError(
+                EVAL_DATE, f": {quote(value)} is not a date in YYYY-MM-DD form"
+            ) from None
+    raise UsageError(
+        EVAL_DATE, f": give a datetime.date or YYYY-MM-DD text, not {type(value).__name__}"
+    )
+
+
 _MAX_STEM_BYTES = 80
 _SUMMARY_STEM = "summary"
 
@@ -451,7 +482,7 @@ def evaluate_pipelines(
     paths: sources.Paths,
     plans: sources.Paths | None = None,
     *,
-    eval_date: dt.date | None = None,
+    eval_date: dt.date | str | None = None,
     now: dt.datetime | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     allow_empty: bool = False,
@@ -460,7 +491,8 @@ def evaluate_pipelines(
 
     ``paths`` may mix files, directories (``*.jsonl`` inside, recursively), globs
     and ``-`` (stdin). ``plans`` are optional plan files (estimates). The
-    evaluation date defaults to today (UTC); with an explicit ``eval_date`` the
+    evaluation date defaults to today (UTC); with an explicit ``eval_date`` (a
+    ``date``, ``YYYY-MM-DD`` text, or a ``datetime``: its day in UTC) the
     reports' ``evaluatedAt`` is that date at 00:00:00Z, so outputs are
     reproducible. ``now`` (default: the clock) stamps history records.
 
@@ -469,6 +501,7 @@ def evaluate_pipelines(
     pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
     hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
+    eval_date = _eval_date(eval_date)
     paths = sources.input_paths(paths, "paths")
     plans = None if plans is None else sources.input_paths(plans, "plans")
     now = now or _utc_now()

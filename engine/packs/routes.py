@@ -287,6 +287,8 @@ def build_policy(
 
 #: ``as_of`` (``--as-of``), as the messages of ``parse_as_of`` name it.
 AS_OF = Arg("as_of", "--as-of")
+#: ``policy`` (``--policy``), as ``_policy_of`` names it.
+POLICY = Arg("policy", "--policy")
 
 
 def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
@@ -424,24 +426,52 @@ def _read(
     return files, issues
 
 
+def _policy_of(policy: object) -> Policy:
+    """``policy`` as a ``Policy``: a mapping is the settings a policy file holds, checked
+    as one is (a dict was an ``AttributeError`` deep inside)."""
+    if policy is None:
+        return Policy()
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, Mapping):
+        return build_policy(policy, where="policy")
+    raise UsageError(
+        POLICY, f": give a routes.Policy or a mapping of its settings, not {type(policy).__name__}"
+    )
+
+
+def _clock(as_of: object) -> dt.datetime:
+    """``as_of`` as a ``datetime``: text is read as ``--as-of`` reads it, a ``date`` is its
+    00:00 UTC (``--as-of 2026-01-01``); either was an ``AttributeError`` deep inside."""
+    if as_of is None or isinstance(as_of, str):
+        return parse_as_of(as_of)
+    if isinstance(as_of, dt.datetime):
+        return as_of
+    if isinstance(as_of, dt.date):
+        return dt.datetime(as_of.year, as_of.month, as_of.day, tzinfo=dt.UTC)
+    raise UsageError(AS_OF, f": give a datetime, a date or ISO text, not {type(as_of).__name__}")
+
+
 def analyze(
     paths: sources.Paths,
-    policy: Policy | None = None,
-    as_of: dt.datetime | None = None,
+    policy: Policy | Mapping[str, Any] | None = None,
+    as_of: dt.datetime | dt.date | str | None = None,
     *,
     with_router_rows: bool = False,
     allow_empty: bool = False,
 ) -> RoutesReport:
     """Score operation episodes: comparisons, cascades, findings and the matrix.
 
-    Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
+    ``policy``: a ``Policy``, or a mapping of a policy file's settings. ``as_of``: the
+    clock, a ``datetime`` (naive is UTC), a ``date`` (its 00:00 UTC) or ISO text as
+    ``--as-of`` takes it; default today 00:00 UTC. Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
     no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
     nightly job) takes such files for a report of no episodes."""
     paths = sources.input_paths(paths, "paths")
     if not paths:
         raise UsageError("no episode files given")
-    policy = policy or Policy()
-    clock = as_of or parse_as_of(None)
+    policy = _policy_of(policy)
+    clock = _clock(as_of)
     if clock.tzinfo is not None:  # an aware clock is read in UTC, as --as-of with an offset is
         try:
             clock = clock.astimezone(dt.UTC).replace(tzinfo=None)
@@ -573,7 +603,9 @@ def _unmatched_incumbent_note(
 
 
 def router_rows(
-    paths: sources.Paths, policy: Policy | None = None, as_of: dt.datetime | None = None
+    paths: sources.Paths,
+    policy: Policy | Mapping[str, Any] | None = None,
+    as_of: dt.datetime | dt.date | str | None = None,
 ) -> RoutesReport:
     """Labelled episodes with a known model as training rows for an external router."""
     return analyze(paths, policy, as_of, with_router_rows=True)
