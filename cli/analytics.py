@@ -195,7 +195,7 @@ def recommend_cmd(
         click.echo(recommend_markdown(res), nl=False)
     else:
         output.write(res.table, fmt)
-    tier_notes = [f"note: {n}" for n in eh.model_tier_notes(res.table.to_pylist())]
+    tier_notes = [f"note: {n}" for n in res.model_notes]
     report_diagnostics(res.issues, [*res.notes, *tier_notes])
 
 

@@ -1409,7 +1409,7 @@ def _render_team(
     # notes of the history (lines of another scoring version, say) is not repeated here:
     # the scope has the report's notes on the same history, read under the same lock, so
     # each team preset said it once more.
-    outcome.notes = eh.model_tier_notes(rec.table.to_pylist())
+    outcome.notes = list(rec.model_notes)
     name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
     title = f"Recommendations for team {rec.team.name or stem}"
     outcome.outputs.append(

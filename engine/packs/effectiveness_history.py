@@ -836,6 +836,11 @@ class RecommendResult:
     notes: list[str] = field(default_factory=list)
     #: what the scores are judged against (``bounds_of``)
     bounds: dict[str, list[float]] = field(default_factory=dict)
+    #: ``model_tier_notes`` of ``table``: a member advised on a model of another tier than
+    #: its score was earned on. The CLI said them (``note: ...``) and the nightly run log
+    #: wrote them, but the result held none: a caller learned of them only by calling
+    #: ``model_tier_notes`` itself.
+    model_notes: list[str] = field(default_factory=list)
 
     @property
     def issues(self) -> list[LineIssue]:
@@ -848,8 +853,10 @@ def recommend(
     version: str | None = None,
     window: int | None = None,
 ) -> RecommendResult:
-    """Per team member: current model and action code (spec §6). ``NothingReadable``
-    when there is no history file, as for ``report`` (the team file is checked first)."""
+    """Per team member: current model and action code (spec §6), one row each in team
+    order; ``model_notes`` says which are advised on a model of another tier than their
+    score was earned on (what the CLI says after ``note:``). ``NothingReadable`` when
+    there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
         raise UsageError("recommend works on one scoring version; ", ALL, " is for report")
     parse_version_option(version, allow_all=False)
@@ -866,7 +873,14 @@ def recommend(
     table = duck.sql(con, "SELECT * FROM recommend").to_arrow_table()
     notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
     return RecommendResult(
-        table, team, scoring_version_of(v), _window_of(con), load, notes, bounds_of(con)
+        table,
+        team,
+        scoring_version_of(v),
+        _window_of(con),
+        load,
+        notes,
+        bounds_of(con),
+        model_tier_notes(table.to_pylist()),
     )
 
 

@@ -200,6 +200,25 @@ def test_a_score_earned_on_another_tier_than_the_team_s_model_is_noted(
         assert (r.exit_code, r.stderr) == (0, md.stderr)
 
 
+def test_the_api_result_holds_the_model_notes_the_cli_says(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    # `recommend` said them on stderr and the nightly run log wrote them, but the
+    # RecommendResult a Python caller got held none of them: the CLI computed them from
+    # its table itself. The result carries them, in the words the CLI says after "note: ".
+    skeptic = make_series("skeptic", [0.8] * 3, model="claude-sonnet-4")
+    hist = write_history(skeptic + make_series("guardian", [0.9], model="claude-haiku-4"))
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [skeptic, guardian]\nmodel_overrides: {skeptic: opus}\n")
+    res = eh.recommend(hist, team)
+    assert res.model_notes == [
+        "skeptic: the team says opus (premium, in model_overrides); its 3 runs ran on "
+        "claude-sonnet-4 (standard): the score was earned there"
+    ]
+    r = run_cli("recommend", str(team), "--history", str(hist), "--format", "json")
+    assert (r.exit_code, r.stderr) == (0, "".join(f"note: {n}\n" for n in res.model_notes))
+
+
 def test_a_plan_member_with_a_model_override_is_still_not_scored(
     tmp_path: Path, write_history, make_series
 ) -> None:
