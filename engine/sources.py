@@ -182,7 +182,17 @@ def input_paths(paths: Paths, what: str, kind: str = "file or folder") -> list[s
     (``score_runs(os.environ.get("LOGS", ""))``) was read as a missing file among the
     inputs (``: no such file or directory``), or as no input at all (plans, events), as
     the CLI's ``refuse_empty`` says it of the same paths on the command line."""
-    out = path_list(paths)
+    try:
+        out = path_list(paths)
+    except TypeError:
+        # None (``os.environ.get("LOGS")`` of an unset variable) or a number was
+        # "'NoneType' object is not iterable" from deep inside, naming no argument.
+        items = [paths] if paths is None or not isinstance(paths, Iterable) else paths
+        bad = next((p for p in items if not isinstance(p, str | os.PathLike)), None)
+        raise UsageError(
+            f"{what}: give a {kind} (a str or pathlib.Path) or a list of them, "
+            f"not {'None' if bad is None else type(bad).__name__}"
+        ) from None
     if "" in out:
         raise UsageError(f"{what}: an empty path (an unset variable?); give a {kind}")
     return out

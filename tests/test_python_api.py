@@ -880,3 +880,31 @@ def test_routes_take_the_clock_and_policy_a_notebook_gives(tmp_path: Path) -> No
         ("as_of: give a datetime, a date or ISO text, not int", ("as_of",)),
         ("policy: tolerance must be between 0 and 1, got 2", ()),
     ]
+
+
+def test_input_paths_of_no_path_type_are_refused_naming_the_argument(tmp_path: Path) -> None:
+    """``os.environ.get("LOGS")`` of an unset variable is None: ``score_runs(None)`` was
+    "'NoneType' object is not iterable" from deep inside, naming no argument, as a number
+    or a list holding one was. Each is a ``UsageError`` naming the argument, raised before
+    anything is written."""
+    hist = tmp_path / "h.jsonl"
+    calls: list[tuple[Any, str]] = [
+        (lambda: effectiveness.score_runs(None), "paths"),
+        (lambda: effectiveness.extract(None, hist), "paths"),
+        (lambda: pipeline.evaluate_pipelines([TASKS], [None]), "plans"),
+        (lambda: routes.analyze(5), "paths"),
+        (lambda: plugin.rank(None), "roots"),
+        (lambda: eh.export(tmp_path / "x.parquet", hist, events=[3.5]), "events"),
+    ]
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append(str(e.value))
+    assert said == [
+        f"{name}: give a file or folder (a str or pathlib.Path) or a list of them, not {t}"
+        for (_, name), t in zip(
+            calls, ["None", "None", "None", "int", "None", "float"], strict=True
+        )
+    ]
+    assert list(tmp_path.iterdir()) == []
