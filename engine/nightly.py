@@ -433,6 +433,20 @@ def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
         raise UsageError(DATE, f" {quote(text)} is not a date in YYYY-MM-DD form") from None
 
 
+def _day(value: object) -> dt.date | None:
+    """``date`` as the day it names. A ``datetime`` (a date to Python) was taken whole: the
+    job's folder and its run log's ``date`` were ``2026-01-01T15:30:00``. It is its day in
+    UTC (naive: read as UTC); text is read as ``--date`` reads it; any other type is a
+    ``UsageError`` naming ``date``, where it was an AttributeError deep inside."""
+    if value is None or isinstance(value, str):
+        return None if value is None else parse_date(value)
+    if isinstance(value, dt.datetime):
+        return (value.astimezone(dt.UTC) if value.tzinfo is not None else value).date()
+    if isinstance(value, dt.date):
+        return value
+    raise UsageError(DATE, f": give a datetime.date or YYYY-MM-DD text, not {type(value).__name__}")
+
+
 def safe_name(text: str, fallback: str) -> str:
     """``text`` as one file-name part: ``[A-Za-z0-9._-]``, no leading dot or dash.
 
@@ -701,7 +715,7 @@ def run_nightly(
     *,
     renderer: Renderer,
     teams: sources.Paths = (),
-    date: dt.date | None = None,
+    date: dt.date | str | None = None,
     history_path: str | os.PathLike[str] | None = None,
     wait: float = 0.0,
     hooks: Sequence[PackHook] = (),
@@ -737,7 +751,7 @@ def run_nightly(
     sources.max_line_limit()
     effectiveness_cache.settings()
     today = parse_date(None)
-    day = date or today
+    day = _day(date) or today
     root_paths = root_paths or ["."]
     if any(not r for r in root_paths):
         # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron

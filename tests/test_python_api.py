@@ -908,3 +908,34 @@ def test_input_paths_of_no_path_type_are_refused_naming_the_argument(tmp_path: P
         )
     ]
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_nightly_date_is_a_day_whatever_the_call_gives(tmp_path: Path) -> None:
+    """``run_nightly(..., date=datetime(...))`` (a ``datetime`` is a ``date`` to Python)
+    was taken whole: the day's folder was named ``2026-01-02T15:30:00`` and comparing it
+    with today raised a TypeError. It is its day in UTC, text is read as ``--date``, and
+    any other type is a ``UsageError`` naming ``date``."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    project = tmp_path / "proj"
+    shutil.copytree(REPO / "examples" / "project", project)
+    minus_two = dt.timezone(dt.timedelta(hours=-2))
+    res = nightly.run_nightly(
+        [project],
+        tmp_path / "out",
+        renderer=Renderer(),
+        date=dt.datetime(2026, 1, 1, 23, 30, tzinfo=minus_two),
+    )
+    assert (type(res.date), res.date, Path(res.out_dir).name) == (
+        dt.date,
+        dt.date(2026, 1, 2),
+        "2026-01-02",
+    )
+    with pytest.raises(UsageError) as e:
+        nightly.run_nightly([project], tmp_path / "out2", renderer=Renderer(), date=20260102)  # type: ignore[arg-type]
+    assert (str(e.value), e.value.params) == (
+        "date: give a datetime.date or YYYY-MM-DD text, not int",
+        ("date",),
+    )
+    assert not (tmp_path / "out2").exists()
