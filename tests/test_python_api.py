@@ -778,7 +778,7 @@ def test_result_notes_name_the_argument_as_the_call_gave_it(tmp_path: Path) -> N
 
 def test_a_window_that_is_no_whole_number_is_refused_naming_it(tmp_path: Path) -> None:
     """``window="10"`` was a TypeError from deep inside, and ``2.5`` or ``True`` were
-    averaged as windows of 3 and 1 runs without a word. Each is a ``UsageError`` naming
+    averaged as windows of 2 and 1 runs without a word. Each is a ``UsageError`` naming
     ``window``, in the words the CLI's ``--window`` says; a NumPy integer is a number."""
     hist = tmp_path / "h.jsonl"
     effectiveness.extract([EVENTS], hist)
