@@ -330,6 +330,11 @@ def repair(
 
     # Before the lock file is made beside it; ``check`` says it again under the lock.
     history.check_readable(path)
+    if not os.path.lexists(history.lock_file(path)):
+        # A refusal writes nothing, so it must not leave a lock file it made either (one
+        # removed again could be another process's, waiting on it). Read twice only where
+        # no lock file is yet: the read under the lock still decides.
+        _refuse_keeping_nothing(check(path), in_place=True, force=force)
     with history.locked(path, timeout=lock_timeout):
         res = check(path)
         _refuse_keeping_nothing(res, in_place=True, force=force)

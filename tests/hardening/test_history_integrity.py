@@ -415,7 +415,9 @@ def test_repair_of_a_history_with_no_readable_line_writes_nothing_unless_forced(
             *listing,
         ],
     )
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.lock"]
+    # Refused, it left nothing: it made the history's lock file (h.jsonl.lock) and then
+    # refused under it, leaving the lock file behind.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl"]
     assert hist.read_bytes() == original
     # Forced: the empty copy, or the history emptied with its backup (--force with
     # --in-place was a usage error: it only meant "overwrite --out").
@@ -431,6 +433,28 @@ def test_repair_of_a_history_with_no_readable_line_writes_nothing_unless_forced(
     blank = tmp_path / "blank.jsonl"
     blank.write_bytes(b"\n \n")
     assert run_cli("history", "repair", str(blank)).exit_code == 0
+
+
+def test_repair_in_place_refuses_under_an_existing_lock_file_and_keeps_it(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    # A history a runscore command locked before has its lock file: the refusal is made
+    # under the lock, as before, and the lock file (not this command's) stays.
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b"not json\n")
+    (tmp_path / "h.jsonl.lock").write_bytes(b"")
+    res = run_cli("history", "repair", str(hist), "--in-place")
+    assert (res.exit_code, res.stdout, res.stderr.splitlines()) == (
+        3,
+        "",
+        [
+            f"error: no line of the history {hist} could be read: repaired, it would hold "
+            "none, so it is left as it is (--force empties it, keeping a backup):",
+            f"  {hist}:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        ],
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.lock"]
+    assert hist.read_bytes() == b"not json\n"
 
 
 def test_repair_out_a_folder_says_so_without_force(tmp_path: Path, run_cli: Any) -> None:
