@@ -61,6 +61,7 @@ import contextlib
 import ctypes
 import datetime as dt
 import errno
+import fnmatch
 import hashlib
 import os
 import re
@@ -1079,7 +1080,7 @@ def _extract_scope(
                     found.append(f)
             found_issues.extend(issues)
         else:
-            scope.notes.append(f"{quote_path(d)}: no *.jsonl run logs")
+            scope.notes.append(_no_run_logs_note(d))
     if dirs and read:
         try:
             res = effectiveness.extract(
@@ -1588,6 +1589,40 @@ def _no_events_note(events_dir: str) -> str:
     return f"{quote_path(events_dir)}: no event logs (folder missing)"
 
 
+def _no_run_logs_note(events_dir: str) -> str:
+    return f"{quote_path(events_dir)}: no *.jsonl run logs"
+
+
+def _may_hold_run_logs(events_dir: str) -> bool:
+    """Could the job find anything to read or say in ``events_dir``? False only when it is
+    missing, or a folder with no ``*.jsonl`` below it, walked as ``sources.discover`` walks
+    it (links to folders not followed). An empty events folder made the job take its locks
+    and make the history's folder, then fail (exit 3) with them left behind. Stops at the
+    first run log: the job lists them all once, under its lock. Anything else (not a
+    folder, a folder it cannot list) is for the job to say."""
+    if not os.path.lexists(events_dir):
+        return False
+    if not os.path.isdir(events_dir):
+        return True
+    pending = [events_dir]
+    while pending:
+        try:
+            with os.scandir(pending.pop()) as it:
+                for entry in it:
+                    try:
+                        is_dir = entry.is_dir()
+                    except OSError:
+                        is_dir = False
+                    if not is_dir:
+                        if fnmatch.fnmatchcase(entry.name, "*.jsonl"):
+                            return True
+                    elif not entry.is_symlink():
+                        pending.append(entry.path)
+        except OSError:
+            return True
+    return False
+
+
 def _no_history_note(history_path: str) -> str:
     return f"{quote_path(history_path)}: no history yet; no report"
 
@@ -1607,7 +1642,9 @@ def _nothing_there(
     probe = NightlyResult(date=day, out_dir="", started_at=_now())
     good = _check_roots(roots, probe)
     for r in good:
-        if os.path.lexists(os.path.join(r.path, EVENTS_DIR)) or os.path.lexists(history_of(r.path)):
+        if _may_hold_run_logs(os.path.join(r.path, EVENTS_DIR)) or os.path.lexists(
+            history_of(r.path)
+        ):
             return None
         for hook in hooks:
             found = hook.find_inputs(r.path)
@@ -1616,7 +1653,7 @@ def _nothing_there(
     for scope, members in _plan_scopes(good, history_path):
         for r in members:
             d = os.path.normpath(os.path.join(r.path, EVENTS_DIR))
-            scope.notes.append(_no_events_note(d))
+            scope.notes.append(_no_run_logs_note(d) if os.path.lexists(d) else _no_events_note(d))
         what = _in_the_way(scope.history)  # a file where its folder belongs: not "none yet"
         scope.notes.append(
             _no_history_note(scope.history)

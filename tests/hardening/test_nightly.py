@@ -259,13 +259,29 @@ def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
         "  mem/all.jsonl: no history yet; no report",
     ]
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
-    # Something to look at (an events folder), but nothing readable in it: the job runs,
-    # looks, and says so after (its output folder and locks are made then).
-    (tmp_path / "empty/.archeflow/events").mkdir(parents=True)
+    # An events folder with no run log below it (a file of another kind, a folder) is
+    # nothing to read either: it made the output folder, its lock file, the history's
+    # folder and its nightly lock file, then said the same exit 3.
+    (tmp_path / "empty/.archeflow/events/2026").mkdir(parents=True)
+    (tmp_path / "empty/.archeflow/events/notes.txt").write_text("x\n")
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
     res = run_cli("nightly", "--root", "empty", "--out", "out2")
-    assert res.exit_code == 3
-    assert "empty/.archeflow/events: no *.jsonl run logs" in res.stderr
-    assert (tmp_path / "out2").is_dir() and not any((tmp_path / "out2").glob("20*"))
+    assert (res.exit_code, res.stdout, res.stderr.splitlines()) == (
+        3,
+        "",
+        [
+            "error: nothing readable: no root had run logs, pack inputs or an existing history",
+            "  empty/.archeflow/events: no *.jsonl run logs",
+            "  empty/.archeflow/memory/effectiveness.jsonl: no history yet; no report",
+        ],
+    )
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    # Something to read (a run log, here an empty one): the job runs, looks, and says so
+    # (its output folder and locks are made then).
+    (tmp_path / "empty/.archeflow/events/2026/r.jsonl").write_bytes(b"")
+    res = run_cli("nightly", "--root", "empty", "--out", "out2")
+    assert res.exit_code == 0
+    assert (tmp_path / "out2/.nightly.lock").is_file()
 
 
 def test_empty_inputs_are_nothing_read_by_the_commands_but_not_rejected_by_the_job(
