@@ -333,13 +333,19 @@ def test_a_file_that_holds_no_line_beside_logs_is_said_not_rejected(
         assert (r.exit_code, _json(r)["empty_files"]) == (0, listed), run
 
 
-def test_incomplete_only_is_not_an_error(run_cli: Run, events: Path) -> None:
+def test_incomplete_only_is_not_an_error(run_cli: Run, events: Path, tmp_path: Path) -> None:
     lines = events.read_text().splitlines()
     events.write_text("\n".join(lines[:-1]) + "\n")  # no run.complete yet
     r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
     assert r.exit_code == 0
     out = _json(r)
     assert out["incomplete"] == ["score-run"] and out["records_written"] == 0
+    # Spec-silent (README): runs were read, so the history is made, empty, and `report`
+    # says it has no lines rather than "no history ...; run `runscore extract` first".
+    assert (tmp_path / "h.jsonl").read_bytes() == b""
+    assert (tmp_path / "h.jsonl.manifest.json").is_file()
+    r = run_cli("report", "--history", "h.jsonl")
+    assert r.exit_code == 0 and "No history lines of scoring version effectiveness/v1." in r.stdout
     # the run completes later: now it is scored
     events.write_text("\n".join(lines) + "\n")
     r = run_cli("extract", "in/events.jsonl", "--history", "h.jsonl", "--format", "json")
