@@ -632,3 +632,30 @@ def test_a_model_s_outer_whitespace_is_not_another_model(
         ("blank", "unknown", "unknown", None),
         ("edge", "haiku", "history", 1),
     ]
+
+
+def test_surrogate_escapes_in_a_team_file_are_one_character_or_refused(
+    tmp_path: Path, run_cli, write_history, make_series
+) -> None:
+    """PyYAML keeps each JSON-style ``\\uXXXX`` surrogate escape as a surrogate of its own,
+    which no UTF-8 output can write: a team named ``"a\\udb40\\udc41"`` ended ``recommend``
+    in a UnicodeEncodeError traceback when its report was written. A pair is the one
+    character it stands for (here the tag U+E0041, written escaped as every report writes
+    a format character); a lone half is a YAML error at its line and column."""
+    hist = write_history(make_series("guardian", [0.8] * 3))
+    team = tmp_path / "team.yaml"
+    team.write_text('{"name": "a\\udb40\\udc41", "check": ["guardian"]}\n')
+    assert eh.parse_team(team).name == "a\U000e0041"
+    r = run_cli("recommend", str(team), "--history", str(hist))
+    assert r.exit_code == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    # markdown: the escape's backslash doubled, so that it renders as \udb40\udc41
+    assert r.stdout.splitlines()[0] == "# Model Recommendations for team: a\\\\udb40\\\\udc41"
+    team.write_text('{"name": "a\\udb40", "check": ["guardian"]}\n')
+    r = run_cli("recommend", str(team), "--history", str(hist))
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2,
+        "",
+        f"error: {team}:1:10: not valid YAML: \\udb40 is half of a UTF-16 surrogate pair, no "
+        "character of its own (see 'cli recommend --help')\n",
+    )

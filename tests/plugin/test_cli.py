@@ -809,3 +809,30 @@ def test_a_frontmatter_key_given_twice_is_said_on_stderr(
         "line 2); YAML requires keys to be unique: the last value is read\n"
         "scored 1 skill(s)\n"
     )
+
+
+def test_surrogate_escapes_in_frontmatter_are_one_character_or_a_warning(
+    tmp_path: Path, run_cli: Callable[..., Result]
+) -> None:
+    """A JSON-style surrogate pair in a skill's frontmatter (``"s\\udb40\\udc41"``) was kept
+    as two surrogates, which pyarrow cannot encode: ``plugin score`` ended in a
+    UnicodeEncodeError traceback. A pair is its one character; a lone half makes the
+    frontmatter invalid YAML, a warning at its line, as any other YAML error."""
+    skill = tmp_path / "skills" / "s1" / "SKILL.md"
+    skill.parent.mkdir(parents=True)
+    skill.write_text(
+        '---\nname: "s\\udb40\\udc41"\ndescription: "Use when checking. Returns a list."\n'
+        "---\n# S\n\nBody.\n"
+    )
+    r = run_cli("plugin", "score", str(tmp_path), "--format", "json", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    assert [s["name"] for s in json.loads(r.stdout)] == ["s\U000e0041"]
+    skill.write_text('---\nname: "s\\ud800"\ndescription: "Use when checking."\n---\n# S\n')
+    r = run_cli("plugin", "score", str(tmp_path), "--format", "json", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    assert [s["name"] for s in json.loads(r.stdout)] == ["s1"]
+    assert r.stderr == (
+        f"warning: {skill}:2: frontmatter is not valid YAML (\\ud800 is half of a UTF-16 "
+        "surrogate pair, no character of its own); read as empty\n"
+        "scored 1 skill(s)\n"
+    )

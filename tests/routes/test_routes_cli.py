@@ -623,6 +623,12 @@ def test_policy_file_and_flags(gen: Any, run_cli: Any, tmp_path: Path) -> None:
             b"tolerance: 0.1\n---\nmin_pairs: 3\n",
             ":2:1: not valid YAML/JSON: but found another document",
         ),
+        # a lone surrogate escape was kept as one, which no UTF-8 output writes
+        (
+            b'{"incumbents": {"documentation": "claude-code:\\udb40"}}\n',
+            ":1:34: not valid YAML/JSON: \\udb40 is half of a UTF-16 surrogate pair, no "
+            "character of its own",
+        ),
     ],
 )
 def test_policy_file_problems_are_one_line_usage_errors(
