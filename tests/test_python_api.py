@@ -310,6 +310,131 @@ def test_every_time_the_api_returns_is_utc(tmp_path: Path) -> None:
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{6})?Z", newest), newest
 
 
+def _leaves(name: str, t: pa.DataType) -> list[tuple[str, str]]:
+    """Each value type inside ``t`` (struct fields and list items too), with its path."""
+    if pa.types.is_struct(t):
+        return [leaf for f in t for leaf in _leaves(f"{name}.{f.name}", f.type)]
+    if pa.types.is_list(t) or pa.types.is_large_list(t):
+        return _leaves(f"{name}[]", t.value_type)
+    return [(name, str(t))]
+
+
+def _every_result(tmp: Path) -> dict[str, pa.Table]:
+    """Every table the API returns (each pack, each scoring version, each view of ``sql``,
+    each file of ``export``), on inputs that hold nulls where a value is unknown."""
+    import pyarrow.parquet as pq
+
+    golden = REPO / "tests" / "analytics" / "data" / "history.jsonl"  # legacy lines, nulls
+    team = REPO / "examples" / "project" / ".archeflow" / "teams" / "backend-feature.yaml"
+    hist, legacy = tmp / "effectiveness.jsonl", tmp / "legacy.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    effectiveness.extract([EVENTS], legacy, "archeflow-legacy")
+    found: dict[str, pa.Table] = {
+        "score_runs": effectiveness.score_runs(EVENTS),
+        "score_runs.legacy": effectiveness.score_runs(EVENTS, "archeflow-legacy"),
+        "extract.records": effectiveness.extract([EVENTS], None, write=False).records,
+        "report": eh.report(golden, version="all").table,
+        "schema": eh.schema(hist).table,
+    }
+    for name, h in (("v1", hist), ("legacy", legacy)):
+        found[f"summary.{name}"] = eh.summary(h).table
+        found[f"recommend.{name}"] = eh.recommend(h, team).table
+        for view in [*eh.HISTORY_VIEWS, *eh.EVENT_VIEWS]:
+            found[f"sql.{view}.{name}"] = eh.run_sql(
+                f"SELECT * FROM {view}", h, events=[EVENTS]
+            ).table
+    for f in eh.export(tmp / "x.parquet", hist, events=[EVENTS]).files:
+        found[f"export.{Path(f).name}"] = pq.read_table(f)
+    tasks = tmp / "tasks.jsonl"
+    shutil.copyfile(TASKS, tasks)
+    with tasks.open("a", encoding="utf-8") as f:  # deviations: a count, and unknown
+        for i, meta in enumerate(({"deviations": ["scope"]}, {})):
+            task = {"pipelineId": "p-dev", "id": f"d{i}", "status": "completed", "metadata": meta}
+            f.write(json.dumps(task) + "\n")
+    result = pipeline.evaluate_pipelines([tasks], [PLANS])
+    for name in ("pipelines", "dimensions", "recommendations", "tasks"):
+        found[f"pipeline.{name}"] = getattr(result, name)
+    found["pipeline.summary_rows"] = pipeline.summary_rows(result)
+    phist = tmp / "pipelines.jsonl"
+    pipeline.append_history(result, phist)
+    report = pipeline.history_report(phist)
+    found["history_report.trend"] = report.trend
+    found["history_report.pipelines"] = report.pipelines
+    tables, _ = pipeline.history_tables(phist)
+    found.update(tables)
+    inputs = REPO / "tests" / "plugin" / "inputs"
+    ranked = plugin.rank(
+        [SKILLS],
+        judge=inputs / "judge.jsonl",
+        mc=inputs / "mc.jsonl",
+        matchups=inputs / "matchups.jsonl",
+    )
+    found["plugin.report"], found["plugin.ranking"] = ranked.report, ranked.ranking
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes" / "episodes.jsonl"
+    untiered = tmp / "episodes.jsonl"  # a candidate model of no known tier
+    untiered.write_text(
+        episodes.read_text(encoding="utf-8").replace("claude-sonnet-4", "gpt-x"), "utf-8"
+    )
+    rep = routes.router_rows([untiered])
+    for name in ("findings", "comparisons", "cascades", "matrix", "router_rows"):
+        table = getattr(rep, name)
+        assert table is not None
+        found[f"routes.{name}"] = table
+    return found
+
+
+def test_every_result_types_its_values_by_one_rule(tmp_path: Path) -> None:
+    """One type per kind of value in every table the API returns and ``sql``/``export``
+    write: whole numbers (counts, ranks, orders, tiers, labels) BIGINT (int64), numbers
+    DOUBLE, flags BOOLEAN, times UTC timestamps, days date32. ``report``'s
+    ``window_runs`` and ``model_tier_rank``, ``summary``'s ``window_runs``, a pipeline
+    evaluation's ``dimensions.ord``, routes' ``incumbent__tier``, ``candidate__tier``,
+    ``type_rank`` and ``quality_label`` were int32, a pipeline task's ``deviations``
+    uint64, beside int64 counts: Polars refuses to concatenate frames whose types differ
+    (``SchemaError: type Int64 is incompatible with expected type Int32``)."""
+    found = _every_result(tmp_path)
+    leaves = [
+        (f"{name}.{leaf}", typ)
+        for name, table in found.items()
+        for f in table.schema
+        for leaf, typ in _leaves(f.name, f.type)
+    ]
+    allowed = {"int64", "double", "bool", "string", "timestamp[us, tz=UTC]", "date32[day]"}
+    assert [(col, typ) for col, typ in leaves if typ not in allowed] == []
+    # Widened, not changed: unknown stays null (no tier, no deviations list), known as it was.
+    report = found["report"].to_pylist()
+    assert {(r["model"], r["model_tier_rank"], r["window_runs"]) for r in report} == {
+        ("haiku", 1, 10),
+        ("x|y`z", None, 10),
+        ("claude-3-5-haiku", 1, 10),
+        ("unknown", None, 10),
+        ("claude-sonnet-4-5", 2, 10),
+        ("claude-opus-4", 3, 10),
+    }
+    (comparison,) = found["routes.comparisons"].to_pylist()
+    assert (comparison["incumbent__tier"], comparison["candidate__tier"]) == (1, None)
+    tasks = found["pipeline.tasks"].to_pylist()
+    assert [(t["task_id"], t["deviations"]) for t in tasks if t["pipeline_id"] == "p-dev"] == [
+        ("d0", 1),
+        ("d1", None),
+    ]
+    assert found["pipeline.dimensions"].column("ord").to_pylist()[:5] == [1, 2, 3, 4, 5]
+    # Flags are booleans, not 0/1: one of each pack. quality_label is the one 0/1 whole
+    # number, on purpose: a learned router's class label (README, routes).
+    for name, column in (
+        ("report", "trend_significant"),
+        ("recommend.v1", "model_tier_differs"),
+        ("sql.run_scores.v1", "cycle_impact"),
+        ("pipeline.tasks", "terminal"),
+        ("pipeline.pipelines", "test_pass_rate_verified"),
+        ("routes.comparisons", "historical__sufficient"),
+        ("routes.comparisons", "freshness__stale"),
+    ):
+        assert found[name].schema.field(column).type == pa.bool_(), (name, column)
+    labels = found["routes.router_rows"].column("quality_label")
+    assert (labels.type, set(labels.to_pylist())) == (pa.int64(), {0, 1})
+
+
 def test_the_times_of_the_results_are_utc_datetimes(tmp_path: Path) -> None:
     """A result's own times, as its tables' are: timezone-aware UTC datetimes. A routes
     report's ``as_of`` was naive, a pipeline evaluation's ``evaluated_at`` and the nightly

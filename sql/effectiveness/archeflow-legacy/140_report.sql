@@ -9,7 +9,9 @@
 --           avg_cost_usd, trend, recommendation, model, value_per_dollar, suggestion),
 --           then runs_in_window, window_runs, cost_runs, model_tier, model_tier_rank,
 --           suggested_model, trend_delta, trend_delta_low, trend_delta_high,
---           trend_significant.
+--           trend_significant. Whole numbers are BIGINT, as in every result (115 and
+--           120 hold window_runs and rank as INTEGER): one type a Parquet file or a
+--           Polars frame can concatenate with the counts beside them.
 -- recommendation: keep / optimize / consider_removing on avg_composite (rounded).
 -- suggestion (action code):  score >= high: cheap → keep, expensive → downgrade;
 --                            score <  low:  cheap → upgrade, expensive → remove;
@@ -46,7 +48,8 @@ WITH tiered AS (
 SELECT d.archetype, d.scoring_version, d.runs, d.avg_composite, d.avg_signal_noise,
        d.avg_fix_rate, d.avg_cost_efficiency, d.avg_accuracy, d.avg_cost_usd, d.trend,
        d.recommendation, d.model, d.value_per_dollar, d.suggestion,
-       d.runs_in_window, w.window_runs, d.cost_runs, d.model_tier, d.model_tier_rank,
+       d.runs_in_window, w.window_runs::BIGINT AS window_runs, d.cost_runs, d.model_tier,
+       d.model_tier_rank::BIGINT AS model_tier_rank,
        CASE d.suggestion WHEN 'upgrade' THEN st.upgrade_to
                          WHEN 'downgrade' THEN st.downgrade_to END AS suggested_model,
        d.trend_delta, d.trend_delta_low, d.trend_delta_high, d.trend_significant

@@ -17,7 +17,8 @@ WITH s AS (
     UNION ALL SELECT pipeline_id, 'D4', score FROM pl_d4
     UNION ALL SELECT pipeline_id, 'D5', score FROM pl_d5
 )
-SELECT s.pipeline_id, d.ord, d.code, d.label, d.json_key, s.score, d.weight,
+-- ord is BIGINT, as every whole number of a result (001 writes INTEGER literals)
+SELECT s.pipeline_id, d.ord::BIGINT AS ord, d.code, d.label, d.json_key, s.score, d.weight,
        s.score * d.weight AS weighted
 FROM s
 JOIN pl_dimension d ON d.code = s.code

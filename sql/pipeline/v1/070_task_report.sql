@@ -17,8 +17,9 @@ CREATE OR REPLACE TEMP TABLE pl_task_report AS
 SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
        t.created_at, t.completed_at, t.updated_at,
        t.summary, t.files_modified,
+       -- BIGINT, as every count of a result (json_array_length gives UBIGINT)
        CASE WHEN json_type(t.deviations_json) = 'ARRAY'
-            THEN json_array_length(t.deviations_json) END AS deviations,
+            THEN json_array_length(t.deviations_json)::BIGINT END AS deviations,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'
             THEN coalesce(r.test_result, t.test_result_json::VARCHAR) END AS test_result,
        CASE WHEN coalesce(json_type(t.test_result_json), 'NULL') <> 'NULL'

@@ -592,7 +592,7 @@ SELECT u.* REPLACE (
                             || array_to_string(a.others, '; ') || '. Each is measured against '
                             || 'the incumbent, so the route commands are alternatives: run one.']
         END AS why),
-       t.rank AS type_rank
+       t.rank::BIGINT AS type_rank  -- BIGINT as every whole number of a result (003: INTEGER)
 FROM all_f u
 LEFT JOIN alts a ON u.actionable AND a.activity = u.activity AND a.command = u.command
 JOIN routes_finding_types t ON t.type = u.type

@@ -8,7 +8,8 @@
 --   escalation rates are over the episodes (operations) that report each, with those counts
 --   (*_reported); a rate none reports is NULL.
 --   The repair+escalation difference comes with the episodes reporting both it rests on.
---   freshness__newest_evidence is TIMESTAMPTZ (UTC: routes_utc), as every time a result gives.
+--   freshness__newest_evidence is TIMESTAMPTZ (UTC: routes_utc), as every time a result gives;
+--   the tiers BIGINT (policy tiers are INTEGER, 001), as every whole number a result gives.
 -- Spec: routes.md §6 "Output" (comparisons with effect, interval, counts, grade and reasons).
 CREATE OR REPLACE TEMP TABLE routes_comparisons_out AS
 WITH s AS (
@@ -23,9 +24,10 @@ WITH s AS (
 SELECT c.activity,
     c.inc_host AS incumbent__host, c.inc_provider AS incumbent__provider,
     c.inc_model AS incumbent__model, c.inc_label AS incumbent__route,
-    c.incumbent_source AS incumbent__source, c.inc_tier AS incumbent__tier,
+    c.incumbent_source AS incumbent__source, c.inc_tier::BIGINT AS incumbent__tier,
     c.cand_host AS candidate__host, c.cand_provider AS candidate__provider,
-    c.cand_model AS candidate__model, c.cand_label AS candidate__route, c.cand_tier AS candidate__tier,
+    c.cand_model AS candidate__model, c.cand_label AS candidate__route,
+    c.cand_tier::BIGINT AS candidate__tier,
     c.grade, c.evidence_grade, c.conclusion, c.evidence_source,
     -- The deciding effect; without sufficient evidence, the best available one for display
     -- (paired when any pairs exist, else historical) — the grade says how little it means.

@@ -5,7 +5,8 @@
 --   provider_provenance, reasoning_effort, harness_fingerprint, source_kind, tokens in/out/
 --   cache read/cache write, duration_ms, retries, repairs, escalated — NULL when the episode
 --   does not report it, as every feature), model, quality_label
---   (1 = labelled success, 0 = labelled failure), cost (on its own basis; NULL when unknown),
+--   (BIGINT 1 = labelled success, 0 = labelled failure: a class label a learner reads as a
+--   number, not a flag, so not BOOLEAN), cost (on its own basis; NULL when unknown),
 --   cost_basis, evidence_grade (the grade of that activity x route cell of the matrix).
 --   No prompt or transcript text exists in any table this reads.
 -- Spec: routes.md §2 (labels), §4 (grades); issue "export-router-rows".
@@ -19,7 +20,7 @@ SELECT e.episode_id, e.activity, e.fingerprint AS task_fingerprint,
      'duration_ms': e.duration_ms, 'retries': e.retries, 'repairs': e.repairs,
      'escalated': e.escalated} AS features,
     e.model,
-    CASE e.label WHEN 'success' THEN 1 ELSE 0 END AS quality_label,
+    CASE e.label WHEN 'success' THEN 1 ELSE 0 END::BIGINT AS quality_label,
     CAST(e.cost AS DOUBLE) AS cost, e.cost_basis,
     m.grade AS evidence_grade
 FROM routes_ep e
