@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
 
 from runscore.engine import db, duck, quoting, spools
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import SqlPackError, UsageError
+from runscore.engine.errors import Arg, SqlPackError, UsageError
 from runscore.engine.filedigest import PiecewiseSha256
 
 if TYPE_CHECKING:
@@ -176,7 +176,7 @@ def path_list(paths: Paths) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
-def input_paths(paths: Paths, what: str, kind: str = "file or folder") -> list[str]:
+def input_paths(paths: Paths, what: Arg, kind: str = "file or folder") -> list[str]:
     """``path_list(paths)``, with an empty path refused (``UsageError``, naming the argument
     ``what``) before anything is read or written: an unset variable
     (``score_runs(os.environ.get("LOGS", ""))``) was read as a missing file among the
@@ -190,11 +190,13 @@ def input_paths(paths: Paths, what: str, kind: str = "file or folder") -> list[s
         items = [paths] if paths is None or not isinstance(paths, Iterable) else paths
         bad = next((p for p in items if not isinstance(p, str | os.PathLike)), None)
         raise UsageError(
-            f"{what}: give a {kind} (a str or pathlib.Path) or a list of them, "
-            f"not {'None' if bad is None else type(bad).__name__}"
+            what,
+            f": give a {kind} (a str or pathlib.Path) or a list of them, "
+            f"not {'None' if bad is None else type(bad).__name__}",
         ) from None
     if "" in out:
-        raise UsageError(f"{what}: an empty path (an unset variable?); give a {kind}")
+        # an Arg, so that ``params`` names it and ``cli_message`` is what the CLI says
+        raise UsageError(what, f": an empty path (an unset variable?); give a {kind}")
     return out
 
 

@@ -188,16 +188,33 @@ EMPTY_PATH_CALLS: list[tuple[str, str, Any]] = [
 ]
 
 
+#: The CLI's name of each argument above, as its usage error says it (`PATHS: an empty
+#: path ...`, `--plans: ...`).
+EMPTY_PATH_CLI = {
+    "paths": "PATHS",
+    "evaluate_pipelines": "TASKS",
+    "plans": "--plans",
+    "roots": "ROOTS",
+    "events": "--events",
+    "pipelines": "--pipelines",
+    "to": "--to",
+    "out": "--out",
+    "out_dir": "--out",
+}
+
+
 @pytest.mark.parametrize(
-    ("argument", "call"), [c[1:] for c in EMPTY_PATH_CALLS], ids=[c[0] for c in EMPTY_PATH_CALLS]
+    ("name", "argument", "call"), EMPTY_PATH_CALLS, ids=[c[0] for c in EMPTY_PATH_CALLS]
 )
 def test_an_empty_input_path_is_refused_naming_its_argument(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argument: str, call: Any
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, argument: str, call: Any
 ) -> None:
     """An empty path (``os.environ.get("LOGS", "")``) given an API call was read as a
     missing file among the inputs, taken for none (plans, events) or for the current
     folder (an output): a ``UsageError`` now, naming the argument, before anything is
-    read or written, as the CLI refuses the same paths."""
+    read or written, as the CLI refuses the same paths. README: an error's ``params``
+    are the parameters it names and its ``cli_message`` the CLI's words; an empty input
+    path's had no ``params`` and said ``paths:`` where the CLI says ``PATHS:``."""
     hist = tmp_path / "effectiveness.jsonl"
     effectiveness.extract([EVENTS], hist)
     before = sorted(tmp_path.iterdir())
@@ -209,6 +226,9 @@ def test_an_empty_input_path_is_refused_naming_its_argument(
             call(hist)
     give = kind.get(argument, "file or folder")
     assert str(e.value) == f"{argument}: an empty path (an unset variable?); give a {give}"
+    assert e.value.params == (argument,)
+    cli = EMPTY_PATH_CLI.get(name, EMPTY_PATH_CLI[argument])
+    assert e.value.cli_message == f"{cli}: an empty path (an unset variable?); give a {give}"
     assert sorted(tmp_path.iterdir()) == before
 
 
@@ -1011,7 +1031,7 @@ def test_input_paths_of_no_path_type_are_refused_naming_the_argument(tmp_path: P
     """``os.environ.get("LOGS")`` of an unset variable is None: ``score_runs(None)`` was
     "'NoneType' object is not iterable" from deep inside, naming no argument, as a number
     or a list holding one was. Each is a ``UsageError`` naming the argument, raised before
-    anything is written."""
+    anything is written, its ``params`` the argument (they were ())."""
     hist = tmp_path / "h.jsonl"
     calls: list[tuple[Any, str]] = [
         (lambda: effectiveness.score_runs(None), "paths"),
@@ -1025,9 +1045,12 @@ def test_input_paths_of_no_path_type_are_refused_naming_the_argument(tmp_path: P
     for call, _ in calls:
         with pytest.raises(UsageError) as e:
             call()
-        said.append(str(e.value))
+        said.append((str(e.value), e.value.params))
     assert said == [
-        f"{name}: give a file or folder (a str or pathlib.Path) or a list of them, not {t}"
+        (
+            f"{name}: give a file or folder (a str or pathlib.Path) or a list of them, not {t}",
+            (name,),
+        )
         for (_, name), t in zip(
             calls, ["None", "None", "None", "int", "None", "float"], strict=True
         )

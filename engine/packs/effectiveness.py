@@ -888,7 +888,9 @@ def extract(
     left as it is in any other (``process.gc_paused``).
     """
     _check_version(version)
-    paths = sources.input_paths(paths, "paths")  # one path alone is one, not its characters
+    paths = sources.input_paths(
+        paths, Arg("paths", "PATHS")
+    )  # one path alone is one, not its characters
     if history_path is None:
         if write:
             raise UsageError("extract writes to a history: history_path None is for write=False")

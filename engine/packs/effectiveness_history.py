@@ -1159,7 +1159,7 @@ def _named_views(query: str, names: Sequence[str]) -> set[str] | None:
 def _event_paths(events: sources.Paths | None) -> list[str] | None:
     """``events`` as a list, an empty path refused: ``events=""`` was taken for no events
     (the event views left out without a word), ``[""]`` for a folder of no run logs."""
-    return None if events is None else sources.input_paths(events, "events")
+    return None if events is None else sources.input_paths(events, Arg("events", "--events"))
 
 
 #: The views of `sql` that hold one scoring version's lines (--sql-version's).
@@ -1195,7 +1195,10 @@ def _gather(
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
-    events, pipelines = _event_paths(events), sources.input_paths(pipelines, "pipelines", "file")
+    events, pipelines = (
+        _event_paths(events),
+        sources.input_paths(pipelines, Arg("pipelines", "--pipelines"), "file"),
+    )
     if version == "all":
         # Its archetype_runs, archetype_aggregates and report views are one version's.
         raise UsageError(

@@ -502,8 +502,8 @@ def evaluate_pipelines(
     hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
     eval_date = _eval_date(eval_date)
-    paths = sources.input_paths(paths, "paths")
-    plans = None if plans is None else sources.input_paths(plans, "plans")
+    paths = sources.input_paths(paths, Arg("paths", "TASKS"))
+    plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
     now = now or _utc_now()
     if eval_date is None:
         # to the second, as the reports and the history say it
@@ -642,7 +642,9 @@ def summary_rows(result: PipelineResult) -> pa.Table:
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
     """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
     out_dir = os.fspath(out_dir)
-    history.require_path(out_dir, "out_dir", "folder")  # "" wrote them to the current folder
+    history.require_path(
+        out_dir, Arg("out_dir", "--out"), "folder"
+    )  # "" wrote them to the current folder
     written: list[str] = []
     for pid, doc in result.documents.items():
         path = os.path.join(out_dir, result.report_basename(pid) + ".json")

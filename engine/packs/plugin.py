@@ -233,7 +233,7 @@ def evaluate(
 
     ``judge``, ``mc`` and ``matchups`` each take one file or a list of them, read in the
     order given, as one file holding their lines one after the other."""
-    roots = sources.input_paths(roots, "roots")
+    roots = sources.input_paths(roots, Arg("roots", "ROOTS"))
     judges, mcs, matchup_files = (
         [] if p is None else sources.path_list(p) for p in (judge, mc, matchups)
     )

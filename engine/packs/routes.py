@@ -467,7 +467,7 @@ def analyze(
     ``--as-of`` takes it; default today 00:00 UTC. Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
     no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
     nightly job) takes such files for a report of no episodes."""
-    paths = sources.input_paths(paths, "paths")
+    paths = sources.input_paths(paths, Arg("paths", "PATHS"))
     if not paths:
         raise UsageError("no episode files given")
     policy = _policy_of(policy)
