@@ -272,3 +272,25 @@ def test_the_readmes_error_examples_are_what_the_command_says(
     readme = " ".join(README.split())
     # README may leave out the pointer to the help, which every usage error ends with
     assert said in readme or said.split(" (see '")[0] in readme, said
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["report", "--history", "FILE"], 3),
+        (["extract", "FILE", "--history", "h.jsonl"], 3),
+        (["summary", "--history", "FILE"], 0),
+    ],
+)
+def test_the_readmes_nothing_read_messages_are_what_the_command_says(
+    args: list[str], code: int, run_cli: Any, tmp_path: Path
+) -> None:
+    """README quoted `report`'s "no effectiveness history at FILE; run runscore extract
+    first" without the backticks the command writes around `runscore extract`."""
+    if args[0] == "extract":
+        (tmp_path / "FILE").write_text("", encoding="utf-8")
+    r = run_cli(*args)
+    assert r.exit_code == code, r.stderr
+    said, readme = " ".join(r.stderr.split()), " ".join(README.split())
+    # README quotes some with their `error: `, some (in a sentence) without
+    assert said in readme or said.removeprefix("error: ") in readme, said
