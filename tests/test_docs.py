@@ -294,3 +294,21 @@ def test_the_readmes_nothing_read_messages_are_what_the_command_says(
     said, readme = " ".join(r.stderr.split()), " ".join(README.split())
     # README quotes some with their `error: `, some (in a sentence) without
     assert said in readme or said.removeprefix("error: ") in readme, said
+
+
+def test_every_exit_code_in_the_table_is_asserted_by_a_test() -> None:
+    """README's exit-code table is a promise: each code some test makes the CLI exit
+    with (`exit_code == 4`, `(proc.returncode, out) == (130, b"")`), so that none is
+    listed that no path produces."""
+    from runscore.cli.exitcodes import ExitCode
+
+    here = Path(__file__).resolve()
+    sources = "\n".join(
+        p.read_text(encoding="utf-8") for p in here.parent.rglob("test_*.py") if p != here
+    )
+    untested = [
+        int(code)
+        for code in ExitCode
+        if not re.search(rf"(exit_code|returncode)\b[^\n]*==\s*\(?{int(code)}\b", sources)
+    ]
+    assert untested == []
