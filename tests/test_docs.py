@@ -312,3 +312,14 @@ def test_every_exit_code_in_the_table_is_asserted_by_a_test() -> None:
         if not re.search(rf"(exit_code|returncode)\b[^\n]*==\s*\(?{int(code)}\b", sources)
     ]
     assert untested == []
+
+
+def test_the_readmes_default_repaired_copy_is_where_repair_writes_it(run_cli: Any) -> None:
+    """README named the default copy `HISTORY.repaired.jsonl` (h.jsonl.repaired.jsonl);
+    `repair` writes `.repaired` before the extension."""
+    repo = Path(__file__).resolve().parents[1]
+    events = repo / "examples" / "project" / ".archeflow" / "events"
+    assert run_cli("extract", str(events), "--history", "h.jsonl").exit_code == 0
+    res = run_cli("history", "repair", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (0, "h.repaired.jsonl\n"), res.stderr
+    assert "`h.repaired.jsonl` for `h.jsonl`" in " ".join(README.split())
