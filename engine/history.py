@@ -224,6 +224,28 @@ def check_writable(path: str) -> None:
 NIGHTLY_LOCK = ".nightly"
 
 
+#: ``lock_timeout`` (``--lock-timeout``), as ``lock_timeout`` names it.
+LOCK_TIMEOUT = Arg("lock_timeout", "--lock-timeout")
+
+
+def wait_seconds(value: object, what: Arg) -> float:
+    """``value`` as a wait for a lock, checked as the CLI's ``SECONDS`` checks
+    ``--lock-timeout`` and ``--wait``: a number of seconds, 0 or more (``math.inf``: for
+    ever, as asked). A negative one was tried once, as 0, where the command refuses it;
+    nan was refused only once the lock was to be taken, after the work; text or None was
+    a TypeError from inside naming no argument. Refused before anything is read or written."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise UsageError(what, f": give a number of seconds, not {sources.type_name(value)}")
+    if math.isnan(value) or value < 0:
+        raise UsageError(what, " must be 0 or more seconds")
+    return float(value)
+
+
+def lock_timeout(value: object, what: Arg = LOCK_TIMEOUT) -> float | None:
+    """``wait_seconds``, or None: wait for the lock for ever (what ``locked`` takes)."""
+    return None if value is None else wait_seconds(value, what)
+
+
 def lock_file(path: str) -> str:
     """The file ``locked(path)`` takes its lock on."""
     return path + ".lock"

@@ -32,7 +32,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from runscore.engine import history
+from runscore.engine import history, sources
 from runscore.engine.errors import Arg, CannotAccess, NothingReadable, UsageError
 from runscore.engine.packs import effectiveness, effectiveness_history
 from runscore.engine.quoting import path as quote_path
@@ -110,7 +110,7 @@ def _require_file(path: str) -> None:
 
 def check(path: str | os.PathLike[str]) -> CheckResult:
     """Every line the readers would skip, every duplicate record, and counts by version."""
-    path = os.fspath(path)
+    path = sources.one_path(path, PATH)
     _require_file(path)
     con = effectiveness_history.connect()
     load = effectiveness_history.load_history(con, path)
@@ -293,8 +293,9 @@ def repair(
     take such a history for nothing read, an empty copy (or an emptied history) is not
     a repair anyone asked for without saying so.
     """
-    path = os.fspath(path)
-    out = None if out is None else os.fspath(out)
+    path = sources.one_path(path, PATH)
+    out = None if out is None else sources.one_path(out, OUT)
+    lock_timeout = history.lock_timeout(lock_timeout)
     if out is not None:
         history.require_path(out, OUT)  # "" was taken for no --out: the default target
     # The arguments' clash first: it holds whatever the history is (or is not).
@@ -430,6 +431,7 @@ def _same_owner_and_mode(path: str, tmp: str) -> None:
 
 
 #: The arguments of ``repair`` its messages name: as a Python call and the command spell them.
+PATH = Arg("path", "PATH")
 OUT = Arg("out", "--out")
 IN_PLACE = Arg("in_place", "--in-place", "in_place=True")
 FORCE = Arg("force", "--force", "force=True")

@@ -419,6 +419,7 @@ OUT = Arg("out", "--out")
 HISTORY = Arg("history_path", "--history")
 DATE = Arg("date", "--date")
 WAIT = Arg("wait", "--wait")
+TEAMS = Arg("teams", "--team")
 WAIT_LONGER = Arg("wait", "--wait SECONDS", "wait=SECONDS")
 
 
@@ -736,11 +737,12 @@ def run_nightly(
     day's folder is left untouched).
     """
     # One root given alone is one root, not its characters; a pathlib.Path is its text.
-    root_paths, given_team_paths = sources.path_list(roots), sources.path_list(teams)
-    out = os.fspath(out)
-    history_path = None if history_path is None else os.fspath(history_path)
-    if wait < 0:
-        raise UsageError(WAIT, " must be 0 or more seconds")
+    # None or a number (an unset variable read with os.environ.get) is refused naming it.
+    root_paths = sources.input_paths(roots, ROOTS, "folder")
+    given_team_paths = sources.input_paths(teams, TEAMS, "file")
+    out = sources.one_path(out, OUT, "folder")
+    history_path = None if history_path is None else sources.one_path(history_path, HISTORY)
+    wait = history.wait_seconds(wait, WAIT)
     # The reports read the version the runs were scored with: they read the history's
     # newest, so a history with v1 lines had its archeflow-legacy scores extracted and
     # left out of the day's reports. Checked now, not as each project's failed step.

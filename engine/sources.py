@@ -176,12 +176,39 @@ def path_list(paths: Paths) -> list[str]:
     return [os.fspath(p) for p in paths]
 
 
-def input_paths(paths: Paths, what: Arg, kind: str = "file or folder") -> list[str]:
+def type_name(value: object) -> str:
+    """How a message names the type of a value given where another was wanted."""
+    return "None" if value is None else type(value).__name__
+
+
+def one_path(path: object, what: str | Arg, kind: str = "file") -> str:
+    """``path`` (a str or ``os.PathLike``) as its text. None (``os.environ.get`` of an unset
+    variable), a number or bytes is a ``UsageError`` naming the argument ``what``, raised
+    before anything is read or written: ``os.fspath``'s TypeError, from deep inside, named
+    none (``expected str, bytes or os.PathLike object, not NoneType``)."""
+    if isinstance(path, str | os.PathLike):
+        text = os.fspath(path)
+        if isinstance(text, str):
+            return text
+    name = Arg(what, what) if isinstance(what, str) else what
+    raise UsageError(name, f": give a {kind} (a str or pathlib.Path), not {type_name(path)}")
+
+
+def text_arg(value: object, what: Arg, kind: str) -> str:
+    """``value`` if it is text, else a ``UsageError`` naming ``what``: a number reached a
+    regular expression or DuckDB's parser (``expected string or bytes-like object``)."""
+    if isinstance(value, str):
+        return value
+    raise UsageError(what, f": give {kind}, not {type_name(value)}")
+
+
+def input_paths(paths: Paths, what: str | Arg, kind: str = "file or folder") -> list[str]:
     """``path_list(paths)``, with an empty path refused (``UsageError``, naming the argument
     ``what``) before anything is read or written: an unset variable
     (``score_runs(os.environ.get("LOGS", ""))``) was read as a missing file among the
     inputs (``: no such file or directory``), or as no input at all (plans, events), as
     the CLI's ``refuse_empty`` says it of the same paths on the command line."""
+    name = Arg(what, what) if isinstance(what, str) else what
     try:
         out = path_list(paths)
     except TypeError:
@@ -190,13 +217,10 @@ def input_paths(paths: Paths, what: Arg, kind: str = "file or folder") -> list[s
         items = [paths] if paths is None or not isinstance(paths, Iterable) else paths
         bad = next((p for p in items if not isinstance(p, str | os.PathLike)), None)
         raise UsageError(
-            what,
-            f": give a {kind} (a str or pathlib.Path) or a list of them, "
-            f"not {'None' if bad is None else type(bad).__name__}",
+            name, f": give a {kind} (a str or pathlib.Path) or a list of them, not {type_name(bad)}"
         ) from None
     if "" in out:
-        # an Arg, so that ``params`` names it and ``cli_message`` is what the CLI says
-        raise UsageError(what, f": an empty path (an unset variable?); give a {kind}")
+        raise UsageError(name, f": an empty path (an unset variable?); give a {kind}")
     return out
 
 

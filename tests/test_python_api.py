@@ -1087,3 +1087,148 @@ def test_the_nightly_date_is_a_day_whatever_the_call_gives(tmp_path: Path) -> No
         ("date",),
     )
     assert not (tmp_path / "out2").exists()
+
+
+def _tree(root: Path) -> list[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+def test_path_and_text_arguments_of_no_such_type_are_refused_naming_them(
+    tmp_path: Path,
+) -> None:
+    """A history, team, output or query argument that is None (``os.environ.get`` of an
+    unset variable) or a number was a TypeError from deep inside naming no argument
+    (``expected str, bytes or os.PathLike object, not NoneType``; ``version=1``:
+    ``expected string or bytes-like object``; ``run_sql(None, h)``: DuckDB's
+    ``extract_statements()`` signature). Each is a ``UsageError`` naming it, in ``params``
+    too, raised before anything is read or written."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    src = tmp_path / "src"
+    src.mkdir()
+    hist = src / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS])
+    team = REPO / "examples" / "project" / ".archeflow" / "teams" / "backend-feature.yaml"
+    out = tmp_path / "out"
+    before = _tree(tmp_path)
+    calls: list[tuple[Any, str]] = [
+        (lambda: eh.report(None), "path: give a file (a str or pathlib.Path), not None"),
+        (
+            lambda: eh.report(hist, version=1),
+            'version: give a scoring version as text ("v1"), not int',
+        ),
+        (
+            lambda: eh.recommend(hist, None),
+            "team_yaml: give a file (a str or pathlib.Path), not None",
+        ),
+        (lambda: eh.recommend(None, team), "path: give a file (a str or pathlib.Path), not None"),
+        (lambda: eh.summary(5), "path: give a file (a str or pathlib.Path), not int"),
+        (lambda: eh.run_sql(None, hist), "query: give one SELECT statement as text, not None"),
+        (lambda: eh.schema(None), "history: give a file (a str or pathlib.Path), not None"),
+        (lambda: eh.export(None, hist), "to: give a file (a str or pathlib.Path), not None"),
+        (
+            lambda: eh.export(out / "x.parquet", None),
+            "history: give a file (a str or pathlib.Path), not None",
+        ),
+        (lambda: eh.parse_team(None), "path: give a file (a str or pathlib.Path), not None"),
+        (
+            lambda: effectiveness.extract([EVENTS], 5),
+            "history_path: give a file (a str or pathlib.Path), not int",
+        ),
+        (lambda: history_tools.check(None), "path: give a file (a str or pathlib.Path), not None"),
+        (
+            lambda: history_tools.repair(hist, 5),
+            "out: give a file (a str or pathlib.Path), not int",
+        ),
+        (
+            lambda: pipeline.history_report(None),
+            "path: give a file (a str or pathlib.Path), not None",
+        ),
+        (
+            lambda: pipeline.history_report(hist, scoring_version=None),
+            'scoring_version: give a scoring version ("pipeline/v1"), not None',
+        ),
+        (
+            lambda: pipeline.append_history(result, None),
+            "path: give a file (a str or pathlib.Path), not None",
+        ),
+        (
+            lambda: pipeline.write_json_reports(result, None),
+            "out_dir: give a folder (a str or pathlib.Path), not None",
+        ),
+        (
+            lambda: plugin.score([SKILLS], history_path=5),
+            "history_path: give a file (a str or pathlib.Path), not int",
+        ),
+        (
+            lambda: plugin.rank([SKILLS], mc=5),
+            "mc: give a file (a str or pathlib.Path) or a list of them, not int",
+        ),
+        (
+            lambda: routes.load_policy_file(None),
+            "path: give a file (a str or pathlib.Path), not None",
+        ),
+        (
+            lambda: nightly.run_nightly([src], None, renderer=Renderer()),
+            "out: give a folder (a str or pathlib.Path), not None",
+        ),
+        (
+            lambda: nightly.run_nightly(None, out, renderer=Renderer()),
+            "roots: give a folder (a str or pathlib.Path) or a list of them, not None",
+        ),
+        (
+            lambda: nightly.run_nightly([src], out, renderer=Renderer(), version=1),
+            'version: give a scoring version as text ("v1"), not int',
+        ),
+    ]
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, (text.split(":")[0],)) for _, text in calls]
+    assert _tree(tmp_path) == before
+
+
+def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_naming_it(tmp_path: Path) -> None:
+    """``extract(lock_timeout=-1)`` was taken and tried the lock once, as 0, where the CLI
+    refuses ``--lock-timeout -1``; nan was refused only once the lock was to be taken,
+    after the scoring, and text was a TypeError from inside. Each lock wait of the API
+    (``lock_timeout`` of extract, plugin score, the pipeline history and repair;
+    ``wait`` of the nightly job) is refused naming it, before anything is written.
+    None still waits for ever."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    src = tmp_path / "src"
+    src.mkdir()
+    hist = src / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS])
+    before = _tree(tmp_path)
+    new = tmp_path / "new.jsonl"
+    calls: list[tuple[Any, str]] = [
+        (lambda t: effectiveness.extract([EVENTS], new, lock_timeout=t), "lock_timeout"),
+        (lambda t: plugin.score([SKILLS], history_path=new, lock_timeout=t), "lock_timeout"),
+        (lambda t: pipeline.append_history(result, new, lock_timeout=t), "lock_timeout"),
+        (lambda t: history_tools.repair(hist, in_place=True, lock_timeout=t), "lock_timeout"),
+        (
+            lambda t: nightly.run_nightly([src], tmp_path / "out", renderer=Renderer(), wait=t),
+            "wait",
+        ),
+    ]
+    said = []
+    for call, name in calls:
+        for bad in (-1, float("nan"), "10"):
+            with pytest.raises(UsageError) as e:
+                call(bad)
+            said.append((str(e.value), e.value.params))
+        assert said[-3:] == [
+            (f"{name} must be 0 or more seconds", (name,)),
+            (f"{name} must be 0 or more seconds", (name,)),
+            (f"{name}: give a number of seconds, not str", (name,)),
+        ]
+    assert _tree(tmp_path) == before
+    assert effectiveness.extract([EVENTS], new, lock_timeout=None).records_written > 0

@@ -48,6 +48,8 @@ DEFAULT_VERSION = "v1"
 #: connection that scores (``sqlpack.run_range``'s ``common``).
 COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
+#: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
+HISTORY_PATH = Arg("history_path", "--history")
 #: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
 #: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
 INCOMPLETE_REASON = "no run.complete event"
@@ -891,11 +893,13 @@ def extract(
     paths = sources.input_paths(
         paths, Arg("paths", "PATHS")
     )  # one path alone is one, not its characters
+    lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is None:
         if write:
             raise UsageError("extract writes to a history: history_path None is for write=False")
     else:
-        history_path = os.fspath(history_path)  # a pathlib.Path met str methods below
+        # a pathlib.Path met str methods below
+        history_path = sources.one_path(history_path, HISTORY_PATH)
         if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
             history.check_appendable(history_path)
         else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)

@@ -154,6 +154,7 @@ def parse_version_option(requested: str | None, *, allow_all: bool = True) -> st
     known version (either form). The callers that refuse 'all' do so first, with why."""
     if requested is None or requested == "all":
         return requested
+    sources.text_arg(requested, SQL_VERSION, 'a scoring version as text ("v1")')
     known = report_versions()
     v = requested if requested in known else sql_version_of(requested)
     if v is None or v not in known:
@@ -537,6 +538,12 @@ VERSION = Arg("version", "--sql-version VERSION", "version=VERSION")
 EVENTS = Arg("events", "--events PATH", "events=PATH")
 TO = Arg("to", "--to")
 PIPELINES = Arg("pipelines", "--pipelines FILE", "pipelines=FILE")
+#: The path and text arguments, as a wrong-typed one is named (``sources.one_path``).
+PATH = Arg("path", "--history")
+HISTORY = Arg("history", "--history")
+TEAM = Arg("team_yaml", "--team")
+QUERY = Arg("query", "QUERY")
+SQL_VERSION = Arg("version", "--sql-version")
 
 #: The largest --window DuckDB takes (arg_max's n must be below 1,000,000).
 MAX_WINDOW = 999_999
@@ -624,6 +631,7 @@ def report(
     """Per-archetype aggregates (spec §5) of one scoring version (or 'all', side by side).
     ``others_note`` False leaves out the note on lines of other versions, worded for the
     `report` command (``--sql-version``), for a caller that says it its own way."""
+    path = sources.one_path(path, PATH)
     parse_version_option(version)
     con = connect()
     load = load_history(con, path)
@@ -700,7 +708,7 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
 
 def parse_team(path: str | os.PathLike[str]) -> Team:
     """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError."""
-    p = os.fspath(path)
+    p = sources.one_path(path, "path")
     history.require_path(p, "the team file")  # Path("") is the folder "."
     shown = quote_path(p)  # as a file:line: prefix writes a path
     try:
@@ -859,8 +867,9 @@ def recommend(
     there is no history file, as for ``report`` (the team file is checked first)."""
     if version == "all":
         raise UsageError("recommend works on one scoring version; ", ALL, " is for report")
+    path = sources.one_path(path, PATH)
     parse_version_option(version, allow_all=False)
-    team = parse_team(team_yaml)
+    team = parse_team(sources.one_path(team_yaml, TEAM))
     con = connect()
     load = load_history(con, path)
     _require_history(load)
@@ -958,8 +967,9 @@ def summary(
     """The run-start block's rows (spec §7), optionally limited to a team's members."""
     if version == "all":
         raise UsageError("summary works on one scoring version; ", ALL, " is for report")
+    path = sources.one_path(path, PATH)
     parse_version_option(version, allow_all=False)
-    team = parse_team(team_yaml) if team_yaml is not None else None
+    team = parse_team(sources.one_path(team_yaml, TEAM)) if team_yaml is not None else None
     con = connect()
     load = load_history(con, path)
     _require_readable(load)  # no file at all is "no scored runs yet": it runs at every start
@@ -1252,6 +1262,8 @@ def run_sql(
     access disabled and the configuration locked: it cannot read or write files
     (``read_csv('/etc/passwd')`` is refused), attach databases or load extensions.
     """
+    query = sources.text_arg(query, QUERY, "one SELECT statement as text")
+    history = sources.one_path(history, HISTORY)
     con = connect()
     check_read_only(query, con)
     tables, issues, notes = _gather(history, events, version, extra, con, query, pipelines)
@@ -1383,6 +1395,7 @@ def schema(
     pipelines: Sequence[str] = (),
 ) -> SqlResult:
     """The registered views and their columns (view, position, column, type)."""
+    history = sources.one_path(history, HISTORY)
     tables, issues, notes = _gather(history, events, version, extra, pipelines=pipelines)
     q = _query_connection(tables)
     rows: dict[str, list[Any]] = {"view": [], "position": [], "column": [], "type": []}
@@ -1432,7 +1445,8 @@ def export(
     (once the history is in place): beside the new history they would read as its events,
     as a DuckDB export replaces the whole file.
     """
-    target = os.fspath(to)
+    target = sources.one_path(to, TO)
+    history = sources.one_path(history, HISTORY)
     # "" was said as ": export writes FILE.parquet or FILE.duckdb" (``history`` here is
     # the argument, not the module: hence require_path imported by name)
     require_path(target, TO)

@@ -305,6 +305,12 @@ def parse_date(text: str) -> dt.date:
         ) from None
 
 
+#: The path and text arguments, as a wrong-typed one is named (``sources.one_path``).
+PATH = Arg("path", "--history")
+OUT_DIR = Arg("out_dir", "--out")
+PERIOD = Arg("period", "--period")
+SCORING_VERSION_ARG = Arg("scoring_version", "scoring_version")
+
 #: ``eval_date`` (``--date``), as ``_eval_date`` names it.
 EVAL_DATE = Arg("eval_date", "--date")
 
@@ -641,10 +647,8 @@ def summary_rows(result: PipelineResult) -> pa.Table:
 
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
     """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
-    out_dir = os.fspath(out_dir)
-    history.require_path(
-        out_dir, Arg("out_dir", "--out"), "folder"
-    )  # "" wrote them to the current folder
+    out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
+    history.require_path(out_dir, OUT_DIR, "folder")  # "" wrote them to the current folder
     written: list[str] = []
     for pid, doc in result.documents.items():
         path = os.path.join(out_dir, result.report_basename(pid) + ".json")
@@ -675,7 +679,8 @@ def append_history(
     (on any day) adds nothing; changed inputs add a new line, and readers take
     the latest ``ts`` per (pipeline_id, scoring_version).
     """
-    path = os.fspath(path)
+    path = sources.one_path(path, PATH)
+    lock_timeout = history.lock_timeout(lock_timeout)
     records = result.history_records
     if not records:
         if under_lock is not None:
@@ -756,9 +761,12 @@ def history_report(
     scoring_version: str = SCORING_VERSION,
 ) -> HistoryReport:
     """Verdict counts and dimension averages per period, from the pipeline history."""
-    path = os.fspath(path)
+    path = sources.one_path(path, PATH)
     if period not in PERIODS:
-        raise UsageError(f"period must be one of {', '.join(PERIODS)}, not {quote(period)}")
+        raise UsageError(PERIOD, f" must be one of {', '.join(PERIODS)}, not {quote(period)}")
+    sources.text_arg(
+        scoring_version, SCORING_VERSION_ARG, f'a scoring version ("{SCORING_VERSION}")'
+    )
     params = {"scoring_version": scoring_version, "period": period}
     con, errors = _load_history(path, params, require_readable=True)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_trend"), params)
@@ -829,7 +837,9 @@ def history_tables(
     history has lines and none is usable, as for ``history_report``.
     """
     con, errors = _load_history(
-        os.fspath(path), {"scoring_version": SCORING_VERSION}, require_readable=require_readable
+        sources.one_path(path, PATH),
+        {"scoring_version": SCORING_VERSION},
+        require_readable=require_readable,
     )
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_views"))
     tables = {

@@ -40,6 +40,12 @@ SCORING_VERSION = f"{PACK}/{VERSION}"
 #: the quote of an input value in a message, the same in every pack (one definition).
 COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "plugins.jsonl")
+#: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
+HISTORY_PATH = Arg("history_path", "--history")
+#: The optional inputs, as their messages name them.
+JUDGE = Arg("judge", "--judge")
+MC = Arg("mc", "--mc")
+MATCHUPS = Arg("matchups", "--matchups")
 
 JUDGE_COLUMNS = {"skill": "JSON", "judge": "JSON", "scores": "JSON"}
 MC_COLUMNS = {
@@ -235,7 +241,8 @@ def evaluate(
     order given, as one file holding their lines one after the other."""
     roots = sources.input_paths(roots, Arg("roots", "ROOTS"))
     judges, mcs, matchup_files = (
-        [] if p is None else sources.path_list(p) for p in (judge, mc, matchups)
+        [] if p is None else sources.input_paths(p, name, "file")
+        for p, name in ((judge, JUDGE), (mc, MC), (matchups, MATCHUPS))
     )
     if not roots:
         raise UsageError(
@@ -263,20 +270,20 @@ def evaluate(
         judges,
         "plugin_judge_in",
         JUDGE_COLUMNS,
-        Arg("judge", "--judge"),
+        JUDGE,
         _judge_keys(con),
         "judge results",
         empty,
     )
     issues += _read_input(
-        con, mcs, "plugin_mc_in", MC_COLUMNS, Arg("mc", "--mc"), MC_KEYS, "Monte Carlo runs", empty
+        con, mcs, "plugin_mc_in", MC_COLUMNS, MC, MC_KEYS, "Monte Carlo runs", empty
     )
     issues += _read_input(
         con,
         matchup_files,
         "plugin_matchups_in",
         MATCHUP_COLUMNS,
-        Arg("matchups", "--matchups"),
+        MATCHUPS,
         MATCHUP_KEYS,
         "matchups",
         empty,
@@ -341,8 +348,9 @@ def score(
     """Score the skills and append new records to the history (``history_path`` None: don't)."""
     # A path to write that cannot be written is a usage error (exit 2), said before
     # scoring anything, as `extract` says it.
+    lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is not None:
-        history_path = os.fspath(history_path)
+        history_path = sources.one_path(history_path, HISTORY_PATH)
         history.check_appendable(history_path)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:

@@ -222,7 +222,7 @@ def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
     them): a file that is not UTF-8 raised ``UnicodeDecodeError`` through the command, and
     PyYAML's own message ran over several lines. A setting given twice is refused, as in a
     team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
-    path = os.fspath(path)
+    path = sources.one_path(path, "path")
     history.require_path(path, "the policy file")
     shown = quote_path(path)  # as a file:line: prefix writes it
     try:
