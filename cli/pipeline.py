@@ -163,15 +163,13 @@ def run_batch(
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date, allow_empty=allow_empty)
     files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
     skipped = [] if hist is None else hist.skipped
-    statuses = result.pipelines.column("status").to_pylist()
-    verdicts = [v for v in result.pipelines.column("verdict").to_pylist() if v is not None]
     return {
         "evalDate": result.eval_date.isoformat(),
         "scoringVersion": result.scoring_version,
-        "pipelines": len(statuses),
-        "scored": statuses.count("scored"),
-        "notTerminal": statuses.count("not_terminal"),
-        "verdicts": {v: verdicts.count(v) for v in engine.verdict_names()},
+        "pipelines": result.pipelines.num_rows,
+        "scored": result.scored,
+        "notTerminal": result.not_terminal,
+        "verdicts": result.verdict_counts,
         "files": files,
         "history": None
         if hist is None
@@ -191,8 +189,8 @@ def _report(history_path: str, period: str, fmt: str) -> int:
     rows = _rows(rep.trend.to_pylist())
     periods = [r for r in rows if not r["is_total"]]
     totals = [r for r in rows if r["is_total"]]
-    if not totals:
-        output.note(f"{quote_path(history_path)}: no {rep.scoring_version} pipeline records")
+    for note in rep.notes:
+        output.note(note)
     if fmt == "markdown":
         if totals:
             click.echo(

@@ -1232,3 +1232,29 @@ def test_a_lock_wait_that_is_no_number_of_seconds_is_refused_naming_it(tmp_path:
         ]
     assert _tree(tmp_path) == before
     assert effectiveness.extract([EVENTS], new, lock_timeout=None).records_written > 0
+
+
+def test_history_report_notes_say_a_history_of_no_record_of_its_version(tmp_path: Path) -> None:
+    """``pipeline --report`` says ``H: no pipeline/v1 pipeline records`` of a history that
+    holds none, but the CLI worked it out from the trend rows: ``history_report()`` said
+    nothing of it. Its ``notes`` hold it, in the CLI's words (which the CLI now prints)."""
+    hist = tmp_path / "p.jsonl"
+    hist.write_text("", encoding="utf-8")
+    assert pipeline.history_report(hist).notes == [f"{hist}: no pipeline/v1 pipeline records"]
+    pipeline.append_history(pipeline.evaluate_pipelines([TASKS], [PLANS]), hist)
+    assert pipeline.history_report(hist).notes == []
+    assert pipeline.history_report(hist, scoring_version="pipeline/v0").notes == [
+        f"{hist}: no pipeline/v0 pipeline records"
+    ]
+
+
+def test_an_evaluation_counts_its_pipelines_as_the_nightly_job_says_them() -> None:
+    """The nightly job's ``N pipeline(s) scored, M not terminal`` and its summary's verdict
+    counts were counted in the CLI (``run_batch``) from the result's table: the result
+    held no count. ``scored``, ``not_terminal`` and ``verdict_counts`` are the result's."""
+    res = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    assert (res.scored, res.not_terminal, res.verdict_counts) == (
+        4,
+        1,
+        {"EXCELLENT": 1, "GOOD": 2, "ACCEPTABLE": 1, "NEEDS_IMPROVEMENT": 0},
+    )

@@ -206,6 +206,24 @@ class PipelineResult:
         """Some input was rejected (exit code 1), the rest was scored."""
         return bool(self.errors)
 
+    # The counts the nightly job's run log and its JSON summary give: worked out in the
+    # CLI's run_batch, so a caller of the API counted the table itself.
+    @property
+    def scored(self) -> int:
+        """Pipelines scored (``status`` scored)."""
+        return int(self.pipelines.column("status").to_pylist().count("scored"))
+
+    @property
+    def not_terminal(self) -> int:
+        """Pipelines not scored: a task not finished (``status`` not_terminal)."""
+        return int(self.pipelines.column("status").to_pylist().count("not_terminal"))
+
+    @property
+    def verdict_counts(self) -> dict[str, int]:
+        """Scored pipelines per verdict, every verdict best first (0 when none has it)."""
+        verdicts = self.pipelines.column("verdict").to_pylist()
+        return {v: verdicts.count(v) for v in verdict_names()}
+
     def report_basename(self, pipeline_id: str) -> str:
         """The pipeline's report file name in this pass (no extension)."""
         return report_basename(pipeline_id, self.eval_date, self.report_names.get(pipeline_id))
@@ -259,6 +277,10 @@ class HistoryReport:
     #: the current history line per pipeline (the rows the trend aggregates)
     pipelines: pa.Table
     errors: list[Diagnostic] = field(default_factory=list)
+    #: what `pipeline --report` says on stderr of the result (``path: no pipeline/v1
+    #: pipeline records``, when the trend has no total row): worked out by the CLI, the
+    #: result said nothing of a history that holds no record of the version
+    notes: list[str] = field(default_factory=list)
 
 
 def _issues_arrow(rows: list[dict[str, Any]]) -> pa.Table:
@@ -785,6 +807,8 @@ def history_report(
         errors=errors,
     )
     con.close()
+    if True not in report.trend.column("is_total").to_pylist():
+        report.notes.append(f"{quote_path(path)}: no {scoring_version} pipeline records")
     return report
 
 
