@@ -109,7 +109,21 @@ def _require_file(path: str) -> None:
 
 
 def check(path: str | os.PathLike[str]) -> CheckResult:
-    """Every line the readers would skip, every duplicate record, and counts by version."""
+    """Every line the readers would skip, every duplicate record, and counts by version.
+
+    Fields of ``CheckResult``:
+
+    - ``path``: the history checked
+    - ``lines``: lines in the file (blank ones included)
+    - ``usable``: lines ``report`` would use
+    - ``versions``: scoring version -> its usable lines
+    - ``legacy``: lines ArcheFlow's own scorer wrote (archeflow-legacy, no events hash)
+    - ``issues``: the lines ``report`` skips, each a ``LineIssue`` (file, line, reason)
+    - ``duplicates``: the lines that record again a record of an earlier line
+    - ``notes``: what is worth saying and harmless (unknown versions, no final newline)
+    - ``keep``: the line numbers ``repair`` keeps, in order
+    - ``unread``: lines longer than RUNSCORE_MAX_LINE_BYTES, unread and kept
+    """
     path = sources.one_path(path, PATH)
     _require_file(path)
     con = effectiveness_history.connect()

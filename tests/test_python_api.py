@@ -1258,3 +1258,59 @@ def test_an_evaluation_counts_its_pipelines_as_the_nightly_job_says_them() -> No
         1,
         {"EXCELLENT": 1, "GOOD": 2, "ACCEPTABLE": 1, "NEEDS_IMPROVEMENT": 0},
     )
+
+
+def _documented_columns(fn: Any) -> dict[str, list[str]]:
+    """The column lists ``fn``'s docstring gives: under each ``Columns of ``T`` ...`` (or
+    ``Fields of ``T``:``) line, the names of the ``- ``name``: meaning`` lines after it,
+    up to the blank line that ends them."""
+    import inspect
+
+    lists: dict[str, list[str]] = {}
+    name = None
+    for line in (inspect.getdoc(fn) or "").splitlines():
+        header = re.match(r"(?:Columns|Fields) of ``(\w+)``", line)
+        bullet = re.match(r"- ``(\w+)``:", line)
+        if header:
+            name = header[1]
+            lists[name] = []
+        elif bullet and name is not None:
+            lists[name].append(bullet[1])
+        elif not line.strip() and name is not None and lists[name]:
+            name = None
+    return lists
+
+
+def test_the_docstrings_list_the_columns_each_result_has(tmp_path: Path) -> None:
+    """``report``, ``summary``, ``history_report``, ``check`` and ``plugin.rank`` said
+    their grain but not their columns: each docstring lists them (name: meaning), and
+    here they are the result's, in order (``plugin.score``'s are ``rank``'s)."""
+    import dataclasses
+
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    phist = tmp_path / "p.jsonl"
+    pipeline.append_history(pipeline.evaluate_pipelines([TASKS], [PLANS]), phist)
+    trend = pipeline.history_report(phist)
+    ranked = plugin.rank([SKILLS])
+    scored = plugin.score([SKILLS], history_path=None)
+    found = {
+        "report": {"table": eh.report(hist).table.column_names},
+        "summary": {"table": eh.summary(hist).table.column_names},
+        "history_report": {
+            "trend": trend.trend.column_names,
+            "pipelines": trend.pipelines.column_names,
+        },
+        "check": {"CheckResult": [f.name for f in dataclasses.fields(history_tools.CheckResult)]},
+        "rank": {"report": ranked.report.column_names, "ranking": ranked.ranking.column_names},
+    }
+    documented = {
+        fn.__name__: _documented_columns(fn)
+        for fn in (eh.report, eh.summary, pipeline.history_report, history_tools.check, plugin.rank)
+    }
+    assert documented == found
+    assert "as ``rank`` gives them" in (plugin.score.__doc__ or "")
+    assert (scored.report.column_names, scored.ranking.column_names) == (
+        found["rank"]["report"],
+        found["rank"]["ranking"],
+    )

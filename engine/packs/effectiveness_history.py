@@ -630,7 +630,36 @@ def report(
 ) -> ReportResult:
     """Per-archetype aggregates (spec §5) of one scoring version (or 'all', side by side).
     ``others_note`` False leaves out the note on lines of other versions, worded for the
-    `report` command (``--sql-version``), for a caller that says it its own way."""
+    `report` command (``--sql-version``), for a caller that says it its own way.
+
+    Columns of ``table``, one row per (scoring version, archetype), in archetype order
+    (sql 140; the averages are over the window of each archetype's newest runs):
+
+    - ``archetype``: the review archetype, as the history writes it
+    - ``scoring_version``: the version whose lines these are (``effectiveness/v1``)
+    - ``runs``: the archetype's scored runs in the history
+    - ``avg_composite``: mean composite score (0-1)
+    - ``avg_signal_noise``: mean signal-to-noise score
+    - ``avg_fix_rate``: mean fix rate
+    - ``avg_cost_efficiency``: mean cost efficiency, of the runs with one (null: none)
+    - ``avg_accuracy``: mean accuracy
+    - ``avg_cost_usd``: mean cost in USD, of the runs with a known cost (null: unknown)
+    - ``trend``: improving, declining, stable or insufficient_data
+    - ``recommendation``: keep, optimize or consider_removing
+    - ``model``: the window's most frequent model (``unknown`` when none is named)
+    - ``value_per_dollar``: avg_composite / avg_cost_usd (null: no known cost, or 0)
+    - ``suggestion``: the model action code: keep, upgrade, downgrade, remove or none
+    - ``runs_in_window``: the runs the averages are over
+    - ``window_runs``: the window asked for (``window``)
+    - ``cost_runs``: the window's runs with a known cost (avg_cost_usd's)
+    - ``model_tier``: the tier of ``model`` (null: a model of no known tier)
+    - ``model_tier_rank``: that tier's rank (1: the cheapest)
+    - ``suggested_model``: the model an upgrade or downgrade suggests, else null
+    - ``trend_delta``: mean composite of the newest trend runs less that of those before
+    - ``trend_delta_low``: the low bound of the delta's bootstrap interval
+    - ``trend_delta_high``: its high bound
+    - ``trend_significant``: the interval leaves out 0 (null: too few runs)
+    """
     path = sources.one_path(path, PATH)
     parse_version_option(version)
     con = connect()
@@ -964,7 +993,20 @@ def summary(
     version: str | None = None,
     window: int | None = None,
 ) -> SummaryResult:
-    """The run-start block's rows (spec §7), optionally limited to a team's members."""
+    """The run-start block's rows (spec §7), optionally limited to a team's members.
+
+    Columns of ``table``, one row per archetype with history (a team's members only, in
+    team order, with ``team_yaml``; else archetype order; sql 170):
+
+    - ``archetype``: the review archetype, as the history writes it
+    - ``score``: its mean composite over the window (``report``'s avg_composite)
+    - ``recommendation``: keep, optimize or consider_removing
+    - ``model``: the window's most frequent model
+    - ``avg_cost_usd``: mean cost in USD of the runs with a known cost (null: unknown)
+    - ``runs_in_window``: the runs the window holds
+    - ``window_runs``: the window asked for (``window``)
+    - ``cost_runs``: the window's runs with a known cost
+    """
     if version == "all":
         raise UsageError("summary works on one scoring version; ", ALL, " is for report")
     path = sources.one_path(path, PATH)

@@ -782,7 +782,40 @@ def history_report(
     period: str = "month",
     scoring_version: str = SCORING_VERSION,
 ) -> HistoryReport:
-    """Verdict counts and dimension averages per period, from the pipeline history."""
+    """Verdict counts and dimension averages per period, from the pipeline history.
+
+    Columns of ``trend``, one row per period, oldest first, then the total row (sql 210):
+
+    - ``period_start``: the period's first day (null on the total row)
+    - ``is_total``: the total row, over every period
+    - ``pipelines``: pipelines placed in the period (by finish time, else eval date)
+    - ``finish_unknown``: of them, those with no finish time, placed by their eval date
+    - ``excellent``: pipelines of verdict EXCELLENT
+    - ``good``: of verdict GOOD
+    - ``acceptable``: of verdict ACCEPTABLE
+    - ``needs_improvement``: of verdict NEEDS_IMPROVEMENT
+    - ``verified_share``: the share with a verified test pass rate
+    - ``avg_task_completion``: mean D1, task completion
+    - ``avg_deviation_score``: mean D2, deviations
+    - ``avg_test_pass_rate``: mean D3, tests
+    - ``avg_time_efficiency``: mean D4, time efficiency
+    - ``avg_quality``: mean D5, quality
+    - ``avg_composite``: mean composite score
+
+    Columns of ``pipelines``, the current history line of each pipeline (sql 200):
+
+    - ``pipeline_id``: the pipeline
+    - ``period_ts``: the time that places it: finish time, else eval date, else ``ts``
+    - ``finish_unknown``: it has no (parsable) finish time
+    - ``verdict``: its verdict
+    - ``task_completion_score``: D1
+    - ``deviation_score``: D2
+    - ``test_score``: D3
+    - ``time_efficiency``: D4
+    - ``quality_score``: D5
+    - ``composite_score``: the composite
+    - ``verified``: its test pass rate was verified
+    """
     path = sources.one_path(path, PATH)
     if period not in PERIODS:
         raise UsageError(PERIOD, f" must be one of {', '.join(PERIODS)}, not {quote(period)}")
