@@ -756,11 +756,9 @@ def run_nightly(
     today = parse_date(None)
     day = _day(date) or today
     root_paths = root_paths or ["."]
-    if any(not r for r in root_paths):
-        # An unset variable in a crontab (`--root "$PROJECT"`) would score the folder cron
-        # runs in, without a word.
-        raise UsageError(ROOTS, ": an empty path (an unset variable?); give a folder")
-    # The same of --out (the OS said ": cannot create it") and --history (each project's
+    # An empty root (`--root "$PROJECT"` of an unset variable in a crontab), which would
+    # score the folder cron runs in without a word, is refused by input_paths above; the
+    # same of --out (the OS said ": cannot create it") and --history (each project's
     # step failed, exit 1, or with nothing to read the job said "nothing readable").
     history.require_path(out, OUT, "folder")
     if history_path is not None:

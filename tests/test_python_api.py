@@ -1134,6 +1134,10 @@ def test_path_and_text_arguments_of_no_such_type_are_refused_naming_them(
         ),
         (lambda: eh.parse_team(None), "path: give a file (a str or pathlib.Path), not None"),
         (
+            lambda: effectiveness.score_runs([EVENTS], None),
+            'version: give a scoring version as text ("v1"), not None',
+        ),
+        (
             lambda: effectiveness.extract([EVENTS], 5),
             "history_path: give a file (a str or pathlib.Path), not int",
         ),

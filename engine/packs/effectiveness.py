@@ -50,6 +50,7 @@ COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
 #: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
 HISTORY_PATH = Arg("history_path", "--history")
+VERSION = Arg("version", "--sql-version")
 #: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
 #: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
 INCOMPLETE_REASON = "no run.complete event"
@@ -274,6 +275,7 @@ def _now_iso() -> str:
 
 
 def _check_version(version: str) -> None:
+    sources.text_arg(version, VERSION, 'a scoring version as text ("v1")')
     if version not in sqlpack.versions(PACK):
         raise UsageError(
             f"unknown scoring version {quote(version)} (have: {', '.join(sqlpack.versions(PACK))})"
