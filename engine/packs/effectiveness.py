@@ -902,8 +902,9 @@ def extract(
     else:
         # a pathlib.Path met str methods below
         history_path = sources.one_path(history_path, HISTORY_PATH)
-        if write:  # a symlink, a folder, a FIFO or a gzip file: said before scoring anything
-            history.check_appendable(history_path)
+        if write:  # a symlink, a folder, a FIFO or a gzip file, or its lock file: said
+            # before scoring anything, as `pipeline` says it (locked() says it again)
+            history.check_writable(history_path)
         else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)
             history.require_utf8_name(history_path)
     # Opened while the files are discovered and compared with the manifest, once it is

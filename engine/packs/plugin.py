@@ -353,7 +353,7 @@ def score(
     lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is not None:
         history_path = sources.one_path(history_path, HISTORY_PATH)
-        history.check_appendable(history_path)
+        history.check_writable(history_path)  # its lock file too, as `pipeline` checks
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:
@@ -429,7 +429,7 @@ def _append_history(
         files: list[SourceFile] = []
         if os.path.exists(path) or os.path.islink(path):
             f = sources.prescan(SourceFile(path=path, display=path))
-            if f.error:  # changed since check_appendable: refused in its words, exit 2
+            if f.error:  # changed since check_writable: refused in its words, exit 2
                 raise UsageError(f"{quote_path(path)}: {f.error}")
             files.append(f)
         res = sources.read_jsonl(

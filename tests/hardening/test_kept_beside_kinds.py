@@ -51,7 +51,7 @@ def test_a_fifo_where_the_lock_belongs_is_refused_before_any_report(
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr.splitlines()[-1] == message
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl.lock"]  # no report
-    # extract finds it when it takes the lock: nothing appended, the history as it was
+    # extract says it before scoring, as pipeline does: nothing appended
     (tmp_path / "h.jsonl").write_bytes(b"")
     res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
     assert (res.exit_code, res.stdout) == (2, "")
