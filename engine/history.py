@@ -147,12 +147,28 @@ def check_appendable(path: str) -> None:
         raise UsageError(f"{quote_path(path)}: the history is not a regular file")
     try:
         with open(path, "rb") as f:
+            st = os.fstat(f.fileno())
+            _refuse_linked(path, st)
             _refuse_unreadable(path, f.read(_HEAD_BYTES))
-            _refuse_cr_line_ends(path, f, os.fstat(f.fileno()).st_size)
+            _refuse_cr_line_ends(path, f, st.st_size)
     except OSError as e:
         raise CannotAccess(
             f"{quote_path(path)}: cannot read the history: {e.strerror or e}"
         ) from None
+
+
+def _refuse_linked(path: str, st: os.stat_result) -> None:
+    """Refuse to append to a history that has another name (a hard link, ``st_nlink`` more
+    than 1). Its lock is taken by name (``lock_file``): ``--history h.jsonl`` and ``--history
+    h2.jsonl``, one file, took two locks, and two writers appended at once (a run's records
+    twice, record groups interleaved, one's cut write left for the other to close off as a
+    bad line). A link made while a writer appends is refused to every later writer."""
+    if st.st_nlink > 1:
+        raise UsageError(
+            f"{quote_path(path)}: the history has {st.st_nlink} names (hard links), and "
+            "runscore locks a history by its name, so writers through two names would not "
+            "wait for each other: copy it to a new file and move that over this one"
+        )
 
 
 def check_readable(path: str) -> None:
@@ -589,6 +605,11 @@ def append_groups(
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
         raise UsageError(f"{quote_path(path)}: the history is not a regular file")
+    try:
+        _refuse_linked(path, os.fstat(fd))
+    except BaseException:
+        os.close(fd)
+        raise
     written = 0
     size = -1
     lock_fd = -1

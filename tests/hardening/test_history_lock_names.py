@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine import history
+from runscore.engine.errors import UsageError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
 
@@ -47,3 +49,48 @@ def test_extract_and_plugin_score_refuse_a_lock_file_before_scoring(
         assert (res.exit_code, res.stdout) == (2, "")
         assert res.stderr == f"error: {hist}.lock: {why}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl.lock", "p.jsonl.lock"]
+
+
+def test_a_history_with_two_names_is_not_appended_to(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `--history h.jsonl` and `--history h2.jsonl`, one file, took two lock files: two
+    # writers through them appended at once, neither waiting for the other.
+    res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    os.link(tmp_path / "h.jsonl", tmp_path / "h2.jsonl")
+    before = (tmp_path / "h.jsonl").read_bytes()
+    skill = str(fixtures / "plugin" / "async-python-patterns")
+    tasks = str(fixtures / "pipeline" / "tasks.jsonl")
+    for args in [
+        ("extract", str(SAMPLE), "--full"),
+        ("plugin", "score", skill),
+        ("pipeline", tasks, "--out", "out"),
+    ]:
+        for name in ("h.jsonl", "h2.jsonl"):
+            res = run_cli(*args, "--history", name)
+            assert (res.exit_code, res.stdout) == (2, ""), res.stderr
+            assert res.stderr.splitlines()[-1].startswith(
+                f"error: {name}: the history has 2 names (hard links), and runscore locks a "
+                "history by its name, so writers through two names would not wait for each "
+                "other: copy it to a new file and move that over this one"
+            )
+    assert (tmp_path / "h.jsonl").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "h.jsonl",
+        "h.jsonl.lock",
+        "h.jsonl.manifest.json",
+        "h2.jsonl",
+    ]
+
+
+def test_a_link_made_after_the_check_is_refused_by_the_append(tmp_path: Path) -> None:
+    # The check before scoring passed; the link was made while the runs were scored.
+    hist = tmp_path / "h.jsonl"
+    hist.write_bytes(b'{"a":1}\n')
+    history.check_appendable(str(hist))
+    os.link(hist, tmp_path / "h2.jsonl")
+    with history.locked(str(hist)), pytest.raises(UsageError) as e:
+        history.append_groups(str(hist), [['{"b":2}']])
+    assert str(e.value).startswith(f"{hist}: the history has 2 names (hard links)")
+    assert hist.read_bytes() == b'{"a":1}\n'
