@@ -279,17 +279,40 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
     lock_path = lock_file(path)
     parent = os.path.dirname(os.path.abspath(lock_path))
     os.makedirs(parent, exist_ok=True)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        fd = _take_lock(path, lock_path, what, deadline)
+        try:
+            if _still_named(fd, lock_path):
+                break
+        except BaseException:
+            os.close(fd)
+            raise
+        # The lock file was removed (and maybe made again) while we waited for it: the
+        # flock we got is on a file no other process opens now, and another can hold the
+        # one at its name. The lock is the file at the name, taken again.
+        os.close(fd)
+    try:
+        _undo_cut_write(path, fd)
+        remove_left_temps(path)
+        yield
+    finally:
+        os.close(fd)  # closing releases the flock
+
+
+def _take_lock(path: str, lock_path: str, what: str, deadline: float | None) -> int:
+    """Open ``lock_path`` and flock it, waiting until ``deadline`` (None: for ever); the
+    fd. Raises ``LockTimeout``."""
     _check_not_symlink(lock_path)
     # 0666 less the umask, as for any new file: a team that shares a history through its
     # group (umask 002) can lock and append to it; the usual umask 022 gives 0644.
     _refuse_odd_lock(lock_path, what)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     try:
-        deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
+                return fd
             except OSError as e:
                 if e.errno not in (errno.EAGAIN, errno.EACCES):
                     raise
@@ -302,11 +325,19 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
                         command,
                     ) from None
                 time.sleep(0.05)
-        _undo_cut_write(path, fd)
-        remove_left_temps(path)
-        yield
-    finally:
-        os.close(fd)  # closing releases the flock
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def _still_named(fd: int, lock_path: str) -> bool:
+    """Is ``fd``'s file still the one at ``lock_path``?"""
+    try:
+        st = os.stat(lock_path, follow_symlinks=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    now = os.fstat(fd)
+    return (st.st_dev, st.st_ino) == (now.st_dev, now.st_ino)
 
 
 def _refuse_odd_lock(lock_path: str, what: str) -> None:

@@ -4,13 +4,14 @@ appended to; a lock file removed while it was waited for is taken again at its n
 
 from __future__ import annotations
 
+import fcntl
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from runscore.engine import history
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import LockTimeout, UsageError
 
 SAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project" / ".archeflow" / "events"
 
@@ -94,3 +95,60 @@ def test_a_link_made_after_the_check_is_refused_by_the_append(tmp_path: Path) ->
         history.append_groups(str(hist), [['{"b":2}']])
     assert str(e.value).startswith(f"{hist}: the history has 2 names (hard links)")
     assert hist.read_bytes() == b'{"a":1}\n'
+
+
+def _lock_file_replaced_before_flock(
+    monkeypatch: pytest.MonkeyPatch, lock: Path, hold_new: bool
+) -> list[int]:
+    """At locked()'s first flock, remove its lock file and (``hold_new``) make a new one at
+    the name, held by another open file, as another writer that came meanwhile does.
+    Returns the list the holder's fd is put in."""
+    real = fcntl.flock
+    held: list[int] = []
+
+    def flock(fd: int, op: int) -> None:
+        if not held and op & fcntl.LOCK_EX:
+            os.unlink(lock)
+            new = os.open(lock, os.O_RDWR | os.O_CREAT)
+            held.append(new)
+            if hold_new:
+                real(new, fcntl.LOCK_EX)
+        real(fd, op)
+
+    monkeypatch.setattr(history.fcntl, "flock", flock)
+    return held
+
+
+def test_a_lock_file_replaced_while_it_was_taken_is_taken_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The flock was got on the removed file, which no one else opens: this process and
+    # the holder of the new lock file each held "the" lock.
+    hist = tmp_path / "h.jsonl"
+    lock = tmp_path / "h.jsonl.lock"
+    lock.write_bytes(b"")
+    held = _lock_file_replaced_before_flock(monkeypatch, lock, hold_new=True)
+    try:
+        with pytest.raises(LockTimeout) as e, history.locked(str(hist), timeout=0):
+            pass
+    finally:
+        for fd in held:
+            os.close(fd)
+    assert str(e.value) == f"{hist}: another runscore process holds the history lock"
+
+
+def test_a_lock_file_removed_while_it_was_taken_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    hist = tmp_path / "h.jsonl"
+    lock = tmp_path / "h.jsonl.lock"
+    lock.write_bytes(b"")
+    held = _lock_file_replaced_before_flock(monkeypatch, lock, hold_new=False)
+    try:
+        with history.locked(str(hist), timeout=0):
+            # The file at the name is the one held: a second taker waits for it.
+            with pytest.raises(LockTimeout), history.locked(str(hist), timeout=0):
+                pass
+    finally:
+        for fd in held:
+            os.close(fd)
