@@ -31,6 +31,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import stat
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -455,6 +456,13 @@ def write(
     is complete before it replaces the old one, so a reader sees one or the other.
     """
     cpath = cache_path(history_path)
+    with contextlib.suppress(OSError):
+        mode = os.lstat(cpath).st_mode
+        # A FIFO (a device, a socket) is not runscore's to replace, as the extract manifest
+        # is not: left as it is, with no cache (it is never read: ``read`` wants a file).
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
+            log.debug("%s: not cached: not a regular file", cpath)
+            return
     tmp = ""
     try:
         # ``history.temp_name``'s: what a killed write left (a mkstemp name, for good)

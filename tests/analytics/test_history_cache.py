@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -338,6 +339,22 @@ def test_a_cache_that_cannot_be_written_is_not_an_error(
     assert not _cache(p).exists()
     _assert_same(got, _uncached(p, monkeypatch))
     assert [f.name for f in tmp_path.iterdir()] == ["h.jsonl"]
+
+
+def test_a_fifo_where_the_cache_belongs_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It was replaced by the cache file without a word, where the extract manifest's FIFO
+    # is left in place: not runscore's to replace. No cache then, as for a read-only folder.
+    p = tmp_path / "h.jsonl"
+    _write(p, [_base(i) for i in range(20)])
+    os.mkfifo(_cache(p))
+    seen = _debug_log(monkeypatch)
+    for _ in range(2):
+        _assert_same(_cached(p, monkeypatch), _uncached(p, monkeypatch))
+    assert stat.S_ISFIFO(os.lstat(_cache(p)).st_mode)
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["h.jsonl", "h.jsonl.cache.duckdb"]
+    assert seen == [f"{_cache(p)}: not cached: not a regular file"] * 2
 
 
 def test_the_write_refuses_lines_past_the_covered_ones(
