@@ -391,16 +391,20 @@ def test_pipeline_and_plugin_notes_name_a_path_as_it_is_quoted(
     ]
 
 
+#: What the readers and the appenders say of a history whose lines end in CR alone.
+CR_ONLY = (
+    "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
+    "LF (convert it first, e.g. tr '\\r' '\\n')"
+)
+
+
 def test_a_history_whose_lines_end_in_cr_is_named_as_a_path_is_quoted(
     run_cli: Any, tmp_path: Path
 ) -> None:
     # Refused before anything is scored (history.check_appendable), by every command that
     # appends, in the same words; `plugin score` said it with exit 3 from under the lock.
     (tmp_path / "c\tr.jsonl").write_bytes(b'{"a": 1}\r{"b": 2}\r')
-    why = (
-        "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
-        "LF (convert it first, e.g. tr '\\r' '\\n')"
-    )
+    why = CR_ONLY
     skills = str(REPO / "tests" / "fixtures" / "plugin")
     events = str(REPO / "examples" / "project" / ".archeflow" / "events")
     for args in (
@@ -421,10 +425,7 @@ def test_a_history_its_readers_refuse_whole_is_named_as_a_path_is_quoted(
     # history repair under its lock) named it as it was: `error: c<TAB>r.jsonl: lines end
     # in CR only ...`, where the appenders quote it.
     (tmp_path / "c\tr.jsonl").write_bytes(b'{"a": 1}\r{"b": 2}\r')
-    why = (
-        "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end in "
-        "LF (convert it first, e.g. tr '\\r' '\\n')"
-    )
+    why = CR_ONLY
     for args in (
         ("report", "--history", "c\tr.jsonl"),
         ("summary", "--history", "c\tr.jsonl"),
