@@ -642,6 +642,49 @@ def test_run_ts_is_written_in_utc(
     ]
 
 
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_run_ts_at_the_ends_of_the_year_range_does_not_depend_on_the_time_zone(
+    tmp_path: Path, version: str
+) -> None:
+    # The years 1-9999 check cast a time without an offset in the machine's zone, while
+    # run_ts itself takes it as UTC: 9999-12-31T23:30:00 was refused ("the run's time is
+    # unknown", run_ts null) west of Greenwich and kept east of it, 0001-01-01T00:30:00
+    # the other way round. A subprocess each: the zone is read when the process starts.
+    import subprocess
+    import sys
+
+    text = ""
+    for run, ts in [
+        ("r1", "9999-12-31T23:30:00"),
+        ("r2", "0001-01-01T00:30:00"),
+        ("r3", "0001-01-01"),
+    ]:
+        text += (
+            f'{{"run_id":"{run}","seq":1,"type":"run.start"}}\n'
+            f'{{"run_id":"{run}","seq":2,"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":[]}}\n'
+            f'{{"run_id":"{run}","seq":3,"parent":[2],"type":"run.complete","ts":"{ts}"}}\n'
+        )
+    (tmp_path / "in.jsonl").write_text(text)
+    for tz in ["America/New_York", "Asia/Tokyo"]:
+        hist = tmp_path / f"h-{tz.replace('/', '-')}.jsonl"
+        out = subprocess.run(
+            [sys.executable, "-m", "runscore.cli.main", "extract", "in.jsonl"]
+            + ["--history", str(hist), "--sql-version", version],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "TZ": tz},
+            check=False,
+        )
+        assert (tz, out.returncode, out.stderr.splitlines()[:-1]) == (tz, 0, [])
+        assert [(x["run_id"], x["run_ts"]) for x in _lines(hist)] == [
+            ("r1", "9999-12-31T23:30:00Z"),
+            ("r2", "0001-01-01T00:30:00Z"),
+            ("r3", "0001-01-01T00:00:00Z"),
+        ], tz
+
+
 def _strict_json(line: str) -> dict[str, Any]:
     def refuse(name: str) -> Any:
         raise ValueError(f"{name} is not JSON")
