@@ -1270,7 +1270,11 @@ def _gather(
     _stage(con, v, _AFTER_LOAD, _params(v, None))
     issues = list(load.issues)
     # A mistyped --history would otherwise answer every query with no rows, silently.
-    notes = _notes_for(load) if load.exists else [f"no history at {history}: its views are empty"]
+    notes = (
+        _notes_for(load)
+        if load.exists
+        else [f"no history at {quote_path(load.path)}: its views are empty"]
+    )
     if query is not None and views_read(query, _ONE_VERSION_VIEWS):
         notes += _one_version_notes(load, v)
     names = list(HISTORY_VIEWS)

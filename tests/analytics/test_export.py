@@ -139,6 +139,23 @@ def test_export_events_without_history(run_cli, tmp_path: Path, fixtures: Path) 
     assert r.exit_code == 0
     con = duckdb.connect(str(db_path), read_only=True)
     assert con.execute("SELECT count(*) FROM history").fetchall() == [(0,)]
+    # Exit 0 with an empty history table: said on stderr, as `sql` says its empty views,
+    # so a mistyped --history is not taken for a history of no records.
+    none = tmp_path / "none.jsonl"
+    assert r.stderr.splitlines() == [
+        "exported history: 0 rows, history_current: 0 rows, events: 8 rows, verdicts: 2 rows, "
+        "findings: 2 rows, fixes: 1 row, fix_attribution: 1 row, run_scores: 2 rows, "
+        "run_status: 1 row",
+        f"no effectiveness history at {none}; run `runscore extract` first",
+    ]
+    r = run_cli(
+        "export", "--to", str(tmp_path / "e.parquet"), "--history", str(none), "--events", events
+    )
+    assert r.exit_code == 0
+    assert r.stderr.splitlines()[1:] == [
+        f"no effectiveness history at {none}; run `runscore extract` first"
+    ]
+    assert pl.read_parquet(tmp_path / "e.parquet").height == 0
 
 
 def test_export_errors(run_cli, tmp_path: Path) -> None:

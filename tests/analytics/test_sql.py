@@ -339,6 +339,10 @@ def test_a_missing_history_is_said_not_silently_empty(run_cli, tmp_path: Path) -
     assert r.stderr == f"no history at {missing}: its views are empty\n"
     r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", HISTORY)
     assert "no history" not in r.stderr
+    # The path is written as every message writes one: a tab in it was written as it is,
+    # so the note named a file with a blank where the name has a tab.
+    r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", "no\tsuch.jsonl")
+    assert (r.exit_code, r.stderr) == (0, 'no history at "no\\tsuch.jsonl": its views are empty\n')
 
 
 def test_an_output_that_cannot_be_written_leaves_no_temp_file(
