@@ -58,6 +58,53 @@ def test_window_follows_run_time_not_file_order(write_history, make_series) -> N
     assert row["avg_composite"] == 0.9
 
 
+#: Why a line with an empty run_id is skipped: spec §5 takes one current line per (run_id,
+#: archetype), so "" would make every such run of an archetype one run, and all but its
+#: latest line would be dropped without a word.
+EMPTY_RUN_ID = (
+    'run_id is empty (ArcheFlow\'s scorer writes "" for a run without a run.start event): '
+    "which run it scored is unknown"
+)
+
+
+@pytest.mark.parametrize("cache", ["off", "on"])
+def test_a_line_of_no_run_id_is_skipped_by_every_reader_saying_why(
+    run_cli, tmp_path: Path, make_record, monkeypatch: pytest.MonkeyPatch, cache: str
+) -> None:
+    # ArcheFlow's scorer writes run_id "" for a run that had no run.start event. Such a
+    # line cannot be placed in the (run, archetype) grain; it is skipped, never silently:
+    # each reader names it (file:line: reason, the reason saying why) and exits 1, and the
+    # other lines are read. It stays in the history (history check lists it).
+    if cache == "on":
+        monkeypatch.setenv("RUNSCORE_HISTORY_CACHE_MIN_LINES", "1")
+    else:
+        monkeypatch.setenv("RUNSCORE_HISTORY_CACHE", "off")
+    lines = [
+        make_record("r1", "guardian", 0.8, "2026-01-01T00:00:00Z", version=None, model="haiku"),
+        make_record("", "guardian", 0.2, "2026-01-02T00:00:00Z", version=None, model="haiku"),
+        make_record("", "sage", 0.6, "2026-01-03T00:00:00Z", version=None, model="sonnet"),
+    ]
+    hist = tmp_path / "h.jsonl"
+    hist.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    (tmp_path / "team.yaml").write_text("check: [guardian, sage]\n")
+    said = [f"{hist}:{n}: history line skipped: {EMPTY_RUN_ID}" for n in (2, 3)]
+    for _ in range(2):  # the second read is the cache's, when there is one
+        r = run_cli("report", "--history", str(hist), "--format", "json")
+        assert (r.exit_code, r.stderr.splitlines()) == (1, said)
+        assert [(x["archetype"], x["runs"]) for x in json.loads(r.stdout)] == [("guardian", 1)]
+        r = run_cli("summary", "--history", str(hist))
+        assert (r.exit_code, r.stderr.splitlines()) == (1, said)
+        assert r.stdout.splitlines()[1:] == ["  guardian: 0.80 (keep)     — haiku, cost unknown"]
+        r = run_cli("recommend", "team.yaml", "--history", str(hist), "--format", "json")
+        assert (r.exit_code, r.stderr.splitlines()) == (1, said)
+        assert [(x["archetype"], x["action"]) for x in json.loads(r.stdout)] == [
+            ("guardian", "keep"),
+            ("sage", "no_data"),
+        ]
+    r = run_cli("history", "check", str(hist))
+    assert (r.exit_code, r.stderr.splitlines()[:2]) == (1, said)
+
+
 def test_bad_lines_are_skipped_with_reasons(run_cli, tmp_path: Path, make_record) -> None:
     good = make_record("run-1", "guardian", 0.8, "2026-01-01T00:00:00Z")
     bad = [
@@ -76,7 +123,7 @@ def test_bad_lines_are_skipped_with_reasons(run_cli, tmp_path: Path, make_record
     assert r.exit_code == 1
     assert [x["runs"] for x in json.loads(r.stdout)] == [1]
     assert r.stderr.splitlines() == [
-        f"{hist}:2: history line skipped: run_id is empty",
+        f"{hist}:2: history line skipped: {EMPTY_RUN_ID}",
         f"{hist}:3: history line skipped: archetype is not a string",
         f"{hist}:4: history line skipped: missing archetype",
         f"{hist}:5: history line skipped: ts is not an ISO-8601 time",

@@ -47,7 +47,11 @@ SELECT r.*,
                    || d.keys END,
          CASE WHEN _h_is_null(run_id) THEN 'missing run_id'
               WHEN json_type(run_id) <> 'VARCHAR' THEN 'run_id is not a string'
-              WHEN trim(run_id ->> '$') = '' THEN 'run_id is empty' END,
+              -- §5 takes one current line per (run_id, archetype): "" would make every
+              -- such run of an archetype one run, all but its latest line dropped unsaid.
+              WHEN trim(run_id ->> '$') = ''
+              THEN 'run_id is empty (ArcheFlow''s scorer writes "" for a run without a '
+                   || 'run.start event): which run it scored is unknown' END,
          CASE WHEN _h_is_null(archetype) THEN 'missing archetype'
               WHEN json_type(archetype) <> 'VARCHAR' THEN 'archetype is not a string'
               WHEN trim(archetype ->> '$') = '' THEN 'archetype is empty' END,
