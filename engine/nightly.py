@@ -746,6 +746,10 @@ def run_nightly(
     # The reports read the version the runs were scored with: they read the history's
     # newest, so a history with v1 lines had its archeflow-legacy scores extracted and
     # left out of the day's reports. Checked now, not as each project's failed step.
+    if version == "all":
+        # report's side by side: each project's extract failed on it (exit 1, or 3 with
+        # nothing else to read), after the day's folder, locks and history folders were made
+        raise UsageError("nightly works on one scoring version; ", eh.ALL, " is for report")
     report_version = eh.parse_version_option(version, allow_all=False)
     extract_version = report_version or effectiveness.DEFAULT_VERSION
     # Settings from the environment hold for every project: a bad one is the job's usage

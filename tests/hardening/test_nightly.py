@@ -1255,6 +1255,35 @@ def test_the_command_takes_the_version_the_api_does(
     }
 
 
+def test_sql_version_all_is_a_usage_error_before_anything_is_written(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """``--sql-version all`` (report's, side by side) passed the job's check of its
+    arguments, and each project's extract then failed on it: `unknown scoring version
+    "all"` as that project's rejected input, exit 1, the day's folder, the output folder,
+    the lock files and the history's folder written. The job extracts with one version
+    and its reports read that one: ``all`` is a usage error before anything is read or
+    written, in the words ``recommend`` and ``summary`` say it in."""
+    _project(tmp_path, fixtures)
+    before = sorted(tmp_path.rglob("*"))
+    bad = run_cli(
+        "nightly", "--root", "proj", "--out", "out", "--date", DATE, "--sql-version", "all"
+    )
+    assert (bad.exit_code, bad.stdout) == (2, "")
+    assert bad.stderr == (
+        "error: nightly works on one scoring version; --sql-version all is for report "
+        "(see 'cli nightly --help')\n"
+    )
+    assert sorted(tmp_path.rglob("*")) == before
+    with pytest.raises(
+        UsageError, match=r'^nightly works on one scoring version; version="all" is for report$'
+    ):
+        nightly.run_nightly(
+            [tmp_path / "proj"], tmp_path / "out", renderer=Renderer(), date=DATE, version="all"
+        )
+    assert sorted(tmp_path.rglob("*")) == before
+
+
 def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any) -> None:
     """A pack's section with no empty file, warning or note was followed by two blank
     lines (``...0 finding(s)\\n\\n\\n## Files``); one with them had its list right under
