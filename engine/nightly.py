@@ -1292,9 +1292,36 @@ def _render_scope(
             why = _LOCKED if scope.history_locked else f"no report: {_step_reason(e)}"
             scope.teams.extend(_skipped_teams(team_paths, given_teams, why))
             return
-        taken: set[str] = {"report"}
+        names = _team_names([p for p, _ in team_paths])
         for p, origin in team_paths:
-            _render_team(scope, p, origin, taken, dayf, renderer, version)
+            _render_team(scope, p, origin, names[p], dayf, renderer, version)
+
+
+def _team_names(paths: Sequence[str]) -> dict[str, str]:
+    """Each preset's file name in the scope's folder (``recommend-<stem>``): where two
+    share one (``good.yml`` in two roots of one ``--history``, ``x.yaml`` and ``x.yml``,
+    compared case-blind), each gets ``-`` and 8 hex digits of the SHA-256 of its real path,
+    as roots' folders do (``_labels``). Numbered in the order met, a reordered ``--root``
+    list swapped two teams' day-over-day files."""
+    reals = {p: os.path.realpath(p) for p in paths}
+    base = {
+        p: safe_name(f"recommend-{os.path.splitext(os.path.basename(p))[0]}", "recommend")
+        for p in paths
+    }
+    count: dict[str, int] = {}
+    for name in base.values():
+        count[name.lower()] = count.get(name.lower(), 0) + 1
+    out: dict[str, str] = {}
+    taken: set[str] = {"report"}
+    # In real-path order, so that a clash left after the suffix is settled the same way
+    # every night.
+    for p in sorted(paths, key=lambda q: reals[q]):
+        name = base[p]
+        if count[name.lower()] > 1:
+            digest = hashlib.sha256(reals[p].encode("utf-8", "surrogateescape")).hexdigest()[:8]
+            name = f"{name}-{digest}"
+        out[p] = _unique(name, taken)
+    return out
 
 
 def _said_by_extract(scope: ScopeResult, reason: str) -> bool:
@@ -1405,7 +1432,7 @@ def _render_team(
     scope: ScopeResult,
     path: str,
     origin: str,
-    taken: set[str],
+    name: str,
     dayf: _Day,
     renderer: Renderer,
     version: str | None,
@@ -1429,7 +1456,6 @@ def _render_team(
     # the scope has the report's notes on the same history, read under the same lock, so
     # each team preset said it once more.
     outcome.notes = list(rec.model_notes)
-    name = _unique(safe_name(f"recommend-{stem}", "recommend"), taken)
     title = f"Recommendations for team {rec.team.name or stem}"
     outcome.outputs.append(
         dayf.write(

@@ -613,6 +613,41 @@ def test_same_basename_roots_keep_their_names_whatever_the_order(
             assert projects[root] in {r["archetype"] for r in rows}
 
 
+def test_team_presets_named_alike_keep_their_files_whatever_the_order(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """Two presets with one file name (``good.yml`` in two roots of one ``--history``, or
+    a ``--team`` beside a root's own) were numbered in the order the job met them:
+    ``recommend-good`` for the first, ``recommend-good-2`` for the next, so a reordered
+    ``--root`` list swapped the teams' day-over-day files (one team's recommendations
+    under the other's name). Told apart as roots are: by 8 hex digits of a hash of each
+    preset's real path; a name no other preset has stays as it is."""
+    teams = {"a/.archeflow/teams/good.yml": "team-a", "b/.archeflow/teams/good.yml": "team-b"}
+    for root in ("a", "b"):
+        hh.write_jsonl(tmp_path / root / ".archeflow/events/x.jsonl", hh.run_events(root))
+    for path, name in teams.items():
+        (tmp_path / path).parent.mkdir(parents=True)
+        (tmp_path / path).write_text(f"name: {name}\ncheck: [guardian]\n")
+    (tmp_path / "solo.yaml").write_text("name: solo\ncheck: [guardian]\n")
+    want = {
+        **{p: f"recommend-good-{_path_digest(tmp_path / p)}" for p in teams},
+        "solo.yaml": "recommend-solo",
+    }
+    for date, roots in (("2026-04-05", ["a", "b"]), ("2026-04-06", ["b", "a"])):
+        args = [a for r in roots for a in ("--root", r)]
+        res = run_cli(
+            "nightly", *args, "--history", "all.jsonl", "--team", "solo.yaml",
+            "--out", "out", "--date", date, "--format", "json",
+        )  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        (scope,) = json.loads(res.stdout)["scopes"]
+        got = {t["path"]: t["outputs"][0]["path"] for t in scope["teams"]}
+        assert got == {p: f"effectiveness/combined/{n}.md" for p, n in want.items()}
+        folder = tmp_path / "out" / date / "effectiveness" / "combined"
+        for path, name in teams.items():
+            assert f"for team: {name}\n" in (folder / f"{want[path]}.md").read_text()
+
+
 def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
     tmp_path: Path, run_cli: Any, hh: Any
 ) -> None:
