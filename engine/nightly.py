@@ -1065,6 +1065,12 @@ def _extract_scope(
             continue
         scope.events_dirs.append(d)
         files, issues = sources.discover([d])
+        # A history under the events folder (and what is kept beside it) is not a run log:
+        # extract leaves it out, but the job counted it as found and said nothing of it.
+        files, left_out = effectiveness.leave_out_own_files(
+            files, scope.history, "this job writes to"
+        )
+        scope.notes.extend(f"{quote_path(f)}: {why}" for f, why in left_out)
         scope.files_found += len(files)
         for f in files:
             try:

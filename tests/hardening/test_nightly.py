@@ -648,6 +648,41 @@ def test_team_presets_named_alike_keep_their_files_whatever_the_order(
             assert f"for team: {name}\n" in (folder / f"{want[path]}.md").read_text()
 
 
+def test_a_history_under_the_events_folder_is_not_counted_as_a_run_log(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """A ``--history`` in a root's events folder is left out of the run logs (extract's
+    ``excluded``), but the job counted it among the run log files found, said nothing of
+    it, and a night with no other run log rejected it ("no input files: ...", exit 1):
+    the run log read "2 found", 0 read and 1 unchanged. It is not counted, and the run
+    log's notes say it was left out, as `extract` says it."""
+    ev = tmp_path / "p/.archeflow/events"
+    hh.write_jsonl(ev / "x.jsonl", hh.run_events("r1"))
+    hist = "p/.archeflow/events/h.jsonl"
+    args = ["nightly", "--root", "p", "--history", hist, "--out", "out", "--format", "json"]
+    for night, (date, read, unchanged) in enumerate([("2026-04-05", 1, 0), ("2026-04-06", 0, 1)]):
+        res = run_cli(*args, "--date", date)
+        assert res.exit_code == 0, res.stderr
+        (scope,) = json.loads(res.stdout)["scopes"]
+        assert (scope["files_found"], scope["files_read"], scope["files_unchanged"]) == (
+            1,
+            read,
+            unchanged,
+        )
+        assert scope["rejected"] == []
+        said = f"{hist}: not read: it is the history this job writes to"
+        assert scope["notes"] == ([said] if night else [])
+    (ev / "x.jsonl").unlink()  # the history alone: nothing to extract, not rejected input
+    res = run_cli(*args, "--date", "2026-04-07")
+    assert res.exit_code == 0, res.stderr
+    (scope,) = json.loads(res.stdout)["scopes"]
+    assert (scope["files_found"], scope["rejected"], scope["history_lines"]) == (0, [], 2)
+    assert scope["notes"] == [
+        f"{hist}: not read: it is the history this job writes to",
+        "p/.archeflow/events: no *.jsonl run logs",
+    ]
+
+
 def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
     tmp_path: Path, run_cli: Any, hh: Any
 ) -> None:
