@@ -230,6 +230,9 @@ def d3_parsing(p: str) -> Case:
             task(p, "h", testResult="PASS 5/4"),  # more passed than total: ignored
             task(p, "i", testResult=42),  # not a string
             task(p, "j", testResult="PASS\u00a04/4"),  # \s is ASCII whitespace
+            # case folds in ASCII only: a long s, a dotted capital I are no PASS, FAIL
+            task(p, "r", testResult="PA\u017fS 3/4"),
+            task(p, "s", testResult="FA\u0130L 3/4"),
             task(p, "l"),
             # counts past 64 bits, one result's or their sum: the pass rate is unknown
             task(p + "-huge", "k", testResult="PASS 99999999999999999999/99999999999999999999"),

@@ -432,6 +432,27 @@ def test_the_reports_say_a_result_of_unknown_counts_is_not_ignored(evaluate: Any
     assert summary == {"big": "unknown", "none": "unverified", "sum": "unknown"}
 
 
+def test_d3_grammar_folds_ascii_case_only(evaluate: Any, h: Any) -> None:
+    """The grammar is written in ASCII and matched case-insensitively, as Python's
+    re.IGNORECASE | re.ASCII matches it. RE2's 'i' folds Unicode: PASS spelt with U+017F (a
+    long s) was counted as a PASS while FAIL spelt with U+0130 (a dotted capital I) was
+    refused; both are refused now, and ASCII case still folds."""
+    rows = [
+        h.task("p", "a", testResult="pAsS 1/2"),
+        h.task("p", "b", testResult="PA\u017fS 3/4"),
+        h.task("p", "c", testResult="FA\u0130L 3/4"),
+        h.task("p", "d", testResult="fa\u0131l 3/4"),  # a dotless small i
+    ]
+    res = evaluate(rows)
+    row = h.row_of(res, "p")
+    assert (row["tests_passed"], row["tests_total"]) == (1, 2)
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (2, 'task "b": testResult "PA\u017fS 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (3, 'task "c": testResult "FA\u0130L 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+        (4, 'task "d": testResult "fa\u0131l 3/4" is not "PASS n/m" or "FAIL n/m"; ignored'),
+    ]
+
+
 def test_d3_only_invalid_results_is_unverified(evaluate: Any, h: Any) -> None:
     res = evaluate([h.task("p", "a", testResult="all green"), h.task("p", "b")])
     row = h.row_of(res, "p")

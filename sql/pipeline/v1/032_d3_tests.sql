@@ -10,9 +10,10 @@
 --                   9223372036854775807: the pass rate is unknown, so not verified)
 --   pl_issue        a warning per ignored or too large testResult, and per pipeline
 --                   whose counts add up past that: never silently counted
--- Ignored: not a string; not matching the grammar (case-insensitive); total 0 (spec);
--- passed > total (spec-silent: a rate above 100 % is not a pass rate, so the result is
--- treated as malformed). Counts are compared as digits, so these hold at any size.
+-- Ignored: not a string; not matching the grammar (case folded in ASCII only, 004);
+-- total 0 (spec); passed > total (spec-silent: a rate above 100 % is not a pass rate,
+-- so the result is treated as malformed). Counts are compared as digits, so these hold
+-- at any size.
 -- Too large (spec-silent): a count the reports and the history cannot carry (they hold
 -- 64-bit integers). Such a result is a test result all the same, so the pipeline's
 -- Σ passed / Σ total is unknown, not the rate of its other results: unknown, as a sum
@@ -28,9 +29,9 @@ WITH t AS (
     WHERE coalesce(json_type(k.test_result_json), 'NULL') <> 'NULL'
 ), m AS (
     SELECT t.*,
-           s IS NOT NULL AND regexp_matches(s, pl_test_pattern(), 'i') AS matched,
-           pl_digits(regexp_extract(s, pl_test_pattern(), 2, 'i')) AS passed_d,
-           pl_digits(regexp_extract(s, pl_test_pattern(), 3, 'i')) AS total_d
+           s IS NOT NULL AND regexp_matches(s, pl_test_pattern()) AS matched,
+           pl_digits(regexp_extract(s, pl_test_pattern(), 2)) AS passed_d,
+           pl_digits(regexp_extract(s, pl_test_pattern(), 3)) AS total_d
     FROM t
 ), c AS (
     SELECT m.*,
