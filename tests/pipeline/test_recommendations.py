@@ -157,3 +157,56 @@ def test_sentences_never_show_a_nonzero_rate_as_zero(h: Any, evaluate: Any) -> N
     (d3,) = [r for r in result.rows_for(result.recommendations, "p") if r["code"] == "D3"]
     assert d3["sentence"].startswith("Tests are failing (1 of 1000000 passed, 0.0001%): ")
     assert d3["score"] == 1e-4  # D3 is the pass rate itself
+
+
+def test_the_quality_sentence_says_what_was_found(evaluate: Any, h: Any) -> None:
+    """D5's sentence said "lint and format issues reached completion" whatever lowered the
+    score: a pipeline whose one problem was an unresolved TODO, one whose formatter changed
+    files, and one that reported only a TODO count of 0 (no issue at all, only no clean
+    check) were all told of lint and format issues. Each now says what its tasks reported."""
+    rows = [
+        h.task("todo", "a", quality={"unresolvedTodos": 2}),
+        h.task("todo", "b"),
+        *[h.task("lint", f"t{k}", quality={"lintFix": {"ran": True, "errors": 3}}) for k in "ab"],
+        h.task("all", "a", quality={"lintFix": {"ran": True, "errors": 1}, "unresolvedTodos": 1}),
+        h.task("all", "b", quality={"format": {"ran": True, "changed": True}}),
+        h.task("format", "a", quality={"format": {"ran": True, "changed": True}}),
+        h.task("clean-todos", "a", quality={"unresolvedTodos": 0}),
+        h.task("few-clean", "a", quality={"format": {"ran": True, "changed": False}}),
+        h.task("few-clean", "b", quality={"lintFix": {"ran": False}}),
+    ]
+    res = evaluate(rows)
+    gate = "add a blocking lint gate that catches these before a task can complete."
+    clean = (
+        "add a blocking lint and format gate before a task can complete, so every task is checked."
+    )
+    found = {
+        pid: [r["sentence"] for r in res.rows_for(res.recommendations, pid) if r["code"] == "D5"]
+        for pid in ("todo", "lint", "all", "format", "clean-todos", "few-clean")
+    }
+    assert found == {
+        "todo": [
+            "Quality signals scored 50.00 of 100 (base 60): 1 task left unresolved TODOs; " + gate
+        ],
+        "lint": [
+            "Quality signals scored 50.00 of 100 (base 60): 2 tasks reported lint errors; " + gate
+        ],
+        "all": [
+            "Quality signals scored 45.00 of 100 (base 60): 1 task reported lint errors, "
+            "1 task left unresolved TODOs and the formatter changed files in 1 task; " + gate
+        ],
+        "format": [
+            "Quality signals scored 60.00 of 100 (base 60): the formatter changed files in "
+            "1 task; " + gate
+        ],
+        "clean-todos": [
+            "Quality signals scored 60.00 of 100 (base 60): no task reported an issue, but "
+            "too few clean checks raise it (a clean lint run in 0 of 1 tasks, an unchanged "
+            "format in 0); " + clean
+        ],
+        "few-clean": [
+            "Quality signals scored 65.00 of 100 (base 60): no task reported an issue, but "
+            "too few clean checks raise it (a clean lint run in 0 of 2 tasks, an unchanged "
+            "format in 1); " + clean
+        ],
+    }

@@ -7,9 +7,15 @@
 --   op, threshold  trigger `metric op threshold`, on the value rounded to 6 decimals
 --   variant    which sentence fits the evidence (050 picks it): 'default';
 --              D3 'verified' / 'unverified' / 'unknown' (test counts too large to
---              count, 032); D5 'signals' / 'no_signal'
+--              count, 032); D5 'issues' (a task reported lint errors, unresolved
+--              TODOs or files its formatter changed), 'no_issue' (quality reported,
+--              no such issue: too few clean checks) / 'no_signal' (no quality reported)
 --   sentence   the report text; {placeholders} are filled in 050 from the
 --              pipeline's numbers (percentages and minutes with 2 decimals)
+-- And pl_quality_finding, the phrase per D5 issue that 'issues' lists ({quality_findings},
+-- in `ord` order) for the tasks that reported it: `one` for 1 task, `many` for more, {n}
+-- the count. The sentence names what was found: it said "lint and format issues" of a
+-- pipeline whose one issue was an unresolved TODO.
 CREATE OR REPLACE TEMP TABLE pl_recommendation_rule AS
 SELECT * FROM (VALUES
     ('D1', 'score', '<', 80.0::DOUBLE, 'default',
@@ -35,11 +41,24 @@ SELECT * FROM (VALUES
      'The pipeline took {actual_minutes} min against an estimate of {estimate_minutes} '
      || 'min (time efficiency {score}): the run went over its estimate; profile the '
      || 'slowest tasks, then parallelise or split them.'),
-    ('D5', 'score', '<', 70.0::DOUBLE, 'signals',
-     'Quality signals scored {score} of 100 (base {quality_base}): lint and format issues '
-     || 'reached completion; add a blocking lint gate before a task can complete.'),
+    ('D5', 'score', '<', 70.0::DOUBLE, 'issues',
+     'Quality signals scored {score} of 100 (base {quality_base}): {quality_findings}; '
+     || 'add a blocking lint gate that catches these before a task can complete.'),
+    ('D5', 'score', '<', 70.0::DOUBLE, 'no_issue',
+     'Quality signals scored {score} of 100 (base {quality_base}): no task reported an '
+     || 'issue, but too few clean checks raise it (a clean lint run in {lint_clean} of '
+     || '{tasks} tasks, an unchanged format in {format_clean}); add a blocking lint and '
+     || 'format gate before a task can complete, so every task is checked.'),
     ('D5', 'score', '<', 70.0::DOUBLE, 'no_signal',
      'No task reported lint or format results, so quality stays at the neutral base '
      || '({score}): add a blocking lint and format gate before completion, so quality '
      || 'is both enforced and measured.')
 ) AS t(code, metric, op, threshold, variant, sentence);
+
+CREATE OR REPLACE TEMP TABLE pl_quality_finding AS
+SELECT * FROM (VALUES
+    ('lint_errors',    1, '{n} task reported lint errors', '{n} tasks reported lint errors'),
+    ('todos_open',     2, '{n} task left unresolved TODOs', '{n} tasks left unresolved TODOs'),
+    ('format_changed', 3, 'the formatter changed files in {n} task',
+                          'the formatter changed files in {n} tasks')
+) AS t(signal, ord, one, many);

@@ -1,7 +1,8 @@
 -- pipeline/v1 · 034 D5 quality signals (spec pipeline.md §3 D5)
 -- Reads: pl_task, pl_quality_rule, pl_constant. Produces: pl_d5(pipeline_id,
 --   lint_clean, lint_errors, format_clean, todos_open (task counts per signal),
---   signals (their sum), reporting_tasks (tasks whose metadata.quality carries
+--   signals (their sum), format_changed (tasks whose format ran and changed files: no
+--   points, but an issue 050's sentence names), reporting_tasks (tasks whose metadata.quality carries
 --   lintFix, format or unresolvedTodos at all, a JSON null counting as absent;
 --   0 = no quality signal, which 050 words differently), score = quality_base +
 --   Σ points, clamped to [quality_min, quality_max]); a pl_issue warning per quality
@@ -35,6 +36,9 @@ WITH q AS (
            json_type(quality_json -> '$.format.changed') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.format.changed') = 'false'
                AS format_unchanged,
+           json_type(quality_json -> '$.format.changed') = 'BOOLEAN'
+               AND json_extract_string(quality_json, '$.format.changed') = 'true'
+               AS format_changed,
            CASE WHEN pl_quality_count_ok(pl_quality_count(quality_json -> '$.unresolvedTodos'))
                 THEN pl_quality_count(quality_json -> '$.unresolvedTodos') END AS todos
     FROM pl_task
@@ -44,6 +48,7 @@ WITH q AS (
            count(*) FILTER (WHERE lint_ran AND lint_errors > 0) AS lint_errors,
            count(*) FILTER (WHERE format_ran AND format_unchanged) AS format_clean,
            count(*) FILTER (WHERE todos > 0) AS todos_open,
+           count(*) FILTER (WHERE format_ran AND format_changed) AS format_changed,
            count(*) FILTER (WHERE reporting) AS reporting_tasks
     FROM q
     GROUP BY pipeline_id
@@ -61,7 +66,7 @@ WITH q AS (
 )
 SELECT c.pipeline_id, c.lint_clean, c.lint_errors, c.format_clean, c.todos_open,
        c.lint_clean + c.lint_errors + c.format_clean + c.todos_open AS signals,
-       c.reporting_tasks,
+       c.format_changed, c.reporting_tasks,
        greatest(k.lo, least(k.hi,
            k.base + c.lint_clean * p.p_lint_clean + c.lint_errors * p.p_lint_errors
                   + c.format_clean * p.p_format_clean + c.todos_open * p.p_todos_open))

@@ -1,12 +1,13 @@
 -- pipeline/v1 · 050 ranked recommendations (spec pipeline.md §5)
 -- Reads: pl_state, pl_dim_score, pl_d1..pl_d5, pl_constant, pl_recommendation_rule,
---        pl_completion_bucket.
+--        pl_quality_finding, pl_completion_bucket.
 -- Produces: pl_recommendation, one row per (scored pipeline, triggered rule):
 --   pipeline_id, rank (1 = first), code, label, score (the dimension's score),
 --   sentence (the rule's text with its {placeholders} filled in).
 -- Order: dimension score ascending (rounded to 6 decimals), ties in D1..D5 order.
 -- The sentence variant follows the evidence: D3 'verified'/'unverified'/'unknown', D5
--- 'signals'/'no_signal' (no task reported any quality data), else 'default'.
+-- 'issues' (what was found listed, 007's pl_quality_finding), 'no_issue' (quality
+-- reported, no issue), 'no_signal' (no task reported any quality data), else 'default'.
 -- Also the macro pl_num_text(x, d): x as the markdown report writes numbers
 -- (runscore.cli.output.fmt_float): d decimals, but a nonzero x that would read as 0, and
 -- an |x| >= 1e15, in three significant digits (0.0001, 1e+300); zero unsigned.
@@ -32,18 +33,32 @@ CREATE OR REPLACE TEMP MACRO pl_num_vs(x, bounds, d) AS
                  ELSE d END)), d) END);
 
 CREATE OR REPLACE TEMP TABLE pl_recommendation AS
-WITH facts AS (
+WITH found AS (
+    SELECT c.pipeline_id,
+           list(replace(CASE WHEN c.n = 1 THEN f.one ELSE f.many END, '{n}', c.n::VARCHAR)
+                ORDER BY f.ord) AS phrases
+    FROM (SELECT pipeline_id, 'lint_errors' AS signal, lint_errors AS n FROM pl_d5
+          UNION ALL SELECT pipeline_id, 'todos_open', todos_open FROM pl_d5
+          UNION ALL SELECT pipeline_id, 'format_changed', format_changed FROM pl_d5) c
+    JOIN pl_quality_finding f USING (signal)
+    WHERE c.n > 0
+    GROUP BY c.pipeline_id
+), facts AS (
     SELECT st.pipeline_id, st.task_count, st.completed, st.failed, st.cancelled,
            d1.completion_rate, d2.deviation_count,
            d3.verified, d3.counts_unknown, d3.passed, d3.total, d3.pass_rate,
            d4.actual_minutes, d4.estimate_minutes,
-           d5.reporting_tasks
+           d5.reporting_tasks, d5.lint_clean, d5.format_clean,
+           CASE WHEN len(fd.phrases) = 1 THEN fd.phrases[1]
+                ELSE array_to_string(fd.phrases[1:-2], ', ') || ' and ' || fd.phrases[-1]
+           END AS quality_findings
     FROM pl_state st
     JOIN pl_d1 d1 USING (pipeline_id)
     JOIN pl_d2 d2 USING (pipeline_id)
     JOIN pl_d3 d3 USING (pipeline_id)
     JOIN pl_d4 d4 USING (pipeline_id)
     JOIN pl_d5 d5 USING (pipeline_id)
+    LEFT JOIN found fd USING (pipeline_id)
     WHERE st.status = 'scored'
 ), cand AS (
     SELECT f.*, ds.ord, ds.code, ds.label, ds.score, r.metric, r.threshold, r.sentence
@@ -55,7 +70,8 @@ WITH facts AS (
              WHEN r.code = 'D3' THEN CASE WHEN f.verified THEN 'verified'
                                           WHEN f.counts_unknown THEN 'unknown'
                                           ELSE 'unverified' END
-             WHEN r.code = 'D5' THEN CASE WHEN f.reporting_tasks > 0 THEN 'signals'
+             WHEN r.code = 'D5' THEN CASE WHEN f.quality_findings IS NOT NULL THEN 'issues'
+                                          WHEN f.reporting_tasks > 0 THEN 'no_issue'
                                           ELSE 'no_signal' END
              ELSE 'default'
          END
@@ -72,7 +88,7 @@ SELECT pipeline_id,
        row_number() OVER (PARTITION BY pipeline_id ORDER BY pl_cmp(score), ord) AS rank,
        code, label, score,
        replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
-       replace(replace(replace(sentence,
+       replace(replace(replace(replace(replace(replace(sentence,
            -- D1 scores the completion rate by its buckets: written apart from their
            -- minimums (and the scale's ends), as the report's completion rate is.
            '{completion_rate}', pl_num_vs(completion_rate,
@@ -91,6 +107,9 @@ SELECT pipeline_id,
            '{estimate_minutes}', coalesce(pl_num_text(estimate_minutes, 2), '—')),
            '{quality_base}', (SELECT printf('%.0f', value) FROM pl_constant
                               WHERE name = 'quality_base')),
+           '{quality_findings}', coalesce(quality_findings, '—')),
+           '{lint_clean}', lint_clean::VARCHAR),
+           '{format_clean}', format_clean::VARCHAR),
            '{score}', CASE WHEN metric = 'score' THEN pl_num_vs(score, [threshold], 2)
                            ELSE pl_num_text(score, 2) END) AS sentence
 FROM cand;
