@@ -896,10 +896,20 @@ DIM_CODES = ("D1", "D2", "D3", "D4", "D5")
 DIM_WEIGHTS = (0.30, 0.20, 0.25, 0.10, 0.15)
 
 
+ORDINAL_DATE = re.compile(r"(\d{4})(-?)(\d{3})((?:T.*)?)", re.ASCII | re.DOTALL)
+
+
 def _ts(v: Any) -> dt.datetime | None:
-    """An ISO-8601 time; spec-silent: an unparsable one counts as missing."""
+    """An ISO-8601 time; spec-silent: an unparsable one counts as missing. Python reads
+    the calendar and week dates; an ordinal one (2026-033) is written as the calendar
+    date it names first, if its year has that day."""
     if not isinstance(v, str):
         return None
+    m = ORDINAL_DATE.fullmatch(v)
+    if m and 1 <= int(m[1]) and 1 <= int(m[3]) <= 366:
+        day = dt.date(int(m[1]), 1, 1) + dt.timedelta(days=int(m[3]) - 1)
+        if day.year == int(m[1]):
+            v = f"{day.year:04d}{m[2]}{day.month:02d}{m[2]}{day.day:02d}{m[4]}"
     try:
         t = dt.datetime.fromisoformat(v.replace("Z", "+00:00"))
     except ValueError:

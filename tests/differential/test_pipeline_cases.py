@@ -98,6 +98,37 @@ def latest_snapshot_missing_updated_is_older(p: str) -> Case:
 
 
 @case
+def iso_week_and_ordinal_dates(p: str) -> Case:
+    # ISO 8601's week and ordinal dates are times as calendar dates are (they were refused,
+    # and the older calendar-dated snapshot won); a week or day the year lacks is missing.
+    def dated(pid: str, tid: str, status: str, **times: str) -> Line:
+        return task(pid, tid, status) | times
+
+    return (
+        [
+            dated(p, "a", "completed", updatedAt="2026-W09-7T12:00:00Z"),  # 2026-03-01
+            dated(p, "a", "failed", updatedAt="2026-03-01T11:00:00Z"),
+            dated(p, "b", "completed", updatedAt="2026-060T12:00:00Z"),  # 2026-03-01
+            dated(p, "b", "pending", updatedAt="2026-03-01T11:00:00Z"),
+            dated(p, "c", "completed", updatedAt="2026W097T120000Z"),
+            dated(p, "c", "pending", updatedAt="2026-03-01T11:00:00Z"),
+            dated(p, "d", "pending", updatedAt="2026-03-01T11:00:00Z"),
+            dated(p, "d", "completed", updatedAt="2025-W53-1T12:00:00Z"),  # no such week
+            dated(p, "e", "pending", updatedAt="2026-03-01T11:00:00Z"),
+            dated(p, "e", "completed", updatedAt="2026-366T12:00:00Z"),  # no such day
+            dated(
+                p + "-span",
+                "a",
+                "completed",
+                createdAt="2026-W09-7T09:00:00Z",
+                metadata={"completedAt": "2026-060T10:30:00Z"},  # 90 minutes
+            ),
+        ],
+        [plan(p + "-span", estimatedDurationMinutes=60)],
+    )
+
+
+@case
 def identity_fields(p: str) -> Case:
     md_only = {k: v for k, v in task(p, "a").items() if k != "pipelineId"}
     md_only["metadata"] = dict(md_only["metadata"], pipelineId=p)

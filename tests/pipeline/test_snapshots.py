@@ -366,3 +366,49 @@ def test_every_iso_8601_spelling_counts_and_nanoseconds_decide(evaluate: Any, h:
         row = h.row_of(res, pid)
         assert (row["completed"], row["failed"]) == (1, 0), pid
     assert res.warnings == []
+
+
+def test_iso_week_and_ordinal_dates_are_times(evaluate: Any, h: Any) -> None:
+    """Spec §1 and README: timestamps are ISO-8601, whose complete dates are calendar,
+    week (2026-W06-1, 2026W061) or ordinal (2026-033, 2026033) dates. The week and ordinal
+    ones were refused ("is not an ISO-8601 timestamp; treated as missing"), so an older
+    calendar-dated snapshot won. A week or day that its year does not have stays refused:
+    2025 has 52 ISO weeks, 2026 has 53 and 365 days."""
+    rows = [
+        h.task("week", "t", "completed", updated="2026-W06-1T11:00:00Z"),
+        h.task("week", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("week-basic", "t", "completed", updated="2026W061T110000Z"),
+        h.task("week-basic", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("week-lower", "t", "completed", updated="2026-w06-1t11:00:00z"),
+        h.task("week-lower", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        h.task("ordinal", "t", "completed", updated="2026-033T11:00:00+01:00"),
+        h.task("ordinal", "t", "failed", updated="2026-02-02T09:59:59Z"),
+        h.task("ordinal-basic", "t", "completed", updated="2026033T110000Z"),
+        h.task("ordinal-basic", "t", "failed", updated="2026-02-02T10:00:00Z"),
+        # durations across the forms: created Monday of week 6, done 90 minutes later
+        h.task(
+            "span",
+            "t",
+            created="2026-W06-1T09:00:00Z",
+            updated=None,
+            completed_at="2026-033T10:30:00Z",
+        ),
+        h.task("span-53", "t", created="2026-W53-7T23:00:00Z", updated="2027-004T00:30:00Z"),
+        h.task("bad", "a", updated="2025-W53-1T10:00:00Z"),
+        h.task("bad", "b", updated="2026-W06-8T10:00:00Z"),
+        h.task("bad", "c", updated="2026-366T10:00:00Z"),
+        h.task("bad", "d", updated="2026-W00-1T10:00:00Z"),
+    ]
+    res = evaluate(rows)
+    for pid in ("week", "week-basic", "week-lower", "ordinal", "ordinal-basic"):
+        row = h.row_of(res, pid)
+        assert (row["completed"], row["failed"]) == (1, 0), pid
+    assert h.row_of(res, "span")["actual_minutes"] == 90
+    assert h.row_of(res, "span-53")["actual_minutes"] == 90
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (13, 'updatedAt "2025-W53-1T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
+        (14, 'updatedAt "2026-W06-8T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
+        (15, 'updatedAt "2026-366T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
+        (16, 'updatedAt "2026-W00-1T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
+    ]
+
