@@ -942,6 +942,7 @@ def ref_pipelines(
     """Spec pipeline.md §1–§5."""
     res = PipeResult()
     snaps: dict[tuple[str, str], tuple[Any, ...]] = {}
+    latest_dated: dict[tuple[str, str], dt.datetime] = {}
     order = 0
     for path, data in task_files:
         values, skipped = parse_jsonl(path, data)
@@ -962,9 +963,18 @@ def ref_pipelines(
                 res.errors.add((path, line))
                 continue
             upd = _ts(v.get("updatedAt"))
-            # §1: latest updatedAt wins; ties or no updatedAt: the later line.
-            # (Reading chosen: a snapshot without updatedAt is older than any with one.)
-            key = (upd is not None, upd or dt.datetime.min.replace(tzinfo=dt.UTC), order)
+            # §1: latest updatedAt wins; ties or no updatedAt: the later line. (Reading
+            # chosen: a snapshot without updatedAt is as recent as the latest dated one of
+            # its task before it, so the later line wins against those; none before it:
+            # older than any dated one.)
+            if upd is not None:
+                latest_dated[(pid, tid)] = max(upd, latest_dated.get((pid, tid), upd))
+            recency = upd if upd is not None else latest_dated.get((pid, tid))
+            key = (
+                recency is not None,
+                recency or dt.datetime.min.replace(tzinfo=dt.UTC),
+                order,
+            )
             old = snaps.get((pid, tid))
             if old is None or key > old[0]:
                 snaps[(pid, tid)] = (key, v, md, (path, line))

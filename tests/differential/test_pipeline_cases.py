@@ -83,15 +83,22 @@ def latest_snapshot(p: str) -> Case:
 
 
 @case
-def latest_snapshot_missing_updated_is_older(p: str) -> Case:
-    # The reading chosen for §1: the later line has no updatedAt, the earlier one has;
-    # the one with updatedAt is the latest, so the task is still pending.
+def latest_snapshot_missing_updated_is_as_recent_as_the_lines_before(p: str) -> Case:
+    # The reading chosen for §1 ("no updatedAt: the later line"): a line without updatedAt
+    # is as recent as the latest dated line of its task before it, so it wins over them
+    # (it lost to any dated line: the task stayed pending); a line dated earlier than
+    # what came before it does not win over it.
     return (
         [
             task(p, "a", "pending"),
             {k: v for k, v in task(p, "a", "completed").items() if k != "updatedAt"},
-            task(p, "b", "completed") | {"updatedAt": "yesterday"},  # unparsable = missing
             task(p, "b", "in_progress"),
+            task(p, "b", "completed") | {"updatedAt": "yesterday"},  # unparsable = missing
+            task(p, "c", "pending") | {"updatedAt": at(120)},
+            {k: v for k, v in task(p, "c", "cancelled").items() if k != "updatedAt"},
+            task(p, "c", "in_progress") | {"updatedAt": at(90)},
+            task(p + "-pending", "d", "completed") | {"updatedAt": "yesterday"},
+            task(p + "-pending", "d", "in_progress"),
         ],
         [],
     )

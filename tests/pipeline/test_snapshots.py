@@ -21,12 +21,13 @@ def test_latest_snapshot_wins(evaluate: Any, h: Any) -> None:
         # no updatedAt at all: the later line wins
         h.task("undated", "t", "completed", updated=None),
         h.task("undated", "t", "cancelled", updated=None),
-        # a dated snapshot beats an undated one, whatever the line order
-        h.task("mixed", "t", "completed", updated="2026-02-02T10:00:00Z"),
-        h.task("mixed", "t", "in_progress", updated=None),
+        # a snapshot without updatedAt after a dated one: the later line wins (it won
+        # nothing: a dated snapshot beat an undated one, whatever the line order)
+        h.task("mixed", "t", "in_progress", updated="2026-02-02T10:00:00Z"),
+        h.task("mixed", "t", "completed", updated=None),
         # an unparsable updatedAt counts as missing (and is reported)
-        h.task("garbled", "t", "completed", updated="2026-02-02T10:00:00Z"),
-        h.task("garbled", "t", "pending", updated="yesterday at noon"),
+        h.task("garbled", "t", "pending", updated="2026-02-02T10:00:00Z"),
+        h.task("garbled", "t", "completed", updated="yesterday at noon"),
         # offsets: 10:30+02:00 is 08:30Z, older than 09:00Z
         h.task("tz", "t", "failed", updated="2026-02-02T09:00:00Z"),
         h.task("tz", "t", "completed", updated="2026-02-02T10:30:00+02:00"),
@@ -412,3 +413,41 @@ def test_iso_week_and_ordinal_dates_are_times(evaluate: Any, h: Any) -> None:
         (16, 'updatedAt "2026-W00-1T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
     ]
 
+
+def test_a_snapshot_without_a_time_is_as_recent_as_the_lines_before_it(
+    evaluate: Any, h: Any
+) -> None:
+    """Spec §1: the latest updatedAt wins; "ties, or no updatedAt: the later line". A
+    snapshot without a (parsable) updatedAt lost to every dated one, so a task exported as
+    pending at 09:00 and then as completed without a time stayed pending, the pipeline not
+    terminal. An undated snapshot is now as recent as the latest dated one before it in the
+    file (the file order decides between them, as for a tie); a dated one still wins by its
+    time, and one dated before that lost to it."""
+    rows = [
+        h.task("later", "t", "pending", updated="2026-02-02T09:00:00Z"),
+        h.task("later", "t", "completed", updated=None),
+        # undated first: the dated line after it is later in time and in the file
+        h.task("first", "t", "pending", updated=None),
+        h.task("first", "t", "completed", updated="2026-02-02T09:00:00Z"),
+        # an undated line after 12:00 is as recent as 12:00, so a line dated 10:00 after
+        # it (out of order, as it was older than 12:00 anyway) does not win
+        h.task("carried", "t", "pending", updated="2026-02-02T12:00:00Z"),
+        h.task("carried", "t", "completed", updated=None),
+        h.task("carried", "t", "in_progress", updated="2026-02-02T10:00:00Z"),
+        # a line dated after what came before wins over an undated one before it
+        h.task("newer", "t", "pending", updated="2026-02-02T09:00:00Z"),
+        h.task("newer", "t", "in_progress", updated=None),
+        h.task("newer", "t", "failed", updated="2026-02-02T09:00:00.000001Z"),
+    ]
+    res = evaluate(rows)
+    status = {
+        pid: (h.row_of(res, pid)["status"], h.row_of(res, pid)["completed"])
+        for pid in ("later", "first", "carried", "newer")
+    }
+    assert status == {
+        "later": ("scored", 1),
+        "first": ("scored", 1),
+        "carried": ("scored", 1),
+        "newer": ("scored", 0),
+    }
+    assert res.warnings == []

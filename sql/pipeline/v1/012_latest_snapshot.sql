@@ -2,23 +2,38 @@
 -- Reads: pl_snapshot, pl_status. Produces: pl_task, one row per (pipeline_id, task_id):
 -- the winning snapshot and the metadata fields later files score.
 -- Winner: the latest updatedAt (to the nanosecond: updated_sub_us, 010); ties, or no
--- (parsable) updatedAt, are decided by
--- the later line (_ord, the global input order). A snapshot with an updatedAt
--- beats one without: a dated snapshot is positive evidence of recency.
+-- (parsable) updatedAt, are decided by the later line (_ord, the global input order). A
+-- snapshot without an updatedAt is as recent as the latest dated snapshot of its task
+-- before it in that order (`recency`; none before it: older than any dated one), so
+-- against those the later line, itself, wins, as the spec's "no updatedAt: the later line"
+-- says, while a line dated later than all before it still wins by its time. (A dated
+-- snapshot beat every undated one: a task exported as pending at 09:00, then as completed
+-- without a time, stayed pending.)
 -- Columns: _file, _line (of the winning line), pipeline_id, task_id, status,
 --   terminal (false for unknown/missing status), snapshots (lines seen for the
 --   task), created_at, updated_at, completed_at, summary, files_modified,
 --   deviations_json, test_result_json, quality_json, snapshot_text (canonical
 --   text of the winning snapshot; 110 hashes it for history idempotency).
 CREATE OR REPLACE TEMP TABLE pl_task AS
-WITH ranked AS (
+WITH dated AS (
     SELECT s.*,
+           CASE WHEN s.updated_at IS NOT NULL
+                THEN {'t': s.updated_at, 'ns': s.updated_sub_us} END AS own_time
+    FROM pl_snapshot s
+), carried AS (
+    SELECT d.*,
+           coalesce(own_time,
+                    max(own_time) OVER (PARTITION BY pipeline_id, task_id ORDER BY _ord
+                                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
+               AS recency
+    FROM dated d
+), ranked AS (
+    SELECT c.*,
            row_number() OVER w AS rn,
            count(*) OVER (PARTITION BY pipeline_id, task_id) AS snapshots
-    FROM pl_snapshot s
+    FROM carried c
     WINDOW w AS (PARTITION BY pipeline_id, task_id
-                 ORDER BY updated_at DESC NULLS LAST, updated_sub_us DESC NULLS LAST,
-                          _ord DESC)
+                 ORDER BY recency DESC NULLS LAST, _ord DESC)
 )
 SELECT r._file, r._line, r._ord,
        r.pipeline_id, r.task_id, r.status,
