@@ -649,9 +649,9 @@ def mc_block(runs: list[dict[str, Any]]) -> dict[str, Any]:
         med = q1 = q3 = iqr = eff = None  # type: ignore[assignment]
         outliers = None
     rate, fail = act / n, err / n
-    score = None
-    if eff is not None:
-        score = clamp01(0.40 * rate + 0.30 * (1 - min(1.0, cv)) + 0.20 * (1 - fail) + 0.10 * eff)
+    known = 0.40 * rate + 0.30 * (1 - min(1.0, cv)) + 0.20 * (1 - fail)
+    # spec-silent (README): with efficiency_norm unknown, the known terms over their weights
+    score = clamp01(known + 0.10 * eff if eff is not None else known / (0.40 + 0.30 + 0.20))
     return {
         "n": n,
         "activated": act,

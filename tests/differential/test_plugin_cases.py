@@ -639,15 +639,18 @@ def skill_without_runs_has_no_monte_carlo_layer(c: C, ref: ModuleType) -> Check:
 
 @case
 def every_run_errored(c: C, ref: ModuleType) -> Check:
-    # §6 "tokens of non-errored runs"; spec-silent (README): with none, efficiency_norm and
-    # mc_score are unknown, and token_efficiency is measured by the static layer alone.
+    # §6 "tokens of non-errored runs"; spec-silent (README): with none, efficiency_norm is
+    # unknown, mc_score is weighed over its other three terms, and token_efficiency is
+    # measured by the static layer alone.
     c.skill("err", fm() + "body\n")
     c.run("err", True, 0.9, 100, errored=True)
     c.run("err", False, None, 200, errored=True)
 
     def check(exp: Any, got: Got) -> None:
         s = got["err"]
-        assert (s["mc"]["efficiency_norm"], s["mc"]["mc_score"]) == (None, None)
+        assert s["mc"]["efficiency_norm"] is None
+        # activation 1/2, no quality value (CV 0 by rule), failure 1
+        assert s["mc"]["mc_score"] == pytest.approx((0.40 * 0.5 + 0.30) / 0.90)
         assert s["dimensions"]["robustness"]["score"] == 0.0
         static = s["static"]["sub_scores"]["token_efficiency"]
         assert s["dimensions"]["token_efficiency"]["score"] == pytest.approx(static)

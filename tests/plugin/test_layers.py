@@ -385,7 +385,9 @@ def test_every_run_errored_leaves_efficiency_unknown(simulated: Any) -> None:
     # robustness (0) are what say the runs failed.
     nq = simulated[0]["no-quality"]
     assert nq["mc"]["median_tokens"] is None and nq["mc"]["efficiency_norm"] is None
-    assert nq["mc"]["mc_score"] is None  # a term of it is unknown
+    # mc_score is weighed over its known terms (it was unknown): activation 1, no quality
+    # value (CV 0 by rule), failure 1
+    assert nq["mc"]["mc_score"] == (0.40 * 1.0 + 0.30 * 1.0 + 0.20 * 0.0) / (0.40 + 0.30 + 0.20)
     assert nq["mc"]["failure_rate"] == 1.0
     static = nq["static"]["sub_scores"]["token_efficiency"]
     assert nq["dimensions"]["token_efficiency"]["score"] == (static * 0.40) / 0.40
@@ -454,8 +456,23 @@ def test_runs_without_token_counts_leave_efficiency_unknown(
     s = by_skill["no-tokens"]
     mc = s["mc"]
     assert mc["tokens_n"] == 0 and mc["median_tokens"] is None
-    assert mc["efficiency_norm"] is None and mc["mc_score"] is None
+    assert mc["efficiency_norm"] is None
     assert mc["activation_rate"] == 2 / 3 and mc["failure_rate"] == 0.0
+    # Spec §6: tokens feed only efficiency_norm, a tenth of mc_score; mc_score was unknown
+    # with it. It is weighed over the three terms that are known, as the composite is over
+    # the measured dimensions (§5), and the report says so.
+    cv = mc["std_quality"] / mc["mean_quality"]
+    assert cv == pytest.approx(0.1 / 0.7)
+    assert mc["mc_score"] == (0.40 * (2 / 3) + 0.30 * (1.0 - cv) + 0.20 * 1.0) / (
+        0.40 + 0.30 + 0.20
+    )
+    from runscore.cli import plugin as cli_plugin
+
+    md = cli_plugin.render_skill(s, result.dimension_weights)
+    assert (
+        "- Monte Carlo score: 0.80 (token efficiency unknown: weighed over activation, "
+        "consistency and reliability)"
+    ) in md.splitlines()
     layer = {
         "triggering_accuracy": 2 / 3,
         "output_quality": psum([0.8, 0.6]) / 2,

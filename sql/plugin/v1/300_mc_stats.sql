@@ -19,7 +19,11 @@
 --     non-errored run reported a token count: every run errored (their tokens are not
 --     counted, and the failure rate already holds the errors), or none said;
 --   mc_score = clamp01(.40·activation + .30·(1 − min(1, cv)) + .20·(1 − failure)
---     + .10·efficiency_norm), NULL when efficiency_norm is (a term of it is unknown).
+--     + .10·efficiency_norm); when efficiency_norm is unknown, the other three terms over
+--     their weights' sum (.90), as the composite weighs the measured dimensions (§5): the
+--     tokens feed only that tenth, so a score of runs that say how they activated, how
+--     good and how reliable they were is not unknown for want of a token count (it was
+--     NULL). cli/templates/plugin_skill.md.j2 says when it is so weighed.
 CREATE OR REPLACE TEMP TABLE plugin_mc AS
 WITH lists AS (
     SELECT sid,
@@ -82,11 +86,16 @@ SELECT w.sid, w.n, w.n_activated, w.activation_rate,
             THEN len(list_filter(w.t, lambda x: x > w.q3_tokens + w.outlier_iqr_factor * w.iqr_tokens))
        END AS token_outliers,
        w.efficiency_norm,
-       plugin_clamp01(
-           w.mc_w_activation * w.activation_rate
-           + w.mc_w_consistency * (1.0 - least(1.0::DOUBLE, w.cv))
-           + w.mc_w_reliability * (1.0 - w.failure_rate)
-           + w.mc_w_efficiency * w.efficiency_norm
-       ) AS mc_score
+       plugin_clamp01(CASE
+           WHEN w.efficiency_norm IS NOT NULL
+               THEN w.mc_w_activation * w.activation_rate
+                    + w.mc_w_consistency * (1.0 - least(1.0::DOUBLE, w.cv))
+                    + w.mc_w_reliability * (1.0 - w.failure_rate)
+                    + w.mc_w_efficiency * w.efficiency_norm
+           ELSE (w.mc_w_activation * w.activation_rate
+                 + w.mc_w_consistency * (1.0 - least(1.0::DOUBLE, w.cv))
+                 + w.mc_w_reliability * (1.0 - w.failure_rate))
+                / (w.mc_w_activation + w.mc_w_consistency + w.mc_w_reliability)
+       END) AS mc_score
 FROM wilson w
 LEFT JOIN plugin_cp cp ON cp.k = w.n_errored AND cp.n = w.n;
