@@ -802,9 +802,11 @@ def write(
     click.echo(text, nl=False, file=stream or sys.stdout)
 
 
-#: What would end a message's line, or steer the terminal: C0 controls but the tab, DEL,
-#: and the line breaks str.splitlines() knows beyond them (NEL, LS, PS).
-_BREAKS = re.compile(r"[\x00-\x08\x0a-\x1f\x7f\x85\u2028\u2029]")
+#: What would end a message's line, split it or steer the terminal: every C0 and C1 control
+#: character, DEL, and the line and paragraph separators (str.splitlines() breaks at them).
+#: A tab too, as the markdown reports write it: a log tool's cut -f read it as a column
+#: break; and a C1 control (U+009B, CSI) starts a terminal escape sequence as ESC does.
+_BREAKS = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
 #: What would break a terminal table's lines or alignment: every C0 and C1 control
@@ -827,8 +829,8 @@ def plain_text(v: Any) -> str:
     """A value in plain text output (the ``txt`` filter: ``summary``'s run-start block),
     as it is: no markdown escape (``opus|`` is ``opus|``, ``<b>`` is ``<b>``); null is
     ``—``. Only what would break the output's lines or steer the terminal is written
-    escaped, as ``note`` writes it: a line break is ``\\n``, a control character
-    ``\\x1b`` (a name with a newline cannot start a line that reads as another row), a
+    escaped, as ``note`` writes it: a line break is ``\\n``, a tab ``\\t``, another control
+    character, C1 too, ``\\x1b`` (a name with a newline cannot start a line that reads as another row), a
     bidi, zero-width or other format character ``\\u202e``, as a message quotes it (a
     right-to-left override cannot turn the rest of the row around)."""
     s = text(v)

@@ -160,6 +160,15 @@ def test_md_text_writes_what_steers_or_hides_text_as_stderr_does() -> None:
     assert to_table([{"n": "a\u200bb"}]) == "n\n--------\na\\u200bb\n"
 
 
+def test_plain_text_writes_a_tab_and_a_c1_control_escaped() -> None:
+    # summary's plain text wrote a tab (a column break to cut -f, and its columns no longer
+    # lined up) and a C1 control (U+009B, CSI, steers a terminal) as they were, where the
+    # markdown reports and the terminal table write them escaped.
+    from runscore.cli.output import plain_text
+
+    assert plain_text("a\tb\x9bc\x80d\x85") == "a\\tb\\x9bc\\x80d\\x85"
+
+
 def test_every_template_escapes_with_the_one_filter() -> None:
     # nightly (mdt), routes (mdx) and pipeline (mdtext) each registered their own escape on
     # top of md, each escaping a different set; plugin and effectiveness had md alone.

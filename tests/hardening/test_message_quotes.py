@@ -174,6 +174,24 @@ def test_a_plain_path_is_written_as_it_is(run_cli: Any, tmp_path: Path) -> None:
     assert r.stderr.splitlines()[0] == f"{name}:2: {NOT_JSON}"
 
 
+def test_a_tab_or_a_c1_control_in_a_message_is_written_escaped(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    # A tab and a C1 control (U+009B, CSI: it starts a terminal escape sequence) reached
+    # stderr as they were, where the markdown reports write "\\t" and "\\x9b": a tab read as
+    # a column break by cut -f, a CSI acted on the terminal. DuckDB names a column of the
+    # query as it was given, and a C1 control in a path is left in its JSON quote.
+    r = run_cli("sql", 'SELECT "a\tb\x9bc" FROM history')
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr.startswith(
+        'error: query failed: Binder Error: Referenced column "a\\tb\\x9bc" not found'
+    )
+    (tmp_path / "c\x9bd.jsonl").write_text('{"run_id": "r", "type": "run.start"}\nnot json\n')
+    r = run_cli("extract", "c\x9bd.jsonl", "--dry-run")
+    assert r.exit_code == 1
+    assert r.stderr.splitlines()[0] == f'"c\\x9bd.jsonl":2: {NOT_JSON}'
+
+
 def test_quoting_path_rule() -> None:
     from runscore.engine.quoting import path
 
