@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TextIO, TypeGuard
 
 import click
 from runscore.engine.errors import cli_text
-from runscore.engine.quoting import quote, show_unseen
+from runscore.engine.quoting import cannot_show, json_text, quote, show_unseen
 
 if TYPE_CHECKING:
     import pyarrow as pa
@@ -828,13 +828,21 @@ def _escape_break(m: re.Match[str]) -> str:
 def plain_text(v: Any) -> str:
     """A value in plain text output (the ``txt`` filter: ``summary``'s run-start block),
     as it is: no markdown escape (``opus|`` is ``opus|``, ``<b>`` is ``<b>``); null is
-    ``—``. Only what would break the output's lines or steer the terminal is written
-    escaped, as ``note`` writes it: a line break is ``\\n``, a tab ``\\t``, another control
-    character, C1 too, ``\\x1b`` (a name with a newline cannot start a line that reads as another row), a
-    bidi, zero-width or other format character ``\\u202e``, as a message quotes it (a
-    right-to-left override cannot turn the rest of the row around)."""
+    ``—``. A value holding what would break the output's lines or steer the terminal, or
+    opening with ``"``, is shown quoted, as a message quotes it (``quoting.shown``): a line
+    break is ``\\n``, a tab ``\\t``, a bidi, zero-width or other format character
+    ``\\u202e``, a C1 control ``\\x9b``, its own backslashes and quotes escaped (a name with
+    a newline cannot start a line that reads as another row, a right-to-left override
+    cannot turn the rest of the row around, and neither reads as a name that holds the
+    text ``\\n`` or ``\\u202e`` itself). A joiner inside an emoji sequence is drawn as one
+    emoji: it is kept, and quotes nothing."""
     s = text(v)
-    return "—" if s is None else _shown(_BREAKS.sub(_escape_break, s))
+    if s is None:
+        return "—"
+    if s.startswith('"') or cannot_show(_EMOJI_JOINER.sub("", s)):
+        # JSON leaves a C1 control and DEL as they are: _BREAKS writes them escaped.
+        s = json_text(s)
+    return _shown(_BREAKS.sub(_escape_break, s))
 
 
 def note(msg: str) -> None:

@@ -31,7 +31,8 @@ _WHOLE = re.compile(r"(?:[^\\]|\\u[0-9A-Fa-f]{4}|\\[^u])*", re.S)
 LIMIT = 80
 
 
-def _json_text(value: Any) -> str:
+def json_text(value: Any) -> str:
+    """``value``'s JSON text, whole, as DuckDB's ``to_json`` writes it (what ``quote`` cuts)."""
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):  # a YAML date, a set: quoted as its text
@@ -71,7 +72,7 @@ def show_unseen(text: str) -> str:
 
 def quote(value: Any) -> str:
     """``value`` as a message quotes it: ``"docs"``, ``1.5``, ``"PASS\\u00a042/42"``."""
-    return show_unseen(_cut(_json_text(value)))
+    return show_unseen(_cut(json_text(value)))
 
 
 #: What a path is quoted for: a character that cannot be seen, or that would break or
@@ -79,15 +80,30 @@ def quote(value: Any) -> str:
 _UNSAFE_IN_PATH = re.compile("[\x00-\x1f\x7f-\x9f]|" + _UNSEEN.pattern)
 
 
+def needs_quote(text: str) -> bool:
+    """Whether ``shown`` quotes ``text``: it holds a character that ``_UNSAFE_IN_PATH``
+    finds, or starts with ``"`` (as it is, it would read as a quote). SQL's
+    ``rs_needs_quote``."""
+    return text.startswith('"') or _UNSAFE_IN_PATH.search(text) is not None
+
+
+def shown(text: str) -> str:
+    """A text as a message or plain text shows it when it is not quoted anyway: as it is,
+    unless ``needs_quote``; then quoted as ``quote`` quotes a value, but whole. Each
+    character that would be written escaped (``\\t``, ``\\u202e``) is then inside a quote
+    whose own backslashes and quotes are escaped, as JSON (and Python's repr) write them:
+    ``"a\\u202eb"`` is a right-to-left override, ``a\\u202eb`` the six characters as they
+    are, where writing each escape in place made the two read alike. SQL's ``rs_shown``."""
+    return show_unseen(json_text(text)) if needs_quote(text) else text
+
+
 def path(name: str) -> str:
     """A file's path as the ``file:line: reason`` of a message writes it: as it is, so that
     ``file:line:`` output and the tools that parse it keep working, unless it holds a
     character that ``_UNSAFE_IN_PATH`` finds or starts with ``"``; then quoted as ``quote``
     quotes a value (``"a\\tb.jsonl":3: ...``), but never cut: a cut path names no file.
-    SQL's ``rs_path`` (``sql/common/v1/000_quote.sql``) is the same rule."""
-    if not name.startswith('"') and not _UNSAFE_IN_PATH.search(name):
-        return name
-    return show_unseen(_json_text(name))
+    The rule of ``shown``; SQL's ``rs_path`` (``sql/common/v1/000_quote.sql``)."""
+    return shown(name)
 
 
 def cannot_show(text: str) -> bool:

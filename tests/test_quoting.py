@@ -134,6 +134,44 @@ def test_a_path_is_written_as_the_sql_writes_it() -> None:
     ]
 
 
+def test_a_shown_text_is_quoted_as_the_sql_quotes_it_when_it_needs_it() -> None:
+    # A value holding a right-to-left override, shown with it written \u202e in place, read
+    # as one holding the six characters \u202e (a CR as the text \x0d, in the pipeline
+    # report's testResult). quoting.shown and rs_shown (what rs_path and pl_shown follow) are
+    # one rule: as it is, unless it holds what is written escaped, or opens with a quote;
+    # then quoted, its own backslashes and quotes escaped.
+    from runscore.engine.quoting import needs_quote, shown
+
+    rng = random.Random(136)
+    alphabet = 'aé"\\u202e/x0d \n\t\r\x1b\x7f\x85\x9b\u00a0\u200b\u202e\u2028\U000e0041'
+    texts = ["a\u202eb", "a\\u202eb", "a\rb", "a\\x0db", '"a\\u202eb"', "plain", 'a"b', ""]
+    texts += ["".join(rng.choices(alphabet, k=rng.randrange(1, 40))) for _ in range(300)]
+    con = db.connect()
+    try:
+        sqlpack.run_common(con, "v1")
+        row = con.execute(
+            "SELECT list_transform($ts::VARCHAR[], lambda t: rs_shown(t)),"
+            " list_transform($ts::VARCHAR[], lambda t: rs_needs_quote(t))",
+            {"ts": texts},
+        ).fetchone()
+    finally:
+        con.close()
+    assert row is not None
+    assert [shown(t) for t in texts] == row[0]
+    assert [needs_quote(t) for t in texts] == row[1]
+    assert row[0][:8] == [
+        '"a\\u202eb"',
+        "a\\u202eb",
+        '"a\\rb"',
+        "a\\x0db",
+        '"\\"a\\\\u202eb\\""',
+        "plain",
+        'a"b',
+        "",
+    ]
+    assert len(set(row[0])) == len(set(texts))  # no two texts shown alike
+
+
 def test_internal_errors_quote_by_the_one_rule() -> None:
     # These quoted with Python's repr ('a\u202eb' printed the override as it is, 'a\tb'
     # as a backslash and a t): every message quotes a value by one rule, these too.

@@ -402,9 +402,10 @@ def test_summary_says_for_how_many_runs_the_cost_is_known(run_cli, write_history
 def test_summary_text_prints_names_as_they_are(run_cli, write_history, make_series) -> None:
     # summary's text (spec §7) is plain text, yet its names went through the markdown
     # escape: "opus|" printed "opus\\|" and "<b>" "&lt;b&gt;". A name now prints as it is;
-    # only a line break or a control character is written escaped, as stderr's messages
-    # write them, so a name cannot start a line that reads as another archetype's row or
-    # steer the terminal. The markdown outputs keep escaping the same names.
+    # one holding a line break or a control character is quoted, as stderr's messages
+    # quote a value, so a name cannot start a line that reads as another archetype's row or
+    # steer the terminal, and its escapes cannot read as a name's own text (quoting.shown).
+    # The markdown outputs keep escaping the same names.
     records = (
         make_series("opus|", [0.9], model="<b>*sonnet*</b> `x` [l](u)")
         + make_series("a\nevil: 0.99 (keep)", [0.5], model="m\x1b[31m\r\u2028")
@@ -415,9 +416,9 @@ def test_summary_text_prints_names_as_they_are(run_cli, write_history, make_seri
     assert r.exit_code == 0, r.stderr
     assert r.stdout.splitlines() == [
         "Archetype effectiveness (last 10 runs):",
-        "  # h & _i_:            0.30 (consider_removing) — claude-haiku, cost unknown",
-        "  a\\nevil: 0.99 (keep): 0.50 (optimize)          — m\\x1b[31m\\r\\u2028, cost unknown",
-        "  opus|:                0.90 (keep)              — <b>*sonnet*</b> `x` [l](u), cost unknown",
+        "  # h & _i_:              0.30 (consider_removing) — claude-haiku, cost unknown",
+        '  "a\\nevil: 0.99 (keep)": 0.50 (optimize)          — "m\\u001B[31m\\r\\u2028", cost unknown',
+        "  opus|:                  0.90 (keep)              — <b>*sonnet*</b> `x` [l](u), cost unknown",
     ]
     report = run_cli("report", "--history", str(hist)).stdout
     assert "| opus\\| | 1 | 0.90 |" in report

@@ -155,8 +155,9 @@ def test_md_text_writes_what_steers_or_hides_text_as_stderr_does() -> None:
     # a joiner inside an emoji sequence is drawn as one emoji: kept; between letters, not
     assert md_text("\U0001f469\u200d\U0001f4bb dev") == "\U0001f469\u200d\U0001f4bb dev"
     assert md_text("a\u200db\U0001f469\u200d") == "a\\\\u200db\U0001f469\\\\u200d"
-    # plain text (summary) and the terminal table: one backslash, as stderr writes it
-    assert plain_text("a\u202eb\u200bc\U000e0041") == "a\\u202eb\\u200bc\\udb40\\udc41"
+    # plain text (summary) and the terminal table: one backslash, as stderr writes it (plain
+    # text quotes such a value, as a message does: see the test below)
+    assert plain_text("a\u202eb\u200bc\U000e0041") == '"a\\u202eb\\u200bc\\udb40\\udc41"'
     assert to_table([{"n": "a\u200bb"}]) == "n\n--------\na\\u200bb\n"
 
 
@@ -166,7 +167,44 @@ def test_plain_text_writes_a_tab_and_a_c1_control_escaped() -> None:
     # markdown reports and the terminal table write them escaped.
     from runscore.cli.output import plain_text
 
-    assert plain_text("a\tb\x9bc\x80d\x85") == "a\\tb\\x9bc\\x80d\\x85"
+    assert plain_text("a\tb\x9bc\x80d\x85") == '"a\\tb\\x9bc\\x80d\\x85"'
+
+
+def test_plain_text_tells_an_escape_from_the_text_it_spells() -> None:
+    # A name holding a right-to-left override was written a\u202eb, as a name holding the
+    # six characters \u202e itself is (a CR \r as the text \r): one could not be told from
+    # the other. A value that holds what is written escaped is quoted, its own backslashes
+    # and quotes escaped (quoting.shown, as a message quotes a value); any other is as it is.
+    from runscore.cli.output import plain_text
+
+    said = {
+        "a\u202eb": '"a\\u202eb"',
+        "a\\u202eb": "a\\u202eb",
+        "a\rb": '"a\\rb"',
+        "a\\rb": "a\\rb",
+        "a\x1bb\x7f": '"a\\u001Bb\\x7f"',
+        '"a\\u202eb"': '"\\"a\\\\u202eb\\""',  # what a quoted value reads as: quoted too
+        'say "hi"': 'say "hi"',
+        "C:\\logs|<b>": "C:\\logs|<b>",
+        "\U0001f469\u200d\U0001f4bb dev": "\U0001f469\u200d\U0001f4bb dev",  # drawn as one emoji
+    }
+    assert {v: plain_text(v) for v in said} == said
+
+
+def test_summary_tells_a_name_s_override_from_its_text(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    # summary printed an archetype holding U+202E and one holding the text \u202e alike.
+    ev = tmp_path / "ev"
+    hh.write_jsonl(ev / "a.jsonl", hh.run_events("r1", archetype="g\u202ex"))
+    hh.write_jsonl(ev / "b.jsonl", hh.run_events("r2", archetype="g\\u202ex"))
+    assert run_cli("extract", "ev", "--history", "h.jsonl").exit_code == 0
+    res = run_cli("summary", "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    assert res.stdout.splitlines()[1:3] == [
+        "  g\\u202ex:   0.90 (keep)              — haiku, $0.01/run avg",
+        '  "g\\u202ex": 0.90 (keep)              — haiku, $0.01/run avg',
+    ]
 
 
 def test_every_template_escapes_with_the_one_filter() -> None:

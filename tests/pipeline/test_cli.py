@@ -595,6 +595,43 @@ def test_a_refused_test_result_shows_the_characters_that_look_blank(
     ]
 
 
+def test_the_task_table_tells_a_test_result_s_escape_from_its_text(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A testResult holding a CR was shown as given, which the report writes `\\x0d`, as it
+    writes one holding the text `\\x0d` itself; and one holding the text
+    `"PASS\\u00a042/42"`, quotes and all, read as the no-break space's. A value holding a
+    control character, or opening with a quote, is now shown quoted too (pl_shown follows
+    rs_shown), its own backslashes and quotes escaped."""
+    head = '{"pipelineId": "p", "status": "completed", "createdAt": "2026-02-02T09:00:00Z", '
+    results = {
+        "a": "PASS 3/3\r",
+        "b": "PASS 3/3\\x0d",
+        "c": '"PASS\\u00a042/42"',
+        "d": "PASS\u00a042/42",
+        "e": "PASS 3/3",
+    }
+    lines = [
+        head + f'"id": "{k}", "metadata": {{"testResult": {json.dumps(v)}}}}}'
+        for k, v in results.items()
+    ]
+    (tmp_path / "t.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = (tmp_path / "out" / f"pipeline-eval-p-{DATE}.md").read_text("utf-8")
+    assert [
+        x.split(" | ")[3]
+        for x in md.splitlines()
+        if x[:4] in ("| a ", "| b ", "| c ", "| d ", "| e ")
+    ] == [
+        '"PASS 3/3\\\\r"',
+        "PASS 3/3\\\\x0d (ignored)",
+        '"\\\\"PASS\\\\\\\\u00a042/42\\\\"" (ignored)',
+        '"PASS\\\\u00a042/42" (ignored)',
+        "PASS 3/3",
+    ]
+
+
 def test_task_and_pipeline_ids_in_messages_are_quoted(run_cli: Any, tmp_path: Path) -> None:
     """Task and pipeline ids were printed as given (``task a: ...``, ``pipeline p: not
     terminal (t)``): an id holding a line break made up a message of its own (written

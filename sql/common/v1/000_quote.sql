@@ -15,11 +15,17 @@
 -- closing quote kept: "abc…"), its first 79 and … for any other value — and never inside an
 -- escape (\n, \u00e9: the escape is left out whole). Macros rs_unseen_re() (the characters
 -- written \uXXXX, as a regular expression) and rs_show_unseen(s) (s with each written so),
--- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown). Macro rs_path(p): a
--- path as a message's file:line writes it, the rule of runscore.engine.quoting.path: as it
--- is, so that tools parsing file:line: keep working, unless it holds a control character
--- (C1 too) or one rs_unseen_re finds, or starts with "; then quoted as rs_quote quotes a
--- value, but never cut (a cut path names no file).
+-- for a pack's own quote of a whole value (pipeline/v1 009 pl_shown). Macro rs_shown(s): a
+-- text as a message or report shows it when it is not quoted anyway, the rule of
+-- runscore.engine.quoting.shown: as it is, unless rs_needs_quote(s) (it holds a control
+-- character, C1 too, or one rs_unseen_re finds, or starts with "); then quoted as rs_quote
+-- quotes a value, but never cut. Every character written escaped (\t, \u202e) is so inside
+-- a quote whose own backslashes are escaped (\\), as JSON writes them: "a\u202eb" is a
+-- right-to-left override, a\u202eb the six characters, where an escape written in place
+-- read alike with them. Macro rs_path(p): a path as a message's file:line writes it
+-- (runscore.engine.quoting.path), by rs_shown's rule: as it is, so that tools parsing
+-- file:line: keep working, unless it needs the quote (then never cut: a cut path names no
+-- file).
 CREATE OR REPLACE TEMP MACRO rs_unseen_re() AS
     '[\x{00a0}\x{00ad}\x{0600}-\x{0605}\x{061c}\x{06dd}\x{070f}\x{0890}\x{0891}\x{08e2}'
     || '\x{1680}\x{180e}\x{2000}-\x{200f}\x{2028}-\x{202f}\x{205f}-\x{2064}'
@@ -50,8 +56,11 @@ CREATE OR REPLACE TEMP MACRO rs_cut(t) AS
 
 CREATE OR REPLACE TEMP MACRO rs_quote(j) AS rs_show_unseen(rs_cut(CAST(j AS VARCHAR)));
 
-CREATE OR REPLACE TEMP MACRO rs_path(p) AS
-    CASE WHEN NOT starts_with(p, '"')
-              AND NOT regexp_matches(p, '[\x00-\x1f\x{7f}-\x{9f}]|' || rs_unseen_re())
-         THEN p
-         ELSE rs_show_unseen(CAST(to_json(p) AS VARCHAR)) END;
+CREATE OR REPLACE TEMP MACRO rs_needs_quote(s) AS
+    starts_with(s, '"') OR regexp_matches(s, '[\x00-\x1f\x{7f}-\x{9f}]|' || rs_unseen_re());
+
+CREATE OR REPLACE TEMP MACRO rs_shown(s) AS
+    CASE WHEN NOT rs_needs_quote(s) THEN s
+         ELSE rs_show_unseen(CAST(to_json(s) AS VARCHAR)) END;
+
+CREATE OR REPLACE TEMP MACRO rs_path(p) AS rs_shown(p);
