@@ -8,7 +8,7 @@ a path or a value the template writes in a message of its own goes through ``pat
 ``quote`` (``engine.quoting``) first, as stderr writes it.
 A plain-text template (``*.txt.j2``: ``summary``'s run-start block) is no markdown: its
 values go through ``txt`` (``output.plain_text``), which writes a name as it is but
-for line breaks and control characters.
+quotes one holding a line break, a control or a format character (``quoting.shown``).
 """
 
 from __future__ import annotations
