@@ -3,8 +3,9 @@
 Rules shared by every pack (spec effectiveness §4):
 
 * existing lines are never rewritten; records are appended as whole lines;
-* a torn last line left by a crash is terminated with a newline before the next
-  append, so it can never glue onto a new record (readers skip and report it);
+* a torn last line another tool left is terminated with a newline before the next
+  append, so it can never glue onto a new record (readers skip and report it), and the
+  appender says so (``_closed_off_said``);
 * an exclusive ``flock`` on ``<history>.lock`` is held while checking
   idempotency keys and appending, so concurrent writers neither interleave nor
   duplicate;
@@ -655,9 +656,11 @@ def append_groups(
                 if r.read(1) != b"\n":
                     # Another tool's unterminated last line (a cut write of runscore's own
                     # was undone when the lock was taken): close it off so it stays one
-                    # bad line.
+                    # bad line, and say so: it is one for good now, which an append of no
+                    # record (`extract` of runs scored already) did without a word.
                     _write_all(fd, b"\n")
                     end += 1
+                    notes.say(_closed_off_said(path, r, size))
         lock_fd = os.open(
             lock_file(path), os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666
         )
@@ -704,6 +707,26 @@ def append_groups(
         if lock_fd >= 0:
             os.close(lock_fd)
     return written
+
+
+def _closed_off_said(path: str, f: BinaryIO, size: int) -> str:
+    """The line said of another tool's torn last line that ``append_groups`` ends with a
+    newline (``f``: the history, ``size`` bytes before it): by line, as ``history check``
+    names it, in the readers' words for such a line. A rare read of the whole history (a
+    torn line of another tool's), in pieces."""
+    f.seek(0)
+    line, at = 1, 0
+    while at < size:
+        piece = f.read(min(WRITE_CHUNK, size - at))
+        if not piece:
+            break
+        line += piece.count(b"\n")
+        at += len(piece)
+    return (
+        f"{quote_path(path)}:{line}: closed off with a newline: {sources.TORN_LAST_LINE}, "
+        "not an append of runscore's (one would have been cut off): it stays one bad line "
+        "until `history repair` drops it"
+    )
 
 
 def _write_all(fd: int, data: bytes) -> None:

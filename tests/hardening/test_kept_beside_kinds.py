@@ -114,3 +114,85 @@ def test_what_a_killed_append_left_is_said_when_the_next_writer_cuts_it_off(
         f"{hist}: clean; nothing to repair\n"
     )
     assert hist.read_bytes() == first
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+
+
+def _torn_by_another_tool(hist: Path) -> int:
+    """Leave ``hist``'s last line unterminated, as another tool would (no append of
+    runscore's was cut there: its lock file notes none); the number of that line."""
+    with hist.open("ab") as f:
+        f.write(b'{"written by": "another tool"')
+    return hist.read_bytes().count(b"\n") + 1
+
+
+def _closed_off(hist: str, line: int) -> str:
+    return (
+        f"{hist}:{line}: closed off with a newline: torn last line (no newline at the end; "
+        "a writer was interrupted or is still writing), not an append of runscore's (one "
+        "would have been cut off): it stays one bad line until `history repair` drops it\n"
+    )
+
+
+def test_a_torn_last_line_of_another_tool_is_said_when_an_append_closes_it_off(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """The append rule (README: another tool's unterminated last line "is closed off with
+    a newline instead, and stays one bad line until a repair") was kept without a word: an
+    extract that appended nothing made the line a bad one for good, and said only its
+    counts. Each appender (one path, ``history.append_groups``) says it now, by file and
+    line as `history check` names the line, in its words."""
+    events = tmp_path / "events"
+    hh.corpus(events, files=2, runs_per_file=2)
+    hist = tmp_path / "h.jsonl"
+    res = run_cli("extract", str(events / "r000.jsonl"), "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    line = _torn_by_another_tool(hist)
+    # r000 again under another name: its runs are scored already, 0 records appended.
+    (tmp_path / "again.jsonl").write_bytes((events / "r000.jsonl").read_bytes())
+    res = run_cli("extract", "again.jsonl", "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    assert res.stderr.startswith(_closed_off("h.jsonl", line))
+    assert "0 record(s) written to h.jsonl" in res.stderr
+    check = run_cli("history", "check", "h.jsonl")
+    assert f"h.jsonl:{line}: not JSON" in check.stdout + check.stderr
+    # Said once: the line is a whole (bad) one now, and the next append says nothing.
+    res = run_cli("extract", str(events), "--history", "h.jsonl")
+    assert res.exit_code == 0 and "closed off" not in res.stderr
+
+    # pipeline: the same words, of its history.
+    pdir = tmp_path / "pl"
+    pdir.mkdir()
+    for name in ("tasks.jsonl", "plans.jsonl"):
+        (pdir / name).write_bytes((FIXTURES / "pipeline" / name).read_bytes())
+    args = ("pipeline", "pl/tasks.jsonl", "--plans", "pl/plans.jsonl", "--out", "pout")
+    res = run_cli(*args, "--history", "p.jsonl", "--date", "2026-04-05")
+    assert res.exit_code == 1, res.stderr  # the fixture's task with no id
+    line = _torn_by_another_tool(tmp_path / "p.jsonl")
+    res = run_cli(*args, "--history", "p.jsonl", "--date", "2026-04-06")
+    assert res.exit_code == 1, res.stderr
+    assert _closed_off("p.jsonl", line) in res.stderr
+
+    # plugin score: the same.
+    skills = tmp_path / "skills"
+    skills.mkdir()
+    src = FIXTURES / "plugin" / "async-python-patterns"
+    (skills / src.name).mkdir()
+    (skills / src.name / "SKILL.md").write_bytes((src / "SKILL.md").read_bytes())
+    (tmp_path / "k.jsonl").write_bytes(b'{"written by": "another tool"}\n')
+    line = _torn_by_another_tool(tmp_path / "k.jsonl")
+    res = run_cli("plugin", "score", "skills", "--history", "k.jsonl")
+    assert res.exit_code == 0, res.stderr
+    assert _closed_off("k.jsonl", line) in res.stderr
+
+    # nightly: its extract says it, on stderr, as extract does.
+    proj = tmp_path / "proj"
+    hh.corpus(proj / ".archeflow" / "events", files=1, runs_per_file=1)
+    mem = proj / ".archeflow" / "memory"
+    mem.mkdir()
+    (mem / "effectiveness.jsonl").write_bytes((tmp_path / "h.jsonl").read_bytes())
+    line = _torn_by_another_tool(mem / "effectiveness.jsonl")
+    res = run_cli("nightly", "--root", "proj", "--out", "nout", "--date", "2026-04-05")
+    assert res.exit_code == 1, res.stderr  # the earlier bad lines, rejected input
+    assert _closed_off("proj/.archeflow/memory/effectiveness.jsonl", line) in res.stderr
