@@ -40,8 +40,10 @@ folder is deleted only once the new one is in place. Where the exchange is unsup
 the old folder is first renamed aside (``.YYYY-MM-DD.old-<pid>``), and the next run
 restores it if a crash struck between the two renames.
 
-Locks (``history.locked``, flock): ``OUT/.nightly.lock`` for the whole job, then
-``<history>.nightly.lock`` per history, both waiting at most ``wait`` seconds; then
+Locks (``history.locked``, flock): ``<history>.nightly.lock`` per history, then
+``OUT/.nightly.lock`` for the whole job (the output folder is made only then, so a job
+turned away by a history's lock leaves no new output folder), each waiting at most
+``wait`` seconds; then
 extract's own append lock on the history (waiting ``max(wait, HISTORY_APPEND_GRACE)``,
 since a hand-run ``runscore extract`` holds it only while appending). Reports are read
 while holding the history's append lock, so they never see a half-appended group. Only
@@ -68,6 +70,7 @@ import re
 import shlex
 import shutil
 import stat
+import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -787,39 +790,49 @@ def run_nightly(
     if nothing is not None:
         # Run in the wrong folder, say: said before a folder or lock file is made there.
         raise NothingReadable(nothing)
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:  # under a file, not writable, ...: a bad argument, not a crash
-        raise CannotAccess(
-            OUT, f" {quote_path(out)}: cannot create it: {e.strerror or e}"
-        ) from None
+    _check_can_make(out)
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     result = NightlyResult(date=day, out_dir=final, started_at=_now(), sql_version=report_version)
+    good = _check_roots(root_paths, result)
+    scopes = _plan_scopes(good, history_path)
+    result.scopes = [s for s, _ in scopes]
 
-    # The lock file's path names the folder or history it locks: said once, not twice.
-    with _lock(os.path.join(out, ".nightly"), wait, "the output directory"):
+    with contextlib.ExitStack() as job:
+        # The histories' nightly locks first, and only then the output folder and its lock:
+        # a job turned away by a history's lock (exit 4) had made a new --out folder and
+        # the lock file in it, which stayed. Every job takes them in this order, so no two
+        # jobs each hold a lock the other waits for. Nothing made is removed instead: a
+        # lock file may be waited on by another job from the moment it is there (see the
+        # module docstring), and a folder made may be one a racing job just made its own.
+        held = job.enter_context(contextlib.ExitStack())
+        # A history whose lock cannot even be taken (its folder is a file, not writable,
+        # ...), or that stays locked by an extract, takes down its own scopes only.
+        broken: dict[str, str] = {}
+        for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
+            try:
+                held.enter_context(_lock(h + history.NIGHTLY_LOCK, wait, "a history"))
+            except _CONFINED as e:
+                broken[h] = _io_reason(e)
+        try:
+            os.makedirs(out, exist_ok=True)
+        except OSError as e:  # made unmakeable since _check_can_make: said alike
+            raise CannotAccess(
+                OUT, f" {quote_path(out)}: cannot create it: {e.strerror or e}"
+            ) from None
+        # The lock file's path names the folder or history it locks: said once, not twice.
+        job.enter_context(_lock(os.path.join(out, ".nightly"), wait, "the output directory"))
         _recover(out)
         # Refused before any history is written, not after the whole night's work.
         _check_day_folder(final)
-        good = _check_roots(root_paths, result)
-        scopes = _plan_scopes(good, history_path)
-        result.scopes = [s for s, _ in scopes]
         tmp = os.path.join(out, f".{day.isoformat()}.tmp-{os.getpid()}")
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp)
         try:
             dayf = _Day(tmp)
-            with contextlib.ExitStack() as stack:
-                # A history whose lock cannot even be taken (its folder is a file, not
-                # writable, ...), or that stays locked by an extract, takes down its own
-                # scopes only.
-                broken: dict[str, str] = {}
-                for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
-                    try:
-                        stack.enter_context(_lock(h + history.NIGHTLY_LOCK, wait, "a history"))
-                    except _CONFINED as e:
-                        broken[h] = _io_reason(e)
+            # The histories' nightly locks are let go once their reports are written (the
+            # packs' steps below take their own), the output's at the end.
+            with held.pop_all():
                 for scope, members in scopes:
                     if scope.history in broken:
                         # Its run logs are still looked for, not read: the run log said
@@ -874,6 +887,27 @@ def run_nightly(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+def _check_can_make(out: str) -> None:
+    """Refuse, making nothing, an output folder that is not there and cannot be made (under
+    a file, in a folder not writable, on a read-only mount): it is made only once the
+    histories' nightly locks are held, and said then it left their folders and lock files
+    made for a project's first night. A folder is made in the nearest one that exists and
+    removed (permission bits do not say it for root, nor on a read-only mount); it is a
+    name of this process's own (``mkdtemp``), which no other process uses."""
+    if os.path.isdir(out):
+        return
+    above = os.path.dirname(os.path.abspath(out))
+    while not os.path.lexists(above):
+        above = os.path.dirname(above)
+    try:
+        probe = tempfile.mkdtemp(prefix=".runscore-probe-", dir=above)
+    except OSError as e:
+        raise CannotAccess(
+            OUT, f" {quote_path(out)}: cannot create it: {e.strerror or e}"
+        ) from None
+    os.rmdir(probe)
 
 
 #: Errors of one project's step that must not stop the other projects (spec README:

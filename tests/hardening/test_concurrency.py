@@ -102,6 +102,50 @@ def test_a_nightly_turned_away_by_a_history_lock_names_the_process_that_holds_it
     assert not hist.exists() and not (tmp_path / "out" / "2026-04-05").exists()
 
 
+def _tree(base: Path) -> list[str]:
+    return sorted(str(p.relative_to(base)) for p in base.rglob("*"))
+
+
+def test_a_nightly_turned_away_by_a_history_lock_leaves_no_output_folder(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """README: a second job "exits 4, before it reads or writes anything". One turned away
+    by a history's nightly lock had already made a new --out folder (its parents too) and
+    the output lock file in it, which stayed. The history locks are taken first now, and
+    the output folder is made only once they are held."""
+    _project(tmp_path / "proj", hh)
+    hist = tmp_path / "proj" / ".archeflow" / "memory" / "effectiveness.jsonl"
+    hist.parent.mkdir()
+    with hh.lock_held_elsewhere(Path(f"{hist}.nightly.lock")):
+        before = _tree(tmp_path)
+        res = run_cli("nightly", "--root", "proj", "--out", "new/out", "--date", "2026-04-05")
+        assert (res.exit_code, res.stdout) == (4, "")
+        assert _tree(tmp_path) == before
+    # The job's output folder, when it is there, is made no different: its lock file is
+    # made only once the history's lock is held.
+    (tmp_path / "out").mkdir()
+    with hh.lock_held_elsewhere(Path(f"{hist}.nightly.lock")):
+        before = _tree(tmp_path)
+        res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-05")
+        assert (res.exit_code, res.stdout) == (4, "")
+        assert _tree(tmp_path) == before
+
+
+def test_a_nightly_whose_output_folder_cannot_be_made_makes_nothing(
+    tmp_path: Path, hh: Any, run_cli: Any
+) -> None:
+    """An --out that cannot be made (under a file) is exit 2 before any lock is taken: the
+    history's folder and its nightly lock file, which the job makes for a project's
+    first night, are not made either (the output folder is made after the history locks)."""
+    _project(tmp_path / "proj", hh)
+    (tmp_path / "afile").write_text("x\n")
+    before = _tree(tmp_path)
+    res = run_cli("nightly", "--root", "proj", "--out", "afile/out", "--date", "2026-04-05")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == "error: --out afile/out: cannot create it: Not a directory\n"
+    assert _tree(tmp_path) == before
+
+
 def test_a_writer_turned_away_by_the_history_lock_names_the_process_that_holds_it(
     tmp_path: Path, hh: Any, run_cli: Any
 ) -> None:
