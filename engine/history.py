@@ -158,18 +158,36 @@ def check_appendable(path: str) -> None:
         ) from None
 
 
-def _refuse_linked(path: str, st: os.stat_result) -> None:
+def _refuse_linked(path: str, st: os.stat_result, *why: str | Arg) -> None:
     """Refuse to append to a history that has another name (a hard link, ``st_nlink`` more
     than 1). Its lock is taken by name (``lock_file``): ``--history h.jsonl`` and ``--history
     h2.jsonl``, one file, took two locks, and two writers appended at once (a run's records
     twice, record groups interleaved, one's cut write left for the other to close off as a
-    bad line). A link made while a writer appends is refused to every later writer."""
+    bad line). A link made while a writer appends is refused to every later writer.
+    ``why``: what goes wrong through two names, and what to do, when it is not that
+    (``refuse_linked``)."""
     if st.st_nlink > 1:
         raise UsageError(
-            f"{quote_path(path)}: the history has {st.st_nlink} names (hard links), and "
-            "runscore locks a history by its name, so writers through two names would not "
-            "wait for each other: copy it to a new file and move that over this one"
+            f"{quote_path(path)}: the history has {st.st_nlink} names (hard links), and ",
+            *(
+                why
+                or (
+                    "runscore locks a history by its name, so writers through two names "
+                    "would not wait for each other: copy it to a new file and move that "
+                    "over this one",
+                )
+            ),
         )
+
+
+def refuse_linked(path: str, *why: str | Arg) -> None:
+    """``_refuse_linked`` of the file at ``path`` (not followed, if a link), when there is one
+    (anything else is for the caller to say)."""
+    try:
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return
+    _refuse_linked(path, st, *why)
 
 
 def check_readable(path: str) -> None:

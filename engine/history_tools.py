@@ -344,6 +344,7 @@ def repair(
         return RepairResult(res, path, target, kept, _dropped(res))
 
     # Before the lock file is made beside it; ``check`` says it again under the lock.
+    _refuse_linked(path)
     history.check_readable(path)
     if not os.path.lexists(history.lock_file(path)):
         # A refusal writes nothing, so it must not leave a lock file it made either (one
@@ -351,6 +352,7 @@ def repair(
         # no lock file is yet: the read under the lock still decides.
         _refuse_keeping_nothing(check(path), in_place=True, force=force)
     with history.locked(path, timeout=lock_timeout):
+        _refuse_linked(path)  # a name made since the check above
         res = check(path)
         _refuse_keeping_nothing(res, in_place=True, force=force)
         if _dropped(res) == 0 and not _needs_newline(path):
@@ -375,6 +377,21 @@ def repair(
         return RepairResult(
             res, path, path, kept, _dropped(res), backup=backup, backup_kept=kept_backup
         )
+
+
+def _refuse_linked(path: str) -> None:
+    """Refuse to repair in place a history with another name (a hard link): the repaired
+    copy is renamed over this name only, and the other kept the old file, its bad lines
+    and all (two histories from then on); and its lock is taken by name, as the
+    appenders', which refuse such a history too (``history._refuse_linked``)."""
+    history.refuse_linked(
+        path,
+        IN_PLACE,
+        " replaces the file at this name only, so its other names would keep the old file: "
+        "repair it to a new file (",
+        OUT,
+        "), or copy it to a new file and move that over this one",
+    )
 
 
 def _copy_to_backup(path: str, backup: str) -> None:

@@ -4,8 +4,10 @@ appended to; a lock file removed while it was waited for is taken again at its n
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +154,57 @@ def test_a_lock_file_removed_while_it_was_taken_is_made_again(
     finally:
         for fd in held:
             os.close(fd)
+
+
+def test_repair_in_place_refuses_a_history_with_two_names(
+    run_cli: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `history repair --in-place` renamed the repaired copy over one name: the other kept
+    # the old file, bad lines and all, and the two names were two histories from then on.
+    # It is refused as the appenders refuse such a history (exit 2), before its lock file
+    # is made; a repair to a new file still works.
+    hist = tmp_path / "h.jsonl"
+    res = run_cli("extract", str(SAMPLE), "--history", "h.jsonl")
+    assert res.exit_code == 0, res.stderr
+    with hist.open("ab") as f:
+        f.write(b"not json\n")
+    os.link(hist, tmp_path / "h2.jsonl")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    for name in ("h.jsonl", "h2.jsonl"):
+        res = run_cli("history", "repair", "--history", name, "--in-place")
+        assert (res.exit_code, res.stdout) == (2, "")
+        assert res.stderr == (
+            f"error: {name}: the history has 2 names (hard links), and --in-place replaces "
+            "the file at this name only, so its other names would keep the old file: repair it "
+            "to a new file (--out), or copy it to a new file and move that over this one "
+            "(see 'cli history repair --help')\n"
+        )
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before  # no lock file
+    assert hist.stat().st_nlink == 2
+    res = run_cli("history", "repair", "--history", "h.jsonl", "--out", "r.jsonl")
+    assert (res.exit_code, res.stdout) == (0, "r.jsonl\n"), res.stderr
+    assert b"not json" not in (tmp_path / "r.jsonl").read_bytes()
+    # A name made once the lock is held (the check before it passed): refused under it,
+    # nothing replaced.
+    from runscore.engine import history_tools
+    from runscore.engine.errors import UsageError
+
+    os.unlink(tmp_path / "h2.jsonl")
+    real = history.locked
+
+    @contextlib.contextmanager
+    def linked_meanwhile(path: str, **kwargs: Any) -> Iterator[None]:
+        with real(path, **kwargs):
+            os.link(path, tmp_path / "h3.jsonl")
+            yield
+
+    monkeypatch.setattr(history, "locked", linked_meanwhile)
+    with pytest.raises(UsageError) as e:
+        history_tools.repair(hist, in_place=True)
+    assert str(e.value).startswith(
+        f"{hist}: the history has 2 names (hard links), and in_place=True replaces"
+    )
+    assert hist.read_bytes() == before["h.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "h.jsonl", "h.jsonl.lock", "h.jsonl.manifest.json", "h3.jsonl", "r.jsonl",
+    ]  # fmt: skip
