@@ -793,6 +793,8 @@ def run_nightly(
     _check_can_make(out)
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
+    # Before any lock (the histories' make their folders), and again under the output's.
+    _check_day_folder(final)
     result = NightlyResult(date=day, out_dir=final, started_at=_now(), sql_version=report_version)
     good = _check_roots(root_paths, result)
     scopes = _plan_scopes(good, history_path)
@@ -823,7 +825,8 @@ def run_nightly(
         # The lock file's path names the folder or history it locks: said once, not twice.
         job.enter_context(_lock(os.path.join(out, ".nightly"), wait, "the output directory"))
         _recover(out)
-        # Refused before any history is written, not after the whole night's work.
+        # Refused before any history is written, not after the whole night's work (it
+        # may have been made since the check above).
         _check_day_folder(final)
         tmp = os.path.join(out, f".{day.isoformat()}.tmp-{os.getpid()}")
         shutil.rmtree(tmp, ignore_errors=True)
