@@ -542,6 +542,7 @@ def evaluate(
                     if c["harness_capped"]
                     else w
                 )
+                c["candidate_route"] = cand
                 res.comparisons.append(c)
                 if c["finding_type"] is not None:
                     drift = c["finding_type"] == "evidence_drift"
@@ -574,7 +575,15 @@ def evaluate(
         n_lab = sum(e.label is not None for e in aeps)
         if len(aeps) >= BLIND_MIN_EPISODES and r6(n_lab / len(aeps)) < BLIND_MAX_SHARE:
             res.findings.append(("blind_spot", act, "insufficient", None, None, None))
-        res.matrix += matrix(act, aeps, tot, pol, stale_of)
+        res.matrix += matrix(
+            act,
+            aeps,
+            tot,
+            pol,
+            stale_of,
+            [c for c in res.comparisons if c["activity"] == act],
+            [c for c in res.cascades if c["activity"] == act],
+        )
     return res
 
 
@@ -990,6 +999,7 @@ def cascades(
         out.append(
             {
                 "activity": act,
+                "entry_route": entry,
                 "entry_model": entry[2],
                 "target_model": target[2],
                 "operations": len(os_),
@@ -1097,10 +1107,30 @@ def harness_changes(
 # ============================================================================ matrix
 
 
+#: §4's grades, weakest first ("A finding never uses the language of a higher grade").
+GRADE_RANK = {"insufficient": 0, "observed": 1, "correlated": 2, "verified": 3, "proven": 4}
+
+
 def matrix(
-    act: str, aeps: Sequence[Ep], tot: dict[str, Total], pol: dict[str, float], stale_of: Any
+    act: str,
+    aeps: Sequence[Ep],
+    tot: dict[str, Total],
+    pol: dict[str, float],
+    stale_of: Any,
+    comparisons: Sequence[dict[str, Any]] = (),
+    cascades: Sequence[dict[str, Any]] = (),
 ) -> list[dict[str, Any]]:
-    """The activity × route matrix: descriptive statistics per route (§4 observed)."""
+    """The activity × route matrix: descriptive statistics per route (§4 observed), graded by
+    the best evidence the route has (spec-silent; runscore's 095 header): §4 ``observed``
+    ("descriptive statistics only") when its labelled episodes meet the minimum, the Wilson
+    interval is no wider than ``max_ci_width`` and the evidence is fresh (§4 insufficient:
+    "below minimum labelled evidence, CI wider than max_ci_width, … or stale"), else
+    ``insufficient``; the grade of a comparison that shows it, as the candidate, non-inferior
+    or better (§4 correlated / verified "pass non-inferiority"); ``proven`` from its
+    cheap-first cascade when that cascade saves (§4 proven "show positive net value after
+    escalation") at grade proven. Each of those grades is already ``insufficient`` when its
+    evidence is stale, and a harness changed since leaves it as it is (§6 "evidence_drift
+    keeps the grade its evidence had")."""
     rows: dict[tuple[Any, ...], list[Ep]] = defaultdict(list)
     for e in aeps:
         rows[(e.host, e.provider, e.model)].append(e)
@@ -1111,6 +1141,32 @@ def matrix(
         basis, per, acc, _ = per_accepted([tot[e.id] for e in es])
         # README: the success rate and its Wilson interval as written, at 6 decimals.
         ci = wilson(succ / lab, lab) if lab else (None, None)
+        lo = None if ci[0] is None else stat(ci[0])
+        hi = None if ci[1] is None else stat(ci[1])
+        newest = max((e.at for e in es if e.at is not None), default=None)
+        grades = [
+            "observed"
+            if lab >= pol["min_labelled_per_route"]
+            and lo is not None
+            and hi is not None
+            and r6(hi - lo) <= pol["max_ci_width"]
+            and not stale_of(newest)
+            else "insufficient"
+        ]
+        grades += [
+            c["grade"]
+            for c in comparisons
+            if c["candidate_route"] == r
+            and c["conclusion"] in ("non_inferior", "candidate_better")
+            and c["grade"] in ("correlated", "verified")
+        ]
+        grades += [
+            c["grade"]
+            for c in cascades
+            if c["entry_route"] == r
+            and c["would_be_type"] == "cascade_working"
+            and c["grade"] == "proven"
+        ]
         out.append(
             {
                 "activity": act,
@@ -1122,10 +1178,11 @@ def matrix(
                 "successes": succ,
                 "accepted": acc,
                 "success_rate": stat(succ / lab) if lab else None,
-                "success_ci_low": None if ci[0] is None else stat(ci[0]),
-                "success_ci_high": None if ci[1] is None else stat(ci[1]),
+                "success_ci_low": lo,
+                "success_ci_high": hi,
                 "cost_per_accepted": per,
                 "cost_basis": basis,
+                "grade": max(grades, key=GRADE_RANK.__getitem__),
             }
         )
     return out
@@ -1485,6 +1542,7 @@ MATRIX_FIELDS = (
     "success_ci_high",
     "cost_per_accepted",
     "cost_basis",
+    "grade",
 )
 
 

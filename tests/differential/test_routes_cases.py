@@ -599,6 +599,10 @@ def cascade_harness_changed_since_is_drift(b: B) -> Check:
             "cascade_working",
         )
         assert "harness h2" in f["headline"]
+        # §6 "evidence_drift keeps the grade its evidence had": the matrix grades haiku by
+        # that cascade, as it grades a candidate by a comparison whose harness changed since
+        m = matrix(got, b.act, HAIKU)
+        assert (m["grade"], m["grade_basis"]) == ("proven", "cheap-first cascade")
 
     return check
 

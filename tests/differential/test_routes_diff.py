@@ -46,16 +46,21 @@ def test_random_corpora_match_reference(routes_ref: ModuleType, tmp_path: Path, 
 
 def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
     """The generator is worth its run time: across the seeds the reference meets every
-    evidence source, conclusion and most finding types (a generator that only ever made thin
-    corpora would agree with anything that refuses)."""
+    evidence source, conclusion, matrix grade and most finding types (a generator that only
+    ever made thin corpora would agree with anything that refuses)."""
     seen: Counter[str] = Counter()
     for s in range(BATCHES * PER_BATCH):
-        exp = routes_ref.evaluate(routes_ref.gen_corpus(random.Random(s), f"s{s}", AS_OF), AS_OF)
+        # under the policy its batch is scored with: a verdict only the last batch's reaches
+        # (a proven cascade, so a proven matrix row) is compared there
+        pol = POLICY if s >= (BATCHES - 1) * PER_BATCH else {}
+        lines = routes_ref.gen_corpus(random.Random(s), f"s{s}", AS_OF)
+        exp = routes_ref.evaluate(lines, AS_OF, policy=pol)
         seen.update(f"source:{c['evidence_source']}" for c in exp.comparisons)
         seen.update(f"conclusion:{c['conclusion']}" for c in exp.comparisons)
         seen.update(f"basis:{c['cost_basis']}" for c in exp.comparisons)
         seen.update(f"incumbent:{c['incumbent_source']}" for c in exp.comparisons)
         seen.update(f"finding:{f[0]}" for f in exp.findings)
+        seen.update(f"matrix:{m['grade']}" for m in exp.matrix)
         seen.update("stale" for c in exp.comparisons if c["stale"])
         seen.update("rejected" for _ in exp.rejects)
     want = {
@@ -81,6 +86,11 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         "finding:evidence_drift",
         "finding:harness_change",
         "finding:blind_spot",
+        "matrix:insufficient",
+        "matrix:observed",
+        "matrix:correlated",
+        "matrix:verified",
+        "matrix:proven",
         "stale",
         "rejected",
     }

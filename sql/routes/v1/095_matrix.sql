@@ -18,7 +18,9 @@
 --   when labelled >= min_labelled_per_route, the interval width <= max_ci_width and the evidence
 --   is fresh, else 'insufficient'; the grade of a comparison in which the route is the candidate
 --   and which concluded it non-inferior or better; the grade of its cheap-first cascade when
---   that cascade works) and grade_basis (which of these gave the grade).
+--   that cascade saves — would_be_type cascade_working, at grade proven — also when the
+--   harness changed since, as a comparison's grade is taken: §6 "evidence_drift keeps the
+--   grade its evidence had") and grade_basis (which of these gave the grade).
 -- Spec: routes.md §1 (unknown stays unknown), §3 "Net route value" (every attempt, retry and
 --   escalation counted), "Cost basis", §4 (grades), §5, §6 "Operations and attempts",
 --   issue "activity x model matrix".
@@ -82,7 +84,10 @@ candidates AS (
         WHERE conclusion IN ('non_inferior', 'candidate_better') AND grade IN ('correlated', 'verified')
         UNION ALL
         SELECT activity, entry_key, grade, 'cheap-first cascade'
-        FROM routes_cascades WHERE finding_type = 'cascade_working' AND grade = 'proven'
+        -- would_be_type, not finding_type: a cascade whose activity now runs on a harness
+        -- its operations did not is evidence_drift and keeps its grade (§6), as a comparison
+        -- does above; a stale one is no longer proven (its grade says insufficient).
+        FROM routes_cascades WHERE would_be_type = 'cascade_working' AND grade = 'proven'
     )
 ),
 best AS (
