@@ -964,8 +964,13 @@ def cascades(
             acc_lo, acc_hi = (stat(x) for x in wilson(rate, labelled))
             meets = labelled >= min_lab and r6(acc_hi - acc_lo) <= max_w
         bar = False
+        q_eff = q_lo = q_hi = None
         if rate is not None and t_rate is not None:
-            bar = r6(newcombe(rate, labelled, t_rate, t_lab)[0]) >= -tol
+            # §3 "Effect … with a 95% confidence interval": acceptance − the target's rate,
+            # written at 6 decimals as every effect (README), from the exact rates.
+            q_eff = stat(rate - t_rate)
+            q_lo, q_hi = (stat(x) for x in newcombe(rate, labelled, t_rate, t_lab))
+            bar = r6(q_lo) >= -tol
         newest = max((o["newest"] for o in os_ if o["newest"] is not None), default=None)
         stale = stale_of(newest)
         esc_ops = sum(o["escalated"] is True for o in os_)
@@ -1011,6 +1016,9 @@ def cascades(
                 "acceptance_ci_low": acc_lo,
                 "acceptance_ci_high": acc_hi,
                 "target_success_rate": None if t_rate is None else stat(t_rate),
+                "quality_effect": q_eff,
+                "quality_ci_low": q_lo,
+                "quality_ci_high": q_hi,
                 "cascade_per_accepted": c_per,
                 "target_direct_per_accepted": t_per,
                 "net_saving_per_accepted": net,
@@ -1513,6 +1521,9 @@ CASC_FIELDS = (
     "acceptance_ci_low",
     "acceptance_ci_high",
     "target_success_rate",
+    "quality_effect",
+    "quality_ci_low",
+    "quality_ci_high",
 )
 
 

@@ -280,6 +280,30 @@ def test_a_saving_that_does_not_show_the_quality_bar_kept_is_no_recommendation(
     ), k["reasons"]
 
 
+def test_a_cascade_row_carries_its_quality_effect_with_its_interval(
+    combined: dict[str, Any],
+) -> None:
+    # A consumer of `cascades` saw the interval of the acceptance difference but not the
+    # effect it bounds (only the cascade's finding carried it, as `effect`); the markdown
+    # table showed neither. 86 of 100 operations accepted against opus run directly, 95 of 100.
+    rep = _sub(combined["json"], "worsecascade")
+    (k,) = rep["cascades"]
+    (f,) = only(rep, "cascade_working")
+    assert k["quality_effect"] == -0.09
+    assert (k["quality_effect"], k["quality_ci_low"], k["quality_ci_high"]) == (
+        f["effect"],
+        f["ci_low"],
+        f["ci_high"],
+    )
+    md = combined["md"]
+    head = "| activity | entry | target | operations | accepted | escalated | "
+    head += "acceptance − target [95% CI] | net saving / accepted | basis | grade | reasons |"
+    assert head in md.splitlines()
+    (row,) = [r for r in md.splitlines() if r.startswith("| worsecascade | claude-haiku-4 |")]
+    assert (round(k["quality_ci_low"], 3), round(k["quality_ci_high"], 3)) == (-0.176, -0.007)
+    assert "| 100 | 86 | 10 | -0.090 [-0.176, -0.007] | $0.0820 |" in row, row
+
+
 def test_thin_cascade_is_insufficient(combined: dict[str, Any]) -> None:
     rep = _sub(combined["json"], "thincascade")
     (f,) = only(rep, "cascade_working")

@@ -73,8 +73,8 @@ def test_a_cascade_whose_escalations_lack_their_follow_up_claims_no_saving(
     res = run_cli("routes", str(path), "--as-of", AS_OF)
     assert res.exit_code == 0, res.stderr
     assert (
-        f"| documentation | {HAIKU} | {OPUS} | 110 | 100 | 10 | No $ claimed | unknown "
-        "| insufficient | 10 of 110 operations escalated with no follow-up attempt"
+        f"| documentation | {HAIKU} | {OPUS} | 110 | 100 | 10 | +0.200 [+0.138, +0.261] "
+        "| No $ claimed | unknown | insufficient | 10 of 110 operations escalated with no follow-up attempt"
     ) in res.stdout
 
 
@@ -431,7 +431,8 @@ def test_a_cascade_baseline_follows_the_comparisons_total_cost_rule(
     res = run_cli("routes", path, "--as-of", AS_OF)
     assert res.exit_code == 0, res.stderr
     assert (
-        f"| silent | {HAIKU} | {OPUS} | 110 | 110 | 10 | No $ claimed | unknown | insufficient "
+        f"| silent | {HAIKU} | {OPUS} | 110 | 110 | 10 | +0.200 [+0.140, +0.261] | No $ claimed "
+        "| unknown | insufficient "
         "| baseline unknown: 10 of 210"
     ) in res.stdout
 

@@ -373,7 +373,7 @@ def test_negative_dollars_print_one_way_in_markdown(gen: Any, run_cli: Any, tmp_
     assert "$-" not in md
     assert "(net -$0.0038, api_equivalent)" in md
     assert "vs claude-sonnet-4 directly $0.0333; net saving -$0.0038 per accepted outcome\n" in md
-    assert "| 60 | 55 | 48 | -$0.0038 | api_equivalent | proven |" in md
+    assert "| 60 | 55 | 48 | +0.017 [-0.090, +0.105] | -$0.0038 | api_equivalent | proven |" in md
     # sonnet run directly: its 100 episodes, not the 48 it ran as haiku's follow-ups
     assert "claude-sonnet-4 directly $0.0333 over its 90 accepted outcomes" in md
     assert "; net saving -$0.0038.\n" in md

@@ -6,7 +6,8 @@
 --   Effects are candidate - incumbent (the deciding one, or for insufficient evidence the best
 --   available one); strata lists every compared stratum with its counts. Retry, repair and
 --   escalation rates are over the episodes (operations) that report each, with those counts
---   (*_reported); a rate none reports is NULL.
+--   (*_reported); a rate none reports is NULL. A cascade's quality_effect (acceptance -
+--   the target's success rate, 085) is written beside its interval, as its finding's effect.
 --   The repair+escalation difference comes with the episodes reporting both it rests on.
 --   freshness__newest_evidence is TIMESTAMPTZ (UTC: routes_utc), as every time a result gives;
 --   the tiers BIGINT (policy tiers are INTEGER, 001), as every whole number a result gives.
@@ -95,7 +96,7 @@ SELECT activity,
     repair_reported_ops AS repair_reported_operations,
     acceptance_rate, acceptance_ci_low, acceptance_ci_high,
     target_labelled, target_successes, target_success_rate, target_accepted,
-    quality_ci_low, quality_ci_high, quality_bar_kept,
+    quality_effect, quality_ci_low, quality_ci_high, quality_bar_kept,
     cost_basis AS cost__basis, cascade_cost_per_accepted AS cost__cascade_per_accepted,
     cheap_only_cost_per_accepted AS cost__first_attempt_per_accepted,
     baseline_cost_per_accepted AS cost__target_direct_per_accepted,
