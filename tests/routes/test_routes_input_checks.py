@@ -3,6 +3,8 @@ reason a line is not (file:line: reason on stderr and in the JSON; exit 1, the r
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 from typing import Any
@@ -273,6 +275,52 @@ def test_confidence_outside_0_to_1_and_a_negative_quota_pressure_are_rejected(
         "ok1",
         "ok2",
         "ok3",
+    ]
+
+
+def test_router_rows_carry_quota_pressure_as_given_unknown_kept_null(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """usage.quotaPressure (spec §1) was checked and then dropped: a router trained on the
+    rows could not learn that a tight quota calls for another route. It is a feature now,
+    as given (the spec gives it no scale), null when the episode leaves it unknown (absent
+    or null), never 0; in every format."""
+    path = _write(
+        tmp_path / "q.jsonl",
+        [
+            _episode("q0", usage={"quotaPressure": 0}),
+            _episode("q1", usage={"quotaPressure": 0.85}),
+            _episode("q2", usage={"quotaPressure": None}),
+            _episode("q3"),
+            _episode("q4", usage={"quotaPressure": 7}),
+        ],
+    )
+    res = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    got = {r["episode_id"]: r["features"] for r in map(json.loads, res.stdout.splitlines())}
+    assert {k: f["quota_pressure"] for k, f in got.items()} == {
+        "q0": 0.0,
+        "q1": 0.85,
+        "q2": None,
+        "q3": None,
+        "q4": 7.0,
+    }
+    as_json = run_cli("routes", "export-router-rows", path, "--format", "json", "--as-of", AS_OF)
+    assert [r["features"]["quota_pressure"] for r in json.loads(as_json.stdout)] == [
+        0.0,
+        0.85,
+        None,
+        None,
+        7.0,
+    ]
+    as_csv = run_cli("routes", "export-router-rows", path, "--format", "csv", "--as-of", AS_OF)
+    rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
+    assert [json.loads(r["features"])["quota_pressure"] for r in rows] == [
+        0.0,
+        0.85,
+        None,
+        None,
+        7.0,
     ]
 
 

@@ -3,8 +3,10 @@
 -- Produces: routes_router_rows (grain: labelled episode with a known model): episode_id,
 --   activity, task_fingerprint, features (struct: complexity, host, inference_provider,
 --   provider_provenance, reasoning_effort, harness_fingerprint, source_kind, tokens in/out/
---   cache read/cache write, duration_ms, retries, repairs, escalated — NULL when the episode
---   does not report it, as every feature), model, quality_label
+--   cache read/cache write, quota_pressure (usage.quotaPressure as given: the spec gives it
+--   no scale, and a router choosing under a tight quota needs it), duration_ms, retries,
+--   repairs, escalated — NULL when the episode does not report it, as every feature), model,
+--   quality_label
 --   (BIGINT 1 = labelled success, 0 = labelled failure: a class label a learner reads as a
 --   number, not a flag, so not BOOLEAN), cost (on its own basis; NULL when unknown),
 --   cost_basis, evidence_grade (the grade of that activity x route cell of the matrix).
@@ -17,6 +19,7 @@ SELECT e.episode_id, e.activity, e.fingerprint AS task_fingerprint,
      'harness_fingerprint': e.harness, 'source_kind': e.kind,
      'tokens_input': e.tok_input, 'tokens_output': e.tok_output,
      'tokens_cache_read': e.tok_cache_read, 'tokens_cache_write': e.tok_cache_write,
+     'quota_pressure': e.quota_pressure,
      'duration_ms': e.duration_ms, 'retries': e.retries, 'repairs': e.repairs,
      'escalated': e.escalated} AS features,
     e.model,
