@@ -15,13 +15,15 @@ from typing import Any
 import click
 from runscore.cli import output, render
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import refuse_empty, refuse_stdin_twice
+from runscore.cli.options import given, refuse_empty, refuse_stdin_twice
 from runscore.engine.packs import routes as engine
 from runscore.engine.quoting import cannot_show
 from runscore.engine.quoting import path as quote_path
 
 _FORMATS = ["markdown", "json", "csv"]
 _ROW_FORMATS = ["jsonl", "json", "csv"]
+#: The tables of a report; CSV holds one (``--table``), markdown and JSON all of them.
+_TABLES = ["findings", "comparisons", "cascades", "matrix"]
 
 
 class _RoutesGroup(click.Group):
@@ -194,12 +196,28 @@ def routes_group() -> None:
     type=click.Choice(_FORMATS),
     default="markdown",
     show_default=True,
-    help="markdown (findings, comparisons, matrix), json "
-    "(everything) or csv (one row per finding).",
+    help="markdown (findings, comparisons, cascades, matrix), json "
+    "(everything) or csv (one of them: the findings unless chosen otherwise).",
+)
+@click.option(
+    "--table",
+    type=click.Choice(_TABLES),
+    default=None,
+    help="With --format csv, the table it writes, one row per: finding (findings, the "
+    "default), incumbent-candidate pair (comparisons), cheap-first entry route (cascades) "
+    "or activity x route (matrix); columns named by their JSON paths (historical.effect).",
 )
 @click.pass_context
-def report_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
-    """Findings, comparisons and the activity x model matrix for EPISODES.jsonl files."""
+def report_cmd(
+    ctx: click.Context, /, paths: tuple[str, ...], fmt: str, table: str | None, **kw: Any
+) -> None:
+    """Findings, comparisons, cascades and the activity x model matrix for EPISODES.jsonl files."""
+    if given(ctx, "table") and fmt != "csv":
+        # CSV holds one table; the other formats hold them all, so a --table they would
+        # ignore is refused, as every option a command would ignore is.
+        raise click.UsageError(
+            "--table needs --format csv: the markdown and the JSON hold every table"
+        )
     refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")
     rep = engine.analyze(list(paths), _policy(kw), engine.parse_as_of(kw.get("as_of")))
@@ -207,11 +225,17 @@ def report_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     data = rep.to_dict()
     if fmt == "json":
         click.echo(output.to_json(data), nl=False)
-    elif fmt == "csv":
+    elif fmt == "csv" and table in (None, "findings"):
         output.write(
             [_flat_finding(f) for f in data["findings"]],
             "csv",
             columns=list(_flat_finding_columns()),
+        )
+    elif fmt == "csv":
+        chosen = {"comparisons": rep.comparisons, "cascades": rep.cascades, "matrix": rep.matrix}
+        t = chosen[str(table)]
+        output.write(
+            engine.flat_rows(t), "csv", columns=[c.replace("__", ".") for c in t.column_names]
         )
     else:
         click.echo(routes_markdown(rep), nl=False)

@@ -400,6 +400,13 @@ def nest_rows(table: pa.Table, drop: Sequence[str] = ()) -> list[dict[str, Any]]
     return out
 
 
+def flat_rows(table: pa.Table) -> list[dict[str, Any]]:
+    """Rows of one table keyed by each column's JSON path (``historical__effect`` ->
+    ``historical.effect``), each value as the JSON writes it (a time as ``iso``): one table
+    as CSV, whose cells cannot nest."""
+    return [{k.replace("__", "."): _plain(v) for k, v in row.items()} for row in table.to_pylist()]
+
+
 def _in_order(
     files: Sequence[sources.SourceFile], problems: Sequence[sources.LineIssue]
 ) -> list[sources.LineIssue]:

@@ -92,6 +92,67 @@ def test_two_drift_findings_on_one_route_pair_keep_one_order(
     ]
 
 
+def test_csv_writes_the_table_that_table_names(gen: Any, run_cli: Any, tmp_path: Path) -> None:
+    """`routes --format csv` wrote the findings only: the comparisons (every pair, with the
+    reasons an insufficient one gives), the cascades and the matrix, which the JSON holds,
+    could not be had as CSV, and with no finding it wrote a header alone. `--table` picks one
+    table (CSV holds one), findings by default; the columns are the JSON's paths."""
+    g = _equivalent(gen())
+    g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
+    path = str(g.write(tmp_path / "t.jsonl"))
+    data = json.loads(run_cli("routes", path, "--format", "json", "--as-of", AS_OF).stdout)
+
+    def table(name: str | None) -> list[dict[str, str]]:
+        args = ["routes", path, "--format", "csv", "--as-of", AS_OF]
+        res = run_cli(*args, *(["--table", name] if name else []))
+        assert (res.exit_code, res.stderr) == (0, "")
+        return list(csv.DictReader(io.StringIO(res.stdout)))
+
+    assert table(None) == table("findings")
+    assert [r["type"] for r in table("findings")] == [f["type"] for f in data["findings"]]
+    (comp,) = table("comparisons")
+    (want,) = data["comparisons"]
+    assert (comp["candidate.model"], comp["grade"], comp["historical.effect"]) == (
+        HAIKU,
+        want["grade"],
+        str(want["historical"]["effect"]),
+    )
+    assert json.loads(comp["reasons"]) == want["reasons"]
+    assert json.loads(comp["historical.strata"]) == want["historical"]["strata"]
+    assert comp["freshness.newest_evidence"] == want["freshness"]["newest_evidence"]
+    (casc,) = table("cascades")
+    assert (casc["entry.model"], casc["target.model"], casc["operations"]) == (HAIKU, SONNET, "60")
+    assert casc["cost.net_saving_per_accepted"] == str(
+        data["cascades"][0]["cost"]["net_saving_per_accepted"]
+    )
+    matrix = table("matrix")
+    assert [(m["model"], m["grade"]) for m in matrix] == [
+        (m["model"], m["grade"]) for m in data["matrix"]
+    ]
+    # an empty table still has its header
+    empty = tmp_path / "one.jsonl"
+    g1 = gen()
+    g1.cell(SONNET, 3, 3)
+    g1.write(empty)
+    res = run_cli("routes", str(empty), "--format", "csv", "--table", "cascades")
+    assert res.exit_code == 0
+    assert res.stdout.startswith("activity,entry.host,entry.provider,entry.model,entry.route,")
+    assert res.stdout.count("\n") == 1
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json"])
+def test_table_without_csv_is_a_usage_error(run_cli: Any, tmp_path: Path, fmt: str) -> None:
+    """markdown and JSON hold every table: a `--table` they would ignore is refused, before
+    anything is read (the file does not exist)."""
+    res = run_cli("routes", str(tmp_path / "none.jsonl"), "--format", fmt, "--table", "matrix")
+    assert res.exit_code == 2
+    assert res.stdout == ""
+    assert res.stderr.endswith(
+        "error: --table needs --format csv: the markdown and the JSON hold every table "
+        "(see 'cli routes report --help')\n"
+    ), res.stderr
+
+
 def test_default_as_of_is_today_midnight_utc() -> None:
     """``parse_as_of`` gave a naive datetime where the report's ``as_of`` is aware (UTC):
     the two could not be compared (TypeError). It is aware UTC now, a time given without
