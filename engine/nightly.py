@@ -725,13 +725,14 @@ def run_nightly(
     wait: float = 0.0,
     hooks: Sequence[PackHook] = (),
     version: str | None = None,
-    scored_at: str | None = None,
+    scored_at: dt.datetime | dt.date | str | None = None,
 ) -> NightlyResult:
     """Run the nightly job; returns what was done (``partial`` → exit code 1).
 
     ``version``: the scoring version to extract with (default ``DEFAULT_VERSION``) and,
     when given, the one the effectiveness reports and recommendations read; without it
-    they read each history's newest (the CLI's ``--sql-version``).
+    they read each history's newest (the CLI's ``--sql-version``). ``scored_at``: the
+    extracts' time, as ``effectiveness.extract`` takes it (default: the clock).
 
     Raises ``UsageError`` for bad arguments (an invalid ``--team`` file included: it is
     configuration, checked before anything runs), ``LockTimeout`` when another nightly
@@ -746,6 +747,8 @@ def run_nightly(
     out = sources.one_path(out, OUT, "folder")
     history_path = None if history_path is None else sources.one_path(history_path, HISTORY)
     wait = history.wait_seconds(wait, WAIT)
+    # Checked now, not as each project's failed extract (exit 1).
+    scored_at = effectiveness.scored_at_text(scored_at)
     # The reports read the version the runs were scored with: they read the history's
     # newest, so a history with v1 lines had its archeflow-legacy scores extracted and
     # left out of the day's reports. Checked now, not as each project's failed step.

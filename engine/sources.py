@@ -34,6 +34,7 @@ from __future__ import annotations
 import atexit
 import codecs
 import contextlib
+import datetime as dt
 import functools
 import glob as globmod
 import hashlib
@@ -200,6 +201,43 @@ def text_arg(value: object, what: Arg, kind: str) -> str:
     if isinstance(value, str):
         return value
     raise UsageError(what, f": give {kind}, not {type_name(value)}")
+
+
+def time_arg(value: object, what: Arg) -> dt.datetime | None:
+    """``value`` (a fixed clock a call gives: ``scored_at=``, ``now=``) as a timezone-aware
+    UTC ``datetime``, None as None (the clock's). A naive ``datetime`` is UTC, as every
+    time the engine reads is (``as_of``, ``eval_date``, a ``run.complete`` ts); a ``date``
+    its 00:00 UTC; text ISO-8601, read as ``--as-of`` reads it. Anything else, or a time
+    outside the years 1 to 9999 in UTC, is a ``UsageError`` naming ``what``: it was
+    written to the history as whatever it formatted to (``garbage``, ``5``,
+    ``2026-01-01 12:00:00``), or a naive one was taken for the machine's local time."""
+    if value is None:
+        return None
+    given = value
+    if isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise UsageError(what, f": not an ISO date-time: {quoting.quote(given)}") from None
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            return value.replace(tzinfo=dt.UTC)
+        try:
+            return value.astimezone(dt.UTC)
+        except OverflowError:
+            shown = given if isinstance(given, str) else value.isoformat()
+            raise UsageError(
+                what, f": outside the years 1 to 9999 in UTC: {quoting.quote(shown)}"
+            ) from None
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
+    raise UsageError(what, f": give a datetime, a date or ISO text, not {type_name(value)}")
+
+
+def utc_text(t: dt.datetime) -> str:
+    """``t`` as a history writes a time: UTC, to the second, with a ``Z`` (the year in four
+    digits, which strftime's ``%Y`` does not write for the year 999)."""
+    return t.astimezone(dt.UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def input_paths(paths: Paths, what: str | Arg, kind: str = "file or folder") -> list[str]:

@@ -1318,3 +1318,92 @@ def test_the_docstrings_list_the_columns_each_result_has(tmp_path: Path) -> None
         found["rank"]["report"],
         found["rank"]["ranking"],
     )
+
+
+def test_a_fixed_clock_is_a_utc_time_whatever_the_call_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``scored_at=`` (extract, score_runs, the nightly job) was written to the history as
+    whatever it formatted to: ``"garbage"``, ``5``, a naive datetime as ``2026-01-01
+    12:00:00`` and an aware one as ``2026-01-01 10:00:00+00``, where every other ``ts``
+    reads ``2026-01-01T10:00:00Z``; ``now=`` (plugin score, a pipeline evaluation) took a
+    naive datetime for the machine's local time, where every other time the engine reads
+    (``as_of``, ``eval_date``, a ``run.complete`` ts) takes one for UTC. Each is a UTC
+    time written as the history writes one, a naive one UTC, ISO text read as ``as_of``
+    reads it; anything else is a ``UsageError`` naming the argument, before anything is
+    written."""
+    import time
+
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    monkeypatch.setenv("TZ", "Etc/GMT-5")  # a local time 5 hours ahead of UTC
+    time.tzset()
+    try:
+        plus_two = dt.timezone(dt.timedelta(hours=2))
+        stamps = []
+        for i, at in enumerate(
+            (
+                dt.datetime(2026, 1, 1, 12, 0, tzinfo=plus_two),
+                dt.datetime(2026, 1, 1, 10, 0),
+                "2026-01-01T12:00:00+02:00",
+                dt.datetime(2026, 1, 1, 10, 0, 0, 999999, tzinfo=dt.UTC),
+            )
+        ):
+            hist = tmp_path / f"h{i}.jsonl"
+            effectiveness.extract([EVENTS], hist, scored_at=at)
+            first = json.loads(hist.read_text(encoding="utf-8").splitlines()[0])
+            stamps.append(first["ts"])
+            scored = effectiveness.score_runs([EVENTS], scored_at=at)
+            stamps.append(scored.column("ts")[0].as_py().isoformat())
+        naive = dt.datetime(2026, 1, 1, 10, 0)
+        plugin.score([SKILLS], history_path=tmp_path / "plugins.jsonl", now=naive)
+        line = (tmp_path / "plugins.jsonl").read_text(encoding="utf-8").splitlines()[0]
+        stamps.append(json.loads(line)["scored_at"])
+        res = pipeline.evaluate_pipelines([TASKS], [PLANS], now=naive)
+        stamps += [res.history_records[0]["ts"], pipeline.iso(res.evaluated_at)]
+        assert stamps == [
+            *["2026-01-01T10:00:00Z", "2026-01-01T10:00:00+00:00"] * 4,
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T10:00:00Z",
+            "2026-01-01T10:00:00Z",
+        ]
+    finally:
+        monkeypatch.delenv("TZ")
+        time.tzset()
+
+    project = tmp_path / "proj"  # a nightly job writes the project's history in it
+    shutil.copytree(REPO / "examples" / "project", project)
+    out = tmp_path / "bad"
+    out.mkdir()
+    before = _tree(out)
+    calls: list[tuple[Any, str]] = [
+        (lambda t: effectiveness.extract([EVENTS], out / "h.jsonl", scored_at=t), "scored_at"),
+        (lambda t: effectiveness.score_runs([EVENTS], scored_at=t), "scored_at"),
+        (
+            lambda t: plugin.score([SKILLS], history_path=out / "p.jsonl", now=t),
+            "now",
+        ),
+        (lambda t: pipeline.evaluate_pipelines([TASKS], now=t), "now"),
+        (
+            lambda t: nightly.run_nightly([project], out / "n", renderer=Renderer(), scored_at=t),
+            "scored_at",
+        ),
+    ]
+    said = []
+    for call, name in calls:
+        for bad in ("garbage", 5, [dt.datetime(2026, 1, 1)]):
+            with pytest.raises(UsageError) as e:
+                call(bad)
+            said.append((str(e.value), e.value.params))
+        assert said[-3:] == [
+            (f'{name}: not an ISO date-time: "garbage"', (name,)),
+            (f"{name}: give a datetime, a date or ISO text, not int", (name,)),
+            (f"{name}: give a datetime, a date or ISO text, not list", (name,)),
+        ]
+    with pytest.raises(UsageError) as e:
+        effectiveness.extract([EVENTS], out / "h.jsonl", scored_at="0001-01-01T00:00:00+01:00")
+    assert str(e.value) == (
+        'scored_at: outside the years 1 to 9999 in UTC: "0001-01-01T00:00:00+01:00"'
+    )
+    assert _tree(out) == before

@@ -51,6 +51,8 @@ DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
 #: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
 HISTORY_PATH = Arg("history_path", "--history")
 VERSION = Arg("version", "--sql-version")
+#: ``scored_at``: a call's fixed clock, which no option gives.
+SCORED_AT = Arg("scored_at", "scored_at")
 #: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
 #: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
 INCOMPLETE_REASON = "no run.complete event"
@@ -274,6 +276,12 @@ def _now_iso() -> str:
     return dt.datetime.now(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def scored_at_text(scored_at: object) -> str | None:
+    """``scored_at`` (``sources.time_arg``) as the history writes a ``ts``; None: None."""
+    at = sources.time_arg(scored_at, SCORED_AT)
+    return None if at is None else sources.utc_text(at)
+
+
 def _check_version(version: str) -> None:
     sources.text_arg(version, VERSION, 'a scoring version as text ("v1")')
     if version not in sqlpack.versions(PACK):
@@ -287,7 +295,7 @@ def build_event_tables(
     paths: Sequence[str] | Sequence[sources.SourceFile],
     version: str = DEFAULT_VERSION,
     *,
-    scored_at: str | None = None,
+    scored_at: dt.datetime | dt.date | str | None = None,
     progress: Progress | None = None,
     after_read: Callable[[], None] | None = None,
 ) -> EventTables:
@@ -356,7 +364,7 @@ def build_event_tables(
         workers = 1  # big tables: see SCORE_ONE_CONNECTION_ROWS
     if progress:
         progress("score", 0, 1)
-    params = {"scored_at": scored_at or _now_iso()}
+    params = {"scored_at": scored_at_text(scored_at) or _now_iso()}
     sqlpack.run_common(con, COMMON_VERSION)
     sqlpack.run_range(con, PACK, version, first, first, params)
     # v1's projection keeps the hashes in raw_events; a version without one (the legacy
@@ -539,7 +547,10 @@ def _read_lines(
 
 
 def score_runs(
-    paths: sources.Paths, version: str = DEFAULT_VERSION, *, scored_at: str | None = None
+    paths: sources.Paths,
+    version: str = DEFAULT_VERSION,
+    *,
+    scored_at: dt.datetime | dt.date | str | None = None,
 ) -> pa.Table:
     """Score runs without touching any history: one row per (run, review archetype).
 
@@ -861,7 +872,7 @@ def extract(
     incremental: bool = True,
     write: bool = True,
     lock_timeout: float | None = 300.0,
-    scored_at: str | None = None,
+    scored_at: dt.datetime | dt.date | str | None = None,
     progress: Progress | None = None,
     discovered: tuple[list[sources.SourceFile], list[sources.LineIssue]] | None = None,
     allow_empty: bool = False,
@@ -888,10 +899,15 @@ def extract(
     ``history_path`` None, with ``write=False``: scored as if there were no history (every
     record new, no file left out as one kept beside it).
 
+    ``scored_at``: the records' ``ts`` (default: the clock), a ``datetime`` (naive: UTC),
+    a ``date`` (its 00:00 UTC) or ISO text, written as the history writes a time
+    (``2026-01-01T10:00:00Z``, to the second); anything else is a ``UsageError``.
+
     Python's cyclic garbage collector is paused while it runs in the CLI's process, and
     left as it is in any other (``process.gc_paused``).
     """
     _check_version(version)
+    scored_at = scored_at_text(scored_at)
     paths = sources.input_paths(
         paths, Arg("paths", "PATHS")
     )  # one path alone is one, not its characters

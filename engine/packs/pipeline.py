@@ -335,6 +335,8 @@ SCORING_VERSION_ARG = Arg("scoring_version", "scoring_version")
 
 #: ``eval_date`` (``--date``), as ``_eval_date`` names it.
 EVAL_DATE = Arg("eval_date", "--date")
+#: ``now``: a call's fixed clock, which no option gives.
+NOW = Arg("now", "now")
 
 
 def _eval_date(value: object) -> dt.date | None:
@@ -511,7 +513,7 @@ def evaluate_pipelines(
     plans: sources.Paths | None = None,
     *,
     eval_date: dt.date | str | None = None,
-    now: dt.datetime | None = None,
+    now: dt.datetime | dt.date | str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     allow_empty: bool = False,
 ) -> PipelineResult:
@@ -522,7 +524,9 @@ def evaluate_pipelines(
     evaluation date defaults to today (UTC); with an explicit ``eval_date`` (a
     ``date``, ``YYYY-MM-DD`` text, or a ``datetime``: its day in UTC) the
     reports' ``evaluatedAt`` is that date at 00:00:00Z, so outputs are
-    reproducible. ``now`` (default: the clock) stamps history records.
+    reproducible. ``now`` (default: the clock) stamps history records: a ``datetime``
+    (naive: UTC), a ``date`` (its 00:00 UTC) or ISO text, as ``routes.analyze``'s
+    ``as_of``.
 
     Raises ``NothingReadable`` when no task file could be read or no line is a
     usable task snapshot; otherwise bad lines are in ``errors`` and every other
@@ -532,7 +536,7 @@ def evaluate_pipelines(
     eval_date = _eval_date(eval_date)
     paths = sources.input_paths(paths, Arg("paths", "TASKS"))
     plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
-    now = now or _utc_now()
+    now = sources.time_arg(now, NOW) or _utc_now()
     if eval_date is None:
         # to the second, as the reports and the history say it
         evaluated_at = now.astimezone(dt.UTC).replace(microsecond=0)

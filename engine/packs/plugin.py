@@ -46,6 +46,8 @@ HISTORY_PATH = Arg("history_path", "--history")
 JUDGE = Arg("judge", "--judge")
 MC = Arg("mc", "--mc")
 MATCHUPS = Arg("matchups", "--matchups")
+#: ``now``: a call's fixed clock, which no option gives.
+NOW = Arg("now", "now")
 
 JUDGE_COLUMNS = {"skill": "JSON", "judge": "JSON", "scores": "JSON"}
 MC_COLUMNS = {
@@ -342,7 +344,7 @@ def score(
     mc: sources.Paths | None = None,
     matchups: sources.Paths | None = None,
     history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
-    now: dt.datetime | None = None,
+    now: dt.datetime | dt.date | str | None = None,
     lock_timeout: float | None = 300.0,
 ) -> PluginResult:
     """Score the skills and append new records to the history (``history_path`` None: don't).
@@ -351,13 +353,14 @@ def score(
     # A path to write that cannot be written is a usage error (exit 2), said before
     # scoring anything, as `extract` says it.
     lock_timeout = history.lock_timeout(lock_timeout)
+    stamp = sources.time_arg(now, NOW)
     if history_path is not None:
         history_path = sources.one_path(history_path, HISTORY_PATH)
         history.check_writable(history_path)  # its lock file too, as `pipeline` checks
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:
-            _append_history(con, result, history_path, now=now, lock_timeout=lock_timeout)
+            _append_history(con, result, history_path, now=stamp, lock_timeout=lock_timeout)
     finally:
         con.close()
     return result
@@ -423,7 +426,7 @@ def _append_history(
     now: dt.datetime | None,
     lock_timeout: float | None,
 ) -> None:
-    stamp = (now or dt.datetime.now(dt.UTC)).astimezone(dt.UTC)
+    stamp = now or dt.datetime.now(dt.UTC)
     params = {"scored_at": stamp.isoformat().replace("+00:00", "Z")}
     with history.locked(path, timeout=lock_timeout, what="plugin history"):
         files: list[SourceFile] = []
