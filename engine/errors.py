@@ -60,12 +60,18 @@ class RunscoreError(Exception):
     Made of text and ``Arg``s: ``str(e)`` names each argument as a Python call does
     (``wait must be 0 or more seconds``), ``cli_message`` as the command line does
     (``--wait must be ...``), which the CLI says; ``params``: the Python parameters it
-    names, in order (the first is the one at fault), () when it names none."""
+    names, in order (the first is the one at fault), () when it names none. ``about``: the
+    argument at fault where the text names its value, not the argument (``unknown scoring
+    version "v9"``, ``h.jsonl: refusing to write through a symlink``): first in ``params``,
+    the words unchanged."""
 
-    def __init__(self, *message: Part) -> None:
+    def __init__(self, *message: Part, about: Arg | None = None) -> None:
         super().__init__(_said(message, cli=False))
         self.cli_message = _said(message, cli=True)
-        self.params = tuple(p.param for p in message if isinstance(p, Arg))
+        named = [p.param for p in message if isinstance(p, Arg)]
+        if about is not None:
+            named.insert(0, about.param)
+        self.params = tuple(dict.fromkeys(named))
 
 
 class UsageError(RunscoreError):

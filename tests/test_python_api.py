@@ -1247,9 +1247,11 @@ def test_history_report_notes_say_a_history_of_no_record_of_its_version(tmp_path
     assert pipeline.history_report(hist).notes == [f"{hist}: no pipeline/v1 pipeline records"]
     pipeline.append_history(pipeline.evaluate_pipelines([TASKS], [PLANS]), hist)
     assert pipeline.history_report(hist).notes == []
-    assert pipeline.history_report(hist, scoring_version="pipeline/v0").notes == [
-        f"{hist}: no pipeline/v0 pipeline records"
-    ]
+    # a record of a version this runscore does not score (an older one's, say)
+    record = json.loads(hist.read_text(encoding="utf-8").splitlines()[0])
+    other = tmp_path / "other.jsonl"
+    other.write_text(json.dumps({**record, "scoring_version": "pipeline/v0"}) + "\n")
+    assert pipeline.history_report(other).notes == [f"{other}: no pipeline/v1 pipeline records"]
 
 
 def test_an_evaluation_counts_its_pipelines_as_the_nightly_job_says_them() -> None:
@@ -1407,3 +1409,56 @@ def test_a_fixed_clock_is_a_utc_time_whatever_the_call_gives(
         'scored_at: outside the years 1 to 9999 in UTC: "0001-01-01T00:00:00+01:00"'
     )
     assert _tree(out) == before
+
+
+def test_an_unknown_scoring_version_is_refused_naming_it(tmp_path: Path) -> None:
+    """``pipeline.history_report(h, scoring_version="garbage")`` answered a report of no
+    rows with a note (``no garbage pipeline records``), where a scoring version the
+    engine does not know is refused by every other call and by the CLI (exit 2); and
+    the refusals said ``unknown scoring version "v9"`` with ``params`` ``()``, naming no
+    argument. Each is a ``UsageError`` whose ``params`` name the argument, its words (and
+    the CLI's) as before, raised before anything is written."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    src = tmp_path / "src"
+    src.mkdir()
+    hist, phist = src / "h.jsonl", src / "p.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    pipeline.append_history(pipeline.evaluate_pipelines([TASKS], [PLANS]), phist)
+    team = REPO / "examples" / "project" / ".archeflow" / "teams" / "backend-feature.yaml"
+    project = tmp_path / "proj"  # a nightly job writes the project's history in it
+    shutil.copytree(REPO / "examples" / "project", project)
+    before = _tree(tmp_path)
+    have = "(have: archeflow-legacy, v1)"
+    calls: list[tuple[Any, str, str]] = [
+        (lambda: eh.report(hist, version="v9"), "version", f"{have[:-1]}, all)"),
+        (lambda: eh.summary(hist, version="v9"), "version", have),
+        (lambda: eh.recommend(hist, team, version="v9"), "version", have),
+        (lambda: eh.run_sql("SELECT 1", hist, version="v9"), "version", have),
+        (lambda: eh.schema(hist, version="v9"), "version", have),
+        (lambda: effectiveness.score_runs([EVENTS], "v9"), "version", have),
+        (lambda: effectiveness.extract([EVENTS], tmp_path / "n.jsonl", "v9"), "version", have),
+        (
+            lambda: nightly.run_nightly(
+                [project], tmp_path / "out", renderer=Renderer(), version="v9"
+            ),
+            "version",
+            have,
+        ),
+        (
+            lambda: pipeline.history_report(phist, scoring_version="v9"),
+            "scoring_version",
+            "(have: pipeline/v1)",
+        ),
+    ]
+    said = []
+    for call, _, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.cli_message, e.value.params))
+    assert said == [
+        (f'unknown scoring version "v9" {h}', f'unknown scoring version "v9" {h}', (name,))
+        for _, name, h in calls
+    ]
+    assert _tree(tmp_path) == before

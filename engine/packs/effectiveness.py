@@ -286,7 +286,8 @@ def _check_version(version: str) -> None:
     sources.text_arg(version, VERSION, 'a scoring version as text ("v1")')
     if version not in sqlpack.versions(PACK):
         raise UsageError(
-            f"unknown scoring version {quote(version)} (have: {', '.join(sqlpack.versions(PACK))})"
+            f"unknown scoring version {quote(version)} (have: {', '.join(sqlpack.versions(PACK))})",
+            about=VERSION,
         )
 
 

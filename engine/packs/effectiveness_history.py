@@ -159,7 +159,9 @@ def parse_version_option(requested: str | None, *, allow_all: bool = True) -> st
     v = requested if requested in known else sql_version_of(requested)
     if v is None or v not in known:
         have = ", ".join(known + (["all"] if allow_all else []))
-        raise UsageError(f"unknown scoring version {quote(requested)} (have: {have})")
+        raise UsageError(
+            f"unknown scoring version {quote(requested)} (have: {have})", about=SQL_VERSION
+        )
     return v
 
 

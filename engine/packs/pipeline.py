@@ -788,6 +788,10 @@ def history_report(
 ) -> HistoryReport:
     """Verdict counts and dimension averages per period, from the pipeline history.
 
+    ``scoring_version``: the records read (``pipeline/v1``); one this runscore does not
+    score is a ``UsageError``. A history with no record of it is an answer of no rows,
+    said in ``notes``.
+
     Columns of ``trend``, one row per period, oldest first, then the total row (sql 210):
 
     - ``period_start``: the period's first day (null on the total row)
@@ -826,6 +830,14 @@ def history_report(
     sources.text_arg(
         scoring_version, SCORING_VERSION_ARG, f'a scoring version ("{SCORING_VERSION}")'
     )
+    # A version no SQL here scores was answered with a report of no rows and a note,
+    # where every other call refuses an unknown scoring version (the CLI: exit 2).
+    known = [f"{PACK}/{v}" for v in sqlpack.versions(PACK)]
+    if scoring_version not in known:
+        raise UsageError(
+            f"unknown scoring version {quote(scoring_version)} (have: {', '.join(known)})",
+            about=SCORING_VERSION_ARG,
+        )
     params = {"scoring_version": scoring_version, "period": period}
     con, errors = _load_history(path, params, require_readable=True)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_trend"), params)
