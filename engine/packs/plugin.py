@@ -349,7 +349,47 @@ def score(
 ) -> PluginResult:
     """Score the skills and append new records to the history (``history_path`` None: don't).
 
-    Columns of the result's ``report`` and ``ranking``: as ``rank`` gives them (see there)."""
+    ``now``: the records' ``scored_at`` (default: the clock), a ``datetime`` (naive: UTC),
+    a ``date`` (its 00:00 UTC) or ISO text.
+
+    Columns of ``report``, one row per scored skill in discovery order (sql 600; the JSON
+    of ``plugin score``):
+
+    - ``skill``: the skill folder, relative to its root
+    - ``name``: its display name: the frontmatter's name, else the folder's
+    - ``path``: the skill folder as found (the root joined)
+    - ``static``: the static score, its sub-check scores, penalty and flags
+    - ``anti_patterns``: each anti-pattern found, with its target, line and evidence
+    - ``dimensions``: each dimension's score and grade (null: unmeasured)
+    - ``depth``: quick, standard (judged) or deep (judged and Monte Carlo runs)
+    - ``confidence``: the depth's label (Estimated, Assessed, Certified)
+    - ``composite``: the 0-100 composite
+    - ``grade``: its letter grade
+    - ``badge``: its badge
+    - ``elo``: the Elo rating, its interval and matchups (null: no matchup)
+    - ``mc``: the Monte Carlo statistics (null: no run)
+    - ``judges``: the judges' count, kappa and pairs (null: no judge)
+    - ``tips``: the dimensions to work on first, with their tips
+    - ``line_count``: lines of its SKILL.md
+    - ``content_sha256``: the SKILL.md's hash
+    - ``scoring_version``: ``plugin/v1``
+
+    Columns of ``ranking``, one row per skill, best first (composite, then Elo):
+
+    - ``rank``: its place (skills that tie share one)
+    - ``skill``: the skill folder, relative to its root
+    - ``name``: its display name
+    - ``path``: the skill folder as found
+    - ``composite``: the 0-100 composite
+    - ``grade``: its letter grade
+    - ``badge``: its badge
+    - ``elo``: the Elo rating (null: no matchup)
+    - ``elo_ci_low``: its interval's low bound
+    - ``elo_ci_high``: its high bound
+    - ``depth``: quick, standard or deep
+    - ``confidence``: the depth's label
+    - ``flags``: the static checks' flags
+    """
     # A path to write that cannot be written is a usage error (exit 2), said before
     # scoring anything, as `extract` says it.
     lock_timeout = history.lock_timeout(lock_timeout)
