@@ -29,7 +29,10 @@ def env_count(name: str, unit: str) -> int | None:
     if not raw:
         return None
     if not raw.isdigit() or int(raw) < 1:
-        raise UsageError(f"{name} must be a whole number of {unit} (1 or more), not {quote(raw)}")
+        # about=None here and below: a setting of the environment, no argument of a call
+        raise UsageError(
+            f"{name} must be a whole number of {unit} (1 or more), not {quote(raw)}", about=None
+        )
     return int(raw)
 
 
@@ -69,7 +72,9 @@ def env_memory_limit() -> str:
         return DEFAULT_MEMORY_LIMIT
     why = _memory_limit_error(raw)
     if why is not None:
-        raise UsageError(f"{MEMORY_ENV}={quote(raw)} is not a memory limit DuckDB takes: {why}")
+        raise UsageError(
+            f"{MEMORY_ENV}={quote(raw)} is not a memory limit DuckDB takes: {why}", about=None
+        )
     return raw
 
 
@@ -90,12 +95,13 @@ def env_temp_dir() -> str:
     path = os.environ.get(TEMP_DIR_ENV, "").strip() or default_temp_dir()
     if os.path.exists(path) and not os.path.isdir(path):
         raise UsageError(
-            f"{TEMP_DIR_ENV}: {quote_path(path)} is not a folder (DuckDB spills there)"
+            f"{TEMP_DIR_ENV}: {quote_path(path)} is not a folder (DuckDB spills there)", about=None
         )
     if os.path.isdir(path) and not os.access(path, os.W_OK | os.X_OK):
         raise UsageError(
             f"{TEMP_DIR_ENV}: {quote_path(path)} cannot be written to (DuckDB spills there); "
-            "set RUNSCORE_TEMP_DIR to a folder you can write to"
+            "set RUNSCORE_TEMP_DIR to a folder you can write to",
+            about=None,
         )
     return path
 

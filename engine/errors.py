@@ -19,6 +19,11 @@ class Arg:
     option: str
     python: str | None = None
 
+    def said(self, words: str) -> Arg:
+        """This argument, said in ``words`` by a call and the CLI alike (``the history``):
+        ``params`` name it, the message its role."""
+        return Arg(self.param, words, words)
+
 
 #: What a message is made of: its text, and the arguments it names (``Arg``).
 Part = str | Arg

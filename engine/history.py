@@ -52,14 +52,15 @@ def _check_not_symlink(path: str) -> None:
 _HEAD_BYTES = 32
 
 
-def _refuse_unreadable(path: str, head: bytes) -> None:
+def _refuse_unreadable(path: str, head: bytes, about: Arg | None = None) -> None:
     packed = sources.compressed_format(head)
     if packed:
         # Plain lines after a gzip stream make the whole file unreadable to gzip and to
         # runscore alike (which skips a compressed file whole): every record would be lost.
         raise UsageError(
             f"{quote_path(path)}: {packed}-compressed: runscore appends only to a plain JSONL history "
-            "(decompress it first)"
+            "(decompress it first)",
+            about=about,
         )
     encoding = sources.foreign_encoding(head)
     if encoding is not None:
@@ -67,7 +68,8 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
         # editor or a shell redirect that writes UTF-16): the readers skip it whole.
         raise UsageError(
             f"{quote_path(path)}: "
-            + sources.encoding_reason(*encoding, "runscore appends only to a UTF-8 JSONL history")
+            + sources.encoding_reason(*encoding, "runscore appends only to a UTF-8 JSONL history"),
+            about=about,
         )
 
 
@@ -76,7 +78,7 @@ def _refuse_unreadable(path: str, head: bytes) -> None:
 _PIECE = 64 << 10
 
 
-def _refuse_cr_line_ends(path: str, f: BinaryIO, size: int) -> None:
+def _refuse_cr_line_ends(path: str, f: BinaryIO, size: int, about: Arg | None = None) -> None:
     """Refuse a history whose lines end in a CR alone, as its readers tell one
     (``sources.prescan``): objects with a CR between them before its first LF, and no LF
     but one that ends the file. LF lines appended to it turned a file that every reader
@@ -110,55 +112,66 @@ def _refuse_cr_line_ends(path: str, f: BinaryIO, size: int) -> None:
         f.seek(max(len(head), size - _PIECE))
         if b"\n" in f.read()[:-1]:
             return
-    raise UsageError(f"{quote_path(path)}: {sources.CR_LINE_ENDS}")
+    raise UsageError(f"{quote_path(path)}: {sources.CR_LINE_ENDS}", about=about)
 
 
-def require_path(path: str, what: str | Arg, kind: str = "file") -> None:
+def require_path(path: str, what: Arg | str, kind: str = "file") -> None:
     """Refuse an empty path (``UsageError``): an unset variable in a crontab or a script
     (``--history "$HISTORY"``, ``history_path=os.environ.get(...)``). It was read as no
     history at all, written as none (``pipeline``'s records were not appended, exit 0), or
     said as ``: cannot append to the history`` after the scoring was done."""
     if not path:
-        raise UsageError(what, f": an empty path (an unset variable?); give a {kind}")
-
-
-def require_utf8_name(path: str, what: str = "history") -> None:
-    """Refuse a history whose name DuckDB cannot be given (``sources.utf8_name``): written,
-    it could never be read back (``report`` failed on what ``extract`` had written). An
-    empty path is refused too (``require_path``)."""
-    require_path(path, f"the {what}")
-    if not sources.utf8_name(path):
+        # ``what`` as text: no argument of the caller's gave the path (``params`` ()).
         raise UsageError(
-            f"{sources.shown(path)}: the {what}'s file name is not valid UTF-8, and DuckDB, "
-            "which reads it, takes UTF-8 file names only: give it a UTF-8 name"
+            what,
+            f": an empty path (an unset variable?); give a {kind}",
+            about=what if isinstance(what, Arg) else None,
         )
 
 
-def check_appendable(path: str) -> None:
+def require_utf8_name(path: str, what: str = "history", about: Arg | None = None) -> None:
+    """Refuse a history whose name DuckDB cannot be given (``sources.utf8_name``): written,
+    it could never be read back (``report`` failed on what ``extract`` had written). An
+    empty path is refused too (``require_path``)."""
+    # Said "the history" as the CLI says it, the argument in ``params`` all the same.
+    said = f"the {what}"
+    require_path(path, said if about is None else about.said(said))
+    if not sources.utf8_name(path):
+        raise UsageError(
+            f"{sources.shown(path)}: the {what}'s file name is not valid UTF-8, and DuckDB, "
+            "which reads it, takes UTF-8 file names only: give it a UTF-8 name",
+            about=about,
+        )
+
+
+def check_appendable(path: str, about: Arg | None = None) -> None:
     """Refuse, before any scoring, a history that could not be appended to as it is: a
     symlink, anything but a regular file, a compressed file, one in UTF-16 or UTF-32, or
     one whose lines end in a CR alone. ``append_groups`` checks again under the lock; this
-    says it before minutes of work are thrown away."""
-    require_utf8_name(path)
+    says it before minutes of work are thrown away. ``about``: the argument that gave
+    ``path``, which the errors name in their ``params``."""
+    require_utf8_name(path, about=about)
     if os.path.islink(path):
-        raise UsageError(f"{quote_path(path)}: refusing to write through a symlink")
+        raise UsageError(f"{quote_path(path)}: refusing to write through a symlink", about=about)
     if not os.path.exists(path):
         return
     if not os.path.isfile(path):  # a folder or a FIFO where the history belongs
-        raise UsageError(f"{quote_path(path)}: the history is not a regular file")
+        raise UsageError(f"{quote_path(path)}: the history is not a regular file", about=about)
     try:
         with open(path, "rb") as f:
             st = os.fstat(f.fileno())
-            _refuse_linked(path, st)
-            _refuse_unreadable(path, f.read(_HEAD_BYTES))
-            _refuse_cr_line_ends(path, f, st.st_size)
+            _refuse_linked(path, st, about=about)
+            _refuse_unreadable(path, f.read(_HEAD_BYTES), about)
+            _refuse_cr_line_ends(path, f, st.st_size, about)
     except OSError as e:
         raise CannotAccess(
-            f"{quote_path(path)}: cannot read the history: {e.strerror or e}"
+            f"{quote_path(path)}: cannot read the history: {e.strerror or e}", about=about
         ) from None
 
 
-def _refuse_linked(path: str, st: os.stat_result, *why: str | Arg) -> None:
+def _refuse_linked(
+    path: str, st: os.stat_result, *why: str | Arg, about: Arg | None = None
+) -> None:
     """Refuse to append to a history that has another name (a hard link, ``st_nlink`` more
     than 1). Its lock is taken by name (``lock_file``): ``--history h.jsonl`` and ``--history
     h2.jsonl``, one file, took two locks, and two writers appended at once (a run's records
@@ -177,20 +190,21 @@ def _refuse_linked(path: str, st: os.stat_result, *why: str | Arg) -> None:
                     "over this one",
                 )
             ),
+            about=about,
         )
 
 
-def refuse_linked(path: str, *why: str | Arg) -> None:
+def refuse_linked(path: str, *why: str | Arg, about: Arg | None = None) -> None:
     """``_refuse_linked`` of the file at ``path`` (not followed, if a link), when there is one
     (anything else is for the caller to say)."""
     try:
         st = os.stat(path, follow_symlinks=False)
     except OSError:
         return
-    _refuse_linked(path, st, *why)
+    _refuse_linked(path, st, *why, about=about)
 
 
-def check_readable(path: str) -> None:
+def check_readable(path: str, about: Arg | None = None) -> None:
     """Refuse, in its readers' words, a history they read none of as it is (compressed, in
     UTF-16 or UTF-32, lines that end in a CR alone), from a bounded read of it, as
     ``check_appendable`` does. For a command that reads it whole only once it holds its
@@ -203,13 +217,13 @@ def check_readable(path: str) -> None:
         with open(path, "rb") as f:
             problem = sources.whole_file_problem(f.read(_HEAD_BYTES))
             if problem is not None:
-                raise UsageError(f"{quote_path(path)}: {problem}")
-            _refuse_cr_line_ends(path, f, os.fstat(f.fileno()).st_size)
+                raise UsageError(f"{quote_path(path)}: {problem}", about=about)
+            _refuse_cr_line_ends(path, f, os.fstat(f.fileno()).st_size, about)
     except OSError:
         return
 
 
-def check_writable(path: str) -> None:
+def check_writable(path: str, about: Arg | None = None) -> None:
     """``check_appendable``, and that the append itself could be made, leaving nothing
     behind: the history and its lock file (``lock_file``) open for writing as
     ``append_groups`` and ``locked`` open them, and where either is still to be made
@@ -218,11 +232,13 @@ def check_writable(path: str) -> None:
     mount or ``/proc``). For a command that writes other files before it appends
     (``pipeline``'s reports): a history its append would refuse is refused before any
     of them is written."""
-    check_appendable(path)
+    check_appendable(path, about)
     lock = lock_file(path)
     if os.path.islink(lock):
-        raise UsageError(f"{quote_path(lock)}: refusing to lock the history through a symlink")
-    _refuse_odd_lock(lock, "history")
+        raise UsageError(
+            f"{quote_path(lock)}: refusing to lock the history through a symlink", about=about
+        )
+    _refuse_odd_lock(lock, "history", about)
     missing = False
     for p, flags, what in (
         (path, os.O_WRONLY | os.O_APPEND, "cannot append to the history"),
@@ -236,7 +252,7 @@ def check_writable(path: str) -> None:
             missing = True  # to be made: said below, of the folder
             continue
         except OSError as e:
-            raise CannotAccess(f"{quote_path(p)}: {what}: {e.strerror or e}") from None
+            raise CannotAccess(f"{quote_path(p)}: {what}: {e.strerror or e}", about=about) from None
         os.close(fd)
     if not missing:
         return
@@ -244,12 +260,13 @@ def check_writable(path: str) -> None:
     while not os.path.lexists(folder):
         folder = os.path.dirname(folder)
     if not os.path.isdir(folder):
-        raise CannotAccess(f"{quote_path(folder)}: a file where a folder is needed")
+        raise CannotAccess(f"{quote_path(folder)}: a file where a folder is needed", about=about)
     try:
         fd, probe = tempfile.mkstemp(prefix=".runscore-probe-", dir=folder)
     except OSError as e:
         raise CannotAccess(
-            f"{quote_path(folder)}: cannot make the history {path} there: {e.strerror or e}"
+            f"{quote_path(folder)}: cannot make the history {path} there: {e.strerror or e}",
+            about=about,
         ) from None
     os.close(fd)
     os.unlink(probe)
@@ -287,20 +304,26 @@ def lock_file(path: str) -> str:
 
 
 @contextlib.contextmanager
-def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -> Iterator[None]:
+def locked(
+    path: str, *, timeout: float | None = 300.0, what: str = "history", about: Arg | None = None
+) -> Iterator[None]:
     """Hold an exclusive lock on ``path + '.lock'``.
 
-    ``timeout`` None waits forever; 0 tries once. Raises ``LockTimeout``.
+    ``timeout`` None waits forever; 0 tries once. Raises ``LockTimeout``. ``about``: the
+    argument that gave ``path``, which a refusal of its lock file names in ``params``.
     """
     if timeout is not None and math.isnan(timeout):
-        # now + nan is a deadline never reached: it would wait for ever.
-        raise UsageError("a lock timeout must be a number of seconds (0 or more), not nan")
+        # now + nan is a deadline never reached: it would wait for ever. A guard of the
+        # caller's own: every call of the API checks its wait first (``wait_seconds``).
+        raise UsageError(
+            "a lock timeout must be a number of seconds (0 or more), not nan", about=None
+        )
     lock_path = lock_file(path)
     parent = os.path.dirname(os.path.abspath(lock_path))
     os.makedirs(parent, exist_ok=True)
     deadline = None if timeout is None else time.monotonic() + timeout
     while True:
-        fd = _take_lock(path, lock_path, what, deadline)
+        fd = _take_lock(path, lock_path, what, deadline, about)
         try:
             if _still_named(fd, lock_path):
                 break
@@ -312,20 +335,22 @@ def locked(path: str, *, timeout: float | None = 300.0, what: str = "history") -
         # one at its name. The lock is the file at the name, taken again.
         os.close(fd)
     try:
-        _undo_cut_write(path, fd)
+        _undo_cut_write(path, fd, about)
         remove_left_temps(path)
         yield
     finally:
         os.close(fd)  # closing releases the flock
 
 
-def _take_lock(path: str, lock_path: str, what: str, deadline: float | None) -> int:
+def _take_lock(
+    path: str, lock_path: str, what: str, deadline: float | None, about: Arg | None = None
+) -> int:
     """Open ``lock_path`` and flock it, waiting until ``deadline`` (None: for ever); the
     fd. Raises ``LockTimeout``."""
     _check_not_symlink(lock_path)
     # 0666 less the umask, as for any new file: a team that shares a history through its
     # group (umask 002) can lock and append to it; the usual umask 022 gives 0644.
-    _refuse_odd_lock(lock_path, what)
+    _refuse_odd_lock(lock_path, what, about)
     fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     try:
         while True:
@@ -359,7 +384,7 @@ def _still_named(fd: int, lock_path: str) -> bool:
     return (st.st_dev, st.st_ino) == (now.st_dev, now.st_ino)
 
 
-def _refuse_odd_lock(lock_path: str, what: str) -> None:
+def _refuse_odd_lock(lock_path: str, what: str, about: Arg | None = None) -> None:
     """Refuse a lock file that is there and is neither a regular file nor a folder (whose
     open says "Is a directory"): flock takes a FIFO, but the note of each write of an
     append (``_note_write``) cannot be kept in one, and the append failed after the work
@@ -369,7 +394,9 @@ def _refuse_odd_lock(lock_path: str, what: str) -> None:
     except OSError:
         return  # none yet (made by the open), or said by the open
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
-        raise CannotAccess(f"{quote_path(lock_path)}: the {what} lock is not a regular file")
+        raise CannotAccess(
+            f"{quote_path(lock_path)}: the {what} lock is not a regular file", about=about
+        )
 
 
 def lock_holder(fd: int) -> int | None:
@@ -460,7 +487,7 @@ def _pwrite_all(fd: int, data: bytes) -> None:
         at += os.pwrite(fd, view[at:], at)
 
 
-def _undo_cut_write(path: str, lock_fd: int) -> None:
+def _undo_cut_write(path: str, lock_fd: int, about: Arg | None = None) -> None:
     """Cut off what a write of an interrupted append left of itself, before the lock's new
     holder reads or appends to the history.
 
@@ -504,7 +531,9 @@ def _undo_cut_write(path: str, lock_fd: int) -> None:
             except OSError as e:
                 # Left noted: appending after a cut write would make its bytes a bad line.
                 raise CannotAccess(
-                    f"{quote_path(path)}: cannot undo an append that was cut short: {e.strerror or e}"
+                    f"{quote_path(path)}: cannot undo an append that was cut short: "
+                    f"{e.strerror or e}",
+                    about=about,
                 ) from None
             finally:
                 os.close(fd)
@@ -636,10 +665,12 @@ def dumps_record(record: dict[str, Any]) -> str:
 def append_groups(
     path: str,
     groups: Iterable[Sequence[str]],
+    about: Arg | None = None,
 ) -> int:
     """Append groups of lines (no trailing newlines) atomically per group.
 
-    The caller must hold ``locked(path)``. Returns the number of lines written.
+    The caller must hold ``locked(path)``. Returns the number of lines written. ``about``:
+    the argument that gave ``path``, which a refusal names in ``params``.
     """
     _check_not_symlink(path)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -650,13 +681,13 @@ def append_groups(
         fd = os.open(path, flags, 0o666)  # less the umask (see ``locked``)
     except OSError as e:
         raise CannotAccess(
-            f"{quote_path(path)}: cannot append to the history: {e.strerror or e}"
+            f"{quote_path(path)}: cannot append to the history: {e.strerror or e}", about=about
         ) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise UsageError(f"{quote_path(path)}: the history is not a regular file")
+        raise UsageError(f"{quote_path(path)}: the history is not a regular file", about=about)
     try:
-        _refuse_linked(path, os.fstat(fd))
+        _refuse_linked(path, os.fstat(fd), about=about)
     except BaseException:
         os.close(fd)
         raise
@@ -668,8 +699,8 @@ def append_groups(
         size = end = st.st_size
         if size > 0:
             with open(path, "rb") as r:
-                _refuse_unreadable(path, r.read(_HEAD_BYTES))
-                _refuse_cr_line_ends(path, r, size)
+                _refuse_unreadable(path, r.read(_HEAD_BYTES), about)
+                _refuse_cr_line_ends(path, r, size, about)
                 r.seek(size - 1)
                 if r.read(1) != b"\n":
                     # Another tool's unterminated last line (a cut write of runscore's own
@@ -719,7 +750,9 @@ def append_groups(
                 os.ftruncate(fd, size)
                 _note_write(lock_fd, b"")
         why = e.strerror or str(e)  # the kernel's write error names no file
-        raise CannotAccess(f"{quote_path(path)}: cannot append to the history: {why}") from e
+        raise CannotAccess(
+            f"{quote_path(path)}: cannot append to the history: {why}", about=about
+        ) from e
     finally:
         os.close(fd)
         if lock_fd >= 0:

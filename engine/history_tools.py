@@ -101,11 +101,13 @@ class RepairResult:
 
 
 def _require_file(path: str) -> None:
-    history.require_path(path, "the history")
+    history.require_path(path, PATH.said("the history"))
     if not os.path.lexists(path):
         raise NothingReadable(f"{quote_path(path)}: no such history file")
     if os.path.isdir(path):
-        raise UsageError(f"{quote_path(path)}: the history must be a file, not a directory")
+        raise UsageError(
+            f"{quote_path(path)}: the history must be a file, not a directory", about=PATH
+        )
 
 
 def check(path: str | os.PathLike[str]) -> CheckResult:
@@ -127,7 +129,7 @@ def check(path: str | os.PathLike[str]) -> CheckResult:
     path = sources.one_path(path, PATH)
     _require_file(path)
     con = effectiveness_history.connect()
-    load = effectiveness_history.load_history(con, path)
+    load = effectiveness_history.load_history(con, path, about=PATH)
     issues = list(load.issues)
     # A record written twice: the same idempotency key on two lines with no other events
     # of that run, archetype and version between them in the readers' order (ts, then
@@ -317,7 +319,9 @@ def repair(
         raise UsageError("give either ", OUT, " or ", IN_PLACE, ", not both")
     _require_file(path)
     if os.path.islink(path) and in_place:
-        raise UsageError(f"{quote_path(path)}: refusing to rewrite a history through a symlink")
+        raise UsageError(
+            f"{quote_path(path)}: refusing to rewrite a history through a symlink", about=PATH
+        )
     if not in_place:
         target = out or default_target(path)
         if os.path.realpath(target) == os.path.realpath(path):
@@ -345,13 +349,13 @@ def repair(
 
     # Before the lock file is made beside it; ``check`` says it again under the lock.
     _refuse_linked(path)
-    history.check_readable(path)
+    history.check_readable(path, PATH)
     if not os.path.lexists(history.lock_file(path)):
         # A refusal writes nothing, so it must not leave a lock file it made either (one
         # removed again could be another process's, waiting on it). Read twice only where
         # no lock file is yet: the read under the lock still decides.
         _refuse_keeping_nothing(check(path), in_place=True, force=force)
-    with history.locked(path, timeout=lock_timeout):
+    with history.locked(path, timeout=lock_timeout, about=PATH):
         _refuse_linked(path)  # a name made since the check above
         res = check(path)
         _refuse_keeping_nothing(res, in_place=True, force=force)
@@ -391,6 +395,7 @@ def _refuse_linked(path: str) -> None:
         "repair it to a new file (",
         OUT,
         "), or copy it to a new file and move that over this one",
+        about=PATH,
     )
 
 
@@ -409,7 +414,7 @@ def _copy_to_backup(path: str, backup: str) -> None:
         _unlink(tmp)
         why = e.strerror or str(e)
         raise CannotAccess(
-            f"{quote_path(path)}: cannot copy it to its backup {backup}: {why}"
+            f"{quote_path(path)}: cannot copy it to its backup {backup}: {why}", about=PATH
         ) from e
     except BaseException:
         _unlink(tmp)

@@ -669,7 +669,8 @@ def _recover(out: str) -> None:
 def _check_day_folder(final: str) -> None:
     if os.path.islink(final) or (os.path.lexists(final) and not os.path.isdir(final)):
         raise CannotAccess(
-            f"{quote_path(final)}: exists and is not a directory; refusing to replace it"
+            f"{quote_path(final)}: exists and is not a directory; refusing to replace it",
+            about=OUT,
         )
 
 
@@ -990,7 +991,7 @@ def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
         if key in seen:
             continue
         seen.add(key)
-        out.append((t, eh.parse_team(t)))  # UsageError: exit 2 before anything runs
+        out.append((t, eh.parse_team(t, about=TEAMS)))  # UsageError: exit 2 before anything runs
     return out
 
 

@@ -1292,7 +1292,8 @@ def read_jsonl(
     be known (``_DUPLICATE_KEYS``). Costs one more read of each file's text.
     """
     if not table.isidentifier():
-        raise UsageError(f"bad table name {quoting.quote(table)}")
+        # about=None: runscore's own names, never a caller's argument
+        raise UsageError(f"bad table name {quoting.quote(table)}", about=None)
     from runscore.engine import sqlpack  # local: sqlpack imports errors only
 
     proj = projection or DEFAULT_PROJECTION
@@ -1803,7 +1804,9 @@ def update_by_ord(
     ``load_table`` takes (INTEGER, BIGINT or VARCHAR).
     """
     if not (table.isidentifier() and column.isidentifier()):
-        raise UsageError(f"bad table or column name {quoting.quote(table)}.{quoting.quote(column)}")
+        raise UsageError(
+            f"bad table or column name {quoting.quote(table)}.{quoting.quote(column)}", about=None
+        )
     if not ords:
         return
     load_table(
@@ -1848,7 +1851,9 @@ def load_table(
     """
     for col, (type_, _) in columns.items():
         if not col.isidentifier() or type_ not in _ARROW_TYPES:
-            raise UsageError(f"bad column {quoting.quote(col)} of type {quoting.quote(type_)}")
+            raise UsageError(
+                f"bad column {quoting.quote(col)} of type {quoting.quote(type_)}", about=None
+            )
     rows = max((len(v) for _, v in columns.values()), default=0)
     kind = "TEMP " if temp else ""
     if rows <= LIST_BIND_ROWS:

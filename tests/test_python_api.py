@@ -1023,7 +1023,7 @@ def test_routes_take_the_clock_and_policy_a_notebook_gives(tmp_path: Path) -> No
     assert said == [
         ("policy: give a routes.Policy or a mapping of its settings, not list", ("policy",)),
         ("as_of: give a datetime, a date or ISO text, not int", ("as_of",)),
-        ("policy: tolerance must be between 0 and 1, got 2", ()),
+        ("policy: tolerance must be between 0 and 1, got 2", ("policy",)),
     ]
 
 
@@ -1466,3 +1466,125 @@ def test_an_unknown_scoring_version_is_refused_naming_it(tmp_path: Path) -> None
         for _, name, h in calls
     ]
     assert _tree(tmp_path) == before
+
+
+def test_an_error_of_a_file_given_names_the_argument_that_gave_it(tmp_path: Path) -> None:
+    """An error whose words name a file given, not the argument (``h.jsonl: refusing to
+    write through a symlink``, ``team.yaml:2: not valid YAML``, ``DELETE`` refused by
+    ``run_sql``), had ``params`` ``()``: a caller could not tell which argument to fix.
+    Each names it now, its words (and the CLI's) as before."""
+    import gzip
+
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(hist)
+    packed = tmp_path / "packed.jsonl"
+    packed.write_bytes(gzip.compress(b"{}\n"))
+    (tmp_path / "dir").mkdir()
+    team = tmp_path / "team.yaml"
+    team.write_text("name: x\nplan: [a\n", encoding="utf-8")
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("- 1\n", encoding="utf-8")
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes"
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS])
+    project = tmp_path / "proj"  # a nightly job writes the project's history in it
+    shutil.copytree(REPO / "examples" / "project", project)
+    calls: list[tuple[Any, str]] = [
+        (lambda: effectiveness.extract([EVENTS], link), "history_path"),
+        (lambda: effectiveness.extract([EVENTS], None), "history_path"),
+        (lambda: plugin.score([SKILLS], history_path=packed), "history_path"),
+        (lambda: pipeline.append_history(result, tmp_path / "dir"), "path"),
+        (lambda: pipeline.history_report(tmp_path / "dir"), "path"),
+        (lambda: eh.report(tmp_path / "dir"), "path"),
+        (lambda: eh.recommend(hist, team), "team_yaml"),
+        (lambda: eh.summary(hist, team), "team_yaml"),
+        (lambda: eh.parse_team(team), "path"),
+        (lambda: eh.run_sql("DELETE FROM history", hist), "query"),
+        (lambda: eh.run_sql("SELECT * FROM nowhere", hist), "query"),
+        (lambda: eh.run_sql("SELECT 1", tmp_path / "dir"), "history"),
+        (lambda: eh.export(tmp_path / "x.csv", hist), "to"),
+        (lambda: routes.analyze([episodes], {"tolerance": 2}), "policy"),
+        (lambda: routes.load_policy_file(policy), "path"),
+        (lambda: history_tools.check(tmp_path / "dir"), "path"),
+        (lambda: history_tools.repair(link, in_place=True), "path"),
+        (
+            lambda: nightly.run_nightly(
+                [project], tmp_path / "out", renderer=Renderer(), teams=[team]
+            ),
+            "teams",
+        ),
+    ]
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((e.value.params, e.value.cli_message == str(e.value)))
+    assert said == [((name,), True) for _, name in calls]
+
+
+def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_none() -> None:
+    """Raises of ``UsageError`` (and ``CannotAccess``) whose words named a file or a value
+    had ``params`` ``()``. Each raise in ``engine/`` now names the argument at fault: an
+    ``Arg`` among its parts (a module's constant, ``Arg(...)``, a parameter typed
+    ``Arg``), or ``about=``, which a helper that several arguments reach takes from its
+    caller; ``about=None`` says that no argument is at fault (a setting of the
+    environment, runscore's own table names). A new raise with none of them fails here."""
+    import ast
+
+    files = sorted((REPO / "engine").rglob("*.py"))
+    trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in files}
+
+    def arg_call(n: ast.AST) -> bool:
+        return isinstance(n, ast.Call) and getattr(n.func, "id", None) == "Arg"
+
+    constants = {
+        t.id
+        for tree in trees.values()
+        for node in tree.body
+        if isinstance(node, ast.Assign) and arg_call(node.value)
+        for t in node.targets
+        if isinstance(t, ast.Name)
+    }
+
+    def names_an_argument(call: ast.Call, fn: ast.AST | None) -> bool:
+        if any(k.arg == "about" for k in call.keywords):
+            return True
+        known = set(constants)
+        if isinstance(fn, ast.FunctionDef):
+            every = fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs
+            known |= {a.arg for a in every if a.annotation and ast.unparse(a.annotation) == "Arg"}
+            for n in ast.walk(fn):  # name = Arg(...) if ... else what; given = (ARG, ...)
+                if isinstance(n, ast.Assign) and any(arg_call(c) for c in ast.walk(n.value)):
+                    known |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+                if isinstance(n, ast.Assign) and isinstance(n.value, ast.Tuple):
+                    if any(isinstance(e, ast.Name) and e.id in constants for e in n.value.elts):
+                        known |= {t.id for t in n.targets if isinstance(t, ast.Name)}
+        for a in call.args:
+            a = a.value if isinstance(a, ast.Starred) else a
+            if arg_call(a) or (isinstance(a, ast.Name) and a.id in known):
+                return True
+            if isinstance(a, ast.Attribute) and a.attr in constants:
+                return True
+        return False
+
+    unnamed = []
+    for f, tree in trees.items():
+
+        def visit(node: ast.AST, fn: ast.AST | None, f: Path = f) -> None:
+            for child in ast.iter_child_nodes(node):
+                inner = child if isinstance(child, ast.FunctionDef) else fn
+                if (
+                    isinstance(child, ast.Call)
+                    and getattr(child.func, "id", None) in ("UsageError", "CannotAccess")
+                    and not names_an_argument(child, inner)
+                ):
+                    unnamed.append(f"{f.relative_to(REPO)}:{child.lineno}")
+                visit(child, inner)
+
+        visit(tree, None)
+    assert len(trees) > 10 and constants >= {"VERSION", "HISTORY_PATH", "OUT"}
+    assert unnamed == []

@@ -389,7 +389,7 @@ def _copy_view(con: duckdb.DuckDBPyConnection, name: str) -> None:
     columns, bound and planned by later statements as one table. Both are TEMP when the
     view is. Nothing is done when ``name`` is no view."""
     if not name.isidentifier():
-        raise UsageError(f"bad view name {quote(name)}")
+        raise UsageError(f"bad view name {quote(name)}", about=None)  # runscore's own
     found = con.execute(
         "SELECT temporary FROM duckdb_views() WHERE view_name = ? AND NOT internal "
         "ORDER BY temporary DESC LIMIT 1",  # a TEMP view hides a main one of its name
@@ -809,6 +809,7 @@ def refuse_kept_beside(
             f"pipeline history){f': {why}' if why else ''}"
             "; choose another ",
             option,
+            about=option if isinstance(option, Arg) else None,  # text: the CLI's own option
         )
 
 
@@ -915,15 +916,18 @@ def extract(
     lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is None:
         if write:
-            raise UsageError("extract writes to a history: history_path None is for write=False")
+            raise UsageError(
+                "extract writes to a history: history_path None is for write=False",
+                about=HISTORY_PATH,
+            )
     else:
         # a pathlib.Path met str methods below
         history_path = sources.one_path(history_path, HISTORY_PATH)
         if write:  # a symlink, a folder, a FIFO or a gzip file, or its lock file: said
             # before scoring anything, as `pipeline` says it (locked() says it again)
-            history.check_writable(history_path)
+            history.check_writable(history_path, HISTORY_PATH)
         else:  # a dry run reads the history's keys (DuckDB: a UTF-8 name)
-            history.require_utf8_name(history_path)
+            history.require_utf8_name(history_path, about=HISTORY_PATH)
     # Opened while the files are discovered and compared with the manifest, once it is
     # sure to be needed: a rerun with nothing new (the nightly's usual night) needs none,
     # and opening one beside its stat-ing cost it ~0.02-0.03 s at 10k run files.
@@ -1238,7 +1242,7 @@ def _extract(
             # with no new runs that was ~0.1 s of a 0.9 s extract over 10k run files.
             _remove_left_temps_if_free(history_path)
             return result
-        with history.locked(history_path, timeout=lock_timeout):
+        with history.locked(history_path, timeout=lock_timeout, about=HISTORY_PATH):
             held = _existing_keys(con, history_path, keys_ahead[0] if keys_ahead else None)
             _mark_new(con, result, scored_runs, held, n_records)
             _recheck_held(con, result, scored_runs, n_records, history_path)
@@ -1261,7 +1265,9 @@ def _extract(
                 rendering.cancel()
                 raise
             cur = rendering.result()
-            result.records_written = history.append_groups(history_path, _run_groups(cur))
+            result.records_written = history.append_groups(
+                history_path, _run_groups(cur), HISTORY_PATH
+            )
             result.records_new = result.records_written
             # The records are in the history now: a manifest that cannot be saved (a full
             # disk, a folder in its place) must not make them look unwritten (the nightly
@@ -1400,7 +1406,7 @@ def _recheck_held(
 
     hcon = effectiveness_history.connect()
     try:
-        effectiveness_history.load_history(hcon, history_path)
+        effectiveness_history.load_history(hcon, history_path, about=HISTORY_PATH)
         keys = duck.sql(
             hcon,
             "SELECT DISTINCT run_id, archetype, scoring_version, events_sha256 "

@@ -84,10 +84,13 @@ def settings() -> Settings:
     elif raw in ("off", "0", "false", "no"):
         enabled = False
     else:
-        raise UsageError(f"{CACHE_ENV} must be on or off, not {quote(raw)}")
+        # about=None: a setting of the environment, no argument of a call
+        raise UsageError(f"{CACHE_ENV} must be on or off, not {quote(raw)}", about=None)
     m = os.environ.get(MIN_LINES_ENV, "").strip()
     if m and not m.isdigit():
-        raise UsageError(f"{MIN_LINES_ENV} must be a whole number of lines, not {quote(m)}")
+        raise UsageError(
+            f"{MIN_LINES_ENV} must be a whole number of lines, not {quote(m)}", about=None
+        )
     return Settings(enabled, int(m) if m else DEFAULT_MIN_LINES)
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import difflib
 import errno
+import functools
 import operator
 import os
 import re
@@ -206,18 +207,25 @@ def load_history(
     path: str | os.PathLike[str] = DEFAULT_HISTORY,
     *,
     version: str | None = None,
+    about: Arg | None = None,
 ) -> HistoryLoad:
     """Read the history file into ``history_raw`` and build ``history``/``history_current``.
 
     A missing file is an empty history (``exists`` False). A directory, or a file that
     cannot be read, is a usage error. ``version`` picks whose ``100_history.sql`` types
     the lines (the newest known one by default; the file is the same in every version).
+    ``about``: the caller's argument that gave ``path`` (default ``path``), which its
+    errors name in ``params``.
     """
+    about = about or PATH
     p = os.fspath(path)
-    history.require_utf8_name(p)  # else discover() says it is not read: an empty history
+    # else discover() says it is not read: an empty history
+    history.require_utf8_name(p, about=about)
     load = HistoryLoad(path=p, exists=os.path.exists(p) or os.path.islink(p))
     if os.path.isdir(p):
-        raise UsageError(f"{quote_path(p)}: the history must be a file, not a directory")
+        raise UsageError(
+            f"{quote_path(p)}: the history must be a file, not a directory", about=about
+        )
     files: list[sources.SourceFile] = []
     if load.exists:
         files, _missing = sources.discover([p])
@@ -231,14 +239,14 @@ def load_history(
             files[0],
             v,
             load,
-            load_files=_load_files,
+            load_files=functools.partial(_load_files, about=about),
             drop=_drop_relation,
             new_load=lambda: HistoryLoad(path=p, exists=True),
             min_lines=cache.min_lines,
         )
         if hit:
             return load
-    _load_files(con, files, v, load, cache.enabled and single)
+    _load_files(con, files, v, load, cache.enabled and single, about)
     if cache.enabled and single:
         effectiveness_cache.write_after_full_read(
             con, files[0], v, load.issues, cache.min_lines, read_ns
@@ -259,6 +267,7 @@ def _load_files(
     v: str,
     load: HistoryLoad,
     digest: bool,
+    about: Arg,
 ) -> None:
     """Type the history lines of ``files`` into the history relations, filling ``load``.
 
@@ -269,7 +278,7 @@ def _load_files(
         if not scanned:
             sources.prescan(f, digest=digest, piecewise=True)
         if f.error is not None:
-            raise UsageError(f"{quote_path(f.display)}: {f.error}")
+            raise UsageError(f"{quote_path(f.display)}: {f.error}", about=about)
     if fast:
         load.reader = "fast"
         rows = con.execute(
@@ -544,6 +553,8 @@ PIPELINES = Arg("pipelines", "--pipelines FILE", "pipelines=FILE")
 PATH = Arg("path", "--history")
 HISTORY = Arg("history", "--history")
 TEAM = Arg("team_yaml", "--team")
+#: ``parse_team``'s own ``path``.
+TEAM_PATH = Arg("path", "--team")
 QUERY = Arg("query", "QUERY")
 SQL_VERSION = Arg("version", "--sql-version")
 
@@ -737,21 +748,27 @@ def _load_team_yaml(text: str) -> tuple[Any, list[tuple[str, int]]]:
     return doc, keys
 
 
-def parse_team(path: str | os.PathLike[str]) -> Team:
-    """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError."""
-    p = sources.one_path(path, "path")
-    history.require_path(p, "the team file")  # Path("") is the folder "."
+def parse_team(path: str | os.PathLike[str], *, about: Arg | None = None) -> Team:
+    """Flatten an ArcheFlow team YAML (spec §6) into mentions; errors are UsageError.
+
+    ``about``: the caller's argument that gave ``path`` (default ``path``), which the
+    errors name in ``params``: a file given, its every problem is that argument's."""
+    about = about or TEAM_PATH
+    p = sources.one_path(path, about)
+    history.require_path(p, about.said("the team file"))  # Path("") is the folder "."
     shown = quote_path(p)  # as a file:line: prefix writes a path
     try:
         text = Path(p).read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise UsageError(f"{shown}: team file not found") from None
+        raise UsageError(f"{shown}: team file not found", about=about) from None
     except IsADirectoryError:
-        raise UsageError(f"{shown}: a team file must be a file, not a directory") from None
+        raise UsageError(
+            f"{shown}: a team file must be a file, not a directory", about=about
+        ) from None
     except UnicodeDecodeError as e:
-        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})") from None
+        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})", about=about) from None
     except OSError as e:
-        raise CannotAccess(f"{shown}: cannot read: {e.strerror or e}") from None
+        raise CannotAccess(f"{shown}: cannot read: {e.strerror or e}", about=about) from None
     import yaml  # local: only team files are YAML (~14 ms of every report's start)
 
     try:
@@ -760,10 +777,10 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         mark = getattr(e, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UsageError(f"{shown}{where}: not valid YAML: {problem}") from None
+        raise UsageError(f"{shown}{where}: not valid YAML: {problem}", about=about) from None
     if not isinstance(doc, dict):
         raise UsageError(
-            f"{shown}: a team file must be a YAML mapping (name, plan, do, check, ...)"
+            f"{shown}: a team file must be a YAML mapping (name, plan, do, check, ...)", about=about
         )
     # Keys other than the members' are ArcheFlow's own (description, exit, max_cycles, ...)
     # and are not read; one that is a near miss of a member key is a typo whose members
@@ -775,21 +792,26 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
         if near:
             raise UsageError(
                 f"{shown}:{line}: unknown key {quote(key)} (did you mean {quote(near[0])}?): its "
-                "archetypes would not be read"
+                "archetypes would not be read",
+                about=about,
             )
 
     entries: list[tuple[str, str, str | None]] = []
 
     def name_of(v: Any, where: str) -> str:
         if not isinstance(v, str) or not v.strip():
-            raise UsageError(f"{shown}: {where}: expected an archetype name, got {quote(v)}")
+            raise UsageError(
+                f"{shown}: {where}: expected an archetype name, got {quote(v)}", about=about
+            )
         return v
 
     def model_of(v: Any, where: str) -> str | None:
         if v is None:
             return None
         if not isinstance(v, str):
-            raise UsageError(f"{shown}: {where}: expected a model name, got {quote(v)}")
+            raise UsageError(
+                f"{shown}: {where}: expected a model name, got {quote(v)}", about=about
+            )
         return v
 
     for phase in _PHASES:
@@ -798,14 +820,14 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
             continue
         items = [val] if isinstance(val, str) else val
         if not isinstance(items, list):
-            raise UsageError(f"{shown}: {phase}: expected a list of archetype names")
+            raise UsageError(f"{shown}: {phase}: expected a list of archetype names", about=about)
         for i, item in enumerate(items):
             entries.append((name_of(item, f"{phase}[{i}]"), phase, None))
 
     arch = doc.get("archetypes")
     if arch is not None:
         if not isinstance(arch, list):
-            raise UsageError(f"{shown}: archetypes: expected a list")
+            raise UsageError(f"{shown}: archetypes: expected a list", about=about)
         for i, item in enumerate(arch):
             where = f"archetypes[{i}]"
             if isinstance(item, dict):
@@ -823,7 +845,9 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
     overrides = doc.get("model_overrides")
     if overrides is not None:
         if not isinstance(overrides, dict):
-            raise UsageError(f"{shown}: model_overrides: expected a mapping archetype: model")
+            raise UsageError(
+                f"{shown}: model_overrides: expected a mapping archetype: model", about=about
+            )
         for k, m in overrides.items():
             entries.append(
                 (
@@ -835,7 +859,8 @@ def parse_team(path: str | os.PathLike[str]) -> Team:
 
     if not entries:
         raise UsageError(
-            f"{shown}: names no archetype (expected plan, do, check, archetypes or model_overrides)"
+            f"{shown}: names no archetype (expected plan, do, check, archetypes or model_overrides)",
+            about=about,
         )
     name = doc.get("name")
     return Team(p, None if name is None else str(name), tuple(entries))
@@ -900,7 +925,7 @@ def recommend(
         raise UsageError("recommend works on one scoring version; ", ALL, " is for report")
     path = sources.one_path(path, PATH)
     parse_version_option(version, allow_all=False)
-    team = parse_team(sources.one_path(team_yaml, TEAM))
+    team = parse_team(sources.one_path(team_yaml, TEAM), about=TEAM)
     con = connect()
     load = load_history(con, path)
     _require_history(load)
@@ -1013,7 +1038,9 @@ def summary(
         raise UsageError("summary works on one scoring version; ", ALL, " is for report")
     path = sources.one_path(path, PATH)
     parse_version_option(version, allow_all=False)
-    team = parse_team(sources.one_path(team_yaml, TEAM)) if team_yaml is not None else None
+    team = (
+        parse_team(sources.one_path(team_yaml, TEAM), about=TEAM) if team_yaml is not None else None
+    )
     con = connect()
     load = load_history(con, path)
     _require_readable(load)  # no file at all is "no scored runs yet": it runs at every start
@@ -1124,23 +1151,25 @@ _ALLOWED = {duckdb.StatementType.SELECT}
 
 
 def check_read_only(query: str, con: duckdb.DuckDBPyConnection) -> None:
-    """Refuse anything but exactly one SELECT-type statement (raises UsageError).
+    """Refuse anything but exactly one SELECT-type statement (raises UsageError, naming
+    ``query`` in ``params``).
 
     Parsed by ``con``'s parser: the module-level one opens DuckDB's default database,
     a second one in the process."""
     try:
         stmts = con.extract_statements(query)
     except duckdb.Error as e:
-        raise UsageError(f"SQL does not parse: {_one_line(str(e))}") from None
+        raise UsageError(f"SQL does not parse: {_one_line(str(e))}", about=QUERY) from None
     if not stmts:
-        raise UsageError("no SQL statement given")
+        raise UsageError("no SQL statement given", about=QUERY)
     if len(stmts) > 1:
-        raise UsageError("runscore sql runs one statement at a time")
+        raise UsageError("runscore sql runs one statement at a time", about=QUERY)
     kind = stmts[0].type
     if kind not in _ALLOWED:
         name = getattr(kind, "name", str(kind))
         raise UsageError(
-            f"refused: runscore sql is read-only and runs only SELECT queries (got {name})"
+            f"refused: runscore sql is read-only and runs only SELECT queries (got {name})",
+            about=QUERY,
         )
 
 
@@ -1263,7 +1292,7 @@ def _gather(
         )
     version = parse_version_option(version, allow_all=False)
     con = con or connect()
-    load = load_history(con, history)
+    load = load_history(con, history, about=HISTORY)
     if query is not None and views_read(query, HISTORY_VIEWS):
         # Only a query that reads the history's rows: `SELECT 1`, a query of the event
         # views alone or of the catalog reads none of them.
@@ -1319,10 +1348,12 @@ def run_sql(
     try:
         table = _as_text_where_arrow_is_not(duck.sql(q, query)).to_arrow_table()
     except duckdb.PermissionException as e:
-        raise UsageError(f"refused: runscore sql cannot access files or settings ({e})") from None
+        raise UsageError(
+            f"refused: runscore sql cannot access files or settings ({e})", about=QUERY
+        ) from None
     except duckdb.CatalogException as e:
         if "Table with name " not in str(e):
-            raise UsageError(f"query failed: {_one_line(str(e))}") from None
+            raise UsageError(f"query failed: {_one_line(str(e))}", about=QUERY) from None
         # DuckDB's "Did you mean" names any table it knows (pg_description), not our views
         msg = _one_line(str(e), drop=("Did you mean ",))
         views = [*HISTORY_VIEWS, *(EVENT_VIEWS if events else ()), *(extra or {})]
@@ -1343,13 +1374,13 @@ def run_sql(
                 )
             )
         said = [p for i, h in enumerate(hints) for p in ("; " if i else "", *h)]
-        raise UsageError(f"query failed: {msg} (", *said, ")") from None
+        raise UsageError(f"query failed: {msg} (", *said, ")", about=QUERY) from None
     except duckdb.Error as e:
         if interrupted(e) or isinstance(e, duckdb.OutOfMemoryException):
             # Ctrl-C (DuckDB's InterruptException) and a lack of memory are not a broken
             # query: the caller says them as every command does (exit 130 and 5).
             raise
-        raise UsageError(f"query failed: {_one_line(str(e))}") from None
+        raise UsageError(f"query failed: {_one_line(str(e))}", about=QUERY) from None
     table, renamed = _unique_columns(table)
     if renamed:
         notes.append(
@@ -1501,12 +1532,14 @@ def export(
     events = _event_paths(events)
     suffix = Path(target).suffix.lower()
     if suffix not in (".parquet", ".duckdb", ".db"):
-        raise UsageError(f"{quote_path(target)}: export writes FILE.parquet or FILE.duckdb")
+        raise UsageError(
+            f"{quote_path(target)}: export writes FILE.parquet or FILE.duckdb", about=TO
+        )
     # FILE.cache.duckdb: the next report would take the export for a foreign cache and
     # write its own over it.
     effectiveness.refuse_kept_beside(target, os.fspath(history), TO)
     con = connect()
-    load = load_history(con, history)
+    load = load_history(con, history, about=HISTORY)
     if not events:
         # With --events the event tables are there to export; the history's lines are then
         # listed as skipped (exit 1), as any history's are.
@@ -1554,7 +1587,7 @@ def export(
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
         raise CannotAccess(
-            f"{quote_path(target)}: cannot write the export: {_write_failure(e)}"
+            f"{quote_path(target)}: cannot write the export: {_write_failure(e)}", about=TO
         ) from None
     return ExportResult(written, rows, issues, notes)
 
@@ -1584,11 +1617,12 @@ def _write_failure(e: BaseException) -> str:
 
 def _tmp_beside(target: str) -> str:
     if os.path.islink(target):
-        raise UsageError(f"{quote_path(target)}: refusing to write through a symlink")
+        raise UsageError(f"{quote_path(target)}: refusing to write through a symlink", about=TO)
     d = os.path.dirname(os.path.abspath(target))
     if os.path.exists(d) and not os.path.isdir(d):
         raise CannotAccess(
-            f"{quote_path(target)}: cannot write the export: {quote_path(d)} is not a folder"
+            f"{quote_path(target)}: cannot write the export: {quote_path(d)} is not a folder",
+            about=TO,
         )
     os.makedirs(d, exist_ok=True)
     # What a killed export left of this file (its own name, ``history.temp_name``'s): it

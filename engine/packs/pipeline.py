@@ -712,11 +712,11 @@ def append_history(
         if under_lock is not None:
             under_lock()
         return HistoryOutcome(path, 0, 0)
-    history.check_appendable(path)  # before its lock file is made beside it
-    with history.locked(path, timeout=lock_timeout, what="pipeline history"):
+    history.check_appendable(path, PATH)  # before its lock file is made beside it
+    with history.locked(path, timeout=lock_timeout, what="pipeline history", about=PATH):
         # Changed since the check above (a symlink, a gzip file, read-only now): refused
         # here, before ``under_lock`` writes the reports, not by the append after them.
-        history.check_writable(path)
+        history.check_writable(path, PATH)
         con = db.connect()
         new = pa.Table.from_pylist(
             [
@@ -733,7 +733,7 @@ def append_history(
         if os.path.exists(path):
             f = sources.prescan(SourceFile(path=path, display=path))
             if f.error:  # changed since check_appendable: refused in its words, exit 2
-                raise UsageError(f"{quote_path(path)}: {f.error}")
+                raise UsageError(f"{quote_path(path)}: {f.error}", about=PATH)
             # Read as the report reads it (200): a line the report skips (no parsable ts,
             # an unknown verdict, ...) holds no record, so its record is written again.
             res = sources.read_jsonl(
@@ -775,7 +775,7 @@ def append_history(
         keep = [records[row[0]] for row in fresh]
         if under_lock is not None:
             under_lock()
-        written = history.append_groups(path, [[history.dumps_record(r)] for r in keep])
+        written = history.append_groups(path, [[history.dumps_record(r)] for r in keep], PATH)
         con.close()
     return HistoryOutcome(path, written, len(records) - written, skipped)
 
@@ -870,13 +870,15 @@ def _load_history(
     or skipped by 200) is ``NothingReadable`` (exit 3), every skipped line listed, as
     ``extract`` and ``routes`` say input whose every line is rejected; an answer of no
     rows would read as "read, and no rows". A history of no lines at all is read."""
-    history.require_utf8_name(path, "pipeline history")
+    history.require_utf8_name(path, "pipeline history", PATH)
     if not os.path.exists(path):
         raise NothingReadable(
             f"{quote_path(path)}: no pipeline history (run `runscore pipeline` first)"
         )
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
-        raise UsageError(f"{quote_path(path)}: the history must be a file, not a directory")
+        raise UsageError(
+            f"{quote_path(path)}: the history must be a file, not a directory", about=PATH
+        )
     con = db.connect()
     _, errors, readable = _read(
         con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False

@@ -396,7 +396,8 @@ def score(
     stamp = sources.time_arg(now, NOW)
     if history_path is not None:
         history_path = sources.one_path(history_path, HISTORY_PATH)
-        history.check_writable(history_path)  # its lock file too, as `pipeline` checks
+        # its lock file too, as `pipeline` checks
+        history.check_writable(history_path, HISTORY_PATH)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:
@@ -468,12 +469,12 @@ def _append_history(
 ) -> None:
     stamp = now or dt.datetime.now(dt.UTC)
     params = {"scored_at": stamp.isoformat().replace("+00:00", "Z")}
-    with history.locked(path, timeout=lock_timeout, what="plugin history"):
+    with history.locked(path, timeout=lock_timeout, what="plugin history", about=HISTORY_PATH):
         files: list[SourceFile] = []
         if os.path.exists(path) or os.path.islink(path):
             f = sources.prescan(SourceFile(path=path, display=path))
             if f.error:  # changed since check_writable: refused in its words, exit 2
-                raise UsageError(f"{quote_path(path)}: {f.error}")
+                raise UsageError(f"{quote_path(path)}: {f.error}", about=HISTORY_PATH)
             files.append(f)
         res = sources.read_jsonl(
             con, files, "plugin_history_in", HISTORY_KEY_COLUMNS, unique_keys=HISTORY_KEYS
@@ -485,7 +486,7 @@ def _append_history(
         new = con.execute("SELECT record FROM plugin_history_new ORDER BY seq").fetchall()
         total = con.execute("SELECT count(*) FROM plugin_history_records").fetchall()[0][0]
         lines = [[history.dumps_record(dict(row[0]))] for row in new]
-        written = history.append_groups(path, lines) if lines else 0
+        written = history.append_groups(path, lines, HISTORY_PATH) if lines else 0
     result.history_path = path
     result.history_written = written
     result.history_skipped = int(total) - written

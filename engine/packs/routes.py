@@ -152,17 +152,17 @@ def policy_number(key: str, value: Any) -> float | int:
     return f
 
 
-def _number(key: str, value: Any, where: str) -> float | int:
+def _number(key: str, value: Any, where: str, about: Arg | None) -> float | int:
     try:
         return policy_number(key, value)
     except ValueError as e:
-        raise UsageError(f"{where}: {key} {e}") from None
+        raise UsageError(f"{where}: {key} {e}", about=about) from None
 
 
-def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:
+def _incumbents(value: Any, where: str, about: Arg | None) -> tuple[Incumbent, ...]:
     """``{activity: "host:model" | "host:provider:model" | {host, provider, model}}``."""
     if not isinstance(value, Mapping):
-        raise UsageError(f"{where}: incumbents must map activity -> route")
+        raise UsageError(f"{where}: incumbents must map activity -> route", about=about)
     out: list[Incumbent] = []
     for activity in sorted(value, key=str):
         spec = value[activity]
@@ -177,7 +177,8 @@ def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:
             else:
                 raise UsageError(
                     f"{where}: incumbent for {quote(str(activity))} must be "
-                    f'"host:model" or "host:provider:model", got {quote(spec)}'
+                    f'"host:model" or "host:provider:model", got {quote(spec)}',
+                    about=about,
                 )
         elif isinstance(spec, Mapping) and isinstance(spec.get("model"), str):
             host, provider, model = spec.get("host"), spec.get("provider"), spec["model"]
@@ -185,70 +186,82 @@ def _incumbents(value: Any, where: str) -> tuple[Incumbent, ...]:
             if extra:
                 raise UsageError(
                     f"{where}: incumbent for {quote(str(activity))} has unknown keys "
-                    + ", ".join(quote(k) for k in sorted(extra, key=str))
+                    + ", ".join(quote(k) for k in sorted(extra, key=str)),
+                    about=about,
                 )
         else:
             raise UsageError(
-                f"{where}: incumbent for {quote(str(activity))} needs at least a model"
+                f"{where}: incumbent for {quote(str(activity))} needs at least a model",
+                about=about,
             )
         for name, v in (("host", host), ("provider", provider)):
             if v is not None and not isinstance(v, str):
                 raise UsageError(
-                    f"{where}: incumbent {name} for {quote(str(activity))} must be text"
+                    f"{where}: incumbent {name} for {quote(str(activity))} must be text",
+                    about=about,
                 )
         out.append(Incumbent(str(activity), host or None, provider or None, model))
     return tuple(out)
 
 
-def _tiers(value: Any, where: str) -> tuple[tuple[str, int], ...]:
+def _tiers(value: Any, where: str, about: Arg | None) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, Mapping):
-        raise UsageError(f"{where}: model_tiers must map a model-name fragment to a tier number")
+        raise UsageError(
+            f"{where}: model_tiers must map a model-name fragment to a tier number", about=about
+        )
     out: list[tuple[str, int]] = []
     for k in sorted(value, key=str):
         v = value[k]
         if isinstance(v, bool) or not isinstance(v, int) or not -_INT_MAX - 1 <= v <= _INT_MAX:
             raise UsageError(
                 f"{where}: model tier for {quote(str(k))} must be a whole number "
-                f"from {-_INT_MAX - 1} to {_INT_MAX}"
+                f"from {-_INT_MAX - 1} to {_INT_MAX}",
+                about=about,
             )
         out.append((str(k).lower(), v))
     return tuple(out)
 
 
-def load_policy_file(path: str | os.PathLike[str]) -> dict[str, Any]:
+def load_policy_file(path: str | os.PathLike[str], *, about: Arg | None = None) -> dict[str, Any]:
     """Read a YAML or JSON policy file (JSON is valid YAML).
 
     Every problem is one line naming the file (and the line and column where YAML gives
     them): a file that is not UTF-8 raised ``UnicodeDecodeError`` through the command, and
     PyYAML's own message ran over several lines. A setting given twice is refused, as in a
-    team preset: PyYAML keeps the last without a word (JSON parsers differ on which)."""
-    path = sources.one_path(path, "path")
-    history.require_path(path, "the policy file")
+    team preset: PyYAML keeps the last without a word (JSON parsers differ on which).
+    ``about``: the caller's argument that gave ``path`` (default ``path``), which the
+    errors name in ``params``."""
+    about = about or POLICY_PATH
+    path = sources.one_path(path, about)
+    history.require_path(path, about.said("the policy file"))
     shown = quote_path(path)  # as a file:line: prefix writes it
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except UnicodeDecodeError as e:
-        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})") from None
+        raise UsageError(f"{shown}: not UTF-8 text (byte {e.start + 1})", about=about) from None
     except OSError as e:
-        raise CannotAccess(f"{shown}: cannot read policy file: {e.strerror or e}") from e
+        raise CannotAccess(
+            f"{shown}: cannot read policy file: {e.strerror or e}", about=about
+        ) from e
     try:
         data, _, duplicates = yaml_keys.load(text)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         at = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
         problem = getattr(e, "problem", None) or str(e).splitlines()[0]
-        raise UsageError(f"{shown}{at}: not valid YAML/JSON: {problem}") from None
+        raise UsageError(f"{shown}{at}: not valid YAML/JSON: {problem}", about=about) from None
     if duplicates:
         key, mark, first = duplicates[0]
         raise UsageError(
             f"{shown}:{mark.line + 1}:{mark.column + 1}: key {quote(key)} given twice "
-            f"(first on line {first + 1}): which value is meant cannot be known"
+            f"(first on line {first + 1}): which value is meant cannot be known",
+            about=about,
         )
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise UsageError(f"{shown}: a policy file must be a mapping of settings")
+        raise UsageError(f"{shown}: a policy file must be a mapping of settings", about=about)
     return data
 
 
@@ -257,18 +270,22 @@ def build_policy(
     flags: Mapping[str, Any] | None = None,
     *,
     where: str = "policy",
+    about: Arg | None = None,
 ) -> Policy:
     """Merge a policy file's values with flags (flags win) and validate them.
 
     ``where``: what a message names as the values' source, ``flags`` or the policy
-    file's path (written as a ``file:line:`` prefix writes a path: ``quoting.path``)."""
+    file's path (written as a ``file:line:`` prefix writes a path: ``quoting.path``);
+    ``about``: the caller's argument that gave the values, which the errors name in
+    ``params`` (the CLI's flags are no one argument: None)."""
     where = quote_path(where)
     merged: dict[str, Any] = {}
     allowed = set(NUMERIC_POLICY) | {"incumbents", "model_tiers"}
     for k, v in (file_values or {}).items():
         if k not in allowed:
             raise UsageError(
-                f"{where}: unknown setting {quote(k)} (known: {', '.join(sorted(allowed))})"
+                f"{where}: unknown setting {quote(k)} (known: {', '.join(sorted(allowed))})",
+                about=about,
             )
         merged[k] = v
     for k, v in (flags or {}).items():
@@ -277,18 +294,22 @@ def build_policy(
     kwargs: dict[str, Any] = {}
     for k in NUMERIC_POLICY:
         if merged.get(k) is not None:
-            kwargs[k] = _number(k, merged[k], where)
+            kwargs[k] = _number(k, merged[k], where, about)
     if merged.get("incumbents") is not None:
-        kwargs["incumbents"] = _incumbents(merged["incumbents"], where)
+        kwargs["incumbents"] = _incumbents(merged["incumbents"], where, about)
     if merged.get("model_tiers") is not None:
-        kwargs["model_tiers"] = _tiers(merged["model_tiers"], where)
+        kwargs["model_tiers"] = _tiers(merged["model_tiers"], where, about)
     return Policy(**kwargs)
 
 
+#: ``paths`` (``PATHS``), the episode files.
+PATHS = Arg("paths", "PATHS")
 #: ``as_of`` (``--as-of``), as the messages of ``parse_as_of`` name it.
 AS_OF = Arg("as_of", "--as-of")
 #: ``policy`` (``--policy``), as ``_policy_of`` names it.
 POLICY = Arg("policy", "--policy")
+#: ``load_policy_file``'s own ``path``.
+POLICY_PATH = Arg("path", "--policy")
 
 
 def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
@@ -441,7 +462,7 @@ def _policy_of(policy: object) -> Policy:
     if isinstance(policy, Policy):
         return policy
     if isinstance(policy, Mapping):
-        return build_policy(policy, where="policy")
+        return build_policy(policy, where="policy", about=POLICY)
     raise UsageError(
         POLICY, f": give a routes.Policy or a mapping of its settings, not {type(policy).__name__}"
     )
@@ -474,16 +495,16 @@ def analyze(
     ``--as-of`` takes it; default today 00:00 UTC. Raises ``NothingReadable`` when no episode could be read: every line was rejected, or
     no file holds a line (each empty, or blank lines only), unless ``allow_empty`` (the
     nightly job) takes such files for a report of no episodes."""
-    paths = sources.input_paths(paths, Arg("paths", "PATHS"))
+    paths = sources.input_paths(paths, PATHS)
     if not paths:
-        raise UsageError("no episode files given")
+        raise UsageError("no episode files given", about=PATHS)
     policy = _policy_of(policy)
     clock = _clock(as_of)
     if clock.tzinfo is not None:  # an aware clock is read in UTC, as --as-of with an offset is
         try:
             clock = clock.astimezone(dt.UTC).replace(tzinfo=None)
         except OverflowError as e:
-            raise UsageError(f"as_of: outside the years 1 to 9999 in UTC: {as_of}") from e
+            raise UsageError(AS_OF, f": outside the years 1 to 9999 in UTC: {as_of}") from e
     con = db.connect()
     try:
         files, issues = _read(con, paths)

@@ -385,7 +385,7 @@ def test_a_repair_in_place_refuses_under_the_lock_a_history_changed_after_the_ch
 ) -> None:
     # Changed between the check before the lock and the lock (as if unchecked here): the
     # read under the lock refuses it in the same words, and leaves it as it is.
-    monkeypatch.setattr(history, "check_readable", lambda path: None)
+    monkeypatch.setattr(history, "check_readable", lambda path, about=None: None)
     hist = tmp_path / "h.jsonl"
     hist.write_bytes(CR_HISTORY)
     with pytest.raises(UsageError) as e:
@@ -490,7 +490,7 @@ def test_a_history_that_takes_cr_line_ends_after_the_check_is_refused_under_the_
     # appended to it).
     from runscore.engine.packs import effectiveness, plugin
 
-    monkeypatch.setattr(history, "check_appendable", lambda path: None)
+    monkeypatch.setattr(history, "check_appendable", lambda path, about=None: None)
     hist = tmp_path / "h.jsonl"
     hist.write_bytes(CR_HISTORY)
     for score in (
