@@ -311,6 +311,8 @@ def repair(
     """
     path = sources.one_path(path, PATH)
     out = None if out is None else sources.one_path(out, OUT)
+    in_place = sources.flag_arg(in_place, Arg("in_place", "--in-place"))
+    force = sources.flag_arg(force, Arg("force", "--force"))
     lock_timeout = history.lock_timeout(lock_timeout)
     if out is not None:
         history.require_path(out, OUT)  # "" was taken for no --out: the default target

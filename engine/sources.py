@@ -203,6 +203,16 @@ def text_arg(value: object, what: Arg, kind: str) -> str:
     raise UsageError(what, f": give {kind}, not {type_name(value)}")
 
 
+def flag_arg(value: object, what: str | Arg) -> bool:
+    """``value`` if it is a ``bool``, else a ``UsageError`` naming ``what``: any value was
+    taken by its truth, so ``force="no"`` replaced a file and ``write=0.0`` wrote nothing,
+    without a word."""
+    if isinstance(value, bool):
+        return value
+    name = Arg(what, what) if isinstance(what, str) else what
+    raise UsageError(name, f": give True or False, not {type_name(value)}")
+
+
 def time_arg(value: object, what: Arg) -> dt.datetime | None:
     """``value`` (a fixed clock a call gives: ``scored_at=``, ``now=``) as a timezone-aware
     UTC ``datetime``, None as None (the clock's). A naive ``datetime`` is UTC, as every

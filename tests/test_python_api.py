@@ -1588,3 +1588,68 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
         visit(tree, None)
     assert len(trees) > 10 and constants >= {"VERSION", "HISTORY_PATH", "OUT"}
     assert unnamed == []
+
+
+def test_flags_and_results_of_another_type_are_refused_naming_them(tmp_path: Path) -> None:
+    """A black-box pass over the API with wrong types: ``history_tools.repair(h, out,
+    force="no")`` replaced ``out`` and ``repair(h, in_place="no")`` rewrote the history
+    (text is true to Python), ``extract(..., write=0.0)`` wrote nothing without a word;
+    ``write_json_reports(None, d)``, ``append_history(None, h)`` and
+    ``build_policy([("tolerance", 0.1)])`` were AttributeErrors from deep inside. A flag
+    is a ``bool`` and a result the type its function gives, else a ``UsageError`` naming
+    the argument, before anything is written."""
+    src = tmp_path / "src"
+    src.mkdir()
+    hist = src / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    (src / "r.jsonl").write_text("kept\n", encoding="utf-8")
+    episodes = REPO / "examples" / "project" / ".archeflow" / "episodes"
+    before = _tree(tmp_path)
+    new = tmp_path / "new.jsonl"
+    calls: list[tuple[Any, str, str]] = [
+        (lambda: history_tools.repair(hist, src / "r.jsonl", force="no"), "force", "str"),
+        (lambda: history_tools.repair(hist, in_place="no"), "in_place", "str"),
+        (lambda: effectiveness.extract([EVENTS], new, write=0.0), "write", "float"),
+        (lambda: effectiveness.extract([EVENTS], new, incremental=None), "incremental", "None"),
+        (lambda: effectiveness.extract([EVENTS], new, allow_empty=1), "allow_empty", "int"),
+        (lambda: eh.report(hist, others_note="yes"), "others_note", "str"),
+        (lambda: pipeline.evaluate_pipelines([TASKS], allow_empty=[]), "allow_empty", "list"),
+        (lambda: pipeline.history_tables(hist, require_readable=1), "require_readable", "int"),
+        (lambda: routes.analyze([episodes], with_router_rows="x"), "with_router_rows", "str"),
+        (lambda: routes.analyze([episodes], allow_empty=b"x"), "allow_empty", "bytes"),
+    ]
+    said = []
+    for call, _, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(f"{name}: give True or False, not {t}", (name,)) for _, name, t in calls]
+    results: list[tuple[Any, str]] = [
+        (
+            lambda: pipeline.write_json_reports(None, tmp_path / "reports"),  # type: ignore[arg-type]
+            "result: give a PipelineResult (what evaluate_pipelines returns), not None",
+        ),
+        (
+            lambda: pipeline.append_history(5, new),  # type: ignore[arg-type]
+            "result: give a PipelineResult (what evaluate_pipelines returns), not int",
+        ),
+        (
+            lambda: routes.build_policy([("tolerance", 0.1)]),  # type: ignore[arg-type]
+            "file_values: give a mapping of a policy file's settings, not list",
+        ),
+        (
+            lambda: routes.build_policy(None, 0.1),  # type: ignore[arg-type]
+            "flags: give a mapping of a policy file's settings, not float",
+        ),
+        (
+            lambda: routes.build_policy({"tolerance": 0.1}, where=None),  # type: ignore[arg-type]
+            "where: give the values' source as text, not None",
+        ),
+    ]
+    said = []
+    for call, _ in results:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, (text.split(":")[0],)) for _, text in results]
+    assert _tree(tmp_path) == before

@@ -910,6 +910,9 @@ def extract(
     """
     _check_version(version)
     scored_at = scored_at_text(scored_at)
+    incremental = sources.flag_arg(incremental, "incremental")
+    write = sources.flag_arg(write, "write")
+    allow_empty = sources.flag_arg(allow_empty, "allow_empty")
     paths = sources.input_paths(
         paths, Arg("paths", "PATHS")
     )  # one path alone is one, not its characters

@@ -673,6 +673,7 @@ def report(
     - ``trend_delta_high``: its high bound
     - ``trend_significant``: the interval leaves out 0 (null: too few runs)
     """
+    others_note = sources.flag_arg(others_note, "others_note")
     path = sources.one_path(path, PATH)
     parse_version_option(version)
     con = connect()

@@ -534,6 +534,7 @@ def evaluate_pipelines(
     hold no line (each empty, or blank lines only) for a result of no pipelines.
     """
     eval_date = _eval_date(eval_date)
+    allow_empty = sources.flag_arg(allow_empty, "allow_empty")
     paths = sources.input_paths(paths, Arg("paths", "TASKS"))
     plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
     now = sources.time_arg(now, NOW) or _utc_now()
@@ -671,8 +672,20 @@ def summary_rows(result: PipelineResult) -> pa.Table:
     return t.append_column("report", pa.array(names, pa.string()))
 
 
+def _check_result(result: object) -> None:
+    """A ``PipelineResult``, else a ``UsageError`` naming ``result``: None or another
+    value was an AttributeError from deep inside."""
+    if not isinstance(result, PipelineResult):
+        raise UsageError(
+            Arg("result", "result"),
+            ": give a PipelineResult (what evaluate_pipelines returns), not "
+            + sources.type_name(result),
+        )
+
+
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
     """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
+    _check_result(result)
     out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
     history.require_path(out_dir, OUT_DIR, "folder")  # "" wrote them to the current folder
     written: list[str] = []
@@ -705,6 +718,7 @@ def append_history(
     (on any day) adds nothing; changed inputs add a new line, and readers take
     the latest ``ts`` per (pipeline_id, scoring_version).
     """
+    _check_result(result)
     path = sources.one_path(path, PATH)
     lock_timeout = history.lock_timeout(lock_timeout)
     records = result.history_records
@@ -911,6 +925,7 @@ def history_tables(
     ``require_readable`` (a query that reads these views): ``NothingReadable`` when the
     history has lines and none is usable, as for ``history_report``.
     """
+    require_readable = sources.flag_arg(require_readable, "require_readable")
     con, errors = _load_history(
         sources.one_path(path, PATH),
         {"scoring_version": SCORING_VERSION},

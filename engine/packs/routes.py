@@ -278,6 +278,13 @@ def build_policy(
     file's path (written as a ``file:line:`` prefix writes a path: ``quoting.path``);
     ``about``: the caller's argument that gave the values, which the errors name in
     ``params`` (the CLI's flags are no one argument: None)."""
+    for name, given in (("file_values", file_values), ("flags", flags)):
+        if given is not None and not isinstance(given, Mapping):
+            raise UsageError(
+                Arg(name, name),
+                ": give a mapping of a policy file's settings, not " + sources.type_name(given),
+            )
+    where = sources.text_arg(where, Arg("where", "where"), "the values' source as text")
     where = quote_path(where)
     merged: dict[str, Any] = {}
     allowed = set(NUMERIC_POLICY) | {"incumbents", "model_tiers"}
@@ -498,6 +505,8 @@ def analyze(
     paths = sources.input_paths(paths, PATHS)
     if not paths:
         raise UsageError("no episode files given", about=PATHS)
+    with_router_rows = sources.flag_arg(with_router_rows, "with_router_rows")
+    allow_empty = sources.flag_arg(allow_empty, "allow_empty")
     policy = _policy_of(policy)
     clock = _clock(as_of)
     if clock.tzinfo is not None:  # an aware clock is read in UTC, as --as-of with an offset is
