@@ -30,6 +30,7 @@ from runscore.engine import history_tools, nightly
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
+from runscore.engine.sources import LineIssue
 
 # --------------------------------------------------------------------------- markdown
 
@@ -118,9 +119,23 @@ def _plugin_run(run: nightly.PackRun) -> nightly.PackOutcome:
             nightly.Diagnostic("pack", i.file, i.line, f"plugin: {i.reason}") for i in res.issues
         ],
         warnings=[
-            nightly.Diagnostic("pack", w.file, w.line, f"plugin: {w.reason}") for w in res.warnings
+            nightly.Diagnostic("pack", w.file, w.line, f"plugin: {_plugin_warning(w)}")
+            for w in res.warnings
         ],
     )
+
+
+def _plugin_warning(w: LineIssue) -> str:
+    """A plugin warning as the job says it: a judge, Monte Carlo or matchup file that holds
+    no line said what the skills were scored without, where `plugin score` names its
+    option (`scored without --judge`), which the job has not: its file is found, not given."""
+    from runscore.engine.packs import plugin as plugin_engine
+
+    if not isinstance(w, plugin_engine.NoLines):
+        return w.reason
+    if w.unused is None:
+        return w.held
+    return f"{w.held}; the skills were scored without {w.unused}"
 
 
 def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:

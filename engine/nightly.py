@@ -1591,7 +1591,9 @@ def _run_hook(
             raise RuntimeError(f"pack {hook.pack} wrote outside the day folder: {f}")
         pr.outputs.append(OutputFile(_rel(real, base), os.path.basename(f), "pack"))
     result.rejected.extend(outcome.rejected)
-    _not_empty_if_said(pr, outcome.rejected)
+    # A file the pack warns of (plugin's empty judge file, said with what the skills were
+    # scored without) is its warning, not one more empty file: said once.
+    _not_empty_if_said(pr, [*outcome.rejected, *outcome.warnings])
     pr.warnings = list(outcome.warnings)
     pr.notes = list(outcome.notes)
     return pr
@@ -1599,7 +1601,8 @@ def _run_hook(
 
 def _not_empty_if_said(pr: PackResult, rejected: Sequence[Diagnostic]) -> None:
     """A file of blank bytes that the reader still found fault with (lines that end in a CR
-    alone, say) is its rejected input, not an empty file: said once."""
+    alone, say) is its rejected input, not an empty file, and one it warned of is its
+    warning: said once."""
     said = {d.file for d in rejected}
     pr.empty_files = [f for f in pr.empty_files if f not in said]
 

@@ -108,6 +108,18 @@ class PluginResult:
         return rows
 
 
+@dataclass(frozen=True)
+class NoLines(LineIssue):
+    """A warning of a judge, Monte Carlo or matchup file that holds no line. ``reason`` is
+    ``plugin score``'s (``empty (no judge results); scored without --judge``); ``held``
+    the same without the option (``empty (no judge results)``), and ``unused`` what the
+    skills were scored without (``judge results``), None beside another file of the option
+    that holds lines: for a caller without those options (the nightly job) to word it."""
+
+    held: str = ""
+    unused: str | None = None
+
+
 def _load_arrow(con: duckdb.DuckDBPyConnection, name: str, table: pa.Table) -> None:
     duck.register(con, "_plugin_arrow", table)
     con.execute(f"CREATE OR REPLACE TEMP TABLE {name} AS SELECT * FROM _plugin_arrow")
@@ -150,11 +162,18 @@ def _read_input(
     # of each such file, beside others that hold lines too.
     said = {i.file for i in issues}
     with_rows = {str(r[0]) for r in con.execute(f"SELECT DISTINCT _file FROM {table}").fetchall()}
-    # A warning is the result's data, the CLI's JSON and the nightly's run log too: worded
-    # for them, as every warning the packs give.
-    unused = "" if with_rows or said else f"; scored without {option.option}"
+    # Worded as `plugin score` says it; the parts apart (NoLines) for the nightly job, whose
+    # run log named plugin score's --judge, an option the job has not.
+    unused = None if with_rows or said else what
     warnings.extend(
-        LineIssue(f.display, 0, sources.no_lines_reason(f, what) + unused)
+        NoLines(
+            f.display,
+            0,
+            sources.no_lines_reason(f, what)
+            + ("" if unused is None else f"; scored without {option.option}"),
+            sources.no_lines_reason(f, what),
+            unused,
+        )
         for f in res.files
         if f.error is None and f.display not in said and f.display not in with_rows
     )

@@ -1476,3 +1476,36 @@ def test_a_pack_s_inputs_in_the_run_log_include_its_plans_and_judge_files(
         "Inputs: proj/.archeflow/plugin-eval/skills, proj/.archeflow/plugin-eval/judge.jsonl. "
         "1 skill(s) scored\n\n"
     ) in md
+
+
+def test_an_empty_judge_file_is_said_once_in_the_nightly_s_words(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """An empty judge.jsonl was listed twice, as an empty file and as the plugin pack's
+    warning ending `scored without --judge`, an option the job has not. It is now one
+    warning naming the file and what it means for the scores; `plugin score` keeps its
+    words (tests/plugin/test_cli.py)."""
+    base = tmp_path / "proj" / ".archeflow" / "plugin-eval"
+    shutil.copytree(
+        fixtures / "plugin" / "async-python-patterns", base / "skills" / "async-python-patterns"
+    )
+    (base / "judge.jsonl").write_text("")
+    (base / "mc.jsonl").write_text("\n \n")
+    (base / "matchups.jsonl").write_text("")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    said = [
+        "proj/.archeflow/plugin-eval/judge.jsonl: plugin: empty (no judge results); "
+        "the skills were scored without judge results",
+        "proj/.archeflow/plugin-eval/mc.jsonl: plugin: only blank lines (no Monte Carlo runs); "
+        "the skills were scored without Monte Carlo runs",
+        "proj/.archeflow/plugin-eval/matchups.jsonl: plugin: empty (no matchups); "
+        "the skills were scored without matchups",
+    ]
+    assert res.stderr.splitlines()[:-1] == [f"warning: {s}" for s in said]
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    (plugin,) = log["packs"]
+    assert (plugin["empty_files"], [w["text"] for w in plugin["warnings"]]) == ([], said)
+    md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert "".join(f"- warning: {s}\n" for s in said) + "\n## Files" in md
+    assert "empty file" not in md and "without --" not in md
