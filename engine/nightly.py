@@ -1561,6 +1561,7 @@ def _run_hook(
     except _STEP_FAILED as e:
         if interrupted(e):
             raise
+        _drop_if_empty(out_dir)
         if isinstance(e, NothingReadable) and e.problems:
             # Every input rejected: each said with its own file and line, as when only some
             # are. They were one entry naming the root, its reason the message's lines
@@ -1597,6 +1598,19 @@ def _run_hook(
     pr.warnings = list(outcome.warnings)
     pr.notes = list(outcome.notes)
     return pr
+
+
+def _drop_if_empty(out_dir: str) -> None:
+    """A failed pack's folder (``<pack>/<root>``), and its pack's when no other root's is in
+    it, removed when empty: a folder of nothing was noise in the published day folder, the
+    failure being in the run log and index. Only empty ones (``rmdir``): what a pack wrote
+    before it failed is not deleted unseen. Both were made by this job in its own temporary
+    day folder, which no other process writes to."""
+    for d in (out_dir, os.path.dirname(out_dir)):
+        try:
+            os.rmdir(d)
+        except OSError:  # not empty (another root's outputs), or already gone
+            return
 
 
 def _not_empty_if_said(pr: PackResult, rejected: Sequence[Diagnostic]) -> None:

@@ -1509,3 +1509,28 @@ def test_an_empty_judge_file_is_said_once_in_the_nightly_s_words(
     md = (tmp_path / "out" / DATE / "runlog.md").read_text()
     assert "".join(f"- warning: {s}\n" for s in said) + "\n## Files" in md
     assert "empty file" not in md and "without --" not in md
+
+
+def test_a_failed_pack_leaves_no_empty_folder(tmp_path: Path, fixtures: Path, run_cli: Any) -> None:
+    """A pack that failed left its folder, empty, in the day's folder (`routes/good/`,
+    `plugin/bad/`): noise in a published folder, its failure being in the run log and
+    index. A pack folder another root's outputs are in stays."""
+    skills = tmp_path / "good" / ".archeflow" / "plugin-eval" / "skills"
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", skills / "async-python-patterns")
+    (tmp_path / "good" / ".archeflow" / "episodes").mkdir()
+    (tmp_path / "good" / ".archeflow" / "episodes" / "e.jsonl").write_text("not json\n")
+    (tmp_path / "bad" / ".archeflow" / "plugin-eval" / "skills").mkdir(parents=True)
+    res = run_cli("nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr
+    day = tmp_path / "out" / DATE
+    log = json.loads((day / "runlog.json").read_text())
+    assert [(p["pack"], p["label"], p["error"]) for p in log["packs"]] == [
+        ("plugin", "good", None),
+        ("routes", "good", "no episode could be read"),
+        ("plugin", "bad", "no skill could be scored"),
+    ]
+    assert sorted(p.relative_to(day).as_posix() for p in day.rglob("*") if p.is_dir()) == [
+        "plugin",
+        "plugin/good",
+        "plugin/good/skills",
+    ]
