@@ -1718,7 +1718,8 @@ def _may_hold_run_logs(events_dir: str) -> bool:
 
 
 def _no_history_note(history_path: str) -> str:
-    return f"{quote_path(history_path)}: no history yet; no report"
+    # Not "; no report": the index's Report cell says "no report: " and then this note.
+    return f"{quote_path(history_path)}: no history yet"
 
 
 def _nothing_there(

@@ -532,7 +532,7 @@ def test_the_nightly_s_notes_name_a_root_and_a_history_as_paths_are_quoted(
     assert r.stderr.splitlines() == [
         "error: nothing readable: no root had run logs, pack inputs or an existing history",
         '  "r\\toot/.archeflow/events": no event logs (folder missing)',
-        '  "h\\n/all.jsonl": no history yet; no report',
+        '  "h\\n/all.jsonl": no history yet',
     ]
     (tmp_path / "r\u202e/.archeflow").mkdir(parents=True)
     (tmp_path / "r\u202e/.archeflow/memory").write_text("x\n")
@@ -547,7 +547,7 @@ def test_the_nightly_s_notes_name_a_root_and_a_history_as_paths_are_quoted(
     assert r.exit_code == 3
     assert r.stderr.splitlines()[1:] == [
         '  "r\\toot/.archeflow/events": no *.jsonl run logs',
-        '  "r\\toot/.archeflow/memory/effectiveness.jsonl": no history yet; no report',
+        '  "r\\toot/.archeflow/memory/effectiveness.jsonl": no history yet',
     ]
 
 

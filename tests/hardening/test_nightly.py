@@ -256,7 +256,7 @@ def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
         "  file: root skipped: not a directory",
         "  missing: root skipped: no such directory",
         "  empty/.archeflow/events: no event logs (folder missing)",
-        "  mem/all.jsonl: no history yet; no report",
+        "  mem/all.jsonl: no history yet",
     ]
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     # An events folder with no run log below it (a file of another kind, a folder) is
@@ -272,7 +272,7 @@ def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
         [
             "error: nothing readable: no root had run logs, pack inputs or an existing history",
             "  empty/.archeflow/events: no *.jsonl run logs",
-            "  empty/.archeflow/memory/effectiveness.jsonl: no history yet; no report",
+            "  empty/.archeflow/memory/effectiveness.jsonl: no history yet",
         ],
     )
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
@@ -834,7 +834,7 @@ def test_an_events_folder_of_unreadable_logs_is_rejected_file_by_file(
         "  proj/.archeflow/events/a.jsonl:2: not a JSON object (an array)",
         "  proj/.archeflow/events/b.jsonl: gzip-compressed: runscore reads plain JSONL "
         "(decompress it first)",
-        "  proj/.archeflow/memory/effectiveness.jsonl: no history yet; no report",
+        "  proj/.archeflow/memory/effectiveness.jsonl: no history yet",
     ], res.stderr
 
 
@@ -1392,7 +1392,7 @@ def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any)
         "| Warnings | 0 |\n\n"
         "### Notes\n\n"
         "- proj/.archeflow/events: no event logs (folder missing)\n"
-        "- proj/.archeflow/memory/effectiveness.jsonl: no history yet; no report\n\n"
+        "- proj/.archeflow/memory/effectiveness.jsonl: no history yet\n\n"
         "## Other packs\n\n"
         "### routes: proj\n\n"
         "Inputs: proj/.archeflow/episodes/e.jsonl. 60 episode(s), 0 finding(s)\n\n"
@@ -1534,3 +1534,20 @@ def test_a_failed_pack_leaves_no_empty_folder(tmp_path: Path, fixtures: Path, ru
         "plugin/good",
         "plugin/good/skills",
     ]
+
+
+def test_the_index_says_no_report_once_for_a_project_with_no_history_yet(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """The index's Report cell of a project with no history yet read `no report: H: no
+    history yet; no report`, the note after the cell's own `no report: `."""
+    skills = tmp_path / "proj" / ".archeflow" / "plugin-eval" / "skills"
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", skills / "async-python-patterns")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 0, res.stderr
+    hist = "proj/.archeflow/memory/effectiveness.jsonl"
+    index = (tmp_path / "out" / DATE / "index.md").read_text()
+    assert f"| proj | 0 | 0 | 0 | 0 | no report: {hist}: no history yet |\n" in index
+    assert index.count("no report") == 1
+    log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert log["scopes"][0]["notes"][-1] == f"{hist}: no history yet"
