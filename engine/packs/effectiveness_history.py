@@ -1393,9 +1393,10 @@ def run_sql(
 
 #: DuckDB types whose Arrow form is not their value: UHUGEINT goes over as a 128-bit
 #: decimal (from 2**127 on, a negative number), TIMETZ as a time without its offset, BIT
-#: and BIGNUM as their storage bytes. A result holding one, anywhere in a column's type,
-#: gets it as DuckDB's text of it (``01:02:03+05:30``, ``0101``, every digit).
-_NOT_IN_ARROW = frozenset({"uhugeint", "time with time zone", "bit", "bignum"})
+#: and BIGNUM as their storage bytes, VARIANT as its binary encoding (a struct of two
+#: blobs, in Parquet too). A result holding one, anywhere in a column's type, gets it as
+#: DuckDB's text of it (``01:02:03+05:30``, ``0101``, every digit, ``[1, 2]``).
+_NOT_IN_ARROW = frozenset({"uhugeint", "time with time zone", "bit", "bignum", "variant"})
 
 
 def _as_text_where_arrow_is_not(rel: duckdb.DuckDBPyRelation) -> duckdb.DuckDBPyRelation:

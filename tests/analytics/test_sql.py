@@ -1166,6 +1166,28 @@ def test_types_arrow_does_not_carry_are_written_as_duckdb_writes_them(
     assert got == [{**row, "m": [("1", "1")]}]
 
 
+_VARIANT = (
+    "SELECT 1::VARIANT AS i, 'x'::VARIANT AS s, [1, 2]::VARIANT AS l, "
+    "[NULL::VARIANT, 1.50::DECIMAL(3,2)::VARIANT] AS n, NULL::VARIANT AS z"
+)
+
+
+def test_a_variant_is_written_as_its_value_not_its_encoding(run_cli, tmp_path: Path) -> None:
+    # A VARIANT (duckdb_settings().typed_value, any ::VARIANT) goes to Arrow as its
+    # binary encoding: every format wrote {"metadata": "010000", "value": "1401000000"}
+    # for 1, and Parquet a struct of two blobs that DuckDB reads back as such. Now
+    # DuckDB's text of its value, as the other types Arrow does not carry.
+    row = {"i": "1", "s": "x", "l": "[1, 2]", "n": [None, "1.50"], "z": None}
+    assert json.loads(_sql(run_cli, tmp_path, _VARIANT, "json")) == [row]
+    assert (
+        _sql(run_cli, tmp_path, _VARIANT, "csv") == 'i,s,l,n,z\n1,x,"[1, 2]","[null, ""1.50""]",\n'
+    )
+    out = tmp_path / "r.parquet"
+    r = run_cli("sql", _VARIANT, "--history", str(tmp_path / "none.jsonl"), "--output", str(out))
+    assert r.exit_code == 0, r.stderr
+    assert pq.read_table(out).to_pylist() == [row]
+
+
 #: Each type the tests above are about (DECIMAL, MAP, FLOAT, TIME_NS, TIMETZ, BIT,
 #: UHUGEINT), nested too, and their nulls, in one query.
 _GOLDEN_TYPES = (
