@@ -1165,13 +1165,42 @@ def check_read_only(query: str, con: duckdb.DuckDBPyConnection) -> None:
         raise UsageError("no SQL statement given", about=QUERY)
     if len(stmts) > 1:
         raise UsageError("runscore sql runs one statement at a time", about=QUERY)
-    kind = stmts[0].type
+    try:
+        kind = stmts[0].type
+    except ValueError:
+        # a statement type newer than the Python enum (UPDATE EXTENSIONS): not a SELECT
+        kind = None
     if kind not in _ALLOWED:
-        name = getattr(kind, "name", str(kind))
+        if kind is duckdb.StatementType.MULTI and "PIVOT" in _keywords(query, 0):
+            name = (
+                "a PIVOT whose ON has no IN list, which DuckDB runs as a CREATE TYPE and then "
+                "its SELECT; name the values: ON col IN ('a', 'b')"
+            )
+        elif kind is None or kind is duckdb.StatementType.LOAD:
+            # DuckDB's type of INSTALL is LOAD: the statement's own words say what it is
+            name = " ".join(_keywords(query, 3)) or "an unknown statement"
+        else:
+            name = kind.name
         raise UsageError(
             f"refused: runscore sql is read-only and runs only SELECT queries (got {name})",
             about=QUERY,
         )
+
+
+def _keywords(query: str, lead: int) -> list[str]:
+    """The leading ``lead`` keywords of ``query``, upper-cased, up to its first other
+    token (comments skipped); every keyword of it when ``lead`` is 0."""
+    tokens = duckdb.tokenize(query)
+    ends = [p for p, _ in tokens[1:]] + [len(query)]
+    words = []
+    for (start, kind), end in zip(tokens, ends, strict=True):
+        if kind == duckdb.token_type.comment:
+            continue
+        if kind == duckdb.token_type.keyword:
+            words.append(query[start:end].strip().upper())
+        elif lead:
+            break
+    return words[:lead] if lead else words
 
 
 def _one_line(msg: str, drop: tuple[str, ...] = ()) -> str:

@@ -49,6 +49,33 @@ def test_refuses_anything_but_one_select(run_cli, tmp_path: Path, query: str) ->
     assert not out.exists()
 
 
+_REFUSED = "error: refused: runscore sql is read-only and runs only SELECT queries (got {}) (see 'cli sql --help')\n"
+
+
+@pytest.mark.parametrize(
+    ("query", "got"),
+    [
+        # a statement type DuckDB's Python enum does not know: a traceback, exit 1
+        ("UPDATE EXTENSIONS", "UPDATE EXTENSIONS"),
+        ("update extensions (httpfs)", "UPDATE EXTENSIONS"),
+        # DuckDB's type of an INSTALL is LOAD: "got LOAD" to a query that loads nothing
+        ("INSTALL httpfs", "INSTALL"),
+        ("force /* x */ install httpfs", "FORCE INSTALL"),
+        ("LOAD httpfs", "LOAD"),
+        ("DELETE FROM history", "DELETE"),
+        # "got MULTI" named no statement the user wrote, and not what would run
+        (
+            "PIVOT history ON archetype USING count(*)",
+            "a PIVOT whose ON has no IN list, which DuckDB runs as a CREATE TYPE and then "
+            "its SELECT; name the values: ON col IN ('a', 'b')",
+        ),
+    ],
+)
+def test_a_refused_statement_is_named_as_written(run_cli, query: str, got: str) -> None:
+    r = run_cli("sql", query, "--history", HISTORY)
+    assert (r.exit_code, r.stdout, r.stderr) == (2, "", _REFUSED.format(got))
+
+
 @pytest.mark.parametrize(
     "query",
     [
