@@ -126,6 +126,7 @@ def sql_cmd(
         raise UsageError("--format parquet needs --output FILE.parquet")
     if out_path is not None:
         _refuse_a_history(out_path, history_path, pipelines_path)
+        eh.refuse_an_event_input(out_path, list(events), "the query", "--output")
         effectiveness.refuse_kept_beside(
             out_path,
             history_path,

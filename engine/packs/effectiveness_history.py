@@ -19,6 +19,7 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import errno
 import functools
@@ -1275,6 +1276,27 @@ def _event_paths(events: sources.Paths | None) -> list[str] | None:
     return None if events is None else sources.input_paths(events, Arg("events", "--events"))
 
 
+def refuse_an_event_input(
+    path: str, events: Sequence[str] | None, reader: str, option: str | Arg
+) -> None:
+    """Refuse ``path`` as where ``option`` writes when it is one of the ``events`` inputs
+    (a file given, one a folder or glob given holds, or a link to one): writing there
+    replaced that run log with the result, its events gone."""
+    if not events or not os.path.exists(path):
+        return
+    found, _ = sources.discover([e for e in events if e != "-"])  # "-" is stdin
+    for f in found:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, f.path):
+                raise UsageError(
+                    f"{quote_path(path)}: that is the run log {quote_path(f.display)} {reader} "
+                    "reads (",
+                    Arg("events", "--events", "events"),
+                    "); choose another ",
+                    option,
+                )
+
+
 #: The views of `sql` that hold one scoring version's lines (--sql-version's).
 _ONE_VERSION_VIEWS = ("archetype_runs", "archetype_aggregates", "report")
 
@@ -1569,6 +1591,11 @@ def export(
     # FILE.cache.duckdb: the next report would take the export for a foreign cache and
     # write its own over it.
     effectiveness.refuse_kept_beside(target, os.fspath(history), TO)
+    if events:
+        stem = target[: -len(suffix)]
+        beside = [f"{stem}.{n}.parquet" for n in EVENT_VIEWS] if suffix == ".parquet" else []
+        for out in (target, *beside):
+            refuse_an_event_input(out, events, "the export", TO)
     con = connect()
     load = load_history(con, history, about=HISTORY)
     if not events:

@@ -101,6 +101,26 @@ def test_export_with_events(run_cli, tmp_path: Path, fixtures: Path) -> None:
     assert con.execute("SELECT count(*) FROM events").fetchall() == [(8,)]
 
 
+@pytest.mark.parametrize("to", ["e.duckdb", "x.parquet"])
+def test_export_never_overwrites_an_events_input(
+    run_cli, tmp_path: Path, fixtures: Path, to: str
+) -> None:
+    # --to one of the --events files (or FILE.parquet whose FILE.events.parquet is one)
+    # replaced that run log with the export, exit 0.
+    log = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    given = "x.events.parquet" if to == "x.parquet" else to
+    (tmp_path / given).write_bytes(log.read_bytes())
+    r = run_cli("export", "--to", to, "--history", "none.jsonl", "--events", given)
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2,
+        "",
+        f"error: {given}: that is the run log {given} the export reads (--events); "
+        "choose another --to (see 'cli export --help')\n",
+    )
+    assert (tmp_path / given).read_bytes() == log.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [given]
+
+
 def test_a_parquet_export_without_events_removes_an_earlier_exports_event_files(
     run_cli, tmp_path: Path, fixtures: Path
 ) -> None:

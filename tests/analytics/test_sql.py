@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import os
 from pathlib import Path
 
 import duckdb
@@ -647,6 +648,42 @@ def test_output_never_overwrites_the_history(run_cli, tmp_path: Path) -> None:
         "sql", "SELECT 1 AS x", "--history", str(hist), "--format", "csv", "--output", "out.csv"
     )
     assert (tmp_path / "out.csv").read_text() == "x\n1\n"
+
+
+@pytest.mark.parametrize(
+    ("events", "out"),
+    [
+        ("logs/run.jsonl", "logs/run.jsonl"),
+        ("logs", "logs/run.jsonl"),
+        ("logs/*.jsonl", "logs/run.jsonl"),
+        ("logs/run.jsonl", "hard.jsonl"),
+    ],
+)
+def test_output_never_overwrites_an_events_input(
+    run_cli, tmp_path: Path, fixtures: Path, events: str, out: str
+) -> None:
+    # --output one of the --events run logs (the file itself, one a folder or glob
+    # given holds, a hard link to it) replaced the run log with the query's result, exit 0:
+    # the run's events were gone.
+    log = fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl"
+    (tmp_path / "logs").mkdir()
+    run = tmp_path / "logs" / "run.jsonl"
+    run.write_bytes(log.read_bytes())
+    os.link(run, tmp_path / "hard.jsonl")
+    r = run_cli(
+        "sql", "SELECT 1 AS x", "--history", "none.jsonl", "--events", events, "--output", out
+    )
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        2,
+        "",
+        f"error: {out}: that is the run log logs/run.jsonl the query reads (--events); "
+        "choose another --output (see 'cli sql --help')\n",
+    )
+    assert run.read_bytes() == log.read_bytes()
+    r = run_cli(
+        "sql", "SELECT 1 AS x", "--history", "none.jsonl", "--events", events, "--output", "x.csv"
+    )
+    assert (r.exit_code, (tmp_path / "x.csv").read_text()) == (0, "x\n1\n")
 
 
 def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path: Path) -> None:
