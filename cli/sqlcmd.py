@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 from collections.abc import Callable
 
 import click
@@ -164,7 +165,9 @@ def sql_cmd(
         def write(tmp: str) -> None:
             if fmt == "parquet":
                 try:
-                    pq.write_table(table, tmp)
+                    # through a Python file: Arrow's own seeks, which a FIFO cannot
+                    with open(tmp, "wb") as f:
+                        pq.write_table(table, f)
                 except pa.ArrowException as e:
                     if isinstance(e, OSError):
                         raise
@@ -234,6 +237,17 @@ def _format_for(out_path: str, fmt: str, given: bool) -> str:
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
     """Write beside ``out_path`` and rename into place (``history.atomic_write``): a failed
     write (a full disk) never leaves half a file where the last result was."""
+    if _is_stream(out_path):
+        # /dev/null, a FIFO, a shell's >(...) (a link /dev/fd/63 to a pipe): written into,
+        # as a shell's > does. A temporary file renamed over it replaced the node (or the
+        # link) with a regular file, and the reader got nothing.
+        try:
+            write(out_path)
+        except OSError as e:
+            raise CannotAccess(
+                f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
+            ) from e
+        return
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise CannotAccess(
@@ -245,6 +259,19 @@ def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
         raise CannotAccess(
             f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
         ) from e
+
+
+def _is_stream(path: str) -> bool:
+    """Is ``path`` a place a file cannot be renamed into: in /dev or /proc (/dev/stdout,
+    /dev/fd/3: a descriptor open already, whatever it is), or a character device or FIFO
+    (or a link to one) elsewhere?"""
+    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:

@@ -5,9 +5,13 @@ from __future__ import annotations
 import decimal
 import json
 import os
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import duckdb
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -684,6 +688,71 @@ def test_output_never_overwrites_an_events_input(
         "sql", "SELECT 1 AS x", "--history", "none.jsonl", "--events", events, "--output", "x.csv"
     )
     assert (r.exit_code, (tmp_path / "x.csv").read_text()) == (0, "x\n1\n")
+
+
+def _drain(fd: int) -> bytes:
+    """What a non-blocking read end of a FIFO holds, once its writer has closed it."""
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+@pytest.mark.parametrize("fmt", ["csv", "parquet"])
+@pytest.mark.parametrize("link", [False, True])
+def test_output_a_fifo_or_device_is_written_into_not_replaced(
+    run_cli, tmp_path: Path, fmt: str, link: bool
+) -> None:
+    # --output a FIFO or a device (/dev/null; a shell's >(gzip > r.gz), a link
+    # /dev/fd/63 to a pipe) was written as a temporary file renamed over it: the node (or
+    # the link) was replaced by a regular file holding the result, and the reader got
+    # nothing (as a user who may not write in /dev: "cannot write the result"). It is
+    # written into, as a shell's > writes into it.
+    fifo = tmp_path / "p"
+    os.mkfifo(fifo)
+    out = fifo
+    if link:
+        out = tmp_path / "fd"
+        out.symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the write does not wait
+    try:
+        r = run_cli(
+            "sql", "SELECT 1 AS x", "--history", "none.jsonl", "--format", fmt, "--output", str(out)
+        )
+        got = _drain(reader)
+    finally:
+        os.close(reader)
+    assert (r.exit_code, r.stdout) == (0, ""), r.stderr
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert out.is_symlink() == link
+    if fmt == "csv":
+        assert got == b"x\n1\n"
+    else:
+        assert pq.read_table(pa.BufferReader(got)).to_pylist() == [{"x": 1}]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"p", out.name})
+
+
+def test_output_an_open_descriptor_is_written_into(tmp_path: Path) -> None:
+    # --output /dev/fd/N (/dev/stdout) of a regular file: the temporary file was made in
+    # /dev/fd to be renamed over it (as root, /dev/stdout was replaced by a regular file);
+    # it is written into, as a shell's > writes into it.
+    target = tmp_path / "into.csv"
+    with open(target, "wb") as f:
+        r = subprocess.run(
+            [sys.executable, "-m", "runscore", "sql", "SELECT 1 AS x", "--history", "none.jsonl"]
+            + ["--format", "csv", "--output", f"/dev/fd/{f.fileno()}"],
+            cwd=tmp_path,
+            pass_fds=[f.fileno()],
+            capture_output=True,
+            text=True,
+        )
+    assert (r.returncode, r.stdout) == (0, ""), r.stderr
+    assert target.read_text() == "x\n1\n"
 
 
 def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path: Path) -> None:
