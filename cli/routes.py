@@ -299,8 +299,13 @@ def _flat_finding_columns() -> list[str]:
 def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: Any) -> None:
     """Labelled episodes as training rows for an external learned router.
 
-    Each row: activity, task fingerprint, features, model, quality label, cost and
-    basis, evidence grade. runscore itself is not a learned router.
+    Each row: what is known before the pick (activity, task fingerprint, features:
+    complexity, harness, reasoning effort, source kind, quota pressure), the route picked
+    (host, inference provider, its provenance, model), and what the run did, known only
+    after it (outcome: tokens, duration, retries, repairs, escalated; quality label, cost
+    and basis), with the route's evidence grade. A router picks before the run, so it
+    learns from the first two groups only: the outcomes as its inputs would be target
+    leakage. runscore itself is not a learned router.
     """
     refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")
@@ -313,7 +318,10 @@ def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     elif fmt == "json":
         click.echo(output.to_json(rows), nl=False)
     else:
-        output.write(rows, "csv", columns=rep.router_rows.column_names)
+        # A cell cannot nest: features and outcome are a column per field, named by its
+        # JSON path (features.complexity), as the report's CSV tables are.
+        flat = rep.router_rows.flatten()
+        output.write(flat, "csv", columns=flat.column_names)
     _exit(ctx, rep)
 
 

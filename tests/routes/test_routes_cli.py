@@ -952,13 +952,17 @@ def test_export_router_rows(gen: Any, run_cli: Any, tmp_path: Path) -> None:
         "activity",
         "task_fingerprint",
         "features",
+        "host",
+        "inference_provider",
+        "provider_provenance",
         "model",
+        "outcome",
         "quality_label",
         "cost",
         "cost_basis",
         "evidence_grade",
     }
-    assert r["features"]["host"] == "claude-code" and r["features"]["complexity"] in (
+    assert r["host"] == "claude-code" and r["features"]["complexity"] in (
         "low",
         "medium",
         "high",
@@ -995,7 +999,7 @@ def test_router_rows_jsonl_never_writes_infinity(gen: Any, run_cli: Any, tmp_pat
     (line,) = res.stdout.splitlines()
     row = strict(line)
     assert row["episode_id"] == "ep-000002"
-    assert row["features"]["tokens_input"] == 1000.0
+    assert row["outcome"]["tokens_input"] == 1000.0
     as_json = run_cli("routes", "export-router-rows", str(path), "--format", "json").stdout
     assert strict(as_json) == [row]
 

@@ -107,7 +107,7 @@ def test_identifiers_of_the_wrong_json_kind_say_so(run_cli: Any, tmp_path: Path)
 def test_negative_or_infinite_token_counts_and_durations_are_rejected(
     run_cli: Any, tmp_path: Path
 ) -> None:
-    """Negative token counts and durations passed into the router rows as features."""
+    """Negative token counts and durations passed into the router rows."""
     eps = [
         _episode("t1", usage={"input": -1}),
         _episode("t2", usage={"output": -0.5}),
@@ -140,7 +140,7 @@ def test_negative_or_infinite_token_counts_and_durations_are_rejected(
     assert rows.exit_code == 1
     (row,) = map(json.loads, rows.stdout.splitlines())
     assert row["episode_id"] == "ok"
-    f = row["features"]
+    f = row["outcome"]
     assert (f["tokens_input"], f["tokens_output"], f["tokens_cache_read"]) == (0, None, 7)
     assert (f["tokens_cache_write"], f["duration_ms"]) == (0, 1000)
 
@@ -315,13 +315,7 @@ def test_router_rows_carry_quota_pressure_as_given_unknown_kept_null(
     ]
     as_csv = run_cli("routes", "export-router-rows", path, "--format", "csv", "--as-of", AS_OF)
     rows = list(csv.DictReader(io.StringIO(as_csv.stdout)))
-    assert [json.loads(r["features"])["quota_pressure"] for r in rows] == [
-        0.0,
-        0.85,
-        None,
-        None,
-        7.0,
-    ]
+    assert [r["features.quota_pressure"] for r in rows] == ["0.0", "0.85", "", "", "7.0"]
 
 
 def test_an_episode_that_ends_before_it_starts_is_rejected(run_cli: Any, tmp_path: Path) -> None:
@@ -458,3 +452,112 @@ def test_iso_8601_times_duckdb_cannot_cast_are_read(run_cli: Any, tmp_path: Path
     assert {m["activity"]: m["newest_evidence"] for m in rep["matrix"]} == {
         name: want for name, (_, want) in forms.items()
     }
+
+
+def test_router_row_features_are_only_what_is_known_before_the_pick(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A router row's features held the run's outcomes (retries, repairs, escalated,
+    duration, the tokens it spent): a router trained on them learns from what it cannot
+    know when it picks (target leakage). Features are now what is known before the pick;
+    the route picked is its own columns (host, provider, model) and what the run did is
+    under `outcome`, beside the labels; unknown stays null; in every format."""
+    known = _episode(
+        "k",
+        task={"complexity": "high"},
+        execution={
+            "providerProvenance": "observed",
+            "reasoningEffort": "low",
+            "harnessFingerprint": "h1",
+            "durationMs": 1500,
+        },
+        usage={"input": 10, "output": 5, "cacheRead": 2, "cacheWrite": 1, "quotaPressure": 0.5},
+        outcome={"retries": 2, "repairs": 1, "escalation": {"escalated": True, "toModel": SONNET}},
+    )
+    unknown = _episode(
+        "u",
+        usage={"apiEquivalentCostUsd": None, "costBasis": "unknown", "cacheRead": None},
+        outcome={"status": "failed", "signals": [{"kind": "gate", "value": "fail"}]},
+    )
+    del unknown["task"]["complexity"], unknown["execution"]["durationMs"]
+    path = _write(tmp_path / "r.jsonl", [known, unknown])
+    res = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert rows == [
+        {
+            "episode_id": "k",
+            "activity": "doc",
+            "task_fingerprint": "fp-k",
+            "features": {
+                "complexity": "high",
+                "harness_fingerprint": "h1",
+                "reasoning_effort": "low",
+                "source_kind": "historical",
+                "quota_pressure": 0.5,
+            },
+            "host": "cc",
+            "inference_provider": "anthropic",
+            "provider_provenance": "observed",
+            "model": HAIKU,
+            "outcome": {
+                "tokens_input": 10.0,
+                "tokens_output": 5.0,
+                "tokens_cache_read": 2.0,
+                "tokens_cache_write": 1.0,
+                "duration_ms": 1500.0,
+                "retries": 2,
+                "repairs": 1,
+                "escalated": True,
+            },
+            "quality_label": 1,
+            "cost": 0.01,
+            "cost_basis": "api_equivalent",
+            "evidence_grade": "insufficient",
+        },
+        {
+            "episode_id": "u",
+            "activity": "doc",
+            "task_fingerprint": "fp-u",
+            "features": {
+                "complexity": None,
+                "harness_fingerprint": None,
+                "reasoning_effort": None,
+                "source_kind": "historical",
+                "quota_pressure": None,
+            },
+            "host": "cc",
+            "inference_provider": "anthropic",
+            "provider_provenance": None,
+            "model": HAIKU,
+            "outcome": {
+                "tokens_input": 10.0,
+                "tokens_output": 5.0,
+                "tokens_cache_read": None,
+                "tokens_cache_write": 0.0,
+                "duration_ms": None,
+                "retries": None,
+                "repairs": None,
+                "escalated": None,
+            },
+            "quality_label": 0,
+            "cost": None,
+            "cost_basis": "unknown",
+            "evidence_grade": "insufficient",
+        },
+    ]
+    as_json = run_cli("routes", "export-router-rows", path, "--format", "json", "--as-of", AS_OF)
+    assert json.loads(as_json.stdout) == rows
+    as_csv = run_cli("routes", "export-router-rows", path, "--format", "csv", "--as-of", AS_OF)
+    assert as_csv.stdout == (
+        "episode_id,activity,task_fingerprint,features.complexity,"
+        "features.harness_fingerprint,features.reasoning_effort,features.source_kind,"
+        "features.quota_pressure,host,inference_provider,provider_provenance,model,"
+        "outcome.tokens_input,outcome.tokens_output,outcome.tokens_cache_read,"
+        "outcome.tokens_cache_write,outcome.duration_ms,outcome.retries,outcome.repairs,"
+        "outcome.escalated,quality_label,cost,cost_basis,evidence_grade\n"
+        f"k,doc,fp-k,high,h1,low,historical,0.5,cc,anthropic,observed,{HAIKU},"
+        "10.0,5.0,2.0,1.0,1500.0,2,1,true,1,0.01,api_equivalent,insufficient\n"
+        f"u,doc,fp-u,,,,historical,,cc,anthropic,,{HAIKU},"
+        "10.0,5.0,,0.0,,,,,0,,unknown,insufficient\n"
+    )

@@ -127,15 +127,14 @@ def test_escalation_is_unknown_unless_the_episode_says_true_or_false(
     res = run_cli("routes", "export-router-rows", path, "--format", "json", "--as-of", AS_OF)
     assert res.exit_code == 0, res.stderr
     rows = json.loads(res.stdout)
-    assert [r["features"]["escalated"] for r in rows] == [v for _, v in variants] + [False]
-    assert [(r["features"]["retries"], r["features"]["repairs"]) for r in rows] == [(0, 0)] * 6 + [
+    assert [r["outcome"]["escalated"] for r in rows] == [v for _, v in variants] + [False]
+    assert [(r["outcome"]["retries"], r["outcome"]["repairs"]) for r in rows] == [(0, 0)] * 6 + [
         (None, None)
     ]
     res = run_cli("routes", "export-router-rows", path, "--format", "csv", "--as-of", AS_OF)
     assert res.exit_code == 0, res.stderr
     last = list(csv.DictReader(io.StringIO(res.stdout)))[-1]
-    features = json.loads(last["features"])
-    assert features["retries"] is None and features["repairs"] is None
+    assert last["outcome.retries"] == "" and last["outcome.repairs"] == ""
 
 
 def test_fewer_repairs_escalations_needs_episodes_that_report_them(
