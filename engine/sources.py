@@ -50,7 +50,7 @@ import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, TypeAlias
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeAlias
 
 from runscore.engine import db, duck, quoting, spools
 from runscore.engine.duck import duckdb
@@ -95,14 +95,30 @@ class LineIssue:
         return {"file": self.file, "line": self.line, "reason": self.reason}
 
 
-def listed(issues: Sequence[LineIssue], limit: int | None = None) -> str:
-    """``issues`` as ``NothingReadable`` lists them, one ``  file:line: reason`` line each
-    (the first ``limit``, then how many more). A line break a reason quotes from the input
-    is written ``\\n``: it cannot start a line that reads as another rejected line."""
-    shown = issues if limit is None else issues[:limit]
-    lines = [f"  {i.location()}: {i.reason}".replace("\n", "\\n") for i in shown]
-    if limit is not None and len(issues) > limit:
-        lines.append(f"  … and {len(issues) - limit} more")
+class Problem(Protocol):
+    """A problem an error lists: a ``LineIssue``, or a pack's own diagnostic (the
+    pipeline's) that says its location as one does."""
+
+    @property
+    def reason(self) -> str: ...
+
+    def location(self) -> str: ...
+
+
+#: How many problems an error's text lists (``listed``), then ``… and N more``: the text
+#: is read by a person (56 lines of one bad file said nothing 20 did not), and a caller
+#: that wants them all takes ``NothingReadable.problems``, which holds every one.
+LISTED = 20
+
+
+def listed(issues: Sequence[Problem]) -> str:
+    """``issues`` as every ``NothingReadable`` lists them, one ``  file:line: reason`` line
+    each, the first ``LISTED``, then how many more. A line break a reason
+    quotes from the input is written ``\\n``: it cannot start a line that reads as another
+    rejected line."""
+    lines = [f"  {i.location()}: {i.reason}".replace("\n", "\\n") for i in issues[:LISTED]]
+    if len(issues) > LISTED:
+        lines.append(f"  … and {len(issues) - LISTED} more")
     return "\n".join(lines)
 
 

@@ -573,7 +573,7 @@ def score_runs(
         warnings.warn(
             RejectedInputWarning(
                 f"{len(problems)} input problem(s) left out of the scores:\n"
-                + sources.listed(problems, 20),
+                + sources.listed(problems),
                 [(i.file, i.line, i.reason) for i in problems],
             ),
             stacklevel=2,
@@ -1178,7 +1178,7 @@ def _extract(
                 key=lambda i: (order.get(i.file, len(order)), i.line),
             )
             raise NothingReadable(
-                "nothing could be read" + (":\n" + sources.listed(issues, 20) if issues else ""),
+                "nothing could be read" + (":\n" + sources.listed(issues) if issues else ""),
                 [(i.file, i.line, i.reason) for i in issues],
                 no_lines=[i.file for i in empty],
             )

@@ -516,7 +516,8 @@ def _require_readable(load: HistoryLoad) -> None:
     """A history with lines but not one the reader takes (each not JSON, torn, of the
     wrong kind, ...) is nothing read (exit 3, as ``extract``, ``pipeline`` and ``routes``
     over such input): an answer of no rows (``[]``, a header-only CSV) would read as "read,
-    and no rows". Each skipped line is listed in the error, none left out. A history of no
+    and no rows". The skipped lines are listed as every such error lists them (the first
+    20, ``sources.listed``), each in ``problems``. A history of no
     lines at all (empty, or blank lines only) is read, and has no rows."""
     if load.lines == 0 and load.issues:
         raise NothingReadable(
@@ -1125,7 +1126,7 @@ def _build_events(
         order = {f.display: k for k, f in enumerate(res.files)}
         problems = sorted(issues + empty, key=lambda i: (order.get(i.file, len(order)), i.line))
         raise NothingReadable(
-            "nothing could be read" + (":\n" + sources.listed(problems, 20) if problems else ""),
+            "nothing could be read" + (":\n" + sources.listed(problems) if problems else ""),
             [(i.file, i.line, i.reason) for i in problems],
             no_lines=[i.file for i in empty],
         )

@@ -493,18 +493,6 @@ def _problems(problems: Sequence[Diagnostic]) -> list[tuple[str, int, str]]:
     ]
 
 
-def _fmt_problems(problems: Sequence[Diagnostic], limit: int | None = 20) -> str:
-    """One line each (``limit``: the first so many, then how many more; None: all). A line
-    break in a problem (a file name, a pipeline id) is written ``\\n``, as
-    ``sources.listed`` writes it: the CLI takes a line that opens with two spaces for
-    another problem, so "a\\n  b.jsonl: x" read as two."""
-    shown = problems if limit is None else problems[:limit]
-    lines = [f"  {p}".replace("\n", "\\n") for p in shown]
-    if limit is not None and len(problems) > limit:
-        lines.append(f"  … and {len(problems) - limit} more")
-    return "\n".join(lines)
-
-
 # --------------------------------------------------------------------------- evaluation
 
 
@@ -551,7 +539,7 @@ def evaluate_pipelines(
         # No problem to show means no file was found at all: folders without *.jsonl.
         found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
         raise NothingReadable(
-            "no task snapshot file could be read:\n" + _fmt_problems(found), _problems(found)
+            "no task snapshot file could be read:\n" + sources.listed(found), _problems(found)
         )
     plan_files: list[SourceFile] = []
     if plans:
@@ -601,7 +589,7 @@ def evaluate_pipelines(
         # a run that has just begun. Anything rejected is still nothing read.
         if not (allow_empty and len(empty) == len(files)):
             raise NothingReadable(
-                "no usable task snapshot in the input:\n" + _fmt_problems(errors + empty),
+                "no usable task snapshot in the input:\n" + sources.listed(errors + empty),
                 _problems(errors + empty),
                 no_lines=[str(d.file) for d in empty],
             )
@@ -881,9 +869,9 @@ def _load_history(
     """Read the history into ``pl_raw_history`` and run the policy files and 200.
 
     ``require_readable``: a history with lines but not one usable record (each not JSON,
-    or skipped by 200) is ``NothingReadable`` (exit 3), every skipped line listed, as
-    ``extract`` and ``routes`` say input whose every line is rejected; an answer of no
-    rows would read as "read, and no rows". A history of no lines at all is read."""
+    or skipped by 200) is ``NothingReadable`` (exit 3), the skipped lines listed as
+    ``extract`` and ``routes`` list input whose every line is rejected (``sources.listed``);
+    an answer of no rows would read as "read, and no rows". A history of no lines at all is read."""
     history.require_utf8_name(path, "pipeline history", PATH)
     if not os.path.exists(path):
         raise NothingReadable(
@@ -898,7 +886,7 @@ def _load_history(
         con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False
     )
     if not readable:
-        raise NothingReadable("the pipeline history could not be read:\n" + _fmt_problems(errors))
+        raise NothingReadable("the pipeline history could not be read:\n" + sources.listed(errors))
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.
     _run_range(con, 0, 9, params)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
@@ -910,7 +898,7 @@ def _load_history(
             con.close()
             raise NothingReadable(
                 f"no line of the pipeline history {quote_path(path)} could be read:\n"
-                + _fmt_problems(errors, None),
+                + sources.listed(errors),
                 _problems(errors),
             )
     return con, errors

@@ -543,7 +543,7 @@ def analyze(
             ordered = _in_order(files, issues + rejected + empty)
             # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
-                "no episode could be read:\n" + sources.listed(ordered, 20),
+                "no episode could be read:\n" + sources.listed(ordered),
                 [(p.file, p.line, p.reason) for p in ordered],
                 no_lines=[p.file for p in empty],
             )

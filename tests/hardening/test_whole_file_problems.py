@@ -501,3 +501,89 @@ def test_a_history_that_takes_cr_line_ends_after_the_check_is_refused_under_the_
             score()
         assert (type(e.value), str(e.value)) == (UsageError, f"{hist}: {CR_ONLY}")
     assert hist.read_bytes() == CR_HISTORY
+
+
+#: A history (or input) of 56 lines none of which is JSON: each command that reads none
+#: of it lists the first 20, then how many more, as README says of ``extract``.
+NOT_JSON = "not JSON: Expecting value: line 1 column 1 (char 0)"
+FIRST_20 = [f"  bad.jsonl:{i}: {NOT_JSON}" for i in range(1, 21)] + ["  … and 36 more"]
+NOTHING_READ: dict[str, tuple[tuple[str, ...], str]] = {
+    "report": (("report", "--history", "bad.jsonl"), "no line of the history bad.jsonl"),
+    "summary": (("summary", "--history", "bad.jsonl"), "no line of the history bad.jsonl"),
+    "recommend": (
+        ("recommend", "team.yaml", "--history", "bad.jsonl"),
+        "no line of the history bad.jsonl",
+    ),
+    "sql": (
+        ("sql", "SELECT * FROM history", "--history", "bad.jsonl"),
+        "no line of the history bad.jsonl",
+    ),
+    "export": (
+        ("export", "--to", "x.parquet", "--history", "bad.jsonl"),
+        "no line of the history bad.jsonl",
+    ),
+    "history-repair": (
+        ("history", "repair", "bad.jsonl", "--out", "r.jsonl"),
+        "no line of the history bad.jsonl",
+    ),
+    "pipeline-report": (
+        ("pipeline", "--report", "--history", "bad.jsonl"),
+        "no line of the pipeline history bad.jsonl",
+    ),
+    "pipeline-sql": (
+        ("sql", "SELECT * FROM pipeline_history", "--pipelines", "bad.jsonl"),
+        "no line of the pipeline history bad.jsonl",
+    ),
+    "extract": (("extract", "bad.jsonl", "--history", "h.jsonl"), "nothing could be read"),
+    "pipeline": (("pipeline", "bad.jsonl", "--no-history"), "no usable task snapshot"),
+    "routes": (("routes", "bad.jsonl"), "no episode could be read"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTHING_READ))
+def test_nothing_read_lists_the_first_20_problems_in_every_command(
+    run_cli: Any, tmp_path: Path, name: str
+) -> None:
+    # report, summary, recommend, sql, export, history repair and pipeline --report
+    # listed every one of the 56 lines; extract, pipeline and routes listed 20.
+    (tmp_path / "bad.jsonl").write_text("".join(f"not json {i}\n" for i in range(1, 57)))
+    (tmp_path / "team.yaml").write_text("check: [sage]\n")
+    args, head = NOTHING_READ[name]
+    r = run_cli(*args)
+    assert (r.exit_code, r.stdout) == (3, "")
+    lines = r.stderr.splitlines()
+    assert lines[0].startswith(f"error: {head}") and lines[0].endswith(":"), lines[0]
+    assert lines[1:] == FIRST_20
+
+
+def test_plugin_rank_lists_the_first_20_skills_it_could_not_read(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    for i in range(1, 26):
+        (tmp_path / "sk" / f"s{i:02d}").mkdir(parents=True)
+        (tmp_path / "sk" / f"s{i:02d}" / "SKILL.md").write_bytes(b"\xff bad")
+    r = run_cli("plugin", "rank", "sk")
+    assert (r.exit_code, r.stdout) == (3, "")
+    assert r.stderr.splitlines() == [
+        "error: no skill could be scored:",
+        *(f"  sk/s{i:02d}/SKILL.md:1: not valid UTF-8 (byte 1)" for i in range(1, 21)),
+        "  … and 5 more",
+    ]
+
+
+def test_the_api_lists_the_first_20_and_keeps_every_problem(tmp_path: Path) -> None:
+    from runscore.engine.errors import NothingReadable
+    from runscore.engine.packs import effectiveness_history as eh
+    from runscore.engine.packs import pipeline
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("".join(f"not json {i}\n" for i in range(1, 57)))
+    for call in (
+        lambda: pipeline.history_report(bad),
+        lambda: eh.report(bad),
+    ):
+        with pytest.raises(NothingReadable) as e:
+            call()
+        listed = str(e.value).splitlines()[1:]
+        assert listed == [x.replace("bad.jsonl", str(bad)) for x in FIRST_20]
+        assert e.value.problems == [(str(bad), i, NOT_JSON) for i in range(1, 57)]
