@@ -97,15 +97,19 @@ class NothingReadable(RunscoreError):
     nightly job's run log) takes them from here, not from the text. ``no_lines``: the files
     among them (line 0) whose one problem is that they hold no line (empty, or blank lines
     only), which the nightly job lists as empty files, not as rejected input: told by this
-    flag, as a reason reworded must not turn them into rejected input."""
+    flag, as a reason reworded must not turn them into rejected input. ``about``: the
+    argument whose input could not be read (``paths``, ``history``), first in ``params``, as
+    a ``UsageError``'s: the message names the files, not the argument."""
 
     def __init__(
         self,
         message: str | Sequence[Part],
         problems: Sequence[tuple[str, int, str]] = (),
         no_lines: Iterable[str] = (),
+        *,
+        about: Arg | None = None,
     ) -> None:
-        super().__init__(*parts_of(message))
+        super().__init__(*parts_of(message), about=about)
         self.problems = list(problems)
         self.no_lines = frozenset(no_lines)
 
@@ -145,10 +149,17 @@ class HistoryError(RunscoreError):
     """The history store refused an operation (e.g. writing through a symlink). ``file``
     and ``reason``: the path refused and why, apart, for a caller that words its own
     message (a manifest not saved) and must write the path once, by the rule (None when
-    not given)."""
+    not given). ``about``: the argument that gave the path (the history's), as a
+    ``UsageError``'s."""
 
-    def __init__(self, *message: Part, file: str | None = None, reason: str | None = None) -> None:
-        super().__init__(*message)
+    def __init__(
+        self,
+        *message: Part,
+        file: str | None = None,
+        reason: str | None = None,
+        about: Arg | None = None,
+    ) -> None:
+        super().__init__(*message, about=about)
         self.file = file
         self.reason = reason
 

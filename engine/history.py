@@ -42,10 +42,11 @@ from runscore.engine.quoting import path as quote_path
 WRITE_CHUNK = 1 << 20
 
 
-def _check_not_symlink(path: str) -> None:
+def _check_not_symlink(path: str, about: Arg | None = None) -> None:
+    """``about``: the argument that gave ``path`` (the history's, for its lock file)."""
     if os.path.islink(path):
         why = "refusing to write through a symlink"
-        raise HistoryError(f"{quote_path(path)}: {why}", file=path, reason=why)
+        raise HistoryError(f"{quote_path(path)}: {why}", file=path, reason=why, about=about)
 
 
 #: Bytes of a history's start read to tell what it is (``sources.whole_file_problem``).
@@ -347,7 +348,7 @@ def _take_lock(
 ) -> int:
     """Open ``lock_path`` and flock it, waiting until ``deadline`` (None: for ever); the
     fd. Raises ``LockTimeout``."""
-    _check_not_symlink(lock_path)
+    _check_not_symlink(lock_path, about)
     # 0666 less the umask, as for any new file: a team that shares a history through its
     # group (umask 002) can lock and append to it; the usual umask 022 gives 0644.
     _refuse_odd_lock(lock_path, what, about)
@@ -672,7 +673,7 @@ def append_groups(
     The caller must hold ``locked(path)``. Returns the number of lines written. ``about``:
     the argument that gave ``path``, which a refusal names in ``params``.
     """
-    _check_not_symlink(path)
+    _check_not_symlink(path, about)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     # O_NONBLOCK: a FIFO in the history's place must be refused, not waited on for ever
     # (it has no effect on a regular file's writes).
@@ -823,14 +824,17 @@ def atomic_write(path: str, write: Callable[[str], None], *, sweep: bool = True)
         raise
 
 
-def atomic_write_text(path: str, text: str, *, durable: bool = True, sweep: bool = True) -> None:
+def atomic_write_text(
+    path: str, text: str, *, durable: bool = True, sweep: bool = True, about: Arg | None = None
+) -> None:
     """Write a whole text file atomically (temp file in the same folder + rename).
 
     ``durable``: synced to disk before the rename. A file that only saves work (the
     extract manifest) may skip it: after a crash it is the old file, the new one, or
     text that does not parse, and its reader must take the last as no file at all.
-    ``sweep``: as ``atomic_write``'s."""
-    _check_not_symlink(path)
+    ``sweep``: as ``atomic_write``'s. ``about``: the argument that gave ``path``, which a
+    refusal names in ``params``."""
+    _check_not_symlink(path, about)
 
     def write(tmp: str) -> None:
         with open(tmp, "w", encoding="utf-8") as f:

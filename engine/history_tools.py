@@ -103,7 +103,7 @@ class RepairResult:
 def _require_file(path: str) -> None:
     history.require_path(path, PATH.said("the history"))
     if not os.path.lexists(path):
-        raise NothingReadable(f"{quote_path(path)}: no such history file")
+        raise NothingReadable(f"{quote_path(path)}: no such history file", about=PATH)
     if os.path.isdir(path):
         raise UsageError(
             f"{quote_path(path)}: the history must be a file, not a directory", about=PATH
@@ -497,6 +497,7 @@ def _refuse_keeping_nothing(res: CheckResult, *, in_place: bool, force: bool) ->
             ":\n" + listed(res.issues),
         ),
         [(i.file, i.line, i.reason) for i in res.issues],
+        about=PATH,
     )
 
 

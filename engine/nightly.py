@@ -793,7 +793,7 @@ def run_nightly(
     nothing = _nothing_there(root_paths, history_path, hooks, day)
     if nothing is not None:
         # Run in the wrong folder, say: said before a folder or lock file is made there.
-        raise NothingReadable(nothing)
+        raise NothingReadable(nothing, about=ROOTS)
     _check_can_make(out)
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
@@ -885,7 +885,7 @@ def run_nightly(
             if not any(s.readable or s.history_locked for s in result.scopes) and not any(
                 p.outputs or p.locked for p in result.packs
             ):
-                raise NothingReadable(_nothing_message(result, tried=True))
+                raise NothingReadable(_nothing_message(result, tried=True), about=ROOTS)
             if day < today and any(s.report is not None for s in result.scopes):
                 result.notes.append(_past_day_note(day))
             result.finished_at = _now()

@@ -1532,8 +1532,13 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
     ``Arg`` among its parts (a module's constant, ``Arg(...)``, a parameter typed
     ``Arg``), or ``about=``, which a helper that several arguments reach takes from its
     caller; ``about=None`` says that no argument is at fault (a setting of the
-    environment, runscore's own table names). A new raise with none of them fails here."""
+    environment, runscore's own table names). A new raise with none of them fails here.
+    ``NothingReadable`` and ``HistoryError`` too: they had no ``params``, so a caller could
+    not tell which input was unreadable or refused (they name the argument whose file it
+    is)."""
     import ast
+
+    NAMED = ("UsageError", "CannotAccess", "NothingReadable", "HistoryError")
 
     files = sorted((REPO / "engine").rglob("*.py"))
     trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in files}
@@ -1563,7 +1568,9 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
                 if isinstance(n, ast.Assign) and isinstance(n.value, ast.Tuple):
                     if any(isinstance(e, ast.Name) and e.id in constants for e in n.value.elts):
                         known |= {t.id for t in n.targets if isinstance(t, ast.Name)}
-        for a in call.args:
+        # NothingReadable takes its parts as one tuple: an Arg among them names one too
+        given = [e for a in call.args for e in (a.elts if isinstance(a, ast.Tuple) else [a])]
+        for a in given:
             a = a.value if isinstance(a, ast.Starred) else a
             if arg_call(a) or (isinstance(a, ast.Name) and a.id in known):
                 return True
@@ -1579,7 +1586,7 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
                 inner = child if isinstance(child, ast.FunctionDef) else fn
                 if (
                     isinstance(child, ast.Call)
-                    and getattr(child.func, "id", None) in ("UsageError", "CannotAccess")
+                    and getattr(child.func, "id", None) in NAMED
                     and not names_an_argument(child, inner)
                 ):
                     unnamed.append(f"{f.relative_to(REPO)}:{child.lineno}")
@@ -1588,6 +1595,62 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
         visit(tree, None)
     assert len(trees) > 10 and constants >= {"VERSION", "HISTORY_PATH", "OUT"}
     assert unnamed == []
+
+
+def test_nothing_read_and_a_refused_history_name_the_argument_that_gave_the_file(
+    tmp_path: Path,
+) -> None:
+    """``NothingReadable`` and ``HistoryError`` had ``params`` ``()``, where every
+    ``UsageError`` names its argument: a caller of a function that takes several inputs
+    could not tell which one was unreadable or refused. Each names the argument whose file
+    it is now (first in ``params``), its words as before."""
+    from runscore.engine.errors import HistoryError
+
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    skills = tmp_path / "skills" / "s"
+    skills.mkdir(parents=True)
+    (skills / "SKILL.md").write_bytes(b"\xff bad")
+    hist = tmp_path / "h.jsonl"
+    team = tmp_path / "team.yaml"
+    team.write_text("check: [sage]\n")
+    calls: list[tuple[Any, tuple[str, ...]]] = [
+        (lambda: effectiveness.extract([bad], hist), ("paths",)),
+        (lambda: effectiveness.extract([tmp_path / "skills"], hist), ("paths",)),
+        (lambda: eh.report(bad), ("path",)),
+        (lambda: eh.report(tmp_path / "none.jsonl"), ("path",)),
+        (lambda: eh.recommend(bad, team), ("path",)),
+        (lambda: eh.summary(bad), ("path",)),
+        (lambda: eh.run_sql("SELECT * FROM history", bad), ("history",)),
+        (lambda: eh.run_sql("SELECT * FROM events", hist, events=[bad]), ("events",)),
+        (lambda: eh.export(tmp_path / "x.parquet", bad), ("history",)),
+        (lambda: pipeline.evaluate_pipelines([bad]), ("paths",)),
+        (lambda: pipeline.history_report(bad), ("path",)),
+        (lambda: pipeline.history_report(tmp_path / "none.jsonl"), ("path",)),
+        (lambda: routes.analyze([bad]), ("paths",)),
+        (lambda: plugin.rank([tmp_path / "skills"]), ("roots",)),
+        (lambda: history_tools.repair(bad), ("path", "force")),
+        (lambda: history_tools.check(tmp_path / "none.jsonl"), ("path",)),
+    ]
+    said = []
+    for call, _ in calls:
+        with pytest.raises(NothingReadable) as e:
+            call()
+        said.append(e.value.params)
+    assert said == [params for _, params in calls]
+
+    # a report file that is a symlink: refused by the writer, named by its argument
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    out = tmp_path / "out"
+    out.mkdir()
+    link = out / (result.report_basename(next(iter(result.documents))) + ".json")
+    link.symlink_to(tmp_path / "elsewhere.json")
+    with pytest.raises(HistoryError) as refused:
+        pipeline.write_json_reports(result, out)
+    assert (str(refused.value), refused.value.params) == (
+        f"{link}: refusing to write through a symlink",
+        ("out_dir",),
+    )
 
 
 def test_flags_and_results_of_another_type_are_refused_naming_them(tmp_path: Path) -> None:

@@ -50,6 +50,7 @@ COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "effectiveness.jsonl")
 #: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
 HISTORY_PATH = Arg("history_path", "--history")
+PATHS = Arg("paths", "PATHS")
 VERSION = Arg("version", "--sql-version")
 #: ``scored_at``: a call's fixed clock, which no option gives.
 SCORED_AT = Arg("scored_at", "scored_at")
@@ -913,9 +914,7 @@ def extract(
     incremental = sources.flag_arg(incremental, "incremental")
     write = sources.flag_arg(write, "write")
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
-    paths = sources.input_paths(
-        paths, Arg("paths", "PATHS")
-    )  # one path alone is one, not its characters
+    paths = sources.input_paths(paths, PATHS)  # one path alone is one, not its characters
     lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is None:
         if write:
@@ -1002,7 +1001,7 @@ def _extract(
     excluded = [sources.LineIssue(d, 0, why) for d, why in left_out]
     if not files and not disc:
         why = "; ".join(f"{i.location()}: {i.reason}" for i in excluded)
-        raise NothingReadable(f"no input files{': ' + why if why else ''}")
+        raise NothingReadable(f"no input files{': ' + why if why else ''}", about=PATHS)
     manifest = (
         _load_manifest(history_path)
         if (incremental and write and history_path is not None)
@@ -1181,6 +1180,7 @@ def _extract(
                 "nothing could be read" + (":\n" + sources.listed(issues) if issues else ""),
                 [(i.file, i.line, i.reason) for i in issues],
                 no_lines=[i.file for i in empty],
+                about=PATHS,
             )
 
         # Renamed, not copied (a copy of 31k records took ~0.02 s of a 10k-run extract):
@@ -1860,7 +1860,7 @@ def _save_manifest(
         # by the write, and a folder's rename fails with its own reason.
         if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode) or stat.S_ISDIR(mode)):
             why = "not a regular file"
-            raise HistoryError(f"{quote_path(mp)}: {why}", file=mp, reason=why)
+            raise HistoryError(f"{quote_path(mp)}: {why}", file=mp, reason=why, about=HISTORY_PATH)
     if loaded is None or _file_identity(mp) != loaded.identity:
         loaded = _load_manifest(history_path)
     m = loaded.doc
@@ -1883,7 +1883,9 @@ def _save_manifest(
     # by key), this one, or text that does not parse (not trusted: every file read
     # again). None of them skips a file whose runs the history lacks.
     # Under the history's lock, whose holder removed the manifest's left temporary files.
-    history.atomic_write_text(manifest_path(history_path), text, durable=False, sweep=False)
+    history.atomic_write_text(
+        manifest_path(history_path), text, durable=False, sweep=False, about=HISTORY_PATH
+    )
 
 
 #: How ``_manifest_text`` opens a manifest: the history's size, then the entries.

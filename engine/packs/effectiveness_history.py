@@ -508,22 +508,25 @@ def _require_history(load: HistoryLoad) -> None:
     (``summary`` answers "no scored runs yet" instead: it runs at every run's start.)"""
     if not load.exists:
         raise NothingReadable(
-            f"no effectiveness history at {quote_path(load.path)}; run `runscore extract` first"
+            f"no effectiveness history at {quote_path(load.path)}; run `runscore extract` first",
+            about=PATH,
         )
 
 
-def _require_readable(load: HistoryLoad) -> None:
+def _require_readable(load: HistoryLoad, about: Arg) -> None:
     """A history with lines but not one the reader takes (each not JSON, torn, of the
     wrong kind, ...) is nothing read (exit 3, as ``extract``, ``pipeline`` and ``routes``
     over such input): an answer of no rows (``[]``, a header-only CSV) would read as "read,
     and no rows". The skipped lines are listed as every such error lists them (the first
     20, ``sources.listed``), each in ``problems``. A history of no
-    lines at all (empty, or blank lines only) is read, and has no rows."""
+    lines at all (empty, or blank lines only) is read, and has no rows. ``about``: the
+    caller's argument that gave the history."""
     if load.lines == 0 and load.issues:
         raise NothingReadable(
             f"no line of the history {quote_path(load.path)} could be read:\n"
             + sources.listed(load.issues),
             [(i.file, i.line, i.reason) for i in load.issues],
+            about=about,
         )
 
 
@@ -681,7 +684,7 @@ def report(
     con = connect()
     load = load_history(con, path)
     _require_history(load)
-    _require_readable(load)
+    _require_readable(load, PATH)
     versions = select_versions(load, version)
     tables = []
     windows: dict[str, Any] = {}
@@ -932,7 +935,7 @@ def recommend(
     con = connect()
     load = load_history(con, path)
     _require_history(load)
-    _require_readable(load)
+    _require_readable(load, PATH)
     (v,) = select_versions(load, version)
     params = _params(v, window)
     _stage(con, v, _AFTER_LOAD, params)
@@ -1046,7 +1049,7 @@ def summary(
     )
     con = connect()
     load = load_history(con, path)
-    _require_readable(load)  # no file at all is "no scored runs yet": it runs at every start
+    _require_readable(load, PATH)  # no file at all is "no scored runs yet": it runs at every start
     (v,) = select_versions(load, version)
     params = _params(v, window, has_team=team is not None)
     _stage(con, v, _AFTER_LOAD, params)
@@ -1094,7 +1097,9 @@ def _build_events(
     notes = [f"{display}: {why}" for display, why in left_out]
     if not kept and not disc:
         if require_readable:
-            raise NothingReadable(f"no input files{': ' + '; '.join(notes) if notes else ''}")
+            raise NothingReadable(
+                f"no input files{': ' + '; '.join(notes) if notes else ''}", about=EVENTS
+            )
         # A query of no event view over a folder of no log was answered without a word:
         # said as `extract` says it, of each folder (its exit code is the query's). A file
         # given, left out, is said above.
@@ -1129,6 +1134,7 @@ def _build_events(
             "nothing could be read" + (":\n" + sources.listed(problems) if problems else ""),
             [(i.file, i.line, i.reason) for i in problems],
             no_lines=[i.file for i in empty],
+            about=EVENTS,
         )
     # Standard input beside other logs is not said, as extract does not say it.
     notes.extend(
@@ -1349,7 +1355,7 @@ def _gather(
     if query is not None and views_read(query, HISTORY_VIEWS):
         # Only a query that reads the history's rows: `SELECT 1`, a query of the event
         # views alone or of the catalog reads none of them.
-        _require_readable(load)
+        _require_readable(load, HISTORY)
     (v,) = select_versions(load, version)
     _stage(con, v, _AFTER_LOAD, _params(v, None))
     issues = list(load.issues)
@@ -1604,9 +1610,10 @@ def export(
         # listed as skipped (exit 1), as any history's are.
         if not load.exists:
             raise NothingReadable(
-                f"no effectiveness history at {quote_path(load.path)}; nothing to export"
+                f"no effectiveness history at {quote_path(load.path)}; nothing to export",
+                about=HISTORY,
             )
-        _require_readable(load)
+        _require_readable(load, HISTORY)
     issues = list(load.issues)
     notes = _notes_for(load)
     names = list(_EXPORT_HISTORY)

@@ -329,6 +329,7 @@ def parse_date(text: str) -> dt.date:
 
 #: The path and text arguments, as a wrong-typed one is named (``sources.one_path``).
 PATH = Arg("path", "--history")
+PATHS = Arg("paths", "TASKS")
 OUT_DIR = Arg("out_dir", "--out")
 PERIOD = Arg("period", "--period")
 SCORING_VERSION_ARG = Arg("scoring_version", "scoring_version")
@@ -523,7 +524,7 @@ def evaluate_pipelines(
     """
     eval_date = _eval_date(eval_date)
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
-    paths = sources.input_paths(paths, Arg("paths", "TASKS"))
+    paths = sources.input_paths(paths, PATHS)
     plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
     now = sources.time_arg(now, NOW) or _utc_now()
     if eval_date is None:
@@ -539,7 +540,9 @@ def evaluate_pipelines(
         # No problem to show means no file was found at all: folders without *.jsonl.
         found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
         raise NothingReadable(
-            "no task snapshot file could be read:\n" + sources.listed(found), _problems(found)
+            "no task snapshot file could be read:\n" + sources.listed(found),
+            _problems(found),
+            about=PATHS,
         )
     plan_files: list[SourceFile] = []
     if plans:
@@ -592,6 +595,7 @@ def evaluate_pipelines(
                 "no usable task snapshot in the input:\n" + sources.listed(errors + empty),
                 _problems(errors + empty),
                 no_lines=[str(d.file) for d in empty],
+                about=PATHS,
             )
 
     doc_rows = sqlpack.execute(
@@ -679,7 +683,9 @@ def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) 
     written: list[str] = []
     for pid, doc in result.documents.items():
         path = os.path.join(out_dir, result.report_basename(pid) + ".json")
-        history.atomic_write_text(path, json.dumps(doc, ensure_ascii=False, indent=2) + "\n")
+        history.atomic_write_text(
+            path, json.dumps(doc, ensure_ascii=False, indent=2) + "\n", about=OUT_DIR
+        )
         written.append(path)
     return written
 
@@ -875,7 +881,8 @@ def _load_history(
     history.require_utf8_name(path, "pipeline history", PATH)
     if not os.path.exists(path):
         raise NothingReadable(
-            f"{quote_path(path)}: no pipeline history (run `runscore pipeline` first)"
+            f"{quote_path(path)}: no pipeline history (run `runscore pipeline` first)",
+            about=PATH,
         )
     if os.path.isdir(path):  # read as a folder, every *.jsonl below it was taken as history
         raise UsageError(
@@ -886,7 +893,9 @@ def _load_history(
         con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False
     )
     if not readable:
-        raise NothingReadable("the pipeline history could not be read:\n" + sources.listed(errors))
+        raise NothingReadable(
+            "the pipeline history could not be read:\n" + sources.listed(errors), about=PATH
+        )
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.
     _run_range(con, 0, 9, params)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
@@ -900,6 +909,7 @@ def _load_history(
                 f"no line of the pipeline history {quote_path(path)} could be read:\n"
                 + sources.listed(errors),
                 _problems(errors),
+                about=PATH,
             )
     return con, errors
 

@@ -42,6 +42,7 @@ COMMON_VERSION = "v1"
 DEFAULT_HISTORY = os.path.join(".archeflow", "memory", "plugins.jsonl")
 #: ``history_path`` (``--history``), as a wrong-typed one is named (``sources.one_path``).
 HISTORY_PATH = Arg("history_path", "--history")
+ROOTS = Arg("roots", "ROOTS")
 #: The optional inputs, as their messages name them.
 JUDGE = Arg("judge", "--judge")
 MC = Arg("mc", "--mc")
@@ -260,7 +261,7 @@ def evaluate(
 
     ``judge``, ``mc`` and ``matchups`` each take one file or a list of them, read in the
     order given, as one file holding their lines one after the other."""
-    roots = sources.input_paths(roots, Arg("roots", "ROOTS"))
+    roots = sources.input_paths(roots, ROOTS)
     judges, mcs, matchup_files = (
         [] if p is None else sources.input_paths(p, name, "file")
         for p, name in ((judge, JUDGE), (mc, MC), (matchups, MATCHUPS))
@@ -278,6 +279,7 @@ def evaluate(
         raise NothingReadable(
             "no skill could be scored:\n" + sources.listed(scan.issues),
             [(i.file, i.line, i.reason) for i in scan.issues],
+            about=ROOTS,
         )
     con = con or db.connect()
     _load_arrow(con, "plugin_features", scan.features)

@@ -456,7 +456,8 @@ def _read(
     if not any(f.error is None for f in files):
         raise NothingReadable(
             "no readable episode file"
-            + (f": {issues[0].location()}: {issues[0].reason}" if issues else "")
+            + (f": {issues[0].location()}: {issues[0].reason}" if issues else ""),
+            about=PATHS,
         )
     return files, issues
 
@@ -546,6 +547,7 @@ def analyze(
                 "no episode could be read:\n" + sources.listed(ordered),
                 [(p.file, p.line, p.reason) for p in ordered],
                 no_lines=[p.file for p in empty],
+                about=PATHS,
             )
         pol = con.execute(
             "SELECT tolerance, min_labelled_per_route, min_pairs, max_ci_width, freshness_days, "
