@@ -817,7 +817,9 @@ def run_nightly(
         broken: dict[str, str] = {}
         for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
             try:
-                held.enter_context(_lock(h + history.NIGHTLY_LOCK, wait, "a history"))
+                held.enter_context(
+                    _lock(h + history.NIGHTLY_LOCK, wait, "a history", _history_arg(history_path))
+                )
             except _CONFINED as e:
                 broken[h] = _io_reason(e)
         try:
@@ -827,7 +829,13 @@ def run_nightly(
                 OUT, f" {quote_path(out)}: cannot create it: {e.strerror or e}"
             ) from None
         # The lock file's path names the folder or history it locks: said once, not twice.
-        job.enter_context(_lock(os.path.join(out, ".nightly"), wait, "the output directory"))
+        try:
+            job.enter_context(
+                _lock(os.path.join(out, ".nightly"), wait, "the output directory", OUT)
+            )
+        except OSError as e:  # a folder at OUT/.nightly.lock: said as before, naming out
+            where = f"{quote_path(os.fsdecode(e.filename))}: " if e.filename else ""
+            raise CannotAccess(f"{where}{e.strerror or e}", about=OUT) from None
         _recover(out)
         # Refused before any history is written, not after the whole night's work (it
         # may have been made since the check above).
@@ -960,13 +968,21 @@ def _io_reason(e: BaseException) -> str:
     return str(e).splitlines()[0] if str(e) else type(e).__name__
 
 
+def _history_arg(history_path: str | None) -> Arg:
+    """The job's argument that gave a project's history: ``history_path`` when given,
+    else the root it was found in."""
+    return HISTORY if history_path is not None else ROOTS
+
+
 @contextlib.contextmanager
-def _lock(path: str, wait: float, what: str) -> Iterator[None]:
+def _lock(path: str, wait: float, what: str, about: Arg) -> Iterator[None]:
     """``history.locked`` with the nightly's own message; only the *taking* of the lock
-    is translated (a LockTimeout from inside the body passes through unchanged)."""
+    is translated (a LockTimeout from inside the body passes through unchanged).
+    ``about``: the job's argument whose folder or history it locks (an odd lock file
+    there is refused naming it)."""
     stack = contextlib.ExitStack()
     try:
-        stack.enter_context(history.locked(path, timeout=wait, what="nightly"))
+        stack.enter_context(history.locked(path, timeout=wait, what="nightly", about=about))
     except LockTimeout as e:
         lock = f"the lock on {what}, {quote_path(path + '.lock')}"
         if e.holder is not None and not history.held_by_runscore(e.holder, e.command):

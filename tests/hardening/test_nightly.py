@@ -1551,3 +1551,28 @@ def test_the_index_says_no_report_once_for_a_project_with_no_history_yet(
     assert index.count("no report") == 1
     log = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
     assert log["scopes"][0]["notes"][-1] == f"{hist}: no history yet"
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_an_odd_nightly_lock_in_out_names_out(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    """The job's own lock on OUT/.nightly passed no argument: a FIFO there was a
+    CannotAccess with ``params`` ``()``, a folder a bare IsADirectoryError. Each is a
+    ``CannotAccess`` naming ``out`` now, in the words the CLI said (exit 2)."""
+    from runscore.engine.errors import CannotAccess
+
+    _project(tmp_path, fixtures)
+    monkeypatch.chdir(tmp_path)
+    lock = tmp_path / "out" / ".nightly.lock"
+    lock.parent.mkdir()
+    if kind == "folder":
+        lock.mkdir()
+    else:
+        os.mkfifo(lock)
+    why = "Is a directory" if kind == "folder" else "the nightly lock is not a regular file"
+    with pytest.raises(CannotAccess) as e:
+        nightly.run_nightly(["proj"], "out", renderer=Renderer(), date=nightly.parse_date(DATE))
+    assert (str(e.value), e.value.params) == (f"{lock}: {why}", ("out",))
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {lock}: {why}\n")
