@@ -68,10 +68,12 @@ class RunscoreError(Exception):
     names, in order (the first is the one at fault), () when it names none. ``about``: the
     argument at fault where the text names its value, not the argument (``unknown scoring
     version "v9"``, ``h.jsonl: refusing to write through a symlink``): first in ``params``,
-    the words unchanged."""
+    the words unchanged. ``parts``: the message as made, for a caller that says it in its
+    own words (the nightly job, which has none of a pack's arguments)."""
 
     def __init__(self, *message: Part, about: Arg | None = None) -> None:
         super().__init__(_said(message, cli=False))
+        self.parts = message
         self.cli_message = _said(message, cli=True)
         named = [p.param for p in message if isinstance(p, Arg)]
         if about is not None:

@@ -1593,6 +1593,13 @@ def _run_hook(
             result.rejected.extend(rejected)
             _not_empty_if_said(pr, rejected)
             return pr
+        refused = _of_input(e, every)
+        if refused is not None:
+            # One of its inputs as found, refused in the pack API's words (`judge PATH: no
+            # such file`: an argument the job has not): said of the file, in the job's.
+            path, pr.error = refused
+            result.rejected.append(_about("pack", path, f"{hook.pack}: ", pr.error))
+            return pr
         # Its history's folder is a file, or locked past the wait, DuckDB out of memory,
         # ...: this project's pack only.
         pr.locked = isinstance(e, LockTimeout)
@@ -1614,6 +1621,22 @@ def _run_hook(
     pr.warnings = list(outcome.warnings)
     pr.notes = list(outcome.notes)
     return pr
+
+
+def _of_input(e: BaseException, inputs: Sequence[str]) -> tuple[str, str] | None:
+    """The input file ``e`` refuses and its message without the argument it opens with,
+    when ``e`` is a pack's refusal of one of ``inputs`` (as found) said in the pack API's
+    words (``judge PATH: no such file``, ``mc PATH:3: ...``); None for any other error."""
+    parts = e.parts if isinstance(e, RunscoreError) else ()
+    if len(parts) < 2 or not isinstance(parts[0], Arg) or not isinstance(parts[1], str):
+        return None
+    rest = str(e)[len(_said_as_call(parts[0])) :].lstrip()
+    return next(((p, rest) for p in inputs if rest.startswith(f"{quote_path(p)}:")), None)
+
+
+def _said_as_call(arg: Arg) -> str:
+    """``arg`` as a Python call's message says it (``RunscoreError``'s text)."""
+    return arg.python or arg.param
 
 
 def _drop_if_empty(out_dir: str) -> None:

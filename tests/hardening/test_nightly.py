@@ -1576,3 +1576,45 @@ def test_an_odd_nightly_lock_in_out_names_out(
     assert (str(e.value), e.value.params) == (f"{lock}: {why}", ("out",))
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
     assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {lock}: {why}\n")
+
+
+def test_a_pack_input_gone_before_it_is_read_is_named_as_found(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A judge file that vanished between being found and read was said in the plugin
+    API's words, of the root: `proj: plugin: judge proj/.../judge.jsonl: no such file`
+    (``judge``, an argument the job has not). It is said of the file as found now, as the
+    job says a pack's rejected input: `proj/.../judge.jsonl: plugin: no such file`."""
+    import dataclasses
+
+    from runscore.engine.errors import NothingReadable
+
+    monkeypatch.chdir(tmp_path)
+    base = tmp_path / "proj" / ".archeflow" / "plugin-eval"
+    shutil.copytree(
+        fixtures / "plugin" / "async-python-patterns", base / "skills" / "async-python-patterns"
+    )
+    scores = dict.fromkeys(
+        ["triggering_accuracy", "orchestration_fitness", "output_quality", "scope_calibration"], 4
+    )
+    judge = {"skill": "async-python-patterns", "judge": "j1", "scores": scores}
+    (base / "judge.jsonl").write_text(json.dumps(judge) + "\n")
+
+    def gone_first(hook: nightly.PackHook) -> nightly.PackHook:
+        def run(r: nightly.PackRun) -> nightly.PackOutcome:
+            (base / "judge.jsonl").unlink()
+            return hook.run(r)
+
+        return dataclasses.replace(hook, run=run) if hook.pack == "plugin" else hook
+
+    with pytest.raises(NothingReadable) as e:
+        nightly.run_nightly(
+            ["proj"],
+            "out",
+            renderer=Renderer(),
+            hooks=[gone_first(h) for h in pack_hooks()],
+            date=nightly.parse_date(DATE),
+        )
+    assert str(e.value).splitlines()[1] == (
+        "  proj/.archeflow/plugin-eval/judge.jsonl: plugin: no such file"
+    )
