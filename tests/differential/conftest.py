@@ -166,14 +166,23 @@ class EffResult:
 
 def utc_text(ts: Any) -> Any:
     """README "Times are UTC ISO-8601": a run_ts is written as the UTC time it stands for,
-    in Z form (a time without an offset is UTC, as the history readers take it); one that
-    is no time is kept as written (runscore then writes null and warns)."""
+    in Z form (a time without an offset is UTC, as the history readers take it); a text
+    that is no time is null (unknown; runscore warns). ISO 8601's forms are read as the
+    pipeline's are (``_ts``): Python reads the week dates, the basic format and a decimal
+    comma; a lowercase t/z is read as its capital, and an ordinal date (2026-033) is
+    written as the calendar date it names first, if its year has that day."""
     if not isinstance(ts, str):
         return ts
+    v = ts.upper()
+    m = ORDINAL_DATE.fullmatch(v)
+    if m and 1 <= int(m[1]) and 1 <= int(m[3]) <= 366:
+        day = dt.date(int(m[1]), 1, 1) + dt.timedelta(days=int(m[3]) - 1)
+        if day.year == int(m[1]):
+            v = f"{day.year:04d}{m[2]}{day.month:02d}{m[2]}{day.day:02d}{m[4]}"
     try:
-        t = dt.datetime.fromisoformat(ts)
+        t = dt.datetime.fromisoformat(v)
     except ValueError:
-        return ts
+        return None
     if t.tzinfo is None:
         t = t.replace(tzinfo=dt.UTC)
     t = t.astimezone(dt.UTC)

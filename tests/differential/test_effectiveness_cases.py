@@ -688,6 +688,31 @@ def run_ts_without_offset(r: str) -> Case:
     return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2026-04-01 02:30:00.500")]]
 
 
+@case()
+def run_ts_week_date(r: str) -> Case:
+    # an ISO week date, read as the pipeline and routes packs read one (common/v1
+    # rs_iso_text): Monday of week 6 of 2026, stored as the calendar date in UTC
+    return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2026-W06-1T11:00:00+02:00")]]
+
+
+@case()
+def run_ts_ordinal_date(r: str) -> Case:
+    # an ISO ordinal date (day 33 of 2026), in the basic format without an offset (UTC)
+    return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2026033T090000")]]
+
+
+@case()
+def run_ts_basic_comma_lowercase(r: str) -> Case:
+    # the basic format, a decimal comma and a lowercase t and z (RFC 3339)
+    return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="20260202t090000,25z")]]
+
+
+@case()
+def run_ts_week_its_year_lacks(r: str) -> Case:
+    # 2025 has 52 ISO weeks: no time, so the run's time is unknown (run_ts null)
+    return [[verdict(r, 1, "guardian"), ev(r, 2, "run.complete", ts="2025-W53-1T09:00:00Z")]]
+
+
 # --------------------------------------------------------------------------- the tests
 
 

@@ -643,6 +643,56 @@ def test_run_ts_is_written_in_utc(
 
 
 @pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_run_complete_ts_reads_every_iso_form_the_other_packs_read(
+    run_cli: Run, tmp_path: Path, version: str
+) -> None:
+    # The effectiveness pack read run.complete times by its own rule, narrower than the
+    # one the pipeline, plugin and routes packs read theirs by (common/v1 rs_iso_text): a
+    # week or ordinal date, the basic format, a decimal comma or a lowercase t/z left the
+    # run's time unknown (run_ts null, "is not an ISO-8601 time"). Each is read as the
+    # same instant; a week or a day its year does not have is still no time.
+    cases = [
+        ("r01", "2026-W06-1T09:00:00Z", "2026-02-02T09:00:00Z"),
+        ("r02", "2026W011T090000Z", "2025-12-29T09:00:00Z"),
+        ("r03", "2026-033T11:00:00+02:00", "2026-02-02T09:00:00Z"),
+        ("r04", "2026033T090000", "2026-02-02T09:00:00Z"),
+        ("r05", "2026-W06-1", "2026-02-02T00:00:00Z"),
+        ("r06", "2026-033", "2026-02-02T00:00:00Z"),
+        ("r07", "20260202T110000+0200", "2026-02-02T09:00:00Z"),
+        ("r08", "2026-02-02T09:00:00,25Z", "2026-02-02T09:00:00.25Z"),
+        ("r09", "2026-02-02t09:00:00z", "2026-02-02T09:00:00Z"),
+        ("r10", "2025-W53-1T09:00:00Z", None),
+        ("r11", "2026-366T09:00:00Z", None),
+        ("r12", "0001-W01-1T00:00:00Z", "0001-01-01T00:00:00Z"),
+        ("r13", "9999-365T23:30:00-01:00", None),
+    ]
+    text = ""
+    for run, ts, _ in cases:
+        text += (
+            f'{{"run_id":"{run}","seq":1,"type":"run.start"}}\n'
+            f'{{"run_id":"{run}","seq":2,"parent":[1],"type":"review.verdict",'
+            '"agent":"guardian","data":{"verdict":"approved","findings":[]}}\n'
+            f'{{"run_id":"{run}","seq":3,"parent":[2],"type":"run.complete","ts":"{ts}"}}\n'
+        )
+    (tmp_path / "in.jsonl").write_text(text)
+    r = run_cli(
+        "extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version, "--format", "json"
+    )
+    assert r.exit_code == 0, r.stderr
+    assert [(x["run_id"], x["run_ts"]) for x in _lines(tmp_path / "h.jsonl")] == [
+        (run, want) for run, _, want in cases
+    ]
+    assert [(w["run_id"], w["line"], w["reason"]) for w in _json(r)["warnings"]] == [
+        (run, line, f'run.complete ts "{ts}" is not an ISO-8601 time: the run\'s time is unknown')
+        for run, line, ts in [
+            ("r10", 30, "2025-W53-1T09:00:00Z"),
+            ("r11", 33, "2026-366T09:00:00Z"),
+            ("r13", 39, "9999-365T23:30:00-01:00"),
+        ]
+    ]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
 def test_run_ts_at_the_ends_of_the_year_range_does_not_depend_on_the_time_zone(
     tmp_path: Path, version: str
 ) -> None:

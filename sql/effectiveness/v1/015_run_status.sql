@@ -1,15 +1,17 @@
 -- effectiveness/v1 · 015 run status: validity, completeness      spec: effectiveness.md §1
 -- Reads:    accepted (001), _dups and events (010); rs_quote (common/v1 000, run by the
---           engine on every connection that scores: the one quote of an input value).
+--           engine on every connection that scores: the one quote of an input value),
+--           rs_iso_text (common/v1 010: the one reading of an ISO-8601 time).
 -- Produces: run_status — one row per run_id: status 'scored' | 'incomplete' | 'invalid',
 --           reason, locations VARCHAR[] (file:line of conflicting duplicates), source (the
 --           run's first input file), run_ts (ts of the highest-seq run.complete, in UTC),
 --           events_sha256 (sha256 over the run's normalised events in seq order: each
 --           event's seq and content md5), n_events, first_ord.
 --           run_ts_warnings (run_id, file, line, reason): a run.complete whose ts is there
---           but not an ISO-8601 time (text starting YYYY-, years 1-9999 UTC, as the history
---           readers of 100 require): its run_ts is NULL (unknown; readers then use the
---           line's ts). Written as it was, every reader of the history would skip the line.
+--           but not an ISO-8601 time (text that rs_iso_text writes starting YYYY-, years
+--           1-9999 UTC, as the history readers of 100 require): its run_ts is NULL
+--           (unknown; readers then use the line's ts). Written as it was, every reader of
+--           the history would skip the line.
 -- An invalid run (same seq, different content) beats incomplete: it is broken either way.
 -- A file of its own (it was 010's last statement): nothing but 080 and 090 needs it, so
 -- it runs beside 020-060 when the files run on two connections (sqlpack.plan).
@@ -22,19 +24,23 @@
 -- read with a Z added (a time that has a zone then fails to cast, and is read as it is;
 -- a date alone with the midnight and Z). No SET here: it would be the connection's alone,
 -- and sqlpack.plan runs 015 beside other files on several connections.
-CREATE OR REPLACE MACRO run_ts_at(s) AS
-    coalesce(TRY_CAST(s || 'Z' AS TIMESTAMPTZ),
-             TRY_CAST(s || ' 00:00:00Z' AS TIMESTAMPTZ),
-             TRY_CAST(s AS TIMESTAMPTZ));
-CREATE OR REPLACE MACRO run_ts_utc(s) AS
-    regexp_replace(strftime(timezone('UTC', run_ts_at(s)), '%Y-%m-%dT%H:%M:%S.%f'),
+-- The macros take the ts as common/v1's rs_iso_text writes it (u), the one reading of an
+-- ISO-8601 time every pack shares: a week or ordinal date, the basic format, a decimal comma
+-- or a lowercase t/z were no time here while the pipeline, plugin and routes packs read them.
+-- It is applied once per run, where the run's ts is chosen, not in each macro.
+CREATE OR REPLACE MACRO run_ts_at(u) AS
+    coalesce(TRY_CAST(u || 'Z' AS TIMESTAMPTZ),
+             TRY_CAST(u || ' 00:00:00Z' AS TIMESTAMPTZ),
+             TRY_CAST(u AS TIMESTAMPTZ));
+CREATE OR REPLACE MACRO run_ts_utc(u) AS
+    regexp_replace(strftime(timezone('UTC', run_ts_at(u)), '%Y-%m-%dT%H:%M:%S.%f'),
                    '\.0{6}$|0+$', '') || 'Z';
 -- The year range is checked on the time run_ts_utc writes: cast in the machine's zone, a
 -- time without an offset near year 1 or 9999 was in range on one machine and not on another.
-CREATE OR REPLACE MACRO run_ts_ok(s) AS
-    coalesce(regexp_matches(s, '^[0-9]{4}-')
-             AND run_ts_at(s) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
-             AND run_ts_at(s) < TIMESTAMPTZ '10000-01-01 00:00:00+00', false);
+CREATE OR REPLACE MACRO run_ts_ok(u) AS
+    coalesce(regexp_matches(u, '^[0-9]{4}-')
+             AND run_ts_at(u) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+             AND run_ts_at(u) < TIMESTAMPTZ '10000-01-01 00:00:00+00', false);
 
 CREATE OR REPLACE TABLE run_status AS
 WITH runs AS (
@@ -46,9 +52,9 @@ WITH runs AS (
            list(seq ORDER BY seq) AS seqs
     FROM _dups WHERE variants > 1 GROUP BY run_id
 ), complete AS (
-    SELECT run_id,
-           CASE WHEN run_ts_ok(arg_max(ts, seq)) THEN run_ts_utc(arg_max(ts, seq)) END AS run_ts
-    FROM events WHERE type = 'run.complete' GROUP BY run_id
+    SELECT run_id, CASE WHEN run_ts_ok(u) THEN run_ts_utc(u) END AS run_ts
+    FROM (SELECT run_id, rs_iso_text(arg_max(ts, seq)) AS u
+          FROM events WHERE type = 'run.complete' GROUP BY run_id)
 ), digest AS (
     -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
     -- The text hashed is "seq:md5" joined by ',' in seq order. An ordered aggregate keeps
@@ -82,4 +88,4 @@ SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
        'run.complete ts ' || rs_quote(to_json(arg_max(ts, seq)))
            || ' is not an ISO-8601 time: the run''s time is unknown' AS reason
 FROM events WHERE type = 'run.complete' GROUP BY run_id
-HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(arg_max(ts, seq));
+HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(rs_iso_text(arg_max(ts, seq)));
