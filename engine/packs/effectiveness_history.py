@@ -492,6 +492,37 @@ def _version_notes(
     return notes
 
 
+#: A version's file that finds the runs its cost averages count as $0 though their cost is
+#: unknown (archeflow-legacy: ArcheFlow's scorer writes 0 for a missing cost).
+UNKNOWN_COSTS_FILE = "145_unknown_costs"
+
+
+def _unknown_cost_notes(
+    con: duckdb.DuckDBPyConnection, version: str, shown: Iterable[str] | None = None
+) -> list[str]:
+    """A note when the cost averages of ``version`` (staged on ``con``) count a run whose
+    cost is unknown as 0 (sql ``UNKNOWN_COSTS_FILE``): the spec keeps printing
+    '$0.00/run avg' for it, which alone reads as an archetype that costs nothing. Only the
+    archetypes ``shown`` (all when None); none for a version without the file."""
+    if not any(f.name[:-4] == UNKNOWN_COSTS_FILE for f in sqlpack.files(PACK, version)):
+        return []
+    wanted = None if shown is None else set(shown)
+    parts = [
+        f"{quote(a)} {k} of {n} run{'' if n == 1 else 's'}"
+        for a, k, n in con.execute(
+            "SELECT archetype, unknown_cost_runs, runs_in_window FROM unknown_costs"
+        ).fetchall()
+        if wanted is None or a in wanted
+    ]
+    if not parts:
+        return []
+    return [
+        f"{scoring_version_of(version)}: cost averages count an unknown cost as $0 "
+        "(ArcheFlow writes cost_usd 0 for a missing cost; cost_basis unknown or not "
+        "written): " + ", ".join(parts)
+    ]
+
+
 def other_versions(load: HistoryLoad, versions: Sequence[str]) -> list[str]:
     """The scoring versions of the history's lines that ``versions``, those used (SQL
     versions, ``v1``, or scoring versions, ``effectiveness/v1``), leave out, oldest first."""
@@ -689,13 +720,17 @@ def report(
     tables = []
     windows: dict[str, Any] = {}
     bounds: dict[str, dict[str, list[float]]] = {}
+    cost_notes: list[str] = []
     for v in versions:
         _stage(con, v, _AFTER_LOAD, _params(v, window))
         tables.append(duck.sql(con, "SELECT * FROM report").to_arrow_table())
         windows = _windows_of(con)
         bounds[scoring_version_of(v)] = bounds_of(con)
-    notes = _notes_for(load) + _version_notes(
-        load, versions, side_by_side=True, others_note=others_note
+        cost_notes += _unknown_cost_notes(con, v)
+    notes = (
+        _notes_for(load)
+        + _version_notes(load, versions, side_by_side=True, others_note=others_note)
+        + cost_notes
     )
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return ReportResult(
@@ -1057,7 +1092,11 @@ def summary(
     _stage(con, v, _TEAM, params)
     _stage(con, v, _SUMMARY, params)
     table = duck.sql(con, "SELECT * FROM summary").to_arrow_table()
-    notes = _notes_for(load) + _version_notes(load, [v], side_by_side=False)
+    notes = (
+        _notes_for(load)
+        + _version_notes(load, [v], side_by_side=False)
+        + _unknown_cost_notes(con, v, table.column("archetype").to_pylist())
+    )
     (scored,) = con.execute("SELECT count(*) FROM report").fetchall()[0]
     return SummaryResult(
         table, _window_of(con), scoring_version_of(v), load, notes, bounds_of(con), int(scored)

@@ -523,3 +523,69 @@ def test_sql_says_which_version_its_one_version_views_hold(
     # a query of the views that hold every version's lines says nothing of them
     r = run_cli("sql", "SELECT count(*) AS n FROM history", "--history", hist, "--format", "csv")
     assert (r.exit_code, r.stdout, r.stderr) == (0, "n\n2\n", "")
+
+
+def test_legacy_cost_average_of_unknown_costs_says_it_counts_them_as_zero(
+    tmp_path: Path, run_cli, write_history, make_series, make_record
+) -> None:
+    # ArcheFlow writes cost_usd 0 for a missing cost (§8), and §5 averages every non-null
+    # cost_usd: summary printed "$0.00/run avg" for an archetype whose cost nobody knew,
+    # and report's avg_cost_usd 0 (value_per_dollar null), with nothing to say the 0 was
+    # unknown. The output stays as the spec writes it; a note on stderr says so, for the
+    # archetypes shown. A known cost of 0 (cost_basis observed) is no such run.
+    def legacy(run: str, arch: str, cost: float, basis: str) -> dict:
+        return make_record(
+            run,
+            arch,
+            0.5,
+            f"2026-01-01T0{run[-1]}:00:00Z",
+            version="archeflow-legacy",
+            cost=cost,
+            cost_basis=basis,
+        )
+
+    hist = write_history(
+        [
+            legacy("r1", "guardian", 0.0, "unknown"),
+            legacy("r2", "guardian", 0.0, "unknown"),
+            legacy("r3", "guardian", 0.5, "observed"),
+            legacy("r1", "maker", 0.0, "observed"),
+            *make_series("sage", [0.3, 0.4], version=None, cost=0.0),  # ArcheFlow's lines
+            *make_series("sage", [0.3], cost=None),  # v1: unknown is null, no note
+        ]
+    )
+    note = (
+        "archeflow-legacy: cost averages count an unknown cost as $0 (ArcheFlow writes "
+        "cost_usd 0 for a missing cost; cost_basis unknown or not written): "
+    )
+    costs = f'{note}"guardian" 2 of 3 runs, "sage" 2 of 2 runs\n'
+    others = f"{hist} also holds effectiveness/v1 lines, not used here: use --sql-version VERSION\n"
+    args = ["--history", str(hist), "--sql-version", "archeflow-legacy"]
+    r = run_cli("summary", *args)
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0,
+        "Archetype effectiveness (last 10 runs):\n"
+        "  guardian: 0.50 (optimize)          — unknown, $0.1667/run avg\n"
+        "  maker:    0.50 (optimize)          — unknown, $0.00/run avg\n"
+        "  sage:     0.35 (consider_removing) — unknown, $0.00/run avg\n",
+        others + costs,
+    )
+    for fmt in ("markdown", "json", "csv"):
+        r = run_cli("report", "--format", fmt, *args)
+        assert (r.exit_code, r.stderr.splitlines(keepends=True)[-1]) == (0, costs), fmt
+    r = run_cli("report", "--history", str(hist), "--sql-version", "all", "--format", "json")
+    assert r.exit_code == 0
+    assert r.stderr == costs
+    # only the archetypes a summary shows; none of them, no note
+    team = tmp_path / "team.yaml"
+    team.write_text("name: t\ncheck: [sage]\n")
+    r = run_cli("summary", "--team", str(team), *args)
+    assert r.stderr == others + f'{note}"sage" 2 of 2 runs\n'
+    team.write_text("name: t\ncheck: [maker]\n")
+    r = run_cli("summary", "--team", str(team), *args)
+    assert r.stderr == others
+    # recommend prints no cost; the v1 lines' unknown cost is null, not 0
+    team.write_text("name: t\ncheck: [guardian, sage]\n")
+    for cmd in (["recommend", str(team), *args], ["summary", "--history", str(hist)]):
+        r = run_cli(*cmd)
+        assert r.exit_code == 0 and note not in r.stderr, cmd

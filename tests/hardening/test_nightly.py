@@ -1173,6 +1173,35 @@ def test_the_nightly_says_other_versions_lines_in_its_own_words(
     assert "--sql-version VERSION" not in (day / "runlog.md").read_text()
 
 
+def test_the_nightly_says_a_legacy_cost_average_counts_unknown_costs_as_zero(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """ArcheFlow's scorer (archeflow-legacy, spec §8) writes cost_usd 0 for a missing cost,
+    which the report's avg_cost_usd averages as $0: the run log says so beside the report,
+    as `runscore report` does on stderr (one run of unknown cost, one of a known one)."""
+    ev = tmp_path / "proj/.archeflow/events"
+    hh.write_jsonl(ev / "r1.jsonl", hh.run_events("r1", cost=None))
+    hh.write_jsonl(ev / "r2.jsonl", hh.run_events("r2", ts="2026-04-03T11:00:00Z"))
+    res = run_cli(
+        "nightly",
+        "--root",
+        "proj",
+        "--out",
+        "out",
+        "--date",
+        DATE,
+        "--sql-version",
+        "archeflow-legacy",
+    )
+    assert res.exit_code == 0, res.stderr
+    [scope] = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())["scopes"]
+    assert scope["notes"] == [
+        "archeflow-legacy: cost averages count an unknown cost as $0 (ArcheFlow writes "
+        'cost_usd 0 for a missing cost; cost_basis unknown or not written): "guardian" 1 of '
+        '2 runs, "sage" 2 of 2 runs'
+    ]
+
+
 def test_a_file_that_holds_no_line_is_told_by_a_flag_not_by_the_words_of_its_reason(
     tmp_path: Path, run_cli: Any, hh: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -1261,9 +1290,13 @@ def test_the_api_version_steers_the_reports_too(tmp_path: Path, fixtures: Path) 
     assert versions_read(version="archeflow-legacy") == (
         {"archeflow-legacy"},
         [
+            # the fixture's runs name no cost: ArcheFlow's scorer writes 0 for it
+            "archeflow-legacy: cost averages count an unknown cost as $0 (ArcheFlow writes "
+            "cost_usd 0 for a missing cost; cost_basis unknown or not written): "
+            '"guardian" 1 of 1 run, "sage" 1 of 1 run',
             f"{history} also holds effectiveness/v1 lines, not in the nightly's reports (they "
             "read the scoring version this job was given, archeflow-legacy): `runscore report "
-            f"--history {history} --sql-version all` reports them side by side"
+            f"--history {history} --sql-version all` reports them side by side",
         ],
     )
     assert versions_read() == (
