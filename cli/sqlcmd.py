@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import io
 import os
-import stat
 from collections.abc import Callable
 
 import click
@@ -15,7 +14,7 @@ from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
 from runscore.cli.options import refuse_empty, refuse_stdin_twice
 from runscore.engine.errors import CannotAccess, UsageError
-from runscore.engine.history import atomic_write, require_path
+from runscore.engine.history import require_path, write_output
 from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.quoting import path as quote_path
@@ -235,43 +234,20 @@ def _format_for(out_path: str, fmt: str, given: bool) -> str:
 
 
 def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
-    """Write beside ``out_path`` and rename into place (``history.atomic_write``): a failed
-    write (a full disk) never leaves half a file where the last result was."""
-    if _is_stream(out_path):
-        # /dev/null, a FIFO, a shell's >(...) (a link /dev/fd/63 to a pipe): written into,
-        # as a shell's > does. A temporary file renamed over it replaced the node (or the
-        # link) with a regular file, and the reader got nothing.
-        try:
-            write(out_path)
-        except OSError as e:
-            raise CannotAccess(
-                f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
-            ) from e
-        return
+    """Write ``out_path`` as every output is written (``history.write_output``): beside it
+    and renamed into place, so that a failed write (a full disk) never leaves half a file
+    where the last result was; a FIFO or device written into."""
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise CannotAccess(
             f"{quote_path(out_path)}: cannot write the result: {quote_path(folder)} is not a folder"
         )
     try:
-        atomic_write(out_path, write)  # makes a missing folder, as export and pipeline --out
+        write_output(out_path, write)  # makes a missing folder, as export and pipeline --out
     except OSError as e:
         raise CannotAccess(
             f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
         ) from e
-
-
-def _is_stream(path: str) -> bool:
-    """Is ``path`` a place a file cannot be renamed into: in /dev or /proc (/dev/stdout,
-    /dev/fd/3: a descriptor open already, whatever it is), or a character device or FIFO
-    (or a link to one) elsewhere?"""
-    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
-        return True
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
 
 
 def _refuse_a_history(out_path: str, *histories: str) -> None:

@@ -824,6 +824,40 @@ def atomic_write(path: str, write: Callable[[str], None], *, sweep: bool = True)
         raise
 
 
+def is_stream(path: str) -> bool:
+    """Is ``path`` a place a file cannot be renamed into: in /dev or /proc (/dev/stdout,
+    /dev/fd/3: a descriptor open already, whatever it is), or a character device or FIFO
+    (or a link to one) elsewhere?"""
+    if os.path.abspath(path).startswith(("/dev/", "/proc/")):
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def write_output(
+    path: str, write: Callable[[str], None], *, about: Arg | None = None, sweep: bool = True
+) -> None:
+    """Write the output file ``path`` a user named (``sql --output``, ``export --to``,
+    ``history repair --out``) by ``write(p)``, one way for every command.
+
+    A stream (``is_stream``: /dev/null, a FIFO, a shell's ``>(...)``, a link /dev/fd/63 to
+    a pipe) is written into, as a shell's ``>`` does: a temporary file renamed over it
+    replaced the node (or the link) with a regular file, and the reader got nothing. A
+    symlink to anything else is refused, as the history and the report files are: renamed
+    over, the link was replaced and the file it names kept the old result, unsaid. Else
+    ``atomic_write``: a failed write never leaves half a file where the last one was."""
+    if is_stream(path):
+        with said_of(path):
+            write(path)
+        return
+    if os.path.islink(path):
+        raise UsageError(f"{quote_path(path)}: refusing to write through a symlink", about=about)
+    atomic_write(path, write, sweep=sweep)
+
+
 def atomic_write_text(
     path: str, text: str, *, durable: bool = True, sweep: bool = True, about: Arg | None = None
 ) -> None:

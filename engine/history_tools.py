@@ -271,7 +271,8 @@ def _copy_lines(src: str, dst: str, keep: list[int]) -> int:
                 fout.write(raw if raw.endswith(b"\n") else raw + b"\n")
                 written += 1
         fout.flush()
-        os.fsync(fout.fileno())
+        if stat.S_ISREG(os.fstat(fout.fileno()).st_mode):  # a FIFO's fsync is EINVAL
+            os.fsync(fout.fileno())
     return written
 
 
@@ -332,21 +333,26 @@ def repair(
         # A folder first: --force cannot replace one, so "add --force" would mislead.
         if os.path.isdir(target):
             raise UsageError(f"{quote_path(target)}: is a directory; give a file as ", OUT)
-        if os.path.lexists(target) and not force:
+        # A stream (/dev/stdout, a FIFO) holds no file that --force would overwrite.
+        stream = history.is_stream(target)
+        if os.path.islink(target) and not stream:
+            raise UsageError(
+                f"{quote_path(target)}: refusing to write through a symlink", about=OUT
+            )
+        if os.path.lexists(target) and not force and not stream:
             raise UsageError(
                 f"{quote_path(target)}: exists; choose another ", OUT, " or add ", FORCE
             )
         res = check(path)
         _refuse_keeping_nothing(res, in_place=False, force=force)
+        kept = 0
+
+        def write(p: str) -> None:
+            nonlocal kept
+            kept = _copy_lines(path, p, res.keep)
+
         # No lock here: a repair to the same --out that still runs is told by its PID.
-        history.remove_left_temps(target)
-        tmp = _tmp_beside(target)
-        try:
-            with history.said_of(target, tmp):
-                kept = _copy_lines(path, tmp, res.keep)
-                os.replace(tmp, target)
-        finally:
-            _unlink(tmp)
+        history.write_output(target, write, about=OUT)
         return RepairResult(res, path, target, kept, _dropped(res))
 
     # Before the lock file is made beside it; ``check`` says it again under the lock.

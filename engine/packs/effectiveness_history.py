@@ -47,7 +47,7 @@ from runscore.engine.errors import (
     UsageError,
     interrupted,
 )
-from runscore.engine.history import require_path
+from runscore.engine.history import is_stream, require_path
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
@@ -1634,6 +1634,14 @@ def export(
         raise UsageError(
             f"{quote_path(target)}: export writes FILE.parquet or FILE.duckdb", about=TO
         )
+    if suffix != ".parquet" and is_stream(target):
+        # It was renamed over the FIFO (or device): DuckDB writes a database in place, back
+        # and forth, which a stream cannot take.
+        raise CannotAccess(
+            f"{quote_path(target)}: cannot write the export: a DuckDB database is written to "
+            "a file, not into a FIFO or device (give FILE.parquet to stream it)",
+            about=TO,
+        )
     # FILE.cache.duckdb: the next report would take the export for a foreign cache and
     # write its own over it.
     effectiveness.refuse_kept_beside(target, os.fspath(history), TO)
@@ -1720,15 +1728,20 @@ def _write_failure(e: BaseException) -> str:
     return _TMP_NAME.sub(r"\1", first)  # the export's own name, not the temporary one
 
 
-def _tmp_beside(target: str) -> str:
-    if os.path.islink(target):
-        raise UsageError(f"{quote_path(target)}: refusing to write through a symlink", about=TO)
+def _folder_for(target: str) -> None:
     d = os.path.dirname(os.path.abspath(target))
     if os.path.exists(d) and not os.path.isdir(d):
         raise CannotAccess(
             f"{quote_path(target)}: cannot write the export: {quote_path(d)} is not a folder",
             about=TO,
         )
+
+
+def _tmp_beside(target: str) -> str:
+    if os.path.islink(target):
+        raise UsageError(f"{quote_path(target)}: refusing to write through a symlink", about=TO)
+    _folder_for(target)
+    d = os.path.dirname(os.path.abspath(target))
     os.makedirs(d, exist_ok=True)
     # What a killed export left of this file (its own name, ``history.temp_name``'s): it
     # stayed for good, a partial copy of the export beside it, one more per kill.
@@ -1758,17 +1771,18 @@ def _stream_view(con: duckdb.DuckDBPyConnection, name: str) -> pa.RecordBatchRea
 def _write_parquet(reader: pa.RecordBatchReader, target: str) -> tuple[str, int]:
     import pyarrow.parquet as pq  # local: only export writes Parquet
 
-    tmp = _tmp_beside(target)
+    _folder_for(target)
     n = 0
-    try:
-        with reader, pq.ParquetWriter(tmp, reader.schema) as w:
+
+    def write(p: str) -> None:
+        nonlocal n
+        # through a Python file: Arrow's own seeks, which a FIFO cannot
+        with reader, open(p, "wb") as f, pq.ParquetWriter(f, reader.schema) as w:
             for batch in reader:
                 w.write_batch(batch)
                 n += batch.num_rows
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+
+    history.write_output(target, write, about=TO)
     return target, n
 
 

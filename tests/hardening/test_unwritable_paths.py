@@ -3,7 +3,11 @@ written is a usage error in one line (exit 2), never a traceback."""
 
 from __future__ import annotations
 
+import os
 import re
+import stat
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +169,117 @@ def test_a_report_that_fills_the_disk_names_its_file(tmp_path: Path, fixtures: P
     assert (code, out) == (2, "")
     assert re.fullmatch(r"error: out/[^/\s]+\.(md|json): File too large", err.splitlines()[-1]), err
     assert [p.name for p in (tmp_path / "out").iterdir() if p.name.startswith(".")] == []
+
+
+#: Each command that writes a file the user names, in a folder holding h.jsonl (the
+#: sample's history and one bad line): its arguments to write OUT, OUT's suffix, and the
+#: first bytes of what it writes there.
+_WRITERS = {
+    "sql": (["sql", "SELECT 1 AS x", "--history", "h.jsonl", "--output"], ".csv", b"x\n"),
+    "export": (["export", "--history", "h.jsonl", "--to"], ".parquet", b"PAR1"),
+    "repair": (["history", "repair", "h.jsonl", "--out"], ".jsonl", b'{"'),
+}  # fmt: skip
+
+
+def _drain(fd: int) -> bytes:
+    """What a non-blocking read end of a FIFO holds, once its writer has closed it."""
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+@pytest.mark.parametrize("link", [False, True])
+def test_every_output_that_is_a_fifo_is_written_into(
+    run_cli: Any, tmp_path: Path, damaged_history: bytes, command: str, link: bool
+) -> None:
+    # export --to and history repair --out a FIFO (or a link to one: a shell's >(...))
+    # renamed a temporary file over it, as sql --output did: the node (or the link) was
+    # replaced by a regular file and the reader got nothing (as root, /dev/null itself).
+    # Each writes into it now, as a shell's > does.
+    args, suffix, head = _WRITERS[command]
+    fifo = tmp_path / f"p{suffix}"
+    os.mkfifo(fifo)
+    out = fifo
+    if link:
+        out = tmp_path / f"fd{suffix}"
+        out.symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the write does not wait
+    try:
+        res = run_cli(*args, out.name)
+        got = _drain(reader)
+    finally:
+        os.close(reader)
+    # the bad line is said (exit 1), or dropped by the repair (exit 0)
+    assert res.exit_code == (0 if command == "repair" else 1), res.stderr
+    assert res.stdout == ("" if command == "sql" else f"{out.name}\n")
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert out.is_symlink() == link
+    assert got.startswith(head), got[:40]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted({"h.jsonl", fifo.name, out.name})
+
+
+@pytest.mark.parametrize("command", ["repair", "sql"])  # export: a suffix names its format
+def test_every_output_that_is_an_open_descriptor_is_written_into(
+    tmp_path: Path, damaged_history: bytes, command: str
+) -> None:
+    # /dev/fd/N (/dev/stdout) of a regular file: history repair --out made its temporary
+    # file in /dev/fd to rename over it (as root, /dev/stdout was replaced by a regular
+    # file), or said "exists; add --force": it holds no file to keep.
+    args, _, head = _WRITERS[command]
+    target = tmp_path / "into"
+    with open(target, "wb") as f:
+        p = subprocess.run(
+            [sys.executable, "-m", "runscore", *args, f"/dev/fd/{f.fileno()}"],
+            cwd=tmp_path,
+            pass_fds=[f.fileno()],
+            capture_output=True,
+            timeout=300,
+        )
+    assert p.returncode == (0 if command == "repair" else 1), p.stderr
+    assert target.read_bytes().startswith(head)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["h.jsonl", "into"]
+
+
+@pytest.mark.parametrize("command", sorted(_WRITERS))
+def test_no_output_is_written_through_a_symlink_to_a_file(
+    run_cli: Any, tmp_path: Path, damaged_history: bytes, command: str
+) -> None:
+    # One rule for all: sql --output replaced such a link with a regular file (the file it
+    # named kept the old result, unsaid) and so did history repair --out (with --force),
+    # while export refused it. Each refuses it now, nothing written.
+    args, suffix, _ = _WRITERS[command]
+    old, link = tmp_path / f"old{suffix}", tmp_path / f"l{suffix}"
+    old.write_bytes(b"old")
+    link.symlink_to(old.name)
+    force = ["--force"] if command == "repair" else []
+    res = run_cli(*args, link.name, *force)
+    help_of = {"repair": "history repair"}.get(command, command)
+    _one_error(
+        res, f"{link.name}: refusing to write through a symlink (see 'cli {help_of} --help')"
+    )
+    assert res.stdout == ""
+    assert link.is_symlink()
+    assert old.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["h.jsonl", link.name, old.name])
+
+
+def test_a_duckdb_export_into_a_fifo_is_refused(run_cli: Any, tmp_path: Path) -> None:
+    # It renamed the database over the FIFO; a database cannot be streamed (DuckDB writes
+    # it in place, back and forth).
+    (tmp_path / "h.jsonl").write_bytes(b"")
+    os.mkfifo(tmp_path / "p.duckdb")
+    res = run_cli("export", "--history", "h.jsonl", "--to", "p.duckdb")
+    _one_error(
+        res,
+        "p.duckdb: cannot write the export: a DuckDB database is written to a file, not "
+        "into a FIFO or device (give FILE.parquet to stream it)",
+    )
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "p.duckdb").st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "p.duckdb"]
