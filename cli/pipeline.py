@@ -25,12 +25,16 @@ from runscore.cli.options import (
     refuse_without,
 )
 from runscore.cli.render import render
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import Arg, UsageError
 from runscore.engine.history import atomic_write_text, check_writable, require_path
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
+from runscore.engine.sources import refuse_an_input
 
 FORMATS = ("markdown", "json", "csv")
+#: The inputs a --history must not be (``refuse_an_input``), as messages name them.
+TASKS = Arg("paths", "TASKS")
+PLANS = Arg("plans", "--plans")
 
 
 def _display(v: Any) -> Any:
@@ -321,6 +325,12 @@ def register(group: click.Group) -> None:
         # said before scoring, so exit 2 leaves no report written and nothing appended.
         if not no_history:
             check_writable(history_path)
+            # Appended to, a TASKS or --plans file read the records as broken lines next.
+            for given, inputs, what in (
+                (TASKS, tasks, "tasks file"),
+                (PLANS, plans, "plans file"),
+            ):
+                refuse_an_input(history_path, inputs, what, "the pipeline", given, "--history")
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
         # As when no other file is read (then nothing read, exit 3): said, but not rejected.
         for e in result.empty_files:

@@ -314,6 +314,39 @@ def shown(path: str) -> str:
     return path if utf8_name(path) else os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def refuse_an_input(
+    path: str,
+    inputs: Paths | None,
+    what: str,
+    reader: str,
+    given: Arg,
+    option: Arg | str,
+    *,
+    stdin: bool = True,
+) -> None:
+    """Refuse ``path`` as where ``option`` writes when it is one of the ``inputs`` (a file
+    given, one a folder or glob given holds, or a link to one), the ``what`` ``reader``
+    reads from ``given`` (``stdin``: as ``discover``'s): writing there replaced the input
+    with the result, or appended records to it, read as broken input from then on."""
+    if inputs is None or not os.path.exists(path):
+        return
+    try:
+        paths = path_list(inputs)
+    except TypeError:
+        return  # not paths: the reader says so
+    found, _ = discover([p for p in paths if not (stdin and p == "-")])
+    for f in found:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(path, f.path):
+                raise UsageError(
+                    f"{quoting.path(path)}: that is the {what} {quoting.path(f.display)} "
+                    f"{reader} reads (",
+                    given,
+                    "); choose another ",
+                    option,
+                )
+
+
 def discover(
     paths: Sequence[str],
     *,

@@ -19,7 +19,6 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import errno
 import functools
@@ -1326,21 +1325,10 @@ def refuse_an_event_input(
     path: str, events: Sequence[str] | None, reader: str, option: str | Arg
 ) -> None:
     """Refuse ``path`` as where ``option`` writes when it is one of the ``events`` inputs
-    (a file given, one a folder or glob given holds, or a link to one): writing there
-    replaced that run log with the result, its events gone."""
-    if not events or not os.path.exists(path):
-        return
-    found, _ = sources.discover([e for e in events if e != "-"])  # "-" is stdin
-    for f in found:
-        with contextlib.suppress(OSError):
-            if os.path.samefile(path, f.path):
-                raise UsageError(
-                    f"{quote_path(path)}: that is the run log {quote_path(f.display)} {reader} "
-                    "reads (",
-                    Arg("events", "--events", "events"),
-                    "); choose another ",
-                    option,
-                )
+    (``sources.refuse_an_input``): writing there replaced that run log with the result."""
+    sources.refuse_an_input(
+        path, events, "run log", reader, Arg("events", "--events", "events"), option
+    )
 
 
 #: The views of `sql` that hold one scoring version's lines (--sql-version's).

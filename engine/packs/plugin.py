@@ -419,6 +419,15 @@ def score(
         history_path = sources.one_path(history_path, HISTORY_PATH)
         # its lock file too, as `pipeline` checks
         history.check_writable(history_path, HISTORY_PATH)
+        # Appended to, an input file's next read takes the records for broken lines.
+        for given, inputs, what in (
+            (JUDGE, judge, "judge file"),
+            (MC, mc, "Monte Carlo file"),
+            (MATCHUPS, matchups, "matchups file"),
+        ):
+            sources.refuse_an_input(
+                history_path, inputs, what, "the score", given, HISTORY_PATH, stdin=False
+            )
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:

@@ -283,3 +283,53 @@ def test_a_duckdb_export_into_a_fifo_is_refused(run_cli: Any, tmp_path: Path) ->
     )
     assert stat.S_ISFIFO(os.lstat(tmp_path / "p.duckdb").st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["h.jsonl", "p.duckdb"]
+
+
+def test_a_pipeline_history_that_is_one_of_its_inputs_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `pipeline t.jsonl --history t.jsonl` (or --plans p.jsonl --history p.jsonl, or the
+    # history in a TASKS folder) appended its records to that input, exit 1: the next run
+    # read them as broken task lines. Refused now, exit 2, nothing written.
+    (tmp_path / "tf").mkdir()
+    tasks = (fixtures / "pipeline" / "tasks.jsonl").read_bytes()
+    plans = (fixtures / "pipeline" / "plans.jsonl").read_bytes()
+    (tmp_path / "tf" / "t.jsonl").write_bytes(tasks)
+    (tmp_path / "p.jsonl").write_bytes(plans)
+    for args, message in [
+        (["tf/t.jsonl", "--history", "tf/t.jsonl"],
+         "tf/t.jsonl: that is the tasks file tf/t.jsonl the pipeline reads (TASKS)"),
+        (["tf", "--history", "./tf/t.jsonl"],
+         "./tf/t.jsonl: that is the tasks file tf/t.jsonl the pipeline reads (TASKS)"),
+        (["tf", "--plans", "p.jsonl", "--history", "p.jsonl"],
+         "p.jsonl: that is the plans file p.jsonl the pipeline reads (--plans)"),
+    ]:  # fmt: skip
+        res = run_cli("pipeline", *args, "--out", "out")
+        _one_error(res, f"{message}; choose another --history (see 'cli pipeline --help')")
+        assert res.stdout == ""
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["p.jsonl", "tf"]
+        assert [p.name for p in (tmp_path / "tf").iterdir()] == ["t.jsonl"]
+        assert (tmp_path / "tf" / "t.jsonl").read_bytes() == tasks
+        assert (tmp_path / "p.jsonl").read_bytes() == plans
+
+
+@pytest.mark.parametrize(
+    ("option", "what"),
+    [("--judge", "judge file"), ("--mc", "Monte Carlo file"), ("--matchups", "matchups file")],
+)
+def test_a_plugin_history_that_is_one_of_its_inputs_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path, option: str, what: str
+) -> None:
+    # `plugin score ROOT --judge j.jsonl --history j.jsonl` appended the skill records to
+    # the judge file, exit 0: its next read took them for broken judge lines.
+    skill = str(fixtures / "plugin" / "async-python-patterns")
+    (tmp_path / "in.jsonl").write_text('{"skill": "async-python-patterns"}\n')
+    res = run_cli("plugin", "score", skill, option, "in.jsonl", "--history", "in.jsonl")
+    _one_error(
+        res,
+        f"in.jsonl: that is the {what} in.jsonl the score reads ({option}); choose another "
+        "--history (see 'cli plugin score --help')",
+    )
+    assert res.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
+    assert (tmp_path / "in.jsonl").read_text() == '{"skill": "async-python-patterns"}\n'
