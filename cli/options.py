@@ -7,10 +7,13 @@
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 import click
+from runscore.engine.errors import CannotAccess
+from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -132,3 +135,13 @@ def refuse_dash(ctx: click.Context, name: str, writes: str, kind: str = "file") 
         raise click.UsageError(
             f"{_shown(ctx, name)} -: {writes}, not to standard output (./- names a {kind} called -)"
         )
+
+
+def refuse_a_file_as_folder(ctx: click.Context, name: str) -> None:
+    """A usage error (exit 2) when the output folder of parameter ``name`` exists as
+    something else (a file, a FIFO, a device), before anything is read or written, in the
+    nightly job's words: ``pipeline --out`` and ``plugin score --out`` said the folder's
+    making failed (``error: nf: File exists``) once every skill or pipeline was scored."""
+    path = ctx.params.get(name)
+    if path and os.path.exists(path) and not os.path.isdir(path):
+        raise CannotAccess(f"{_shown(ctx, name)} {quote_path(path)}: exists and is not a directory")

@@ -18,6 +18,7 @@ from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import (
     lock_timeout_option,
+    refuse_a_file_as_folder,
     refuse_dash,
     refuse_empty,
     refuse_stdin_twice,
@@ -320,6 +321,7 @@ def register(group: click.Group) -> None:
         # os.path.join("", name) is name: the reports went to the current folder.
         require_path(out_dir, "--out", "folder")
         refuse_dash(ctx, "out_dir", "the reports are written to a folder", "folder")
+        refuse_a_file_as_folder(ctx, "out_dir")
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):
         # said before scoring, so exit 2 leaves no report written and nothing appended.

@@ -14,7 +14,13 @@ from typing import Any
 import click
 from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
-from runscore.cli.options import lock_timeout_option, refuse_dash, refuse_empty, refuse_together
+from runscore.cli.options import (
+    lock_timeout_option,
+    refuse_a_file_as_folder,
+    refuse_dash,
+    refuse_empty,
+    refuse_together,
+)
 from runscore.cli.render import render
 from runscore.engine import filenames
 from runscore.engine.history import atomic_write_text
@@ -367,6 +373,7 @@ def register(group: click.Group) -> None:
         # os.path.join("", name) is name: scored, then the folder "" could not be made.
         refuse_empty(ctx, "out_dir", kind="folder")
         refuse_dash(ctx, "out_dir", "the report is written to a folder", "folder")
+        refuse_a_file_as_folder(ctx, "out_dir")
         refuse_together(ctx, "history_path", "no_history", "--no-history appends to none")
         refuse_together(
             ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"

@@ -333,3 +333,21 @@ def test_a_plugin_history_that_is_one_of_its_inputs_is_refused(
     assert res.stdout == ""
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl"]
     assert (tmp_path / "in.jsonl").read_text() == '{"skill": "async-python-patterns"}\n'
+
+
+@pytest.mark.parametrize("command", ["pipeline", "plugin"])
+def test_an_out_folder_that_is_a_fifo_is_refused_before_scoring(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # It was `error: nf: File exists` (the folder's making), once every pipeline or skill
+    # was scored (and the history's lock file made); said now as nightly says it. (A
+    # regular file is refused as it was, by click: "Directory 'nf' is a file".)
+    os.mkfifo(tmp_path / "nf")
+    args = {
+        "pipeline": ["pipeline", str(fixtures / "pipeline" / "tasks.jsonl")],
+        "plugin": ["plugin", "score", str(fixtures / "plugin" / "async-python-patterns")],
+    }[command]
+    res = run_cli(*args, "--out", "nf", "--history", "h.jsonl")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == "error: --out nf: exists and is not a directory\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nf"]
