@@ -22,6 +22,7 @@ The markdown report is the CLI's business; ``PluginResult`` carries everything.
 from __future__ import annotations
 
 import datetime as dt
+import inspect
 import os
 from dataclasses import dataclass, field
 from typing import Any
@@ -444,49 +445,18 @@ def rank(
     mc: sources.Paths | None = None,
     matchups: sources.Paths | None = None,
 ) -> PluginResult:
-    """Score the skills for the ranking table only (no history is written).
-
-    Columns of ``report``, one row per scored skill in discovery order (sql 600; the JSON
-    of ``plugin score``):
-
-    - ``skill``: the skill folder, relative to its root
-    - ``name``: its display name: the frontmatter's name, else the folder's
-    - ``path``: the skill folder as found (the root joined)
-    - ``static``: the static score, its sub-check scores, penalty and flags
-    - ``anti_patterns``: each anti-pattern found, with its target, line and evidence
-    - ``dimensions``: each dimension's score and grade (null: unmeasured)
-    - ``depth``: quick, standard (judged) or deep (judged and Monte Carlo runs)
-    - ``confidence``: the depth's label (Estimated, Assessed, Certified)
-    - ``composite``: the 0-100 composite
-    - ``grade``: its letter grade
-    - ``badge``: its badge
-    - ``elo``: the Elo rating, its interval and matchups (null: no matchup)
-    - ``mc``: the Monte Carlo statistics (null: no run)
-    - ``judges``: the judges' count, kappa and pairs (null: no judge)
-    - ``tips``: the dimensions to work on first, with their tips
-    - ``line_count``: lines of its SKILL.md
-    - ``content_sha256``: the SKILL.md's hash
-    - ``scoring_version``: ``plugin/v1``
-
-    Columns of ``ranking``, one row per skill, best first (composite, then Elo):
-
-    - ``rank``: its place (skills that tie share one)
-    - ``skill``: the skill folder, relative to its root
-    - ``name``: its display name
-    - ``path``: the skill folder as found
-    - ``composite``: the 0-100 composite
-    - ``grade``: its letter grade
-    - ``badge``: its badge
-    - ``elo``: the Elo rating (null: no matchup)
-    - ``elo_ci_low``: its interval's low bound
-    - ``elo_ci_high``: its high bound
-    - ``depth``: quick, standard or deep
-    - ``confidence``: the depth's label
-    - ``flags``: the static checks' flags
-    """
+    # Its docstring, with score's column lists, is set below the function: one text.
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     con.close()
     return result
+
+
+# help(rank) shows the columns as help(score) does; one text, so the two cannot drift.
+rank.__doc__ = (
+    "Score the skills for the ranking table only (no history is written).\n\n"
+    + "Columns of ``report``"
+    + inspect.cleandoc(score.__doc__ or "").split("Columns of ``report``", 1)[1]
+)
 
 
 def _append_history(
