@@ -302,10 +302,11 @@ def export_cmd(ctx: click.Context, /, paths: tuple[str, ...], fmt: str, **kw: An
     Each row: what is known before the pick (activity, task fingerprint, features:
     complexity, harness, reasoning effort, source kind, quota pressure), the route picked
     (host, inference provider, its provenance, model), and what the run did, known only
-    after it (outcome: tokens, duration, retries, repairs, escalated; quality label, cost
-    and basis), with the route's evidence grade. A router picks before the run, so it
-    learns from the first two groups only: the outcomes as its inputs would be target
-    leakage. runscore itself is not a learned router.
+    after it (outcome: tokens, duration, retries, repairs, escalated and the model
+    escalated to; quality label, cost and basis), with the route's evidence grade. A
+    router picks before the run, so it learns from the first two groups only: the
+    outcomes as its inputs would be target leakage. runscore itself is not a learned
+    router.
     """
     refuse_empty(ctx, "paths")
     refuse_stdin_twice(ctx, "paths")

@@ -454,6 +454,41 @@ def test_iso_8601_times_duckdb_cannot_cast_are_read(run_cli: Any, tmp_path: Path
     }
 
 
+def test_router_rows_carry_the_model_an_episode_escalated_to(run_cli: Any, tmp_path: Path) -> None:
+    """A router row's `outcome` said that a run escalated but not to which model
+    (`outcome.escalation.toModel`), so a router could not learn where cheap attempts end up.
+    It is `outcome.escalated_to_model` now, as the episode gives it (never inferred from
+    `escalated`, §1), null when the episode does not say; in every format."""
+    variants: list[Any] = [
+        {"escalated": True, "toModel": SONNET},
+        {"escalated": True, "toModel": None},
+        {"escalated": False, "toModel": None},
+        {"escalated": None},
+        None,
+    ]
+    eps = [_episode(f"e{i}", outcome={"escalation": esc}) for i, esc in enumerate(variants)]
+    path = _write(tmp_path / "r.jsonl", eps)
+    res = run_cli("routes", "export-router-rows", path, "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    rows = [json.loads(line) for line in res.stdout.splitlines()]
+    assert [(r["outcome"]["escalated"], r["outcome"]["escalated_to_model"]) for r in rows] == [
+        (True, SONNET),
+        (True, None),
+        (False, None),
+        (None, None),
+        (None, None),
+    ]
+    as_json = run_cli("routes", "export-router-rows", path, "--format", "json", "--as-of", AS_OF)
+    assert json.loads(as_json.stdout) == rows
+    as_csv = run_cli("routes", "export-router-rows", path, "--format", "csv", "--as-of", AS_OF)
+    assert as_csv.exit_code == 0, as_csv.stderr
+    cells = [
+        (r["outcome.escalated"], r["outcome.escalated_to_model"])
+        for r in csv.DictReader(io.StringIO(as_csv.stdout))
+    ]
+    assert cells == [("true", SONNET), ("true", ""), ("false", ""), ("", ""), ("", "")]
+
+
 def test_router_row_features_are_only_what_is_known_before_the_pick(
     run_cli: Any, tmp_path: Path
 ) -> None:
@@ -509,6 +544,7 @@ def test_router_row_features_are_only_what_is_known_before_the_pick(
                 "retries": 2,
                 "repairs": 1,
                 "escalated": True,
+                "escalated_to_model": SONNET,
             },
             "quality_label": 1,
             "cost": 0.01,
@@ -539,6 +575,7 @@ def test_router_row_features_are_only_what_is_known_before_the_pick(
                 "retries": None,
                 "repairs": None,
                 "escalated": None,
+                "escalated_to_model": None,
             },
             "quality_label": 0,
             "cost": None,
@@ -555,9 +592,10 @@ def test_router_row_features_are_only_what_is_known_before_the_pick(
         "features.quota_pressure,host,inference_provider,provider_provenance,model,"
         "outcome.tokens_input,outcome.tokens_output,outcome.tokens_cache_read,"
         "outcome.tokens_cache_write,outcome.duration_ms,outcome.retries,outcome.repairs,"
-        "outcome.escalated,quality_label,cost,cost_basis,evidence_grade\n"
+        "outcome.escalated,outcome.escalated_to_model,quality_label,cost,cost_basis,"
+        "evidence_grade\n"
         f"k,doc,fp-k,high,h1,low,historical,0.5,cc,anthropic,observed,{HAIKU},"
-        "10.0,5.0,2.0,1.0,1500.0,2,1,true,1,0.01,api_equivalent,insufficient\n"
+        f"10.0,5.0,2.0,1.0,1500.0,2,1,true,{SONNET},1,0.01,api_equivalent,insufficient\n"
         f"u,doc,fp-u,,,,historical,,cc,anthropic,,{HAIKU},"
-        "10.0,5.0,,0.0,,,,,0,,unknown,insufficient\n"
+        "10.0,5.0,,0.0,,,,,,0,,unknown,insufficient\n"
     )

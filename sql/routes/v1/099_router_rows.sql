@@ -9,7 +9,8 @@
 --   * the pick: host, inference_provider, provider_provenance, model (spec §3: a route is
 --     host x provider x model);
 --   * what the run did, known only after it: outcome (struct: tokens in/out/cache read/cache
---     write, duration_ms, retries, repairs, escalated), quality_label (BIGINT 1 = labelled
+--     write, duration_ms, retries, repairs, escalated, escalated_to_model — toModel as the
+--     episode gives it, never inferred from escalated: §1 keeps fields apart), quality_label (BIGINT 1 = labelled
 --     success, 0 = labelled failure: a class label a learner reads as a number, not a flag,
 --     so not BOOLEAN), cost (on its own basis; NULL when unknown), cost_basis.
 --   The token counts are outcomes, not prompt size: usage covers the attempt with its retries
@@ -29,7 +30,7 @@ SELECT e.episode_id, e.activity, e.fingerprint AS task_fingerprint,
     {'tokens_input': e.tok_input, 'tokens_output': e.tok_output,
      'tokens_cache_read': e.tok_cache_read, 'tokens_cache_write': e.tok_cache_write,
      'duration_ms': e.duration_ms, 'retries': e.retries, 'repairs': e.repairs,
-     'escalated': e.escalated} AS outcome,
+     'escalated': e.escalated, 'escalated_to_model': e.to_model} AS outcome,
     CASE e.label WHEN 'success' THEN 1 ELSE 0 END::BIGINT AS quality_label,
     CAST(e.cost AS DOUBLE) AS cost, e.cost_basis,
     m.grade AS evidence_grade
