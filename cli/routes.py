@@ -152,6 +152,16 @@ def _exit(ctx: click.Context, rep: engine.RoutesReport) -> None:
         ctx.exit(ExitCode.PARTIAL)
 
 
+#: A finding's ``rates``, each a findings CSV column by its JSON path (``rates.candidate_retry``,
+#: as the other tables name theirs) beside the columns that table always had.
+_RATES = [
+    f"{side}_{what}{reported}"
+    for reported in ("", "_reported")
+    for side in ("candidate", "incumbent")
+    for what in ("retry", "repair", "escalation")
+]
+
+
 def _flat_finding(f: dict[str, Any]) -> dict[str, Any]:
     return {
         "type": f["type"],
@@ -171,11 +181,15 @@ def _flat_finding(f: dict[str, Any]) -> dict[str, Any]:
         "cost_basis": f["cost"]["basis"],
         "cost_claim": f["cost"]["claim"],
         "net_saving_per_accepted": f["cost"]["net_saving_per_accepted"],
+        # A CSV user wants what the JSON says a finding rests on: the rates and the why
+        # were in the JSON and the markdown only.
+        **{f"rates.{k}": f["rates"][k] for k in _RATES},
         "newest_evidence": f["freshness"]["newest_evidence"],
         "evidence_episodes": f["counts"]["evidence_episodes"],
         "actionable": f["actionable"],
         "command": f["command"],
         "headline": f["headline"],
+        "why": f["why"],
     }
 
 
@@ -276,11 +290,13 @@ def _flat_finding_columns() -> list[str]:
         "cost_basis",
         "cost_claim",
         "net_saving_per_accepted",
+        *(f"rates.{k}" for k in _RATES),
         "newest_evidence",
         "evidence_episodes",
         "actionable",
         "command",
         "headline",
+        "why",
     ]
 
 

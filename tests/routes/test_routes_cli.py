@@ -92,6 +92,68 @@ def test_two_drift_findings_on_one_route_pair_keep_one_order(
     ]
 
 
+def test_findings_csv_carries_the_rates_and_why_of_the_json(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """The findings CSV (the default table) left out each finding's retry/repair/escalation
+    rates (and how many episodes report each) and its `why`, which the JSON and the markdown
+    carry: a CSV user could not see what a finding rests on. They are columns now, named by
+    their JSON paths (`rates.candidate_retry`, `why`: a list, as one line of JSON), as the
+    other tables name theirs; null stays an empty cell."""
+    g = _equivalent(gen())
+    g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
+    path = str(g.write(tmp_path / "t.jsonl"))
+    data = json.loads(run_cli("routes", path, "--format", "json", "--as-of", AS_OF).stdout)
+    res = run_cli("routes", path, "--format", "csv", "--as-of", AS_OF)
+    assert (res.exit_code, res.stderr) == (0, "")
+    rates = [
+        f"rates.{side}_{what}{reported}"
+        for reported in ("", "_reported")
+        for side in ("candidate", "incumbent")
+        for what in ("retry", "repair", "escalation")
+    ]
+    assert res.stdout.splitlines()[0] == ",".join(
+        [
+            "type",
+            "activity",
+            "grade",
+            "candidate_host",
+            "candidate_provider",
+            "candidate_model",
+            "incumbent_host",
+            "incumbent_provider",
+            "incumbent_model",
+            "effect",
+            "ci_low",
+            "ci_high",
+            "tolerance",
+            "evidence_source",
+            "cost_basis",
+            "cost_claim",
+            "net_saving_per_accepted",
+            *rates,
+            "newest_evidence",
+            "evidence_episodes",
+            "actionable",
+            "command",
+            "headline",
+            "why",
+        ]
+    )
+    rows = list(csv.DictReader(io.StringIO(res.stdout)))
+    assert [r["type"] for r in rows] == [f["type"] for f in data["findings"]]
+    assert {f["evidence_source"] for f in data["findings"]} >= {"historical", "prospective"}
+    for row, f in zip(rows, data["findings"], strict=True):
+        for col in rates:
+            v = f["rates"][col.removeprefix("rates.")]
+            assert row[col] == ("" if v is None else str(v)), col
+        assert json.loads(row["why"]) == f["why"]
+    # a cascade has no incumbent side: unknown, an empty cell, never 0
+    (casc,) = [r for r in rows if r["evidence_source"] == "prospective"]
+    assert casc["rates.incumbent_retry"] == casc["rates.incumbent_retry_reported"] == ""
+    assert casc["rates.candidate_escalation"] != ""
+
+
 def test_csv_writes_the_table_that_table_names(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     """`routes --format csv` wrote the findings only: the comparisons (every pair, with the
     reasons an insufficient one gives), the cascades and the matrix, which the JSON holds,
