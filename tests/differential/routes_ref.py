@@ -1311,17 +1311,31 @@ def gen_corpus(rng: random.Random, prefix: str, as_of: dt.datetime) -> list[dict
         centre = rng.choice([-5.0, -5.0, -45.0, 0.3, -28.0])
         change = rng.random() < 0.3
         lift = rng.choice([0.0, 0.3]) if change else 0.0
+        # Cheap-first operations that all ran before the harness change, the activity's newest
+        # episodes after it: a cascade that may save while its activity now runs on a harness
+        # it did not (§5 evidence_drift "or the model/harness changed since"). Decided by the
+        # activity's name, not by a draw of ``rng``: a seed without the case is drawn as before.
+        casc_before_change = change and random.Random(f"{act}-drift").random() < 0.5
         mix = rng.choice([(8, 1, 1), (2, 6, 1), (2, 1, 5), (6, 2, 2)])
         cheap = min(models, key=lambda x: PRICES[x])
         dear = max(models, key=lambda x: PRICES[x])
+        if casc_before_change:
+            # A harness change that moves no quality, a cheap route better than the dear one,
+            # and every cost known (one basis, each escalation's follow-up in the input): a
+            # saving that can be priced and show the quality bar kept, so be proven.
+            lift = 0.0
+            shape["quality"][cheap] = 0.97
+            shape["bases"], shape["esc_unknown"] = ["api_equivalent"], 0.0
         esc_p = rng.choice([0.1, 0.4, 0.8])
         for _ in range(size):
             m = rng.choice(models)
             start = centre + rng.uniform(-4, 4)
+            kind = rng.choices(["historical", "paired", "prospective"], weights=mix)[0]
+            if casc_before_change and kind == "prospective" and start > centre:
+                start = 2 * centre - start  # mirrored to before the change
             h2 = change and start > centre
             harness = "h2" if h2 else "h1"
             up = lift if h2 else 0.0
-            kind = rng.choices(["historical", "paired", "prospective"], weights=mix)[0]
             if kind == "historical":
                 eps.append(one(act, m, "historical", shape, start=start, harness=harness, lift=up))
             elif kind == "paired":
@@ -1358,7 +1372,7 @@ def gen_corpus(rng: random.Random, prefix: str, as_of: dt.datetime) -> list[dict
                         lift=up,
                     )
                 )
-                if esc and rng.random() < 0.97:
+                if esc and (rng.random() < 0.97 or casc_before_change):
                     eps.append(
                         one(
                             act,

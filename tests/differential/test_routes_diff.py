@@ -62,6 +62,21 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         seen.update(f"finding:{f[0]}" for f in exp.findings)
         seen.update(f"matrix:{m['grade']}" for m in exp.matrix)
         seen.update("stale" for c in exp.comparisons if c["stale"])
+        # a cheap-first cascade that saves at grade proven while its activity now runs on a
+        # harness its operations did not: evidence_drift, and still its entry route's matrix
+        # grade (§6 "evidence_drift keeps the grade its evidence had")
+        seen.update(
+            "saving cascade, harness changed since"
+            for c in exp.cascades
+            if (c["would_be_type"], c["grade"], c["finding_type"])
+            == ("cascade_working", "proven", "evidence_drift")
+            and any(
+                m["grade"] == "proven"
+                and (m["host"], m["provider"], m["model"]) == c["entry_route"]
+                for m in exp.matrix
+                if m["activity"] == c["activity"]
+            )
+        )
         seen.update("rejected" for _ in exp.rejects)
     want = {
         "source:None",
@@ -92,6 +107,7 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         "matrix:verified",
         "matrix:proven",
         "stale",
+        "saving cascade, harness changed since",
         "rejected",
     }
     assert want <= set(seen), sorted(want - set(seen))
