@@ -74,6 +74,68 @@ def stat(x: float) -> float:
     return round(x, 6) + 0.0
 
 
+# ---------------------------------------------------------------- reason text (README)
+# A reason prints a value beside the bound it was judged against with the fewest decimals
+# (from d on, up to the 6 every comparison rounds to) at which the two read apart, so a
+# value judged different never reads as its bound (spec-silent: runscore's 004 macros).
+
+
+def _has_digit(text: str) -> bool:
+    return any(ch in "123456789" for ch in text)
+
+
+def dec_vs(x: float, b: float, d: int) -> int:
+    return next((k for k in range(d, 7) if f"{x:.{k}f}" != f"{b:.{k}f}"), d)
+
+
+def num_vs(x: float, b: float, d: int) -> str:
+    return f"{x:.{dec_vs(x, b, d)}f}"
+
+
+def signed(x: float | None) -> str:
+    if x is None:
+        return "unknown"
+    if x == 0:
+        return "0.000"
+    if abs(x) >= 1e15 or not _has_digit(f"{x:.3f}"):
+        return f"{x:+.3g}"
+    return f"{x:+.3f}"
+
+
+def signed_vs(x: float | None, b: float) -> str:
+    if x is None or x == 0 or abs(x) >= 1e15 or not _has_digit(f"{x:.3f}"):
+        return signed(x)
+    return f"{x:+.{dec_vs(x, b, 3)}f}"
+
+
+def pct_vs(x: float, b: float) -> str:
+    if x != 0 and (abs(100 * x) >= 1e15 or not _has_digit(f"{100 * x:.0f}")):
+        return f"{100 * x:.3g}%"
+    return f"{100 * x:.{dec_vs(100 * x, 100 * b, 0)}f}%"
+
+
+def usd(x: float | None) -> str:
+    if x is None or not math.isfinite(x):
+        return "unknown"
+    if x != 0 and round(x, 4) == 0:
+        return "<$0.0001" if x > 0 else ">-$0.0001"
+    if abs(x) >= 1e15:
+        return ("-" if x < 0 else "") + f"${abs(x):.3g}"
+    return f"-${-x:.4f}" if x < 0 else f"${x:.4f}"
+
+
+def stale_reason(
+    newest: dt.datetime | None, age_days: float | None, fresh_days: float
+) -> str | None:
+    """§4 insufficient "… or stale", said with the evidence's date and age."""
+    if newest is None or age_days is None or r6(age_days) <= fresh_days:
+        return None
+    return (
+        f"stale: newest evidence {newest:%Y-%m-%d} is {num_vs(age_days, fresh_days, 0)} days old"
+        f" (freshness_days {fresh_days})"
+    )
+
+
 # ============================================================================ §1 input
 
 
@@ -411,6 +473,8 @@ class Result:
     comparisons: list[dict[str, Any]] = field(default_factory=list)
     cascades: list[dict[str, Any]] = field(default_factory=list)
     matrix: list[dict[str, Any]] = field(default_factory=list)
+    #: (type, activity, grade, drift_of, candidate model, incumbent model, reasons: those of
+    #: the comparison or cascade it comes from, as its why carries them; () for the others)
     findings: list[tuple[Any, ...]] = field(default_factory=list)
 
 
@@ -466,10 +530,12 @@ def evaluate(
         # a harness shift as for every finding backed by evidence; it keeps its grade (§6).
         if stale_of(fnd["newest"]):
             res.findings.append(
-                ("evidence_drift", fnd["activity"], fnd["grade"], "harness_change", None, None)
+                ("evidence_drift", fnd["activity"], fnd["grade"], "harness_change", None, None, ())
             )
         else:
-            res.findings.append(("harness_change", fnd["activity"], fnd["grade"], None, None, None))
+            res.findings.append(
+                ("harness_change", fnd["activity"], fnd["grade"], None, None, None, ())
+            )
     capped = {f["activity"] for f in harness_acts}
 
     for act in sorted(by_act):
@@ -543,6 +609,17 @@ def evaluate(
                     else w
                 )
                 c["candidate_route"] = cand
+                # spec-silent (runscore's 080): the harness change's reason comes between the
+                # evidence's and those of the finding it keeps from being claimed.
+                capped_why = [
+                    "a harness change in this activity moved several models; no route"
+                    " attribution until the shift is separated"
+                ]
+                c["reasons"] = (
+                    c.pop("reasons_head")
+                    + (capped_why if c["harness_capped"] else [])
+                    + c.pop("reasons_tail")
+                )
                 res.comparisons.append(c)
                 if c["finding_type"] is not None:
                     drift = c["finding_type"] == "evidence_drift"
@@ -554,9 +631,12 @@ def evaluate(
                             w if drift else None,
                             cand[2],
                             inc[2],
+                            tuple(c["reasons"]),
                         )
                     )
-            res.cascades += cascades(act, aeps, routes, inc, tot, pol, stale_of, current_harness)
+            res.cascades += cascades(
+                act, aeps, routes, inc, tot, pol, stale_of, current_harness, age
+            )
         for cs in res.cascades:
             if cs["activity"] == act and cs["finding_type"] is not None:
                 drift = cs["finding_type"] == "evidence_drift"
@@ -568,13 +648,14 @@ def evaluate(
                         cs["would_be_type"] if drift else None,
                         cs["entry_model"],
                         cs["target_model"],
+                        tuple(cs["reasons"]),
                     )
                 )
         # §6 "blind_spot: ≥ 50 episodes for an activity with fewer than 20% labelled";
         # "blind_spot is insufficient".
         n_lab = sum(e.label is not None for e in aeps)
         if len(aeps) >= BLIND_MIN_EPISODES and r6(n_lab / len(aeps)) < BLIND_MAX_SHARE:
-            res.findings.append(("blind_spot", act, "insufficient", None, None, None))
+            res.findings.append(("blind_spot", act, "insufficient", None, None, None, ()))
         res.matrix += matrix(
             act,
             aeps,
@@ -804,10 +885,115 @@ def compare(
             would_be = "premium_justified"
         elif cheaper_route == "candidate" and conclusion in ("non_inferior", "candidate_better"):
             would_be = "cheaper_equivalent"
+    # §6 "Output … the reasons for that grade, including insufficient ones": each minimum the
+    # evidence misses, which evidence decides, the verdict against its bound, freshness.
+    # spec-silent: the wording is runscore's (080); harness_capped's reason and those after
+    # it are added once the activity's harness change is known (evaluate).
+    fd = pol["freshness_days"]
+    c_tot, i_tot = (sum(nlab(v) for v in cs.values()) for cs in (cc, ci))
+    p_width = None if p_lo is None or p_hi is None else stat(p_hi - p_lo)
+    why: list[str | None] = []
+    if not strata:
+        why.append(
+            "no (complexity, harness) stratum where both routes have labelled historical episodes"
+        )
+        for role, n in (("candidate", c_tot), ("incumbent", i_tot)):
+            if n < min_lab:
+                why.append(f"{role} has {n} labelled historical episodes (minimum {min_lab})")
+    else:
+        for role, n in (("candidate", c_lab), ("incumbent", i_lab)):
+            if n < min_lab:
+                why.append(
+                    f"{role} has {n} labelled episodes in compared strata (minimum {min_lab})"
+                )
+    if h and r6(h["ci_width"]) > max_w:
+        w = h["ci_width"]
+        why.append(
+            f"historical 95% CI width {num_vs(w, max_w, 3)} exceeds max_ci_width"
+            f" {num_vs(max_w, w, 3)}"
+        )
+    for role, ov in (("candidate", ov_c), ("incumbent", ov_i)):
+        if ov is not None and r6(ov) < min_ov:
+            why.append(
+                f"{role} overlap {pct_vs(ov, min_ov)} of its labelled episodes is below"
+                f" min_stratum_overlap {pct_vs(min_ov, ov)}"
+            )
+    if 0 < n_pairs < min_pairs:
+        why.append(f"paired fixtures: {n_pairs} (minimum {min_pairs} for paired evidence)")
+    if n_pairs >= min_pairs and p_width is not None and r6(p_width) > max_w:
+        why.append(
+            f"paired 95% CI width {num_vs(p_width, max_w, 3)} exceeds max_ci_width"
+            f" {num_vs(max_w, p_width, 3)}"
+        )
+    if paired_decides and hist_ok:
+        why.append("paired evidence outranks the historical strata and decides the verdict")
+    if paired_ok and not paired_decides:
+        p_dated = [e.at for e in pair_ev if e.at is not None]
+        p_newest = max(p_dated) if p_dated else None
+        p_age = age(p_newest)
+        if p_newest is None:
+            aside = "its fixtures carry no timestamp"
+        elif stale_of(p_newest):
+            aside = (
+                f"its newest fixture {p_newest:%Y-%m-%d} is {num_vs(p_age, fd, 0)} days old"
+                f" (freshness_days {fd})"
+            )
+        else:
+            aside = f"it does not cover harness {current_harness}, which the activity now runs on"
+        why.append(
+            f"paired evidence set aside: {aside}; the historical strata are sufficient and"
+            " current, and decide the verdict"
+        )
+    if conclusion == "non_inferior":
+        assert lo is not None
+        why.append(
+            f"non-inferior: lower bound {signed_vs(lo, -tol)} ≥ -tolerance -{num_vs(tol, -lo, 3)}"
+        )
+    elif conclusion == "candidate_better":
+        why.append(f"candidate better: lower bound {signed(lo)} above 0")
+    elif conclusion == "incumbent_better":
+        why.append(f"incumbent better: upper bound {signed(hi)} below 0")
+    elif conclusion == "inconclusive":
+        assert lo is not None
+        why.append(
+            f"not shown non-inferior: lower bound {signed_vs(lo, -tol)} below -tolerance"
+            f" -{num_vs(tol, -lo, 3)}"
+        )
+    if newest is None and source is not None:
+        why.append("no evidence timestamp: freshness unknown, treated as stale")
+    why.append(stale_reason(newest, age(newest), fd))
+    if (
+        source is not None
+        and current_harness is not None
+        and all(e.harness != current_harness for e in deciding)
+    ):
+        why.append(
+            f"harness changed since: the activity now runs on {current_harness}, absent from"
+            " the evidence"
+        )
+    tail: list[str | None] = []
+    if would_be is None and evidence_grade in ("correlated", "verified") and cheaper_by is None:
+        tail.append(
+            "both routes cost the same per accepted outcome: neither is cheaper"
+            if same_cost
+            else "neither cost nor the model tier table says which route is cheaper"
+        )
+    if premium_by == "repair_escalation":
+        tail.append(
+            "the pricier route has materially fewer repairs/escalations (upper bound below 0)"
+        )
+    if hist_ok and not re_ok:
+        tail.append(
+            "repairs/escalations not compared: episodes reporting both, in strata where both"
+            f" routes have some: candidate {re['n1'] if re else 0}, incumbent"
+            f" {re['n0'] if re else 0} (minimum {min_lab})"
+        )
     return {
         "activity": act,
         "incumbent": inc[2],
         "candidate": cand[2],
+        "reasons_head": [x for x in why if x is not None],
+        "reasons_tail": [x for x in tail if x is not None],
         "strata": [
             (s[0], s[1], nlab(cc[s]), nsucc(cc[s]), nlab(ci[s]), nsucc(ci[s])) for s in strata
         ],
@@ -859,6 +1045,7 @@ def cascades(
     pol: dict[str, float],
     stale_of: Any,
     current_harness: str | None,
+    age: Any,
 ) -> list[dict[str, Any]]:
     """§6 "Operations and attempts. Prospective episodes of one operation share `source.runId`
     and `task.fingerprint` … The cost of an operation is the sum over its attempts; the
@@ -916,6 +1103,9 @@ def cascades(
                 "basis": basis,
                 "newest": max((e.at for e in atts if e.at is not None), default=None),
                 "harnesses": {e.harness for e in atts},
+                "attempt_unknown": any(e.cost is None for e in atts),
+                "missing": missing,
+                "final_unreported": atts[-1].escalated is None,
             }
         )
     out = []
@@ -1000,7 +1190,96 @@ def cascades(
         harnesses = set().union(*(o["harnesses"] for o in os_))
         # §5 evidence_drift "the newest supporting evidence is older than `freshness_days`, or
         # the model/harness changed since" — for every finding type backed by evidence.
-        drift = stale or (current_harness is not None and current_harness not in harnesses)
+        moved = current_harness is not None and current_harness not in harnesses
+        drift = stale or moved
+        # §6 the reasons for the grade and for the finding claimed or not (spec-silent: the
+        # wording is runscore's, 085): each minimum missed, what leaves the cost unknown, the
+        # quality bar, freshness, and why no escalation tax is claimed.
+        n_ops, tgt = len(os_), target[2]
+        fd = pol["freshness_days"]
+        why: list[str | None] = []
+        if labelled < min_lab:
+            why.append(f"labelled operations {labelled} (minimum {min_lab})")
+        if acc_lo is not None and acc_hi is not None and r6(acc_hi - acc_lo) > max_w:
+            w = acc_hi - acc_lo
+            why.append(
+                f"acceptance 95% CI width {num_vs(w, max_w, 3)} exceeds max_ci_width"
+                f" {num_vs(max_w, w, 3)}"
+            )
+        k = sum(o["attempt_unknown"] for o in os_)
+        if k:
+            why.append(f"cost unknown for some attempts ({k} of {n_ops} operations): No $ claimed")
+        t_unknown = sum(tot[e.id].cost is None for e in direct_eps)
+        if not direct_eps:
+            why.append(
+                f"baseline unknown: no {tgt} episode of this activity ran other than as a"
+                " cascade's follow-up, so what it costs run directly is not in the input:"
+                " No $ claimed"
+            )
+        elif t_basis == "unknown":
+            why.append(
+                f"baseline unknown: {t_unknown} of {len(direct_eps)} {tgt} episodes have an"
+                " unknown total cost (their cost unknown, an escalation follow-up not in the"
+                " input, or not saying whether they escalated): No $ claimed"
+            )
+        k = sum(o["missing"] for o in os_)
+        if k:
+            why.append(
+                f"{k} of {n_ops} operations escalated with no follow-up attempt in the input"
+                " (same runId, task fingerprint and toModel): their cost is unknown (an"
+                " escalation is never priced at 0): No $ claimed"
+            )
+        k = sum(o["final_unreported"] for o in os_)
+        if k:
+            why.append(
+                f"{k} of {n_ops} operations end on an attempt that does not say whether it"
+                " escalated (a follow-up it may have had is not in the input): their cost is"
+                " unknown (never priced at 0): No $ claimed"
+            )
+        if basis == "mixed":
+            why.append("cost bases differ (never added together): No $ claimed")
+        if basis not in ("unknown", "mixed") and net is None:
+            why.append("no accepted operation or no accepted baseline outcome to price")
+        if not bar and (net is None or r6(net) > 0):
+            if q_lo is None:
+                why.append(
+                    "acceptance not compared with the target route (no labelled outcome on one"
+                    " side): the quality bar is not shown kept"
+                )
+            else:
+                why.append(
+                    "acceptance not shown within the tolerance of the target route (lower bound"
+                    f" {signed_vs(q_lo, -tol)} below -tolerance -{num_vs(tol, -q_lo, 3)})"
+                )
+        if newest is None:
+            why.append("no evidence timestamp: freshness unknown, treated as stale")
+        why.append(stale_reason(newest, age(newest), fd))
+        if moved:
+            why.append(
+                f"harness changed since: the activity now runs on {current_harness}, absent from"
+                " the evidence"
+            )
+        if net is not None and r6(net) <= 0 and (esc_ops or ret_ops):
+            if gross is not None and r6(gross) <= 0:
+                why.append(
+                    "no saving for escalations and retries to erase: first-attempt successes"
+                    f" alone cost {usd(sum(o['cost'] for o in direct) / d_acc)} per accepted"
+                    f" operation, no less than {tgt} directly ({usd(t_per)}); no escalation tax"
+                    " claimed"
+                )
+        esc_rep = sum(o["escalated"] is not None for o in os_)
+        ret_rep = sum(o["retried"] is not None for o in os_)
+        if (
+            net is not None
+            and r6(net) <= 0
+            and not esc_ops
+            and not ret_ops
+            and (esc_rep < n_ops or ret_rep < n_ops)
+        ):
+            why.append(
+                f"no saving, and no escalation or retry reported (escalation reported by {esc_rep},"
+                f" retries by {ret_rep} of {n_ops} operations): no escalation tax claimed"
+            )
         out.append(
             {
                 "activity": act,
@@ -1028,6 +1307,7 @@ def cascades(
                 "grade": grade,
                 "would_be_type": would,
                 "finding_type": None if would is None else "evidence_drift" if drift else would,
+                "reasons": [x for x in why if x is not None],
             }
         )
     return out
@@ -1452,6 +1732,7 @@ COMP_FIELDS = (
     "would_be_type",
     "finding_type",
     "evidence_episodes",
+    "reasons",
 )
 
 
@@ -1512,6 +1793,7 @@ def comp_view(c: dict[str, Any]) -> dict[str, Any]:
         "would_be_type": c["would_be_type"],
         "finding_type": c["finding_type"],
         "evidence_episodes": c["evidence_episodes"],
+        "reasons": c["reasons"],
     }
 
 
@@ -1538,6 +1820,7 @@ CASC_FIELDS = (
     "quality_effect",
     "quality_ci_low",
     "quality_ci_high",
+    "reasons",
 )
 
 
@@ -1571,6 +1854,21 @@ MATRIX_FIELDS = (
 )
 
 
+def finding_reasons(why: Sequence[str]) -> tuple[str, ...]:
+    """The reasons a finding's why carries: those of the comparison or cascade it comes from,
+    after its evidence lines (the last of which is "Newest evidence: …"), less the lines that
+    are no reason of that evidence (an unnamed route command, other actionable findings).
+    A harness shift's or a blind spot's why has no such line: none."""
+    starts = [i for i, w in enumerate(why) if w.startswith("Newest evidence: ")]
+    if not starts:
+        return ()
+    return tuple(
+        w
+        for w in why[starts[-1] + 1 :]
+        if not w.startswith(("No route command: ", "Other actionable findings of "))
+    )
+
+
 def finding_view(f: dict[str, Any]) -> tuple[Any, ...]:
     return (
         f["type"],
@@ -1579,6 +1877,7 @@ def finding_view(f: dict[str, Any]) -> tuple[Any, ...]:
         f["drift_of"],
         f["candidate"]["model"],
         f["incumbent"]["model"],
+        finding_reasons(f["why"]),
     )
 
 

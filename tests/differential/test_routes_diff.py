@@ -60,6 +60,10 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         seen.update(f"basis:{c['cost_basis']}" for c in exp.comparisons)
         seen.update(f"incumbent:{c['incumbent_source']}" for c in exp.comparisons)
         seen.update(f"finding:{f[0]}" for f in exp.findings)
+        # the reasons of §6 "Output" are compared, on every kind of row that carries them
+        seen.update("reasons:comparison" for c in exp.comparisons if c["reasons"])
+        seen.update("reasons:cascade" for c in exp.cascades if c["reasons"])
+        seen.update("reasons:finding" for f in exp.findings if f[6])
         seen.update(f"matrix:{m['grade']}" for m in exp.matrix)
         seen.update("stale" for c in exp.comparisons if c["stale"])
         # a cheap-first cascade that saves at grade proven while its activity now runs on a
@@ -108,6 +112,9 @@ def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
         "matrix:proven",
         "stale",
         "saving cascade, harness changed since",
+        "reasons:comparison",
+        "reasons:cascade",
+        "reasons:finding",
         "rejected",
     }
     assert want <= set(seen), sorted(want - set(seen))
