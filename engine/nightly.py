@@ -813,15 +813,19 @@ def run_nightly(
         # module docstring), and a folder made may be one a racing job just made its own.
         held = job.enter_context(contextlib.ExitStack())
         # A history whose lock cannot even be taken (its folder is a file, not writable,
-        # ...), or that stays locked by an extract, takes down its own scopes only.
+        # ...), or that stays locked by an extract, takes down its own scopes only. So
+        # does a lock file the lock refuses (a FIFO, a symlink): runscore's error, not the
+        # system's, it stopped the whole job (exit 2). Only another job's lock (exit 4) does.
         broken: dict[str, str] = {}
         for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
             try:
                 held.enter_context(
                     _lock(h + history.NIGHTLY_LOCK, wait, "a history", _history_arg(history_path))
                 )
-            except _CONFINED as e:
-                broken[h] = _io_reason(e)
+            except LockTimeout:
+                raise
+            except _STEP_FAILED as e:
+                broken[h] = _step_reason(e)
         try:
             os.makedirs(out, exist_ok=True)
         except OSError as e:  # made unmakeable since _check_can_make: said alike

@@ -613,22 +613,41 @@ def test_a_history_flock_holds_is_said_held_by_flock_in_the_run_log(
     assert f"bad: pipeline: {why}\n" in res.stderr
 
 
+@pytest.mark.parametrize("kind", ["folder", "fifo", "symlink"])
 def test_a_history_whose_nightly_lock_cannot_be_taken_still_says_where_its_run_logs_are(
-    tmp_path: Path, run_cli: Any, hh: Any
+    tmp_path: Path, run_cli: Any, hh: Any, kind: str
 ) -> None:
     """A history whose nightly lock could not be taken (a folder in the lock file's place)
     failed its project's step, and the run log said "Run logs from nowhere", 0 found: the
     run logs were never looked for, as if there were none. They are found and counted now,
-    none read, beside why (exit 1)."""
+    none read, beside why (exit 1). A FIFO or a symlink there (refused by the lock as
+    runscore's own errors, not the system's) stopped the whole job, exit 2, the good
+    project unscored and no day folder written."""
     hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
     for name in ("a", "b"):
         hh.write_jsonl(tmp_path / f"bad/.archeflow/events/{name}.jsonl", hh.run_events(name))
     hist = "bad/.archeflow/memory/effectiveness.jsonl"
-    (tmp_path / f"{hist}.nightly.lock").mkdir(parents=True)
+    lock = tmp_path / f"{hist}.nightly.lock"
+    lock.parent.mkdir(parents=True)
+    if kind == "folder":
+        lock.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(lock)
+    else:
+        (tmp_path / "elsewhere").write_text("")
+        lock.symlink_to(tmp_path / "elsewhere")
     res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr
-    bad = {s["label"]: s for s in json.loads(res.stdout)["scopes"]}["bad"]
-    why = f"{hist}.nightly.lock: Is a directory"
+    log = json.loads(res.stdout)
+    assert {s["label"]: s["runs_scored"] for s in log["scopes"]}["good"] == ["good-run"]
+    assert (tmp_path / "out" / DATE / "effectiveness/good/report.md").is_file()
+    bad = {s["label"]: s for s in log["scopes"]}["bad"]
+    reasons = {
+        "folder": "Is a directory",
+        "fifo": "the nightly lock is not a regular file",
+        "symlink": "refusing to write through a symlink",
+    }
+    why = f"{hist}.nightly.lock: {reasons[kind]}"
     assert [d["reason"] for d in bad["rejected"]] == [f"not extracted: {why}"]
     assert (bad["events_dirs"], bad["files_found"], bad["files_read"], bad["runs_scored"]) == (
         ["bad/.archeflow/events"],
