@@ -50,11 +50,17 @@ while holding the history's append lock, so they never see a half-appended group
 the two nightly locks stop the job (``LockTimeout``, exit 4: another job is running); an
 append lock held past its wait fails that project's step, as any broken input does.
 
-The lock files stay when the job ends, whether it succeeded, failed or was killed: the
-lock is the flock on the file, which the kernel drops when the process ends, so a file
-left behind is harmless (the next job takes it at once; a test pins this). Deleting it
-on the way out cannot be done without a race: a job waiting on the old file would get
-the lock on a deleted file while a third job creates and locks a new one, and both run.
+The histories' nightly locks are held until the day's folder is in place: each history's
+nightly journal (``_Journal``, ``<history>.nightly.journal``) says what a job scored into
+it until its run log is in place, so that the runs of a job killed between the two are
+said by the next job's run log.
+
+The lock files stay when the job ends, whether it succeeded, failed (exit 3 included)
+or was killed: the lock is the flock on the file, which the kernel drops when the process
+ends, so a file left behind is harmless (the next job takes it at once; a test pins
+this). Deleting it on the way out cannot be done without a race: a job waiting on the old
+file would get the lock on a deleted file while a third job creates and locks a new one,
+and both run (runscore's own lock takes it again at its name, but ``flock(1)`` does not).
 """
 
 from __future__ import annotations
@@ -65,6 +71,7 @@ import datetime as dt
 import errno
 import fnmatch
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -81,6 +88,7 @@ from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
     Arg,
     CannotAccess,
+    HistoryError,
     LockTimeout,
     NothingReadable,
     RunscoreError,
@@ -295,6 +303,12 @@ class ScopeResult:
     #: usable, ...), said where the run log names it; None when read (or locked, or absent)
     history_error: str | None = None
     history_lines: int = 0
+    #: the nightly jobs that scored runs into this history and stopped before their day
+    #: folder was in place (killed, say): their runs are in the history and the reports
+    #: but in no other run log (``_Journal``; each ``pid``, ``started_at``, ``date``,
+    #: ``runs_scored`` and ``records_written``, the last two None when it was stopped
+    #: inside its extract and how many is not known)
+    interrupted_jobs: list[dict[str, Any]] = field(default_factory=list)
     report: OutputFile | None = None
     report_json: OutputFile | None = None
     teams: list[TeamOutcome] = field(default_factory=list)
@@ -328,6 +342,7 @@ class ScopeResult:
             "history_locked_by_command": self.history_locked_by_command,
             "history_error": self.history_error,
             "history_lines": self.history_lines,
+            "interrupted_jobs": self.interrupted_jobs,
             "report": None if self.report is None else self.report.as_dict(),
             "report_json": None if self.report_json is None else self.report_json.as_dict(),
             "teams": [t.as_dict() for t in self.teams],
@@ -817,11 +832,17 @@ def run_nightly(
         # does a lock file the lock refuses (a FIFO, a symlink): runscore's error, not the
         # system's, it stopped the whole job (exit 2). Only another job's lock (exit 4) does.
         broken: dict[str, str] = {}
+        journals: dict[str, _Journal] = {}
+        me = {"pid": os.getpid(), "started_at": _stamp(result.started_at), "date": day.isoformat()}
         for h in sorted({s.history for s, m in scopes if _uses_history(s, m)}):
             try:
                 held.enter_context(
                     _lock(h + history.NIGHTLY_LOCK, wait, "a history", _history_arg(history_path))
                 )
+                # Read now, as the lock is: a journal it cannot read takes down its scopes.
+                found = _Journal(h, me, _history_arg(history_path))
+                found.read()
+                journals[h] = found
             except LockTimeout:
                 raise
             except _STEP_FAILED as e:
@@ -849,34 +870,34 @@ def run_nightly(
         os.makedirs(tmp)
         try:
             dayf = _Day(tmp)
-            # The histories' nightly locks are let go once their reports are written (the
-            # packs' steps below take their own), the output's at the end.
-            with held.pop_all():
-                for scope, members in scopes:
-                    if scope.history in broken:
-                        # Its run logs are still looked for, not read: the run log said
-                        # "Run logs from nowhere", 0 found, as if there were none.
-                        _extract_scope(scope, members, extract_version, wait, scored_at, read=False)
-                        scope.rejected.append(
-                            _about(
-                                "history", scope.history, "not extracted: ", broken[scope.history]
-                            )
-                        )
-                        # Not read either (the run log said "none yet"): why, where it
-                        # names the history.
-                        scope.history_error = _located(scope.history, broken[scope.history])[1]
-                        continue
-                    if not _extract_scope(scope, members, extract_version, wait, scored_at):
-                        broken[scope.history] = "locked"  # said by _extract_scope
-                for scope, members in scopes:
-                    if scope.history not in broken:
-                        _render_scope(
-                            scope, members, given_teams, dayf, renderer, wait, report_version
-                        )
-                    else:  # its presets are still listed, each saying why it was skipped
-                        why = _LOCKED if scope.history_locked else broken[scope.history]
-                        team_paths = _scope_teams(scope, members, given_teams)
-                        scope.teams.extend(_skipped_teams(team_paths, given_teams, why))
+            # The histories' nightly locks are held until the day's folder is in place, as
+            # the output's is: their journals (``_Journal``) are cleared just before the swap.
+            for scope, members in scopes:
+                if scope.history in broken:
+                    # Its run logs are still looked for, not read: the run log said
+                    # "Run logs from nowhere", 0 found, as if there were none.
+                    _extract_scope(scope, members, extract_version, wait, scored_at, read=False)
+                    scope.rejected.append(
+                        _about("history", scope.history, "not extracted: ", broken[scope.history])
+                    )
+                    # Not read either (the run log said "none yet"): why, where it
+                    # names the history.
+                    scope.history_error = _located(scope.history, broken[scope.history])[1]
+                    continue
+                journal = journals.get(scope.history)
+                if journal is not None:
+                    scope.interrupted_jobs = _interrupted(journal)
+                if not _extract_scope(
+                    scope, members, extract_version, wait, scored_at, journal=journal
+                ):
+                    broken[scope.history] = "locked"  # said by _extract_scope
+            for scope, members in scopes:
+                if scope.history not in broken:
+                    _render_scope(scope, members, given_teams, dayf, renderer, wait, report_version)
+                else:  # its presets are still listed, each saying why it was skipped
+                    why = _LOCKED if scope.history_locked else broken[scope.history]
+                    team_paths = _scope_teams(scope, members, given_teams)
+                    scope.teams.extend(_skipped_teams(team_paths, given_teams, why))
             for r in good:
                 if not os.path.isdir(r.path):
                     gone = _gone(r)
@@ -902,7 +923,14 @@ def run_nightly(
                 result.notes.append(_past_day_note(day))
             result.finished_at = _now()
             _write_log(result, dayf, renderer)
-            _swap_in(tmp, final)
+            for journal in journals.values():
+                journal.publish()
+            try:
+                _swap_in(tmp, final)
+            except BaseException:
+                for journal in journals.values():
+                    journal.restore()
+                raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return result
@@ -1001,6 +1029,136 @@ def _lock(path: str, wait: float, what: str, about: Arg) -> Iterator[None]:
         ) from None
     with stack:
         yield
+
+
+#: Beside each history (``<history>.nightly.journal``): what the jobs that extracted into
+#: it did, until their run log is in place.
+JOURNAL = ".nightly.journal"
+_JOURNAL_KIND = "runscore-nightly-journal-v1"
+_JOB_KEYS = ("pid", "started_at", "date", "runs_scored", "records_written")
+
+
+class _Journal:
+    """The history's nightly journal, read and written under its nightly lock.
+
+    A job killed (or failed) after its extract appended to the history and before its
+    day folder was swapped in left runs in the history and the reports that no run log
+    listed: the next job's said "0 scored", the files unchanged. So a job notes itself
+    in the journal before its extract (``begin``: the history's size then), what it
+    scored once the extract returns (``done``), and clears the journal just before its
+    swap (``publish``). The next job reads what is left (``earlier``) and its run log
+    says it (``interrupted_jobs``). An entry only ever says what the job did: an extract
+    stopped inside (no counts) is said as such, and left out when the history is the
+    same file of the same size as when it began (it appended nothing). Clearing it
+    before the swap, not after: a kill between the two leaves those runs unsaid, as
+    before, where the other order would list runs again that a run log in place lists."""
+
+    def __init__(self, history_path: str, job: dict[str, Any], about: Arg) -> None:
+        self.path = history_path + JOURNAL
+        self.about = about  # the job's argument that gave the history
+        self.history = history_path
+        self.job = job
+        self.earlier: list[dict[str, Any]] = []
+        self.own: dict[str, Any] | None = None
+
+    def read(self) -> None:
+        """``earlier``: the entries of jobs before this one. A journal runscore did not
+        write (not a regular file: a FIFO would block the open; not its JSON) fails the
+        project's step, as a broken lock file does: said, never guessed at."""
+        try:
+            mode = os.lstat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(mode):
+            raise HistoryError(
+                f"{quote_path(self.path)}: the nightly journal is not a regular file",
+                about=self.about,
+            )
+        with open(self.path, "rb") as f:
+            data = f.read()
+        try:
+            doc = json.loads(data)
+            jobs = doc["jobs"] if doc["kind"] == _JOURNAL_KIND else None
+            if not isinstance(jobs, list) or not all(map(_journal_entry, jobs)):
+                raise ValueError
+        except (ValueError, TypeError, KeyError):
+            raise HistoryError(
+                f"{quote_path(self.path)}: not a nightly journal runscore wrote "
+                "(remove it when no nightly job runs)",
+                about=self.about,
+            ) from None
+        self.earlier = [j for j in jobs if j["runs_scored"] is not None or self._grown(j)]
+
+    def _grown(self, entry: Mapping[str, Any]) -> bool:
+        return _file_key(self.history) != entry.get("history")
+
+    def begin(self) -> None:
+        self.own = {**self.job, "runs_scored": None, "records_written": None}
+        self.own["history"] = _file_key(self.history)
+        self._save([*self.earlier, self.own])
+
+    def done(self, runs_scored: Sequence[str], records_written: int) -> None:
+        own = {**self.job, "runs_scored": list(runs_scored), "records_written": records_written}
+        self.own = own if runs_scored or records_written else None
+        self._save([*self.earlier, *([own] if self.own else [])], quiet=True)
+
+    def failed(self) -> None:
+        """The extract raised: nothing to say of it when it appended nothing."""
+        if self.own is not None and not self._grown(self.own):
+            self.own = None
+            self._save(self.earlier, quiet=True)
+
+    def publish(self) -> None:
+        """Just before the swap: this job's run log says all but an extract that failed
+        after it appended, which stays for the next job to say."""
+        self._save([self.own] if self.own is not None and self.own["runs_scored"] is None else [])
+
+    def restore(self) -> None:
+        """The swap failed: the run log that says them is not in place."""
+        own = [] if self.own is None else [self.own]
+        self._save([*self.earlier, *own], quiet=True)
+
+    def _save(self, jobs: Sequence[Mapping[str, Any]], *, quiet: bool = False) -> None:
+        """``quiet``: an error is let go, the journal on disk left as it was (it says the
+        extract began, or less: never more than happened)."""
+        try:
+            if jobs:
+                text = json.dumps({"kind": _JOURNAL_KIND, "jobs": list(jobs)}) + "\n"
+                history.atomic_write_text(self.path, text)
+            else:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self.path)
+        except OSError:
+            if not quiet:
+                raise
+
+
+def _journal_entry(entry: object) -> bool:
+    """Is ``entry`` one ``_Journal`` writes (a job's; the history's key when it began)?"""
+    if not isinstance(entry, dict) or not all(k in entry for k in _JOB_KEYS):
+        return False
+    runs, records = entry["runs_scored"], entry["records_written"]
+    return (
+        isinstance(entry["pid"], int)
+        and isinstance(entry["started_at"], str)
+        and isinstance(entry["date"], str)
+        and (runs is None or (isinstance(runs, list) and all(isinstance(r, str) for r in runs)))
+        and (records is None or isinstance(records, int))
+    )
+
+
+def _file_key(path: str) -> list[int] | None:
+    """The file at ``path`` (device, inode) and its size; None when there is none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_dev, st.st_ino, st.st_size]
+
+
+def _interrupted(journal: _Journal) -> list[dict[str, Any]]:
+    """What the run log says of the journal's earlier entries."""
+    return [{k: j[k] for k in _JOB_KEYS} for j in journal.earlier]
 
 
 def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
@@ -1103,10 +1261,12 @@ def _extract_scope(
     scored_at: str | None,
     *,
     read: bool = True,
+    journal: _Journal | None = None,
 ) -> bool:
     """Extract the scope's new runs; False when its history stayed locked (no report then).
     ``read`` False: only find them (the history's nightly lock could not be taken), so the
-    run log says where they are and how many, none read."""
+    run log says where they are and how many, none read. ``journal``: the history's, told
+    when the extract begins and what it scored."""
     dirs: list[str] = []
     # Discovered and stat'ed once, here, for the counts and for extract: a night over 100k
     # unchanged run files listed and stat'ed them twice (~0.8 s of ~3 s).
@@ -1154,6 +1314,8 @@ def _extract_scope(
             scope.notes.append(_no_run_logs_note(d))
     if dirs and read:
         try:
+            if journal is not None:
+                journal.begin()
             res = effectiveness.extract(
                 dirs,
                 scope.history,
@@ -1166,6 +1328,8 @@ def _extract_scope(
                 allow_empty=True,
             )
         except NothingReadable as e:
+            if journal is not None:
+                journal.failed()
             # Each file or line that could not be read, with its own file and line, as the
             # packs' are (the message itself, one entry naming the folders, ran them together).
             # A file that holds no line is an empty file here as on any night, said once:
@@ -1179,6 +1343,8 @@ def _extract_scope(
                 or [Diagnostic("unreadable", ", ".join(dirs), 0, str(e))]
             )
         except LockTimeout as e:
+            if journal is not None:
+                journal.failed()
             # A hand-run extract appending for longer than we wait: this project's step
             # fails, the others go on. Its report is not tried: it would wait as long again.
             scope.rejected.append(_about("history", scope.history, "not extracted: ", str(e)))
@@ -1190,6 +1356,8 @@ def _extract_scope(
         except _STEP_FAILED as e:
             if interrupted(e):
                 raise
+            if journal is not None:
+                journal.failed()
             # A history that is a symlink, a manifest that is a folder, DuckDB out of
             # memory, ...: this scope only.
             scope.rejected.append(
@@ -1197,6 +1365,8 @@ def _extract_scope(
             )
         else:
             _take_extract(scope, res)
+            if journal is not None:
+                journal.done(scope.runs_scored, res.records_written)
             # Files of blank lines only hold no line either: listed as 0-byte ones are.
             scope.empty_files.extend(
                 i.file for i in res.no_lines if i.file not in scope.empty_files

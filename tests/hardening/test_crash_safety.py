@@ -600,3 +600,86 @@ def test_a_temp_name_with_a_number_no_process_can_have_is_left_alone(
     assert (rc, out, err) == (0, "", "")
     assert (tmp_path / "q.csv").read_text() == "x\n1\n"
     assert odd.read_text() == "not runscore's\n"
+
+
+#: Run in a child process (``python -c``, then WHERE and runscore's arguments): killed by
+#: SIGKILL at WHERE, a seam of the nightly job: as its extract begins (nothing appended
+#: yet), as its extract returns (appended, its manifest saved), or as it writes its run
+#: log (its reports rendered, the day's folder not swapped in).
+_NIGHTLY_DIES = """
+import os, runpy, signal, sys
+from runscore.engine import nightly
+from runscore.engine.packs import effectiveness
+where = sys.argv.pop(1)
+real_extract = effectiveness.extract
+def die(*args, **kwargs):
+    os.kill(os.getpid(), signal.SIGKILL)
+def extract_then_die(*args, **kwargs):
+    real_extract(*args, **kwargs)
+    die()
+if where == "extract-begins":
+    effectiveness.extract = die
+elif where == "extract-returns":
+    effectiveness.extract = extract_then_die
+else:
+    nightly._write_log = die
+sys.argv = ["runscore", *sys.argv[1:]]
+runpy.run_module("runscore", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("where", ["extract-begins", "extract-returns", "runlog"])
+def test_a_nightly_killed_before_its_swap_has_its_runs_said_by_the_next(
+    tmp_path: Path, hh: Any, where: str
+) -> None:
+    # A job killed after its extract appended to the history and before its day folder was
+    # swapped in left the runs in the history and the reports, and in no run log: the
+    # next job's said "0 scored" (its files unchanged). The history's nightly journal
+    # says them now, once, in the next job's run log, whatever its --out and --date; a
+    # job killed before it appended anything is said nowhere.
+    hh.write_jsonl(tmp_path / "proj/.archeflow/events/a.jsonl", hh.run_events("run-a"))
+    hist = tmp_path / "proj/.archeflow/memory/effectiveness.jsonl"
+    killed = subprocess.Popen(
+        [sys.executable, "-c", _NIGHTLY_DIES, where, "nightly", "--root", "proj", "--date",
+         "2026-04-05", "--out", "out"],
+        env=hh.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path,
+    )  # fmt: skip
+    _, killed_err = killed.communicate(timeout=300)
+    assert killed.returncode == -signal.SIGKILL, killed_err.decode()
+    assert not (tmp_path / "out/2026-04-05").exists()
+    appended = where != "extract-begins"
+    assert len(hh.current_records(hist) if hist.exists() else []) == (2 if appended else 0)
+
+    args = ("nightly", "--root", "proj", "--out", "out2", "--date", "2026-04-06")
+    rc, out, err = hh.run_to_end(*args, "--format", "json", cwd=tmp_path)
+    assert rc == 0, err
+    (scope,) = json.loads(out)["scopes"]
+    job = {"pid": killed.pid, "date": "2026-04-05"}
+    said = [{k: j[k] for k in ("pid", "date", "runs_scored", "records_written")} for j in
+            scope["interrupted_jobs"]]  # fmt: skip
+    runlog = (tmp_path / "out2/2026-04-06/runlog.md").read_text()
+    started = scope["interrupted_jobs"][0]["started_at"] if appended else ""
+    head = f"- the nightly job of PID {killed.pid} (started {started}, for 2026-04-05) "
+    if where == "runlog":
+        assert (scope["runs_scored"], scope["files_unchanged"]) == ([], 1)
+        assert said == [{**job, "runs_scored": ["run-a"], "records_written": 2}]
+        assert (
+            f"{head}scored 1 run(s) (2 record(s)) into this history and stopped before its "
+            "run log was in place: they are in the history and these reports, and listed "
+            "here only\n  - run-a\n"
+        ) in runlog
+    elif where == "extract-returns":
+        assert said == [{**job, "runs_scored": None, "records_written": None}]
+        assert (
+            f"{head}stopped inside its extract into this history: the runs it scored, if "
+            "any, are in the history and these reports, but in no run log (how many is not "
+            "known)\n"
+        ) in runlog
+    else:  # it appended nothing: nothing to say, and its run is scored now
+        assert (said, scope["runs_scored"]) == ([], ["run-a"])
+        assert "stopped" not in runlog
+    assert not Path(f"{hist}.nightly.journal").exists()
+    # Said once: the job after that one has nothing to say of it.
+    rc, out, err = hh.run_to_end(*args, "--format", "json", cwd=tmp_path)
+    assert rc == 0, err
+    assert json.loads(out)["scopes"][0]["interrupted_jobs"] == []

@@ -207,6 +207,30 @@ def test_failure_while_rendering_keeps_the_old_day(
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock", DATE]
 
 
+def test_runs_of_a_job_whose_day_folder_failed_are_said_by_the_next(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job that scored runs and then failed, rendering or swapping its day folder in,
+    left them in no run log (the next one's said "0 scored"); the next job's says them."""
+    _project(tmp_path, fixtures)
+    with pytest.raises(RuntimeError, match="disk full"):
+        nightly.run_nightly(["proj"], "out", renderer=_Failing(), date=nightly.parse_date(DATE))
+
+    def swap_fails(tmp: str, final: str) -> None:
+        raise OSError(28, "No space left on device", final)
+
+    with monkeypatch.context() as m:
+        m.setattr(nightly, "_swap_in", swap_fails)
+        with pytest.raises(OSError, match="No space"):
+            nightly.run_nightly(["proj"], "out", renderer=Renderer(), date=nightly.parse_date(DATE))
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 1, res.stderr  # the fixture's malformed line
+    (scope,) = json.loads(res.stdout)["scopes"]
+    jobs = [(j["pid"], j["runs_scored"], j["records_written"]) for j in scope["interrupted_jobs"]]
+    assert jobs == [(os.getpid(), ["score-run"], 2)]  # the second one scored nothing
+    assert (scope["runs_scored"], scope["files_unchanged"]) == ([], 4)
+
+
 def test_leftovers_of_a_crash_are_recovered(tmp_path: Path) -> None:
     out = tmp_path / "out"
     (out / ".2026-04-05.old-123").mkdir(parents=True)  # crashed between the two renames

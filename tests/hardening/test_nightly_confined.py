@@ -1115,3 +1115,35 @@ def test_the_paths_of_history_and_out_are_quoted_as_every_message_quotes_one(
         f'error: "{tmp_path}/o\\tut/{DATE}": exists and is not a directory; refusing to '
         "replace it\n"
     )
+
+
+@pytest.mark.parametrize("kind", ["fifo", "not-json", "another-json"])
+def test_a_nightly_journal_runscore_did_not_write_fails_its_own_project_only(
+    tmp_path: Path, run_cli: Any, hh: Any, kind: str
+) -> None:
+    """Spec-silent. The history's nightly journal (what a job that stopped before its run
+    log was in place scored) is runscore's own: one it cannot read is said, never guessed
+    at, and fails that project's step before its extract (a FIFO would block the open);
+    the other projects are scored."""
+    hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
+    hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
+    hist = "bad/.archeflow/memory/effectiveness.jsonl"
+    journal = tmp_path / f"{hist}.nightly.journal"
+    journal.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(journal)
+        why = "the nightly journal is not a regular file"
+    else:
+        journal.write_text("{not json\n" if kind == "not-json" else '{"jobs": []}\n')
+        why = "not a nightly journal runscore wrote (remove it when no nightly job runs)"
+    res = _good_and_bad(run_cli)
+    assert res.exit_code == 1, res.stderr
+    by_label = {s["label"]: s for s in json.loads(res.stdout)["scopes"]}
+    assert by_label["good"]["runs_scored"] == ["good-run"]
+    bad = by_label["bad"]
+    assert [d["reason"] for d in bad["rejected"]] == [
+        f"not extracted: {hist}.nightly.journal: {why}"
+    ]
+    assert (bad["runs_scored"], bad["files_found"]) == ([], 1)
+    assert f"{hist}: not extracted: {hist}.nightly.journal: {why}\n" in res.stderr
+    assert not (tmp_path / hist).exists()
