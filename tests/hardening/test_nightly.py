@@ -308,6 +308,35 @@ def test_nothing_to_read_writes_nothing(tmp_path: Path, run_cli: Any) -> None:
     assert (tmp_path / "out2/.nightly.lock").is_file()
 
 
+def test_a_job_that_tried_and_read_nothing_leaves_its_lock_files_and_no_day_folder(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    """Exit 3 after the job looked (every run log rejected): no day folder, as README
+    says; the lock files and the folders made for them stay (removing a lock file on the
+    way out races with a process waiting for it: see the module docstring), and no
+    nightly journal (its extract appended nothing). The next job is not stopped by them."""
+    ev = tmp_path / "proj/.archeflow/events"
+    ev.mkdir(parents=True)
+    (ev / "r.jsonl").write_text("not json\n")
+    args = ("nightly", "--root", "proj", "--out", "out/sub", "--date", DATE)
+    res = run_cli(*args)
+    assert (res.exit_code, res.stdout) == (3, "")
+    made = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*"))
+    assert made == [
+        "out",
+        "out/sub",
+        "out/sub/.nightly.lock",
+        "proj",
+        "proj/.archeflow",
+        "proj/.archeflow/events",
+        "proj/.archeflow/events/r.jsonl",
+        "proj/.archeflow/memory",
+        "proj/.archeflow/memory/effectiveness.jsonl.nightly.lock",
+    ]
+    assert run_cli(*args).exit_code == 3
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == made
+
+
 def test_empty_inputs_are_nothing_read_by_the_commands_but_not_rejected_by_the_job(
     tmp_path: Path, run_cli: Any
 ) -> None:
