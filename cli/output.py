@@ -457,8 +457,30 @@ def text(v: Any) -> str | None:
 
 def md_escape(v: Any) -> str:
     """A value as one safe markdown table cell (its ``text``; null is ``—``; a line break
-    ``<br>``; a tab ``\\t``, another control character ``\\x1b``, a bidi, zero-width or other
-    format character ``\\u202e``)."""
+    ``<br>``). A text holding what a markdown value writes escaped (a tab ``\\t``, another
+    control character, C1 too, a bidi, zero-width or other format character ``\\u202e``)
+    or opening with ``"`` is quoted whole, as a message quotes it (``quoting.shown``): its
+    own backslashes ``\\\\``, so a name holding a right-to-left override (``"a\\u202eb"``)
+    reads apart from one holding the six characters ``\\u202e`` (``a\\u202eb``). Any other
+    text is written as it is, escaped for markdown (``_md_plain``)."""
+    if isinstance(v, str) and _md_needs_quote(v):
+        return _md_plain(_quoted(v))
+    return _md_plain(v)
+
+
+def _md_needs_quote(s: str) -> bool:
+    """Whether a markdown value is quoted (``md_escape``): what ``plain_text`` quotes, but
+    for a line break, which markdown writes as a break (``<br>``) that no text can spell (a
+    value's own ``<br>`` is ``&lt;br>``), where the rest is written escaped."""
+    return s.startswith('"') or cannot_show(_EMOJI_JOINER.sub("", s).replace("\n", ""))
+
+
+def _md_plain(v: Any) -> str:
+    """A value's ``text`` escaped for a markdown table cell, as it is: each control
+    character, C1 too, and each bidi, zero-width or other format character written escaped
+    in place (``\\x1b``, ``\\u202e``), a line break ``<br>``. How a message
+    (``md_message``) and a value's quote (``md_escape``) are written; a value written so,
+    unquoted, would read alike with one holding the escape's text."""
     s = text(v)
     if s is None:
         return "—"
@@ -501,10 +523,23 @@ def _lead(m: re.Match[str]) -> str:
 
 
 def md_text(v: Any) -> str:
-    """A value as markdown text that renders as written wherever a template puts it: a
-    table cell, inline text, a heading, the start of a line or list item (null is
-    ``—``). The one escape of every report template (the ``md`` filter)."""
-    s = _MD_INLINE.sub(r"\\\1", md_escape(v))
+    """A data value (a name, a model, a task's title, a path) as markdown text that renders
+    as written wherever a template puts it: a table cell, inline text, a heading, the start
+    of a line or list item (null is ``—``), quoted as ``md_escape`` quotes it. The ``md``
+    filter, every report template's escape of a value."""
+    return _md_inline(md_escape(v))
+
+
+def md_message(v: Any) -> str:
+    """A message as ``md_text`` writes a value, but never quoted whole: an error, a note, a
+    reason the engine wrote, whose values are quoted in it already (``quoting.quote``), or
+    what the ``path`` and ``quote`` filters wrote (``"a\\tb.jsonl"``), whose quote would
+    otherwise be quoted again. The ``md_message`` filter."""
+    return _md_inline(_md_plain(v))
+
+
+def _md_inline(s: str) -> str:
+    s = _MD_INLINE.sub(r"\\\1", s)
     s = _MD_CLOSING_HASH.sub(r"\\\1", s)
     return _MD_LEAD.sub(_lead, s, count=1)
 
@@ -649,11 +684,15 @@ def to_csv(
 def _table_cell(v: Any) -> str:
     """A value's ``text`` in a terminal table: floats as markdown writes them (four
     decimals, ``fmt_float``), null ``—`` as in markdown: a blank cell reads as a value
-    left out, or as an empty string."""
+    left out, or as an empty string. A text as plain text writes it (``plain_text``):
+    quoted whole when it holds what the table writes escaped, so that it reads apart from
+    a text holding the escape's characters."""
     if isinstance(v, float) and math.isfinite(v):
         return fmt_float(v, 4)
     if isinstance(v, decimal.Decimal):
         return fmt_num(v)
+    if isinstance(v, str):
+        return plain_text(v)
     s = text(v)
     return "—" if s is None else s
 
@@ -744,14 +783,17 @@ def to_table(
     down compares by length. ``writers`` writes the named columns' values (a score apart
     from its cut-offs, ``fmt_vs``); their alignment still follows the values. A control
     character in a name or value is shown escaped (``\\t``, ``\\n``, ``\\x1b``), as a
-    message writes it: one row is one line, each cell in its column."""
+    message writes it: one row is one line, each cell in its column. A text (a column's
+    name too) that holds one is quoted whole, as ``plain_text`` quotes it (``"a\\tb"``, not
+    ``a\\tb``, which is the text of a value holding a backslash and a ``t``); a list, a
+    struct or a map is JSON, whose own backslashes are escaped already."""
     rows = rows_of(data)
     cols = _columns(data, rows, columns)
     write_cell = [(writers or {}).get(c, _table_cell) for c in cols]
     head, *cells = [
         [_shown(_TABLE_CTRL.sub(_escape_break, s)) for s in row]
         for row in [
-            cols,
+            [plain_text(c) for c in cols],
             *([w(r.get(c)) for c, w in zip(cols, write_cell, strict=True)] for r in rows),
         ]
     ]
@@ -840,9 +882,16 @@ def plain_text(v: Any) -> str:
     if s is None:
         return "—"
     if s.startswith('"') or cannot_show(_EMOJI_JOINER.sub("", s)):
-        # JSON leaves a C1 control and DEL as they are: _BREAKS writes them escaped.
-        s = json_text(s)
-    return _shown(_BREAKS.sub(_escape_break, s))
+        return _quoted(s)
+    return s
+
+
+def _quoted(s: str) -> str:
+    """``s`` quoted whole, as a message quotes a value (``quoting.shown``), each character
+    that cannot be shown as it is escaped inside the quote: plain text's, markdown's and the
+    terminal table's quote of a text."""
+    # JSON leaves a C1 control and DEL as they are: _BREAKS writes them escaped.
+    return _shown(_BREAKS.sub(_escape_break, json_text(s)))
 
 
 def note(msg: str) -> None:

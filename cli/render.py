@@ -2,10 +2,14 @@
 
 StrictUndefined: a template that names a missing value fails loudly in tests
 instead of printing an empty cell. Autoescape is off (this is markdown, not
-HTML); every data value of a markdown template (``*.md.j2``) goes through the ``md``
-filter instead (``output.md_text``, the one markdown escape of every such template);
-a path or a value the template writes in a message of its own goes through ``path`` or
-``quote`` (``engine.quoting``) first, as stderr writes it.
+HTML); every data value of a markdown template (``*.md.j2``: a name, a model, an id, a
+task's title, a path) goes through the ``md`` filter instead (``output.md_text``), which
+quotes one holding what it writes escaped, so that it reads apart from one holding the
+escape's text. A message (an error, a note, a reason, a summary the engine wrote, its
+values quoted in it already) goes through ``md_message`` (``output.md_message``), the same
+escape unquoted; so does a path or a value the template writes in a message of its own,
+after ``path`` or ``quote`` (``engine.quoting``), as stderr writes it. Which fields are
+messages is held by ``tests/hardening/test_hostile_values.py``.
 A plain-text template (``*.txt.j2``: ``summary``'s run-start block) is no markdown: its
 values go through ``txt`` (``output.plain_text``), which writes a name as it is but
 quotes one holding a line break, a control or a format character (``quoting.shown``).
@@ -16,7 +20,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
-from runscore.cli.output import SCI_FROM, fmt_num, fmt_pct, fmt_vs, md_text, plain_text
+from runscore.cli.output import (
+    SCI_FROM,
+    fmt_num,
+    fmt_pct,
+    fmt_vs,
+    md_message,
+    md_text,
+    plain_text,
+)
 from runscore.engine import quoting
 
 if TYPE_CHECKING:
@@ -39,13 +51,14 @@ def env() -> jinja2.Environment:
             lstrip_blocks=True,
         )
         e.filters["md"] = md_text
+        e.filters["md_message"] = md_message
         e.filters["txt"] = plain_text
         e.filters["num"] = lambda v, d=2: fmt_num(v, d)
         e.filters["usd"] = usd
         e.filters["pct"] = fmt_pct
         e.filters["vs"] = lambda v, bounds, d=2: fmt_vs(v, bounds, d)
         # A value or a path a template writes in a message of its own (the run log's "run
-        # X: ...", "FILE: empty file"), quoted as stderr quotes it, then ``md``.
+        # X: ...", "FILE: empty file"), quoted as stderr quotes it, then ``md_message``.
         e.filters["quote"] = quoting.quote
         e.filters["path"] = quoting.path
         _ENV = e

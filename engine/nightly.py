@@ -98,7 +98,7 @@ from runscore.engine.errors import (
 )
 from runscore.engine.packs import effectiveness, effectiveness_cache
 from runscore.engine.packs import effectiveness_history as eh
-from runscore.engine.quoting import cannot_show, quote
+from runscore.engine.quoting import cannot_show, quote, shown
 from runscore.engine.quoting import path as quote_path
 
 #: Default output folder (relative to the current directory, like the history default).
@@ -1693,7 +1693,10 @@ def _render_team(
     # the scope has the report's notes on the same history, read under the same lock, so
     # each team preset said it once more.
     outcome.notes = list(rec.model_notes)
-    title = f"Recommendations for team {rec.team.name or stem}"
+    # A title is a sentence (the run log writes it as a message): the name is shown as a
+    # message shows a value, quoted if it holds what would be written escaped, so a team
+    # named with a right-to-left override reads apart from one named with its text \u202e.
+    title = f"Recommendations for team {shown(rec.team.name or stem)}"
     outcome.outputs.append(
         dayf.write(
             f"{folder}/{name}.md",

@@ -65,8 +65,9 @@ def _u_escape(m: re.Match[str]) -> str:
 def show_unseen(text: str) -> str:
     """``text`` with each character ``_UNSEEN`` finds written ``\\uXXXX`` (``a\\u202eb``, a
     tag ``\\udb40\\udc41``), the rest as it is: rs_show_unseen. Also how a report writes
-    such a character in a value (``output.md_escape``, ``plain_text``): a right-to-left
-    override in a name turned the rest of its line around."""
+    such a character in a message (``output.md_message``), and inside the quote of a value
+    (``output.md_escape``, ``plain_text``): a right-to-left override in a name turned the
+    rest of its line around."""
     return _UNSEEN.sub(_u_escape, text)
 
 

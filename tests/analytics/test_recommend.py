@@ -649,8 +649,9 @@ def test_surrogate_escapes_in_a_team_file_are_one_character_or_refused(
     r = run_cli("recommend", str(team), "--history", str(hist))
     assert r.exit_code == 0, r.stderr
     assert "Traceback" not in r.stderr
-    # markdown: the escape's backslash doubled, so that it renders as \udb40\udc41
-    assert r.stdout.splitlines()[0] == "# Model Recommendations for team: a\\\\udb40\\\\udc41"
+    # markdown: quoted as a message quotes it (it holds what is written escaped), the
+    # escape's backslash doubled, so that it renders as "a\udb40\udc41"
+    assert r.stdout.splitlines()[0] == '# Model Recommendations for team: "a\\\\udb40\\\\udc41"'
     team.write_text('{"name": "a\\udb40", "check": ["guardian"]}\n')
     r = run_cli("recommend", str(team), "--history", str(hist))
     assert (r.exit_code, r.stdout, r.stderr) == (

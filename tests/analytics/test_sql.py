@@ -965,7 +965,9 @@ def test_an_infinity_is_inf_where_the_format_can_write_it_and_said_where_it_is_n
 def test_markdown_writes_a_line_break_in_a_value_as_br(run_cli, tmp_path: Path) -> None:
     # A line break in a cell was a space ("a b" for "a\nb", a blank cell for "\n" alone):
     # the value changed without a word. It is <br> (GitHub renders the break; a value's
-    # own "<br>" is "&lt;br>"); a CR is \x0d, as every control character; table writes \n.
+    # own "<br>" is "&lt;br>"). A CR is written escaped, so a value holding one is quoted
+    # whole, as a message quotes it ("a\r\nb": a\x0d<br>b read as the text \x0d); table
+    # writes a line break escaped too, so there a value holding one is quoted ("a\nb").
     none = str(tmp_path / "no-history.jsonl")
     q = (
         "SELECT 'a' || chr(10) || 'b' AS \"x\ny\", chr(10) AS lf, "
@@ -976,10 +978,11 @@ def test_markdown_writes_a_line_break_in_a_value_as_br(run_cli, tmp_path: Path) 
         0,
         "| x<br>y | lf | crlf | br | h |\n"
         "|---|---|---|---|---|\n"
-        "| a<br>b | <br> | a\\\\x0d<br>b | &lt;br> | x<br># y |\n",
+        '| a<br>b | <br> | "a\\\\r\\\\nb" | &lt;br> | x<br># y |\n',
     )
     r = run_cli("sql", q, "--history", none, "--format", "table")
-    assert r.stdout.splitlines()[2] == "a\\nb  \\n  a\\r\\nb  <br>  x\\n# y"
+    assert r.stdout.splitlines()[0] == '"x\\ny"  lf    crlf      br    h'
+    assert r.stdout.splitlines()[2] == '"a\\nb"  "\\n"  "a\\r\\nb"  <br>  "x\\n# y"'
 
 
 def test_output_into_a_folder_not_made_yet(run_cli, tmp_path: Path) -> None:

@@ -130,35 +130,37 @@ def test_md_text_writes_what_steers_or_hides_text_as_stderr_does() -> None:
     # character was written as it is into every markdown report (a U+202E turned the rest of
     # the line around), and a tab read as a space. Each is written as a message writes it,
     # the markdown escape doubling its backslash as it does a control character's (\x1b):
-    # the raw text holds "\\u202e", which renders "\u202e".
-    from runscore.cli.output import plain_text, to_markdown, to_table
+    # the raw text holds "\\u202e", which renders "\u202e". A value holding one is quoted
+    # whole (md_text), as a message quotes it; a message (md_message) is written so in place.
+    from runscore.cli.output import md_message, plain_text, to_markdown, to_table
     from runscore.engine.quoting import quote
 
-    assert md_text("a\u202eb") == "a\\\\u202eb"
-    assert (
-        md_text("\u2066x\u2069 \u200e\u200f\u061c")
-        == "\\\\u2066x\\\\u2069 \\\\u200e\\\\u200f\\\\u061c"
-    )
-    assert (
-        md_text("zero\u200bwidth\u200d\ufeff\u00ad")
-        == "zero\\\\u200bwidth\\\\u200d\\\\ufeff\\\\u00ad"
-    )
-    # past U+FFFF as JSON writes it: a tag is its surrogate pair
-    assert md_text("a\U000e0041b") == "a\\\\udb40\\\\udc41b"
-    assert md_text("a\tb") == "a\\\\tb"
-    assert md_text("a\x85b\x9bc\r") == "a\\\\x85b\\\\x9bc\\\\x0d"
-    # what a quote or path wrote escaped already is escaped for markdown once, as any text
-    assert md_text(quote("a\u202e\tb")) == '"a\\\\u202e\\\\tb"'
+    said = {
+        "a\u202eb": "a\\\\u202eb",
+        "\u2066x\u2069 \u200e\u200f\u061c": "\\\\u2066x\\\\u2069 \\\\u200e\\\\u200f\\\\u061c",
+        "zero\u200bwidth\u200d\ufeff\u00ad": "zero\\\\u200bwidth\\\\u200d\\\\ufeff\\\\u00ad",
+        # past U+FFFF as JSON writes it: a tag is its surrogate pair
+        "a\U000e0041b": "a\\\\udb40\\\\udc41b",
+        "a\tb": "a\\\\tb",
+        # a joiner between letters is no emoji sequence's
+        "a\u200db\U0001f469\u200d": "a\\\\u200db\U0001f469\\\\u200d",
+    }
+    assert {v: md_message(v) for v in said} == said
+    assert {v: md_text(v) for v in said} == {v: f'"{m}"' for v, m in said.items()}
+    # in place, a CR is \x0d as any control character; in a quote, as JSON writes it
+    assert md_message("a\x85b\x9bc\r") == "a\\\\x85b\\\\x9bc\\\\x0d"
+    assert md_text("a\x85b\x9bc\r") == '"a\\\\x85b\\\\x9bc\\\\r"'
+    # what a quote or path wrote escaped already is escaped for markdown once, as any message
+    assert md_message(quote("a\u202e\tb")) == '"a\\\\u202e\\\\tb"'
     assert to_markdown([{"n\u202e": "a\u202e\tb|"}]) == (
-        "| n\\\\u202e |\n|---|\n| a\\\\u202e\\\\tb\\| |\n"
+        '| "n\\\\u202e" |\n|---|\n| "a\\\\u202e\\\\tb\\|" |\n'
     )
-    # a joiner inside an emoji sequence is drawn as one emoji: kept; between letters, not
+    # a joiner inside an emoji sequence is drawn as one emoji: kept, and quotes nothing
     assert md_text("\U0001f469\u200d\U0001f4bb dev") == "\U0001f469\u200d\U0001f4bb dev"
-    assert md_text("a\u200db\U0001f469\u200d") == "a\\\\u200db\U0001f469\\\\u200d"
     # plain text (summary) and the terminal table: one backslash, as stderr writes it (plain
     # text quotes such a value, as a message does: see the test below)
     assert plain_text("a\u202eb\u200bc\U000e0041") == '"a\\u202eb\\u200bc\\udb40\\udc41"'
-    assert to_table([{"n": "a\u200bb"}]) == "n\n--------\na\\u200bb\n"
+    assert to_table([{"n": "a\u200bb"}]) == 'n\n----------\n"a\\u200bb"\n'
 
 
 def test_plain_text_writes_a_tab_and_a_c1_control_escaped() -> None:
@@ -210,7 +212,8 @@ def test_summary_tells_a_name_s_override_from_its_text(
 def test_every_template_escapes_with_the_one_filter() -> None:
     # nightly (mdt), routes (mdx) and pipeline (mdtext) each registered their own escape on
     # top of md, each escaping a different set; plugin and effectiveness had md alone.
-    # Now md is output.md_text for every markdown template and no template uses another
+    # Now md is output.md_text for every markdown template's value, md_message (the same
+    # escape, never quoting the whole) for its messages, and no template uses another
     # escape. The one plain-text template (summary's run-start block, *.txt.j2) writes
     # names as they are with txt (output.plain_text) and never md; no markdown template
     # uses txt.
@@ -219,6 +222,7 @@ def test_every_template_escapes_with_the_one_filter() -> None:
 
     e = render.env()
     assert e.filters["md"] is output.md_text
+    assert e.filters["md_message"] is output.md_message
     assert e.filters["txt"] is output.plain_text
     names = e.list_templates()
     assert len(names) == 13
@@ -227,28 +231,136 @@ def test_every_template_escapes_with_the_one_filter() -> None:
         assert e.loader is not None
         ast = e.parse(e.loader.get_source(e, name)[0])
         used = {f.name for f in ast.find_all(jinja2.nodes.Filter)}
-        escape = "txt" if name.endswith(".txt.j2") else "md"
+        escapes = {"txt"} if name.endswith(".txt.j2") else {"md", "md_message"}
         # num, pct and vs write numbers (digits, sign, point, exponent, %, "—"); path and
         # quote (engine.quoting: a path, a value as a message writes it) are no escape, and
-        # md follows each, directly or in the next map
-        quoting = {"path", "quote"} if escape == "md" else set()
+        # md_message follows each, directly or in the next map
+        quoting = {"path", "quote"} if "md" in escapes else set()
         allowed = {
-            escape,
+            *escapes,
             *quoting,
             *"num pct vs usd length join format last list map selectattr".split(),
         }
         assert used <= allowed, (name, used)
         filters = list(ast.find_all(jinja2.nodes.Filter))
-
-        def arg(c: Any) -> Any:
-            ok = c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
-            return c.args[0].value if ok else None
-
-        mapped = {arg(c) for c in filters} - {None}
-        assert mapped <= {escape, *quoting}, (name, mapped)
-        escaped = {id(c.node) for c in filters if c.name == escape or arg(c) == escape}
-        quoted = [c for c in filters if c.name in quoting or arg(c) in quoting]
+        mapped = {_mapped(c) for c in filters} - {None}
+        assert mapped <= {*escapes, *quoting}, (name, mapped)
+        escaped = {id(c.node) for c in filters if "md_message" in (c.name, _mapped(c))}
+        quoted = [c for c in filters if c.name in quoting or _mapped(c) in quoting]
         assert all(id(c) in escaped for c in quoted), name
+
+
+def _mapped(c: Any) -> Any:
+    """The filter a ``map('f')`` applies, else None."""
+    import jinja2
+
+    ok = c.name == "map" and c.args and isinstance(c.args[0], jinja2.nodes.Const)
+    return c.args[0].value if ok else None
+
+
+#: The fields a template shows as a message (``md_message``): text the engine wrote, whose
+#: values are quoted in it already: an error, a note, a reason, a pack's summary, a title,
+#: a finding's headline, cost claim and why, a recommendation's sentence, a skill's
+#: anti-pattern evidence and tip, a file's location (``quoting.path``'s ``file:line``).
+MESSAGES = {
+    "claim",
+    "cv_rule",
+    "error",
+    "evidence",
+    "headline",
+    "history_error",
+    "location",
+    "notes",
+    "reason",
+    "reasons",
+    "sentence",
+    "summary",
+    "test_result_shown",
+    "text",
+    "tip",
+    "title",
+    "why",
+}
+
+
+def _fields(node: Any, loops: dict[str, set[str]]) -> set[str]:
+    """The fields an expression shows: an attribute's name (a method's for a call), a loop
+    variable's list's; ``"quoted"`` for what ``path`` or ``quote`` wrote, ``"literal"`` for
+    the template's own text, the node's type for anything else."""
+    import jinja2.nodes as n
+
+    if isinstance(node, n.Getattr):
+        return {node.attr}
+    if isinstance(node, n.Name):
+        return loops.get(node.name, {node.name})
+    if isinstance(node, n.Call):
+        return _fields(node.node, loops)
+    if isinstance(node, n.CondExpr):
+        return _fields(node.expr1, loops) | _fields(node.expr2, loops)
+    if isinstance(node, n.Const) and isinstance(node.value, str):
+        return {"literal"}
+    if isinstance(node, n.Filter) and (
+        node.name in ("path", "quote") or _mapped(node) in ("path", "quote")
+    ):
+        return {"quoted"}
+    if isinstance(node, n.Filter) and node.name in ("last", "join"):
+        return _fields(node.node, loops)
+    return {type(node).__name__}
+
+
+def _messages_shown(node: Any, loops: dict[str, set[str]]) -> list[set[str]]:
+    """What each ``md_message`` in ``node`` shows (``_fields``), a loop variable's fields
+    those of the list it runs over."""
+    import jinja2.nodes as n
+
+    if isinstance(node, n.For):
+        inner = dict(loops)
+        targets = [node.target, *node.target.find_all(n.Name)]  # "r", or "s, t"
+        for t in targets:
+            if isinstance(t, n.Name):
+                inner[t.name] = _fields(node.iter, loops)
+        out = _messages_shown(node.iter, loops)
+        for child in [*node.body, *node.else_, *([node.test] if node.test else [])]:
+            out += _messages_shown(child, inner)
+        return out
+    out = []
+    if isinstance(node, n.Filter) and "md_message" in (node.name, _mapped(node)):
+        out.append(_fields(node.node, loops))
+    for child in node.iter_child_nodes():
+        out += _messages_shown(child, loops)
+    return out
+
+
+def test_a_template_shows_a_value_by_the_filter_that_tells_its_escapes_apart() -> None:
+    # Every markdown report wrote a name holding a right-to-left override, a tab, a CR or a
+    # C1 control with the escape in place (a\\u202eb), as it wrote a name holding the text
+    # \u202e itself: md escaped a value as it escapes a message. A value (md) is now quoted
+    # when it holds what is written escaped, its own backslashes escaped, as stderr quotes
+    # it; a message (md_message) is not, the values in it quoted already. A template that
+    # shows a value through md_message (or txt, or no md at all) reads the two alike: only
+    # the fields MESSAGES names, and what path or quote wrote, may be shown so.
+    import jinja2
+    from runscore.cli import render
+
+    e = render.env()
+    md = e.filters["md"]
+    assert md("a\u202eb") == '"a\\\\u202eb"' != md("a\\u202eb") == "a\\\\u202eb"
+    assert md("a\tb") == '"a\\\\tb"' != md("a\\tb") == "a\\\\tb"
+    assert md("a\rb\x9b") == '"a\\\\rb\\\\x9b"' != md("a\\x0db\\x9b")
+    assert md('"q"') == '"\\\\"q\\\\""'  # what reads as a quote is quoted too
+    # ordinary names as they were: ASCII, accented letters, CJK, emoji, a line break (<br>)
+    for plain in ("guardian", "café-Ærø", "中文名", "👩\u200d💻 dev 🇩🇪", 'say "hi"'):
+        assert md(plain) == e.filters["md_message"](plain) == plain
+    assert md("a\nb") == "a<br>b"
+    seen = 0
+    for name in e.list_templates(filter_func=lambda t: t.endswith(".md.j2")):
+        assert e.loader is not None
+        ast = e.parse(e.loader.get_source(e, name)[0])
+        for fields in _messages_shown(ast, {}):
+            seen += 1
+            assert fields <= MESSAGES | {"quoted", "literal"}, (name, fields)
+    assert seen > 40  # the walk found the messages (it would pass on finding none)
+    assert jinja2  # the parser above
 
 
 def test_a_value_cannot_forge_a_line_on_stderr(tmp_path: Path, hh: Any, run_cli: Any) -> None:

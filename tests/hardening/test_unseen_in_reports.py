@@ -10,6 +10,7 @@ character escaped, as stderr's messages do (``\\u202e``), and so does stderr.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import unicodedata
 from pathlib import Path
@@ -38,11 +39,11 @@ def _raw(text: str) -> list[str]:
     )
 
 
-def _episodes(path: Path) -> None:
+def _episodes(path: Path, name: str = NAME) -> None:
     """Routes episodes: a cheap candidate (the hostile model) as good as the incumbent."""
     lines = []
     for i in range(400):
-        model = NAME if i % 2 else "claude-sonnet-4"
+        model = name if i % 2 else "claude-sonnet-4"
         ep = {
             "episodeId": f"ep-{i}",
             "source": {"kind": "historical", "host": "claude-code", "sessionKey": f"s{i}"},
@@ -156,3 +157,102 @@ def test_no_report_writes_a_character_that_steers_or_hides_text(
     assert SHOWN in said["summary"]
     assert SHOWN in said["sql table"]
     assert "Route command: not shown" in said["routes"]
+
+
+#: A name holding a right-to-left override, and one holding the six characters ``\\u202e``
+#: themselves (and a tab, and its two characters ``\\t``).
+REAL = "g\u202ex\ty"
+TEXT = "g\\u202ex\\ty"
+
+
+def _every_report(tmp_path: Path, hh: Any, run_cli: Any, name: str) -> dict[str, str]:
+    """Every report and table of a root whose archetype, model, team, pipeline ids, task
+    summaries, skill and routes model are ``name``, by report (its files by their place
+    among the files written: their names hold the name's sanitised form)."""
+    root = tmp_path / "pr"
+    ev = root / ".archeflow" / "events"
+    hh.write_jsonl(ev / "a.jsonl", hh.run_events(name, archetype=name, model=name))
+    (ev.parent / "teams").mkdir()
+    (ev.parent / "teams" / "t.yaml").write_text(
+        json.dumps({"name": name, "check": [name]}, ensure_ascii=False)
+    )
+    tasks = [
+        json.loads(line) for line in (FIXTURES / "pipeline/tasks.jsonl").read_text().splitlines()
+    ]
+    tasks = [
+        dict(t, pipelineId=name + t["pipelineId"], metadata=dict(t["metadata"], summary=name))
+        for t in tasks
+        if "pipelineId" in t and "metadata" in t
+    ]
+    (ev.parent / "tasks").mkdir()
+    (ev.parent / "tasks" / "t.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks))
+    skills = tmp_path / "skills"
+    shutil.copytree(FIXTURES / "plugin/async-python-patterns", skills / "s")
+    skill_md = skills / "s" / "SKILL.md"
+    skill_md.write_text(
+        skill_md.read_text().replace(
+            "name: async-python-patterns", f"name: {json.dumps(name, ensure_ascii=False)}"
+        )
+    )
+    _episodes(tmp_path / "episodes.jsonl", name)
+    hist = "pr/.archeflow/memory/effectiveness.jsonl"
+    commands = {
+        "extract": ("extract", str(ev.relative_to(tmp_path)), "--history", hist),
+        "report": ("report", "--history", hist),
+        "recommend": ("recommend", "pr/.archeflow/teams/t.yaml", "--history", hist),
+        "summary": ("summary", "--history", hist),
+        "sql markdown": ("sql", "SELECT * FROM history", "--history", hist, "--format", "markdown"),
+        "sql table": ("sql", "SELECT * FROM history", "--history", hist, "--format", "table"),
+        "pipeline": ("pipeline", "pr/.archeflow/tasks", "--history", "p.jsonl", "--out", "pipe"),
+        "pipeline report": ("pipeline", "--report", "--history", "p.jsonl"),
+        "plugin score": ("plugin", "score", "skills", "--no-history", "--out", "plug"),
+        "plugin rank": ("plugin", "rank", "skills"),
+        "plugin rank table": ("plugin", "rank", "skills", "--format", "table"),
+        "routes": ("routes", "report", "--as-of", "2025-03-01T00:00:00Z", "episodes.jsonl"),
+        "nightly": ("nightly", "--root", "pr", "--out", "night", "--date", DATE),
+    }
+    said: dict[str, str] = {}
+    for label, args in commands.items():
+        res: Result = run_cli(*args)
+        assert res.exit_code in (0, 1), (label, res.stderr)
+        said[label] = res.stdout
+    for out in ("pipe", "plug", "night"):
+        files = sorted(p for p in (tmp_path / out).rglob("*.md") if p.is_file())
+        for i, p in enumerate(files):
+            said[f"{out} {i}"] = p.read_text(encoding="utf-8")
+    # when a run was read and scored is no part of what is compared
+    return {k: re.sub(r"\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]00:00)?", "T", v) for k, v in said.items()}
+
+
+def test_every_report_tells_a_name_s_override_from_its_text(
+    tmp_path: Path, hh: Any, run_cli: Any, monkeypatch: Any
+) -> None:
+    # Every markdown report (and the terminal table) wrote a name holding a right-to-left
+    # override (or a tab) with the escape in place, g\\u202ex, as it wrote a name holding
+    # the text \u202e itself: the two read alike. A value that holds what is written escaped
+    # is quoted, its own backslashes escaped ("g\\u202ex", quoted, beside g\\\\u202ex);
+    # a message keeps the values it quotes as it quotes them.
+    shown = {}
+    for label, name in (("real", REAL), ("text", TEXT)):
+        (tmp_path / label).mkdir()
+        monkeypatch.chdir(tmp_path / label)
+        shown[label] = _every_report(tmp_path / label, hh, run_cli, name)
+    real, text = shown["real"], shown["text"]
+    assert real.keys() == text.keys()
+    assert len(real) > 15  # every command, and the files of pipe, plug and night
+    # A routes headline (the line after a finding's heading) is a sentence its SQL writes,
+    # the model in it as it is: no value the report shows (the heading and tables show it)
+    lines = real["routes"].splitlines()
+    headlines = {lines[i + 2] for i, x in enumerate(lines) if x.startswith("#### ")}
+    assert len(headlines) == 1 and "u202e" in next(iter(headlines))
+    alike = []
+    for where in real:
+        a, b = real[where].splitlines(), text[where].splitlines()
+        # each line that shows the name reads apart from the other's
+        alike += [(where, x) for x in a if "u202e" in x and x in b and x not in headlines]
+    assert alike == [], "\n".join(map(repr, alike))
+    # the quote, escaped for markdown, and the text as it is; in the table, as stderr writes
+    assert '| "g\\\\u202ex\\\\ty" |' in real["report"]
+    assert "| g\\\\u202ex\\\\ty |" in text["report"]
+    assert '"g\\u202ex\\ty"' in real["sql table"]
+    assert " g\\u202ex\\ty " in text["sql table"]
