@@ -42,6 +42,18 @@ CREATE OR REPLACE MACRO run_ts_ok(u) AS
              AND run_ts_at(u) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
              AND run_ts_at(u) < TIMESTAMPTZ '10000-01-01 00:00:00+00', false);
 
+-- Each run's last run.complete, its time as rs_iso_text writes it (u) and whether that is
+-- a time run_ts takes (ok), read once for run_status and run_ts_warnings. Each use of a
+-- macro is planned as its whole text: rs_iso_text is ~12 ms of planning a use, and
+-- run_ts_ok(rs_iso_text(...)), which expands it seven times, was ~80 ms of each extract's
+-- CPU (the statement's rows took ~20 ms more at 10k runs), a second scan of events too.
+CREATE OR REPLACE TABLE _run_complete AS
+SELECT run_id, file, line, ts, u, run_ts_ok(u) AS ok
+FROM (SELECT *, rs_iso_text(ts) AS u
+      FROM (SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
+                   arg_max(ts, seq) AS ts
+            FROM events WHERE type = 'run.complete' GROUP BY run_id));
+
 CREATE OR REPLACE TABLE run_status AS
 WITH runs AS (
     SELECT run_id, arg_min(_file, _ord) AS source, min(_ord) AS first_ord
@@ -52,9 +64,7 @@ WITH runs AS (
            list(seq ORDER BY seq) AS seqs
     FROM _dups WHERE variants > 1 GROUP BY run_id
 ), complete AS (
-    SELECT run_id, CASE WHEN run_ts_ok(u) THEN run_ts_utc(u) END AS run_ts
-    FROM (SELECT run_id, rs_iso_text(arg_max(ts, seq)) AS u
-          FROM events WHERE type = 'run.complete' GROUP BY run_id)
+    SELECT run_id, CASE WHEN ok THEN run_ts_utc(u) END AS run_ts FROM _run_complete
 ), digest AS (
     -- seq is part of each event (content_md5 is not): renumbering a run changes its edges.
     -- The text hashed is "seq:md5" joined by ',' in seq order. An ordered aggregate keeps
@@ -83,9 +93,10 @@ LEFT JOIN complete k USING (run_id)
 LEFT JOIN digest d USING (run_id);
 
 CREATE OR REPLACE TABLE run_ts_warnings AS
-SELECT run_id, arg_max(_file, seq) AS file, arg_max(_line, seq) AS line,
+SELECT run_id, file, line,
        -- quoted only here, for the few runs warned of, never per event
-       'run.complete ts ' || rs_quote(to_json(arg_max(ts, seq)))
+       'run.complete ts ' || rs_quote(to_json(ts))
            || ' is not an ISO-8601 time: the run''s time is unknown' AS reason
-FROM events WHERE type = 'run.complete' GROUP BY run_id
-HAVING arg_max(ts, seq) IS NOT NULL AND NOT run_ts_ok(rs_iso_text(arg_max(ts, seq)));
+FROM _run_complete WHERE ts IS NOT NULL AND NOT ok;
+
+DROP TABLE _run_complete;
