@@ -26,16 +26,12 @@ from runscore.cli.options import (
     refuse_without,
 )
 from runscore.cli.render import render
-from runscore.engine.errors import Arg, UsageError
-from runscore.engine.history import atomic_write_text, check_writable, require_path
+from runscore.engine.errors import UsageError
+from runscore.engine.history import check_writable, require_path, write_text_output
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
-from runscore.engine.sources import refuse_an_input
 
 FORMATS = ("markdown", "json", "csv")
-#: The inputs a --history must not be (``refuse_an_input``), as messages name them.
-TASKS = Arg("paths", "TASKS")
-PLANS = Arg("plans", "--plans")
 
 
 def _display(v: Any) -> Any:
@@ -112,15 +108,22 @@ def summary_document(result: engine.PipelineResult) -> dict[str, Any]:
 
 
 def write_reports(result: engine.PipelineResult, out_dir: str) -> list[str]:
-    """Per scored pipeline ``.md`` + ``.json``, plus the summary pair; return the paths."""
-    written = engine.write_json_reports(result, out_dir)
-    for pid in result.documents:
-        path = os.path.join(out_dir, result.report_basename(pid) + ".md")
-        atomic_write_text(path, render_pipeline_markdown(result, pid))
-        written.append(path)
+    """Per scored pipeline ``.md`` + ``.json``, plus the summary pair; return the paths.
+    Each is written as an output file is (``write_text_output``), every path checked
+    before the first is written (``engine.refuse_report_paths``)."""
+    md = {
+        pid: os.path.join(out_dir, result.report_basename(pid) + ".md") for pid in result.documents
+    }
     base = os.path.join(out_dir, engine.summary_basename(result.eval_date))
-    atomic_write_text(base + ".md", render_summary_markdown(result))
-    atomic_write_text(base + ".json", output.to_json(summary_document(result)))
+    engine.refuse_report_paths(result, [*md.values(), base + ".md", base + ".json"])
+    written = engine.write_json_reports(result, out_dir)
+    for pid, path in md.items():
+        write_text_output(path, render_pipeline_markdown(result, pid), about=engine.OUT_DIR)
+        written.append(path)
+    write_text_output(base + ".md", render_summary_markdown(result), about=engine.OUT_DIR)
+    write_text_output(
+        base + ".json", output.to_json(summary_document(result)), about=engine.OUT_DIR
+    )
     written += [base + ".md", base + ".json"]
     return written
 
@@ -327,12 +330,15 @@ def register(group: click.Group) -> None:
         # said before scoring, so exit 2 leaves no report written and nothing appended.
         if not no_history:
             check_writable(history_path)
-            # Appended to, a TASKS or --plans file read the records as broken lines next.
-            for given, inputs, what in (
-                (TASKS, tasks, "tasks file"),
-                (PLANS, plans, "plans file"),
-            ):
-                refuse_an_input(history_path, inputs, what, "the pipeline", given, "--history")
+        # Appended to, a TASKS or --plans file read the records as broken lines next; a
+        # report renamed over one in --out replaced it.
+        engine.refuse_inputs_written(
+            tasks,
+            plans,
+            out_dir=out_dir,
+            history_path=None if no_history else history_path,
+            eval_date=eval_date,
+        )
         result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
         # As when no other file is read (then nothing read, exit 3): said, but not rejected.
         for e in result.empty_files:

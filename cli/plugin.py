@@ -23,7 +23,7 @@ from runscore.cli.options import (
 )
 from runscore.cli.render import render
 from runscore.engine import filenames
-from runscore.engine.history import atomic_write_text
+from runscore.engine.history import write_text_output
 from runscore.engine.packs import plugin as engine
 from runscore.engine.quoting import path as quote_path
 
@@ -218,20 +218,21 @@ def _slug(skill: str) -> str:
 
 
 def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
-    """Write the report into ``out_dir``; markdown also gets one file per skill."""
+    """Write the report into ``out_dir``; markdown also gets one file per skill. Each as an
+    output file is written (``write_text_output``: into a FIFO, never through a symlink)."""
     os.makedirs(out_dir, exist_ok=True)
     written: list[str] = []
     if fmt == "json":
         path = os.path.join(out_dir, "plugin-report.json")
-        atomic_write_text(path, output.to_json(result.skills()))
+        write_text_output(path, output.to_json(result.skills()), about=engine.OUT_DIR)
         written.append(path)
     elif fmt == "csv":
         path = os.path.join(out_dir, "plugin-report.csv")
-        atomic_write_text(path, output.to_csv(flat_rows(result.skills())))
+        write_text_output(path, output.to_csv(flat_rows(result.skills())), about=engine.OUT_DIR)
         written.append(path)
     else:
         path = os.path.join(out_dir, "plugin-report.md")
-        atomic_write_text(path, render_report(result))
+        write_text_output(path, render_report(result), about=engine.OUT_DIR)
         written.append(path)
         ranks = {(r["skill"], r["path"]): r["rank"] for r in result.ranking.to_pylist()}
         # Compared case-folded: on a file system that ignores case (macOS, Windows) the
@@ -245,7 +246,7 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
             used.add(filenames.same_file_key(name))
             p = os.path.join(out_dir, "skills", name + ".md")
             os.makedirs(os.path.dirname(p), exist_ok=True)
-            atomic_write_text(
+            write_text_output(
                 p,
                 render_skill(
                     s,
@@ -254,6 +255,7 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
                     result.score_cuts,
                     result.elo_cuts,
                 ),
+                about=engine.OUT_DIR,
             )
             written.append(p)
     return written
@@ -378,6 +380,13 @@ def register(group: click.Group) -> None:
         refuse_together(
             ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"
         )
+        if out_dir is not None:
+            # A --judge, --mc or --matchups file named as a report in --out (replaced by
+            # the report renamed over it), or a symlink there: refused before anything
+            # is read or written, the history's append included.
+            engine.refuse_inputs_written(
+                out_dir, engine.report_patterns(fmt), judge=judge, mc=mc, matchups=matchups
+            )
         result = engine.score(
             list(roots),
             judge=list(judge),

@@ -858,6 +858,31 @@ def write_output(
     atomic_write(path, write, sweep=sweep)
 
 
+def write_text_output(path: str, text: str, *, about: Arg | None = None) -> None:
+    """``write_output`` of ``text``: a report a command writes by name into a folder given
+    (``pipeline --out``, ``plugin score --out``), as the output files a user names are
+    written. Synced to disk before the rename (not a stream: it takes no sync)."""
+
+    def write(p: str) -> None:
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            if stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                os.fsync(f.fileno())
+
+    write_output(path, write, about=about)
+
+
+def refuse_links_named(folder: str, patterns: Sequence[str], about: Arg | None = None) -> None:
+    """Refuse, before anything is read or written, a symlink in ``folder`` where a report
+    is written by name (``sources.files_named``), in ``write_output``'s words: found only
+    at the write, once everything was scored (and ``plugin score``'s history appended),
+    it left the reports before it written and the rest not."""
+    for p in sources.files_named(folder, patterns):
+        if os.path.islink(p) and not is_stream(p):
+            raise UsageError(f"{quote_path(p)}: refusing to write through a symlink", about=about)
+
+
 def atomic_write_text(
     path: str, text: str, *, durable: bool = True, sweep: bool = True, about: Arg | None = None
 ) -> None:

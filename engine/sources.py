@@ -335,7 +335,22 @@ def refuse_an_input(
     except TypeError:
         return  # not paths: the reader says so
     found, _ = discover([p for p in paths if not (stdin and p == "-")])
-    for f in found:
+    refuse_a_file_read(path, found, what, reader, given, option)
+
+
+def refuse_a_file_read(
+    path: str,
+    files: Iterable[SourceFile],
+    what: str,
+    reader: str,
+    given: Arg,
+    option: Arg | str,
+) -> None:
+    """``refuse_an_input`` of the ``files`` a command found (or read) already: ``path`` is
+    refused when it is one of them (a standard input's spool never is)."""
+    for f in files:
+        if f.stdin:
+            continue
         with contextlib.suppress(OSError):
             if os.path.samefile(path, f.path):
                 raise UsageError(
@@ -344,7 +359,50 @@ def refuse_an_input(
                     given,
                     "); choose another ",
                     option,
+                    about=option if isinstance(option, Arg) else None,  # text: the CLI's own
                 )
+
+
+def files_named(folder: str, patterns: Sequence[str]) -> list[str]:
+    """The entries of ``folder`` (not followed, if links) whose paths relative to it match
+    one of the glob ``patterns`` (``plugin-report.md``, ``skills/*.md``): where a command
+    writes its reports, by name, into a folder given (``--out``), and the names it may
+    write there, before it knows which (a pipeline's id is read with its tasks)."""
+    if not os.path.isdir(folder):
+        return []
+    base = globmod.escape(folder)
+    return sorted(
+        {p for pattern in patterns for p in globmod.glob(os.path.join(base, *pattern.split("/")))}
+    )
+
+
+def refuse_an_input_named(
+    folder: str,
+    patterns: Sequence[str],
+    inputs: Paths | None,
+    what: str,
+    reader: str,
+    given: Arg,
+    option: Arg | str,
+    *,
+    stdin: bool = True,
+) -> None:
+    """Refuse ``folder`` as where ``option`` writes its reports when one of the ``inputs``
+    (as ``refuse_an_input`` finds them) is a file there named as a report is
+    (``files_named``): a report renamed over it replaced the input. Before anything is
+    read or written; the inputs are looked for only when such a file is there."""
+    if inputs is None:
+        return
+    named = [p for p in files_named(folder, patterns) if not os.path.islink(p)]
+    if not named:
+        return
+    try:
+        paths = path_list(inputs)
+    except TypeError:
+        return  # not paths: the reader says so
+    found, _ = discover([p for p in paths if not (stdin and p == "-")])
+    for path in named:
+        refuse_a_file_read(path, found, what, reader, given, option)
 
 
 def discover(

@@ -1604,8 +1604,6 @@ def test_nothing_read_and_a_refused_history_name_the_argument_that_gave_the_file
     ``UsageError`` names its argument: a caller of a function that takes several inputs
     could not tell which one was unreadable or refused. Each names the argument whose file
     it is now (first in ``params``), its words as before."""
-    from runscore.engine.errors import HistoryError
-
     bad = tmp_path / "bad.jsonl"
     bad.write_text("not json\n")
     skills = tmp_path / "skills" / "s"
@@ -1639,13 +1637,14 @@ def test_nothing_read_and_a_refused_history_name_the_argument_that_gave_the_file
         said.append(e.value.params)
     assert said == [params for _, params in calls]
 
-    # a report file that is a symlink: refused by the writer, named by its argument
+    # a report file that is a symlink: refused by the writer, named by its argument (a
+    # UsageError, as write_output refuses every output file a user names so)
     result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
     out = tmp_path / "out"
     out.mkdir()
     link = out / (result.report_basename(next(iter(result.documents))) + ".json")
     link.symlink_to(tmp_path / "elsewhere.json")
-    with pytest.raises(HistoryError) as refused:
+    with pytest.raises(UsageError) as refused:
         pipeline.write_json_reports(result, out)
     assert (str(refused.value), refused.value.params) == (
         f"{link}: refusing to write through a symlink",
@@ -1716,3 +1715,38 @@ def test_flags_and_results_of_another_type_are_refused_naming_them(tmp_path: Pat
         said.append((str(e.value), e.value.params))
     assert said == [(text, (text.split(":")[0],)) for _, text in results]
     assert _tree(tmp_path) == before
+
+
+def test_an_api_writer_refuses_one_of_its_inputs_as_its_output(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    """``pipeline.append_history(result, a tasks file)`` appended the records to that input,
+    where ``pipeline --history`` refuses it; ``pipeline.write_json_reports`` into a folder
+    holding a tasks file named as a report renamed the report over it; and
+    ``effectiveness.extract(["in"], "in/run.jsonl")`` appended to a run log it read. Each
+    is a ``UsageError`` in the command's words naming the argument (``params``, the one at
+    fault first), nothing written."""
+    tasks = tmp_path / "pipeline-eval-p-excellent-2026-03-01.json"
+    plans = tmp_path / "plans.jsonl"
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks)
+    shutil.copy(fixtures / "pipeline" / "plans.jsonl", plans)
+    run = tmp_path / "in" / "run.jsonl"
+    run.parent.mkdir()
+    shutil.copy(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl", run)
+    before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+    result = pipeline.evaluate_pipelines(tasks, plans, eval_date="2026-03-01")
+    for call, message, params in [
+        (lambda: pipeline.append_history(result, tasks),
+         f"{tasks}: that is the tasks file {tasks} the pipeline reads (paths); choose another "
+         "path", ("path", "paths")),
+        (lambda: pipeline.append_history(result, str(plans)),
+         f"{plans}: that is the plans file {plans} the pipeline reads (plans); choose another "
+         "path", ("path", "plans")),
+        (lambda: pipeline.write_json_reports(result, tmp_path),
+         f"{tasks}: that is the tasks file {tasks} the pipeline reads (paths); choose another "
+         "out_dir", ("out_dir", "paths")),
+    ]:  # fmt: skip
+        with pytest.raises(UsageError) as e:
+            call()
+        assert (str(e.value), e.value.params) == (message, params)
+        assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before

@@ -675,18 +675,86 @@ def _check_result(result: object) -> None:
         )
 
 
+#: The inputs, as a message that names one names its argument (``refuse_inputs_written``).
+PLANS = Arg("plans", "--plans")
+#: What the pipeline reads from each (as ``sources.refuse_an_input`` words it).
+_INPUTS = ((PATHS, "tasks file"), (PLANS, "plans file"))
+_READER = "the pipeline"
+
+
+def report_patterns(eval_date: dt.date) -> list[str]:
+    """The names the command may write into its ``--out`` folder on ``eval_date``, before
+    the pipelines' ids (read with their tasks) say which: every report of that day's, and
+    the summary's (``report_basename``, ``summary_basename``)."""
+    return [f"pipeline-eval-*-{eval_date.isoformat()}{ext}" for ext in (".json", ".md")]
+
+
+def refuse_inputs_written(
+    paths: sources.Paths,
+    plans: sources.Paths | None,
+    *,
+    out_dir: str | None = None,
+    history_path: str | None = None,
+    eval_date: dt.date | None = None,
+) -> None:
+    """Refuse, before anything is read or written, an output that is one of the inputs:
+    the history a TASKS or ``--plans`` file (or one in a folder or glob given), whose next
+    read took the records appended for broken lines; a file in ``out_dir`` named as a
+    report of ``eval_date`` (default: today, UTC) is (``report_patterns``), which the
+    report renamed over it replaced; and a symlink there, which is not written through
+    (``history.write_output``)."""
+    if history_path is not None:
+        for given, what in _INPUTS:
+            inputs = paths if given is PATHS else plans
+            sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
+    if out_dir is not None:
+        patterns = report_patterns(eval_date or _utc_now().date())
+        history.refuse_links_named(out_dir, patterns, OUT_DIR)
+        for given, what in _INPUTS:
+            inputs = paths if given is PATHS else plans
+            sources.refuse_an_input_named(out_dir, patterns, inputs, what, _READER, given, OUT_DIR)
+
+
+def _refuse_read(result: PipelineResult, path: str, option: Arg) -> None:
+    """Refuse ``path`` as where ``option`` writes when it is a file ``result`` read."""
+    for given, files in ((PATHS, result.files), (PLANS, result.plan_files)):
+        what = dict(_INPUTS)[given]
+        sources.refuse_a_file_read(path, files, what, _READER, given, option)
+
+
+def refuse_report_paths(result: PipelineResult, paths: Iterable[str]) -> None:
+    """Refuse, before any report is written, a report path that is a file ``result`` read
+    (a task or plans file so named in the ``--out`` folder: the report renamed over it
+    replaced it) or a symlink (``history.write_output`` writes through none)."""
+    for path in paths:
+        _refuse_read(result, path, OUT_DIR)
+        if os.path.islink(path) and not history.is_stream(path):
+            raise UsageError(
+                f"{quote_path(path)}: refusing to write through a symlink", about=OUT_DIR
+            )
+
+
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:
-    """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths."""
+    """Write ``pipeline-eval-{id}-{date}.json`` per scored pipeline; return the paths.
+
+    A report that would replace a file ``result`` read (a task or plans file so named in
+    ``out_dir``), or be written through a symlink, is a ``UsageError`` before any is
+    written; a FIFO there is written into (``history.write_output``)."""
     _check_result(result)
     out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
     history.require_path(out_dir, OUT_DIR, "folder")  # "" wrote them to the current folder
+    paths = {
+        pid: os.path.join(out_dir, result.report_basename(pid) + ".json")
+        for pid in result.documents
+    }
+    refuse_report_paths(result, paths.values())
+    os.makedirs(out_dir, exist_ok=True)  # said of the folder, not of a report in it
     written: list[str] = []
     for pid, doc in result.documents.items():
-        path = os.path.join(out_dir, result.report_basename(pid) + ".json")
-        history.atomic_write_text(
-            path, json.dumps(doc, ensure_ascii=False, indent=2) + "\n", about=OUT_DIR
+        history.write_text_output(
+            paths[pid], json.dumps(doc, ensure_ascii=False, indent=2) + "\n", about=OUT_DIR
         )
-        written.append(path)
+        written.append(paths[pid])
     return written
 
 
@@ -715,6 +783,8 @@ def append_history(
     _check_result(result)
     path = sources.one_path(path, PATH)
     lock_timeout = history.lock_timeout(lock_timeout)
+    # As the command refuses it (``refuse_inputs_written``): before the reports are written.
+    _refuse_read(result, path, PATH)
     records = result.history_records
     if not records:
         if under_lock is not None:

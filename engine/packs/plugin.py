@@ -24,6 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import inspect
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,8 @@ ROOTS = Arg("roots", "ROOTS")
 JUDGE = Arg("judge", "--judge")
 MC = Arg("mc", "--mc")
 MATCHUPS = Arg("matchups", "--matchups")
+#: The CLI's report folder (``refuse_inputs_written``), which no call of this module takes.
+OUT_DIR = Arg("out_dir", "--out")
 #: ``now``: a call's fixed clock, which no option gives.
 NOW = Arg("now", "now")
 
@@ -421,11 +424,7 @@ def score(
         # its lock file too, as `pipeline` checks
         history.check_writable(history_path, HISTORY_PATH)
         # Appended to, an input file's next read takes the records for broken lines.
-        for given, inputs, what in (
-            (JUDGE, judge, "judge file"),
-            (MC, mc, "Monte Carlo file"),
-            (MATCHUPS, matchups, "matchups file"),
-        ):
+        for given, inputs, what in _inputs(judge, mc, matchups):
             sources.refuse_an_input(
                 history_path, inputs, what, "the score", given, HISTORY_PATH, stdin=False
             )
@@ -436,6 +435,50 @@ def score(
     finally:
         con.close()
     return result
+
+
+def _inputs(
+    judge: sources.Paths | None, mc: sources.Paths | None, matchups: sources.Paths | None
+) -> tuple[tuple[Arg, sources.Paths | None, str], ...]:
+    """The input files, each with its argument and what the messages call it."""
+    return (
+        (JUDGE, judge, "judge file"),
+        (MC, mc, "Monte Carlo file"),
+        (MATCHUPS, matchups, "matchups file"),
+    )
+
+
+#: Where ``plugin score --out DIR`` writes, by ``--format``.
+_REPORTS = {
+    "json": ("plugin-report.json",),
+    "csv": ("plugin-report.csv",),
+    "markdown": ("plugin-report.md", "skills/*.md"),
+}
+
+
+def report_patterns(fmt: str) -> list[str]:
+    """The names ``plugin score --out`` writes into its folder in ``fmt`` (markdown: a
+    file per skill under ``skills/``, by a name only the skills found say)."""
+    return list(_REPORTS[fmt])
+
+
+def refuse_inputs_written(
+    out_dir: str,
+    patterns: Sequence[str],
+    *,
+    judge: sources.Paths | None = None,
+    mc: sources.Paths | None = None,
+    matchups: sources.Paths | None = None,
+) -> None:
+    """Refuse, before anything is read or written, a report in ``out_dir`` (a file named
+    as one of ``patterns``) that is a judge, Monte Carlo or matchups file (the report
+    renamed over it replaced it) or a symlink (``history.write_output`` writes through
+    none), as the history is refused when it is one of them."""
+    history.refuse_links_named(out_dir, patterns, OUT_DIR)
+    for given, inputs, what in _inputs(judge, mc, matchups):
+        sources.refuse_an_input_named(
+            out_dir, patterns, inputs, what, "the score", given, OUT_DIR, stdin=False
+        )
 
 
 def rank(

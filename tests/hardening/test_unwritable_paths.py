@@ -351,3 +351,127 @@ def test_an_out_folder_that_is_a_fifo_is_refused_before_scoring(
     assert (res.exit_code, res.stdout) == (2, "")
     assert res.stderr == "error: --out nf: exists and is not a directory\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["nf"]
+
+
+def _tree(root: Path) -> dict[str, bytes | str]:
+    """Every file under ``root`` by its relative path: its bytes, or where a link points."""
+    return {
+        str(p.relative_to(root)): os.readlink(p) if p.is_symlink() else p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_symlink() or p.is_file()
+    }
+
+
+def test_a_report_that_would_replace_an_input_in_the_out_folder_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `plugin score ROOT --judge out/plugin-report.json --out out --format json` renamed its
+    # report over the judge file it had just read (exit 0, the judge lines gone), and
+    # `pipeline out/pipeline-eval-p-2026-03-01.json --out out --date 2026-03-01` its
+    # reports over the tasks file. Refused now before anything is read or written, exit 2,
+    # in the words of a history that is one of the inputs.
+    skill = str(fixtures / "plugin" / "async-python-patterns")
+    tasks = fixtures / "pipeline" / "tasks.jsonl"
+    judge = b'{"skill": "async-python-patterns", "judge": "a", "scores": {}}\n'
+    (tmp_path / "out" / "skills").mkdir(parents=True)
+    for name, data in [
+        ("plugin-report.json", judge),
+        ("skills/x.md", judge),
+        ("pipeline-eval-p-2026-03-01.json", tasks.read_bytes()),
+        ("pipeline-eval-summary-2026-03-01.md", (fixtures / "pipeline" / "plans.jsonl").read_bytes()),
+    ]:  # fmt: skip
+        (tmp_path / "out" / name).write_bytes(data)
+    before = _tree(tmp_path)
+    day = ["--date", "2026-03-01"]
+    for args, message in [
+        (["plugin", "score", skill, "--judge", "out/plugin-report.json", "--format", "json"],
+         "out/plugin-report.json: that is the judge file out/plugin-report.json the score reads "
+         "(--judge); choose another --out (see 'cli plugin score --help')"),
+        (["plugin", "score", skill, "--mc", "out/skills/x.md"],
+         "out/skills/x.md: that is the Monte Carlo file out/skills/x.md the score reads (--mc); "
+         "choose another --out (see 'cli plugin score --help')"),
+        (["pipeline", "out/pipeline-eval-p-2026-03-01.json", *day],
+         "out/pipeline-eval-p-2026-03-01.json: that is the tasks file "
+         "out/pipeline-eval-p-2026-03-01.json the pipeline reads (TASKS); choose another --out "
+         "(see 'cli pipeline --help')"),
+        (["pipeline", "out/*-2026-03-01.json", *day],
+         "out/pipeline-eval-p-2026-03-01.json: that is the tasks file "
+         "out/pipeline-eval-p-2026-03-01.json the pipeline reads (TASKS); choose another --out "
+         "(see 'cli pipeline --help')"),
+        (["pipeline", str(tasks), "--plans", "out/pipeline-eval-summary-2026-03-01.md", *day],
+         "out/pipeline-eval-summary-2026-03-01.md: that is the plans file "
+         "out/pipeline-eval-summary-2026-03-01.md the pipeline reads (--plans); choose another "
+         "--out (see 'cli pipeline --help')"),
+    ]:  # fmt: skip
+        res = run_cli(*args, "--out", "out", "--history", "h.jsonl")
+        _one_error(res, message)
+        assert res.stdout == ""
+        assert _tree(tmp_path) == before
+    # A report of another name (another format, another day) replaces no input: written.
+    res = run_cli("plugin", "score", skill, "--judge", "out/plugin-report.json", "--out", "out",
+                  "--format", "csv", "--no-history")  # fmt: skip
+    assert res.exit_code == 0, res.stderr
+    res = run_cli("pipeline", "out/pipeline-eval-p-2026-03-01.json", "--out", "out",
+                  "--date", "2026-03-02", "--no-history")  # fmt: skip
+    assert res.exit_code == 1, res.stderr  # the example's bad line
+    after = _tree(tmp_path)
+    assert {k: after[k] for k in before} == before
+    assert "out/plugin-report.csv" in after and "out/pipeline-eval-summary-2026-03-02.md" in after
+
+
+#: A report each command writes into --out: its arguments, the report's name and its start.
+_REPORTERS = {
+    "pipeline": (["pipeline", "--date", "2026-03-01"], "pipeline-eval-summary-2026-03-01.md",
+                 b"# Pipeline evaluation summary: 2026-03-01\n"),
+    "plugin": (["plugin", "score", "--format", "csv"], "plugin-report.csv", b"skill,name,path,"),
+}  # fmt: skip
+
+
+def _reporter_args(command: str, fixtures: Path) -> tuple[list[str], str, bytes]:
+    args, name, head = _REPORTERS[command]
+    inputs = {"pipeline": "pipeline/tasks.jsonl", "plugin": "plugin/async-python-patterns"}
+    return [*args, str(fixtures / inputs[command])], name, head
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+@pytest.mark.parametrize("link", [False, True])
+def test_a_report_at_a_fifo_in_the_out_folder_is_written_into(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str, link: bool
+) -> None:
+    # A temporary file was renamed over the FIFO (or the link to one): the node replaced
+    # by a regular file, the reader got nothing. Written into now, as a shell's > and
+    # every output file a user names (sql --output, export --to).
+    args, name, head = _reporter_args(command, fixtures)
+    (tmp_path / "out").mkdir()
+    fifo = tmp_path / ("p.fifo" if link else f"out/{name}")
+    os.mkfifo(fifo)
+    if link:
+        (tmp_path / "out" / name).symlink_to(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the write does not wait
+    try:
+        res = run_cli(*args, "--out", "out", "--no-history")
+        got = _drain(reader)
+    finally:
+        os.close(reader)
+    assert res.exit_code == (1 if command == "pipeline" else 0), res.stderr  # a bad line
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert (tmp_path / "out" / name).is_symlink() == link
+    assert got.startswith(head), got[:60]
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_a_symlink_at_a_report_name_in_the_out_folder_is_refused_before_scoring(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # Refused only at its write, once everything was scored: plugin score had appended its
+    # history, pipeline had written the reports before it. Refused before anything is
+    # read or written now, in the words of every output file a user names.
+    args, name, _ = _reporter_args(command, fixtures)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "old").write_bytes(b"old")
+    (tmp_path / "out" / name).symlink_to(tmp_path / "old")
+    res = run_cli(*args, "--out", "out", "--history", "h.jsonl")
+    help_of = {"plugin": "plugin score"}.get(command, command)
+    _one_error(res, f"out/{name}: refusing to write through a symlink (see 'cli {help_of} --help')")
+    assert res.stdout == ""
+    assert _tree(tmp_path) == {"old": b"old", f"out/{name}": str(tmp_path / "old")}
