@@ -1745,6 +1745,9 @@ def test_an_api_writer_refuses_one_of_its_inputs_as_its_output(
         (lambda: pipeline.write_json_reports(result, tmp_path),
          f"{tasks}: that is the tasks file {tasks} the pipeline reads (paths); choose another "
          "out_dir", ("out_dir", "paths")),
+        (lambda: effectiveness.extract([str(run.parent)], run),
+         f"{run}: that is the run log {run} the extract reads (paths); choose another "
+         "history_path", ("history_path", "paths")),
     ]:  # fmt: skip
         with pytest.raises(UsageError) as e:
             call()

@@ -853,6 +853,54 @@ def leave_out_own_files(
     return kept, left_out
 
 
+#: Bytes of a history's start read for its first line (``_holds_records``): one read holds
+#: a record of any history runscore wrote.
+_FIRST_LINE_BYTES = 1 << 20
+
+
+def _refuse_a_run_log(history_path: str, files: Sequence[sources.SourceFile]) -> None:
+    """Refuse a history found among the run logs read (a folder or glob given holds it, or
+    it is given) that is not a history already (``_holds_records``): ``extract logs
+    --history logs/run-2.jsonl`` left that run log out, as the history is left out, and
+    appended the records to it, its events lost to every later extract. A history that
+    is one (or an empty file) is left out, as before."""
+    real = os.path.realpath(history_path)
+    for f in files:
+        if f.stdin or (f.realpath or _realpath(f.path)) != real:
+            continue
+        if not _holds_records(history_path):
+            raise UsageError(
+                f"{quote_path(history_path)}: that is the run log {quote_path(f.display)} "
+                "the extract reads (",
+                PATHS,
+                "); choose another ",
+                HISTORY_PATH,
+                about=HISTORY_PATH,
+            )
+        return
+
+
+def _holds_records(path: str) -> bool:
+    """Is the file at ``path`` a history, or nothing yet: no line but blank ones, or a first
+    line that is a JSON object with no ``type`` (every event has one, no history record
+    does: runscore's, and ArcheFlow's own scorer's)? A first line that is an event, or no
+    JSON object at all, is a run log's to the extract, which would read it as one. A file
+    that cannot be read is left to the append, which says why."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(_FIRST_LINE_BYTES)
+    except OSError:
+        return True
+    first = next((line for line in head.split(b"\n") if line.strip()), None)
+    if first is None:
+        return True
+    try:
+        record = json.loads(first)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and "type" not in record
+
+
 @functools.lru_cache(maxsize=1 << 18)
 def _realpath(path: str) -> str:
     # Only for files discovery did not resolve; realpath is a syscall chain per call.
@@ -992,6 +1040,8 @@ def _extract(
     # Before any file is stat'ed or read here: the time of the read the manifest records.
     read_ns = time.time_ns()
     files, disc = discovered if discovered is not None else sources.discover(paths, stdin=True)
+    if write and history_path is not None:
+        _refuse_a_run_log(history_path, files)
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).

@@ -206,6 +206,46 @@ def test_nothing_readable_exits_3(run_cli: Run, tmp_path: Path, kind: str) -> No
     assert not (tmp_path / "h.jsonl").exists() or (tmp_path / "h.jsonl").read_text() == ""
 
 
+def test_a_history_that_is_one_of_the_run_logs_read_is_refused(
+    run_cli: Run, events: Path, fixtures: Path
+) -> None:
+    """``extract in --history in/run.jsonl`` left that run log out, as the history is left
+    out, and appended the records to it (exit 0): its events were lost to every later
+    extract, read as lines "missing type". A history among the run logs read that is not
+    one already (its first line an event, or no JSON object) is refused, exit 2, nothing
+    written; one that is a history, or an empty file, is left out as before."""
+    sample = fixtures.parent.parent / "examples" / "project" / ".archeflow" / "events"
+    shutil.copy(sample / "run-2026-11-01.jsonl", events.parent / "run.jsonl")
+    (events.parent / "notes.jsonl").write_text("not json\n")
+    before = {p.name: p.read_bytes() for p in events.parent.iterdir()}
+    for args, log in [
+        (["in/events.jsonl", "in/run.jsonl", "--history", "in/events.jsonl"], "in/events.jsonl"),
+        (["in/e*.jsonl", "in/run.jsonl", "--history", "./in/events.jsonl"], "in/events.jsonl"),
+        (["in", "--history", "in/run.jsonl"], "in/run.jsonl"),
+        (["in/run.jsonl", "in/notes.jsonl", "--history", "in/notes.jsonl"], "in/notes.jsonl"),
+    ]:
+        res = run_cli("extract", *args)
+        assert (res.exit_code, res.stdout) == (2, ""), res.stderr
+        assert res.stderr == (
+            f"error: {args[-1]}: that is the run log {log} the extract reads (PATHS); choose "
+            "another --history (see 'cli extract --help')\n"
+        )
+        assert {p.name: p.read_bytes() for p in events.parent.iterdir()} == before
+    # A history there already, or an empty file, is the history: left out, appended to.
+    ok = events.parent.parent / "ok"
+    ok.mkdir()
+    shutil.copy(events, ok / "events.jsonl")
+    (ok / "h.jsonl").write_text("")
+    for _ in range(2):
+        res = run_cli("extract", "ok", "--history", "ok/h.jsonl", "--format", "json")
+        assert res.exit_code == 0, res.stderr
+        assert _json(res)["excluded"] == [
+            {"file": "ok/h.jsonl", "reason": "not read: it is the history this extract writes to"}
+        ]
+    assert len(_lines(ok / "h.jsonl")) == 2
+    assert (ok / "events.jsonl").read_bytes() == before["events.jsonl"]
+
+
 def test_the_history_is_never_read_as_a_run_log(run_cli: Run, events: Path) -> None:
     """A folder that holds the history (``extract .archeflow``, say): it is not input."""
     hist = Path("in") / "memory" / "h.jsonl"

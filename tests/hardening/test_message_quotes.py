@@ -241,9 +241,11 @@ def test_a_path_that_begins_a_message_is_quoted_when_it_needs_it(
             '"h\\tdir": the history must be a file, not a directory',
         ),
         (
+            # (a run log: refused as the history, not left out as one)
             ["extract", "h\t.jsonl", "--history", "h\t.jsonl"],
-            3,
-            'no input files: "h\\t.jsonl": not read: it is the history this extract writes to',
+            2,
+            '"h\\t.jsonl": that is the run log "h\\t.jsonl" the extract reads (PATHS); choose '
+            "another --history",
         ),
         (
             ["sql", "SELECT 1", "--history", "h\t.jsonl", "--output", "h\t.jsonl.lock"],
