@@ -803,6 +803,7 @@ def run_nightly(
             above = os.path.dirname(above)
         if not os.path.isdir(above):  # said now, not as each project's failed step (exit 1)
             raise CannotAccess(*given, f"{quote_path(above)} is a file where a folder is needed")
+        _refuse_a_run_log(history_path, root_paths)
     if os.path.lexists(out) and not os.path.isdir(out):
         raise CannotAccess(OUT, f" {quote_path(out)}: exists and is not a directory")
     nothing = _nothing_there(root_paths, history_path, hooks, day)
@@ -810,6 +811,9 @@ def run_nightly(
         # Run in the wrong folder, say: said before a folder or lock file is made there.
         raise NothingReadable(nothing, about=ROOTS)
     _check_can_make(out)
+    _refuse_inputs_in_day_folder(
+        os.path.join(out, day.isoformat()), root_paths, history_path, given_team_paths
+    )
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     # Before any lock (the histories' make their folders), and again under the output's.
@@ -934,6 +938,53 @@ def run_nightly(
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
     return result
+
+
+def _refuse_a_run_log(history_path: str, root_paths: Sequence[str]) -> None:
+    """Refuse, before anything is read or written, a ``--history`` that is a run log under
+    a root's events folder (``effectiveness.refuse_a_run_log``): each project's extract
+    left it out, as the history is, and appended the records to it. Told by its path
+    (the folders are not listed for it: a night over 100k run files lists them once)."""
+    real = os.path.realpath(history_path)
+    if not fnmatch.fnmatch(os.path.basename(real), "*.jsonl"):
+        return
+    for r in root_paths:
+        events = os.path.realpath(os.path.join(r, EVENTS_DIR))
+        if real.startswith(os.path.join(events, "")):
+            found = sources.SourceFile(path=history_path, display=history_path, realpath=real)
+            effectiveness.refuse_a_run_log(
+                history_path, [found], reader="the job", given=ROOTS, option=HISTORY
+            )
+
+
+def _refuse_inputs_in_day_folder(
+    day_folder: str,
+    root_paths: Sequence[str],
+    history_path: str | None,
+    team_paths: Sequence[str],
+) -> None:
+    """Refuse, before anything is read or written, a root, ``--history`` or ``--team``
+    inside the day's folder: the job writes a new one and swaps it in whole, so the old
+    one, and what was in it, is removed (``--history out/2026-04-05/h.jsonl`` was appended
+    to, then deleted with it). In the words of an input refused as an output."""
+    if not os.path.isdir(day_folder):
+        return
+    inside = os.path.join(os.path.realpath(day_folder), "")
+    for given, what, reader, paths in (
+        (ROOTS, "root", "reads", root_paths),
+        (HISTORY, "history", "appends to", [] if history_path is None else [history_path]),
+        (TEAMS, "team file", "reads", team_paths),
+    ):
+        for p in paths:
+            if os.path.join(os.path.realpath(p), "").startswith(inside):
+                raise UsageError(
+                    f"{quote_path(day_folder)}: that holds the {what} {quote_path(p)} the job "
+                    f"{reader} (",
+                    given,
+                    "), and is replaced whole; choose another ",
+                    OUT,
+                    about=OUT,
+                )
 
 
 def _check_can_make(out: str) -> None:

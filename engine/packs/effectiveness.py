@@ -858,12 +858,21 @@ def leave_out_own_files(
 _FIRST_LINE_BYTES = 1 << 20
 
 
-def _refuse_a_run_log(history_path: str, files: Sequence[sources.SourceFile]) -> None:
-    """Refuse a history found among the run logs read (a folder or glob given holds it, or
-    it is given) that is not a history already (``_holds_records``): ``extract logs
-    --history logs/run-2.jsonl`` left that run log out, as the history is left out, and
-    appended the records to it, its events lost to every later extract. A history that
-    is one (or an empty file) is left out, as before."""
+def refuse_a_run_log(
+    history_path: str,
+    files: Sequence[sources.SourceFile],
+    *,
+    reader: str = "the extract",
+    given: Arg = PATHS,
+    option: Arg = HISTORY_PATH,
+) -> None:
+    """Refuse a history found among the run logs ``files`` read (a folder or glob given
+    holds it, or it is given) that is not a history already (``_holds_records``):
+    ``extract logs --history logs/run-2.jsonl`` left that run log out, as the history is
+    left out, and appended the records to it, its events lost to every later extract. A
+    history that is one (or an empty file) is left out, as before. ``reader``, ``given``
+    and ``option``: the command, the argument that gave the run logs and the history's,
+    as the message names them (the nightly job's own)."""
     real = os.path.realpath(history_path)
     for f in files:
         if f.stdin or (f.realpath or _realpath(f.path)) != real:
@@ -871,11 +880,11 @@ def _refuse_a_run_log(history_path: str, files: Sequence[sources.SourceFile]) ->
         if not _holds_records(history_path):
             raise UsageError(
                 f"{quote_path(history_path)}: that is the run log {quote_path(f.display)} "
-                "the extract reads (",
-                PATHS,
+                f"{reader} reads (",
+                given,
                 "); choose another ",
-                HISTORY_PATH,
-                about=HISTORY_PATH,
+                option,
+                about=option,
             )
         return
 
@@ -1041,7 +1050,7 @@ def _extract(
     read_ns = time.time_ns()
     files, disc = discovered if discovered is not None else sources.discover(paths, stdin=True)
     if write and history_path is not None:
-        _refuse_a_run_log(history_path, files)
+        refuse_a_run_log(history_path, files)
     # The history read back as a run log would be a loop: `extract .archeflow` found
     # .archeflow/memory/effectiveness.jsonl below it and rejected each of its records as
     # "missing type", again on every run (the file grows with each).

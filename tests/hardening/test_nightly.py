@@ -736,6 +736,55 @@ def test_a_history_under_the_events_folder_is_not_counted_as_a_run_log(
     ]
 
 
+def test_a_history_that_is_a_run_log_under_the_events_folder_is_refused(
+    tmp_path: Path, run_cli: Any, hh: Any
+) -> None:
+    """``--history p/.archeflow/events/x.jsonl`` (a run log): each project's extract left it
+    out, as the history is, and appended the records to it (its events lost to every
+    later night). Refused before anything is read or written, exit 2, as `extract` refuses
+    it; a history there that holds records is left out, as above."""
+    ev = tmp_path / "p/.archeflow/events"
+    hh.write_jsonl(ev / "x.jsonl", hh.run_events("r1"))
+    hh.write_jsonl(ev / "y.jsonl", hh.run_events("r2"))
+    before = (ev / "x.jsonl").read_bytes()
+    hist = "p/.archeflow/events/x.jsonl"
+    res = run_cli("nightly", "--root", "p", "--history", hist, "--out", "out")
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"error: {hist}: that is the run log {hist} the job reads (--root); choose another "
+        "--history (see 'cli nightly --help')\n"
+    )
+    assert sorted(p.name for p in ev.iterdir()) == ["x.jsonl", "y.jsonl"]
+    assert (ev / "x.jsonl").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p"]
+
+
+def test_an_input_inside_the_day_folder_is_refused(tmp_path: Path, run_cli: Any, hh: Any) -> None:
+    """``--history out/2026-04-05/h.jsonl`` (or a root there) and a rerun of that day: the
+    job appended to that history, then swapped its new day folder in, and the old one was
+    removed with the history in it. The day folder is replaced whole, so a root,
+    ``--history`` or ``--team`` inside it is refused before anything is read or written."""
+    hh.write_jsonl(tmp_path / "p/.archeflow/events/x.jsonl", hh.run_events("r1"))
+    args = ["nightly", "--root", "p", "--out", "out", "--date", "2026-04-05"]
+    assert run_cli(*args).exit_code == 0
+    day = tmp_path / "out/2026-04-05"
+    (day / "h.jsonl").write_text("")
+    hh.write_jsonl(day / "q/.archeflow/events/y.jsonl", hh.run_events("r2"))
+    before = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*"))
+    for extra, what in [
+        (["--history", "out/2026-04-05/h.jsonl"],
+         "history out/2026-04-05/h.jsonl the job appends to (--history)"),
+        (["--root", "out/2026-04-05/q"], "root out/2026-04-05/q the job reads (--root)"),
+    ]:  # fmt: skip
+        res = run_cli(*args, *extra)
+        assert (res.exit_code, res.stdout) == (2, ""), res.stderr
+        assert res.stderr == (
+            f"error: out/2026-04-05: that holds the {what}, and is replaced whole; choose "
+            "another --out (see 'cli nightly --help')\n"
+        )
+        assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == before
+
+
 def test_a_past_date_says_the_reports_read_the_history_as_it_is_now(
     tmp_path: Path, run_cli: Any, hh: Any
 ) -> None:
