@@ -200,19 +200,20 @@ def _report(history_path: str, period: str, fmt: str) -> int:
     for note in rep.notes:
         output.note(note)
     if fmt == "markdown":
-        if totals:
-            click.echo(
-                _md(
-                    "pipeline_report.md.j2",
-                    rows=periods,
-                    total=totals[0],
-                    path=history_path,
-                    period=period,
-                    scoring_version=rep.scoring_version,
-                    cuts=engine.score_cuts(),
-                ),
-                nl=False,
-            )
+        # A history with no record of the version is a report of none, as `[]` and a
+        # header-only CSV are: an empty stdout is what nothing read (exit 3) looks like.
+        click.echo(
+            _md(
+                "pipeline_report.md.j2",
+                rows=periods,
+                total=totals[0] if totals else None,
+                path=history_path,
+                period=period,
+                scoring_version=rep.scoring_version,
+                cuts=engine.score_cuts(),
+            ),
+            nl=False,
+        )
     else:
         output.write(rep.trend, fmt)
     return ExitCode.PARTIAL if rep.errors else ExitCode.OK

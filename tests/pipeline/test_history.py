@@ -460,6 +460,39 @@ def test_a_record_whose_history_line_the_report_skips_is_written_again(
     )
 
 
+def test_a_report_of_no_records_is_a_markdown_document_too(
+    run_cli: Any, example: Path, tmp_path: Path
+) -> None:
+    # `--report` in markdown wrote nothing on stdout (exit 0) of a history with no record
+    # of its scoring version, where JSON wrote `[]` and CSV its header: an empty stdout is
+    # what "nothing could be read" (exit 3) looks like. It is a report saying so.
+    hist = tmp_path / "p.jsonl"
+    hist.write_text("")
+    note = "p.jsonl: no pipeline/v1 pipeline records\n"
+    r = run_cli("pipeline", "--report", "--history", "p.jsonl")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0,
+        "# Pipeline trends (pipeline/v1, per month)\n\n"
+        "From p.jsonl: no pipeline/v1 pipeline records.\n",
+        note,
+    )
+    # a history holding records of another scoring version only: the same report
+    assert _score(run_cli, "--history", "h.jsonl").exit_code == 1
+    lines = (tmp_path / "h.jsonl").read_text(encoding="utf-8").splitlines()
+    hist.write_text(
+        "".join(
+            json.dumps({**json.loads(x), "scoring_version": "pipeline/v0"}) + "\n" for x in lines
+        )
+    )
+    r = run_cli("pipeline", "--report", "--history", "p.jsonl", "--period", "week")
+    assert (r.exit_code, r.stdout, r.stderr) == (
+        0,
+        "# Pipeline trends (pipeline/v1, per week)\n\n"
+        "From p.jsonl: no pipeline/v1 pipeline records.\n",
+        note,
+    )
+
+
 def test_a_history_whose_every_line_is_skipped_is_nothing_read(
     run_cli: Any, tmp_path: Path
 ) -> None:
