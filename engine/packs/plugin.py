@@ -21,6 +21,7 @@ The markdown report is the CLI's business; ``PluginResult`` carries everything.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import inspect
 import os
@@ -428,6 +429,7 @@ def score(
             sources.refuse_an_input(
                 history_path, inputs, what, "the score", given, HISTORY_PATH, stdin=False
             )
+        _refuse_a_skill_file(history_path, roots)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if history_path is not None:
@@ -479,6 +481,41 @@ def refuse_inputs_written(
         sources.refuse_an_input_named(
             out_dir, patterns, inputs, what, "the score", given, OUT_DIR, stdin=False
         )
+
+
+#: The folders of a skill whose plain files it is scored by (spec §2 "Reference files").
+_SKILL_FILE_FOLDERS = ("references", "assets")
+
+
+def _refuse_a_skill_file(path: str, roots: sources.Paths) -> None:
+    """Refuse a history that is a scored skill's SKILL.md (appended to, the next score reads
+    JSON lines as the skill), or a file of its references/ or assets/ (the history and its
+    lock are counted there, so the next run scores input that did not change anew)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path) == plugin_features.SKILL_FILE:
+        where = f"the {plugin_features.SKILL_FILE} of"
+    elif os.path.basename(folder) in _SKILL_FILE_FOLDERS:
+        where = f"in the {os.path.basename(folder)}/ folder of"
+        folder = os.path.dirname(folder)
+    else:
+        return  # the usual case: no walk of the roots
+    if not os.path.isfile(os.path.join(folder, plugin_features.SKILL_FILE)):
+        return
+    try:
+        found, _ = plugin_features.find_skills(sources.input_paths(roots, ROOTS))
+    except (TypeError, UsageError):
+        return  # not paths: evaluate says so
+    for _, skill in found:
+        with contextlib.suppress(OSError):
+            if os.path.samefile(skill, folder):
+                raise UsageError(
+                    f"{quote_path(path)}: that is {where} the skill {quote_path(skill)} "
+                    "the score reads (",
+                    ROOTS,
+                    ")" + ("" if where.startswith("the ") else ", as one of its files"),
+                    "; choose another ",
+                    HISTORY_PATH,
+                )
 
 
 def rank(

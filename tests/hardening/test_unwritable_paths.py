@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import subprocess
 import sys
@@ -475,3 +476,34 @@ def test_a_symlink_at_a_report_name_in_the_out_folder_is_refused_before_scoring(
     _one_error(res, f"out/{name}: refusing to write through a symlink (see 'cli {help_of} --help')")
     assert res.stdout == ""
     assert _tree(tmp_path) == {"old": b"old", f"out/{name}": str(tmp_path / "old")}
+
+
+def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `plugin score s --history s/a/SKILL.md` appended the skill records to that SKILL.md,
+    # exit 0 (its next score read a file of JSON lines), and a history in a skill's
+    # references/ or assets/ folder became one of its files: the next run scored the skill
+    # with two files more (the history and its lock), a new record for unchanged input.
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", tmp_path / "s" / "a")
+    (tmp_path / "s" / "a" / "assets").mkdir()
+    before = {p: p.read_bytes() for p in (tmp_path / "s").rglob("*") if p.is_file()}
+    for root, hist, message in [
+        ("s", "s/a/SKILL.md", "s/a/SKILL.md: that is the SKILL.md of the skill s/a the score "
+         "reads (ROOTS)"),
+        ("s/a/SKILL.md", "./s/a/SKILL.md", "./s/a/SKILL.md: that is the SKILL.md of the skill "
+         "s/a the score reads (ROOTS)"),
+        ("s", "s/a/references/h.jsonl", "s/a/references/h.jsonl: that is in the references/ "
+         "folder of the skill s/a the score reads (ROOTS), as one of its files"),
+        ("s", "s/a/assets/h.jsonl", "s/a/assets/h.jsonl: that is in the assets/ folder of "
+         "the skill s/a the score reads (ROOTS), as one of its files"),
+    ]:  # fmt: skip
+        res = run_cli("plugin", "score", root, "--history", hist)
+        _one_error(res, f"{message}; choose another --history (see 'cli plugin score --help')")
+        assert res.stdout == ""
+        assert {p: p.read_bytes() for p in (tmp_path / "s").rglob("*") if p.is_file()} == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["s"]
+    # a history beside the skill's files, not one of them, is a history as any other
+    res = run_cli("plugin", "score", "s", "--history", "s/a/h.jsonl", "--format", "csv")
+    assert res.exit_code == 0
+    assert res.stderr.splitlines()[-1] == "history s/a/h.jsonl: 1 new record(s)"
