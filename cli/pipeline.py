@@ -8,6 +8,7 @@ flow as a function, for the nightly job.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 from collections.abc import Sequence
@@ -28,6 +29,7 @@ from runscore.cli.options import (
 from runscore.cli.render import render
 from runscore.engine.errors import UsageError
 from runscore.engine.history import check_writable, require_path, write_text_output
+from runscore.engine.packs import effectiveness, plugin
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
 
@@ -190,6 +192,28 @@ def run_batch(
     }
 
 
+def _histories_found(history_path: str, tasks: Sequence[str]) -> list[str]:
+    """runscore's histories a TASKS folder or glob may hold, not read as task snapshots:
+    the pipeline history when it is one (a task file given as --history is refused), and
+    the effectiveness and plugin histories kept beside it (`.archeflow/memory`). One a
+    TASKS names itself is read (and, as the history, refused) as given."""
+    named = [t for t in tasks if t != "-" and os.path.isfile(t)]
+    folder = os.path.dirname(history_path)
+    found = []
+    for path, packs in (
+        (history_path, ("", "pipeline")),
+        (os.path.join(folder, os.path.basename(effectiveness.DEFAULT_HISTORY)), ("effectiveness",)),
+        (os.path.join(folder, os.path.basename(plugin.DEFAULT_HISTORY)), ("plugin",)),
+    ):
+        if not os.path.isfile(path) or engine.history_pack(path) not in packs:
+            continue
+        with contextlib.suppress(OSError):
+            if any(os.path.samefile(t, path) for t in named):
+                continue
+        found.append(path)
+    return found
+
+
 def _report(history_path: str, period: str, fmt: str) -> int:
     rep = engine.history_report(history_path, period=period)
     for d in rep.errors:
@@ -329,18 +353,29 @@ def register(group: click.Group) -> None:
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):
         # said before scoring, so exit 2 leaves no report written and nothing appended.
+        # The history found under a TASKS folder (`pipeline .` finds the default one,
+        # .archeflow/memory/pipelines.jsonl) holds runscore's records, not task snapshots:
+        # left out, as `extract` leaves out its own (and the other packs' beside it). A task
+        # file given as --history is refused.
+        leave_out = _histories_found(history_path, tasks)
         if not no_history:
             check_writable(history_path)
         # Appended to, a TASKS or --plans file read the records as broken lines next; a
-        # report renamed over one in --out replaced it.
+        # report renamed over one in --out replaced it. The history found in a TASKS
+        # folder is left out of the tasks read, so it is not one of them.
         engine.refuse_inputs_written(
             tasks,
             plans,
             out_dir=out_dir,
             history_path=None if no_history else history_path,
             eval_date=eval_date,
+            leave_out=leave_out,
         )
-        result = engine.evaluate_pipelines(list(tasks), list(plans), eval_date=eval_date)
+        result = engine.evaluate_pipelines(
+            list(tasks), list(plans), eval_date=eval_date, leave_out=leave_out
+        )
+        for e in result.excluded:
+            output.note(f"{quote_path(e['file'])}: {e['reason']}")
         # As when no other file is read (then nothing read, exit 3): said, but not rejected.
         for e in result.empty_files:
             output.note(f"{quote_path(e['file'])}: {e['reason']}")

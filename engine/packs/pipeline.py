@@ -193,6 +193,9 @@ class PipelineResult:
     #: else is read (exit 3), then plan files so (``empty (no plans)``). Not rejected
     #: input: beside files with snapshots, said only.
     empty_files: list[dict[str, Any]] = field(default_factory=list)
+    #: Files a folder or glob of the TASKS holds that were not read, each ``{"file",
+    #: "reason"}``: runscore's histories (``evaluate_pipelines``' ``leave_out``).
+    excluded: list[dict[str, Any]] = field(default_factory=list)
     #: pipeline_id -> its part of the report file names (``safe_pipeline_names``, over
     #: every pipeline of the pass)
     report_names: dict[str, str] = field(default_factory=dict)
@@ -338,6 +341,7 @@ SCORING_VERSION_ARG = Arg("scoring_version", "scoring_version")
 EVAL_DATE = Arg("eval_date", "--date")
 #: ``now``: a call's fixed clock, which no option gives.
 NOW = Arg("now", "now")
+LEAVE_OUT = Arg("leave_out", "leave_out")
 
 
 def _eval_date(value: object) -> dt.date | None:
@@ -434,6 +438,8 @@ def _read(
     unique_keys: dict[str, tuple[str, ...] | None] | None = None,
     *,
     stdin: bool = True,
+    leave_out: Sequence[str] = (),
+    excluded: list[dict[str, Any]] | None = None,
 ) -> tuple[list[SourceFile], list[Diagnostic], bool]:
     """Discover, pre-scan and read ``paths``; return files, errors, any-readable.
 
@@ -441,8 +447,24 @@ def _read(
     that is appended to, where ``-`` is the file of that name (``sources.discover``).
 
     ``unique_keys``: the keys read, by JSON path; a line giving one twice is rejected.
+
+    ``leave_out``: runscore's histories, when a folder or glob given holds them: not read,
+    each file left out added to ``excluded`` (``{"file", "reason"}``).
     """
     files, missing = sources.discover(paths, stdin=stdin)
+    if leave_out:
+        kept = []
+        for f in files:
+            own = next((p for p in leave_out if _same_file(f.path, p)), None)
+            if own is None:
+                kept.append(f)
+            elif excluded is not None:
+                # in the words `extract` says it of the pipeline history beside its own
+                pack = history_pack(own) or SCORING_VERSION.split("/", 1)[0]
+                excluded.append(
+                    {"file": f.display, "reason": f"not read: it is runscore's {pack} history"}
+                )
+        files = kept
     for f in files:
         sources.prescan(f)
     errors = [Diagnostic("error", i.file, i.line or None, i.reason) for i in missing]
@@ -457,6 +479,44 @@ def _read(
     errors += [_from_line_issue(i) for i in res.skipped]
     readable = any(f.error is None for f in files)
     return files, errors, readable
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def history_pack(path: str) -> str | None:
+    """The pack whose history ``path`` is, by its first line with content (a record: a JSON
+    object whose ``scoring_version`` is ``PACK/VERSION``, as every pack writes one); ``""``
+    for a file with no line yet; None for anything else (a task file, which a folder given
+    as TASKS is read for, and which ``--history`` must not name)."""
+    try:
+        with open(path, "rb") as f:
+            while True:
+                line = f.readline(_HISTORY_PEEK)
+                if not line:
+                    return ""
+                if line.strip():
+                    break
+    except OSError:
+        return None
+    if not line.endswith(b"\n") and len(line) >= _HISTORY_PEEK:
+        return None  # a record is far shorter: a task line with huge notes
+    try:
+        first = json.loads(line)
+    except ValueError:
+        return None
+    version = first.get("scoring_version") if isinstance(first, dict) else None
+    if not isinstance(version, str) or "/" not in version or "pipelineId" in first:
+        return None
+    return version.split("/", 1)[0]
+
+
+#: Bytes of a history's first line looked at (``history_pack``); a record is ~1 KiB.
+_HISTORY_PEEK = 1 << 20
 
 
 def _from_line_issue(i: LineIssue) -> Diagnostic:
@@ -505,6 +565,7 @@ def evaluate_pipelines(
     now: dt.datetime | dt.date | str | None = None,
     con: duckdb.DuckDBPyConnection | None = None,
     allow_empty: bool = False,
+    leave_out: sources.Paths | None = None,
 ) -> PipelineResult:
     """Score every pipeline found in the task-snapshot files ``paths``.
 
@@ -521,6 +582,9 @@ def evaluate_pipelines(
     usable task snapshot; otherwise bad lines are in ``errors`` and every other
     pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
     hold no line (each empty, or blank lines only) for a result of no pipelines.
+    ``leave_out``: runscore's histories (a path or a list): one found in a folder or glob
+    of ``paths`` (``pipeline .`` finds ``.archeflow/memory/pipelines.jsonl``) is not read as
+    task snapshots, and is listed in the result's ``excluded``.
     """
     eval_date = _eval_date(eval_date)
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
@@ -535,10 +599,23 @@ def evaluate_pipelines(
         evaluated_at = dt.datetime(eval_date.year, eval_date.month, eval_date.day, tzinfo=dt.UTC)
     con = con or db.connect()
 
-    files, errors, readable = _read(con, paths, "pl_raw_tasks", TASK_COLUMNS, TASK_KEYS)
+    excluded: list[dict[str, Any]] = []
+    files, errors, readable = _read(
+        con,
+        paths,
+        "pl_raw_tasks",
+        TASK_COLUMNS,
+        TASK_KEYS,
+        leave_out=[] if leave_out is None else sources.input_paths(leave_out, LEAVE_OUT, "file"),
+        excluded=excluded,
+    )
     if not readable:
         # No problem to show means no file was found at all: folders without *.jsonl.
-        found = errors or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
+        found = (
+            errors
+            or [Diagnostic("error", e["file"], None, e["reason"]) for e in excluded]
+            or [Diagnostic("error", p, None, "no *.jsonl file found") for p in paths]
+        )
         raise NothingReadable(
             "no task snapshot file could be read:\n" + sources.listed(found),
             _problems(found),
@@ -627,6 +704,7 @@ def evaluate_pipelines(
         files=files,
         plan_files=plan_files,
         empty_files=[{"file": d.file, "reason": d.reason} for d in empty + empty_plans],
+        excluded=excluded,
         report_names=safe_pipeline_names(pipelines.column("pipeline_id").to_pylist()),
     )
 
@@ -696,16 +774,20 @@ def refuse_inputs_written(
     out_dir: str | None = None,
     history_path: str | None = None,
     eval_date: dt.date | None = None,
+    leave_out: Sequence[str] = (),
 ) -> None:
     """Refuse, before anything is read or written, an output that is one of the inputs:
     the history a TASKS or ``--plans`` file (or one in a folder or glob given), whose next
     read took the records appended for broken lines; a file in ``out_dir`` named as a
     report of ``eval_date`` (default: today, UTC) is (``report_patterns``), which the
     report renamed over it replaced; and a symlink there, which is not written through
-    (``history.write_output``)."""
+    (``history.write_output``). A history in ``leave_out`` (runscore's own, found in a
+    TASKS folder: ``evaluate_pipelines`` does not read it) is no TASKS input."""
     if history_path is not None:
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans
+            if given is PATHS and history_path in leave_out:
+                continue
             sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
     if out_dir is not None:
         patterns = report_patterns(eval_date or _utc_now().date())

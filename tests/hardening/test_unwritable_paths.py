@@ -507,3 +507,50 @@ def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
     res = run_cli("plugin", "score", "s", "--history", "s/a/h.jsonl", "--format", "csv")
     assert res.exit_code == 0
     assert res.stderr.splitlines()[-1] == "history s/a/h.jsonl: 1 new record(s)"
+
+
+def test_the_pipeline_history_found_in_a_tasks_folder_is_left_out(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `pipeline .` in a project kept its history at ./.archeflow/memory/pipelines.jsonl,
+    # below the folder it reads: the first run wrote it, and every run after was refused,
+    # exit 2 (`that is the tasks file ./.archeflow/memory/pipelines.jsonl the pipeline
+    # reads (TASKS); choose another --history`), for a --history never given. The history
+    # is not read as task snapshots, as `extract .archeflow` leaves its own out, with a note;
+    # nor are the other packs' histories beside it (each line was rejected, exit 1).
+    (tmp_path / "tasks.jsonl").write_bytes((fixtures / "pipeline" / "tasks.jsonl").read_bytes())
+    note = "./.archeflow/memory/pipelines.jsonl: not read: it is runscore's pipeline history"
+    first = run_cli("pipeline", ".", "--out", "out", "--date", "2026-03-07")
+    assert first.exit_code == 1  # tasks.jsonl:22 has no task id
+    assert note not in first.stderr
+    memory = tmp_path / ".archeflow" / "memory"
+    (memory / "effectiveness.jsonl").write_text(
+        '{"run_id": "r1", "scoring_version": "effectiveness/v1"}\n'
+    )
+    (memory / "plugins.jsonl").write_text('{"scoring_version": "plugin/v1", "skill": "a"}\n')
+    for args in ([], ["--format", "csv"]):
+        res = run_cli("pipeline", ".", "--out", "out", "--date", "2026-03-07", *args)
+        assert res.exit_code == 1, res.stderr
+        lines = res.stderr.splitlines()
+        assert lines[:4] == [
+            "./.archeflow/memory/effectiveness.jsonl: not read: it is runscore's effectiveness "
+            "history",
+            note,
+            "./.archeflow/memory/plugins.jsonl: not read: it is runscore's plugin history",
+            "./tasks.jsonl:22: no task id (id or taskId)",
+        ]
+        assert lines[-1] == (
+            "history .archeflow/memory/pipelines.jsonl: 0 new record(s), 4 already recorded"
+        )
+        assert res.stdout == first.stdout if not args else res.stdout.count("\n") == 6
+    # A tasks file found there and named as the history is still refused: it is an input.
+    (tmp_path / "t2").mkdir()
+    (tmp_path / "t2" / "t.jsonl").write_text(
+        '{"pipelineId": "p", "id": "a", "status": "completed"}\n'
+    )
+    res = run_cli("pipeline", "t2", "--history", "t2/t.jsonl", "--out", "out")
+    _one_error(
+        res,
+        "t2/t.jsonl: that is the tasks file t2/t.jsonl the pipeline reads (TASKS); choose another "
+        "--history (see 'cli pipeline --help')",
+    )
