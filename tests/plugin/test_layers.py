@@ -523,6 +523,29 @@ def test_a_judge_score_that_is_not_a_number_is_reported(
     assert base["dimensions"]["output_quality"] is None  # still unmeasured, not 0
 
 
+def test_a_score_on_another_scale_is_quoted_as_written(tmp_path: Any, kit: SimpleNamespace) -> None:
+    # A judge scoring 0-10 or 0-100 (the usual slip) wrote 8 and was told "= 8.0 is outside
+    # [0, 1]", a Monte Carlo quality of 85 "= 85.0": the value read as a double, not as the
+    # input has it, where every other message quotes an input value as its JSON text.
+    lines = [judge_line("base", "j1", triggering_accuracy=8, orchestration_fitness=100)]
+    runs = [run("base", True, 85, 100), run("base", True, 1e2, 100)]
+    _, result = kit.score(tmp_path, {"base": BASE}, judge=lines, mc=runs)
+    assert sorted((i.file.rsplit("/", 1)[-1], i.line, i.reason) for i in result.issues) == [
+        (
+            "judge.jsonl",
+            1,
+            "scores.orchestration_fitness = 100 is outside [0, 1]; treated as unmeasured",
+        ),
+        (
+            "judge.jsonl",
+            1,
+            "scores.triggering_accuracy = 8 is outside [0, 1]; treated as unmeasured",
+        ),
+        ("mc.jsonl", 1, "quality_score = 85 is outside [0, 1]; read as absent"),
+        ("mc.jsonl", 2, "quality_score = 100.0 is outside [0, 1]; read as absent"),
+    ]
+
+
 @pytest.mark.parametrize(
     ("tokens", "median"),
     [

@@ -82,8 +82,11 @@ INSERT INTO plugin_input_issues
 SELECT _file, _line,
        -- 1e400 is JSON, but a double takes it as infinity: worded as a matchup's
        -- opponent_elo and a Monte Carlo run's numbers are, not "= inf is outside [0, 1]".
+       -- The value as the input writes it (8, not the double's 8.0), as every message
+       -- quotes one: a judge scoring 0-10 reads its own number back.
        CASE WHEN isfinite(value)
-            THEN format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension, value)
+            THEN format('scores.{} = {} is outside [0, 1]; treated as unmeasured', dimension,
+                        rs_quote(vjson))
             ELSE format('scores.{} is not a finite number; treated as unmeasured', dimension)
        END
 FROM plugin_judge_values

@@ -27,8 +27,9 @@ SELECT r.*, m.sid,
             WHEN NOT isfinite(r.quality_score::DOUBLE)
                 THEN 'quality_score is not a finite number; read as absent'
             WHEN NOT (r.quality_score::DOUBLE BETWEEN 0 AND 1)
+                -- as the input writes it (85, not 85.0), as every message quotes a value
                 THEN format('quality_score = {} is outside [0, 1]; read as absent',
-                            r.quality_score::DOUBLE)
+                            rs_quote(r.quality_score::VARCHAR))
        END AS quality_problem,
        CASE WHEN r.tokens IS NULL OR json_type(r.tokens) = 'NULL' THEN NULL
             WHEN json_type(r.tokens) NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT')
