@@ -312,8 +312,8 @@ def register(group: click.Group) -> None:
         The static layer reproduces PluginEval's static analyser; judge, Monte
         Carlo and matchup results are ingested from JSONL. A `skill` field in
         those files names a skill by its folder path, its path relative to the
-        ROOT (either may end in /SKILL.md), or its name (the first that matches
-        exactly one skill).
+        ROOT (either may end in /SKILL.md, or be spelled ./s or s/), or its name
+        (the first that matches exactly one skill).
         """
 
     @plugin_group.command("score")

@@ -25,6 +25,7 @@ import contextlib
 import datetime as dt
 import inspect
 import os
+import posixpath
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -233,6 +234,30 @@ def _path_keys(con: duckdb.DuckDBPyConnection, features: pa.Table) -> pa.Table:
     )
 
 
+def _relative_keys(con: duckdb.DuckDBPyConnection) -> pa.Table:
+    """(key, skill): input ``skill`` values that are a path relative to a root spelled
+    otherwise than the skill's (``s/``, as a shell completes a folder, ``./s``, ``s/./``),
+    each with that path normalised (its ``/SKILL.md`` kept: 020 takes that form too).
+    ``020_skill_keys.sql`` matches these as it matches the path relative to the root."""
+    keys = con.execute(
+        "SELECT DISTINCT skill ->> '$' FROM ("
+        "SELECT skill FROM plugin_judge_in UNION ALL SELECT skill FROM plugin_mc_in "
+        "UNION ALL SELECT skill FROM plugin_matchups_in) "
+        "WHERE json_type(skill) = 'VARCHAR' AND skill ->> '$' <> ''"
+    ).fetchall()
+    pairs = [
+        (str(k), posixpath.normpath(str(k)))
+        for (k,) in keys
+        if not posixpath.isabs(str(k)) and posixpath.normpath(str(k)) not in (str(k), ".")
+    ]
+    return pa.table(
+        {
+            "key": pa.array([k for k, _ in pairs], pa.string()),
+            "skill": pa.array([n for _, n in pairs], pa.string()),
+        }
+    )
+
+
 def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
     """Exact intervals for every distinct (errored, runs) pair SQL counted."""
     level = float(con.execute("SELECT cp_confidence FROM plugin_params").fetchall()[0][0])
@@ -317,6 +342,7 @@ def evaluate(
         empty,
     )
     _load_arrow(con, "plugin_path_keys", _path_keys(con, scan.features))
+    _load_arrow(con, "plugin_relative_keys", _relative_keys(con))
 
     sqlpack.run_common(con, COMMON_VERSION)  # rs_quote: 020's and 200's messages
     sqlpack.run_range(con, PACK, VERSION, *_SCORE_STAGE)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import posixpath
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -457,9 +458,11 @@ class Resolver:
         self.skills = skills
 
     def __call__(self, v: str) -> str | None:
-        v = v[: -len("/SKILL.md")] if v.endswith("/SKILL.md") else v
+        # spec-silent: a path relative to the ROOT spelled as a folder's may be (s/, ./s)
+        p = v if v.startswith("/") or v in ("", ".") else posixpath.normpath(v)
+        p = p[: -len("/SKILL.md")] if p.endswith("/SKILL.md") else p
         for key, s in self.skills.items():
-            if v in (key, str(s.folder)):
+            if p in (key, str(s.folder)):
                 return key
         named = [k for k, s in self.skills.items() if s.shown_name == v]
         return named[0] if len(named) == 1 else None

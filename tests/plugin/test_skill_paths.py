@@ -167,6 +167,28 @@ def test_an_input_line_may_name_its_skill_by_its_skill_md(
     assert row["dimensions"]["scope_calibration"]["score"] == (0.6 * 0.55) / 0.55
 
 
+@pytest.mark.parametrize("key", ["s/", "./s", "./s/", "s//", "s/./"])
+def test_a_path_relative_to_the_root_may_be_spelled_as_a_folder_path_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, key: str
+) -> None:
+    # The folder's path was taken with `./` or a trailing slash (r/skills/s/), and the
+    # path relative to the root with `/SKILL.md` (s/SKILL.md), but that path itself with
+    # a trailing slash (s/, as a shell completes a folder) or `./` matched no skill.
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "r" / "skills" / "s").mkdir(parents=True)
+    (tmp_path / "r" / "skills" / "s" / "SKILL.md").write_text(HEAD.format(n="s") + "# S\n")
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text(
+        json.dumps({"skill": key, "judge": "j1", "scores": {"scope_calibration": 0.6}}) + "\n"
+    )
+    res = plugin.score(["r/skills"], judge=str(judge), history_path=None)
+    assert res.issues == []
+    (row,) = res.report.to_pylist()
+    assert row["depth"] == "standard"
+
+
 def test_ranked_skills_that_share_a_relative_path_are_shown_by_their_folder(
     run_cli: Any, tmp_path: Path
 ) -> None:

@@ -4,7 +4,8 @@
 --           of --judge / --mc / --matchups; `skill` is raw JSON); plugin_path_keys (key,
 --           path): keys that name a skill folder as another spelling of its path (absolute,
 --           ./, trailing slash, …/SKILL.md; made by the engine, which knows the working
---           directory).
+--           directory); plugin_relative_keys (key, skill): keys that are a path relative
+--           to a root spelled otherwise (s/, ./s), normalised by the engine.
 --           common/v1's rs_quote (a skill value in a message, as every pack quotes it).
 -- Produces: plugin_key_map (key, sid, candidates) — how a `skill` value of an input line
 --             finds its skill: first the skill folder as found (`path`, in any spelling
@@ -38,6 +39,11 @@ WITH cand AS (
     UNION ALL
     SELECT k.key, 2, f.skill_md
     FROM plugin_input_keys k JOIN plugin_features f ON f.skill || '/SKILL.md' = k.key
+    UNION ALL
+    -- that path spelled otherwise (s/, ./s): normalised by the engine
+    SELECT k.key, 2, f.skill_md
+    FROM plugin_input_keys k JOIN plugin_relative_keys r ON r.key = k.key
+    JOIN plugin_features f ON r.skill IN (f.skill, f.skill || '/SKILL.md')
     UNION ALL
     SELECT k.key, 3, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.name = k.key
 ), best AS (
