@@ -151,9 +151,9 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
     rep = routes_engine.analyze(run.inputs.paths, as_of=as_of, allow_empty=True)
     data = rep.to_dict()
     files = [os.path.join(run.out_dir, "routes.json")]
-    atomic_write_text(files[0], output.to_json(data))
+    atomic_write_text(files[0], output.to_json(data), about=nightly.OUT)
     files.append(os.path.join(run.out_dir, "routes.md"))
-    atomic_write_text(files[1], routes_cli.routes_markdown(rep))
+    atomic_write_text(files[1], routes_cli.routes_markdown(rep), about=nightly.OUT)
     return nightly.PackOutcome(
         summary=f"{rep.episodes} episode(s), {rep.findings.num_rows} finding(s)",
         files=files,

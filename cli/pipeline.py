@@ -27,13 +27,15 @@ from runscore.cli.options import (
     refuse_without,
 )
 from runscore.cli.render import render
-from runscore.engine.errors import UsageError
+from runscore.engine.errors import Arg, UsageError
 from runscore.engine.history import check_writable, require_path, write_text_output
 from runscore.engine.packs import effectiveness, plugin
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
 
 FORMATS = ("markdown", "json", "csv")
+#: The option a refusal of the history names (``about=``).
+HISTORY = Arg("history_path", "--history")
 
 
 def _display(v: Any) -> Any:
@@ -169,7 +171,7 @@ def run_batch(
     lock is held for more than ``lock_timeout`` seconds.
     """
     if history_path is not None:  # before any report is written, as the command does
-        check_writable(history_path)
+        check_writable(history_path, about=HISTORY)
     result = engine.evaluate_pipelines(paths, plans, eval_date=eval_date, allow_empty=allow_empty)
     files, hist = _reports_and_history(result, out_dir, history_path, lock_timeout)
     skipped = [] if hist is None else hist.skipped
@@ -359,7 +361,7 @@ def register(group: click.Group) -> None:
         # file given as --history is refused.
         leave_out = _histories_found(history_path, tasks)
         if not no_history:
-            check_writable(history_path)
+            check_writable(history_path, about=HISTORY)
         # Appended to, a TASKS or --plans file read the records as broken lines next; a
         # report renamed over one in --out replaced it. The history found in a TASKS
         # folder is left out of the tasks read, so it is not one of them.

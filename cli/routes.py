@@ -128,13 +128,14 @@ def _policy_options(f: Any) -> Any:
 def _policy(kw: dict[str, Any]) -> engine.Policy:
     flags = {k: kw.get(k) for k in engine.NUMERIC_POLICY}  # each checked as it was parsed
     if kw.get("policy_file") is None:  # "" (an unset variable) is refused by the loader
-        return engine.build_policy(None, flags, where="flags")
+        return engine.build_policy(None, flags, where="flags", about=None)  # no one argument
     path = kw["policy_file"]
-    file_values = engine.load_policy_file(path)
+    file_values = engine.load_policy_file(path, about=engine.POLICY_PATH)
     # The file on its own first: a bad value in it is the file's error, even where a flag
     # overrides it (the file is wrong for every run without that flag).
-    engine.build_policy(file_values, None, where=path)
-    return engine.build_policy(file_values, flags, where=path)
+    engine.build_policy(file_values, None, where=path, about=engine.POLICY_PATH)
+    # What is wrong now is a flag's (the file alone passed): the flags are no one argument.
+    return engine.build_policy(file_values, flags, where=path, about=None)
 
 
 def _report_problems(rep: engine.RoutesReport, policy_file: str | None) -> None:

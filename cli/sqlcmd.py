@@ -13,13 +13,16 @@ import pyarrow.parquet as pq
 from runscore.cli import output
 from runscore.cli.analytics import report_diagnostics
 from runscore.cli.options import refuse_empty, refuse_stdin_twice
-from runscore.engine.errors import CannotAccess, UsageError
+from runscore.engine.errors import Arg, CannotAccess, UsageError
 from runscore.engine.history import require_path, write_output
 from runscore.engine.packs import effectiveness, pipeline
 from runscore.engine.packs import effectiveness_history as eh
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue
+
+#: ``--output``, the file the result is written to.
+OUTPUT = Arg("out_path", "--output")
 
 
 def _views_help() -> str:
@@ -240,13 +243,16 @@ def _write_then_rename(out_path: str, write: Callable[[str], None]) -> None:
     folder = os.path.dirname(os.path.abspath(out_path))
     if os.path.exists(folder) and not os.path.isdir(folder):
         raise CannotAccess(
-            f"{quote_path(out_path)}: cannot write the result: {quote_path(folder)} is not a folder"
+            f"{quote_path(out_path)}: cannot write the result: {quote_path(folder)} is not a folder",
+            about=OUTPUT,
         )
     try:
-        write_output(out_path, write)  # makes a missing folder, as export and pipeline --out
+        write_output(
+            out_path, write, about=OUTPUT
+        )  # makes a missing folder, as export and pipeline --out
     except OSError as e:
         raise CannotAccess(
-            f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}"
+            f"{quote_path(out_path)}: cannot write the result: {e.strerror or e}", about=OUTPUT
         ) from e
 
 
@@ -261,7 +267,8 @@ def _refuse_a_history(out_path: str, *histories: str) -> None:
         if same:
             raise UsageError(
                 f"{quote_path(out_path)}: that is the history {quote_path(h)} the query reads; "
-                "choose another --output"
+                "choose another --output",
+                about=OUTPUT,
             )
 
 

@@ -714,7 +714,7 @@ class _Day:
 
     def write(self, rel: str, text: str, title: str, kind: str) -> OutputFile:
         path = os.path.join(self.tmp, *rel.split("/"))
-        history.atomic_write_text(path, text)
+        history.atomic_write_text(path, text, about=OUT)
         o = OutputFile(rel, title, kind)
         self.outputs.append(o)
         return o
@@ -2052,4 +2052,4 @@ def _write_log(result: NightlyResult, dayf: _Day, renderer: Renderer) -> None:
         ("runlog.md", renderer.markdown("runlog", {"log": log})),
         ("index.md", renderer.markdown("index", {"log": log})),
     ):
-        history.atomic_write_text(os.path.join(dayf.tmp, rel), text)
+        history.atomic_write_text(os.path.join(dayf.tmp, rel), text, about=OUT)

@@ -1753,3 +1753,67 @@ def test_an_api_writer_refuses_one_of_its_inputs_as_its_output(
             call()
         assert (str(e.value), e.value.params) == (message, params)
         assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_every_cli_call_of_an_engine_writer_names_the_option_it_writes() -> None:
+    """The CLI's calls of the engine's writers and checks (``atomic_write_text`` of
+    ``plugin``'s and ``pipeline``'s ``--out`` reports, ``write_output`` of ``sql
+    --output``, ``check_writable`` of ``pipeline --history``, ...) passed no ``about=``:
+    what they refused had ``params`` ``()``, to the nightly job's caller too, which writes
+    through them. Each call in ``cli/`` of an engine function that takes ``about`` now
+    passes it (``about=None``: no one argument, as the engine's raises say it), and so does
+    each of the engine's own calls of its file writers."""
+    import ast
+
+    takes = set()
+    for f in (REPO / "engine").rglob("*.py"):
+        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"):
+                a = n.args
+                if any(x.arg == "about" for x in a.posonlyargs + a.args + a.kwonlyargs):
+                    takes.add(n.name)
+    writers = {"atomic_write_text", "write_output"}
+    assert writers | {"check_writable", "load_policy_file", "build_policy"} <= takes
+    unnamed = []
+    for folder, names in (("cli", takes), ("engine", writers)):
+        for f in sorted((REPO / folder).rglob("*.py")):
+            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+                if not isinstance(n, ast.Call):
+                    continue
+                name = n.func.attr if isinstance(n.func, ast.Attribute) else None
+                name = name or getattr(n.func, "id", None)
+                if name in names and not any(k.arg == "about" for k in n.keywords):
+                    unnamed.append(f"{f.relative_to(REPO)}:{n.lineno}: {name}")
+    assert unnamed == []
+
+
+def test_the_cli_report_writers_name_out_in_what_they_refuse(tmp_path: Path) -> None:
+    """``plugin``'s and ``pipeline``'s report writers (which the nightly job's packs use
+    too) refused a report file that is a symlink with ``params`` ``()``; each names the
+    folder's argument now, as ``write_json_reports`` names ``out_dir``."""
+    from runscore.cli import pipeline as pipeline_cli
+    from runscore.cli import plugin as plugin_cli
+    from runscore.engine.errors import HistoryError
+
+    skills = plugin.rank([SKILLS])
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    said = []
+    for folder, name, write in [
+        ("p", "plugin-report.json", lambda d: plugin_cli.write_out(skills, d, "json")),
+        ("q", pipeline.summary_basename(result.eval_date) + ".md", lambda d: pipeline_cli.write_reports(result, d)),
+    ]:  # fmt: skip
+        out = tmp_path / folder
+        out.mkdir()
+        (out / name).symlink_to(tmp_path / "elsewhere")
+        with pytest.raises(HistoryError) as e:
+            write(str(out))
+        said.append((e.value.cli_message, e.value.params))
+    assert said == [
+        (f"{tmp_path}/p/plugin-report.json: refusing to write through a symlink", ("out",)),
+        (
+            f"{tmp_path}/q/{pipeline.summary_basename(result.eval_date)}.md: "
+            "refusing to write through a symlink",
+            ("out_dir",),
+        ),
+    ]
+    assert not (tmp_path / "elsewhere").exists()

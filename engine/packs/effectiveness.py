@@ -1834,7 +1834,7 @@ def _save_refreshed(
     now: neither changes what is scored, and a night with nothing new never waits for
     another writer."""
     try:
-        with history.locked(history_path, timeout=0):
+        with history.locked(history_path, timeout=0, about=HISTORY_PATH):
             _save_manifest(history_path, version, refreshed, loaded, gone)
     except LockTimeout:
         pass  # the next extract hashes them again, and saves them then
@@ -1851,7 +1851,7 @@ def _remove_left_temps_if_free(history_path: str) -> None:
     # Best effort: the history and its lock file were checked before any work; a lock
     # that cannot be taken now leaves them for the next writer, as before.
     with contextlib.suppress(LockTimeout, OSError, HistoryError, UsageError):
-        with history.locked(history_path, timeout=0):
+        with history.locked(history_path, timeout=0, about=HISTORY_PATH):
             pass  # taking the lock removes them
 
 
