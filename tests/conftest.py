@@ -65,3 +65,22 @@ def copy_fixture(tmp_path: Path) -> Callable[[str], Path]:
         return dst
 
     return copy
+
+
+def _drain(fd: int) -> bytes:
+    data = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            return data
+        if not chunk:
+            return data
+        data += chunk
+
+
+@pytest.fixture
+def drain() -> Callable[[int], bytes]:
+    """What a non-blocking read end of a FIFO holds, once its writer has closed it (the
+    tests of an output written into a FIFO: ``sql --output``, ``export --to``, ...)."""
+    return _drain

@@ -8,6 +8,7 @@ import os
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -690,23 +691,10 @@ def test_output_never_overwrites_an_events_input(
     assert (r.exit_code, (tmp_path / "x.csv").read_text()) == (0, "x\n1\n")
 
 
-def _drain(fd: int) -> bytes:
-    """What a non-blocking read end of a FIFO holds, once its writer has closed it."""
-    data = b""
-    while True:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except BlockingIOError:
-            return data
-        if not chunk:
-            return data
-        data += chunk
-
-
 @pytest.mark.parametrize("fmt", ["csv", "parquet"])
 @pytest.mark.parametrize("link", [False, True])
 def test_output_a_fifo_or_device_is_written_into_not_replaced(
-    run_cli, tmp_path: Path, fmt: str, link: bool
+    run_cli, drain: Callable[[int], bytes], tmp_path: Path, fmt: str, link: bool
 ) -> None:
     # --output a FIFO or a device (/dev/null; a shell's >(gzip > r.gz), a link
     # /dev/fd/63 to a pipe) was written as a temporary file renamed over it: the node (or
@@ -724,7 +712,7 @@ def test_output_a_fifo_or_device_is_written_into_not_replaced(
         r = run_cli(
             "sql", "SELECT 1 AS x", "--history", "none.jsonl", "--format", fmt, "--output", str(out)
         )
-        got = _drain(reader)
+        got = drain(reader)
     finally:
         os.close(reader)
     assert (r.exit_code, r.stdout) == (0, ""), r.stderr

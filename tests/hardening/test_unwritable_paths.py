@@ -9,6 +9,7 @@ import shutil
 import stat
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -182,23 +183,15 @@ _WRITERS = {
 }  # fmt: skip
 
 
-def _drain(fd: int) -> bytes:
-    """What a non-blocking read end of a FIFO holds, once its writer has closed it."""
-    data = b""
-    while True:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except BlockingIOError:
-            return data
-        if not chunk:
-            return data
-        data += chunk
-
-
 @pytest.mark.parametrize("command", sorted(_WRITERS))
 @pytest.mark.parametrize("link", [False, True])
 def test_every_output_that_is_a_fifo_is_written_into(
-    run_cli: Any, tmp_path: Path, damaged_history: bytes, command: str, link: bool
+    run_cli: Any,
+    drain: Callable[[int], bytes],
+    tmp_path: Path,
+    damaged_history: bytes,
+    command: str,
+    link: bool,
 ) -> None:
     # export --to and history repair --out a FIFO (or a link to one: a shell's >(...))
     # renamed a temporary file over it, as sql --output did: the node (or the link) was
@@ -214,7 +207,7 @@ def test_every_output_that_is_a_fifo_is_written_into(
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the write does not wait
     try:
         res = run_cli(*args, out.name)
-        got = _drain(reader)
+        got = drain(reader)
     finally:
         os.close(reader)
     # the bad line is said (exit 1), or dropped by the repair (exit 0)
