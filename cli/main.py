@@ -225,7 +225,8 @@ class Group(click.Group):
                     f"{db.out_of_memory_hint()}"
                 )
                 ctx.exit(ExitCode.OUT_OF_MEMORY)
-            if isinstance(e, OSError) and not isinstance(e, BrokenPipeError):
+            # A CannotAccess is an OSError too, said in runscore's words (below).
+            if isinstance(e, OSError) and not isinstance(e, (BrokenPipeError, RunscoreError)):
                 # What the engine does not take as rejected input is a path the user gave
                 # for runscore to write (a history, its lock, --out) that cannot be: the
                 # argument's problem, said in one line.

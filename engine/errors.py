@@ -85,10 +85,16 @@ class UsageError(RunscoreError):
     """Bad arguments or an unusable input file given by the user (exit 2)."""
 
 
-class CannotAccess(UsageError):
+class CannotAccess(UsageError, OSError):
     """A path the user gave cannot be read or written, as the system says: a full disk, a
     permission, a folder that is a file (exit 2). The CLI says it without where the help is,
-    as it says an OSError: no option of the command's fixes it."""
+    as it says an OSError: no option of the command's fixes it.
+
+    An ``OSError`` too, as what the system refused: a caller's ``except OSError`` around a
+    write catches it whether the engine said it in its own words (this) or passed the
+    system's error on (a full disk in the middle of a report file), as ``except
+    RunscoreError`` does. Its ``errno``, ``strerror`` and ``filename`` are None: the message
+    says the path and the system's words."""
 
 
 class NothingReadable(RunscoreError):

@@ -862,6 +862,8 @@ def run_nightly(
             job.enter_context(
                 _lock(os.path.join(out, ".nightly"), wait, "the output directory", OUT)
             )
+        except CannotAccess:
+            raise  # a FIFO there: said by the lock, naming out (an OSError too)
         except OSError as e:  # a folder at OUT/.nightly.lock: said as before, naming out
             where = f"{quote_path(os.fsdecode(e.filename))}: " if e.filename else ""
             raise CannotAccess(f"{where}{e.strerror or e}", about=OUT) from None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
 import shutil
 import warnings
@@ -1817,3 +1818,78 @@ def test_the_cli_report_writers_name_out_in_what_they_refuse(tmp_path: Path) -> 
         ),
     ]
     assert not (tmp_path / "elsewhere").exists()
+
+
+def test_cannot_access_is_an_oserror_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
+) -> None:
+    """What the system refused, said in runscore's words (``CannotAccess``: the ``--out``
+    lock of the nightly job, a history's lock file, an export's folder), was no
+    ``OSError``: a caller's ``except OSError`` around a write caught a full disk in the
+    middle of a report file but not these. It is one now, as well as a ``UsageError``;
+    the words, ``params``, what the CLI says (exit 2) and the nightly job's refusal of a
+    history's odd lock are as before: no handler of the engine's own takes it for the
+    system's error and says it again."""
+    import datetime as dt
+
+    from runscore.cli.nightly import Renderer, pack_hooks
+    from runscore.engine import nightly
+
+    monkeypatch.chdir(tmp_path)
+    shutil.copytree(EVENTS, "proj/.archeflow/events")
+    effectiveness.extract([EVENTS], "g.jsonl")
+    Path("afile").write_text("x\n")
+    os.mkfifo("h.jsonl.lock")
+    Path("out").mkdir()
+    os.mkfifo("out/.nightly.lock")
+    folder = tmp_path / "afile"
+    job = {"renderer": Renderer(), "hooks": pack_hooks(), "date": dt.date(2026, 1, 2)}
+    calls: list[tuple[Any, str, tuple[str, ...]]] = [
+        (
+            lambda: effectiveness.extract([EVENTS], "h.jsonl"),
+            "h.jsonl.lock: the history lock is not a regular file",
+            ("history_path",),
+        ),
+        (
+            lambda: eh.export("afile/x.parquet", "g.jsonl"),
+            f"afile/x.parquet: cannot write the export: {folder} is not a folder",
+            ("to",),
+        ),
+        (
+            lambda: nightly.run_nightly(["proj"], "out", **job),
+            f"{tmp_path}/out/.nightly.lock: the nightly lock is not a regular file",
+            ("out",),
+        ),
+        (
+            lambda: nightly.run_nightly(["proj"], "afile", **job),
+            "out afile: exists and is not a directory",
+            ("out",),
+        ),
+    ]
+    said = []
+    for call, _, _ in calls:
+        try:
+            call()
+        except OSError as e:
+            assert isinstance(e, errors.CannotAccess) and isinstance(e, UsageError)
+            said.append((str(e), e.params))
+    assert said == [(text, params) for _, text, params in calls]
+
+    # a history's nightly lock that is a FIFO refuses the job (exit 2), as before
+    lock = "proj/.archeflow/memory/effectiveness.jsonl.nightly.lock"
+    Path(lock).unlink()  # the lock file the jobs above made (they take it first)
+    os.mkfifo(lock)
+    with pytest.raises(errors.CannotAccess) as refused:
+        nightly.run_nightly(["proj"], "out2", **job)
+    assert (str(refused.value), refused.value.params) == (
+        f"{lock}: the nightly lock is not a regular file",
+        ("roots",),
+    )
+    os.unlink(lock)
+
+    for args, err in [
+        (["export", "--history", "g.jsonl", "--to", "afile/x.parquet"], calls[1][1]),
+        (["nightly", "--root", "proj", "--out", "afile"], "--out afile: exists and is not a directory"),
+    ]:  # fmt: skip
+        res = run_cli(*args)
+        assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {err}\n")

@@ -27,6 +27,7 @@ from runscore.engine import db, duck, filedigest, history, process, sources, sql
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import (
     Arg,
+    CannotAccess,
     HistoryError,
     LockTimeout,
     NothingReadable,
@@ -1812,6 +1813,8 @@ def _saving(history_path: str, save: Callable[..., None], *args: Any) -> Manifes
     and says why the next one will read these files again."""
     try:
         save(*args)
+    except CannotAccess:
+        raise  # its lock file refused (an OSError too): said as the extract's lock is
     except HistoryError as e:  # a symlink in its place
         if e.file is not None and e.reason is not None:
             return ManifestUnsaved(e.file, e.reason)

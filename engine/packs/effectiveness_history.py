@@ -1684,6 +1684,8 @@ def export(
                     )
         else:
             written = [_write_duckdb(con, names, target, rows)]
+    except CannotAccess:
+        raise  # said already (``_folder_for``), naming the export: an OSError too
     except (OSError, duckdb.IOException) as e:
         # A folder that cannot be made or written to, a full disk: the argument's problem.
         # (Its own path, not the temporary name beside it, which the user never gave.)
