@@ -1893,3 +1893,52 @@ def test_cannot_access_is_an_oserror_too(
     ]:  # fmt: skip
         res = run_cli(*args)
         assert (res.exit_code, res.stdout, res.stderr) == (2, "", f"error: {err}\n")
+
+
+def test_run_sql_extra_of_another_type_is_refused_naming_it(tmp_path: Path) -> None:
+    """``run_sql(q, h, extra=...)`` (README: the pipeline views passed as ``extra=``) took
+    anything: a list was a TypeError from a regular expression, ``{"x": 5}`` DuckDB's
+    InvalidInputException ("not suitable for replacement scans"), and ``{"history": t}``
+    put the caller's table in the place of the history's view without a word. ``extra``
+    is a mapping of view names to ``pyarrow.Table``s, else a ``UsageError`` naming it."""
+    import polars as pl
+
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    t = pa.table({"x": [1, 2]})
+    q = "SELECT count(*) AS n FROM history"
+    calls: list[tuple[Any, str]] = [
+        (lambda: eh.run_sql(q, hist, extra=[t]), "extra: give a mapping of view names to pyarrow Tables, not list"),
+        (lambda: eh.run_sql(q, hist, extra={"x": 5}), 'extra["x"]: give a pyarrow.Table, not int'),
+        (lambda: eh.run_sql(q, hist, extra={"x": pl.DataFrame({"x": [1]})}), 'extra["x"]: give a pyarrow.Table, not DataFrame (polars: its .to_arrow())'),
+        (lambda: eh.run_sql(q, hist, extra={5: t}), "extra: a view name is text, not int"),
+        (lambda: eh.run_sql(q, hist, extra={"": t}), 'extra: a view name is text, not ""'),
+        (lambda: eh.run_sql(q, hist, extra={"history": t}), 'extra: "history" is a view of runscore\'s own; give your table another name'),
+        (lambda: eh.schema(hist, extra={"events": t}), 'extra: "events" is a view of runscore\'s own; give your table another name'),
+    ]  # fmt: skip
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, ("extra",)) for _, text in calls]
+    got = eh.run_sql("SELECT sum(x) AS s FROM mine", hist, extra={"mine": t}).table
+    assert got.to_pylist() == [{"s": 3}]
+
+
+def test_write_json_reports_into_a_file_names_out_dir(tmp_path: Path) -> None:
+    """``write_json_reports(result, out_dir)`` with ``out_dir`` a file raised a bare
+    ``FileExistsError`` ("File exists", from ``os.makedirs`` deep inside) that named no
+    argument; it is a ``CannotAccess`` naming ``out_dir``, said as the CLI and the nightly
+    job say an ``--out`` that is a file, before anything is written."""
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    f = tmp_path / "reports"
+    f.write_text("kept\n")
+    with pytest.raises(errors.CannotAccess) as e:
+        pipeline.write_json_reports(result, f)
+    assert (str(e.value), e.value.cli_message, e.value.params) == (
+        f"out_dir {f}: exists and is not a directory",
+        f"--out {f}: exists and is not a directory",
+        ("out_dir",),
+    )
+    assert f.read_text() == "kept\n" and sorted(p.name for p in tmp_path.iterdir()) == ["reports"]

@@ -27,7 +27,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -1353,6 +1353,42 @@ def _one_version_notes(load: HistoryLoad, version: str) -> list[str]:
     return notes
 
 
+#: ``extra=`` of ``run_sql`` and ``schema``: the caller's own tables.
+EXTRA = Arg("extra", "extra")
+
+
+def _extra_tables(extra: object) -> dict[str, pa.Table]:
+    """``extra`` as views to register: a mapping of names to ``pyarrow.Table``s, else a
+    ``UsageError`` naming it. Anything else reached DuckDB (a list: a TypeError of a regular
+    expression; ``{"x": 5}``: "not suitable for replacement scans"), and a table named as
+    one of runscore's views took its place without a word."""
+    if extra is None:
+        return {}
+    if not isinstance(extra, Mapping):
+        raise UsageError(
+            EXTRA,
+            f": give a mapping of view names to pyarrow Tables, not {sources.type_name(extra)}",
+        )
+    for name, table in extra.items():
+        if not isinstance(name, str) or not name:
+            shown = quote(name) if isinstance(name, str) else sources.type_name(name)
+            raise UsageError(EXTRA, f": a view name is text, not {shown}")
+        if name in HISTORY_VIEWS or name in EVENT_VIEWS:
+            raise UsageError(
+                EXTRA,
+                f": {quote(name)} is a view of runscore's own; give your table another name",
+            )
+        if not isinstance(table, pa.Table):
+            hint = (
+                " (polars: its .to_arrow())" if type(table).__module__.startswith("polars") else ""
+            )
+            raise UsageError(
+                EXTRA,
+                f"[{quote(name)}]: give a pyarrow.Table, not {sources.type_name(table)}{hint}",
+            )
+    return dict(extra)
+
+
 def _gather(
     history: str | os.PathLike[str],
     events: sources.Paths | None,
@@ -1364,6 +1400,7 @@ def _gather(
 ) -> tuple[dict[str, pa.Table], list[LineIssue], list[str]]:
     """The documented views as Arrow tables; with ``query``, only those it names (each
     fetch of a 1M-line history's views is a scan and a sort by line: ~0.1-0.45 s each)."""
+    extra = _extra_tables(extra)
     events, pipelines = (
         _event_paths(events),
         sources.input_paths(pipelines, Arg("pipelines", "--pipelines"), "file"),
@@ -1419,6 +1456,9 @@ def run_sql(
 ) -> SqlResult:
     """Run one read-only SELECT over the documented views (see HISTORY_VIEWS/EVENT_VIEWS).
 
+    ``extra``: tables of the caller's own, a mapping of view names to ``pyarrow.Table``s
+    (``pipeline.history_tables``' first item), queried beside the views under those names
+    (none of them one of the views'; anything else is a ``UsageError`` naming ``extra``).
     ``pipelines``: the pipeline histories ``extra`` came from, never read as run logs.
 
     The query runs on a connection that holds only those views' data, with external

@@ -32,7 +32,7 @@ from typing import Any
 import pyarrow as pa
 from runscore.engine import db, duck, filenames, history, sources, sqlpack
 from runscore.engine.duck import duckdb
-from runscore.engine.errors import Arg, NothingReadable, UsageError
+from runscore.engine.errors import Arg, CannotAccess, NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
 from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue, SourceFile
@@ -825,6 +825,9 @@ def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) 
     _check_result(result)
     out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
     history.require_path(out_dir, OUT_DIR, "folder")  # "" wrote them to the current folder
+    if os.path.lexists(out_dir) and not os.path.isdir(out_dir):
+        # os.makedirs' bare "File exists", deep inside: said as the CLI says such an --out.
+        raise CannotAccess(OUT_DIR, f" {quote_path(out_dir)}: exists and is not a directory")
     paths = {
         pid: os.path.join(out_dir, result.report_basename(pid) + ".json")
         for pid in result.documents
