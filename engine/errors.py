@@ -139,12 +139,19 @@ class RejectedInputWarning(UserWarning):
 class LockTimeout(RunscoreError):
     """Another process holds a lock we need (exit 4). ``holder``: its PID, when the system
     says it (``history.locked``), else None; ``command``: its command name, when that can
-    be read (``runscore`` for runscore's own, ``history.holder_command``), else None."""
+    be read (``runscore`` for runscore's own, ``history.holder_command``), else None.
+    ``about``: the argument whose file's lock it is (``history_path``), first in
+    ``params``, as a ``NothingReadable``'s: the message names the file."""
 
     def __init__(
-        self, message: str | Sequence[Part], holder: int | None = None, command: str | None = None
+        self,
+        message: str | Sequence[Part],
+        holder: int | None = None,
+        command: str | None = None,
+        *,
+        about: Arg | None = None,
     ) -> None:
-        super().__init__(*parts_of(message))
+        super().__init__(*parts_of(message), about=about)
         self.holder = holder
         self.command = command
 

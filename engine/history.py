@@ -368,6 +368,7 @@ def _take_lock(
                         f"{quote_path(path)}: {held_by(f'the {what} lock', holder, command)}",
                         holder,
                         command,
+                        about=about,
                     ) from None
                 time.sleep(0.05)
     except BaseException:

@@ -1536,10 +1536,10 @@ def test_every_usage_error_the_engine_raises_names_its_argument_or_says_it_has_n
     environment, runscore's own table names). A new raise with none of them fails here.
     ``NothingReadable`` and ``HistoryError`` too: they had no ``params``, so a caller could
     not tell which input was unreadable or refused (they name the argument whose file it
-    is)."""
+    is); and ``LockTimeout``, the argument whose file's lock is held."""
     import ast
 
-    NAMED = ("UsageError", "CannotAccess", "NothingReadable", "HistoryError")
+    NAMED = ("UsageError", "CannotAccess", "NothingReadable", "HistoryError", "LockTimeout")
 
     files = sorted((REPO / "engine").rglob("*.py"))
     trees = {f: ast.parse(f.read_text(encoding="utf-8")) for f in files}
@@ -1942,3 +1942,29 @@ def test_write_json_reports_into_a_file_names_out_dir(tmp_path: Path) -> None:
         ("out_dir",),
     )
     assert f.read_text() == "kept\n" and sorted(p.name for p in tmp_path.iterdir()) == ["reports"]
+
+
+def test_a_lock_held_names_the_argument_whose_file_it_locks(tmp_path: Path) -> None:
+    """A ``LockTimeout`` of a history's lock had ``params`` ``()``: a caller of a call that
+    takes several paths could not tell whose lock was held, where every other error names
+    its argument. It names the argument that gave the history now (the nightly job's still
+    names ``wait``, which its words tell the caller to raise), its words as before."""
+    from runscore.engine import history as history_module
+
+    hist = tmp_path / "h.jsonl"
+    effectiveness.extract([EVENTS], hist)
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    calls: list[tuple[Any, tuple[str, ...]]] = [
+        (lambda: effectiveness.extract([EVENTS], hist, lock_timeout=0, incremental=False), ("history_path",)),
+        (lambda: plugin.score([SKILLS], history_path=hist, lock_timeout=0), ("history_path",)),
+        (lambda: pipeline.append_history(result, hist, lock_timeout=0), ("path",)),
+        (lambda: history_tools.repair(hist, in_place=True, lock_timeout=0), ("path",)),
+    ]  # fmt: skip
+    said = []
+    with history_module.locked(str(hist), timeout=0):  # flock: a second open file waits
+        for call, _ in calls:
+            with pytest.raises(errors.LockTimeout) as e:
+                call()
+            said.append((str(e.value), e.value.params))
+    assert [params for _, params in said] == [params for _, params in calls]
+    assert {text.split(": ")[0] for text, _ in said} == {str(hist)}
