@@ -445,6 +445,7 @@ def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
     """``YYYY-MM-DD`` (a real calendar date); None = today in UTC."""
     if text is None:
         return today or dt.datetime.now(dt.UTC).date()
+    text = sources.text_arg(text, DATE, "YYYY-MM-DD text")  # a number: TypeError of re
     try:
         if not _DATE_RE.fullmatch(text):
             raise ValueError

@@ -1968,3 +1968,26 @@ def test_a_lock_held_names_the_argument_whose_file_it_locks(tmp_path: Path) -> N
             said.append((str(e.value), e.value.params))
     assert [params for _, params in said] == [params for _, params in calls]
     assert {text.split(": ")[0] for text, _ in said} == {str(hist)}
+
+
+def test_the_parsers_and_summary_rows_refuse_another_type_naming_it() -> None:
+    """The API's own parsers of the CLI's text options and ``pipeline.summary_rows`` took
+    any value: ``nightly.parse_date(5)`` and ``pipeline.parse_date(5)`` were a
+    ``TypeError`` of a regular expression, ``routes.parse_as_of(5)`` and
+    ``summary_rows(None)`` ``AttributeError``s from inside. Each is a ``UsageError``
+    naming the argument, as the calls that take these values say it."""
+    from runscore.engine import nightly
+
+    calls: list[tuple[Any, str]] = [
+        (lambda: nightly.parse_date(5), "date: give YYYY-MM-DD text, not int"),
+        (lambda: pipeline.parse_date(dt.date(2026, 1, 1)), "date: give YYYY-MM-DD text, not date"),
+        (lambda: routes.parse_as_of(5), "as_of: give ISO date-time text, not int"),
+        (lambda: pipeline.summary_rows(None), "result: give a PipelineResult (what evaluate_pipelines returns), not None"),
+    ]  # fmt: skip
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, (text.split(":")[0],)) for _, text in calls]
+    assert nightly.parse_date("2026-01-02") == pipeline.parse_date("2026-01-02")

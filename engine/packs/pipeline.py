@@ -320,6 +320,7 @@ def iso(t: dt.datetime) -> str:
 
 def parse_date(text: str) -> dt.date:
     """A ``YYYY-MM-DD`` evaluation date (UsageError otherwise)."""
+    text = sources.text_arg(text, Arg("date", "--date"), "YYYY-MM-DD text")  # not re's TypeError
     try:
         if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
             raise ValueError
@@ -711,6 +712,7 @@ def evaluate_pipelines(
 
 def summary_rows(result: PipelineResult) -> pa.Table:
     """The batch summary over all pipelines (scored and not_terminal), with report names."""
+    _check_result(result)
     names = [
         result.report_basename(pid) if status == "scored" else None
         for pid, status in zip(

@@ -326,6 +326,7 @@ def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetim
     if text is None:
         d = today or dt.datetime.now(dt.UTC).date()
         return dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
+    text = sources.text_arg(text, AS_OF, "ISO date-time text")  # not an AttributeError
     try:
         parsed = dt.datetime.fromisoformat(text.strip())
     except ValueError as e:
