@@ -438,6 +438,8 @@ HISTORY = Arg("history_path", "--history")
 DATE = Arg("date", "--date")
 WAIT = Arg("wait", "--wait")
 TEAMS = Arg("teams", "--team")
+#: ``hooks``: the packs that join the job, which no option gives.
+HOOKS = Arg("hooks", "hooks")
 WAIT_LONGER = Arg("wait", "--wait SECONDS", "wait=SECONDS")
 
 
@@ -452,6 +454,28 @@ def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
         return dt.date.fromisoformat(text)
     except ValueError:
         raise UsageError(DATE, f" {quote(text)} is not a date in YYYY-MM-DD form") from None
+
+
+def _check_hooks(renderer: object, hooks: object) -> list[PackHook]:
+    """``hooks`` as a list, once ``renderer`` and each hook are what the job calls, else a
+    ``UsageError`` naming the argument: ``renderer=None`` or ``hooks=5`` was an
+    AttributeError or TypeError once the night's extract had written the histories."""
+    if not all(callable(getattr(renderer, m, None)) for m in ("markdown", "json")):
+        raise UsageError(
+            Arg("renderer", "renderer"),
+            ": give a Renderer (runscore.cli.nightly.Renderer(): markdown(kind, ctx) and "
+            f"json(data)), not {sources.type_name(renderer)}",
+        )
+    if isinstance(hooks, str | bytes) or not isinstance(hooks, Sequence):
+        raise UsageError(HOOKS, f": give a list of PackHooks, not {sources.type_name(hooks)}")
+    for hook in hooks:
+        if not isinstance(hook, PackHook):
+            raise UsageError(
+                HOOKS,
+                " (runscore.cli.nightly.pack_hooks()): give PackHooks, not "
+                + sources.type_name(hook),
+            )
+    return list(hooks)
 
 
 def _day(value: object) -> dt.date | None:
@@ -764,6 +788,7 @@ def run_nightly(
     out = sources.one_path(out, OUT, "folder")
     history_path = None if history_path is None else sources.one_path(history_path, HISTORY)
     wait = history.wait_seconds(wait, WAIT)
+    hooks = _check_hooks(renderer, hooks)
     # Checked now, not as each project's failed extract (exit 1).
     scored_at = effectiveness.scored_at_text(scored_at)
     # The reports read the version the runs were scored with: they read the history's

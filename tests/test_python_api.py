@@ -1991,3 +1991,29 @@ def test_the_parsers_and_summary_rows_refuse_another_type_naming_it() -> None:
         said.append((str(e.value), e.value.params))
     assert said == [(text, (text.split(":")[0],)) for _, text in calls]
     assert nightly.parse_date("2026-01-02") == pipeline.parse_date("2026-01-02")
+
+
+def test_the_nightly_job_refuses_a_renderer_or_hooks_of_another_type_before_any_work(
+    tmp_path: Path,
+) -> None:
+    """``nightly.run_nightly(roots, out, renderer=None)`` (or ``hooks=5``, ``hooks=[5]``)
+    ran the night's extract, wrote each history, its lock and manifest and took the
+    output's lock, then was an AttributeError or TypeError from inside. Each is a
+    ``UsageError`` naming the argument, before anything is read or written."""
+    from runscore.cli.nightly import Renderer
+    from runscore.engine import nightly
+
+    shutil.copytree(REPO / "examples" / "project", tmp_path / "proj")
+    before = _tree(tmp_path)
+    calls: list[tuple[dict[str, Any], str]] = [
+        ({"renderer": None}, "renderer: give a Renderer (runscore.cli.nightly.Renderer(): markdown(kind, ctx) and json(data)), not None"),
+        ({"renderer": Renderer(), "hooks": 5}, "hooks: give a list of PackHooks, not int"),
+        ({"renderer": Renderer(), "hooks": [5]}, "hooks (runscore.cli.nightly.pack_hooks()): give PackHooks, not int"),
+    ]  # fmt: skip
+    said = []
+    for kw, _ in calls:
+        with pytest.raises(UsageError) as e:
+            nightly.run_nightly([tmp_path / "proj"], tmp_path / "out", **kw)
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, (text.split(":")[0].split(" ")[0],)) for _, text in calls]
+    assert _tree(tmp_path) == before
