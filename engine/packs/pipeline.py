@@ -1051,7 +1051,9 @@ def _load_history(
     )
     if not readable:
         raise NothingReadable(
-            "the pipeline history could not be read:\n" + sources.listed(errors), about=PATH
+            "the pipeline history could not be read:\n" + sources.listed(errors),
+            _problems(errors),
+            about=PATH,
         )
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.
     _run_range(con, 0, 9, params)

@@ -493,6 +493,33 @@ def test_a_report_of_no_records_is_a_markdown_document_too(
     )
 
 
+@pytest.mark.parametrize(
+    ("change", "why"),
+    [
+        (
+            _cr_lines,
+            "lines end in CR only (old Mac line ends): runscore reads JSONL, whose lines end "
+            "in LF (convert it first, e.g. tr '\\r' '\\n')",
+        ),
+        (_gzip, "gzip-compressed: runscore reads plain JSONL (decompress it first)"),
+    ],
+    ids=["cr", "gzip"],
+)
+def test_an_unreadable_history_is_nothing_read_with_its_problems(
+    tmp_path: Path, change: Callable[[Path], None], why: str
+) -> None:
+    # A history that could not be read at all raised NothingReadable with no `problems`
+    # (every other such error lists them there, and the nightly job's run log takes each
+    # input's problem from there, not from the text): its one problem is now in both.
+    hist = tmp_path / "p.jsonl"
+    change(hist)
+    for call in (engine.history_report, engine.history_tables):
+        with pytest.raises(engine.NothingReadable) as e:
+            call(str(hist))
+        assert str(e.value) == f"the pipeline history could not be read:\n  {hist}: {why}"
+        assert e.value.problems == [(str(hist), 0, why)], call
+
+
 def test_a_history_whose_every_line_is_skipped_is_nothing_read(
     run_cli: Any, tmp_path: Path
 ) -> None:
