@@ -100,12 +100,17 @@ def format_option(choices: Sequence[str], default: str, help: str = _RAW_HELP) -
     )
 
 
-def report_diagnostics(issues: Sequence[LineIssue], notes: Sequence[str]) -> None:
-    """Print skipped lines and notes to stderr; exit 1 (partial) when lines were skipped."""
+def report_diagnostics(
+    issues: Sequence[LineIssue], notes: Sequence[str], *, last: str | None = None
+) -> None:
+    """Print skipped lines and notes to stderr, then ``last`` (what was done with the rest,
+    said after what reading it found); exit 1 (partial) when lines were skipped."""
     for i in issues:
         output.note(f"{i.location()}: {i.reason}")
     for n in notes:
         output.note(n)
+    if last is not None:
+        output.note(last)
     if issues:
         click.get_current_context().exit(ExitCode.PARTIAL)
 
@@ -315,10 +320,14 @@ def export_cmd(target: str, history_path: str, events: tuple[str, ...]) -> None:
     res = eh.export(target, history_path, list(events) or None)
     for f in res.files:
         click.echo(f)
-    output.note(
-        "exported " + ", ".join(f"{n}: {k} row{'' if k == 1 else 's'}" for n, k in res.rows.items())
+    # In the order things happened: the history's and the logs' notes (no history, a line
+    # skipped), an earlier export's files removed, then what was written.
+    report_diagnostics(
+        res.issues,
+        res.notes,
+        last="exported "
+        + ", ".join(f"{n}: {k} row{'' if k == 1 else 's'}" for n, k in res.rows.items()),
     )
-    report_diagnostics(res.issues, res.notes)
 
 
 def register(group: click.Group) -> None:

@@ -349,7 +349,7 @@ def test_export_names_a_removed_event_table_as_a_path_is_quoted(
     assert first.exit_code == 0, first.stderr
     r = run_cli("export", "--to", "t\td/e.parquet", "--history", "h.jsonl")
     assert r.exit_code == 0, r.stderr
-    assert r.stderr.splitlines()[1] == (
+    assert r.stderr.splitlines()[0] == (
         '"t\\td/e.events.parquet": removed: an earlier export\'s event table '
         "(this export has no --events)"
     )
