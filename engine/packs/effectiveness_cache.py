@@ -109,10 +109,15 @@ def cache_path(history_path: str) -> str:
 
 
 def cache_key(version: str) -> str:
-    """What a cache was made by: its format, runscore, DuckDB and the typing SQL's text."""
+    """What a cache was made by: its format, runscore, DuckDB and the typing SQL's text
+    (with the common macros it calls: rs_iso_text reads its times)."""
+    from runscore.engine.packs import effectiveness  # it imports this module
+
     h = hashlib.sha256(f"{CACHE_FORMAT}\0{__version__}\0{duckdb.__version__}".encode())
-    for name in _TYPING:
-        h.update(b"\0" + sqlpack.load(PACK, version, name).text.encode("utf-8"))
+    typing = [sqlpack.load(PACK, version, name) for name in _TYPING]
+    typing += sqlpack.files(sqlpack.COMMON, effectiveness.COMMON_VERSION)
+    for f in typing:
+        h.update(b"\0" + f.text.encode("utf-8"))
     return h.hexdigest()
 
 

@@ -273,6 +273,8 @@ def _load_files(
 
     ``digest``: also take each file's SHA-256 in its pre-scan (for the cache).
     """
+    # rs_iso_text: the history readers read a time as a run log's is read.
+    sqlpack.run_common(con, effectiveness.COMMON_VERSION)
     fast, scanned, vouched = _load_fast(con, files, v, digest)
     for f in files:
         if not scanned:

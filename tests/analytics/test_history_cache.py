@@ -303,6 +303,21 @@ def test_another_typing_sql_or_version_makes_the_cache_stale(
         m.setattr(ec, "CACHE_FORMAT", ec.CACHE_FORMAT + 1)
         assert ec.cache_key("v1") != key
         assert not _cached(p, monkeypatch)["reader"].startswith("cache")
+    # The common macros the typing calls (rs_iso_text reads every ts and run_ts) decide
+    # what a cached line holds as much as the pack's own files do.
+    from runscore.engine import sqlpack
+
+    real_files = sqlpack.files
+
+    def changed_common(pack: str, version: str) -> tuple[sqlpack.SqlFile, ...]:
+        fs = real_files(pack, version)
+        if pack != sqlpack.COMMON:
+            return fs
+        return (*fs[:-1], sqlpack.SqlFile(pack, version, fs[-1].name, fs[-1].text + "\n-- x"))
+
+    with monkeypatch.context() as m:
+        m.setattr(sqlpack, "files", changed_common)
+        assert ec.cache_key("v1") != key
 
 
 def test_off_min_lines_and_bad_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

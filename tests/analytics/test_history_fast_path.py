@@ -243,6 +243,11 @@ _times = st.sampled_from(
         "2026-03-01 10:00:00",
         "2026-03-01T10:00:00.123456Z",
         "2026-03-01",
+        # forms a run log's time is read in, which the cast alone does not read
+        "20260301T100000+0200",
+        "2026-W09-7t10:00:00,5z",
+        "2026060",
+        "2025-W53-1",  # no such week
         "yesterday",
         "",
     ]
@@ -431,3 +436,127 @@ def test_report_names_a_line_with_a_field_twice(run_cli, tmp_path: Path) -> None
     assert r.exit_code == 1
     assert [x["runs"] for x in json.loads(r.stdout)] == [1]
     assert r.stderr.splitlines() == [f"{p}:2: history line skipped: duplicate key archetype"]
+
+
+#: Times in the ISO-8601 forms DuckDB's cast refuses, which run logs' times are read in
+#: (common/v1's rs_iso_text), each with the instant it names, in UTC.
+WIDE_TIMES = [
+    ("2026-02-02t10:00:00z", "2026-02-02 10:00:00"),  # lowercase t and z (RFC 3339)
+    ("20260202T110000Z", "2026-02-02 11:00:00"),  # basic format
+    ("20260202T130000+0200", "2026-02-02 11:00:00"),
+    ("2026-W06-1T12:00:00Z", "2026-02-02 12:00:00"),  # week date
+    ("2026W061T120000Z", "2026-02-02 12:00:00"),
+    ("2026-033T13:00:00,5Z", "2026-02-02 13:00:00.500"),  # ordinal date, decimal comma
+    ("2026033T130000Z", "2026-02-02 13:00:00"),
+]
+
+
+def _times_read(con: Any) -> list[tuple[Any, ...]]:
+    return con.execute(
+        "SELECT run_id, strftime(ts, '%Y-%m-%d %H:%M:%S.%g'), "
+        "strftime(run_ts, '%Y-%m-%d %H:%M:%S.%g') FROM history ORDER BY history_line"
+    ).fetchall()
+
+
+def _ms(text: str) -> str:
+    return text if "." in text else text + ".000"
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+@pytest.mark.parametrize("careful", [False, True])
+def test_a_history_time_is_read_in_every_iso_form_a_run_logs_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str, careful: bool
+) -> None:
+    # A ts or run_ts written by another tool (ArcheFlow's scorer, a hand-edited line) in a
+    # week or ordinal date, the basic format, a decimal comma or lowercase t/z skipped the
+    # line ("ts is not an ISO-8601 time"), where the same text in a run log is read. Both
+    # readers (and the legacy version's) read it now, by the same rule; the fast path
+    # keeps such lines (they are no reason to read the whole file the careful way). A time
+    # no calendar has is still refused.
+    lines = [_base(i) for i in range(3)]
+    lines += [_base(10 + i, run_id=f"w{i}", ts=t) for i, (t, _) in enumerate(WIDE_TIMES)]
+    lines += [_base(20 + i, run_id=f"r{i}", run_ts=t) for i, (t, _) in enumerate(WIDE_TIMES)]
+    p = tmp_path / "h.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+
+    def read() -> tuple[eh.HistoryLoad, list[tuple[Any, ...]]]:
+        with monkeypatch.context() as m:
+            if careful:
+                m.setattr(eh, "_load_fast", lambda *a, **k: (False, False, None))
+            con = eh.connect()
+            load = eh.load_history(con, p, version=version)
+            got = _times_read(con)
+            con.close()
+        return load, got
+
+    load, got = read()
+    fast_path = not careful and version == "v1"  # archeflow-legacy has no fast path
+    assert (load.reader, load.issues) == ("fast" if fast_path else "careful", [])
+    wide = got[3 : 3 + len(WIDE_TIMES)]
+    assert [(r[0], r[1], r[2]) for r in wide] == [
+        (f"w{i}", _ms(want), f"2026-03-{1 + (10 + i) % 28:02d} 07:00:00.000")
+        for i, (_, want) in enumerate(WIDE_TIMES)
+    ]
+    runs = got[3 + len(WIDE_TIMES) :]
+    assert [(r[0], r[2]) for r in runs] == [
+        (f"r{i}", _ms(want)) for i, (_, want) in enumerate(WIDE_TIMES)
+    ]
+    # a week its year has not (2025 has 52), a day 2026 has not: not a time
+    with p.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(_base(30, ts="2025-W53-1T00:00:00Z", run_ts="2026-366")) + "\n")
+    load, again = read()
+    assert load.reader == "careful" and again == got
+    assert [i.as_dict() for i in load.issues] == [
+        {
+            "file": str(p),
+            "line": len(lines) + 1,
+            "reason": "history line skipped: ts is not an ISO-8601 time; "
+            "run_ts is not an ISO-8601 time",
+        }
+    ]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+@pytest.mark.parametrize("careful", [False, True])
+def test_the_wider_time_rule_is_never_run_for_a_line_the_cast_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, version: str, careful: bool
+) -> None:
+    # `report`'s hot path: the times runscore writes are read by the cast alone, as before
+    # rs_iso_text was tried; it runs for a time the cast does not read, and for no other
+    # line (shown by an rs_iso_text that fails whenever it runs). Not by error(), which is
+    # volatile: DuckDB's common-subexpression pass leaves it where it is, where it lifted
+    # the real rs_iso_text(s), repeated in the cast's macro, into a projection run for
+    # every line.
+    from runscore.engine import sqlpack
+
+    real = sqlpack.run_common
+
+    def with_a_tripwire(con: Any, common: str) -> None:
+        real(con, common)
+        con.execute(
+            "CREATE OR REPLACE TEMP MACRO rs_iso_text(s) AS "
+            "CAST(CAST('wide rule: ' || s AS INTEGER) AS VARCHAR)"
+        )
+
+    p = _clean_history(tmp_path)
+    monkeypatch.setattr(sqlpack, "run_common", with_a_tripwire)
+    if careful:
+        monkeypatch.setattr(eh, "_load_fast", lambda *a, **k: (False, False, None))
+
+    def read() -> eh.HistoryLoad:
+        con = eh.connect()
+        try:
+            return eh.load_history(con, p, version=version)
+        finally:
+            con.close()
+
+    load = read()
+    assert (load.reader, load.lines, load.issues) == (
+        "fast" if not careful and version == "v1" else "careful",
+        42,
+        [],
+    )
+    with p.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(_base(50, ts="20260302T100000Z")) + "\n")
+    with pytest.raises(Exception, match="wide rule: 20260302T100000Z"):
+        read()

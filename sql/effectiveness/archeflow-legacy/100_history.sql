@@ -3,7 +3,8 @@
 -- Reads:    history_raw (_file, _line, _ord, then the 22 history fields of §4, every one
 --           JSON), one row per JSON-object line of the history file (sources.read_jsonl);
 --           history_dup_keys (file, line, keys): lines that give a field twice
---           (100_history_keys.sql).
+--           (100_history_keys.sql); rs_iso_text (common/v1 010, run by the engine before this
+--           file: the one reading of an ISO-8601 time, a run log's as a history line's).
 -- Produces: history_issues (file, line, reason) — lines that cannot be used, and why;
 --           history — one row per usable line, the §4 fields in order, typed (ts and run_ts
 --           TIMESTAMPTZ, scores DOUBLE, counts BIGINT), then history_file, history_line;
@@ -31,11 +32,23 @@ CREATE OR REPLACE TEMP MACRO _h_text(j) AS
 -- casts to a time in years 1-9999 UTC. DuckDB's cast alone also takes 'infinity', 'epoch'
 -- and years past 9999: an 'infinity' ts would supersede every later line, and a time past
 -- 9999 cannot be shown (`runscore sql` stopped with a traceback).
-CREATE OR REPLACE TEMP MACRO _h_time_of(s) AS
+CREATE OR REPLACE TEMP MACRO _h_time_cast(s) AS
     CASE WHEN regexp_matches(s, '^[0-9]{4}-')
           AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
           AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
          THEN TRY_CAST(s AS TIMESTAMPTZ) END;
+-- Read as a run log's times are, by rs_iso_text (a week or ordinal date, the basic format,
+-- a decimal comma, lowercase t/z): a line another tool wrote so was skipped, "ts is not an
+-- ISO-8601 time", where the same text in a run log is read. The cast is tried first, and
+-- rs_iso_text only for a text it does not read (coalesce evaluates its second argument for
+-- those rows alone): the lines runscore writes pay nothing more. Inside lambdas, as
+-- DuckDB's common-subexpression pass lifts a repeated rs_iso_text(s) (and the repeated
+-- parts of it) out of a CASE or coalesce into a projection run for every line, and never
+-- out of a lambda; the inner lambda runs rs_iso_text once for such a line.
+CREATE OR REPLACE TEMP MACRO _h_time_of(s) AS
+    coalesce(_h_time_cast(s),
+             list_transform(list_transform([s], lambda x: rs_iso_text(x)),
+                            lambda u: _h_time_cast(u))[1]);
 CREATE OR REPLACE TEMP MACRO _h_time(j) AS
     CASE WHEN json_type(j) = 'VARCHAR' THEN _h_time_of(j ->> '$') END;
 

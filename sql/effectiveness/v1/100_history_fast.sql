@@ -1,7 +1,8 @@
 -- effectiveness/v1 · 100 history lines, fast path for clean files  spec: effectiveness.md §4, §5
 -- Reads:    the history file itself ($files: a one-path list), pre-scanned clean by Python
 --           (valid UTF-8, no NaN/Infinity, no over-long line); $display, the path that
---           diagnostics print; $max_object_size, read_json's line limit.
+--           diagnostics print; $max_object_size, read_json's line limit; rs_iso_text
+--           (common/v1 010, run by the engine before this file).
 -- Produces: history_fast_check — one row: lines (rows read), nonconforming (rows that are not
 --           in the plain form this path types; any > 0 means "use 100_history.sql instead");
 --           history_issues — empty (same columns as 100's: file, line, reason);
@@ -35,12 +36,21 @@ CREATE OR REPLACE TEMP MACRO _hf_str(t, k) AS
          THEN CASE WHEN contains(t, '\') THEN t::JSON ->> '$'
                    ELSE substr(t, 2, length(t) - 2) END END;
 -- A time as 100's _h_time_of: text that starts YYYY- and casts to years 1-9999 UTC
--- ('infinity', 'epoch' and later years are not times a history line can hold).
-CREATE OR REPLACE TEMP MACRO _hf_time(s) AS
+-- ('infinity', 'epoch' and later years are not times a history line can hold), as it is
+-- or, for a text the cast does not read alone, as rs_iso_text writes it (the ISO-8601
+-- forms a run log's time is read in). Such a line stays on this path; rs_iso_text runs
+-- only for such rows (coalesce), never for the lines runscore writes: inside lambdas, which
+-- DuckDB's common-subexpression pass leaves alone (it lifted a repeated rs_iso_text(s) out
+-- of the coalesce into a projection run for every line).
+CREATE OR REPLACE TEMP MACRO _hf_time_cast(s) AS
     CASE WHEN regexp_matches(s, '^[0-9]{4}-')
           AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
           AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
          THEN TRY_CAST(s AS TIMESTAMPTZ) END;
+CREATE OR REPLACE TEMP MACRO _hf_time(s) AS
+    coalesce(_hf_time_cast(s),
+             list_transform(list_transform([s], lambda x: rs_iso_text(x)),
+                            lambda u: _hf_time_cast(u))[1]);
 -- Integers in the plain form (no fraction or exponent, at most 15 digits): there DOUBLE
 -- and BIGINT agree exactly, as 100's TRY_CAST(TRY_CAST(x AS DOUBLE) AS BIGINT) needs.
 CREATE OR REPLACE TEMP MACRO _hf_int(t, k) AS
