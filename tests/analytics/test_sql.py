@@ -1435,3 +1435,41 @@ def test_a_database_output_with_format_is_written_as_given(run_cli, tmp_path: Pa
     )
     assert (r.exit_code, r.stdout, r.stderr) == (0, "", _NO_HISTORY)
     assert (tmp_path / "r.db").read_text() == "a\n1\n"
+
+
+#: Everything a session's catalog can list that a user could query or call.
+_SESSION_CATALOG = (
+    "SELECT 'table' AS kind, table_name AS name FROM duckdb_tables() "
+    "UNION ALL SELECT 'view', view_name FROM duckdb_views() WHERE NOT internal "
+    "UNION ALL SELECT 'macro', function_name FROM duckdb_functions() WHERE NOT internal "
+    "UNION ALL SELECT 'sequence', sequence_name FROM duckdb_sequences() "
+    "UNION ALL SELECT 'type', type_name FROM duckdb_types() WHERE NOT internal "
+    "ORDER BY ALL"
+)
+
+
+@pytest.mark.parametrize("version", ["effectiveness/v1", "archeflow-legacy"])
+def test_a_session_holds_the_documented_views_and_nothing_else(
+    run_cli, fixtures: Path, version: str
+) -> None:
+    # The connection that scores holds runscore's own tables (archeflow-legacy 145's
+    # unknown_costs, the history reader's _hf_typed, the run_ts_warnings of the event
+    # views) and macros (rs_iso_text): a query must see the views `sql --help` lists and
+    # README names, with every input given, and nothing of those.
+    from runscore.engine.packs import effectiveness_history as eh
+    from runscore.engine.packs import pipeline
+
+    tasks = fixtures / "pipeline"
+    made = run_cli("pipeline", str(tasks / "tasks.jsonl"), "--plans", str(tasks / "plans.jsonl"),
+                   "--date", "2026-03-07", "--out", "out", "--history", "p.jsonl")  # fmt: skip
+    assert made.exit_code == 1, made.stderr  # tasks.jsonl:22 is rejected
+    events = str(fixtures / "effectiveness" / "archeflow-fixture" / "events.jsonl")
+    r = run_cli("sql", _SESSION_CATALOG, "--history", HISTORY, "--events", events,
+                "--pipelines", "p.jsonl", "--sql-version", version, "--format", "json")  # fmt: skip
+    assert r.exit_code == 1, r.stderr  # the fixed history's skipped lines
+    documented = [*eh.HISTORY_VIEWS, *eh.EVENT_VIEWS, *pipeline.HISTORY_VIEWS]
+    assert json.loads(r.stdout) == [{"kind": "view", "name": n} for n in sorted(documented)]
+    readme = (HERE.parents[1] / "README.md").read_text(encoding="utf-8")
+    help_text = run_cli("sql", "--help").stdout
+    assert [n for n in documented if f"`{n}`" not in readme] == []
+    assert [n for n in documented if f"\n    {n}: " not in help_text] == []
