@@ -430,7 +430,12 @@ def _reporter_args(command: str, fixtures: Path) -> tuple[list[str], str, bytes]
 @pytest.mark.parametrize("command", sorted(_REPORTERS))
 @pytest.mark.parametrize("link", [False, True])
 def test_a_report_at_a_fifo_in_the_out_folder_is_written_into(
-    run_cli: Any, tmp_path: Path, fixtures: Path, command: str, link: bool
+    run_cli: Any,
+    tmp_path: Path,
+    fixtures: Path,
+    drain: Callable[[int], bytes],
+    command: str,
+    link: bool,
 ) -> None:
     # A temporary file was renamed over the FIFO (or the link to one): the node replaced
     # by a regular file, the reader got nothing. Written into now, as a shell's > and
@@ -444,7 +449,7 @@ def test_a_report_at_a_fifo_in_the_out_folder_is_written_into(
     reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so the write does not wait
     try:
         res = run_cli(*args, "--out", "out", "--no-history")
-        got = _drain(reader)
+        got = drain(reader)
     finally:
         os.close(reader)
     assert res.exit_code == (1 if command == "pipeline" else 0), res.stderr  # a bad line
