@@ -1203,7 +1203,7 @@ class _Journal:
         try:
             if jobs:
                 text = json.dumps({"kind": _JOURNAL_KIND, "jobs": list(jobs)}) + "\n"
-                history.atomic_write_text(self.path, text)
+                history.atomic_write_text(self.path, text, about=self.about)
             else:
                 with contextlib.suppress(FileNotFoundError):
                     os.unlink(self.path)

@@ -1794,7 +1794,6 @@ def test_the_cli_report_writers_name_out_in_what_they_refuse(tmp_path: Path) -> 
     folder's argument now, as ``write_json_reports`` names ``out_dir``."""
     from runscore.cli import pipeline as pipeline_cli
     from runscore.cli import plugin as plugin_cli
-    from runscore.engine.errors import HistoryError
 
     skills = plugin.rank([SKILLS])
     result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
@@ -1806,11 +1805,11 @@ def test_the_cli_report_writers_name_out_in_what_they_refuse(tmp_path: Path) -> 
         out = tmp_path / folder
         out.mkdir()
         (out / name).symlink_to(tmp_path / "elsewhere")
-        with pytest.raises(HistoryError) as e:
+        with pytest.raises(UsageError) as e:
             write(str(out))
         said.append((e.value.cli_message, e.value.params))
     assert said == [
-        (f"{tmp_path}/p/plugin-report.json: refusing to write through a symlink", ("out",)),
+        (f"{tmp_path}/p/plugin-report.json: refusing to write through a symlink", ("out_dir",)),
         (
             f"{tmp_path}/q/{pipeline.summary_basename(result.eval_date)}.md: "
             "refusing to write through a symlink",
@@ -1827,9 +1826,8 @@ def test_cannot_access_is_an_oserror_too(
     lock of the nightly job, a history's lock file, an export's folder), was no
     ``OSError``: a caller's ``except OSError`` around a write caught a full disk in the
     middle of a report file but not these. It is one now, as well as a ``UsageError``;
-    the words, ``params``, what the CLI says (exit 2) and the nightly job's refusal of a
-    history's odd lock are as before: no handler of the engine's own takes it for the
-    system's error and says it again."""
+    the words, ``params`` and what the CLI says (exit 2) are as before: no handler of the
+    engine's own takes it for the system's error and says it again."""
     import datetime as dt
 
     from runscore.cli.nightly import Renderer, pack_hooks
@@ -1875,15 +1873,18 @@ def test_cannot_access_is_an_oserror_too(
             said.append((str(e), e.params))
     assert said == [(text, params) for _, text, params in calls]
 
-    # a history's nightly lock that is a FIFO refuses the job (exit 2), as before
+    # a history's nightly lock that is a FIFO fails that project's step, as a folder there
+    # does (not the whole job: an OSError now, it is not let by as the system's error);
+    # with no other project, nothing was read
     lock = "proj/.archeflow/memory/effectiveness.jsonl.nightly.lock"
     Path(lock).unlink()  # the lock file the jobs above made (they take it first)
     os.mkfifo(lock)
-    with pytest.raises(errors.CannotAccess) as refused:
+    with pytest.raises(errors.NothingReadable) as refused:
         nightly.run_nightly(["proj"], "out2", **job)
-    assert (str(refused.value), refused.value.params) == (
-        f"{lock}: the nightly lock is not a regular file",
-        ("roots",),
+    assert str(refused.value) == (
+        "nothing readable: no root's run logs, pack inputs or history could be read\n"
+        f"  proj/.archeflow/memory/effectiveness.jsonl: not extracted: {lock}: the nightly "
+        "lock is not a regular file"
     )
     os.unlink(lock)
 
