@@ -764,6 +764,9 @@ def _gone(
 #: The pipeline pack's history, by the name it has in a project's memory folder
 #: (``pipeline.DEFAULT_HISTORY``; not imported: that module loads pyarrow, ~0.2 s).
 PIPELINE_HISTORY_NAME = "pipelines.jsonl"
+#: The plugin pack's history, by its name there (``plugin.DEFAULT_HISTORY``, not imported
+#: either): `extract .` in a project read its lines as run logs, exit 1 on every run.
+PLUGIN_HISTORY_NAME = "plugins.jsonl"
 
 
 def _own_files(
@@ -843,6 +846,14 @@ def leave_out_own_files(
     """``files`` without the history and the files kept beside it (``_own_files``), and
     those left out, each (display, why): they are never read as run logs."""
     own = _own_files(history_path, role, pipelines)
+    # Not in _own_files: what kept_beside refuses as an output is said as "the pipeline
+    # history" and its kin; the plugin history there is only never a run log.
+    plugins = os.path.join(os.path.dirname(history_path), PLUGIN_HISTORY_NAME)
+    own.setdefault(os.path.realpath(plugins), "not read: it is runscore's plugin history")
+    own.setdefault(
+        os.path.realpath(history.lock_file(plugins)),
+        "not read: runscore keeps it beside its plugin history",
+    )
     kept: list[sources.SourceFile] = []
     left_out: list[tuple[str, str]] = []
     for f in files:

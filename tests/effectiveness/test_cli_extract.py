@@ -289,6 +289,41 @@ def test_the_history_is_never_read_as_a_run_log(run_cli: Run, events: Path) -> N
     assert hist.read_bytes() == before
 
 
+def test_the_plugin_history_beside_the_history_is_never_read_as_a_run_log(
+    run_cli: Run, events: Path
+) -> None:
+    """``extract .`` in a project whose ``.archeflow/memory`` holds the plugin pack's history
+    (``plugin score`` writes ``plugins.jsonl`` there) read its records as run logs: "missing
+    run_id", exit 1 on every run. It is left out with why, as the pipeline history beside
+    it is; a ``plugins.jsonl`` elsewhere is still a run log."""
+    mem = Path("in") / "memory"
+    mem.mkdir()
+    (mem / "plugins.jsonl").write_text('{"skill": "a", "composite": 0.5}\n')
+    (mem / "plugins.jsonl.lock").write_text("")
+    res = run_cli("extract", "in", "--history", str(mem / "h.jsonl"), "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    assert _json(res)["skipped_lines"] == []
+    assert {e["file"]: e["reason"] for e in _json(res)["excluded"]} == {
+        "in/memory/plugins.jsonl": "not read: it is runscore's plugin history",
+    }
+    assert "in/memory/plugins.jsonl: not read: it is runscore's plugin history" in res.stderr
+    # A glob over the folder names its lock too: nothing there is read (exit 3).
+    res = run_cli("extract", "in/memory/*", "--history", str(mem / "h.jsonl"))
+    assert (res.exit_code, res.stdout) == (3, ""), res.stderr
+    for line in [
+        "in/memory/plugins.jsonl: not read: it is runscore's plugin history",
+        "in/memory/plugins.jsonl.lock: not read: runscore keeps it beside its plugin history",
+    ]:
+        assert line in res.stderr
+    # Elsewhere, a file of that name is a run log like any other.
+    (Path("in") / "plugins.jsonl").write_text('{"skill": "a"}\n')
+    res = run_cli("extract", "in", "--history", str(mem / "h.jsonl"), "--format", "json")
+    assert res.exit_code == 1
+    assert [(d["file"], d["line"]) for d in _json(res)["skipped_lines"]] == [
+        ("in/plugins.jsonl", 1)
+    ]
+
+
 def test_input_that_holds_no_line_is_nothing_read(
     run_cli: Run, tmp_path: Path, events: Path
 ) -> None:
