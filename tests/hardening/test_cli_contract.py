@@ -428,9 +428,10 @@ def test_the_table_aligns_wide_and_combining_characters(run_cli: Any) -> None:
         "—     5",  # null, as in markdown
         "",
     ]
-    # a line break in a column's name does not start a line either
+    # a line break in a column's name does not start a line either (the name quoted, as
+    # a value that holds what is written escaped is: quoting.shown's rule)
     res = run_cli("sql", 'SELECT 1 AS "a\nb"', "--format", "table")
-    assert res.stdout == "a\\nb\n----\n   1\n"  # a number, aligned right
+    assert res.stdout == '"a\\nb"\n------\n     1\n'  # a number, aligned right
 
 
 def test_the_table_shows_control_characters_escaped(run_cli: Any) -> None:
@@ -445,15 +446,17 @@ def test_the_table_shows_control_characters_escaped(run_cli: Any) -> None:
     )
     res = run_cli("sql", query, "--format", "table")
     assert res.exit_code == 0
+    # Each value (and name) that holds what is written escaped is quoted whole, as
+    # quoting.shown writes it, so that it never reads as a value holding the escape's text.
     assert res.stdout.split("\n") == [
-        "na\\tme       n",
-        "-----------  -",
-        "a\\tb         1",
-        "c\\r\\nd       2",
-        "\\x1b[31mred  3",
-        "x\\u202eyz    4",
-        "a\\x01b       5",
-        "a?b          6",
+        '"na\\tme"         n',
+        "---------------  -",
+        '"a\\tb"           1',
+        '"c\\r\\nd"         2',
+        '"\\u001B[31mred"  3',
+        '"x\\u202eyz"      4',
+        '"a\\u0001b"       5',
+        "a?b              6",
         "",
     ]
 
