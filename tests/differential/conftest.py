@@ -315,13 +315,16 @@ def ref_effectiveness(files: Sequence[tuple[str, bytes]]) -> EffResult:
             contents.setdefault(seq, []).append((ev.canon, f"{path}:{line}"))
         if conflict:
             res.invalid.add(run_id)
+            # §1 reports each replaced seq "and a warning is reported": an invalid run's
+            # too, where a position that is another line's seq is the conflict itself
+            res.warn_seq.update(seq_warn)
             # "the report names both file:lines": every line of a conflicting seq
             res.invalid_locations[run_id] = {
                 loc for c in contents.values() if len({canon for canon, _ in c}) > 1 for _, loc in c
             }
             continue
-        # Spec-silent: warnings are reported for scored and incomplete runs; an invalid
-        # run is reported as invalid only (what runscore does; no spec sentence says).
+        # Spec-silent: other warnings are reported for scored and incomplete runs; an
+        # invalid run is reported as invalid (and its replaced seqs, above) only.
         res.warn_seq.update(seq_warn)
         for s, e in events.items():
             for p in parse_parents(e.parents_raw):

@@ -918,3 +918,40 @@ def test_nothing_read_lists_each_problem_on_its_own_line(run_cli: Any, tmp_path:
         *(f"  b.jsonl:{i}: not a JSON object (an array)" for i in range(1, 21)),
         "  … and 17 more",
     ]
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_a_replaced_seq_that_makes_the_run_invalid_is_still_warned_of(
+    run_cli: Run, tmp_path: Path, version: str
+) -> None:
+    # Spec §1: a missing seq is replaced by the line's position "and a warning is
+    # reported". The warning was read from the run's kept events, and an invalid run keeps
+    # none: a line without a seq whose position is another line's seq made the run
+    # invalid, "conflicting duplicate events for seq 2 (in.jsonl:1, in.jsonl:2)", and
+    # nothing said why in.jsonl:2, which names no seq, had seq 2.
+    (tmp_path / "in.jsonl").write_text(
+        '{"run_id":"r","seq":2,"type":"run.start"}\n'
+        '{"run_id":"r","type":"review.verdict","agent":"g","data":{"verdict":"approved"}}\n'
+        '{"run_id":"r","seq":3,"type":"run.complete","ts":"2026-01-01T00:00:00Z"}\n'
+    )
+    r = run_cli("extract", "in.jsonl", "--history", "h.jsonl", "--sql-version", version)
+    assert (r.exit_code, r.stdout) == (1, "")
+    assert r.stderr.splitlines() == [
+        "warning: in.jsonl:2: missing or invalid seq: using position 2 in the run",
+        'run "r": invalid: conflicting duplicate events for seq 2 (in.jsonl:1, in.jsonl:2)',
+        "0 run(s) scored, 0 record(s) written to h.jsonl; 0 already scored, 0 incomplete, "
+        "1 invalid, 0 line(s) skipped, 1 warning(s), 0 unchanged file(s) not re-read",
+    ]
+    out = _json(
+        run_cli(
+            "extract",
+            "in.jsonl",
+            "--history",
+            "h2.jsonl",
+            "--sql-version",
+            version,
+            "--format",
+            "json",
+        )
+    )
+    assert [(w["run_id"], w["file"], w["line"]) for w in out["warnings"]] == [("r", "in.jsonl", 2)]

@@ -1,6 +1,7 @@
 -- effectiveness/v1 · 020 parent edges                           spec: effectiveness.md §1, §3
--- Reads:    events (010); rs_quote (common/v1 000, run by the engine on every connection
---           that scores: the one quote of an input value in a message).
+-- Reads:    events (010), accepted (001: the replaced seqs); rs_quote (common/v1 000, run
+--           by the engine on every connection that scores: the one quote of an input
+--           value in a message).
 -- Produces: edges (run_id, child, parent, child_is_verdict) — the usable parent edges:
 --           the parent exists in the run and is < the child's seq (this makes every walk
 --           finite, whatever the input); edge_warnings (run_id, file, line, reason) for
@@ -37,9 +38,13 @@ SELECT run_id, _file, _line,
            || ' ignored: not an integer seq'
 FROM events WHERE len(parent_bad) > 0
 UNION ALL
+-- From every accepted line, not only the kept events: spec §1 reports each replaced seq,
+-- and in an invalid run (which keeps none) a position that is another line's seq is the
+-- very conflict its reason names; without this line nothing said why a line that gives
+-- no seq had that one.
 SELECT run_id, _file, _line,
        'missing or invalid seq: using position ' || pos || ' in the run'
-FROM events WHERE seq_replaced;
+FROM accepted WHERE seq_replaced;
 
 -- Kept until its warnings are out: one row per parent reference, with the file of
 -- its line (3.3 M rows, ~0.5 GB at 100k runs), which no later file reads.
