@@ -697,7 +697,10 @@ def evaluate_pipelines(
             "SELECT pipeline_id, rank, code, label, score, sentence "
             "FROM pl_recommendation ORDER BY pipeline_id, rank",
         ),
-        tasks=_table(con, "SELECT * FROM pl_task_report ORDER BY pipeline_id, task_id"),
+        tasks=_table(
+            con,
+            "SELECT * FROM pl_task_report ORDER BY pipeline_id, pl_task_order(task_id)",
+        ),
         documents=documents,
         history_records=records,
         errors=errors,

@@ -719,3 +719,33 @@ def test_the_report_says_which_end_of_an_unknown_duration_is_missing(run_cli: An
             "neutral"
         ],
     }
+
+
+def test_task_ids_are_listed_in_natural_order(run_cli: Any, h: Any, tmp_path: Path) -> None:
+    """Task ids were sorted as text: t1, t10, t100, t2 in the report's task table and in the
+    non-terminal ids (markdown, JSON and CSV summaries, the stderr note). Their digit runs
+    are compared as numbers now (leading zeros do not count), ties by the text."""
+    ids = ["t10", "t2", "t100", "t02", "t1", "a", "T3", "t2b", "t9", "t2a", "10", "9"]
+    rows = [h.task("p", t, summary=f"s {t}") for t in ids]
+    rows += [h.task("q", t, "pending") for t in ("x10", "x2", "x1")]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    natural = ["9", "10", "T3", "a", "t1", "t02", "t2", "t2a", "t2b", "t9", "t10", "t100"]
+    for fmt in ("markdown", "json", "csv"):
+        res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history",
+                      "--format", fmt)  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        assert res.stderr.splitlines()[0] == (
+            'pipeline "q": not terminal ("x1", "x2", "x10"); not scored'
+        )
+        if fmt == "json":
+            assert json.loads(res.stdout)[1]["non_terminal_task_ids"] == ["x1", "x2", "x10"]
+        elif fmt == "csv":
+            assert (
+                list(csv.DictReader(io.StringIO(res.stdout)))[1]["non_terminal_task_ids"]
+                == '["x1", "x2", "x10"]'
+            )
+        else:
+            assert "| not terminal: x1, x2, x10 |" in res.stdout
+    md = Path("r", f"pipeline-eval-p-{DATE}.md").read_text(encoding="utf-8")
+    table = md.split("## Tasks", 1)[1].splitlines()[4:]
+    assert [line.split(" | ")[0].removeprefix("| ") for line in table if line] == natural

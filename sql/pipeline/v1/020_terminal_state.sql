@@ -1,7 +1,7 @@
 -- pipeline/v1 · 020 terminal state per pipeline (spec pipeline.md §2)
 -- Reads: pl_task. Produces: pl_state, one row per pipeline:
 --   pipeline_id, task_count, completed, failed, cancelled (latest statuses),
---   non_terminal_task_ids (sorted; empty when all tasks are terminal),
+--   non_terminal_task_ids (in pl_task_order, 010; empty when all tasks are terminal),
 --   status: 'scored' when every task is terminal, else 'not_terminal' (no score),
 --   sources (distinct files of the winning snapshots, in input order).
 CREATE OR REPLACE TEMP TABLE pl_state AS
@@ -10,7 +10,7 @@ SELECT pipeline_id,
        count(*) FILTER (WHERE status = 'completed') AS completed,
        count(*) FILTER (WHERE status = 'failed') AS failed,
        count(*) FILTER (WHERE status = 'cancelled') AS cancelled,
-       coalesce(list(task_id ORDER BY task_id) FILTER (WHERE NOT terminal),
+       coalesce(list(task_id ORDER BY pl_task_order(task_id)) FILTER (WHERE NOT terminal),
                 []::VARCHAR[]) AS non_terminal_task_ids,
        CASE WHEN bool_and(terminal) THEN 'scored' ELSE 'not_terminal' END AS status,
        list_distinct(list(_file ORDER BY _ord)) AS sources_unordered,
