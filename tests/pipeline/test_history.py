@@ -559,3 +559,61 @@ def test_a_history_whose_every_line_is_skipped_is_nothing_read(
         "still writing): not JSON: Expecting ',' delimiter: line 1 column 9 (char 8)\n"
         "no history at .archeflow/memory/effectiveness.jsonl: its views are empty\n"
     )
+
+
+def test_history_times_are_read_in_every_iso_8601_form_a_task_s_are(run_cli: Any) -> None:
+    # 200 read a history line's ts and finished_at with DuckDB's cast alone: a line another
+    # tool wrote with a week or ordinal date, the basic format, a decimal comma or a
+    # lowercase t/z was skipped (`history line has no parsable ts`, exit 1), where the same
+    # text in a task snapshot is read. It is read by the effectiveness history's rule now:
+    # the plain cast first, then rs_iso_text (common/v1), years 1-9999.
+    forms = {
+        "week": ("2026-W06-1T10:00:00Z", "2026-W06-2T09:00:00Z", "2026-02-03"),
+        "ordinal": ("2026-033T10:00:00Z", "2026-035T09:00:00Z", "2026-02-04"),
+        "basic": ("20260202T100000Z", "20260205T090000Z", "2026-02-05"),
+        "comma": ("2026-02-02T10:00:00,5Z", "2026-02-06T09:00:00,25Z", "2026-02-06"),
+        "lower": ("2026-02-02t10:00:00z", "2026-02-07t09:00:00z", "2026-02-07"),
+        "plain": ("2026-02-02T10:00:00Z", "2026-02-08T09:00:00Z", "2026-02-08"),
+        # not times a record holds, which the plain cast took (the year 10000, 1970): skipped
+        # now, as the effectiveness history skips them
+        "far": ("10000-01-01T00:00:00Z", None, None),
+        "epoch": ("epoch", None, None),
+    }
+    HIST.parent.mkdir(parents=True)
+    HIST.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "ts": ts,
+                    "pipeline_id": pid,
+                    "scoring_version": engine.SCORING_VERSION,
+                    "eval_date": "2026-03-07",
+                    "finished_at": fin,
+                    "verdict": "GOOD",
+                    "composite_score": 80.0,
+                }
+            )
+            + "\n"
+            for pid, (ts, fin, _) in forms.items()
+        ),
+        encoding="utf-8",
+    )
+    rep = run_cli("pipeline", "--report", "--period", "day", "--format", "json")
+    assert rep.exit_code == 1
+    assert rep.stderr.splitlines() == [
+        ".archeflow/memory/pipelines.jsonl:7: history line has no parsable ts",
+        ".archeflow/memory/pipelines.jsonl:8: history line has no parsable ts",
+    ]
+    days = [(r["period_start"], r["pipelines"]) for r in json.loads(rep.stdout)]
+    assert days == [(day, 1) for _, _, day in list(forms.values())[:6]] + [(None, 6)]
+    tables, _ = engine.history_tables(str(HIST))
+    assert [
+        (r["pipeline_id"], r["ts"].isoformat()) for r in tables["pipeline_history"].to_pylist()
+    ] == [
+        ("week", "2026-02-02T10:00:00+00:00"),
+        ("ordinal", "2026-02-02T10:00:00+00:00"),
+        ("basic", "2026-02-02T10:00:00+00:00"),
+        ("comma", "2026-02-02T10:00:00.500000+00:00"),
+        ("lower", "2026-02-02T10:00:00+00:00"),
+        ("plain", "2026-02-02T10:00:00+00:00"),
+    ]

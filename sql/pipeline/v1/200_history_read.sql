@@ -11,6 +11,39 @@
 --                  finished_at, else its eval_date, else ts (when it ran, not when
 --                  it was scored, so re-scoring never moves a pipeline in time), and
 --                  finish_unknown: no (parsable) finished_at, so placed by the others
+-- A history time (ts, finished_at; 220's evaluated_at, started_at) by the effectiveness
+-- history readers' rule (effectiveness/v1 100's _h_time_of): text that starts YYYY- and
+-- casts to a time in years 1-9999 UTC, as it is or, for a text the cast does not read
+-- alone, as rs_iso_text (common/v1 010) writes it: a week or ordinal date, the basic
+-- format, a decimal comma, lowercase t/z, the forms a task's times are read in (010). Only
+-- the plain cast read them: a line another tool wrote so was skipped ("no parsable ts"),
+-- and a finish time so placed the pipeline by its eval date. The plain cast is tried first,
+-- so no text it read changes meaning; rs_iso_text runs inside lambdas, for the texts it
+-- did not read alone (DuckDB lifts a repeated expression out of a coalesce, never out of a
+-- lambda). 'infinity', 'epoch' and years past 9999 are no time a record holds.
+CREATE OR REPLACE TEMP MACRO pl_hist_time_cast(s) AS
+    CASE WHEN regexp_matches(s, '^[0-9]{4}-')
+          AND TRY_CAST(s AS TIMESTAMPTZ) >= TIMESTAMPTZ '0001-01-01 00:00:00+00'
+          AND TRY_CAST(s AS TIMESTAMPTZ) < TIMESTAMPTZ '10000-01-01 00:00:00+00'
+         THEN TRY_CAST(s AS TIMESTAMPTZ) END;
+CREATE OR REPLACE TEMP MACRO pl_hist_time(j) AS
+    CASE WHEN json_type(j) = 'VARCHAR'
+         THEN coalesce(pl_hist_time_cast(json_extract_string(j, '$')),
+                       list_transform(list_transform([json_extract_string(j, '$')],
+                                                     lambda x: rs_iso_text(x)),
+                                      lambda u: pl_hist_time_cast(u))[1]) END;
+-- The eval date (YYYY-MM-DD as 110 writes it) by the same rule: a week or ordinal date too.
+CREATE OR REPLACE TEMP MACRO pl_hist_date_cast(s) AS
+    CASE WHEN regexp_matches(s, '^[0-9]{4}-')
+          AND year(TRY_CAST(s AS DATE)) BETWEEN 1 AND 9999
+         THEN TRY_CAST(s AS DATE) END;
+CREATE OR REPLACE TEMP MACRO pl_hist_date(j) AS
+    CASE WHEN json_type(j) = 'VARCHAR'
+         THEN coalesce(pl_hist_date_cast(json_extract_string(j, '$')),
+                       list_transform(list_transform([json_extract_string(j, '$')],
+                                                     lambda x: rs_iso_text(x)),
+                                      lambda u: pl_hist_date_cast(u))[1]) END;
+
 CREATE OR REPLACE TEMP TABLE pl_hist_all AS
 WITH h AS (
     SELECT _file, _line, _ord,
@@ -18,9 +51,9 @@ WITH h AS (
                 THEN json_extract_string(pipeline_id, '$') END AS pipeline_id,
            CASE WHEN json_type(scoring_version) = 'VARCHAR'
                 THEN json_extract_string(scoring_version, '$') END AS scoring_version,
-           TRY_CAST(json_extract_string(ts, '$') AS TIMESTAMPTZ) AS ts,
-           TRY_CAST(json_extract_string(finished_at, '$') AS TIMESTAMPTZ) AS finished_at,
-           TRY_CAST(json_extract_string(eval_date, '$') AS DATE) AS eval_date,
+           pl_hist_time(ts) AS ts,
+           pl_hist_time(finished_at) AS finished_at,
+           pl_hist_date(eval_date) AS eval_date,
            json_extract_string(verdict, '$') AS verdict,
            TRY_CAST(json_extract_string(task_completion_score, '$') AS DOUBLE) AS d1,
            TRY_CAST(json_extract_string(deviation_score, '$') AS DOUBLE) AS d2,

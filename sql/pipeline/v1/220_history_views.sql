@@ -1,7 +1,7 @@
 -- pipeline/v1 · 220 typed pipeline history views (for `runscore sql` and exports;
 -- spec README "history ... plus Parquet/DuckDB export", effectiveness.md §4 reader rule)
 -- Reads: pl_raw_history (every 110 record field as raw JSON), pl_hist_all (200: which
---   lines are usable). Produces:
+--   lines are usable), pl_hist_time (200: a time as a history line holds it). Produces:
 --   pl_history_all      every usable line, all scoring versions, typed, with
 --                       history_file / history_line
 --   pl_history_current  the current line per (pipeline_id, scoring_version):
@@ -11,9 +11,9 @@ SELECT a.ts,
        a.pipeline_id,
        a.scoring_version,
        json_extract_string(r.inputs_sha256, '$') AS inputs_sha256,
-       TRY_CAST(json_extract_string(r.evaluated_at, '$') AS TIMESTAMPTZ) AS evaluated_at,
+       pl_hist_time(r.evaluated_at) AS evaluated_at,
        a.eval_date,
-       TRY_CAST(json_extract_string(r.started_at, '$') AS TIMESTAMPTZ) AS started_at,
+       pl_hist_time(r.started_at) AS started_at,
        a.finished_at,
        TRY_CAST(json_extract_string(r.task_count, '$') AS BIGINT) AS task_count,
        TRY_CAST(json_extract_string(r.completed, '$') AS BIGINT) AS completed,
