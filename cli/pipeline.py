@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import glob
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -32,6 +33,7 @@ from runscore.engine.history import check_writable, require_path, write_text_out
 from runscore.engine.packs import effectiveness, plugin
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 
 FORMATS = ("markdown", "json", "csv")
 #: The option a refusal of the history names (``about=``).
@@ -216,6 +218,20 @@ def _histories_found(history_path: str, tasks: Sequence[str]) -> list[str]:
     return found
 
 
+def _refuse_missing_plans(ctx: click.Context, plans: Sequence[str]) -> None:
+    """A ``--plans`` file that is not there is a usage error naming the option (exit 2),
+    before anything is read or written, in click's words for a ``Path(exists=True)``: it
+    was rejected input (``MISSING: no such file or directory``, exit 1) and every pipeline
+    scored with a neutral time efficiency, as a typo in a file named on the command line.
+    A glob is a pattern, not a name (one that matches nothing is said among the inputs);
+    ``-`` is standard input; a dangling symlink is a file there, said when it is read."""
+    for p in plans:
+        if p != "-" and not glob.has_magic(p) and not os.path.lexists(p):
+            raise click.BadParameter(
+                f"Path {quote(p)} does not exist.", ctx, param_hint="'--plans'"
+            )
+
+
 def _report(history_path: str, period: str, fmt: str) -> int:
     rep = engine.history_report(history_path, period=period)
     for d in rep.errors:
@@ -347,6 +363,7 @@ def register(group: click.Group) -> None:
         # none at all, without a word (every D4 neutral).
         refuse_empty(ctx, "tasks", "plans")
         refuse_stdin_twice(ctx, "tasks", "plans")
+        _refuse_missing_plans(ctx, plans)
         eval_date = engine.parse_date(date_text) if date_text is not None else None
         # os.path.join("", name) is name: the reports went to the current folder.
         require_path(out_dir, "--out", "folder")

@@ -749,3 +749,28 @@ def test_task_ids_are_listed_in_natural_order(run_cli: Any, h: Any, tmp_path: Pa
     md = Path("r", f"pipeline-eval-p-{DATE}.md").read_text(encoding="utf-8")
     table = md.split("## Tasks", 1)[1].splitlines()[4:]
     assert [line.split(" | ")[0].removeprefix("| ") for line in table if line] == natural
+
+
+def test_a_plans_file_that_is_not_there_is_a_usage_error(run_cli: Any, h: Any) -> None:
+    """`pipeline t.jsonl --plans MISSING` said `MISSING: no such file or directory` as rejected
+    input (exit 1) and scored every pipeline with a neutral time efficiency, where `plugin
+    score --judge MISSING` is a usage error (exit 2). A file named on the command line that
+    is not there is a usage error naming the option, in click's words for a Path that must
+    exist, before anything is read or written."""
+    h.write_jsonl(Path("t.jsonl"), h.pipeline_tasks("s", 2))
+    h.write_jsonl(Path("p.jsonl"), [{"pipelineId": "s", "estimatedDurationMinutes": 600}])
+    for plans in (["MISSING"], ["p.jsonl", "MISSING"], ["p.jsonl", "a\tb"]):
+        args = [a for p in plans for a in ("--plans", p)]
+        res = run_cli("pipeline", "t.jsonl", *args, "--date", DATE, "--out", "r")
+        shown = json.dumps(plans[-1])
+        assert (res.exit_code, res.stdout, res.stderr) == (
+            2,
+            "",
+            f"error: Invalid value for '--plans': Path {shown} does not exist. "
+            "(see 'cli pipeline --help')\n",
+        )
+        assert sorted(p.name for p in Path().iterdir()) == ["p.jsonl", "t.jsonl"]
+    # A glob that matches nothing is said among the inputs, as before (rejected input).
+    res = run_cli("pipeline", "t.jsonl", "--plans", "q*.jsonl", "--no-history", "--out", "r")
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[0] == "q*.jsonl: no file matches this pattern"
