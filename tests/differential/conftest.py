@@ -1046,13 +1046,26 @@ def parse_test_result(tr: str) -> tuple[int, int] | None:
     return passed, total
 
 
+def _natural(s: str) -> tuple[str, list[tuple[int, str]], str]:
+    """Task ids in natural order: runs of ASCII digits as numbers, ties by the text."""
+    runs = re.findall(r"[0-9]+|[^0-9]+", s)
+    return (
+        "0" if s[:1] in DIGITS else s[:1],
+        [(len(r.lstrip("0")), r.lstrip("0")) if r[0] in DIGITS else (0, r) for r in runs],
+        s,
+    )
+
+
+DIGITS = "0123456789"
+
+
 def _score_pipeline(
     tasks: list[tuple[str, dict[str, Any], dict[str, Any]]], estimate: float | None
 ) -> dict[str, Any]:
     statuses = {tid: (_norm(v.get("status")) or "") for tid, v, _ in tasks}
     total = len(tasks)
     out: dict[str, Any] = {"task_count": total}
-    non_terminal = sorted(t for t, s in statuses.items() if s not in TERMINAL)
+    non_terminal = sorted((t for t, s in statuses.items() if s not in TERMINAL), key=_natural)
     if non_terminal:
         out.update(status="not_terminal", non_terminal_task_ids=non_terminal)
         return out
@@ -1601,7 +1614,8 @@ def pipe_diffs(
             diffs.append(f"{p}: only in {'spec' if p not in rows else 'runscore'}")
             continue
         e, g = want[p], rows[p]
-        g = dict(g, non_terminal_task_ids=sorted(g["non_terminal_task_ids"] or []))
+        # in the order runscore lists them (natural: t2 before t10), as the reference does
+        g = dict(g, non_terminal_task_ids=g["non_terminal_task_ids"] or [])
         fields = [(n, False) for n in ("status", "task_count", "non_terminal_task_ids")]
         if e["status"] == "scored":
             fields += [(n, False) for n in PIPE_EXACT_FIELDS if n not in dict(fields)]
