@@ -1081,13 +1081,16 @@ def _score_pipeline(
     rate = completed / total * 100
     r = round6(rate)
     d1 = 100 if r == 100 else 85 if r >= 90 else 70 if r >= 75 else 50 if r >= 60 else 20
-    # D2
-    count = sum(
-        len(md["deviations"]) for _, _, md in tasks if isinstance(md.get("deviations"), list)
-    )
+    # D2: a metadata.deviations that is not an array leaves the count unknown, D2 neutral
+    # (never above the score of the items counted: there are at least that many)
+    devs = [md.get("deviations") for _, _, md in tasks]
+    known = sum(len(d) for d in devs if isinstance(d, list))
     d2 = (
-        100 if count == 0 else 85 if count <= 2 else 65 if count <= 5 else 40 if count <= 10 else 10
+        100 if known == 0 else 85 if known <= 2 else 65 if known <= 5 else 40 if known <= 10 else 10
     )
+    count: int | None = known
+    if not all(d is None or isinstance(d, list) for d in devs):
+        count, d2 = None, min(d2, 50)
     # D3
     passed = tot = 0
     for _, _, md in tasks:
@@ -1149,7 +1152,7 @@ def _score_pipeline(
     weak = []
     if round6(d1) < 80:
         weak.append((d1, 0))
-    if count > 5:
+    if known > 5:
         weak.append((d2, 1))
     if round6(d3) < 80:
         weak.append((d3, 2))

@@ -250,7 +250,12 @@ def d2_boundaries(p: str) -> Case:
         pid = f"{p}-{n}"
         lines += [task(pid, "a", deviations=["d"] * (n // 2), testResult="PASS 1/1")]
         lines += [task(pid, "b", deviations=[{"x": 1}] * (n - n // 2))]
-        lines += [task(pid, "c", deviations="not a list")]
+        lines += [task(pid, "c")]
+    # a metadata.deviations that is not an array: the count is unknown, D2 neutral (50),
+    # or the score of the items counted when lower (there are at least that many)
+    for n in (0, 5, 6, 12):
+        lines += [task(f"{p}-unknown{n}", "a", deviations=["d"] * n)]
+        lines += [task(f"{p}-unknown{n}", "b", deviations="not a list")]
     return (lines, [])
 
 

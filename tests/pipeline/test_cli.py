@@ -654,7 +654,7 @@ def test_task_and_pipeline_ids_in_messages_are_quoted(run_cli: Any, tmp_path: Pa
     assert res.exit_code == 0, res.stderr
     assert res.stderr.splitlines() == [
         'warning: t.jsonl:1: task "a: fine\\nt.jsonl:9: all good": metadata.deviations is '
-        "number, not an array; not counted",
+        "number, not an array; the deviation count is unknown",
         'warning: t.jsonl:2: task "b\\u200bc": testResult "nope" is not "PASS n/m" or '
         '"FAIL n/m"; ignored',
         'warning: pipeline "e\\u200b": pipeline has an estimate but no parsable createdAt '

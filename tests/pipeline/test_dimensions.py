@@ -193,14 +193,54 @@ def test_d2_counts_only_latest_snapshot_and_reports_non_arrays(evaluate: Any, h:
     rows = [
         h.task("p", "a", "in_progress", updated="2026-02-02T09:00:00Z", deviations=[1, 2, 3, 4]),
         h.task("p", "a", updated="2026-02-02T10:00:00Z", deviations=["kept"]),
-        h.task("p", "b", deviations="scope grew"),
+        h.task("p", "b"),
+        h.task("u", "a", deviations=["kept"]),
+        h.task("u", "b", deviations="scope grew"),
+        h.task("w", "a", deviations=list(range(12))),
+        h.task("w", "b", deviations={"scope": "grew"}),
     ]
     res = evaluate(rows)
     row = h.row_of(res, "p")
     assert row["deviation_count"] == 1
     assert row["deviation_score"] == 85
+    # Unknown is not zero: deviations given as text were counted as none (u: 1, D2 85, or
+    # with no other item 100, D2's best). The count is unknown now and D2 neutral (50), as
+    # D3 is for a pass rate no result gives; the JSON report leaves the count out.
+    row = h.row_of(res, "u")
+    assert (row["deviation_count"], row["deviation_score"]) == (None, 50)
+    assert res.documents["u"]["scores"] == {
+        "taskCompletionRate": 100.0,
+        "deviationScore": 50.0,
+        "testPassRate": 50.0,
+        "timeEfficiency": 70.0,
+        "qualityScore": 60.0,
+    }
+    assert res.history_records[1]["deviation_count"] is None
+    # Never above what the items counted score: 12 of them are more than 10 (D2 10), and
+    # more than 5, so the scope-creep advice stands, saying what is known.
+    row = h.row_of(res, "w")
+    assert (row["deviation_count"], row["deviation_score"]) == (None, 10)
+    [d2] = [r for r in res.rows_for(res.recommendations, "w") if r["code"] == "D2"]
+    assert d2["sentence"].startswith("At least 12 deviations from the plan point to scope creep")
+    from runscore.cli.pipeline import render_pipeline_markdown, render_summary_markdown
+
+    assert (
+        "- Deviations from plan: unknown, at least 1 (a task's metadata.deviations is not an "
+        "array: see the input notes); scored 50.00, neutral or, when lower, as the deviations "
+        "counted score\n" in render_pipeline_markdown(res, "u")
+    )
+    assert "| u | scored | ACCEPTABLE | 68.50 | 2 | 100.00 | unknown |" in render_summary_markdown(
+        res
+    )
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (3, 'task "b": metadata.deviations is string, not an array; not counted')
+        (
+            5,
+            'task "b": metadata.deviations is string, not an array; the deviation count is unknown',
+        ),
+        (
+            7,
+            'task "b": metadata.deviations is object, not an array; the deviation count is unknown',
+        ),
     ]
 
 

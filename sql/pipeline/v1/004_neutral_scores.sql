@@ -1,6 +1,11 @@
 -- pipeline/v1 · 004 neutral scores and the test-result grammar (spec pipeline.md §3 D3, D4, D5)
 -- Reads: nothing. Produces: pl_constant(name, value) and macro pl_test_pattern().
 --   test_unverified_score  D3 when no testResult parses (pass rate *unverified*)
+--   deviation_unknown_score D2 when a task's metadata.deviations is there but not an
+--                          array: the count is unknown, neutral as D3's unverified rate
+--                          (or the bucket of the items counted, when that is lower)
+--                          (the spec counts an array's items and says nothing of another
+--                          kind; counted as 0, such a pipeline scored D2's best, 100)
 --   time_no_estimate_score D4 without an estimate (also used when the actual
 --                          duration is unknown: timestamps missing or unparsable)
 --   time_max_score         D4 when actual <= 0, and the cap of estimate/actual × 100
@@ -17,6 +22,7 @@
 CREATE OR REPLACE TEMP TABLE pl_constant AS
 SELECT * FROM (VALUES
     ('test_unverified_score',  50.0::DOUBLE),
+    ('deviation_unknown_score', 50.0::DOUBLE),
     ('time_no_estimate_score', 70.0::DOUBLE),
     ('time_max_score',        100.0::DOUBLE),
     ('quality_base',           60.0::DOUBLE),

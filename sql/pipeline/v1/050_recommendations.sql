@@ -45,7 +45,10 @@ WITH found AS (
     GROUP BY c.pipeline_id
 ), facts AS (
     SELECT st.pipeline_id, st.task_count, st.completed, st.failed, st.cancelled,
-           d1.completion_rate, d2.deviation_count,
+           d1.completion_rate,
+           -- unknown (031): the items counted, which the count is at least
+           coalesce(d2.deviation_count, d2.deviations_known) AS deviation_count,
+           d2.deviation_count IS NULL AS deviations_unknown,
            d3.verified, d3.counts_unknown, d3.passed, d3.total, d3.pass_rate,
            d4.actual_minutes, d4.estimate_minutes,
            d5.reporting_tasks, d5.lint_clean, d5.format_clean,
@@ -98,7 +101,8 @@ SELECT pipeline_id,
            '{tasks}', task_count::VARCHAR),
            '{failed}', failed::VARCHAR),
            '{cancelled}', cancelled::VARCHAR),
-           '{deviations}', deviation_count::VARCHAR),
+           '{deviations}', CASE WHEN deviations_unknown THEN 'At least ' ELSE '' END
+                           || deviation_count::VARCHAR),
            '{passed}', coalesce(passed::VARCHAR, '—')),
            '{total}', coalesce(total::VARCHAR, '—')),
            -- D3's score is the pass rate (verified): judged by this rule's threshold.

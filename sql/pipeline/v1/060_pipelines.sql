@@ -5,7 +5,9 @@
 --   pipeline_id, status ('scored' | 'not_terminal'), task_count, completed,
 --   failed, cancelled, non_terminal_task_ids,
 --   completion_rate (raw %), task_completion_score (D1),
---   deviation_count, deviation_score (D2),
+--   deviation_count (NULL when unknown: a task's metadata.deviations is not an array,
+--   031), deviations_known (the items counted: the count, or what it is at least),
+--   deviation_score (D2),
 --   tests_passed, tests_total, test_results (parsable results counted),
 --   test_pass_rate (raw %, NULL when unverified), test_pass_rate_verified,
 --   test_score (D3: the rate, or 50 when unverified), test_counts_unknown (the
@@ -39,6 +41,7 @@ SELECT st.pipeline_id, st.status, st.task_count, st.completed, st.failed, st.can
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d1.completion_rate END AS completion_rate,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d1.score END AS task_completion_score,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d2.deviation_count END AS deviation_count,
+       CASE WHEN sc.pipeline_id IS NOT NULL THEN d2.deviations_known END AS deviations_known,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d2.score END AS deviation_score,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.passed END AS tests_passed,
        CASE WHEN sc.pipeline_id IS NOT NULL THEN d3.total END AS tests_total,

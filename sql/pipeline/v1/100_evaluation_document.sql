@@ -17,13 +17,17 @@ SELECT p.pipeline_id,
            'pipelineId', p.pipeline_id,
            'evaluatedAt', $evaluated_at::VARCHAR,
            'taskCount', p.task_count,
-           'scores', json_object(
+           -- An unknown deviation count (031) is left out, as the schema lets it be: its
+           -- null is no integer >= 0, and 0 would say there were none.
+           'scores', json_merge_patch(json_object(
                'taskCompletionRate', p.completion_rate,
                'deviationCount', p.deviation_count,
                'deviationScore', p.deviation_score,
                'testPassRate', p.test_score,
                'timeEfficiency', p.time_efficiency,
                'qualityScore', p.quality_score),
+               CASE WHEN p.deviation_count IS NULL THEN '{"deviationCount": null}'
+                    ELSE '{}' END),
            'compositeScore', p.composite_score,
            'verdict', p.verdict,
            'recommendations', coalesce(r.sentences, []::VARCHAR[]),
