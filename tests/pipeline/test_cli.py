@@ -774,3 +774,26 @@ def test_a_plans_file_that_is_not_there_is_a_usage_error(run_cli: Any, h: Any) -
     res = run_cli("pipeline", "t.jsonl", "--plans", "q*.jsonl", "--no-history", "--out", "r")
     assert res.exit_code == 1
     assert res.stderr.splitlines()[0] == "q*.jsonl: no file matches this pattern"
+
+
+def test_a_long_summary_is_cut_in_the_markdown_table_only(run_cli: Any, h: Any) -> None:
+    """A 1 MB task summary was a 1 MB cell of the report's task table. The markdown shows
+    its first 500 characters (grapheme clusters: the emoji at the cut is not split) and how
+    many more there are; the data (Python's result.tasks) keeps it whole."""
+    from runscore.engine.packs import pipeline as engine
+
+    family = "\U0001f469\u200d\U0001f4bb"  # one character, three code points
+    long = "x" * 499 + family + "y" * 1_000_000
+    rows = [h.task("p", "t1", summary=long), h.task("p", "t2", summary="a" * 500)]
+    h.write_jsonl(Path("t.jsonl"), rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = Path("r", f"pipeline-eval-p-{DATE}.md").read_text(encoding="utf-8")
+    cells = [line.rsplit(" | ", 1)[1] for line in md.splitlines() if line.startswith("| t")]
+    assert cells == [
+        "x" * 499 + family + "… (1000000 more characters) |",
+        "a" * 500 + " |",
+    ]
+    got = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
+    assert [t["summary"] for t in got.rows_for(got.tasks, "p")] == [long, "a" * 500]
+

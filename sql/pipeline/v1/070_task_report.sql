@@ -12,7 +12,15 @@
 --   testResult; 'counted'; 'ignored' (032's problem: not "PASS n/m", total 0, passed >
 --   total); 'too_large' (a count past 9223372036854775807, 032); 'rate_unknown' (its
 --   counts read, but the pipeline's pass rate is unknown: another result too large, or
---   the sums past that bound)), source (file:line of the winning snapshot).
+--   the sums past that bound)), source (file:line of the winning snapshot),
+--   summary_shown (the summary as the markdown's cell shows it: its first pl_cell_chars()
+--   characters when it is longer) and summary_cut (the characters left out of it; 0 when
+--   whole, NULL without a summary). `summary` stays whole: the data.
+-- pl_cell_chars(): the longest free text a markdown task cell shows, in characters as a
+-- reader counts them (grapheme clusters: an accent or an emoji is never split). A 1 MB
+-- summary was a 1 MB table cell.
+CREATE OR REPLACE TEMP MACRO pl_cell_chars() AS 500;
+
 CREATE OR REPLACE TEMP TABLE pl_task_report AS
 SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
        t.created_at, t.completed_at, t.updated_at,
@@ -32,7 +40,10 @@ SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
             WHEN d3.counts_unknown THEN 'rate_unknown'
             ELSE 'counted'
        END AS test_result_use,
-       t._file || ':' || t._line AS source
+       t._file || ':' || t._line AS source,
+       CASE WHEN length_grapheme(t.summary) > pl_cell_chars()
+            THEN left_grapheme(t.summary, pl_cell_chars()) ELSE t.summary END AS summary_shown,
+       greatest(length_grapheme(t.summary) - pl_cell_chars(), 0) AS summary_cut
 FROM pl_task t
 LEFT JOIN pl_test_result r ON r.pipeline_id = t.pipeline_id AND r.task_id = t.task_id
 LEFT JOIN pl_d3 d3 ON d3.pipeline_id = t.pipeline_id
