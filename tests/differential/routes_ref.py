@@ -17,6 +17,8 @@ import datetime as dt
 import json
 import math
 import random
+import re
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -122,6 +124,34 @@ def usd(x: float | None) -> str:
     if abs(x) >= 1e15:
         return ("-" if x < 0 else "") + f"${abs(x):.3g}"
     return f"-${-x:.4f}" if x < 0 else f"${x:.4f}"
+
+
+def _hidden(c: str) -> bool:
+    """A character a message writes escaped: a control character (C1 too), a format
+    character, a line or paragraph separator, a space other than the ASCII one."""
+    cat = unicodedata.category(c)
+    return cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and c != " ")
+
+
+def _escaped(c: str) -> str:
+    n = ord(c)
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    n -= 0x10000  # as JSON writes it: its UTF-16 surrogate pair
+    return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
+
+
+def shown(name: str) -> str:
+    """A name in a sentence (a reason, a headline) as every report shows a name (README:
+    "a text that holds one is quoted whole, as a message quotes it"; spec-silent: runscore's
+    common/v1 rs_shown): as it is, unless it holds a character written escaped or starts
+    with a quote; then its JSON text, each such character written \\uXXXX."""
+    if not (name.startswith('"') or any(map(_hidden, name))):
+        return name
+    text = json.dumps(name, ensure_ascii=False)
+    # DuckDB's to_json writes an escaped control character's hex in capitals (\u001B)
+    text = re.sub(r"\\(u[0-9a-f]{4}|.)", lambda m: "\\" + m[1][:1] + m[1][1:].upper(), text)
+    return "".join(_escaped(c) if _hidden(c) else c for c in text)
 
 
 def stale_reason(
@@ -939,7 +969,10 @@ def compare(
                 f" (freshness_days {fd})"
             )
         else:
-            aside = f"it does not cover harness {current_harness}, which the activity now runs on"
+            aside = (
+                f"it does not cover harness {shown(current_harness)}, which the activity now"
+                " runs on"
+            )
         why.append(
             f"paired evidence set aside: {aside}; the historical strata are sufficient and"
             " current, and decide the verdict"
@@ -968,8 +1001,8 @@ def compare(
         and all(e.harness != current_harness for e in deciding)
     ):
         why.append(
-            f"harness changed since: the activity now runs on {current_harness}, absent from"
-            " the evidence"
+            f"harness changed since: the activity now runs on {shown(current_harness)}, absent"
+            " from the evidence"
         )
     tail: list[str | None] = []
     if would_be is None and evidence_grade in ("correlated", "verified") and cheaper_by is None:
@@ -1195,7 +1228,8 @@ def cascades(
         # §6 the reasons for the grade and for the finding claimed or not (spec-silent: the
         # wording is runscore's, 085): each minimum missed, what leaves the cost unknown, the
         # quality bar, freshness, and why no escalation tax is claimed.
-        n_ops, tgt = len(os_), target[2]
+        # a name in a reason, as every report shows it
+        n_ops, tgt = len(os_), shown(target[2])
         fd = pol["freshness_days"]
         why: list[str | None] = []
         if labelled < min_lab:
@@ -1256,8 +1290,8 @@ def cascades(
         why.append(stale_reason(newest, age(newest), fd))
         if moved:
             why.append(
-                f"harness changed since: the activity now runs on {current_harness}, absent from"
-                " the evidence"
+                f"harness changed since: the activity now runs on {shown(current_harness)}, absent"
+                " from the evidence"
             )
         if net is not None and r6(net) <= 0 and (esc_ops or ret_ops):
             if gross is not None and r6(gross) <= 0:

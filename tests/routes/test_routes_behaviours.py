@@ -484,3 +484,66 @@ def test_as_of_keeps_its_fraction_of_a_second(tmp_path: Path) -> None:
     assert first["as_of"] == "2025-03-27T00:00:59.500000Z"
     assert run(first["as_of"]) == first  # reproduced from what it printed
     assert run("2025-03-27T00:00:59Z")["as_of"] == "2025-03-27T00:00:59Z"  # no fraction: none
+
+
+#: What a sentence of the report is (the fields that hold a name, such as `candidate.model`,
+#: `activity` or `command`, hold it as it is: they are data).
+_PROSE = re.compile(
+    r"\.(findings\[\]\.(headline|why\[\]|cost\.claim)|(comparisons|cascades)\[\]\.reasons\[\]"
+    r"|matrix\[\]\.grade_basis)$"
+)
+
+
+def _prose(o: Any, at: str = "") -> list[tuple[str, str]]:
+    if isinstance(o, dict):
+        return [x for k, v in o.items() for x in _prose(v, f"{at}.{k}")]
+    if isinstance(o, list):
+        return [x for v in o for x in _prose(v, f"{at}[]")]
+    return [(at, o)] if isinstance(o, str) and _PROSE.search(at) else []
+
+
+def test_names_in_sentences_are_shown_as_every_report_shows_them(tmp_path: Path) -> None:
+    """The headlines, whys, cost claims and reasons the SQL writes named each activity,
+    model, route and harness as it is: one holding a right-to-left override read alike with
+    one holding the six characters `\\u202e`, in the JSON and in every report. They show
+    each name as every report does (common/v1's rs_shown): quoted whole when it holds what
+    is written escaped (a route by each of its names); the other as it is."""
+
+    def run(mark: str) -> list[tuple[str, str]]:
+        g = _gen_class()()
+        _build(g)
+        # each name after the mark, which then orders nothing
+        for e in g.episodes:
+            e["activity"]["id"] = mark + e["activity"]["id"]
+            ex, esc = e["execution"], e["outcome"]["escalation"]
+            ex["model"] = mark + ex["model"]
+            ex["harnessFingerprint"] = mark + ex["harnessFingerprint"]
+            if esc["toModel"]:
+                esc["toModel"] = mark + esc["toModel"]
+        path = str(g.write(tmp_path / f"e{len(mark)}.jsonl"))
+        res = CliRunner().invoke(
+            cli, ["routes", path, "--format", "json", "--as-of", AS_OF], catch_exceptions=False
+        )
+        assert res.exit_code == 0, res.stderr
+        return _prose(json.loads(res.stdout))
+
+    real, text = run("\u202e"), run("\\u202e")
+    assert [p for p, _ in real] == [p for p, _ in text]
+    # the paths where a sentence names one: every kind of sentence
+    named = {p for p, s in text if "\\u202e" in s}
+    assert named == {
+        ".findings[].headline",
+        ".findings[].why[]",
+        ".findings[].cost.claim",
+        ".comparisons[].reasons[]",
+        ".matrix[].grade_basis",
+    }
+    # each name quoted (`"\u202eclaude-haiku-4"`, `"\u202eh1"`), where the text is as it is
+    quoted = [(p, re.sub(r"\\u202e[\w-]+", lambda m: f'"{m.group(0)}"', s)) for p, s in text]
+    assert real == quoted
+    assert not [s for _, s in real if "\u202e" in s]
+    (h,) = [s for p, s in real if p.endswith("headline") and 'historical "\\u202eclean' in s]
+    assert h.startswith(
+        '"\\u202eclaude-haiku-4" is associated with a success rate within 0.050 of'
+        ' "\\u202eclaude-sonnet-4" in matched historical "\\u202eclean" strata'
+    )

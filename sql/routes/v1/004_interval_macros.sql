@@ -1,5 +1,5 @@
 -- routes/v1 · interval methods (documented here; the markdown "Method" note repeats them).
--- Reads: nothing (defines macros).
+-- Reads: common/v1's rs_shown (defines macros).
 -- Produces: macros
 --   routes_wilson_lo(p, n, z) / routes_wilson_hi(p, n, z): Wilson score interval of a
 --     proportion p observed on n trials (n may be an effective, non-integer sample size).
@@ -19,7 +19,9 @@
 --   Display: routes_signed(x), routes_pct(x), routes_usd(x) as the reports write numbers;
 --     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
---     routes_pct_vs(x, b) for a value printed beside the bound it was judged against.
+--     routes_pct_vs(x, b) for a value printed beside the bound it was judged against;
+--     routes_shown_label(host, provider, model) and routes_shown_list(l), names as the
+--     sentences (headline, why, reasons) write them, each through rs_shown.
 --   Statistics written: routes_stat(x), an effect or interval end as routes_cmp rounds it
 --     (never -0.0), so what is shown is what was judged.
 --   Comparisons: routes_cmp(x), x rounded to 6 decimals, as every threshold comparison
@@ -97,6 +99,19 @@ CREATE OR REPLACE TEMP MACRO routes_paired_hi(a, b, c, d, z) AS
 CREATE OR REPLACE TEMP MACRO routes_route_label(host, provider, model) AS
     coalesce(model, 'unknown model') || ' via ' || coalesce(host, 'unknown host')
     || '/' || coalesce(provider, 'unknown provider');
+
+-- A route as a sentence names it: routes_route_label with each name through common/v1's
+-- rs_shown, as every name the routes SQL writes into a headline, why or reason is shown
+-- (quoted whole when it holds what would be written escaped): a model holding a
+-- right-to-left override read alike with one holding the six characters \u202e. An
+-- ordinary name reads as in the label.
+CREATE OR REPLACE TEMP MACRO routes_shown_label(host, provider, model) AS
+    coalesce(rs_shown(model), 'unknown model') || ' via ' || coalesce(rs_shown(host), 'unknown host')
+    || '/' || coalesce(rs_shown(provider), 'unknown provider');
+
+-- Names as a sentence lists them: each through rs_shown, comma-separated.
+CREATE OR REPLACE TEMP MACRO routes_shown_list(l) AS
+    array_to_string(list_transform(l, lambda x: rs_shown(x)), ', ');
 
 CREATE OR REPLACE TEMP MACRO routes_signed(x) AS
     CASE WHEN x IS NULL THEN 'unknown'

@@ -8,7 +8,8 @@
 --   episodes);
 --   routes_harness_changes (grain: step x direction with at least two distinct models that
 --   moved that way): activity, harness_from, harness_to, changed_at, direction, models,
---   routes, shifts (list of structs), grade ('correlated' when every moving route has at least
+--   routes, shifts (list of structs; route_shown: the route as a sentence names it,
+--   routes_shown_label), grade ('correlated' when every moving route has at least
 --   min_labelled_per_route labelled episodes on both sides, else 'observed').
 -- Spec: routes.md §5 harness_change, §6 "harness_change" (at least two models moving the same
 --   way by more than the tolerance across one harness-fingerprint change; graded observed or
@@ -16,6 +17,7 @@
 CREATE OR REPLACE TEMP TABLE routes_harness_shifts AS
 SELECT s.step_id, s.activity, s.harness_from, s.harness_to, s.changed_at,
     r.route_key, r.model, r.route_label,
+    routes_shown_label(r.host, r.provider, r.model) AS route_shown,
     m.n1 AS n_to, m.x1 AS succ_to, m.n0 AS n_from, m.x0 AS succ_from,
     m.effect, m.ci_low, m.ci_high,
     CASE WHEN routes_cmp(m.effect) > pol.tolerance AND routes_cmp(m.ci_low) > 0 THEN 'up'
@@ -33,7 +35,7 @@ CREATE OR REPLACE TEMP TABLE routes_harness_changes AS
 SELECT step_id, activity, harness_from, harness_to, changed_at, direction,
     list_sort(list(DISTINCT model)) AS models,
     list(route_label ORDER BY route_key) AS routes,
-    list({'route': route_label, 'model': model, 'n_from': n_from, 'succ_from': succ_from,
+    list({'route': route_label, 'route_shown': route_shown, 'model': model, 'n_from': n_from, 'succ_from': succ_from,
           'n_to': n_to, 'succ_to': succ_to, 'effect': effect, 'ci_low': ci_low,
           'ci_high': ci_high} ORDER BY route_key) AS shifts,
     CASE WHEN bool_and(full_evidence) THEN 'correlated' ELSE 'observed' END AS grade

@@ -293,7 +293,7 @@ SELECT w.*,
                                || ' is ' || routes_num_vs((epoch(as_of) - epoch(newest_paired_evidence))
                                   / 86400.0, freshness_days, 0)
                                || ' days old (freshness_days ' || freshness_days || ')'
-                          ELSE 'it does not cover harness ' || current_harness
+                          ELSE 'it does not cover harness ' || rs_shown(current_harness)
                                || ', which the activity now runs on' END
                   || '; the historical strata are sufficient and current, and decide the verdict' END,
         CASE conclusion
@@ -312,7 +312,7 @@ SELECT w.*,
                   || freshness_days || ')' END,
         CASE WHEN current_harness IS NOT NULL AND NOT current_harness_in_evidence
                   AND evidence_source IS NOT NULL
-             THEN 'harness changed since: the activity now runs on ' || current_harness
+             THEN 'harness changed since: the activity now runs on ' || rs_shown(current_harness)
                   || ', absent from the evidence' END,
         CASE WHEN harness_capped
              THEN 'a harness change in this activity moved several models; no route attribution until the shift is separated' END,

@@ -303,12 +303,12 @@ SELECT *,
              THEN 'cost unknown for some attempts (' || attempt_unknown_ops || ' of ' || operations
                   || ' operations): No $ claimed' END,
         CASE WHEN target_episodes IS NULL
-             THEN 'baseline unknown: no ' || coalesce(target_model, 'unknown model')
+             THEN 'baseline unknown: no ' || coalesce(rs_shown(target_model), 'unknown model')
                   || ' episode of this activity ran other than as a cascade''s follow-up, '
                   || 'so what it costs run directly is not in the input: No $ claimed' END,
         CASE WHEN target_episodes IS NOT NULL AND target_basis = 'unknown'
              THEN 'baseline unknown: ' || coalesce(target_unknown_cost, 0) || ' of '
-                  || coalesce(target_episodes, 0) || ' ' || coalesce(target_model, 'unknown model')
+                  || coalesce(target_episodes, 0) || ' ' || coalesce(rs_shown(target_model), 'unknown model')
                   || ' episodes have an unknown total cost (their cost unknown, an escalation '
                   || 'follow-up not in the input, or not saying whether they escalated): '
                   || 'No $ claimed' END,
@@ -338,7 +338,7 @@ SELECT *,
                   || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN harness_drift
-             THEN 'harness changed since: the activity now runs on ' || current_harness
+             THEN 'harness changed since: the activity now runs on ' || rs_shown(current_harness)
                   || ', absent from the evidence' END,
         -- "escalations and retries erase the saving" (§5): a first attempt that alone costs no
         -- less than the target directly has no saving to erase; the loss is not the tax's.
@@ -346,7 +346,7 @@ SELECT *,
                   AND routes_cmp(gross_saving_per_accepted) <= 0
              THEN 'no saving for escalations and retries to erase: first-attempt successes alone '
                   || 'cost ' || routes_usd(cheap_only_cost_per_accepted) || ' per accepted '
-                  || 'operation, no less than ' || target_model || ' directly ('
+                  || 'operation, no less than ' || rs_shown(target_model) || ' directly ('
                   || routes_usd(baseline_cost_per_accepted) || '); no escalation tax claimed' END,
         CASE WHEN routes_cmp(net_saving_per_accepted) <= 0 AND escalated_ops = 0 AND retried_ops = 0
                   AND (escalation_reported_ops < operations OR retry_reported_ops < operations)

@@ -22,6 +22,12 @@
 --   episode_ids (every episode behind the numbers), sort columns. An actionable finding
 --   whose activity holds other actionable findings picking another route names them in its
 --   why, as alternatives (each is against the incumbent).
+--   Every name a headline, why or cost claim holds (activity, model, route, harness,
+--   provider, an alternative's command) is written as common/v1's rs_shown shows it, the
+--   way every report shows a name: quoted whole when it holds a character that would be
+--   written escaped, so a model holding a right-to-left override no longer reads as one
+--   holding the six characters \u202e; an ordinary name (accents, CJK, emoji) as it is.
+--   The fields that hold a name (candidate.model, activity, ...) keep it as it is.
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
@@ -56,16 +62,27 @@ WITH comp AS (
         rc.harness_scope AS cand_scope, ri.harness_scope AS inc_scope,
         -- Two routes of one model (on two hosts or providers) are told apart by their route:
         -- "claude-sonnet-4 ... within 0.050 of claude-sonnet-4" said nothing.
-        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN c.cand_label ELSE c.cand_model END
-            AS cand_name,
-        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN c.inc_label ELSE c.inc_model END
-            AS inc_name,
+        -- Each name a sentence holds is shown as rs_shown shows it (routes_shown_label).
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model
+             THEN routes_shown_label(c.cand_host, c.cand_provider, c.cand_model)
+             ELSE rs_shown(c.cand_model) END AS cand_name,
+        CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model
+             THEN routes_shown_label(c.inc_host, c.inc_provider, c.inc_model)
+             ELSE rs_shown(c.inc_model) END AS inc_name,
         CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN
-                  CASE WHEN c.cheaper_route = 'candidate' THEN c.inc_label ELSE c.cand_label END
-             WHEN c.cheaper_route = 'candidate' THEN c.inc_model ELSE c.cand_model END AS pricier_model,
+                  CASE WHEN c.cheaper_route = 'candidate'
+                       THEN routes_shown_label(c.inc_host, c.inc_provider, c.inc_model)
+                       ELSE routes_shown_label(c.cand_host, c.cand_provider, c.cand_model) END
+             WHEN c.cheaper_route = 'candidate' THEN rs_shown(c.inc_model)
+             ELSE rs_shown(c.cand_model) END AS pricier_model,
         CASE WHEN c.cand_model IS NOT DISTINCT FROM c.inc_model THEN
-                  CASE WHEN c.cheaper_route = 'candidate' THEN c.cand_label ELSE c.inc_label END
-             WHEN c.cheaper_route = 'candidate' THEN c.cand_model ELSE c.inc_model END AS cheaper_model,
+                  CASE WHEN c.cheaper_route = 'candidate'
+                       THEN routes_shown_label(c.cand_host, c.cand_provider, c.cand_model)
+                       ELSE routes_shown_label(c.inc_host, c.inc_provider, c.inc_model) END
+             WHEN c.cheaper_route = 'candidate' THEN rs_shown(c.cand_model)
+             ELSE rs_shown(c.inc_model) END AS cheaper_model,
+        rs_shown(c.activity) AS activity_shown,
+        rs_shown(c.current_harness) AS harness_shown,
         -- The route command names host and model only: a candidate that differs from the
         -- incumbent by its inference provider alone has no command that picks it.
         (c.cand_host IS DISTINCT FROM c.inc_host OR c.cand_model IS DISTINCT FROM c.inc_model)
@@ -78,8 +95,8 @@ WITH comp AS (
             WHEN 'historical' THEN 'Mantel-Haenszel difference, stratified Newcombe-Wilson interval'
         END AS method,
         CASE WHEN c.evidence_source = 'paired'
-             THEN ' on ' || c.pairs || ' paired ' || c.activity || ' fixtures'
-             ELSE ' in matched historical ' || c.activity || ' strata' END AS where_text,
+             THEN ' on ' || c.pairs || ' paired ' || rs_shown(c.activity) || ' fixtures'
+             ELSE ' in matched historical ' || rs_shown(c.activity) || ' strata' END AS where_text,
         ' (difference ' || routes_signed(c.effect) || ', 95% CI [' || routes_signed(c.ci_low)
             || ', ' || routes_signed(c.ci_high) || '])' AS effect_text
     FROM routes_comparisons c
@@ -95,13 +112,13 @@ comp_f AS (
         CASE
             WHEN finding_type = 'evidence_drift' THEN
                 'No recommendation until re-measured: the evidence that ' || cand_name || ' vs '
-                || inc_name || ' on ' || activity || ' supported ' || would_be_type || ' ('
+                || inc_name || ' on ' || activity_shown || ' supported ' || would_be_type || ' ('
                 || evidence_grade || ') is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                              || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date'
                         WHEN stale THEN 'the evidence carries no timestamps'
-                        ELSE 'the activity now runs on harness ' || current_harness
+                        ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover' END || '.'
             WHEN finding_type = 'cheaper_equivalent' AND grade = 'verified' THEN
                 cand_name || ' matched the incumbent within tolerance (' || printf('%.3f', tolerance)
@@ -115,9 +132,9 @@ comp_f AS (
                                    ELSE 'model tier (No $ claimed).' END
             WHEN finding_type = 'premium_justified' AND premium_by = 'success_rate' THEN
                 CASE WHEN grade = 'verified'
-                     THEN 'On ' || pairs || ' paired ' || activity || ' fixtures, ' || pricier_model
+                     THEN 'On ' || pairs || ' paired ' || activity_shown || ' fixtures, ' || pricier_model
                           || ' succeeded more often than ' || cheaper_model
-                     ELSE pricier_model || ' is associated with a higher ' || activity
+                     ELSE pricier_model || ' is associated with a higher ' || activity_shown
                           || ' success rate than ' || cheaper_model || ' in matched historical strata' END
                 || ' (difference ' || routes_signed(pricier_sign * effect) || ', 95% CI ['
                 || routes_signed(CASE WHEN pricier_sign = 1 THEN ci_low ELSE -ci_high END) || ', '
@@ -125,7 +142,7 @@ comp_f AS (
                 || ']): the premium earns its cost.'
             WHEN finding_type = 'premium_justified' THEN
                 pricier_model || ' is associated with materially fewer repairs/escalations on '
-                || activity || ' than ' || cheaper_model || ' (difference '
+                || activity_shown || ' than ' || cheaper_model || ' (difference '
                 || routes_signed(pricier_sign * re_effect) || ', 95% CI ['
                 || routes_signed(CASE WHEN pricier_sign = 1 THEN re_ci_low ELSE -re_ci_high END) || ', '
                 || routes_signed(CASE WHEN pricier_sign = 1 THEN re_ci_high ELSE -re_ci_low END)
@@ -240,11 +257,12 @@ comp_f AS (
                              || '; unknown when none does)'
                         ELSE '' END || '.',
             'Newest evidence: ' || coalesce(routes_iso(newest_evidence), 'unknown')
-                || '; evidence harnesses: ' || coalesce(array_to_string(harnesses, ', '), 'unknown')
-                || '; current harness: ' || coalesce(current_harness, 'unknown') || '.',
+                || '; evidence harnesses: ' || coalesce(routes_shown_list(harnesses), 'unknown')
+                || '; current harness: ' || coalesce(harness_shown, 'unknown') || '.',
             CASE WHEN NOT commandable AND finding_type <> 'evidence_drift'
                  THEN 'No route command: the routes differ only by inference provider ('
-                      || coalesce(cand_provider, 'unknown') || ' vs ' || coalesce(inc_provider, 'unknown')
+                      || coalesce(rs_shown(cand_provider), 'unknown') || ' vs '
+                      || coalesce(rs_shown(inc_provider), 'unknown')
                       || '), which ak host pick --route ''<activity>:<host>:<model>'' does not name.' END
         ] || reasons, lambda x: x IS NOT NULL) AS why,
         episode_ids,
@@ -253,7 +271,9 @@ comp_f AS (
 ),
 casc AS (
     SELECT c.*,
-        ' (' || operations || ' prospective operations, ' || accepted_ops || ' accepted)' AS ops_text
+        ' (' || operations || ' prospective operations, ' || accepted_ops || ' accepted)' AS ops_text,
+        rs_shown(c.entry_model) AS entry_shown, rs_shown(c.target_model) AS target_shown,
+        rs_shown(c.activity) AS activity_shown, rs_shown(c.current_harness) AS harness_shown
     FROM routes_cascades c
     WHERE finding_type IS NOT NULL
 ),
@@ -265,17 +285,17 @@ casc_f AS (
         CASE
             WHEN finding_type = 'evidence_drift' THEN
                 'No recommendation until re-measured: the prospective evidence that cheap-first '
-                || entry_model || ' → ' || target_model || ' on ' || activity || ' showed '
+                || entry_shown || ' → ' || target_shown || ' on ' || activity_shown || ' showed '
                 || would_be_type || ' is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                              || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date.'
                         WHEN stale THEN 'the evidence carries no timestamps.'
-                        ELSE 'the activity now runs on harness ' || current_harness
+                        ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover.' END
             WHEN grade = 'insufficient' THEN
-                'No recommendation yet: cheap-first ' || entry_model || ' → ' || target_model || ' on '
-                || activity || CASE finding_type
+                'No recommendation yet: cheap-first ' || entry_shown || ' → ' || target_shown || ' on '
+                || activity_shown || CASE finding_type
                     WHEN 'cascade_working' THEN ' shows a net saving of ' || routes_usd(net_saving_per_accepted)
                     ELSE ' shows escalations and retries erasing the saving (net '
                          || routes_usd(net_saving_per_accepted) || ')' END
@@ -301,32 +321,32 @@ casc_f AS (
                          THEN 'its acceptance has no interval (no labelled operation)' END,
                     CASE WHEN routes_cmp(net_saving_per_accepted) > 0 AND NOT quality_bar_kept
                               AND quality_ci_low IS NOT NULL
-                         THEN 'its acceptance is not shown within the tolerance of ' || target_model
+                         THEN 'its acceptance is not shown within the tolerance of ' || target_shown
                               || ' (lower bound ' || routes_signed_vs(quality_ci_low, -tolerance)
                               || ' below -tolerance -' || routes_num_vs(tolerance, -quality_ci_low, 3)
                               || '), so the quality bar is not shown kept' END,
                     CASE WHEN routes_cmp(net_saving_per_accepted) > 0 AND NOT quality_bar_kept
                               AND quality_ci_low IS NULL
-                         THEN 'its acceptance is not compared with ' || target_model
+                         THEN 'its acceptance is not compared with ' || target_shown
                               || ' (no labelled outcome on one side), so the quality bar is not shown kept' END
                 ], lambda x: x IS NOT NULL)) || ops_text || '.'
             WHEN finding_type = 'cascade_working' THEN
-                'This route saved cost/capacity while keeping the quality bar: cheap-first ' || entry_model
-                || ' → ' || target_model || ' on ' || activity || ' saved '
+                'This route saved cost/capacity while keeping the quality bar: cheap-first ' || entry_shown
+                || ' → ' || target_shown || ' on ' || activity_shown || ' saved '
                 || routes_usd(net_saving_per_accepted) || ' per accepted operation ('
                 || routes_usd(net_total) || ' in total, ' || cost_basis || ') after every retry and escalation'
                 || ops_text || '.'
             ELSE
-                'Cheap-first ' || entry_model || ' → ' || target_model || ' on ' || activity
+                'Cheap-first ' || entry_shown || ' → ' || target_shown || ' on ' || activity_shown
                 || ' does not pay: '
                 -- No operation accepted first time: the tax is the whole cascade, not unknown.
                 || CASE WHEN escalation_tax_per_accepted IS NULL
-                        THEN 'no operation was accepted on its first ' || entry_model
+                        THEN 'no operation was accepted on its first ' || entry_shown
                              || ' attempt (every accepted one also paid for an escalation)'
                         ELSE 'escalations and retries add ' || routes_usd(escalation_tax_per_accepted)
                              || ' per accepted operation' END
                 || ', so it costs ' || routes_usd(cascade_cost_per_accepted)
-                || ' against ' || routes_usd(baseline_cost_per_accepted) || ' for ' || target_model
+                || ' against ' || routes_usd(baseline_cost_per_accepted) || ' for ' || target_shown
                 || ' directly (net ' || routes_usd(net_saving_per_accepted) || ', ' || cost_basis || ')'
                 || ops_text || '.'
         END AS headline,
@@ -360,7 +380,7 @@ casc_f AS (
         cost_basis AS cost__basis,
         CASE WHEN net_saving_per_accepted IS NULL THEN 'No $ claimed'
              ELSE 'cascade ' || routes_cost_claim(cost_basis, cascade_cost_per_accepted)
-                  || ' vs ' || target_model || ' directly ' || routes_usd(baseline_cost_per_accepted) END
+                  || ' vs ' || target_shown || ' directly ' || routes_usd(baseline_cost_per_accepted) END
             AS cost__claim,
         cascade_cost_per_accepted AS cost__candidate_per_accepted,
         baseline_cost_per_accepted AS cost__incumbent_per_accepted,
@@ -384,7 +404,7 @@ casc_f AS (
         harnesses AS freshness__harnesses, CAST([] AS VARCHAR[]) AS freshness__reasoning_efforts,
         current_harness AS freshness__current_harness,
         list_filter([
-            'Operations (episodes sharing runId and task fingerprint, cheap-first on ' || entry_model
+            'Operations (episodes sharing runId and task fingerprint, cheap-first on ' || entry_shown
                 || '): ' || operations || '; labelled ' || labelled_ops || ', accepted ' || accepted_ops
                 || ' (' || routes_pct(acceptance_rate) || ', 95% CI [' || routes_pct(acceptance_ci_low)
                 || ', ' || routes_pct(acceptance_ci_high) || ']); attempts ' || attempts || '.',
@@ -407,12 +427,12 @@ casc_f AS (
                         ELSE ' (first-attempt successes alone '
                              || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
                              || routes_usd(escalation_tax_per_accepted) || ')' END
-                || '; ' || target_model || ' directly '
+                || '; ' || target_shown || ' directly '
                 || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_accepted
                 || ' accepted outcomes on this activity; net saving '
                 || routes_usd(net_saving_per_accepted) || '.'
                 ELSE 'No $ claimed: cost basis ' || cost_basis || '.' END,
-            'Quality: accepted share ' || routes_pct(acceptance_rate) || ' vs ' || target_model || ' '
+            'Quality: accepted share ' || routes_pct(acceptance_rate) || ' vs ' || target_shown || ' '
                 || coalesce(CAST(target_successes AS VARCHAR), '0') || '/'
                 || coalesce(CAST(target_labelled AS VARCHAR), '0') || ' ('
                 || routes_pct(target_success_rate) || '); difference ' || routes_signed(quality_effect)
@@ -458,21 +478,21 @@ harness_f AS (
         CASE WHEN ids.stale THEN 'harness_change' END AS drift_of,
         CASE WHEN ids.stale
              THEN 'No recommendation until re-measured: the evidence that the harness change '
-                  || h.harness_from || ' → ' || h.harness_to || ' moved ' || h.activity
+                  || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to) || ' moved ' || rs_shown(h.activity)
                   || ' success ' || h.direction || ' for ' || len(h.models) || ' models ('
-                  || array_to_string(h.models, ', ') || ') is out of date — '
+                  || routes_shown_list(h.models) || ') is out of date — '
                   || CASE WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
                           ELSE 'newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d')
                                || ' is ' || routes_num_vs(ids.age_days, pol.freshness_days, 0)
                                || ' days before the as-of date.' END
              WHEN h.grade = 'correlated'
-             THEN 'The harness change ' || h.harness_from || ' → ' || h.harness_to
+             THEN 'The harness change ' || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to)
                   || ' is associated with ' || CASE h.direction WHEN 'up' THEN 'higher' ELSE 'lower' END
-                  || ' ' || h.activity || ' success for ' || len(h.models) || ' models ('
-                  || array_to_string(h.models, ', ') || '): the shift follows the harness, not a model switch.'
-             ELSE h.activity || ' success was observed to move ' || h.direction || ' across the harness change '
-                  || h.harness_from || ' → ' || h.harness_to || ' for ' || len(h.models) || ' models ('
-                  || array_to_string(h.models, ', ') || '): the shift follows the harness, not a model switch.'
+                  || ' ' || rs_shown(h.activity) || ' success for ' || len(h.models) || ' models ('
+                  || routes_shown_list(h.models) || '): the shift follows the harness, not a model switch.'
+             ELSE rs_shown(h.activity) || ' success was observed to move ' || h.direction || ' across the harness change '
+                  || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to) || ' for ' || len(h.models) || ' models ('
+                  || routes_shown_list(h.models) || '): the shift follows the harness, not a model switch.'
         END AS headline,
         false AS actionable, CAST(NULL AS VARCHAR) AS command,
         'labelled success rate' AS quality_metric, pol.tolerance,
@@ -485,15 +505,15 @@ harness_f AS (
         ids.newest_evidence AS freshness__newest_evidence, ids.age_days AS freshness__age_days,
         ids.stale AS freshness__stale,
         h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
-        list_filter(list_transform(h.shifts, lambda s: s.route || ': ' || s.succ_from || '/' || s.n_from || ' on '
-            || h.harness_from || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || h.harness_to
+        list_filter(list_transform(h.shifts, lambda s: s.route_shown || ': ' || s.succ_from || '/' || s.n_from || ' on '
+            || rs_shown(h.harness_from) || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || rs_shown(h.harness_to)
             || ', within-complexity difference ' || routes_signed(s.effect) || ', 95% CI ['
             || routes_signed(s.ci_low) || ', ' || routes_signed(s.ci_high) || ']')
         || ['Models moving the same way by more than the tolerance ' || printf('%.3f', pol.tolerance)
             || ' across one fingerprint change: ' || len(h.models)
             || '. Route comparisons in this activity are held at observed until the shift is separated.',
             'Reported effect: the smallest of these shifts.',
-            'First evidence on ' || h.harness_to || ': ' || coalesce(routes_iso(h.changed_at), 'unknown')
+            'First evidence on ' || rs_shown(h.harness_to) || ': ' || coalesce(routes_iso(h.changed_at), 'unknown')
                 || '; newest evidence: ' || coalesce(routes_iso(ids.newest_evidence), 'unknown') || '.',
             CASE WHEN ids.stale AND ids.newest_evidence IS NULL
                  THEN 'no evidence timestamp: freshness unknown, treated as stale'
@@ -531,7 +551,7 @@ blind AS (
 ),
 blind_f AS (
     SELECT 'blind_spot' AS type, b.activity, 'insufficient' AS grade,
-        'No recommendation yet: ' || b.activity || ' has ' || b.episodes || ' episodes but only '
+        'No recommendation yet: ' || rs_shown(b.activity) || ' has ' || b.episodes || ' episodes but only '
             || b.labelled || ' (' || routes_pct_vs(b.labelled / CAST(b.episodes AS DOUBLE),
                                                    pol.blind_spot_max_labelled_share)
             || ') carry a strong outcome signal. Record one per episode: a gate (build/test/release) '
@@ -579,7 +599,7 @@ all_f AS (
 -- such finding's why names the others, as alternatives.
 alts AS (
     SELECT f.activity, f.command,
-        list_sort(list_distinct(list(g.type || ' (' || g.command || ')'))) AS others
+        list_sort(list_distinct(list(g.type || ' (' || rs_shown(g.command) || ')'))) AS others
     FROM all_f f
     JOIN all_f g ON g.activity = f.activity AND g.actionable AND g.command <> f.command
     WHERE f.actionable
@@ -588,7 +608,7 @@ alts AS (
 SELECT u.* REPLACE (
         routes_utc(u.freshness__newest_evidence) AS freshness__newest_evidence,
         CASE WHEN a.others IS NULL THEN u.why
-             ELSE u.why || ['Other actionable findings of ' || u.activity || ' pick another route: '
+             ELSE u.why || ['Other actionable findings of ' || rs_shown(u.activity) || ' pick another route: '
                             || array_to_string(a.others, '; ') || '. Each is measured against '
                             || 'the incumbent, so the route commands are alternatives: run one.']
         END AS why),

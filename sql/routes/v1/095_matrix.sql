@@ -79,7 +79,9 @@ candidates AS (
             'descriptive' AS basis
         FROM w
         UNION ALL
-        SELECT activity, cand_key, grade, 'comparison with ' || inc_label
+        -- the route as a sentence names it (004 routes_shown_label)
+        SELECT activity, cand_key, grade,
+            'comparison with ' || routes_shown_label(inc_host, inc_provider, inc_model)
         FROM routes_comparisons
         WHERE conclusion IN ('non_inferior', 'candidate_better') AND grade IN ('correlated', 'verified')
         UNION ALL
