@@ -455,9 +455,15 @@ def _read(
     ]
     issues += res.skipped
     if not any(f.error is None for f in files):
+        # Each file's problem, in the order given, as pipeline and extract list theirs: the
+        # first alone was said, and ``problems`` was empty for a caller that lists them
+        # apart. None to say means no file was found at all (folders without *.jsonl).
+        found = _in_order(files, issues) or [
+            sources.LineIssue(p, 0, "no *.jsonl file found") for p in paths
+        ]
         raise NothingReadable(
-            "no readable episode file"
-            + (f": {issues[0].location()}: {issues[0].reason}" if issues else ""),
+            "no episode file could be read:\n" + sources.listed(found),
+            [(p.file, p.line, p.reason) for p in found],
             about=PATHS,
         )
     return files, issues

@@ -130,7 +130,7 @@ def test_the_other_readers_name_a_utf16_file_too(run_cli: Any, tmp_path: Path) -
     episodes.write_bytes(ENCODINGS["utf16-le-bom"][0]('{"episodeId": "e"}\n'))
     res = run_cli("routes", "episodes.jsonl")
     assert (res.exit_code, res.stdout) == (3, "")
-    assert res.stderr == f"error: no readable episode file: episodes.jsonl: {reason}\n"
+    assert res.stderr == f"error: no episode file could be read:\n  episodes.jsonl: {reason}\n"
     hist = tmp_path / "h.jsonl"
     assert run_cli("extract", str(SAMPLE), "--history", str(hist)).exit_code == 0
     wide = tmp_path / "wide-history.jsonl"

@@ -9,6 +9,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+from runscore.engine.errors import NothingReadable
+from runscore.engine.packs import routes
+
 AS_OF = "2025-03-01T00:00:00Z"
 HAIKU, SONNET = "claude-haiku-4", "claude-sonnet-4"
 
@@ -599,3 +603,35 @@ def test_router_row_features_are_only_what_is_known_before_the_pick(
         f"u,doc,fp-u,,,,historical,,cc,anthropic,,{HAIKU},"
         "10.0,5.0,,0.0,,,,,,0,,unknown,insufficient\n"
     )
+
+
+def test_no_readable_episode_file_lists_each_file_s_problem(run_cli: Any, tmp_path: Path) -> None:
+    """With no episode file readable, the error said the first file's problem alone
+    (`no readable episode file: missing.jsonl: ...`), the others unsaid, and its `problems`
+    was empty, where pipeline and extract list each file's (file, line, reason), for a
+    caller that lists them apart. Each is listed now; a folder with no *.jsonl says so."""
+    (tmp_path / "wide.jsonl").write_bytes(b"\xff\xfe" + '{"episodeId": "e"}\n'.encode("utf-16-le"))
+    (tmp_path / "none").mkdir()
+    wide = (
+        "encoded as UTF-16 LE (byte-order mark): runscore reads UTF-8 JSONL (convert it"
+        " first, e.g. iconv -f UTF-16 -t UTF-8)"
+    )
+    res = run_cli("routes", "missing.jsonl", "wide.jsonl", "--format", "json")
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr == (
+        "error: no episode file could be read:\n"
+        "  missing.jsonl: no such file or directory\n"
+        f"  wide.jsonl: {wide}\n"
+    )
+    with pytest.raises(NothingReadable) as e:
+        routes.analyze(["missing.jsonl", "wide.jsonl"])
+    assert e.value.problems == [
+        ("missing.jsonl", 0, "no such file or directory"),
+        ("wide.jsonl", 0, wide),
+    ]
+    res = run_cli("routes", "none")
+    assert (res.exit_code, res.stdout) == (3, "")
+    assert res.stderr == "error: no episode file could be read:\n  none: no *.jsonl file found\n"
+    with pytest.raises(NothingReadable) as e:
+        routes.analyze(["none"])
+    assert e.value.problems == [("none", 0, "no *.jsonl file found")]
