@@ -10,7 +10,7 @@ the explicit form: ``runscore routes report ./report``.)
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from runscore.cli import output, render
@@ -19,6 +19,9 @@ from runscore.cli.options import given, refuse_empty, refuse_stdin_twice
 from runscore.engine.packs import routes as engine
 from runscore.engine.quoting import cannot_show
 from runscore.engine.quoting import path as quote_path
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 _FORMATS = ["markdown", "json", "csv"]
 _ROW_FORMATS = ["jsonl", "json", "csv"]
@@ -162,36 +165,59 @@ _RATES = [
     for what in ("retry", "repair", "escalation")
 ]
 
+#: The findings CSV's first columns, in the order they always had, each with the JSON path
+#: of the field it holds.
+_FINDING_COLUMNS: dict[str, str] = {
+    "type": "type",
+    "activity": "activity",
+    "grade": "grade",
+    "candidate_host": "candidate.host",
+    "candidate_provider": "candidate.provider",
+    "candidate_model": "candidate.model",
+    "incumbent_host": "incumbent.host",
+    "incumbent_provider": "incumbent.provider",
+    "incumbent_model": "incumbent.model",
+    "effect": "effect",
+    "ci_low": "ci_low",
+    "ci_high": "ci_high",
+    "tolerance": "tolerance",
+    "evidence_source": "evidence_source",
+    "cost_basis": "cost.basis",
+    "cost_claim": "cost.claim",
+    "net_saving_per_accepted": "cost.net_saving_per_accepted",
+    # A CSV user wants what the JSON says a finding rests on: the rates and the why
+    # were in the JSON and the markdown only.
+    **{f"rates.{k}": f"rates.{k}" for k in _RATES},
+    "newest_evidence": "freshness.newest_evidence",
+    "evidence_episodes": "counts.evidence_episodes",
+    "actionable": "actionable",
+    "command": "command",
+    "headline": "headline",
+    "why": "why",
+}
 
-def _flat_finding(f: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": f["type"],
-        "activity": f["activity"],
-        "grade": f["grade"],
-        "candidate_host": f["candidate"]["host"],
-        "candidate_provider": f["candidate"]["provider"],
-        "candidate_model": f["candidate"]["model"],
-        "incumbent_host": f["incumbent"]["host"],
-        "incumbent_provider": f["incumbent"]["provider"],
-        "incumbent_model": f["incumbent"]["model"],
-        "effect": f["effect"],
-        "ci_low": f["ci_low"],
-        "ci_high": f["ci_high"],
-        "tolerance": f["tolerance"],
-        "evidence_source": f["evidence_source"],
-        "cost_basis": f["cost"]["basis"],
-        "cost_claim": f["cost"]["claim"],
-        "net_saving_per_accepted": f["cost"]["net_saving_per_accepted"],
-        # A CSV user wants what the JSON says a finding rests on: the rates and the why
-        # were in the JSON and the markdown only.
-        **{f"rates.{k}": f["rates"][k] for k in _RATES},
-        "newest_evidence": f["freshness"]["newest_evidence"],
-        "evidence_episodes": f["counts"]["evidence_episodes"],
-        "actionable": f["actionable"],
-        "command": f["command"],
-        "headline": f["headline"],
-        "why": f["why"],
-    }
+
+def _flat_finding_columns(findings: pa.Table) -> list[str]:
+    """The findings CSV's columns: those it always had, then every other field of a finding
+    by its JSON path, in the JSON's order (``drift_of``, ``counts.pairs``,
+    ``freshness.models``, ``episode_ids``): the counts, the method, the freshness, the cost
+    totals and the episodes behind a finding were in the JSON only."""
+    held = set(_FINDING_COLUMNS.values())
+    rest = [
+        c.replace("__", ".")
+        for c in findings.column_names
+        if c not in engine.FINDING_SORT_COLUMNS and c.replace("__", ".") not in held
+    ]
+    return [*_FINDING_COLUMNS, *rest]
+
+
+def _flat_findings(findings: pa.Table) -> list[dict[str, Any]]:
+    """Each finding as a findings CSV row: a value as the JSON has it (a list as one line of
+    JSON, as the CSV writer writes every list), under its column."""
+    columns = _flat_finding_columns(findings)
+    return [
+        {c: row[_FINDING_COLUMNS.get(c, c)] for c in columns} for row in engine.flat_rows(findings)
+    ]
 
 
 @click.group("routes", cls=_RoutesGroup, invoke_without_command=False)
@@ -242,9 +268,7 @@ def report_cmd(
         click.echo(output.to_json(data), nl=False)
     elif fmt == "csv" and table in (None, "findings"):
         output.write(
-            [_flat_finding(f) for f in data["findings"]],
-            "csv",
-            columns=list(_flat_finding_columns()),
+            _flat_findings(rep.findings), "csv", columns=_flat_finding_columns(rep.findings)
         )
     elif fmt == "csv":
         chosen = {"comparisons": rep.comparisons, "cascades": rep.cascades, "matrix": rep.matrix}
@@ -270,35 +294,6 @@ def routes_markdown(rep: engine.RoutesReport) -> str:
     return render.render(
         "routes.md.j2", r=data, groups=groups, rejected=[i.as_dict() for i in rep.problems]
     )
-
-
-def _flat_finding_columns() -> list[str]:
-    return [
-        "type",
-        "activity",
-        "grade",
-        "candidate_host",
-        "candidate_provider",
-        "candidate_model",
-        "incumbent_host",
-        "incumbent_provider",
-        "incumbent_model",
-        "effect",
-        "ci_low",
-        "ci_high",
-        "tolerance",
-        "evidence_source",
-        "cost_basis",
-        "cost_claim",
-        "net_saving_per_accepted",
-        *(f"rates.{k}" for k in _RATES),
-        "newest_evidence",
-        "evidence_episodes",
-        "actionable",
-        "command",
-        "headline",
-        "why",
-    ]
 
 
 @routes_group.command("export-router-rows")

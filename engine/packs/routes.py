@@ -309,6 +309,10 @@ def build_policy(
     return Policy(**kwargs)
 
 
+#: The columns of ``RoutesReport.findings`` that order the findings and are no field of one:
+#: left out of the JSON, and of the findings CSV (``cli.routes``).
+FINDING_SORT_COLUMNS = ("type_rank", "sort_candidate", "sort_incumbent")
+
 #: ``paths`` (``PATHS``), the episode files.
 PATHS = Arg("paths", "PATHS")
 #: ``as_of`` (``--as-of``), as the messages of ``parse_as_of`` name it.
@@ -382,9 +386,7 @@ class RoutesReport:
                 # read, and holding no line: not rejected input (as extract's empty_files)
                 "empty_files": [{"file": i.file, "reason": i.reason} for i in self.empty_files],
             },
-            "findings": nest_rows(
-                self.findings, drop=("type_rank", "sort_candidate", "sort_incumbent")
-            ),
+            "findings": nest_rows(self.findings, drop=FINDING_SORT_COLUMNS),
             "comparisons": nest_rows(self.comparisons),
             "cascades": nest_rows(self.cascades),
             "matrix": nest_rows(self.matrix),

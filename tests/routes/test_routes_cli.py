@@ -92,6 +92,14 @@ def test_two_drift_findings_on_one_route_pair_keep_one_order(
     ]
 
 
+def _paths(d: dict[str, Any], at: str = "") -> list[str]:
+    return [
+        p
+        for k, v in d.items()
+        for p in (_paths(v, f"{at}{k}.") if isinstance(v, dict) else [f"{at}{k}"])
+    ]
+
+
 def test_findings_csv_carries_the_rates_and_why_of_the_json(
     gen: Any, run_cli: Any, tmp_path: Path
 ) -> None:
@@ -99,7 +107,9 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
     rates (and how many episodes report each) and its `why`, which the JSON and the markdown
     carry: a CSV user could not see what a finding rests on. They are columns now, named by
     their JSON paths (`rates.candidate_retry`, `why`: a list, as one line of JSON), as the
-    other tables name theirs; null stays an empty cell."""
+    other tables name theirs; null stays an empty cell. So are, after them, the counts,
+    `drift_of`, `quality_metric`, `interval_method`, the freshness, the cost totals and
+    `episode_ids`, which the JSON alone had: every field of the JSON has a column."""
     g = _equivalent(gen())
     g.cascade(60, cheap=HAIKU, premium=SONNET, direct_ok=50, escalate=8, premium_ok=7)
     path = str(g.write(tmp_path / "t.jsonl"))
@@ -111,6 +121,32 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
         for reported in ("", "_reported")
         for side in ("candidate", "incumbent")
         for what in ("retry", "repair", "escalation")
+    ]
+    added = [
+        "drift_of",
+        "incumbent.route",
+        "incumbent.harness_scope",
+        "candidate.route",
+        "candidate.harness_scope",
+        "quality_metric",
+        "interval_method",
+        "counts.strata_compared",
+        "counts.matched_candidate",
+        "counts.matched_incumbent",
+        "counts.pairs",
+        "counts.discordant_candidate_only",
+        "counts.discordant_incumbent_only",
+        "counts.prospective_operations",
+        "cost.candidate_per_accepted",
+        "cost.incumbent_per_accepted",
+        "cost.net_total",
+        "freshness.age_days",
+        "freshness.stale",
+        "freshness.models",
+        "freshness.harnesses",
+        "freshness.reasoning_efforts",
+        "freshness.current_harness",
+        "episode_ids",
     ]
     assert res.stdout.splitlines()[0] == ",".join(
         [
@@ -138,6 +174,8 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
             "command",
             "headline",
             "why",
+            # then every other field of the JSON, by its path, in its order
+            *added,
         ]
     )
     rows = list(csv.DictReader(io.StringIO(res.stdout)))
@@ -148,6 +186,19 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
             v = f["rates"][col.removeprefix("rates.")]
             assert row[col] == ("" if v is None else str(v)), col
         assert json.loads(row["why"]) == f["why"]
+        for col in added:
+            v = f
+            for k in col.split("."):
+                v = v[k]
+            if isinstance(v, list):  # a list as one line of JSON, as every CSV writes it
+                assert json.loads(row[col]) == v, col
+            else:  # null an empty cell, a boolean as JSON writes it
+                assert row[col] == (
+                    "" if v is None else json.dumps(v) if v in (True, False) else str(v)
+                ), col
+    # every field of the JSON has its column (the old names hold the ones they always had)
+    (f, *_) = data["findings"]
+    assert len(rows[0]) == len(_paths(f)) == 59
     # a cascade has no incumbent side: unknown, an empty cell, never 0
     (casc,) = [r for r in rows if r["evidence_source"] == "prospective"]
     assert casc["rates.incumbent_retry"] == casc["rates.incumbent_retry_reported"] == ""
