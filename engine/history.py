@@ -912,11 +912,14 @@ def append_records(
     *,
     group_key: Callable[[dict[str, Any]], Any] | None = None,
     lock_timeout: float | None = 300.0,
+    about: Arg | None = None,
 ) -> int:
-    """Convenience for packs: lock, append records grouped by ``group_key``."""
+    """Convenience for packs: lock, append records grouped by ``group_key``. ``about``:
+    the argument that gave ``path``, which a refusal of it or its lock names in
+    ``params`` (as ``locked``'s and ``append_groups``')."""
     groups: dict[Any, list[str]] = {}
     for i, r in enumerate(records):
         k = group_key(r) if group_key else i
         groups.setdefault(k, []).append(dumps_record(r))
-    with locked(path, timeout=lock_timeout):
-        return append_groups(path, list(groups.values()))
+    with locked(path, timeout=lock_timeout, about=about):
+        return append_groups(path, list(groups.values()), about)

@@ -1543,7 +1543,7 @@ def _skipped_teams(
         team = given.get(p)
         if team is None:
             with contextlib.suppress(UsageError):
-                team = eh.parse_team(p)
+                team = eh.parse_team(p, about=TEAMS if origin == "given" else ROOTS)
         out.append(TeamOutcome(p, None if team is None else team.name, origin, error=why))
     return out
 
@@ -1570,7 +1570,11 @@ def _render_scope(
     with contextlib.ExitStack() as stack:
         try:
             stack.enter_context(
-                history.locked(scope.history, timeout=max(wait, HISTORY_APPEND_GRACE))
+                history.locked(
+                    scope.history,
+                    timeout=max(wait, HISTORY_APPEND_GRACE),
+                    about=HISTORY if scope.shared else ROOTS,
+                )
             )
             _render_report(scope, dayf, renderer, version)
         except _STEP_FAILED as e:  # locked past the wait, out of memory, ...

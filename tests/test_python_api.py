@@ -1763,28 +1763,54 @@ def test_every_cli_call_of_an_engine_writer_names_the_option_it_writes() -> None
     what they refused had ``params`` ``()``, to the nightly job's caller too, which writes
     through them. Each call in ``cli/`` of an engine function that takes ``about`` now
     passes it (``about=None``: no one argument, as the engine's raises say it), and so does
-    each of the engine's own calls of its file writers."""
+    each of the engine's own calls of one: the nightly job's ``history.locked`` of a
+    history and ``parse_team`` of a team found in a root, ``load_history`` of ``report``,
+    ``summary`` and ``recommend`` and ``append_records``' ``locked`` and ``append_groups``
+    passed none, by keyword or in its place among the arguments."""
     import ast
 
-    takes = set()
-    for f in (REPO / "engine").rglob("*.py"):
-        for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-            if isinstance(n, ast.FunctionDef) and not n.name.startswith("__"):
+    # name -> (file, index of ``about`` among the positional parameters, or None)
+    defs: dict[str, list[tuple[Path, int | None]]] = {}
+    trees = {
+        f: ast.parse(f.read_text(encoding="utf-8"))
+        for folder in ("engine", "cli")
+        for f in sorted((REPO / folder).rglob("*.py"))
+    }
+    for f, tree in trees.items():
+        for n in ast.walk(tree):
+            if isinstance(n, ast.FunctionDef) and f.is_relative_to(REPO / "engine"):
+                if n.name.startswith("__"):
+                    continue  # an exception's __init__, which super() calls
                 a = n.args
-                if any(x.arg == "about" for x in a.posonlyargs + a.args + a.kwonlyargs):
-                    takes.add(n.name)
+                positional = [x.arg for x in a.posonlyargs + a.args]
+                if "about" in positional:
+                    defs.setdefault(n.name, []).append((f, positional.index("about")))
+                elif any(x.arg == "about" for x in a.kwonlyargs):
+                    defs.setdefault(n.name, []).append((f, None))
+    takes = set(defs)
     writers = {"atomic_write_text", "write_output"}
-    assert writers | {"check_writable", "load_policy_file", "build_policy"} <= takes
+    assert writers | {"check_writable", "load_policy_file", "build_policy", "locked"} <= takes
+    assert {"parse_team", "load_history", "append_records", "_refuse_linked"} <= takes
     unnamed = []
-    for folder, names in (("cli", takes), ("engine", writers)):
-        for f in sorted((REPO / folder).rglob("*.py")):
-            for n in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
-                if not isinstance(n, ast.Call):
-                    continue
-                name = n.func.attr if isinstance(n.func, ast.Attribute) else None
-                name = name or getattr(n.func, "id", None)
-                if name in names and not any(k.arg == "about" for k in n.keywords):
-                    unnamed.append(f"{f.relative_to(REPO)}:{n.lineno}: {name}")
+    for f, tree in trees.items():
+        own = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        for n in ast.walk(tree):
+            if not isinstance(n, ast.Call):
+                continue
+            bare = isinstance(n.func, ast.Name)
+            name = n.func.id if bare else getattr(n.func, "attr", None)
+            if name not in takes:
+                continue
+            if bare and name in own and all(g != f for g, _ in defs[name]):
+                continue  # a function of this file's own of that name, which takes none
+            if any(k.arg in ("about", None) for k in n.keywords):
+                continue
+            places = [i for g, i in defs[name] if not bare or name not in own or g == f]
+            if any(isinstance(a, ast.Starred) for a in n.args) or all(
+                i is not None and len(n.args) > i for i in places
+            ):
+                continue
+            unnamed.append(f"{f.relative_to(REPO)}:{n.lineno}: {name}")
     assert unnamed == []
 
 

@@ -714,7 +714,7 @@ def report(
     path = sources.one_path(path, PATH)
     parse_version_option(version)
     con = connect()
-    load = load_history(con, path)
+    load = load_history(con, path, about=PATH)
     _require_history(load)
     _require_readable(load, PATH)
     versions = select_versions(load, version)
@@ -969,7 +969,7 @@ def recommend(
     parse_version_option(version, allow_all=False)
     team = parse_team(sources.one_path(team_yaml, TEAM), about=TEAM)
     con = connect()
-    load = load_history(con, path)
+    load = load_history(con, path, about=PATH)
     _require_history(load)
     _require_readable(load, PATH)
     (v,) = select_versions(load, version)
@@ -1084,7 +1084,7 @@ def summary(
         parse_team(sources.one_path(team_yaml, TEAM), about=TEAM) if team_yaml is not None else None
     )
     con = connect()
-    load = load_history(con, path)
+    load = load_history(con, path, about=PATH)
     _require_readable(load, PATH)  # no file at all is "no scored runs yet": it runs at every start
     (v,) = select_versions(load, version)
     params = _params(v, window, has_team=team is not None)
