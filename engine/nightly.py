@@ -444,7 +444,9 @@ WAIT_LONGER = Arg("wait", "--wait SECONDS", "wait=SECONDS")
 
 
 def parse_date(text: str | None, *, today: dt.date | None = None) -> dt.date:
-    """``YYYY-MM-DD`` (a real calendar date); None = today in UTC."""
+    """``YYYY-MM-DD`` (a real calendar date); None = today in UTC (``today``, a ``date``,
+    when given)."""
+    today = sources.day_arg(today, Arg("today", "today"))
     if text is None:
         return today or dt.datetime.now(dt.UTC).date()
     text = sources.text_arg(text, DATE, "YYYY-MM-DD text")  # a number: TypeError of re

@@ -50,7 +50,7 @@ import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeAlias
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol, TypeAlias, TypeVar
 
 from runscore.engine import db, duck, quoting, spools
 from runscore.engine.duck import duckdb
@@ -183,6 +183,8 @@ class ReadResult:
 #: Input paths as the API takes them: one path, or a sequence of them (str or
 #: ``os.PathLike``: a ``pathlib.Path``).
 Paths: TypeAlias = str | os.PathLike[str] | Sequence[str | os.PathLike[str]]
+#: A value a check gives back as it was given (``callable_arg``, ``connection_arg``).
+T = TypeVar("T")
 
 
 def path_list(paths: Paths) -> list[str]:
@@ -258,6 +260,51 @@ def time_arg(value: object, what: Arg) -> dt.datetime | None:
     if isinstance(value, dt.date):
         return dt.datetime(value.year, value.month, value.day, tzinfo=dt.UTC)
     raise UsageError(what, f": give a datetime, a date or ISO text, not {type_name(value)}")
+
+
+def callable_arg(value: T, what: Arg, kind: str) -> T:
+    """``value`` if it is None or callable, else a ``UsageError`` naming ``what`` (``kind``:
+    how it is called): ``progress=5`` or ``under_lock=5`` was a TypeError once the files
+    were read, or once the history's lock file was made."""
+    if value is None or callable(value):
+        return value
+    raise UsageError(what, f": give a function ({kind}) or None, not {type_name(value)}")
+
+
+def connection_arg(value: T, what: Arg) -> T:
+    """``value`` if it is None or a DuckDB connection, else a ``UsageError`` naming
+    ``what``: ``con=5`` was an AttributeError from the first statement run on it."""
+    if value is None or isinstance(value, duckdb.DuckDBPyConnection):
+        return value
+    raise UsageError(
+        what, f": give a DuckDB connection (duckdb.connect()) or None, not {type_name(value)}"
+    )
+
+
+def day_arg(value: object, what: Arg) -> dt.date | None:
+    """``value`` (a day a call gives for today, ``today=``) as a ``date``, None as None: a
+    ``datetime`` its day in UTC (naive: UTC), as ``eval_date=`` takes one. Anything else is
+    a ``UsageError`` naming ``what``: ``today=5`` was returned as the date, or an
+    AttributeError."""
+    if value is None:
+        return None
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).date() if value.tzinfo else value.date()
+    if isinstance(value, dt.date):
+        return value
+    raise UsageError(what, f": give a date or None, not {type_name(value)}")
+
+
+def about_arg(value: object) -> Arg | None:
+    """``about=`` (the caller's argument that gave a path) if it is None or an ``Arg``, else
+    a ``UsageError`` naming it: ``about=5`` was an AttributeError (``'int' object has no
+    attribute 'said'``)."""
+    if value is None or isinstance(value, Arg):
+        return value
+    raise UsageError(
+        Arg("about", "about"),
+        f": give a runscore.engine.errors.Arg or None, not {type_name(value)}",
+    )
 
 
 def utc_text(t: dt.datetime) -> str:

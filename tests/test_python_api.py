@@ -1718,6 +1718,79 @@ def test_flags_and_results_of_another_type_are_refused_naming_them(tmp_path: Pat
     assert _tree(tmp_path) == before
 
 
+def test_plumbing_arguments_of_another_type_are_refused_before_any_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The optional arguments a caller's own front end passes (``progress=``,
+    ``discovered=``, ``con=``, ``under_lock=``, ``today=``, ``about=``) were taken as given:
+    ``extract(..., progress=5)`` a TypeError once the files were read, ``append_history(...,
+    under_lock=5)`` one once the history's lock file was made beside it,
+    ``evaluate_pipelines(..., con=5)`` an AttributeError from its first statement,
+    ``nightly.parse_date(None, today=5)`` returned 5 as the date. Each is a ``UsageError``
+    naming the argument now, before anything is read or written."""
+    from runscore.engine import nightly, plugin_features, sources
+
+    read: list[object] = []
+    discover, scan = sources.discover, plugin_features.scan
+    monkeypatch.setattr(sources, "discover", lambda *a, **k: read.append(a) or discover(*a, **k))
+    monkeypatch.setattr(plugin_features, "scan", lambda *a, **k: read.append(a) or scan(*a, **k))
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    read.clear()
+    before = _tree(tmp_path)
+    hist, phist = tmp_path / "h.jsonl", tmp_path / "pipelines.jsonl"
+    policy = tmp_path / "policy.yaml"
+    calls: list[tuple[Any, str]] = [
+        (
+            lambda: effectiveness.extract([EVENTS], hist, progress=5),
+            "progress: give a function (called with a stage, files done and files in all) or "
+            "None, not int",
+        ),
+        (
+            lambda: effectiveness.extract([EVENTS], hist, discovered=([str(EVENTS)], [])),
+            "discovered: give what sources.discover(paths) returns (a list of SourceFiles and "
+            "one of LineIssues) or None, not tuple",
+        ),
+        (
+            lambda: pipeline.append_history(result, phist, under_lock=5),
+            "under_lock: give a function (called with no argument) or None, not int",
+        ),
+        (
+            lambda: pipeline.evaluate_pipelines([TASKS], con=5),
+            "con: give a DuckDB connection (duckdb.connect()) or None, not int",
+        ),
+        (
+            lambda: plugin.evaluate([SKILLS], con="duckdb"),
+            "con: give a DuckDB connection (duckdb.connect()) or None, not str",
+        ),
+        (lambda: nightly.parse_date(None, today=5), "today: give a date or None, not int"),
+        (
+            lambda: routes.parse_as_of(None, today="2026-01-01"),
+            "today: give a date or None, not str",
+        ),
+        (
+            lambda: routes.load_policy_file(policy, about="policy"),
+            "about: give a runscore.engine.errors.Arg or None, not str",
+        ),
+        (
+            lambda: routes.build_policy({"tolerance": "x"}, about=5),
+            "about: give a runscore.engine.errors.Arg or None, not int",
+        ),
+    ]
+    said = []
+    for call, _ in calls:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [(text, (text.split(":")[0],)) for _, text in calls]
+    assert (read, _tree(tmp_path)) == ([], before)
+    # a datetime is its day in UTC, as eval_date= takes one
+    late = dt.datetime(2026, 1, 1, 23, 30, tzinfo=dt.timezone(-dt.timedelta(hours=2)))
+    assert nightly.parse_date(None, today=late) == dt.date(2026, 1, 2)
+    assert routes.parse_as_of(None, today=dt.date(2026, 1, 2)) == dt.datetime(
+        2026, 1, 2, tzinfo=dt.UTC
+    )
+
+
 def test_an_api_writer_refuses_one_of_its_inputs_as_its_output(
     tmp_path: Path, fixtures: Path
 ) -> None:

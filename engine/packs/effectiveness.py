@@ -55,6 +55,9 @@ PATHS = Arg("paths", "PATHS")
 VERSION = Arg("version", "--sql-version")
 #: ``scored_at``: a call's fixed clock, which no option gives.
 SCORED_AT = Arg("scored_at", "scored_at")
+#: ``progress`` and ``discovered``: a caller's plumbing, which no option gives.
+PROGRESS = Arg("progress", "progress")
+DISCOVERED = Arg("discovered", "discovered")
 #: Why a run is incomplete: run_status.reason of an 'incomplete' run (015; spec §1). The
 #: result keeps only the ids of incomplete runs (and the manifest, for files not re-read).
 INCOMPLETE_REASON = "no run.complete event"
@@ -983,6 +986,10 @@ def extract(
     incremental = sources.flag_arg(incremental, "incremental")
     write = sources.flag_arg(write, "write")
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
+    progress = sources.callable_arg(
+        progress, PROGRESS, "called with a stage, files done and files in all"
+    )
+    discovered = _discovered_arg(discovered)
     paths = sources.input_paths(paths, PATHS)  # one path alone is one, not its characters
     lock_timeout = history.lock_timeout(lock_timeout)
     if history_path is None:
@@ -1030,6 +1037,30 @@ def extract(
         for k in keys_ahead:
             k.release()
         ahead.release()
+
+
+def _discovered_arg(
+    value: object,
+) -> tuple[list[sources.SourceFile], list[sources.LineIssue]] | None:
+    """``discovered`` if it is None or what ``sources.discover`` returns (a pair of lists
+    of ``SourceFile`` and ``LineIssue``), else a ``UsageError`` naming it: ``discovered=5``
+    was a TypeError once the history's keys were being read."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, tuple)
+        and len(value) == 2
+        and isinstance(value[0], list)
+        and isinstance(value[1], list)
+        and all(isinstance(f, sources.SourceFile) for f in value[0])
+        and all(isinstance(i, sources.LineIssue) for i in value[1])
+    ):
+        return value
+    raise UsageError(
+        DISCOVERED,
+        ": give what sources.discover(paths) returns (a list of SourceFiles and one of "
+        f"LineIssues) or None, not {sources.type_name(value)}",
+    )
 
 
 #: A manifest entry is trusted by the file's size and times only when its ctime is this much

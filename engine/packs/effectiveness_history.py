@@ -795,7 +795,7 @@ def parse_team(path: str | os.PathLike[str], *, about: Arg | None = None) -> Tea
 
     ``about``: the caller's argument that gave ``path`` (default ``path``), which the
     errors name in ``params``: a file given, its every problem is that argument's."""
-    about = about or TEAM_PATH
+    about = sources.about_arg(about) or TEAM_PATH
     p = sources.one_path(path, about)
     history.require_path(p, about.said("the team file"))  # Path("") is the folder "."
     shown = quote_path(p)  # as a file:line: prefix writes a path

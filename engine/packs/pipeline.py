@@ -589,6 +589,7 @@ def evaluate_pipelines(
     """
     eval_date = _eval_date(eval_date)
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
+    con = sources.connection_arg(con, Arg("con", "con"))
     paths = sources.input_paths(paths, PATHS)
     plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
     now = sources.time_arg(now, NOW) or _utc_now()
@@ -873,6 +874,9 @@ def append_history(
     _check_result(result)
     path = sources.one_path(path, PATH)
     lock_timeout = history.lock_timeout(lock_timeout)
+    under_lock = sources.callable_arg(
+        under_lock, Arg("under_lock", "under_lock"), "called with no argument"
+    )
     # As the command refuses it (``refuse_inputs_written``): before the reports are written.
     _refuse_read(result, path, PATH)
     records = result.history_records

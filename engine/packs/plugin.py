@@ -291,6 +291,7 @@ def evaluate(
 
     ``judge``, ``mc`` and ``matchups`` each take one file or a list of them, read in the
     order given, as one file holding their lines one after the other."""
+    con = sources.connection_arg(con, Arg("con", "con"))
     roots = sources.input_paths(roots, ROOTS)
     judges, mcs, matchup_files = (
         [] if p is None else sources.input_paths(p, name, "file")

@@ -231,7 +231,7 @@ def load_policy_file(path: str | os.PathLike[str], *, about: Arg | None = None) 
     team preset: PyYAML keeps the last without a word (JSON parsers differ on which).
     ``about``: the caller's argument that gave ``path`` (default ``path``), which the
     errors name in ``params``."""
-    about = about or POLICY_PATH
+    about = sources.about_arg(about) or POLICY_PATH
     path = sources.one_path(path, about)
     history.require_path(path, about.said("the policy file"))
     shown = quote_path(path)  # as a file:line: prefix writes it
@@ -278,6 +278,7 @@ def build_policy(
     file's path (written as a ``file:line:`` prefix writes a path: ``quoting.path``);
     ``about``: the caller's argument that gave the values, which the errors name in
     ``params`` (the CLI's flags are no one argument: None)."""
+    about = sources.about_arg(about)
     for name, given in (("file_values", file_values), ("flags", flags)):
         if given is not None and not isinstance(given, Mapping):
             raise UsageError(
@@ -326,7 +327,8 @@ POLICY_PATH = Arg("path", "--policy")
 def parse_as_of(text: str | None, *, today: dt.date | None = None) -> dt.datetime:
     """The report clock, in UTC (timezone-aware, as ``RoutesReport.as_of``: it was naive,
     so a caller comparing the two got a TypeError); a time without an offset is UTC.
-    Default: the current UTC date at 00:00."""
+    Default: the current UTC date at 00:00 (``today``, a ``date``, when given)."""
+    today = sources.day_arg(today, Arg("today", "today"))
     if text is None:
         d = today or dt.datetime.now(dt.UTC).date()
         return dt.datetime(d.year, d.month, d.day, tzinfo=dt.UTC)
