@@ -2,6 +2,24 @@
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "RunscoreError",
+    "UsageError",
+    "CannotAccess",
+    "NothingReadable",
+    "LockTimeout",
+    "HistoryError",
+    "SqlPackError",
+    "RejectedInputWarning",
+    "Arg",
+    "Note",
+    "cli_text",
+    "interrupted",
+    "out_of_memory",
+]
+
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass

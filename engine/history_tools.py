@@ -21,6 +21,15 @@ the idempotency keys keep everything else from being written twice).
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "check",
+    "repair",
+    "CheckResult",
+    "RepairResult",
+]
+
 import contextlib
 import datetime as dt
 import filecmp

@@ -65,6 +65,25 @@ and both run (runscore's own lock takes it again at its name, but ``flock(1)`` d
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "run_nightly",
+    "parse_date",
+    "NightlyResult",
+    "Renderer",
+    "PackHook",
+    "PackRun",
+    "PackOutcome",
+    "Diagnostic",
+    "pipeline_inputs",
+    "plugin_inputs",
+    "routes_inputs",
+    "DEFAULT_OUT",
+    "HISTORY_APPEND_GRACE",
+    "OUT",
+]
+
 import contextlib
 import ctypes
 import datetime as dt

@@ -31,6 +31,13 @@ the reader only guarantees one row per JSON-object line, with ``_file``,
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "LineIssue",
+    "discover",
+]
+
 import atexit
 import codecs
 import contextlib

@@ -8,6 +8,20 @@ formula lives in the SQL; this module orchestrates.
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "score_runs",
+    "extract",
+    "ExtractResult",
+    "RunIssue",
+    "locations_said",
+    "refuse_kept_beside",
+    "DEFAULT_HISTORY",
+    "DEFAULT_VERSION",
+    "INCOMPLETE_REASON",
+]
+
 import contextlib
 import datetime as dt
 import functools

@@ -19,6 +19,29 @@ unless asked (``version="all"``). ArcheFlow's own 15-field lines are read as
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "report",
+    "summary",
+    "recommend",
+    "run_sql",
+    "schema",
+    "export",
+    "ReportResult",
+    "SummaryResult",
+    "RecommendResult",
+    "SqlResult",
+    "ExportResult",
+    "refuse_an_event_input",
+    "views_read",
+    "window_range",
+    "DEFAULT_HISTORY",
+    "EVENT_VIEWS",
+    "HISTORY_VIEWS",
+    "MAX_WINDOW",
+]
+
 import difflib
 import errno
 import functools

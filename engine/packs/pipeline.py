@@ -17,6 +17,34 @@ caller needs to render it is in ``PipelineResult``.
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "evaluate_pipelines",
+    "write_json_reports",
+    "append_history",
+    "history_report",
+    "history_tables",
+    "PipelineResult",
+    "Diagnostic",
+    "HistoryOutcome",
+    "HistoryReport",
+    "best_verdict_pass_rate",
+    "history_pack",
+    "iso",
+    "parse_date",
+    "refuse_inputs_written",
+    "refuse_report_paths",
+    "score_cuts",
+    "summary_basename",
+    "summary_rows",
+    "verdict_names",
+    "DEFAULT_HISTORY",
+    "HISTORY_VIEWS",
+    "OUT_DIR",
+    "PERIODS",
+]
+
 import contextlib
 import datetime as dt
 import functools

@@ -21,6 +21,21 @@ The markdown report is the CLI's business; ``PluginResult`` carries everything.
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "evaluate",
+    "score",
+    "rank",
+    "PluginResult",
+    "NoLines",
+    "refuse_inputs_written",
+    "report_patterns",
+    "DEFAULT_HISTORY",
+    "OUT_DIR",
+    "SCORING_VERSION",
+]
+
 import contextlib
 import datetime as dt
 import inspect

@@ -9,6 +9,22 @@ runs the versioned SQL and hands back Arrow tables.
 
 from __future__ import annotations
 
+#: What is public (README, "Python API"): what it documents, the results' types and
+#: what the CLI builds on. tests/test_docs.py keeps the two the same.
+__all__ = [
+    "analyze",
+    "router_rows",
+    "Policy",
+    "RoutesReport",
+    "build_policy",
+    "load_policy_file",
+    "parse_as_of",
+    "policy_number",
+    "flat_rows",
+    "NUMERIC_POLICY",
+    "POLICY_PATH",
+]
+
 import datetime as dt
 import json
 import math
