@@ -23,6 +23,7 @@ __all__ = [
     "flat_rows",
     "NUMERIC_POLICY",
     "POLICY_PATH",
+    "FINDING_SORT_COLUMNS",
 ]
 
 import datetime as dt
