@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from runscore.cli.plugin import render_skill
 
 TRIGGERED = "Use when the tests need a description that is long enough."  # no flag from it
 
@@ -283,6 +284,46 @@ def test_dead_cross_references(scored: dict[str, Any]) -> None:
     assert anti[0]["evidence"] == "line 5: skills/nowhere resolves to no folder next to this skill"
     assert scored["dead"]["static"]["penalty"] == 1.0 - 0.05 * 3
     assert scored["dead"]["static"]["flags"] == 3
+
+
+def test_evidence_shows_a_link_or_description_that_cannot_be_shown_as_it_is(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # A link holding U+202E or ESC was written into its evidence as it was: the markdown
+    # report escapes it in place (a\u202eb), so it read alike with a link holding those
+    # six characters, and in the JSON the override turned the rest of the line around.
+    # Now quoted as every message shows such a name (rs_shown); an ordinary one unchanged.
+    body = (
+        "(references/a\u202eb.md) (references/a\\u202eb.md)\n"
+        '(references/x\x1by.md) (references/"q.md)\n(references/ok.md)\n'
+    )
+    specs = {
+        "links": skill(body=body, refs=["other.md"]),
+        "desc": {
+            "text": "---\nname: n\ndescription: 'No trigger \u202eat all, long enough.'\n---\n"
+        },
+    }
+    by_skill, result = kit.score(tmp_path, specs)
+    assert [a["evidence"] for a in by_skill["links"]["anti_patterns"]] == [
+        'line 5: link ("references/a\\u202eb.md") names no file in references/',
+        "line 5: link (references/a\\u202eb.md) names no file in references/",
+        'line 6: link ("references/x\\u001By.md") names no file in references/',
+        'line 6: link (references/"q.md) names no file in references/',
+        "line 7: link (references/ok.md) names no file in references/",
+    ]
+    # The target stays the link as written: it is data, not a message.
+    assert by_skill["links"]["anti_patterns"][0]["target"] == "references/a\u202eb.md"
+    assert line_and_evidence(by_skill, "desc") == [
+        (
+            "MISSING_TRIGGER",
+            3,
+            'line 3: description has no trigger phrase ("Use when …"): '
+            '"No trigger \\u202eat all, long enough."',
+        )
+    ]
+    md = render_skill(by_skill["links"], result.dimension_weights)
+    assert md.count("(references/a\\\\u202eb.md) names") == 1  # the six characters
+    assert md.count('("references/a\\\\u202eb.md") names') == 1  # the override
 
 
 def test_penalty_floor(scored: dict[str, Any]) -> None:

@@ -13,6 +13,10 @@
 --             else line 1 (where the frontmatter opens, or would);
 --           plugin_penalty (sid, flags, penalty) — penalty = max(floor, 1 − 0.05 × flags).
 --           plugin_strip(s) macro — `s` without the whitespace str.strip() takes.
+-- An evidence text names a link or cross-reference as rs_shown (common/v1) shows it, and
+-- quotes the description with what shows blank or steers the line written \uXXXX
+-- (rs_show_unseen): written as it was, a link holding U+202E or ESC read alike with one
+-- holding the text "\u202e", and a right-to-left override turned the rest of the line around.
 -- The description as its length is counted (plugin_features: Python's str.strip(), which
 -- takes every Unicode whitespace from both ends): trim() takes only spaces, so a folded
 -- `description: >` was quoted with its line break ("short\n") beside "5 characters".
@@ -56,9 +60,9 @@ SELECT skill_md, 'MISSING_TRIGGER', 3, 0, NULL, coalesce(desc_line, fm_unread_li
             THEN format('line {}: description is empty, so no trigger phrase ("Use when …")',
                         desc_line)
             ELSE format('line {}: description has no trigger phrase ("Use when …"): ', desc_line)
-                 || to_json(CASE WHEN length(plugin_strip(description)) > 120
+                 || rs_show_unseen(to_json(CASE WHEN length(plugin_strip(description)) > 120
                                  THEN left(plugin_strip(description), 117) || '…'
-                                 ELSE plugin_strip(description) END)
+                                 ELSE plugin_strip(description) END)::VARCHAR)
        END
 FROM f
 WHERE NOT desc_trigger AND NOT disable_model_invocation AND NOT paths_trigger
@@ -68,12 +72,12 @@ SELECT skill_md, 'BLOATED_SKILL', 4, 0, NULL, NULL,
 FROM f WHERE line_count > bloated_lines_above AND NOT has_references_dir
 UNION ALL
 SELECT l.skill_md, 'ORPHAN_REFERENCE', 5, l.ord, l.target, l.line,
-       format('line {}: link ({}) names no file in references/', l.line, l.target)
+       format('line {}: link ({}) names no file in references/', l.line, rs_shown(l.target))
 FROM plugin_links l JOIN plugin_features f USING (skill_md)
 WHERE f.has_references_dir AND NOT l.exists
 UNION ALL
 SELECT x.skill_md, 'DEAD_CROSS_REF', 6, x.ord, x.target, x.line,
-       format('line {}: {} resolves to no folder next to this skill', x.line, x.written)
+       format('line {}: {} resolves to no folder next to this skill', x.line, rs_shown(x.written))
 FROM plugin_xrefs x
 WHERE NOT x.exists;
 
