@@ -11,7 +11,7 @@ Python orchestrates, SQL scores. The flow:
 3. ``sql/plugin/v1/000``–``299``: policy, static sub-checks, anti-patterns, the
    static score, judge means and kappa, Monte Carlo run counts.
 4. Python computes the exact Clopper–Pearson bounds (``stats.clopper_pearson``, at the
-   confidence level SQL declares) for each distinct (errored, n) into ``plugin_cp``.
+   confidence level SQL declares) for each distinct (errored, failure_n) into ``plugin_cp``.
 5. ``300``–``699``: Monte Carlo statistics, Elo with its bootstrap interval, blending,
    composite, grade, depth, badge, tips, the per-skill report and the ranking.
 6. ``700``–``799`` (under the history lock): history records and which are new.
@@ -274,9 +274,12 @@ def _relative_keys(con: duckdb.DuckDBPyConnection) -> pa.Table:
 
 
 def _clopper_pearson_table(con: duckdb.DuckDBPyConnection) -> pa.Table:
-    """Exact intervals for every distinct (errored, runs) pair SQL counted."""
+    """Exact intervals for every distinct (errored, runs that said) pair SQL counted; none
+    for a skill none of whose runs said whether it errored (its failure rate is unknown)."""
     level = float(con.execute("SELECT cp_confidence FROM plugin_params").fetchall()[0][0])
-    pairs = con.execute("SELECT DISTINCT n_errored, n FROM plugin_mc_counts").fetchall()
+    pairs = con.execute(
+        "SELECT DISTINCT n_errored, failure_n FROM plugin_mc_counts WHERE failure_n > 0"
+    ).fetchall()
     ks, ns, lows, highs = [], [], [], []
     for k, n in pairs:
         lo, hi = stats.clopper_pearson(int(k), int(n), level)

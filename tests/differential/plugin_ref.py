@@ -522,17 +522,16 @@ def read_mc(path: Path, resolve: Resolver, inp: Inputs) -> None:
         key = resolve(skill) if isinstance(skill, str) else None
         act = d.get("activated")
         # spec-silent (runscore's tests): `activated` that is not true/false rejects the line;
-        # `errored` that is not true/false reads as false; a quality outside [0, 1] or a
+        # `errored` that is not true/false, or absent or null, is unknown (counted neither as
+        # errored nor as not); a quality outside [0, 1] or a
         # negative token count reads as absent — each reported.
         if key is None or not isinstance(act, bool):
             inp.issues.add((path.name, line))
             continue
-        err = d.get("errored", False)
-        if err is None:
-            err = False
-        if not isinstance(err, bool):
+        err = d.get("errored")
+        if err is not None and not isinstance(err, bool):
             inp.issues.add((path.name, line))
-            err = False
+            err = None
         q = d.get("quality_score")
         if q is not None and (not _num(q) or not 0.0 <= q <= 1.0):
             inp.issues.add((path.name, line))
@@ -625,21 +624,25 @@ def clopper_pearson(x: int, n: int) -> tuple[float, float]:
 def mc_block(runs: list[dict[str, Any]]) -> dict[str, Any]:
     n = len(runs)
     act = sum(r["activated"] for r in runs)
-    err = sum(r["errored"] for r in runs)
-    # §6 "quality values = `quality_score` of activated, non-errored runs"
+    said = [r["errored"] for r in runs if r["errored"] is not None]
+    err, fn = sum(said), len(said)
+    # §6 "quality values = `quality_score` of activated, non-errored runs" (known not to have
+    # errored: spec-silent, a run of unknown `errored` is not known to have run cleanly)
     q = [
         r["quality"]
         for r in runs
-        if r["activated"] and not r["errored"] and r["quality"] is not None
+        if r["activated"] and r["errored"] is False and r["quality"] is not None
     ]
     mean = sum(q) / len(q) if q else None
     std = math.sqrt(sum((x - mean) ** 2 for x in q) / len(q)) if mean is not None else None
     # §6 "cv = std / |mean| (0 when mean = 0 or ≤ 1 value)"
     cv = 0.0 if mean is None or mean == 0 or len(q) <= 1 else std / abs(mean)  # type: ignore[operator]
     a_lo, a_hi = wilson(act, n)
-    f_lo, f_hi = clopper_pearson(err, n)
+    f_lo, f_hi = clopper_pearson(err, fn) if fn else (None, None)
     # §6 "tokens of non-errored runs: median, Q1 = sorted[n//4], Q3 = sorted[min(3n//4, n−1)]"
-    t = sorted(float(r["tokens"]) for r in runs if not r["errored"] and r["tokens"] is not None)
+    t = sorted(
+        float(r["tokens"]) for r in runs if r["errored"] is False and r["tokens"] is not None
+    )
     m = len(t)
     if m:
         med = t[m // 2] if m % 2 else t[m // 2 - 1] / 2 + t[m // 2] / 2
@@ -651,10 +654,20 @@ def mc_block(runs: list[dict[str, Any]]) -> dict[str, Any]:
         # spec-silent (README): no token count of a run that did not error → unknown, not 0.
         med = q1 = q3 = iqr = eff = None  # type: ignore[assignment]
         outliers = None
-    rate, fail = act / n, err / n
-    known = 0.40 * rate + 0.30 * (1 - min(1.0, cv)) + 0.20 * (1 - fail)
-    # spec-silent (README): with efficiency_norm unknown, the known terms over their weights
-    score = clamp01(known + 0.10 * eff if eff is not None else known / (0.40 + 0.30 + 0.20))
+    # spec-silent: no run said whether it errored → the failure rate is unknown, not 0
+    rate, fail = act / n, (err / fn if fn else None)
+    if eff is not None and fail is not None:
+        score = clamp01(0.40 * rate + 0.30 * (1 - min(1.0, cv)) + 0.20 * (1 - fail) + 0.10 * eff)
+    else:
+        # spec-silent (README): with efficiency_norm or the failure rate unknown, the known
+        # terms over their weights
+        terms = [(0.40, rate), (0.30, 1 - min(1.0, cv))]
+        terms += [(0.20, 1 - fail)] if fail is not None else []
+        terms += [(0.10, eff)] if eff is not None else []
+        weights = 0.40 + 0.30
+        weights += 0.20 if fail is not None else 0.0
+        weights += 0.10 if eff is not None else 0.0
+        score = clamp01(sum(w * v for w, v in terms) / weights)
     return {
         "n": n,
         "activated": act,
@@ -666,6 +679,7 @@ def mc_block(runs: list[dict[str, Any]]) -> dict[str, Any]:
         "std_quality": std,
         "cv": cv,
         "errored": err,
+        "failure_n": fn,
         "failure_rate": fail,
         "failure_ci_low": f_lo,
         "failure_ci_high": f_hi,
@@ -834,7 +848,8 @@ def evaluate(
             layers["mc"]["triggering_accuracy"] = mcb["activation_rate"]
             if mcb["mean_quality"] is not None:
                 layers["mc"]["output_quality"] = mcb["mean_quality"]
-            layers["mc"]["robustness"] = 1.0 - mcb["failure_rate"]
+            if mcb["failure_rate"] is not None:
+                layers["mc"]["robustness"] = 1.0 - mcb["failure_rate"]
             if mcb["efficiency_norm"] is not None:
                 layers["mc"]["token_efficiency"] = mcb["efficiency_norm"]
         dims = blend(layers)
@@ -916,7 +931,7 @@ def _same(a: Any, b: Any) -> bool:
 
 MC_FIELDS = (
     "n", "activated", "activation_rate", "activation_ci_low", "activation_ci_high", "quality_n",
-    "mean_quality", "std_quality", "cv", "errored", "failure_rate", "failure_ci_low",
+    "mean_quality", "std_quality", "cv", "errored", "failure_n", "failure_rate", "failure_ci_low",
     "failure_ci_high", "tokens_n", "median_tokens", "q1_tokens", "q3_tokens", "iqr_tokens",
     "token_outliers", "efficiency_norm", "mc_score",
 )  # fmt: skip
@@ -1404,7 +1419,7 @@ def gen_corpus(rng: random.Random, prefix: str) -> Corpus:
                 elif e < 0.8:
                     run["errored"] = False
                 elif e < 0.9:
-                    pass  # absent: false
+                    pass  # absent: unknown
                 else:
                     run["errored"] = _pick(rng, (None, "no"))
                 if rng.random() < 0.03:

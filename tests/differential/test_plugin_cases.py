@@ -39,6 +39,10 @@ def text_of_lines(total: int, head: str = "") -> str:
     return t
 
 
+#: A field a line leaves out (``C.run(..., errored=ABSENT)``).
+ABSENT = object()
+
+
 @dataclass
 class C:
     """One case: its skills live in ``base`` (ROOT/<case>), its lines name them by path."""
@@ -80,15 +84,15 @@ class C:
     def run(
         self, folder: str, activated: Any, q: Any = None, tokens: Any = None, **kw: Any
     ) -> None:
-        self.mc.append(
-            {
-                "skill": self.key(folder),
-                "activated": activated,
-                "quality_score": q,
-                "tokens": tokens,
-            }
-            | kw
-        )
+        """A Monte Carlo line; ``errored`` false unless given (``errored=ABSENT``: left out)."""
+        line = {
+            "skill": self.key(folder),
+            "activated": activated,
+            "quality_score": q,
+            "tokens": tokens,
+            "errored": False,
+        } | kw
+        self.mc.append({k: v for k, v in line.items() if v is not ABSENT})
 
     def game(self, folder: str, rb: Any, result: Any) -> None:
         self.matchups.append(
@@ -612,6 +616,36 @@ def monte_carlo_statistics(c: C, ref: ModuleType) -> Check:
         assert (m["median_tokens"], m["q1_tokens"], m["q3_tokens"]) == (300, 200, 400)
         assert m["token_outliers"] == 1
         assert m["efficiency_norm"] == pytest.approx(1 - 300 / 8000)
+
+    return check
+
+
+@case
+def monte_carlo_errored_unknown(c: C, ref: ModuleType) -> Check:
+    # spec-silent (§1 shows `"errored": false` on every line, §6 counts errored / n): a run
+    # whose `errored` is absent or null is unknown, counted neither as errored nor as not.
+    # It is in no failure count (the rate is over the runs that said), and, not known to
+    # have run cleanly, gives no quality value and no token count. Read as false, it was
+    # counted a clean run: a file that never says scored a failure rate of 0.
+    c.skill("some", fm() + "body\n")
+    c.run("some", True, 0.8, 100)
+    c.run("some", True, 0.6, 200, errored=True)
+    c.run("some", True, 0.4, 300, errored=ABSENT)
+    c.run("some", True, 0.2, 400, errored=None)
+    c.skill("none", fm() + "body\n")
+    c.run("none", True, 0.8, 100, errored=ABSENT)
+    c.run("none", False, None, 200, errored=None)
+
+    def check(exp: Any, got: Got) -> None:
+        m = got["some"]["mc"]
+        assert (m["n"], m["errored"], m["failure_n"], m["failure_rate"]) == (4, 1, 2, 0.5)
+        assert (m["quality_n"], m["tokens_n"]) == (1, 1)
+        n = got["none"]["mc"]
+        assert (n["errored"], n["failure_n"], n["failure_rate"]) == (0, 0, None)
+        assert (n["failure_ci_low"], n["failure_ci_high"]) == (None, None)
+        assert got["none"]["dimensions"]["robustness"] is None  # no layer measures it
+        # activation 0.5 and a CV of 0 by rule, over their weights (.40 + .30)
+        assert n["mc_score"] == pytest.approx((0.40 * 0.5 + 0.30) / 0.70)
 
     return check
 

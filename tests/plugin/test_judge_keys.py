@@ -83,7 +83,7 @@ def test_a_key_given_twice_rejects_the_line(tmp_path: Any, kit: SimpleNamespace)
         '"output\\u005fquality": 0.9}}',
     ]
     mc = [
-        {"skill": "a", "activated": True, "quality_score": 0.5, "tokens": 100},
+        {"skill": "a", "activated": True, "quality_score": 0.5, "tokens": 100, "errored": False},
         '{"skill": "a", "activated": false, "quality_score": 0.5, "activated": true}',
         '{"skill": "a", "activated": true, "errored": true, "errored": false, "tokens": 1, '
         '"tokens": 2}',

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from runscore.cli.plugin import render_skill
 from runscore.engine import stats
 
 DESC = "Use when testing the blending of evidence layers in this pack, for testing."
@@ -273,7 +274,8 @@ def simulated(tmp_path_factory: pytest.TempPathFactory, kit: SimpleNamespace) ->
 
 def test_monte_carlo_statistics(simulated: Any) -> None:
     mc = simulated[0]["mc"]["mc"]
-    # 7 accepted runs (the last line is kept with its bad fields read as absent)
+    # 7 accepted runs (the last line is kept with its bad fields read as absent: its
+    # `errored` "no" unknown, so the failure rate is over the 6 runs that said)
     assert mc["n"] == 7 and mc["activated"] == 6
     assert mc["activation_rate"] == 6 / 7
     q = [0.8, 0.6, 1.0]  # activated, not errored, with a quality value
@@ -282,8 +284,8 @@ def test_monte_carlo_statistics(simulated: Any) -> None:
     assert mc["quality_n"] == 3
     assert mc["mean_quality"] == mean and mc["std_quality"] == std
     assert mc["cv"] == std / abs(mean)
-    assert mc["errored"] == 1 and mc["failure_rate"] == 1 / 7
-    assert (mc["failure_ci_low"], mc["failure_ci_high"]) == stats.clopper_pearson(1, 7, 0.95)
+    assert (mc["errored"], mc["failure_n"], mc["failure_rate"]) == (1, 6, 1 / 6)
+    assert (mc["failure_ci_low"], mc["failure_ci_high"]) == stats.clopper_pearson(1, 6, 0.95)
     # tokens of non-errored runs: 100 200 300 400 10000 (the bad -3 is absent)
     assert mc["tokens_n"] == 5
     assert (mc["median_tokens"], mc["q1_tokens"], mc["q3_tokens"]) == (300, 200, 400)
@@ -292,7 +294,7 @@ def test_monte_carlo_statistics(simulated: Any) -> None:
     score = (
         0.40 * (6 / 7)
         + 0.30 * (1.0 - min(1.0, std / mean))
-        + 0.20 * (1.0 - 1 / 7)
+        + 0.20 * (1.0 - 1 / 6)
         + 0.10 * (1.0 - 300 / 8000)
     )
     assert mc["mc_score"] == score
@@ -436,11 +438,45 @@ def test_all_three_layers_blend(simulated: Any) -> None:
     assert s["depth"] == "deep" and s["judges"]["count"] == 1
 
 
+def test_a_run_that_does_not_say_whether_it_errored_is_counted_neither_way(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # An absent or null `errored` read as false: a file that never said scored a failure
+    # rate of 0, robustness 1.0, and its runs' quality and tokens counted as clean runs'.
+    # Unknown now: the rate is over the runs that said, and the report says how many did not.
+    lines = [
+        {"skill": "some", "activated": True, "quality_score": 0.8, "tokens": 100, "errored": False},
+        {"skill": "some", "activated": True, "quality_score": 0.6, "tokens": 200, "errored": True},
+        {"skill": "some", "activated": True, "quality_score": 0.4, "tokens": 300},
+        {"skill": "none", "activated": True, "quality_score": 0.8, "tokens": 100},
+        {"skill": "none", "activated": False, "tokens": 200, "errored": None},
+    ]
+    by_skill, result = kit.score(tmp_path, {"some": BASE, "none": BASE}, mc=lines)
+    assert result.issues == []  # absent is not wrong: errored is optional
+    some, none = by_skill["some"], by_skill["none"]
+    assert (some["mc"]["errored"], some["mc"]["failure_rate"]) == (1, 0.5)  # was 1 / 3
+    assert some["mc"]["failure_n"] == 2
+    assert (some["mc"]["quality_n"], some["mc"]["tokens_n"]) == (1, 1)
+    assert (none["mc"]["failure_rate"], none["mc"]["failure_n"]) == (None, 0)  # was 0.0
+    assert none["dimensions"]["robustness"] is None
+    md = [render_skill(s, result.dimension_weights).splitlines() for s in (some, none)]
+    assert [line for line in md[0] if line.startswith(("- Failures", "- Monte Carlo"))] == [
+        "- Failures: 1 of the 2 runs that said whether they errored (1 did not): rate 0.500 "
+        "(Clopper–Pearson 95% 0.013–0.987)",
+        f"- Monte Carlo score: {some['mc']['mc_score']:.2f}",
+    ]
+    assert [line for line in md[1] if line.startswith(("- Failures", "- Monte Carlo"))] == [
+        "- Failures: — (no run said whether it errored): rate — (Clopper–Pearson 95% —–—)",
+        "- Monte Carlo score: 0.71 (failure rate and token efficiency unknown: weighed over "
+        "activation and consistency)",
+    ]
+
+
 def test_bad_monte_carlo_lines(simulated: Any) -> None:
     got = sorted((i.line, i.reason) for i in simulated[1].issues)
     assert got == [
         (214, "activated is not true/false"),
-        (215, "errored is not true/false; read as false"),
+        (215, "errored is not true/false; read as unknown"),
         (215, "quality_score = 1.5 is outside [0, 1]; read as absent"),
         (215, "tokens is negative; read as absent"),
     ]
@@ -586,7 +622,13 @@ def test_the_output_quality_tip_blames_what_is_low(
     tmp_path: Any, kit: SimpleNamespace, quality: float, tip: str
 ) -> None:
     judge = [{"skill": "base", "judge": "j", "scores": {"output_quality": 0.1}}]
-    run = {"skill": "base", "activated": True, "quality_score": quality, "tokens": 100}
+    run = {
+        "skill": "base",
+        "activated": True,
+        "quality_score": quality,
+        "tokens": 100,
+        "errored": False,
+    }
     by_skill, _ = kit.score(tmp_path, {"base": BASE}, judge=judge, mc=[run] * 5)
     tips = {t["dimension"]: t["tip"] for t in by_skill["base"]["tips"]}
     assert tips["output_quality"] == tip

@@ -2,14 +2,18 @@
 -- Reads:    plugin_mc_in (_file, _line, _ord, skill, activated, quality_score, tokens, errored:
 --           JSON), plugin_key_map.
 -- Produces: plugin_mc_runs (sid, _ord, activated, errored, quality, tokens) — one row per
---             accepted run. `activated` must be a boolean; `errored` a boolean or absent
---             (= false); `quality_score` a finite number in [0, 1] or absent/null (no
---             quality value);
+--             accepted run. `activated` must be a boolean; `errored` a boolean, or
+--             absent/null (NULL: unknown — the run is counted neither as errored nor as
+--             not, so it is in no failure count and, not known to have run cleanly, gives
+--             no quality value and no token count; read as false, a file that never says
+--             reported a failure rate of 0); `quality_score` a finite number in [0, 1] or
+--             absent/null (no quality value);
 --             `tokens` a finite number ≥ 0 or absent/null (no token count). A bad optional field is
 --             reported and read as absent; a bad skill or `activated` rejects the line.
---           plugin_mc_counts (sid, n, n_activated, n_errored) — the counts the exact
---             Clopper–Pearson interval needs (its beta quantiles are computed in Python
---             into plugin_cp before 300 runs);
+--           plugin_mc_counts (sid, n, n_activated, n_errored, failure_n) — failure_n the
+--             runs that said whether they errored, which the failure rate is over; the
+--             counts the exact Clopper–Pearson interval needs (its beta quantiles are
+--             computed in Python into plugin_cp before 300 runs);
 --           rows appended to plugin_input_issues.
 CREATE OR REPLACE TEMP TABLE plugin_mc_checked AS
 SELECT r.*, m.sid,
@@ -19,7 +23,7 @@ SELECT r.*, m.sid,
                 WHEN json_type(r.activated) <> 'BOOLEAN' THEN 'activated is not true/false' END
        ) AS problem,
        CASE WHEN r.errored IS NULL OR json_type(r.errored) = 'NULL' THEN NULL
-            WHEN json_type(r.errored) <> 'BOOLEAN' THEN 'errored is not true/false; read as false'
+            WHEN json_type(r.errored) <> 'BOOLEAN' THEN 'errored is not true/false; read as unknown'
        END AS errored_problem,
        CASE WHEN r.quality_score IS NULL OR json_type(r.quality_score) = 'NULL' THEN NULL
             WHEN json_type(r.quality_score) NOT IN ('DOUBLE', 'BIGINT', 'UBIGINT')
@@ -54,7 +58,7 @@ CREATE OR REPLACE TEMP TABLE plugin_mc_runs AS
 SELECT sid, _ord,
        activated::BOOLEAN AS activated,
        CASE WHEN errored_problem IS NULL AND json_type(errored) = 'BOOLEAN'
-            THEN errored::BOOLEAN ELSE false END AS errored,
+            THEN errored::BOOLEAN END AS errored,
        CASE WHEN quality_problem IS NULL AND json_type(quality_score) <> 'NULL'
             THEN quality_score::DOUBLE END AS quality,
        CASE WHEN tokens_problem IS NULL AND json_type(tokens) <> 'NULL'
@@ -65,6 +69,7 @@ WHERE problem IS NULL;
 CREATE OR REPLACE TEMP TABLE plugin_mc_counts AS
 SELECT sid, count(*) AS n,
        count(*) FILTER (WHERE activated) AS n_activated,
-       count(*) FILTER (WHERE errored) AS n_errored
+       count(*) FILTER (WHERE errored) AS n_errored,
+       count(errored) AS failure_n
 FROM plugin_mc_runs
 GROUP BY sid;

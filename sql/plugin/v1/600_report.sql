@@ -76,7 +76,7 @@ SELECT
         'activation_ci_low': mc.activation_ci_low, 'activation_ci_high': mc.activation_ci_high,
         'quality_n': mc.quality_n, 'mean_quality': mc.mean_quality,
         'std_quality': mc.std_quality, 'cv': mc.cv, 'cv_rule': mc.cv_rule,
-        'errored': mc.n_errored, 'failure_rate': mc.failure_rate,
+        'errored': mc.n_errored, 'failure_n': mc.failure_n, 'failure_rate': mc.failure_rate,
         'failure_ci_low': mc.failure_ci_low, 'failure_ci_high': mc.failure_ci_high,
         'tokens_n': mc.tokens_n, 'median_tokens': mc.median_tokens,
         'q1_tokens': mc.q1_tokens, 'q3_tokens': mc.q3_tokens, 'iqr_tokens': mc.iqr_tokens,
