@@ -382,10 +382,16 @@ def register(group: click.Group) -> None:
         )
         if out_dir is not None:
             # A --judge, --mc or --matchups file named as a report in --out (replaced by
-            # the report renamed over it), or a symlink there: refused before anything
-            # is read or written, the history's append included.
+            # the report renamed over it), a symlink there, or a report that lands in a
+            # scored skill's folder: refused before anything is read or written, the
+            # history's append included.
             engine.refuse_inputs_written(
-                out_dir, engine.report_patterns(fmt), judge=judge, mc=mc, matchups=matchups
+                out_dir,
+                engine.report_patterns(fmt),
+                roots=list(roots),
+                judge=judge,
+                mc=mc,
+                matchups=matchups,
             )
         result = engine.score(
             list(roots),

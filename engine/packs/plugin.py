@@ -513,6 +513,7 @@ def refuse_inputs_written(
     out_dir: str,
     patterns: Sequence[str],
     *,
+    roots: sources.Paths | None = None,
     judge: sources.Paths | None = None,
     mc: sources.Paths | None = None,
     matchups: sources.Paths | None = None,
@@ -520,12 +521,16 @@ def refuse_inputs_written(
     """Refuse, before anything is read or written, a report in ``out_dir`` (a file named
     as one of ``patterns``) that is a judge, Monte Carlo or matchups file (the report
     renamed over it replaced it) or a symlink (``history.write_output`` writes through
-    none), as the history is refused when it is one of them."""
+    none), as the history is refused when it is one of them; or one that lands in the
+    folder of a skill ``roots`` holds (``_refuse_a_skill_folder``)."""
     history.refuse_links_named(out_dir, patterns, OUT_DIR)
     for given, inputs, what in _inputs(judge, mc, matchups):
         sources.refuse_an_input_named(
             out_dir, patterns, inputs, what, "the score", given, OUT_DIR, stdin=False
         )
+    if roots is not None:
+        for pattern in patterns:
+            _refuse_a_skill_folder(os.path.join(out_dir, *pattern.split("/")), roots)
 
 
 #: The folders of a skill whose plain files it is scored by (spec §2 "Reference files").
@@ -561,6 +566,52 @@ def _refuse_a_skill_file(path: str, roots: sources.Paths) -> None:
                     "; choose another ",
                     HISTORY_PATH,
                 )
+
+
+def _refuse_a_skill_folder(report: str, roots: sources.Paths) -> None:
+    """Refuse a report of ``--out`` (``report``: its path, or its pattern, ``skills/*.md``)
+    that lands in the folder of a skill the score reads, or in a folder inside it: written
+    there, the reports are among the skill's files (in its references/ or assets/, files
+    the next run scores it by; a report named SKILL.md, a skill of its own). The skill's
+    folder is looked for up from the report's; the roots are walked only when one of those
+    folders holds a SKILL.md."""
+    start = os.path.realpath(os.path.dirname(report) or os.curdir)
+    held, folder = [], start
+    while True:
+        if os.path.isfile(os.path.join(folder, plugin_features.SKILL_FILE)):
+            held.append(folder)
+        if os.path.dirname(folder) == folder:
+            break
+        folder = os.path.dirname(folder)
+    if not held:
+        return  # the usual case: no walk of the roots
+    try:
+        found, _ = plugin_features.find_skills(sources.input_paths(roots, ROOTS))
+    except (TypeError, UsageError):
+        return  # not paths: evaluate says so
+    scored = [(c, skill) for c in held for _, skill in found if _same_folder(skill, c)]
+    if not scored:
+        return
+    candidate, skill = scored[0]  # the innermost
+    inner = os.path.relpath(start, candidate)
+    where, also = (
+        (f"in the {inner}/ folder of", ", as one of its files")
+        if inner in _SKILL_FILE_FOLDERS
+        else ("in the folder of", "")
+    )
+    raise UsageError(
+        f"{quote_path(report)}: that is {where} the skill {quote_path(skill)} the score reads (",
+        ROOTS,
+        f"){also}; choose another ",
+        OUT_DIR,
+    )
+
+
+def _same_folder(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def rank(

@@ -507,6 +507,46 @@ def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
     assert res.stderr.splitlines()[-1] == "history s/a/h.jsonl: 1 new record(s)"
 
 
+def test_a_plugin_report_folder_in_a_skill_it_scores_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # `plugin score s --out s/a` wrote plugin-report.md and skills/*.md among the files of
+    # the skill s/a it had just scored, exit 0; into s/a/references/ they were reference
+    # files the next run scored the skill by (a report named skills/SKILL.md, a skill of
+    # its own). Refused before anything is read or written, exit 2, in the words of a
+    # history that is a file of a skill.
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", tmp_path / "s" / "a")
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", tmp_path / "t" / "skills")
+    before = _tree(tmp_path)
+    dirs = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_dir())
+    for root, out, fmt, message in [
+        ("s", "s/a", "markdown", "s/a/plugin-report.md: that is in the folder of the skill s/a "
+         "the score reads (ROOTS)"),
+        ("s/a/SKILL.md", "s/a/", "json", "s/a/plugin-report.json: that is in the folder of the "
+         "skill s/a the score reads (ROOTS)"),
+        ("s", "s/a/references", "csv", "s/a/references/plugin-report.csv: that is in the "
+         "references/ folder of the skill s/a the score reads (ROOTS), as one of its files"),
+        ("s", "s/a/assets", "markdown", "s/a/assets/plugin-report.md: that is in the assets/ "
+         "folder of the skill s/a the score reads (ROOTS), as one of its files"),
+        ("s", "s/a/new/deeper", "markdown", "s/a/new/deeper/plugin-report.md: that is in the "
+         "folder of the skill s/a the score reads (ROOTS)"),
+        # the root's skill named `skills`: the per-skill reports would land in it
+        ("t", "t", "markdown", "t/skills/*.md: that is in the folder of the skill t/skills "
+         "the score reads (ROOTS)"),
+    ]:  # fmt: skip
+        res = run_cli("plugin", "score", root, "--out", out, "--format", fmt)
+        _one_error(res, f"{message}; choose another --out (see 'cli plugin score --help')")
+        assert res.stdout == ""
+        assert _tree(tmp_path) == before
+        assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_dir()) == (
+            dirs
+        )
+    # A skill the score does not read is a folder as any other; so is a root's own folder.
+    for root, out in [("s", "t/skills"), ("s", "s")]:
+        res = run_cli("plugin", "score", root, "--out", out, "--no-history")
+        assert res.exit_code == 0, res.stderr
+
+
 def test_the_pipeline_history_found_in_a_tasks_folder_is_left_out(
     run_cli: Any, tmp_path: Path, fixtures: Path
 ) -> None:
