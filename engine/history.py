@@ -874,14 +874,65 @@ def write_text_output(path: str, text: str, *, about: Arg | None = None) -> None
     write_output(path, write, about=about)
 
 
-def refuse_links_named(folder: str, patterns: Sequence[str], about: Arg | None = None) -> None:
-    """Refuse, before anything is read or written, a symlink in ``folder`` where a report
-    is written by name (``sources.files_named``), in ``write_output``'s words: found only
-    at the write, once everything was scored (and ``plugin score``'s history appended),
-    it left the reports before it written and the rest not."""
-    for p in sources.files_named(folder, patterns):
-        if os.path.islink(p) and not is_stream(p):
-            raise UsageError(f"{quote_path(p)}: refusing to write through a symlink", about=about)
+def refuse_unwritable_report(path: str, about: Arg | None = None) -> None:
+    """Refuse a report path ``write_output`` would not write as a report: a symlink (to
+    anything but a stream), in its words; a folder, in the words its rename said of one
+    (``Is a directory``); a socket or a block device, which the rename replaced, unsaid.
+    Nothing there, a regular file, a FIFO or a character device: written (into, if one
+    of the last two)."""
+    if is_stream(path):
+        return
+    if os.path.islink(path):
+        raise UsageError(f"{quote_path(path)}: refusing to write through a symlink", about=about)
+    try:
+        mode = os.lstat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
+        raise CannotAccess(f"{quote_path(path)}: {os.strerror(errno.EISDIR)}", about=about)
+    if not stat.S_ISREG(mode):
+        kind = "a socket" if stat.S_ISSOCK(mode) else "a block device"
+        raise CannotAccess(
+            f"{quote_path(path)}: not a regular file ({kind}): refusing to write a report over it",
+            about=about,
+        )
+
+
+def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None = None) -> None:
+    """Refuse, before anything is read or written, a folder the reports named by
+    ``patterns`` (``sources.files_named``) could not be written into, as their write would
+    have said it: found only there, once everything was scored (and ``plugin score``'s
+    history appended), it left the reports before it written, and the rest not.
+
+    ``folder`` itself a link to nothing or not a folder (``os.path.exists`` took a link
+    to nothing for none, ``os.makedirs`` failed on it); missing, under a file or where no
+    folder can be made (``/proc``: one is made and removed, as ``check_writable`` makes a
+    file); a folder of the patterns' (``skills/``) that is not one; and at a report's name
+    what ``refuse_unwritable_report`` refuses (a symlink, a folder)."""
+    if os.path.lexists(folder):
+        if not os.path.isdir(folder):
+            # In the CLI's words for such an --out (``--out nf: exists and is not ...``).
+            named = () if about is None else (about, " ")
+            raise CannotAccess(
+                *named, f"{quote_path(folder)}: exists and is not a directory", about=about
+            )
+    else:
+        parent = os.path.dirname(os.path.abspath(folder))
+        while not os.path.lexists(parent):
+            parent = os.path.dirname(parent)
+        if not os.path.isdir(parent):
+            raise CannotAccess(f"{quote_path(folder)}: {os.strerror(errno.ENOTDIR)}", about=about)
+        try:
+            os.rmdir(tempfile.mkdtemp(prefix=".runscore-probe-", dir=parent))
+        except OSError as e:
+            raise CannotAccess(f"{quote_path(folder)}: {e.strerror or e}", about=about) from None
+        return  # to be made: nothing in it yet
+    for sub in sorted({p.rpartition("/")[0] for p in patterns if "/" in p}):
+        path = os.path.join(folder, sub)
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise CannotAccess(f"{quote_path(path)}: a file where a folder is needed", about=about)
+    for path in sources.files_named(folder, patterns):
+        refuse_unwritable_report(path, about)
 
 
 def atomic_write_text(

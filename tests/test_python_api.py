@@ -1918,6 +1918,24 @@ def test_the_cli_report_writers_name_out_in_what_they_refuse(tmp_path: Path) -> 
     assert not (tmp_path / "elsewhere").exists()
 
 
+def test_the_pipeline_report_writers_refuse_a_folder_before_any_report(tmp_path: Path) -> None:
+    """A folder at the summary's name was found at its own write (``Is a directory``), the
+    pipelines' reports already written; ``write_reports`` (the nightly job's too) checks
+    every path before the first write, as it checks a symlink's."""
+    from runscore.cli import pipeline as pipeline_cli
+
+    result = pipeline.evaluate_pipelines([TASKS], [PLANS], eval_date="2026-01-01")
+    name = pipeline.summary_basename(result.eval_date) + ".md"
+    (tmp_path / name).mkdir()
+    with pytest.raises(errors.CannotAccess) as e:
+        pipeline_cli.write_reports(result, str(tmp_path))
+    assert (e.value.cli_message, e.value.params) == (
+        f"{tmp_path}/{name}: Is a directory",
+        ("out_dir",),
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

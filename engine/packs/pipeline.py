@@ -814,9 +814,10 @@ def refuse_inputs_written(
     the history a TASKS or ``--plans`` file (or one in a folder or glob given), whose next
     read took the records appended for broken lines; a file in ``out_dir`` named as a
     report of ``eval_date`` (default: today, UTC) is (``report_patterns``), which the
-    report renamed over it replaced; and a symlink there, which is not written through
-    (``history.write_output``). A history in ``leave_out`` (runscore's own, found in a
-    TASKS folder: ``evaluate_pipelines`` does not read it) is no TASKS input."""
+    report renamed over it replaced; and what no report is written at
+    (``history.refuse_report_folder``: a symlink, a folder, an ``out_dir`` that cannot be
+    made). A history in ``leave_out`` (runscore's own, found in a TASKS folder:
+    ``evaluate_pipelines`` does not read it) is no TASKS input."""
     if history_path is not None:
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans
@@ -825,7 +826,7 @@ def refuse_inputs_written(
             sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
     if out_dir is not None:
         patterns = report_patterns(eval_date or _utc_now().date())
-        history.refuse_links_named(out_dir, patterns, OUT_DIR)
+        history.refuse_report_folder(out_dir, patterns, OUT_DIR)
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans
             sources.refuse_an_input_named(out_dir, patterns, inputs, what, _READER, given, OUT_DIR)
@@ -841,13 +842,12 @@ def _refuse_read(result: PipelineResult, path: str, option: Arg) -> None:
 def refuse_report_paths(result: PipelineResult, paths: Iterable[str]) -> None:
     """Refuse, before any report is written, a report path that is a file ``result`` read
     (a task or plans file so named in the ``--out`` folder: the report renamed over it
-    replaced it) or a symlink (``history.write_output`` writes through none)."""
+    replaced it), a symlink (``history.write_output`` writes through none) or a folder
+    (``history.refuse_unwritable_report``): found at its own write, the reports before it
+    were written and the rest not."""
     for path in paths:
         _refuse_read(result, path, OUT_DIR)
-        if os.path.islink(path) and not history.is_stream(path):
-            raise UsageError(
-                f"{quote_path(path)}: refusing to write through a symlink", about=OUT_DIR
-            )
+        history.refuse_unwritable_report(path, OUT_DIR)
 
 
 def write_json_reports(result: PipelineResult, out_dir: str | os.PathLike[str]) -> list[str]:

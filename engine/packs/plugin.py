@@ -520,10 +520,12 @@ def refuse_inputs_written(
 ) -> None:
     """Refuse, before anything is read or written, a report in ``out_dir`` (a file named
     as one of ``patterns``) that is a judge, Monte Carlo or matchups file (the report
-    renamed over it replaced it) or a symlink (``history.write_output`` writes through
-    none), as the history is refused when it is one of them; or one that lands in the
-    folder of a skill ``roots`` holds (``_refuse_a_skill_folder``)."""
-    history.refuse_links_named(out_dir, patterns, OUT_DIR)
+    renamed over it replaced it), as the history is refused when it is one of them; what
+    no report is written at (``history.refuse_report_folder``: a symlink, a folder, a
+    ``skills`` that is no folder, an ``out_dir`` that cannot be made), which the write
+    found once the history was appended; or one that lands in the folder of a skill
+    ``roots`` holds (``_refuse_a_skill_folder``)."""
+    history.refuse_report_folder(out_dir, patterns, OUT_DIR)
     for given, inputs, what in _inputs(judge, mc, matchups):
         sources.refuse_an_input_named(
             out_dir, patterns, inputs, what, "the score", given, OUT_DIR, stdin=False

@@ -476,6 +476,74 @@ def test_a_symlink_at_a_report_name_in_the_out_folder_is_refused_before_scoring(
     assert _tree(tmp_path) == {"old": b"old", f"out/{name}": str(tmp_path / "old")}
 
 
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_a_folder_at_a_report_name_in_the_out_folder_is_refused_before_scoring(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # Found only at its write (`error: out/NAME: Is a directory`): plugin score had
+    # appended its history (which grew, no report written), pipeline had scored and
+    # written the reports before it. Refused now in those words before anything is read
+    # or written: no history, no lock file, no report.
+    args, name, _ = _reporter_args(command, fixtures)
+    (tmp_path / "out" / name).mkdir(parents=True)
+    res = run_cli(*args, "--out", "out", "--history", "h.jsonl")
+    _one_error(res, f"out/{name}: Is a directory")
+    assert res.stdout == ""
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == [
+        "out",
+        f"out/{name}",
+    ]
+
+
+def test_a_socket_at_a_report_name_in_the_out_folder_is_refused(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    # Not written into as a FIFO is (open fails), and a report renamed over it replaced it
+    # unsaid: refused before anything is read, as a folder there is.
+    import socket
+
+    args, name, _ = _reporter_args("plugin", fixtures)
+    (tmp_path / "out").mkdir()
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(f"out/{name}")
+        res = run_cli(*args, "--out", "out", "--history", "h.jsonl")
+    _one_error(
+        res, f"out/{name}: not a regular file (a socket): refusing to write a report over it"
+    )
+    assert stat.S_ISSOCK(os.lstat(tmp_path / "out" / name).st_mode)
+    assert not (tmp_path / "h.jsonl").exists()
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_an_out_folder_that_cannot_be_made_is_refused_before_the_history_grows(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # The CLI took a link to nothing for no --out (os.path.exists) and os.makedirs failed
+    # on it; an --out under a file or in /proc failed at its making too: each once
+    # everything was scored, plugin score's history appended (it grew, no report written).
+    # Refused now before anything is read or written, in the words the write said.
+    args, _, _ = _reporter_args(command, fixtures)
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "dl").symlink_to("nowhere")
+    (tmp_path / "o2").mkdir()
+    (tmp_path / "o2" / "skills").write_text("")
+    before = _tree(tmp_path)
+    cases = [
+        ("dl", "--out dl: exists and is not a directory"),
+        ("afile/sub", "afile/sub: Not a directory"),
+        (PROC, f"{PROC}: No such file or directory"),
+    ]
+    if command == "plugin":  # its markdown writes skills/*.md
+        args = [a for a in args if a not in ("--format", "csv")]
+        cases.append(("o2", "o2/skills: a file where a folder is needed"))
+    for out, message in cases:
+        res = run_cli(*args, "--out", out, "--history", "h.jsonl")
+        _one_error(res, message)
+        assert res.stdout == ""
+        assert _tree(tmp_path) == before, out
+        assert not (tmp_path / "h.jsonl.lock").exists()
+
+
 def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
     run_cli: Any, tmp_path: Path, fixtures: Path
 ) -> None:
