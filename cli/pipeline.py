@@ -365,6 +365,10 @@ def register(group: click.Group) -> None:
         refuse_stdin_twice(ctx, "tasks", "plans")
         _refuse_missing_plans(ctx, plans)
         eval_date = engine.parse_date(date_text) if date_text is not None else None
+        # The clock read once: the names checked before reading are the names written
+        # after the scoring, a run across midnight UTC too (it checked one day's names and
+        # wrote the next day's).
+        now = engine.utc_now()
         # os.path.join("", name) is name: the reports went to the current folder.
         require_path(out_dir, "--out", "folder")
         refuse_dash(ctx, "out_dir", "the reports are written to a folder", "folder")
@@ -388,10 +392,11 @@ def register(group: click.Group) -> None:
             out_dir=out_dir,
             history_path=None if no_history else history_path,
             eval_date=eval_date,
+            now=now,
             leave_out=leave_out,
         )
         result = engine.evaluate_pipelines(
-            list(tasks), list(plans), eval_date=eval_date, leave_out=leave_out
+            list(tasks), list(plans), eval_date=eval_date, now=now, leave_out=leave_out
         )
         for e in result.excluded:
             output.note(f"{quote_path(e['file'])}: {e['reason']}")

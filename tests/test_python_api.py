@@ -996,6 +996,35 @@ def test_a_pipeline_eval_date_is_a_day_whatever_the_call_gives(tmp_path: Path) -
     ]
 
 
+def test_the_report_names_refused_are_of_the_day_the_evaluation_writes(tmp_path: Path) -> None:
+    """``refuse_inputs_written`` put ``eval_date`` in the names it looked for as given: a
+    ``datetime``'s time (``pipeline-eval-*-2026-01-02T15:30:00.md``) matched none of the
+    names ``evaluate_pipelines`` writes (its day in UTC), so a symlink at one was found only
+    at its write, once everything was scored; text was an AttributeError. The day is taken
+    as the evaluation takes it now, ``eval_date``'s or else ``now``'s."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "pipeline-eval-summary-2026-01-02.md").symlink_to(tmp_path / "elsewhere")
+    minus_two = dt.timezone(dt.timedelta(hours=-2))
+    said = set()
+    for day in (
+        {"eval_date": dt.datetime(2026, 1, 2, 15, 30)},
+        {"eval_date": dt.datetime(2026, 1, 1, 23, 30, tzinfo=minus_two)},
+        {"eval_date": "2026-01-02"},
+        {"now": dt.datetime(2026, 1, 1, 23, 30, tzinfo=minus_two)},
+        {"now": "2026-01-02T08:00:00Z"},
+    ):
+        with pytest.raises(UsageError) as e:
+            pipeline.refuse_inputs_written([TASKS], None, out_dir=str(out), **day)  # type: ignore[arg-type]
+        said.add((e.value.cli_message, e.value.params))
+    assert said == {
+        (f"{out}/pipeline-eval-summary-2026-01-02.md: refusing to write through a symlink",
+         ("out_dir",)),
+    }  # fmt: skip
+    # Another day's names are not this one's: nothing refused.
+    pipeline.refuse_inputs_written([TASKS], None, out_dir=str(out), now=dt.date(2026, 1, 3))
+
+
 def test_routes_take_the_clock_and_policy_a_notebook_gives(tmp_path: Path) -> None:
     """``as_of="2026-03-01"``, ``as_of=date(...)`` and ``policy={"tolerance": 0.1}`` were
     AttributeErrors deep inside. Text is read as ``--as-of`` reads it, a date is its

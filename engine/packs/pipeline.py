@@ -339,6 +339,15 @@ def _utc_now() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(microsecond=0)
 
 
+def utc_now() -> dt.datetime:
+    """The clock as this module reads it when no time is given (UTC, to the second). A
+    caller that checks the report names before the evaluation and writes them after it
+    reads it once and gives it to both (``refuse_inputs_written``'s and
+    ``evaluate_pipelines``' ``now``): read by each, a run across midnight UTC checked one
+    day's names and wrote the next day's."""
+    return _utc_now()
+
+
 def iso(t: dt.datetime) -> str:
     """``t`` as the reports and the history write a time: UTC, to the second, with a Z
     (``PipelineResult.evaluated_at`` is a datetime; the CLI writes it with this). The
@@ -807,17 +816,23 @@ def refuse_inputs_written(
     *,
     out_dir: str | None = None,
     history_path: str | None = None,
-    eval_date: dt.date | None = None,
+    eval_date: dt.date | str | None = None,
+    now: dt.datetime | dt.date | str | None = None,
     leave_out: Sequence[str] = (),
 ) -> None:
     """Refuse, before anything is read or written, an output that is one of the inputs:
     the history a TASKS or ``--plans`` file (or one in a folder or glob given), whose next
     read took the records appended for broken lines; a file in ``out_dir`` named as a
-    report of ``eval_date`` (default: today, UTC) is (``report_patterns``), which the
-    report renamed over it replaced; and what no report is written at
-    (``history.refuse_report_folder``: a symlink, a folder, an ``out_dir`` that cannot be
-    made). A history in ``leave_out`` (runscore's own, found in a TASKS folder:
-    ``evaluate_pipelines`` does not read it) is no TASKS input."""
+    report of ``eval_date`` is (``report_patterns``), which the report renamed over it
+    replaced; and what no report is written at (``history.refuse_report_folder``: a
+    symlink, a folder, an ``out_dir`` that cannot be made). A history in ``leave_out``
+    (runscore's own, found in a TASKS folder: ``evaluate_pipelines`` does not read it) is
+    no TASKS input.
+
+    ``eval_date`` and ``now`` as ``evaluate_pipelines`` takes them, so that the names
+    looked for are of the day it writes: ``eval_date``'s, else ``now``'s day in UTC
+    (default: the clock's, ``utc_now``). Give the evaluation the same ``now``, or it reads
+    the clock again."""
     if history_path is not None:
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans
@@ -825,7 +840,10 @@ def refuse_inputs_written(
                 continue
             sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
     if out_dir is not None:
-        patterns = report_patterns(eval_date or _utc_now().date())
+        # Its day as evaluate_pipelines takes it: a datetime's time, or text, was put in
+        # the names looked for, which matched none of the names written.
+        day = _eval_date(eval_date) or (sources.time_arg(now, NOW) or _utc_now()).date()
+        patterns = report_patterns(day)
         history.refuse_report_folder(out_dir, patterns, OUT_DIR)
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans

@@ -797,3 +797,34 @@ def test_a_long_summary_is_cut_in_the_markdown_table_only(run_cli: Any, h: Any) 
     got = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
     assert [t["summary"] for t in got.rows_for(got.tasks, "p")] == [long, "a" * 500]
 
+
+def test_a_run_across_midnight_utc_writes_the_day_s_names_it_checked(
+    run_cli: Any, example: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without --date the clock was read twice: for the names checked in --out before
+    # anything was read (a symlink, an input named as a report) and by the evaluation
+    # for the names written. A run across midnight UTC checked 2026-03-07's names and
+    # wrote 2026-03-08's (a link at one of those found only at its write, once everything
+    # was scored). Read once now: the names checked are the names written.
+    import datetime as dt
+
+    from runscore.engine.packs import pipeline as engine
+
+    ticks = [dt.datetime(2026, 3, 7, 23, 59, 59, tzinfo=dt.UTC)]
+    ticks += [dt.datetime(2026, 3, 8, tzinfo=dt.UTC)] * 9
+
+    def clock() -> dt.datetime:
+        return ticks.pop(0)
+
+    monkeypatch.setattr(engine, "_utc_now", clock)
+    res = run_cli(
+        "pipeline", "in/pipeline/tasks.jsonl", "--plans", "in/pipeline/plans.jsonl",
+        "--out", "out", "--no-history", "--format", "json",
+    )  # fmt: skip
+    assert res.exit_code == 1, res.stderr  # tasks.jsonl:22
+    assert len(ticks) == 9  # one read
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == sorted(
+        p.name for p in GOLDEN.iterdir()
+    )
+    summary = json.loads((tmp_path / "out" / f"pipeline-eval-summary-{DATE}.json").read_text())
+    assert (summary["evalDate"], summary["evaluatedAt"]) == (DATE, f"{DATE}T23:59:59Z")
