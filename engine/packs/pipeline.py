@@ -39,6 +39,7 @@ __all__ = [
     "summary_basename",
     "summary_rows",
     "verdict_names",
+    "utc_now",
     "DEFAULT_HISTORY",
     "HISTORY_VIEWS",
     "OUT_DIR",
