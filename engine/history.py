@@ -275,6 +275,9 @@ def check_writable(path: str, about: Arg | None = None) -> None:
 
 #: What the nightly job adds to a history's path for its own lock on it (``locked``).
 NIGHTLY_LOCK = ".nightly"
+#: What the nightly job adds to a history's path for its journal of the jobs that extracted
+#: into it (``nightly._Journal``): kept beside the history, as the lock is.
+NIGHTLY_JOURNAL = ".nightly.journal"
 
 
 #: ``lock_timeout`` (``--lock-timeout``), as ``lock_timeout`` names it.

@@ -1133,7 +1133,7 @@ def _lock(path: str, wait: float, what: str, about: Arg) -> Iterator[None]:
 
 #: Beside each history (``<history>.nightly.journal``): what the jobs that extracted into
 #: it did, until their run log is in place.
-JOURNAL = ".nightly.journal"
+JOURNAL = history.NIGHTLY_JOURNAL
 _JOURNAL_KIND = "runscore-nightly-journal-v1"
 _JOB_KEYS = ("pid", "started_at", "date", "runs_scored", "records_written")
 

@@ -780,7 +780,15 @@ def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
             "repair out kept beside",
             lambda: history_tools.repair(hist, f"{hist}.lock"),
             f"{hist}.lock: runscore keeps that file beside the history {hist} (a lock, the "
-            "extract manifest, the cache or the pipeline history); choose another out",
+            "extract manifest, the cache, the nightly journal or the pipeline history); choose "
+            "another out",
+        ),
+        (
+            "repair out the nightly journal",
+            lambda: history_tools.repair(hist, f"{hist}.nightly.journal", force=True),
+            f"{hist}.nightly.journal: runscore keeps that file beside the history {hist} (a "
+            "lock, the extract manifest, the cache, the nightly journal or the pipeline "
+            "history); choose another out",
         ),
         (
             "repair keeping nothing",
@@ -793,7 +801,8 @@ def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
             "export to kept beside",
             lambda: eh.export(f"{hist}.cache.duckdb", hist),
             f"{hist}.cache.duckdb: runscore keeps that file beside the history {hist} (a lock, "
-            "the extract manifest, the cache or the pipeline history); choose another to",
+            "the extract manifest, the cache, the nightly journal or the pipeline history); "
+            "choose another to",
         ),
         (
             "judge",

@@ -802,6 +802,7 @@ def _own_files(
             effectiveness_cache.cache_path(history_path),
             history.lock_file(history_path),
             history.lock_file(history_path + history.NIGHTLY_LOCK),
+            history_path + history.NIGHTLY_JOURNAL,
         )
     }
     pipeline_paths = [os.path.join(os.path.dirname(history_path), PIPELINE_HISTORY_NAME)]
@@ -827,8 +828,8 @@ def refuse_kept_beside(
     if kept_beside(path, history_path, pipelines):
         raise UsageError(
             f"{quote_path(path)}: runscore keeps that file beside the history "
-            f"{quote_path(history_path)} (a lock, the extract manifest, the cache or the "
-            f"pipeline history){f': {why}' if why else ''}"
+            f"{quote_path(history_path)} (a lock, the extract manifest, the cache, the "
+            f"nightly journal or the pipeline history){f': {why}' if why else ''}"
             "; choose another ",
             option,
             about=option if isinstance(option, Arg) else None,  # text: the CLI's own option
@@ -837,10 +838,11 @@ def refuse_kept_beside(
 
 def kept_beside(path: str, history_path: str, pipelines: Sequence[str] = ()) -> bool:
     """Is ``path`` one of the files runscore keeps beside the history (``_own_files``: its
-    lock, extract manifest, cache, the pipeline history beside it and their locks; not
-    the history itself, which callers name apart)? An output written there replaced
-    it: a lock file replaced while a writer holds the old one let a second writer take
-    the new one and append at the same time."""
+    lock, extract manifest, cache, nightly journal, the pipeline history beside it and
+    their locks; not the history itself, which callers name apart)? An output written
+    there replaced it: a lock file replaced while a writer holds the old one let a second
+    writer take the new one and append at the same time; a nightly journal replaced lost
+    the runs of an interrupted job, or failed the history's next nightly step."""
     own = _own_files(history_path, pipelines=pipelines)
     own.pop(os.path.realpath(history_path), None)
     if os.path.realpath(path) in own:

@@ -746,7 +746,8 @@ def test_output_an_open_descriptor_is_written_into(tmp_path: Path) -> None:
 def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path: Path) -> None:
     # --output h.jsonl.lock replaced the history's lock file (exit 0): an extract holding
     # the old one and a second one locking the new one then appended at the same time. So
-    # with the manifest, the cache, the pipeline history beside it and their locks.
+    # with the manifest, the cache, the nightly journal, the pipeline history beside it
+    # and their locks.
     hist = tmp_path / "h.jsonl"
     hist.write_bytes(Path(HISTORY).read_bytes())
     beside = {
@@ -755,6 +756,8 @@ def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path:
         "h.jsonl.cache.duckdb": b"cache",
         "pipelines.jsonl": b"",
         "pipelines.jsonl.lock": b"",
+        # the nightly job's journal: replaced, an interrupted job's runs were said by none
+        "h.jsonl.nightly.journal": b'{"kind": "runscore-nightly-journal-v1", "jobs": []}\n',
     }
     for name, data in beside.items():
         (tmp_path / name).write_bytes(data)
@@ -765,7 +768,8 @@ def test_output_never_replaces_a_file_kept_beside_the_history(run_cli, tmp_path:
         assert (r.exit_code, r.stdout) == (2, "")
         assert r.stderr == (
             f"error: {name}: runscore keeps that file beside the history {hist} (a lock, the "
-            "extract manifest, the cache or the pipeline history): writing the result there "
+            "extract manifest, the cache, the nightly journal or the pipeline history): writing "
+            "the result there "
             "would replace it; choose another --output (see 'cli sql --help')\n"
         )
     assert {n: (tmp_path / n).read_bytes() for n in beside} == beside

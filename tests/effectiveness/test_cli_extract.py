@@ -324,6 +324,26 @@ def test_the_plugin_history_beside_the_history_is_never_read_as_a_run_log(
     ]
 
 
+def test_the_nightly_journal_beside_the_history_is_never_read_as_a_run_log(
+    run_cli: Run, events: Path
+) -> None:
+    """``extract 'memory/*'`` read the nightly job's journal beside the history
+    (``H.nightly.journal``, JSON) as a run log: "missing run_id", exit 1. It is left out
+    with why, as the history's lock and manifest are."""
+    mem = Path("in") / "memory"
+    mem.mkdir()
+    (mem / "h.jsonl.nightly.journal").write_text(
+        '{"kind": "runscore-nightly-journal-v1", "jobs": []}\n'
+    )
+    res = run_cli("extract", "in/memory/*", "--history", str(mem / "h.jsonl"))
+    assert (res.exit_code, res.stdout) == (3, ""), res.stderr
+    assert (
+        "in/memory/h.jsonl.nightly.journal: not read: runscore keeps it beside the history "
+        "this extract writes to"
+    ) in res.stderr
+    assert "missing run_id" not in res.stderr
+
+
 def test_input_that_holds_no_line_is_nothing_read(
     run_cli: Run, tmp_path: Path, events: Path
 ) -> None:

@@ -184,17 +184,32 @@ def test_repair_and_export_never_replace_a_file_kept_beside_the_history(
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (
         f"error: {lock}: runscore keeps that file beside the history {hist} (a lock, the "
-        "extract manifest, the cache or the pipeline history); choose another --out "
+        "extract manifest, the cache, the nightly journal or the pipeline history); choose "
+        "another --out "
         "(see 'cli history repair --help')\n"
     )
     r = run_cli("export", "--to", str(cache), "--history", str(hist))
     assert (r.exit_code, r.stdout) == (2, "")
     assert r.stderr == (
         f"error: {cache}: runscore keeps that file beside the history {hist} (a lock, the "
-        "extract manifest, the cache or the pipeline history); choose another --to "
+        "extract manifest, the cache, the nightly journal or the pipeline history); choose "
+        "another --to "
         "(see 'cli export --help')\n"
     )
     assert (lock.read_bytes(), cache.read_bytes()) == (b"", b"cache")
+    # The nightly job's journal: replaced, an interrupted job's runs were said by no run log
+    # and the next job failed the history's step (not a journal runscore wrote).
+    journal = Path(f"{hist}.nightly.journal")
+    kept = b'{"kind": "runscore-nightly-journal-v1", "jobs": []}\n'
+    journal.write_bytes(kept)
+    r = run_cli("history", "repair", str(hist), "--out", str(journal), "--force")
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == (
+        f"error: {journal}: runscore keeps that file beside the history {hist} (a lock, the "
+        "extract manifest, the cache, the nightly journal or the pipeline history); choose "
+        "another --out (see 'cli history repair --help')\n"
+    )
+    assert journal.read_bytes() == kept
 
 
 def test_repair_in_place_keeps_a_backup_and_heals(

@@ -251,7 +251,8 @@ def test_a_path_that_begins_a_message_is_quoted_when_it_needs_it(
             ["sql", "SELECT 1", "--history", "h\t.jsonl", "--output", "h\t.jsonl.lock"],
             2,
             '"h\\t.jsonl.lock": runscore keeps that file beside the history "h\\t.jsonl" (a '
-            "lock, the extract manifest, the cache or the pipeline history): writing the "
+            "lock, the extract manifest, the cache, the nightly journal or the pipeline "
+            "history): writing the "
             "result there would replace it; choose another --output",
         ),
     ]:
