@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -1117,21 +1118,29 @@ def test_the_paths_of_history_and_out_are_quoted_as_every_message_quotes_one(
     )
 
 
-@pytest.mark.parametrize("kind", ["fifo", "not-json", "another-json"])
+@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder", "not-json", "another-json"])
 def test_a_nightly_journal_runscore_did_not_write_fails_its_own_project_only(
     tmp_path: Path, run_cli: Any, hh: Any, kind: str
 ) -> None:
     """Spec-silent. The history's nightly journal (what a job that stopped before its run
     log was in place scored) is runscore's own: one it cannot read is said, never guessed
-    at, and fails that project's step before its extract (a FIFO would block the open);
-    the other projects are scored."""
+    at, and fails that project's step before its extract (a FIFO would block the open; a
+    symlink, even to a journal runscore wrote, is not followed, as the lock's is not; a
+    folder cannot be read or replaced); the other projects are scored."""
     hh.write_jsonl(tmp_path / "good/.archeflow/events/a.jsonl", hh.run_events("good-run"))
     hh.write_jsonl(tmp_path / "bad/.archeflow/events/a.jsonl", hh.run_events("bad-run"))
     hist = "bad/.archeflow/memory/effectiveness.jsonl"
     journal = tmp_path / f"{hist}.nightly.journal"
     journal.parent.mkdir(parents=True)
-    if kind == "fifo":
-        os.mkfifo(journal)
+    if kind in ("fifo", "symlink", "folder"):
+        if kind == "fifo":
+            os.mkfifo(journal)
+        elif kind == "symlink":
+            elsewhere = tmp_path / "journal"
+            elsewhere.write_text('{"kind": "runscore-nightly-journal-v1", "jobs": []}\n')
+            journal.symlink_to(elsewhere)
+        else:
+            journal.mkdir()
         why = "the nightly journal is not a regular file"
     else:
         journal.write_text("{not json\n" if kind == "not-json" else '{"jobs": []}\n')
@@ -1147,3 +1156,7 @@ def test_a_nightly_journal_runscore_did_not_write_fails_its_own_project_only(
     assert (bad["runs_scored"], bad["files_found"]) == ([], 1)
     assert f"{hist}: not extracted: {hist}.nightly.journal: {why}\n" in res.stderr
     assert not (tmp_path / hist).exists()
+    # Left as it was found: the job writes no journal of its own there.
+    assert {"fifo": stat.S_ISFIFO, "symlink": stat.S_ISLNK, "folder": stat.S_ISDIR}.get(
+        kind, stat.S_ISREG
+    )(os.lstat(journal).st_mode)
