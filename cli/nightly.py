@@ -51,6 +51,8 @@ class Renderer:
             return _md("nightly_runlog.md.j2", log=ctx["log"])
         if kind == "index":
             return _md("nightly_index.md.j2", log=ctx["log"])
+        if kind == "days_index":
+            return _md("nightly_days.md.j2", days=ctx["days"])
         raise ValueError(f"unknown nightly document {quote(kind)}")
 
     def json(self, data: Any) -> str:
@@ -303,6 +305,13 @@ def nightly_cmd(
         f"{len(warnings)} warning(s); "
         f"{len(res.outputs)} file(s) in {quote_path(res.out_dir)}"
     )
+    if res.days_index_error is not None:
+        # After the counts: the day's folder is in place; only the list of days is stale.
+        output.note(
+            f"warning: {quote_path(os.path.join(os.path.dirname(res.out_dir), 'index.md'))}: "
+            f"not written: {res.days_index_error} (the day's folder is in place; the next job "
+            "writes it)"
+        )
     if fmt == "json":
         click.echo(output.to_json(res.as_dict()), nl=False)
     else:

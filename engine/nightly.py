@@ -15,9 +15,11 @@ For each root (``--root DIR``, repeatable):
   apply to the root's scope; ``--team`` files apply to every scope;
 * a pack hook looks for its own inputs under the root (``pipeline_inputs`` etc.).
 
-The day's outputs go to ``OUT/YYYY-MM-DD/``::
+``OUT/index.md`` lists every day folder in ``OUT``, newest first, each with its counts as
+its ``runlog.json`` gives them (``days_index``); it is written after each job's swap. The
+day's outputs go to ``OUT/YYYY-MM-DD/``::
 
-    index.md                                  links to everything below
+    index.md                                  links to everything below (and ../index.md)
     runlog.md, runlog.json                    scored / skipped / incomplete / rejected
     effectiveness/<scope>/report.md|.json     `runscore report` over the scope's history
     effectiveness/<scope>/recommend-<team>.md|.json   `runscore recommend` per team
@@ -389,6 +391,10 @@ class NightlyResult:
     #: the scoring version given (``version``, ``--sql-version``), as its SQL version;
     #: None: none given (extracted with ``DEFAULT_VERSION``, each history's newest reported)
     sql_version: str | None = None
+    #: why ``OUT/index.md`` (every day's counts) could not be written after the swap; the
+    #: day's folder is in place and says everything, and the next job writes it again.
+    #: Not in the run log, which was in place before it was tried.
+    days_index_error: str | None = None
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
@@ -440,7 +446,8 @@ class Renderer(Protocol):
 
     ``kind`` is one of ``effectiveness_report`` (ctx: ``result`` = eh.ReportResult),
     ``effectiveness_recommend`` (``result`` = eh.RecommendResult), ``runlog`` and
-    ``index`` (``log`` = ``NightlyResult.as_dict()``).
+    ``index`` (``log`` = ``NightlyResult.as_dict()``), and ``days_index`` (``days``: what
+    ``read_days`` gives, newest first), ``OUT/index.md``.
     """
 
     def markdown(self, kind: str, ctx: Mapping[str, Any]) -> str: ...
@@ -751,6 +758,114 @@ def _swap_in(tmp: str, final: str) -> None:
     _fsync_dir(parent)
 
 
+#: ``OUT/index.md``: every day folder in ``OUT`` with its counts (``read_days``).
+DAYS_INDEX = "index.md"
+#: What a day's entry of ``read_days`` counts, summed over its run log's scopes.
+_DAY_COUNTS = ("runs_scored", "already_scored", "incomplete")
+
+
+def _check_days_index(out: str) -> None:
+    """Refuse, before any history is written, an ``OUT/index.md`` that is not a regular
+    file (a folder, a FIFO, a symlink): it is replaced after the swap, which would fail
+    there (or write through the link) once the night's work is done."""
+    path = os.path.join(out, DAYS_INDEX)
+    if os.path.islink(path) or (os.path.lexists(path) and not os.path.isfile(path)):
+        raise CannotAccess(
+            f"{quote_path(path)}: exists and is not a regular file; refusing to replace it",
+            about=OUT,
+        )
+
+
+def read_days(out: str) -> list[dict[str, Any]]:
+    """Every day folder in ``out`` (``YYYY-MM-DD``, a real folder), newest first, each with
+    its counts as its ``runlog.json`` gives them: ``date``, ``index`` (the day's
+    ``index.md`` relative to ``out``, None when it is not there), ``status``,
+    ``exit_code``, ``finished_at``, ``runs_scored``, ``already_scored``, ``incomplete``,
+    ``rejected`` and ``interrupted_runs`` (runs of jobs that stopped before their run log,
+    said by this one), or ``error``: why its run log could not be read (missing, not a
+    file, not JSON, not one runscore wrote), its counts then None, never 0."""
+    try:
+        names = sorted(os.listdir(out), reverse=True)
+    except OSError:
+        return []
+    days: list[dict[str, Any]] = []
+    for name in names:
+        folder = os.path.join(out, name)
+        if not _DATE_RE.fullmatch(name) or _day(name) is None:
+            continue
+        if os.path.islink(folder) or not os.path.isdir(folder):
+            continue
+        index = os.path.join(folder, "index.md")
+        entry: dict[str, Any] = {
+            "date": name,
+            "index": f"{name}/index.md" if os.path.isfile(index) else None,
+            "status": None,
+            "exit_code": None,
+            "finished_at": None,
+            **{k: None for k in (*_DAY_COUNTS, "rejected", "interrupted_runs")},
+            "error": None,
+        }
+        try:
+            entry.update(_day_counts(os.path.join(folder, "runlog.json")))
+        except _Unreadable as e:
+            entry["error"] = f"{name}/runlog.json: {e}"
+        days.append(entry)
+    return days
+
+
+class _Unreadable(Exception):
+    """Why a day's run log could not be read (``read_days``)."""
+
+
+def _day_counts(path: str) -> dict[str, Any]:
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        raise _Unreadable("missing") from None
+    except OSError as e:
+        raise _Unreadable(f"cannot read it: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):  # a FIFO would block the open
+        raise _Unreadable("not a regular file")
+    try:
+        with open(path, "rb") as f:
+            doc = json.loads(f.read())
+    except OSError as e:
+        raise _Unreadable(f"cannot read it: {e.strerror or e}") from None
+    except ValueError:  # not UTF-8 (UnicodeDecodeError) or not JSON
+        raise _Unreadable("not JSON") from None
+    try:
+        scopes = doc["scopes"]
+        counts = {k: sum(len(s[k]) for s in scopes) for k in _DAY_COUNTS}
+        counts["interrupted_runs"] = sum(
+            len(j["runs_scored"] or ()) for s in scopes for j in s.get("interrupted_jobs", ())
+        )
+        counts["rejected"] = len(doc["rejected"])
+        status, code, finished = doc["status"], doc["exit_code"], doc["finished_at"]
+        if not (
+            isinstance(status, str)
+            and isinstance(code, int)
+            and isinstance(finished, str | None)
+            and isinstance(scopes, list)
+        ):
+            raise TypeError
+    except (KeyError, TypeError, AttributeError):
+        raise _Unreadable("not a run log runscore wrote") from None
+    return {"status": status, "exit_code": code, "finished_at": finished, **counts}
+
+
+def _write_days_index(out: str, renderer: Renderer) -> str | None:
+    """Write ``OUT/index.md`` from every day's run log; None, or why it was not written."""
+    path = os.path.join(out, DAYS_INDEX)
+    try:
+        text = renderer.markdown("days_index", {"days": read_days(out)})
+        history.atomic_write_text(path, text, about=OUT)
+    except OSError as e:
+        return e.strerror or str(e)
+    except CannotAccess as e:  # a symlink made there since the check (``_check_days_index``)
+        return str(e)
+    return None
+
+
 class _Day:
     """Writes the day's files into the temporary folder, atomically each."""
 
@@ -861,10 +976,12 @@ def run_nightly(
     _refuse_inputs_in_day_folder(
         os.path.join(out, day.isoformat()), root_paths, history_path, given_team_paths
     )
+    _refuse_inputs_at_days_index(out, history_path, given_team_paths)
     out = os.path.abspath(out)
     final = os.path.join(out, day.isoformat())
     # Before any lock (the histories' make their folders), and again under the output's.
     _check_day_folder(final)
+    _check_days_index(out)
     result = NightlyResult(date=day, out_dir=final, started_at=_now(), sql_version=report_version)
     good = _check_roots(root_paths, result)
     scopes = _plan_scopes(good, history_path)
@@ -918,6 +1035,7 @@ def run_nightly(
         # Refused before any history is written, not after the whole night's work (it
         # may have been made since the check above).
         _check_day_folder(final)
+        _check_days_index(out)
         tmp = os.path.join(out, f".{day.isoformat()}.tmp-{os.getpid()}")
         shutil.rmtree(tmp, ignore_errors=True)
         os.makedirs(tmp)
@@ -986,6 +1104,8 @@ def run_nightly(
                 raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
+        # Still under the output's lock: no other job adds or replaces a day meanwhile.
+        result.days_index_error = _write_days_index(out, renderer)
     return result
 
 
@@ -1031,6 +1151,31 @@ def _refuse_inputs_in_day_folder(
                     f"{reader} (",
                     given,
                     "), and is replaced whole; choose another ",
+                    OUT,
+                    about=OUT,
+                )
+
+
+def _refuse_inputs_at_days_index(
+    out: str, history_path: str | None, team_paths: Sequence[str]
+) -> None:
+    """Refuse, before anything is read or written, a ``--history`` or ``--team`` that is
+    ``OUT/index.md``: each job writes the list of days over it (``--history out/index.md``
+    was appended to, then replaced by the list)."""
+    index = os.path.join(out, DAYS_INDEX)
+    for given, what, reader, paths in (
+        (HISTORY, "history", "appends to", [] if history_path is None else [history_path]),
+        (TEAMS, "team file", "reads", team_paths),
+    ):
+        for p in paths:
+            same = os.path.realpath(p) == os.path.realpath(index)
+            with contextlib.suppress(OSError):
+                same = same or os.path.samefile(p, index)  # a hard link to it
+            if same:
+                raise UsageError(
+                    f"{quote_path(index)}: that is the {what} {quote_path(p)} the job {reader} (",
+                    given,
+                    "), and each job writes the list of days there; choose another ",
                     OUT,
                     about=OUT,
                 )

@@ -225,7 +225,7 @@ def test_every_template_escapes_with_the_one_filter() -> None:
     assert e.filters["md_message"] is output.md_message
     assert e.filters["txt"] is output.plain_text
     names = e.list_templates()
-    assert len(names) == 13
+    assert len(names) == 14
     assert [n for n in names if not n.endswith(".md.j2")] == ["effectiveness_summary.txt.j2"]
     for name in names:
         assert e.loader is not None

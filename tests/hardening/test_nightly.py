@@ -115,6 +115,116 @@ def test_layout_run_log_and_index(tmp_path: Path, fixtures: Path, run_cli: Any) 
     assert json.loads(as_json) == rows
 
 
+def test_the_out_index_lists_every_day_with_its_counts_newest_first(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """OUT/index.md, the morning after: the day folders there, newest first, each with the
+    counts its runlog.json gives (it showed only the last job's, in its own folder); a day
+    whose run log is missing or cannot be read is listed, saying why, its counts left
+    empty (unknown, not 0). Not a day: another name, a link to a folder."""
+    _project(tmp_path, fixtures)
+    out = tmp_path / "out"
+    first = run_cli("nightly", "--root", "proj", "--out", "out", "--date", "2026-04-03")
+    assert first.exit_code == 1, first.stderr  # the fixture's malformed lines
+    (out / "2026-04-04").mkdir()  # a day whose run log is gone
+    (out / "2026-04-02").mkdir()
+    (out / "2026-04-02" / "runlog.json").write_text('{"date": "2026-04-02"\n')
+    (out / "2026-04-01").mkdir()
+    os.mkfifo(out / "2026-04-01" / "runlog.json")  # never opened: it would block
+    (out / "2026-03-31").mkdir()
+    (out / "2026-03-31" / "runlog.json").write_text('{"scopes": 3}\n')
+    (out / "notes").mkdir()
+    (out / "2026-04-09").symlink_to(out / "2026-04-03")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert res.exit_code == 1, res.stderr
+    _golden("days_index.md", _normalise((out / "index.md").read_text()))
+    # The same from the API: each day's counts, none where its run log cannot be read.
+    days = nightly.read_days(str(out))
+    assert [(d["date"], d["runs_scored"], d["incomplete"], d["error"]) for d in days] == [
+        (DATE, 0, 2, None),
+        ("2026-04-04", None, None, "2026-04-04/runlog.json: missing"),
+        ("2026-04-03", 1, 2, None),
+        ("2026-04-02", None, None, "2026-04-02/runlog.json: not JSON"),
+        ("2026-04-01", None, None, "2026-04-01/runlog.json: not a regular file"),
+        ("2026-03-31", None, None, "2026-03-31/runlog.json: not a run log runscore wrote"),
+    ]
+
+
+def test_an_out_index_that_is_not_a_file_is_refused_before_anything_is_written(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """Spec-silent. OUT/index.md is replaced after the day's folder is swapped in: a folder
+    there failed it once the night's work was done. Refused first, as a file where the
+    day's folder belongs is (exit 2), no history written."""
+    _project(tmp_path, fixtures)
+    (tmp_path / "out" / "index.md").mkdir(parents=True)
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stdout) == (2, "")
+    assert res.stderr == (
+        f"error: {tmp_path}/out/index.md: exists and is not a regular file; refusing to "
+        "replace it\n"
+    )
+    assert not (tmp_path / "proj/.archeflow/memory").exists()
+    assert not (tmp_path / "out" / DATE).exists()
+
+
+def test_a_history_or_team_at_the_out_index_is_refused(
+    tmp_path: Path, fixtures: Path, run_cli: Any
+) -> None:
+    """Spec-silent. `--history out/index.md` was appended to, then replaced by the list of
+    days after the swap: refused before anything is read or written, as an input inside
+    the day's folder is (exit 2)."""
+    _project(tmp_path, fixtures)
+    (tmp_path / "out").mkdir()
+    # a valid team preset, so that only where it is is refused
+    (tmp_path / "out" / "index.md").write_text("name: t\nplan: [explorer]\n")
+    day = ("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    for args, said in [
+        (
+            ("--history", "out/index.md"),
+            "that is the history out/index.md the job appends to (--history)",
+        ),
+        (("--team", "out/index.md"), "that is the team file out/index.md the job reads (--team)"),
+    ]:
+        res = run_cli(*day, *args)
+        assert (res.exit_code, res.stdout) == (2, "")
+        assert res.stderr == (
+            f"error: out/index.md: {said}, and each job writes the list of days there; choose "
+            "another --out (see 'cli nightly --help')\n"
+        )
+    assert (tmp_path / "out" / "index.md").read_text() == "name: t\nplan: [explorer]\n"
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["index.md"]
+
+
+class _NoDays(Renderer):
+    def markdown(self, kind: str, ctx: Any) -> str:
+        if kind == "days_index":
+            raise OSError(28, "No space left on device")
+        return super().markdown(kind, ctx)
+
+
+def test_an_out_index_not_written_leaves_the_day_in_place(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The list of days is written after the swap: failing it does not undo the day, whose
+    run log says everything; the result says why (the CLI on stderr)."""
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, fixtures)
+    res = nightly.run_nightly(["proj"], "out", renderer=_NoDays(), date=nightly.parse_date(DATE))
+    assert res.days_index_error == "No space left on device"
+    assert (tmp_path / "out" / DATE / "runlog.json").is_file()
+    assert not (tmp_path / "out" / "index.md").exists()
+    from runscore.cli import nightly as nightly_cli
+
+    monkeypatch.setattr(nightly_cli, "Renderer", _NoDays)
+    r = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (r.exit_code, r.stdout) == (1, f"{tmp_path}/out/{DATE}/index.md\n")  # as before
+    assert r.stderr.splitlines()[-1] == (
+        f"warning: {tmp_path}/out/index.md: not written: No space left on device (the day's "
+        "folder is in place; the next job writes it)"
+    )
+
+
 def test_second_run_reads_only_what_changed(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
 ) -> None:
@@ -184,7 +294,11 @@ def test_rerun_replaces_the_day_completely(
     run_cli(*args)
     assert not (day / "effectiveness/proj/recommend-other.md").exists()  # nothing stale
     assert (day / "effectiveness/proj/recommend-backend.md").exists()
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock", DATE]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".nightly.lock",
+        DATE,
+        "index.md",
+    ]
 
 
 class _Failing(Renderer):
@@ -204,7 +318,11 @@ def test_failure_while_rendering_keeps_the_old_day(
     with pytest.raises(RuntimeError, match="disk full"):
         nightly.run_nightly(["proj"], "out", renderer=_Failing(), date=nightly.parse_date(DATE))
     assert _files(day) == before
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [".nightly.lock", DATE]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".nightly.lock",
+        DATE,
+        "index.md",
+    ]
 
 
 def test_runs_of_a_job_whose_day_folder_failed_are_said_by_the_next(
@@ -229,6 +347,10 @@ def test_runs_of_a_job_whose_day_folder_failed_are_said_by_the_next(
     jobs = [(j["pid"], j["runs_scored"], j["records_written"]) for j in scope["interrupted_jobs"]]
     assert jobs == [(os.getpid(), ["score-run"], 2)]  # the second one scored nothing
     assert (scope["runs_scored"], scope["files_unchanged"]) == ([], 4)
+    # OUT/index.md counts them on the day whose run log says them
+    assert f"| [{DATE}]({DATE}/index.md) | partial (exit 1) | 0 (+1 of a stopped job) | 0 |" in (
+        (tmp_path / "out" / "index.md").read_text()
+    )
 
 
 def test_leftovers_of_a_crash_are_recovered(tmp_path: Path) -> None:
