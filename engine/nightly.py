@@ -81,6 +81,7 @@ __all__ = [
     "pipeline_inputs",
     "plugin_inputs",
     "routes_inputs",
+    "read_days",
     "DEFAULT_OUT",
     "HISTORY_APPEND_GRACE",
     "OUT",
