@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from runscore.engine import sqlpack
 
 
@@ -44,3 +45,20 @@ def test_run_status_reads_each_runs_time_with_the_iso_reader_once() -> None:
         assert args <= {"u"}, (macro, args)
     # the runs' last run.complete is looked for in the events once
     assert sum(s.count("'run.complete'") for s in _statements("015_run_status.sql", False)) == 1
+
+
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_history_reader_casts_each_time_once_outside_any_coalesce(version: str) -> None:
+    # 100_history.sql (the careful reader: a history with a bad line, and every
+    # archeflow-legacy report) read a time as coalesce(_h_time_cast(s), <wide reading>),
+    # where DuckDB shares none of the cast's three uses of its text, and took ts so three
+    # times per line (the checks, then ts and run_ts). The cast is a column of its own,
+    # made once per field, the wide reading a step after it, as in 100_history_fast.sql.
+    text = sqlpack._strip_comments(sqlpack.load("effectiveness", version, "100_history").text, True)
+    stmts = [s for s in text.split(";") if s.strip()]
+    queries = [s for s in stmts if not re.match(r"\s*CREATE OR REPLACE (TEMP )?MACRO", s, re.I)]
+    casts = sorted(c for s in queries for c in _calls(s, "_h_time_cast"))
+    assert casts == ["_h_text(run_ts)", "_h_text(ts)"]
+    for s in stmts:
+        for args in _calls(s, "coalesce"):
+            assert "_h_time_cast" not in args, args

@@ -40,19 +40,36 @@ CREATE OR REPLACE TEMP MACRO _h_time_cast(s) AS
 -- Read as a run log's times are, by rs_iso_text (a week or ordinal date, the basic format,
 -- a decimal comma, lowercase t/z): a line another tool wrote so was skipped, "ts is not an
 -- ISO-8601 time", where the same text in a run log is read. The cast is tried first, and
--- rs_iso_text only for a text it does not read (coalesce evaluates its second argument for
--- those rows alone): the lines runscore writes pay nothing more. Inside lambdas, as
--- DuckDB's common-subexpression pass lifts a repeated rs_iso_text(s) (and the repeated
--- parts of it) out of a CASE or coalesce into a projection run for every line, and never
--- out of a lambda; the inner lambda runs rs_iso_text once for such a line.
-CREATE OR REPLACE TEMP MACRO _h_time_of(s) AS
-    coalesce(_h_time_cast(s),
-             list_transform(list_transform([s], lambda x: rs_iso_text(x)),
-                            lambda u: _h_time_cast(u))[1]);
-CREATE OR REPLACE TEMP MACRO _h_time(j) AS
-    CASE WHEN json_type(j) = 'VARCHAR' THEN _h_time_of(j ->> '$') END;
+-- rs_iso_text only for a text it does not read (the `timed` step of _h_checked: a coalesce
+-- of the cast's column, whose second argument runs for those rows alone): the lines
+-- runscore writes pay nothing more. Inside lambdas, as DuckDB's common-subexpression pass
+-- lifts a repeated rs_iso_text(s) (and the repeated parts of it) out of a CASE or coalesce
+-- into a projection run for every line, and never out of a lambda; the inner lambda runs
+-- rs_iso_text once for such a line. The cast is a column of its own, as in
+-- 100_history_fast.sql: inside one coalesce with the wide reading its three uses of one
+-- text were no longer shared.
+CREATE OR REPLACE TEMP MACRO _h_time_wide(s) AS
+    list_transform(list_transform([s], lambda x: rs_iso_text(x)),
+                   lambda u: _h_time_cast(u))[1];
 
 CREATE OR REPLACE TEMP TABLE _h_checked AS
+WITH cast_ AS (
+    SELECT *,
+           _h_text(ts) AS _h_s_ts,
+           _h_text(run_ts) AS _h_s_run_ts,
+           _h_time_cast(_h_text(ts)) AS _h_c_ts,
+           _h_time_cast(_h_text(run_ts)) AS _h_c_run_ts
+    FROM history_raw
+), timed AS (
+    -- ts and run_ts as times (NULL: not one), once per line for the checks and the typing.
+    SELECT * EXCLUDE (_h_s_ts, _h_s_run_ts, _h_c_ts, _h_c_run_ts),
+           coalesce(_h_c_ts, CASE WHEN _h_s_ts IS NOT NULL THEN _h_time_wide(_h_s_ts) END)
+               AS _h_t_ts,
+           coalesce(_h_c_run_ts,
+                    CASE WHEN _h_s_run_ts IS NOT NULL THEN _h_time_wide(_h_s_run_ts) END)
+               AS _h_t_run_ts
+    FROM cast_
+)
 SELECT r.*,
        concat_ws('; ',
          CASE WHEN d.keys IS NOT NULL
@@ -69,10 +86,10 @@ SELECT r.*,
               WHEN json_type(archetype) <> 'VARCHAR' THEN 'archetype is not a string'
               WHEN trim(archetype ->> '$') = '' THEN 'archetype is empty' END,
          CASE WHEN _h_is_null(ts) THEN 'missing ts'
-              WHEN _h_time(ts) IS NULL THEN 'ts is not an ISO-8601 time' END,
+              WHEN _h_t_ts IS NULL THEN 'ts is not an ISO-8601 time' END,
          CASE WHEN _h_is_null(composite_score) THEN 'missing composite_score'
               WHEN NOT _h_is_num(composite_score) THEN 'composite_score is not a number' END,
-         CASE WHEN NOT _h_is_null(run_ts) AND _h_time(run_ts) IS NULL
+         CASE WHEN NOT _h_is_null(run_ts) AND _h_t_run_ts IS NULL
               THEN 'run_ts is not an ISO-8601 time' END,
          CASE WHEN NOT _h_is_null(scoring_version) AND json_type(scoring_version) <> 'VARCHAR'
               THEN 'scoring_version is not a string' END,
@@ -109,7 +126,7 @@ SELECT r.*,
          CASE WHEN NOT _h_is_null(source) AND json_type(source) <> 'VARCHAR'
               THEN 'source is not a string' END
        ) AS reason
-FROM history_raw r
+FROM timed r
 LEFT JOIN history_dup_keys d ON d.file = r._file AND d.line = r._line;
 
 CREATE OR REPLACE TEMP TABLE history_issues AS
@@ -119,7 +136,7 @@ WHERE reason <> ''
 ORDER BY _ord;
 
 CREATE OR REPLACE TEMP TABLE _h_typed AS
-SELECT _h_time(ts) AS ts,
+SELECT _h_t_ts AS ts,
        run_id ->> '$' AS run_id,
        archetype ->> '$' AS archetype,
        TRY_CAST(signal_to_noise ->> '$' AS DOUBLE) AS signal_to_noise,
@@ -135,7 +152,7 @@ SELECT _h_time(ts) AS ts,
        TRY_CAST(TRY_CAST(findings_useful ->> '$' AS DOUBLE) AS BIGINT) AS findings_useful,
        TRY_CAST(TRY_CAST(fixes_applied ->> '$' AS DOUBLE) AS BIGINT) AS fixes_applied,
        coalesce(_h_text(scoring_version), 'archeflow-legacy') AS scoring_version,
-       coalesce(_h_time(run_ts), _h_time(ts)) AS run_ts,
+       coalesce(_h_t_run_ts, _h_t_ts) AS run_ts,
        _h_text(cost_basis) AS cost_basis,
        TRY_CAST(cost_efficiency_norm ->> '$' AS DOUBLE) AS cost_efficiency_norm,
        TRY_CAST(TRY_CAST(findings_contradicted ->> '$' AS DOUBLE) AS BIGINT)
