@@ -35,7 +35,8 @@ CREATE OR REPLACE TEMP MACRO _hf_str(t, k) AS
     CASE WHEN k = 34
          THEN CASE WHEN contains(t, '\') THEN t::JSON ->> '$'
                    ELSE substr(t, 2, length(t) - 2) END END;
--- A time as 100's _h_time_of: text that starts YYYY- and casts to years 1-9999 UTC
+-- A time as 100's _h_t_ts (_h_time_cast, then _h_time_wide): text that starts YYYY- and
+-- casts to years 1-9999 UTC
 -- ('infinity', 'epoch' and later years are not times a history line can hold), as it is
 -- or, for a text the cast does not read alone, as rs_iso_text writes it (the ISO-8601
 -- forms a run log's time is read in: _hf_time_wide). Such a line stays on this path;
