@@ -19,6 +19,8 @@ import duckdb
 import pytest
 from runscore.cli.output import decimals_apart, fmt_pct, fmt_vs
 from runscore.cli.render import env
+from runscore.engine import sqlpack
+from runscore.engine.packs import routes
 
 
 def _macros(pack: str, *files: str) -> duckdb.DuckDBPyConnection:
@@ -29,7 +31,13 @@ def _macros(pack: str, *files: str) -> duckdb.DuckDBPyConnection:
 
 
 def _routes() -> duckdb.DuckDBPyConnection:
-    return _macros("routes", "004_interval_macros.sql")
+    con = duckdb.connect()
+    # 004 writes names in sentences through common/v1's rs_shown, which the pack makes first
+    sqlpack.run_common(con, routes.COMMON_VERSION)
+    con.execute(
+        resources.files("runscore").joinpath("sql/routes/v1/004_interval_macros.sql").read_text()
+    )
+    return con
 
 
 def _one(con: duckdb.DuckDBPyConnection, sql: str, *params: Any) -> Any:

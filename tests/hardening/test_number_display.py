@@ -24,6 +24,7 @@ import pytest
 from runscore.cli.output import fmt_num, fmt_pct, fmt_vs
 from runscore.cli.render import env as render_env
 from runscore.cli.render import usd
+from runscore.engine import sqlpack
 
 
 @pytest.mark.parametrize(
@@ -108,6 +109,8 @@ def test_usd_never_shows_a_nonzero_amount_as_zero(value: Any, shown: str) -> Non
 
 def _routes_macros() -> duckdb.DuckDBPyConnection:
     con = duckdb.connect()
+    # 004 writes names in sentences through common/v1's rs_shown, which the pack makes first
+    sqlpack.run_common(con, "v1")
     sql = resources.files("runscore").joinpath("sql/routes/v1/004_interval_macros.sql")
     con.execute(sql.read_text())
     return con
@@ -309,6 +312,7 @@ def test_comparisons_round_exact_ties_as_the_reports_print_them() -> None:
         ("eff_cmp_round(x, 6)", files["eff_cmp_round(x, 6)"].replace("v1", "archeflow-legacy")),
     ]:
         con = duckdb.connect()
+        sqlpack.run_common(con, "v1")  # what each pack makes before its own macros
         con.execute(resources.files("runscore").joinpath(path).read_text())
         got = {
             x: con.execute(f"SELECT {call} FROM (SELECT ?::DOUBLE AS x)", [x]).fetchall()[0][0]
