@@ -284,7 +284,8 @@ def connection_arg(value: T, what: Arg) -> T:
     if value is None or isinstance(value, duckdb.DuckDBPyConnection):
         return value
     raise UsageError(
-        what, f": give a DuckDB connection (duckdb.connect()) or None, not {type_name(value)}"
+        what,
+        f": give a DuckDB connection (what duckdb.connect returns) or None, not {type_name(value)}",
     )
 
 

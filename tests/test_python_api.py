@@ -1794,11 +1794,11 @@ def test_plumbing_arguments_of_another_type_are_refused_before_any_work(
         ),
         (
             lambda: pipeline.evaluate_pipelines([TASKS], con=5),
-            "con: give a DuckDB connection (duckdb.connect()) or None, not int",
+            "con: give a DuckDB connection (what duckdb.connect returns) or None, not int",
         ),
         (
             lambda: plugin.evaluate([SKILLS], con="duckdb"),
-            "con: give a DuckDB connection (duckdb.connect()) or None, not str",
+            "con: give a DuckDB connection (what duckdb.connect returns) or None, not str",
         ),
         (lambda: nightly.parse_date(None, today=5), "today: give a date or None, not int"),
         (
