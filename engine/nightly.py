@@ -394,7 +394,7 @@ class NightlyResult:
     sql_version: str | None = None
     #: why ``OUT/index.md`` (every day's counts) could not be written after the swap; the
     #: day's folder is in place and says everything, and the next job writes it again.
-    #: Not in the run log, which was in place before it was tried.
+    #: In ``as_dict`` (``--format json``); not in the run log, in place before it was tried.
     days_index_error: str | None = None
 
     @property
@@ -439,6 +439,8 @@ class NightlyResult:
             "rejected_outside_scopes": [d.as_dict() for d in self.rejected],
             "notes": self.notes,
             "outputs": [o.as_dict() for o in self.outputs],
+            # Known only after the swap: ``_write_log`` leaves it out of the run log.
+            "days_index_error": self.days_index_error,
         }
 
 
@@ -2246,6 +2248,8 @@ def _write_log(result: NightlyResult, dayf: _Day, renderer: Renderer) -> None:
     ]
     result.outputs = own + list(dayf.outputs)
     log = result.as_dict()
+    # Not yet tried: null would say it was written.
+    del log["days_index_error"]
     for rel, text in (
         ("runlog.json", renderer.json(log)),
         ("runlog.md", renderer.markdown("runlog", {"log": log})),

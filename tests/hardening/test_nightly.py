@@ -225,6 +225,34 @@ def test_an_out_index_not_written_leaves_the_day_in_place(
     )
 
 
+def test_the_json_says_whether_the_out_index_was_written(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--format json` left `days_index_error` out: only stderr said that OUT/index.md was
+    not written. It is there now, null when it was written; runlog.json, in place before
+    the list of days was tried, does not have it (it cannot know)."""
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, fixtures)
+    args = ("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    ok = run_cli(*args)
+    assert ok.exit_code == 1, ok.stderr  # the fixture's broken lines
+    assert json.loads(ok.stdout)["days_index_error"] is None
+    from runscore.cli import nightly as nightly_cli
+
+    monkeypatch.setattr(nightly_cli, "Renderer", _NoDays)
+    r = run_cli(*args)
+    assert r.exit_code == 1, r.stderr
+    log = json.loads(r.stdout)
+    assert log["days_index_error"] == "No space left on device"
+    on_disk = json.loads((tmp_path / "out" / DATE / "runlog.json").read_text())
+    assert "days_index_error" not in on_disk
+    assert {**on_disk, "days_index_error": log["days_index_error"]} == log
+    assert r.stderr.splitlines()[-1].endswith(
+        "not written: No space left on device (the "
+        "day's folder is in place; the next job writes it)"
+    )
+
+
 def test_second_run_reads_only_what_changed(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
 ) -> None:
