@@ -450,7 +450,8 @@ class Renderer(Protocol):
     ``kind`` is one of ``effectiveness_report`` (ctx: ``result`` = eh.ReportResult),
     ``effectiveness_recommend`` (``result`` = eh.RecommendResult), ``runlog`` and
     ``index`` (``log`` = ``NightlyResult.as_dict()``), and ``days_index`` (``days``: what
-    ``read_days`` gives, newest first), ``OUT/index.md``.
+    ``read_days`` gives, newest first), ``OUT/index.md``. An error ``markdown`` raises for
+    ``days_index`` (written after the day's swap) is ``days_index_error``, not the job's.
     """
 
     def markdown(self, kind: str, ctx: Mapping[str, Any]) -> str: ...
@@ -866,6 +867,13 @@ def _write_days_index(out: str, renderer: Renderer) -> str | None:
         return e.strerror or str(e)
     except CannotAccess as e:  # a symlink made there since the check (``_check_days_index``)
         return str(e)
+    except Exception as e:
+        # The renderer's own error (a caller's Renderer): the day is in place by now, and a
+        # crash here gave a traceback and the wrong exit code for a list of days the next
+        # job writes again. A Ctrl-C (KeyboardInterrupt, or DuckDB's) still stops the job.
+        if interrupted(e):
+            raise
+        return f"{type(e).__name__}: {shown(str(e))}" if str(e) else type(e).__name__
     return None
 
 

@@ -253,6 +253,47 @@ def test_the_json_says_whether_the_out_index_was_written(
     )
 
 
+class _BadDays(Renderer):
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def markdown(self, kind: str, ctx: Any) -> str:
+        if kind == "days_index":
+            raise self.error
+        return super().markdown(kind, ctx)
+
+
+def test_a_renderer_failing_on_the_out_index_leaves_the_day_and_says_why(
+    tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent. A renderer's own error (not an OSError) on OUT/index.md, which is
+    written after the day's swap, propagated: the day was in place and the job crashed
+    with a traceback. It is the same warning now, naming the error's type; a Ctrl-C or
+    SystemExit there still stops the job."""
+    monkeypatch.chdir(tmp_path)
+    _project(tmp_path, fixtures)
+    day = nightly.parse_date(DATE)
+    bad = _BadDays(ValueError("no template for\nthe days"))
+    res = nightly.run_nightly(["proj"], "out", renderer=bad, date=day)
+    assert res.days_index_error == 'ValueError: "no template for\\nthe days"'
+    assert (tmp_path / "out" / DATE / "runlog.json").is_file()
+    assert not (tmp_path / "out" / "index.md").exists()
+    from runscore.cli import nightly as nightly_cli
+
+    monkeypatch.setattr(nightly_cli, "Renderer", lambda: _BadDays(ValueError("bad")))
+    r = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert r.exit_code == 1, r.stderr  # the job's own (the fixture's broken lines)
+    assert json.loads(r.stdout)["days_index_error"] == "ValueError: bad"
+    assert r.stderr.splitlines()[-1] == (
+        f"warning: {tmp_path}/out/index.md: not written: ValueError: bad (the day's folder "
+        "is in place; the next job writes it)"
+    )
+    for stop in (KeyboardInterrupt(), SystemExit(7)):
+        with pytest.raises(type(stop)):
+            nightly.run_nightly(["proj"], "out", renderer=_BadDays(stop), date=day)
+        assert (tmp_path / "out" / DATE / "runlog.json").is_file()
+
+
 def test_second_run_reads_only_what_changed(
     tmp_path: Path, fixtures: Path, run_cli: Any, hh: Any
 ) -> None:
