@@ -422,6 +422,52 @@ def test_runs_of_a_job_whose_day_folder_failed_are_said_by_the_next(
     )
 
 
+class _StopAtRunLog(Renderer):
+    def markdown(self, kind: str, ctx: Any) -> str:
+        if kind == "runlog":
+            raise KeyboardInterrupt
+        return super().markdown(kind, ctx)
+
+
+def test_a_pack_record_of_a_stopped_job_whose_input_changed_is_kept_and_read_by_nothing(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent; what README says of the packs' histories, which have no journal. A job
+    stopped after pipeline appended its records, the task file then changed: the next job
+    scores the file as it is and appends the new record; its run log says that one, not
+    the stopped job's, which stays in the history (append-only) but is superseded: the
+    history's readers take the latest line per pipeline, so no report reads it."""
+    from runscore.engine.packs import pipeline as pl
+
+    monkeypatch.chdir(tmp_path)
+    tasks = tmp_path / "proj/.archeflow/tasks/tasks.jsonl"
+    tasks.parent.mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks)
+    day = nightly.parse_date(DATE)
+    with pytest.raises(KeyboardInterrupt):
+        nightly.run_nightly(["proj"], "out", renderer=_StopAtRunLog(), hooks=pack_hooks(), date=day)
+    hist = tmp_path / "proj/.archeflow/memory/pipelines.jsonl"
+    stopped = hist.read_text().splitlines()
+    assert not (tmp_path / "out" / DATE).exists()
+    old = '"testResult": "PASS 20/20"'
+    text = tasks.read_text()
+    tasks.write_text(text.replace(old, '"testResult": "FAIL 3/20"', 1))
+    nightly.run_nightly(["proj"], "out", renderer=Renderer(), hooks=pack_hooks(), date=day)
+    lines = hist.read_text().splitlines()
+    assert lines[: len(stopped)] == stopped  # kept as it was
+    verdicts = [(r["pipeline_id"], r["verdict"]) for r in map(json.loads, lines)]
+    assert verdicts[len(stopped) :] == [("p-excellent", "GOOD")]
+    assert ("p-excellent", "EXCELLENT") in verdicts[: len(stopped)]
+    report = json.loads(
+        (
+            tmp_path / "out" / DATE / "pipeline/proj/pipeline-eval-p-excellent-2026-04-05.json"
+        ).read_text()
+    )
+    assert report["verdict"] == "GOOD"
+    current = pl.history_report(str(hist)).pipelines.to_pylist()
+    assert [r["verdict"] for r in current if r["pipeline_id"] == "p-excellent"] == ["GOOD"]
+
+
 def test_leftovers_of_a_crash_are_recovered(tmp_path: Path) -> None:
     out = tmp_path / "out"
     (out / ".2026-04-05.old-123").mkdir(parents=True)  # crashed between the two renames
