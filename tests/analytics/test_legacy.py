@@ -269,6 +269,49 @@ def test_estimated_cost_wins_and_truthy_met(run_cli, tmp_path: Path) -> None:
     assert g["composite_score"] == 0.81
 
 
+def test_a_cost_too_large_for_a_double_is_written_as_jq_writes_it(run_cli, tmp_path: Path) -> None:
+    # 1e400 is a JSON number a double cannot hold: DuckDB reads it as infinity, and the
+    # history line said "cost_usd": Infinity, which is not JSON, so every reader skipped
+    # the record extract had just written. jq 1.6 (ArcheFlow's scorer) computes with
+    # the infinity (cost > 0, efficiency 1 / inf = 0) and prints it as the largest
+    # double, which a history line can hold; negative alike (values from running
+    # archeflow-score.sh with jq 1.6 on these lines).
+    lines = [
+        _event(1, "run.start"),
+        _event(2, "agent.complete", {"cost_usd": 0.5}, agent="guardian").replace("0.5", "1e400"),
+        _event(3, "agent.complete", {"cost_usd": 0.5}, agent="sage").replace("0.5", "-1e400"),
+        _event(
+            4,
+            "review.verdict",
+            {"findings": [{"severity": "bug", "fix_required": True}]},
+            agent="guardian",
+        ),
+        _event(5, "review.verdict", {"verdict": "needs_changes"}, agent="sage"),
+        _event(6, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    text = (tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl").read_text()
+
+    def no_constant(name: str) -> None:
+        raise AssertionError(f"{name} is not JSON")
+
+    g, s = (json.loads(x, parse_constant=no_constant) for x in text.splitlines())
+    assert (g["archetype"], g["cost_usd"], g["cost_efficiency"]) == (
+        "guardian",
+        1.7976931348623157e308,
+        0.0,
+    )
+    assert g["composite_score"] == 0.45  # 0.30 + 0 + 0 + 0.15*1 + 0 (as the script wrote)
+    assert (s["archetype"], s["cost_usd"], s["cost_efficiency"]) == (
+        "sage",
+        -1.7976931348623157e308,
+        0.0,
+    )
+    assert run_cli("history", "check", ".archeflow/memory/effectiveness.jsonl").exit_code == 0
+
+
 def test_findings_object_counts_its_values_like_jq(run_cli, tmp_path: Path) -> None:
     # jq `[.data.findings // [] | .[]]` iterates an object's values as it does an array's
     # elements, so ArcheFlow's scorer counts findings keyed by id; the version scored 0.

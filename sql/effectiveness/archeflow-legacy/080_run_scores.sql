@@ -72,7 +72,13 @@ SELECT run_id, archetype,
        round(acc * score_scale) / score_scale AS accuracy,
        ci AS cycle_impact,
        round(composite_raw * score_scale) / score_scale AS composite_score,
-       tokens, cost_usd, model, findings_total, findings_useful, fixes_applied,
+       tokens,
+       -- a cost too large for a double (1e400, read as infinity) is scored as infinity, as
+       -- jq scores it (efficiency 0), and written as jq 1.6 prints it, the largest double:
+       -- Infinity is not JSON, and every reader skipped the line
+       CASE WHEN isinf(cost_usd) THEN sign(cost_usd) * 1.7976931348623157e308
+            ELSE cost_usd END AS cost_usd,
+       model, findings_total, findings_useful, fixes_applied,
        cost_basis, ce_norm AS cost_efficiency_norm
 FROM composite
 ORDER BY run_id, archetype;
