@@ -312,6 +312,60 @@ def test_a_cost_too_large_for_a_double_is_written_as_jq_writes_it(run_cli, tmp_p
     assert run_cli("history", "check", ".archeflow/memory/effectiveness.jsonl").exit_code == 0
 
 
+def test_a_token_count_jq_takes_but_no_integer_holds_is_unknown(run_cli, tmp_path: Path) -> None:
+    # jq's `.data.tokens // (tokens_input + tokens_output)` takes any tokens but null or
+    # false: ArcheFlow's scorer wrote 1e+20 and "900" here. The version fell back to
+    # input + output (7) for both, a count neither the log nor the scorer gives; a history
+    # line's tokens is an integer, so such a count is unknown (null), not another number.
+    lines = [
+        _event(1, "run.start"),
+        _event(
+            2, "agent.complete", {"tokens": 7, "tokens_input": 5, "tokens_output": 2}, "guardian"
+        ).replace('"tokens": 7', '"tokens": 1e20'),
+        _event(
+            3, "agent.complete", {"tokens": "900", "tokens_input": 5, "tokens_output": 2}, "sage"
+        ),
+        _event(
+            4, "agent.complete", {"tokens": False, "tokens_input": 5, "tokens_output": 2}, "skeptic"
+        ),
+        _event(5, "review.verdict", {"verdict": "needs_changes"}, agent="guardian"),
+        _event(6, "review.verdict", {"verdict": "needs_changes"}, agent="sage"),
+        _event(7, "review.verdict", {"verdict": "needs_changes"}, agent="skeptic"),
+        _event(8, "run.complete"),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    got = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    # false is no count to jq either: input + output, as the script wrote
+    assert [(g["archetype"], g["tokens"]) for g in got] == [
+        ("guardian", None),
+        ("sage", None),
+        ("skeptic", 7),
+    ]
+    assert run_cli("history", "check", ".archeflow/memory/effectiveness.jsonl").exit_code == 0
+
+
+def test_token_parts_whose_sum_no_integer_holds_stop_no_extract(run_cli, tmp_path: Path) -> None:
+    # tokens_input + tokens_output of 9e18 each overflowed the BIGINT sum: the extract of
+    # every run stopped, `error: ...050_costs.sql: Out of Range Error: Overflow in
+    # addition` (exit 2). The sum is unknown (null) now; the other run is scored as ever.
+    big = {"tokens_input": 9 * 10**18, "tokens_output": 9 * 10**18}
+    lines = [
+        _event(1, "run.start"),
+        _event(2, "agent.complete", big, agent="guardian"),
+        _event(3, "review.verdict", {"verdict": "needs_changes"}, agent="guardian"),
+        _event(4, "run.complete"),
+    ]
+    other = [x.replace('"legacy-run"', '"other-run"') for x in lines]
+    other[1] = other[1].replace(str(9 * 10**18), "3")
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines + other) + "\n")
+    assert run_cli("extract", "--sql-version", "archeflow-legacy", str(events)).exit_code == 0
+    got = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert [(g["run_id"], g["tokens"]) for g in got] == [("legacy-run", None), ("other-run", 6)]
+
+
 def test_findings_object_counts_its_values_like_jq(run_cli, tmp_path: Path) -> None:
     # jq `[.data.findings // [] | .[]]` iterates an object's values as it does an array's
     # elements, so ArcheFlow's scorer counts findings keyed by id; the version scored 0.

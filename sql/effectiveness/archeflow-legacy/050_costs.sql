@@ -4,7 +4,8 @@
 --           LAST agent.complete (input order) of each archetype, as ArcheFlow's scorer:
 --           cost = estimated_cost_usd // cost_usd // 0 (estimated first; a value that is
 --           not a number is skipped, where jq would fail), tokens = tokens //
---           (tokens_input // 0) + (tokens_output // 0), model = model // "unknown".
+--           (tokens_input // 0) + (tokens_output // 0) (null: a tokens jq takes that is
+--           no integer that fits, or parts whose sum is not), model = model // "unknown".
 --           cost_basis records which field the cost came from ('unknown' when it is the
 --           default 0). An archetype without agent.complete has no row (scored 0/0/unknown).
 CREATE OR REPLACE TEMP TABLE legacy_costs AS
@@ -23,6 +24,7 @@ WITH last_complete AS (
                 THEN TRY_CAST(d ->> '$.cost_usd' AS DOUBLE) END AS obs,
            CASE WHEN json_type(d -> '$.tokens') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
                 THEN TRY_CAST(round(TRY_CAST(d ->> '$.tokens' AS DOUBLE)) AS BIGINT) END AS tok,
+           _jq_present(d -> '$.tokens') AS tok_given,
            CASE WHEN json_type(d -> '$.tokens_input') IN ('BIGINT', 'UBIGINT', 'DOUBLE')
                 THEN TRY_CAST(round(TRY_CAST(d ->> '$.tokens_input' AS DOUBLE)) AS BIGINT)
                 ELSE 0 END AS tok_in,
@@ -37,6 +39,11 @@ SELECT run_id, arch_raw,
        CASE WHEN est IS NOT NULL THEN 'estimated'
             WHEN obs IS NOT NULL THEN 'observed'
             ELSE 'unknown' END AS cost_basis,
-       coalesce(tok, tok_in + tok_out) AS tokens,
+       -- jq's `//` falls back to input + output only when tokens is absent, null or
+       -- false: a tokens it takes that no integer holds (1e20, "900", which the script
+       -- writes as given) is unknown, not the sum of the other two. A sum past BIGINT is
+       -- unknown too (summed as HUGEINT: the overflow error stopped the whole extract).
+       CASE WHEN tok_given THEN tok
+            ELSE TRY_CAST(tok_in::HUGEINT + tok_out AS BIGINT) END AS tokens,
        coalesce(model, 'unknown') AS model
 FROM parts;

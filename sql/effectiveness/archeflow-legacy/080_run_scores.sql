@@ -34,7 +34,9 @@ WITH reviewers AS (
            coalesce(x.cycle_exited, false) AS cycle_exited,
            coalesce(c.cost_usd, 0.0) AS cost_usd,
            coalesce(c.cost_basis, 'unknown') AS cost_basis,
-           coalesce(c.tokens, 0) AS tokens,
+           -- 0 for an archetype without agent.complete (jq's `{data:{}}`); a row's null
+           -- is a count that is unknown (050)
+           CASE WHEN c.run_id IS NULL THEN 0 ELSE c.tokens END AS tokens,
            coalesce(c.model, 'unknown') AS model
     FROM reviewers r
     LEFT JOIN legacy_costs c ON c.run_id = r.run_id AND c.arch_raw = r.archetype
