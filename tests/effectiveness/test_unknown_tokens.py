@@ -70,6 +70,18 @@ def _extracted(tmp_path: Path, *complete_data: dict[str, object]) -> effectivene
     return effectiveness.extract([str(p)], str(tmp_path / "h.jsonl"), write=False)
 
 
+def test_one_token_count_too_large_is_warned_of_once(tmp_path: Path) -> None:
+    # a count past the history's integer (1e20) was said twice: as a count that does not
+    # fit, and as counts that "add up to more than can be stored", when there was no sum
+    for big in ({"tokens": 10**20}, {"tokens_input": 10**19, "tokens_output": 1}):
+        res = _extracted(tmp_path, big)
+        (rec,) = res.records.to_pylist()
+        assert rec["tokens"] is None, big
+        assert [(w.line, w.reason) for w in res.warnings] == [
+            (2, "tokens unknown: a token count is not a whole non-negative number that fits")
+        ], big
+
+
 def test_token_count_that_is_not_a_number_is_unknown_and_warned(tmp_path: Path) -> None:
     # "unknown is not zero": a tokens value given as a string (or a bool) is not a count;
     # it was taken as absent, so the missing-part rule made it 0

@@ -33,9 +33,11 @@ WITH per_event AS (
     FROM _agent_events
 ), valid AS (
     SELECT *, CASE WHEN c_raw >= 0 AND isfinite(c_raw) THEN c_raw END AS c,
-           CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND isfinite(tok) AND tok = trunc(tok))
-                ELSE coalesce(NOT (tok_in >= 0 AND isfinite(tok_in) AND tok_in = trunc(tok_in)), false)
-                     OR coalesce(NOT (tok_out >= 0 AND isfinite(tok_out)
+           -- the bound of the count warning below: a count past BIGINT (1e20) that passed
+           -- here was summed, and warned of again as counts that "add up to more"
+           CASE WHEN tok IS NOT NULL THEN NOT (tok >= 0 AND tok < 9.2e18 AND tok = trunc(tok))
+                ELSE coalesce(NOT (tok_in >= 0 AND tok_in < 9.2e18 AND tok_in = trunc(tok_in)), false)
+                     OR coalesce(NOT (tok_out >= 0 AND tok_out < 9.2e18
                                       AND tok_out = trunc(tok_out)), false)
            END AS tok_bad
     FROM per_event
