@@ -248,6 +248,45 @@ def test_bad_seqs_are_replaced_by_position_with_warnings(tmp_path: Path, h: Any)
     )
 
 
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_a_seq_or_cycle_written_as_text_is_refused_alike_on_both_read_paths(
+    tmp_path: Path, version: str
+) -> None:
+    # §1: a seq is an integer (text is "not an integer": replaced by the line's position,
+    # warned); a verdict's cycle given as text is ignored and warned alike (v1; ArcheFlow's
+    # scorer, which legacy reproduces, reads no cycle and no seq's value). A blank line
+    # sends the second file down the careful reader, which must say the same.
+    bug = {"severity": "bug", "fix_required": True}
+    events = [
+        {"run_id": "t", "seq": 1, "type": "run.start"},
+        {
+            "run_id": "t",
+            "seq": "7",
+            "type": "review.verdict",
+            "agent": "guardian",
+            "data": {"cycle": "2", "findings": [bug]},
+        },
+        {"run_id": "t", "seq": 3, "type": "run.complete"},
+    ]
+    text = "".join(json.dumps(e) + "\n" for e in events)
+    fast, careful = tmp_path / "fast.jsonl", tmp_path / "careful.jsonl"
+    fast.write_text(text)
+    careful.write_text(text + "\n")
+    got = []
+    for p in (fast, careful):
+        res = eff.extract([str(p)], str(tmp_path / "h.jsonl"), version, write=False)
+        got.append(
+            (
+                [(w.line, w.reason) for w in res.warnings],
+                [(r["archetype"], r["findings_total"]) for r in res.records.to_pylist()],
+            )
+        )
+    expected = [(2, "missing or invalid seq: using position 2 in the run")]
+    if version == "v1":
+        expected.insert(0, (2, "cycle ignored: not an integer that fits"))
+    assert got[0] == got[1] == (expected, [("guardian", 1)])
+
+
 def test_odd_parent_values_warn_but_never_break(tmp_path: Path, h: Any) -> None:
     lines = [
         {
