@@ -504,7 +504,8 @@ class Result:
     cascades: list[dict[str, Any]] = field(default_factory=list)
     matrix: list[dict[str, Any]] = field(default_factory=list)
     #: (type, activity, grade, drift_of, candidate model, incumbent model, reasons: those of
-    #: the comparison or cascade it comes from, as its why carries them; () for the others)
+    #: the comparison or cascade it comes from, as its why carries them; () for the others,
+    #: freshness.stale)
     findings: list[tuple[Any, ...]] = field(default_factory=list)
 
 
@@ -560,11 +561,20 @@ def evaluate(
         # a harness shift as for every finding backed by evidence; it keeps its grade (§6).
         if stale_of(fnd["newest"]):
             res.findings.append(
-                ("evidence_drift", fnd["activity"], fnd["grade"], "harness_change", None, None, ())
+                (
+                    "evidence_drift",
+                    fnd["activity"],
+                    fnd["grade"],
+                    "harness_change",
+                    None,
+                    None,
+                    (),
+                    True,
+                )
             )
         else:
             res.findings.append(
-                ("harness_change", fnd["activity"], fnd["grade"], None, None, None, ())
+                ("harness_change", fnd["activity"], fnd["grade"], None, None, None, (), False)
             )
     capped = {f["activity"] for f in harness_acts}
 
@@ -662,6 +672,7 @@ def evaluate(
                             cand[2],
                             inc[2],
                             tuple(c["reasons"]),
+                            c["stale"],
                         )
                     )
             res.cascades += cascades(
@@ -679,13 +690,29 @@ def evaluate(
                         cs["entry_model"],
                         cs["target_model"],
                         tuple(cs["reasons"]),
+                        cs["stale"],
                     )
                 )
         # §6 "blind_spot: ≥ 50 episodes for an activity with fewer than 20% labelled";
         # "blind_spot is insufficient".
         n_lab = sum(e.label is not None for e in aeps)
         if len(aeps) >= BLIND_MIN_EPISODES and r6(n_lab / len(aeps)) < BLIND_MAX_SHARE:
-            res.findings.append(("blind_spot", act, "insufficient", None, None, None, ()))
+            # §6 Clock and freshness_days, of the activity's newest episode (its evidence is
+            # its episodes). spec-silent: with no dated episode its freshness is unknown (None),
+            # not stale as a comparison's is: a blind spot recommends nothing to keep back.
+            newest = max((e.at for e in aeps if e.at is not None), default=None)
+            res.findings.append(
+                (
+                    "blind_spot",
+                    act,
+                    "insufficient",
+                    None,
+                    None,
+                    None,
+                    (),
+                    None if newest is None else stale_of(newest),
+                )
+            )
         res.matrix += matrix(
             act,
             aeps,
@@ -1912,6 +1939,7 @@ def finding_view(f: dict[str, Any]) -> tuple[Any, ...]:
         f["candidate"]["model"],
         f["incumbent"]["model"],
         finding_reasons(f["why"]),
+        f["freshness"]["stale"],
     )
 
 

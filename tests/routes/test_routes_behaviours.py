@@ -430,6 +430,44 @@ def test_a_blind_spot_gives_the_cost_basis_of_its_episodes(
     )
 
 
+def test_a_blind_spot_says_whether_its_episodes_are_fresh(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Every finding's freshness.stale was true or false but a blind spot's, always null,
+    though its newest episode's date and age were given. Stale is now measured as every
+    finding's (age past freshness_days, against --as-of), null only when no episode of the
+    activity carries a time, and then said so in its why."""
+    g = gen()  # episodes of 2025-02-20
+    g.cell(SONNET, 5, 4, harness="h0")
+    g.unlabelled(SONNET, 50, harness="h1")
+    path = str(g.write(tmp_path / "b.jsonl"))
+
+    def blind(as_of: str, p: str = path) -> dict[str, Any]:
+        res = run_cli("routes", p, "--as-of", as_of, "--format", "json")
+        assert res.exit_code == 0, res.stderr
+        (f,) = json.loads(res.stdout)["findings"]
+        assert f["type"] == "blind_spot"
+        return dict(f)
+
+    fresh, stale = blind(AS_OF), blind("2025-06-01")
+    assert (fresh["freshness"]["stale"], stale["freshness"]["stale"]) == (False, True)
+    assert fresh["freshness"]["current_harness"] == "h1"
+    assert fresh["freshness"]["reasoning_efforts"] == ["medium"]
+    assert "Newest episode: 2025-02-20T00:00:56Z (9 days before the as-of date)." in fresh["why"]
+    assert (
+        "Newest episode: 2025-02-20T00:00:56Z (101 days before the as-of date, more than "
+        "freshness_days 30: the activity may no longer run as these episodes did)."
+    ) in stale["why"]
+    for ep in g.episodes:  # no time at all: freshness unknown, not fresh and not stale
+        ep["execution"]["startedAt"] = ep["execution"]["endedAt"] = None
+    undated = blind(AS_OF, str(g.write(tmp_path / "u.jsonl")))
+    assert undated["freshness"]["stale"] is None
+    assert undated["freshness"]["newest_evidence"] is None
+    assert (
+        "Newest episode: unknown (no episode carries a time): freshness unknown." in undated["why"]
+    )
+
+
 def test_no_finding_speaks_above_its_grade(combined: dict[str, Any]) -> None:
     higher = {
         "observed": ["is associated with", "matched the incumbent", "saved cost/capacity"],

@@ -17,7 +17,8 @@
 --   the episodes — for a cascade the operations — that report each, *_reported of them; NULL,
 --   never 0, when none does), freshness__* (newest_evidence TIMESTAMPTZ, UTC: routes_utc;
 --   the newest supporting episode, a harness shift's too, which is evidence_drift when that
---   is stale, as every finding), why (list of text; its "Newest evidence:" time written as
+--   is stale, as every finding; a blind spot's is its activity's newest episode, stale NULL
+--   only when none carries a time), why (list of text; its "Newest evidence:" time written as
 --   the JSON writes times, routes_iso),
 --   episode_ids (every episode behind the numbers), sort columns. An actionable finding
 --   whose activity holds other actionable findings picking another route names them in its
@@ -543,6 +544,10 @@ blind AS (
         max(e.evidence_at) AS newest_evidence,
         list_sort(list(DISTINCT e.model) FILTER (WHERE e.model IS NOT NULL)) AS models,
         list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses,
+        list_sort(list(DISTINCT e.reasoning_effort) FILTER (WHERE e.reasoning_effort IS NOT NULL))
+            AS reasoning_efforts,
+        -- The harness of the activity's newest episode, as 070's current_harness.
+        first(e.harness ORDER BY e.evidence_at DESC NULLS LAST, e.episode_id DESC) AS current_harness,
         list_sort(list(e.episode_id)) AS episode_ids,
         routes_total_basis(coalesce(bool_or(t.cost_basis_total = 'unknown'), false),
                            count(DISTINCT t.cost_basis_total), min(t.cost_basis_total))
@@ -562,9 +567,15 @@ blind_f AS (
         'none' AS evidence_source,
         b.episodes AS counts__evidence_episodes,
         b.cost_basis AS cost__basis, 'No $ claimed' AS cost__claim,
-        b.newest_evidence AS freshness__newest_evidence,
-        (epoch(pol.as_of) - epoch(b.newest_evidence)) / 86400.0 AS freshness__age_days,
+        b.newest_evidence AS freshness__newest_evidence, b.age_days AS freshness__age_days,
+        -- Measured as every finding's (§6 Clock, freshness_days). Unlike theirs, an undated
+        -- blind spot is not counted stale: that rule keeps a recommendation from resting on
+        -- evidence of unknown age, and a blind spot recommends nothing, so unknown stays null.
+        CASE WHEN b.newest_evidence IS NOT NULL
+             THEN routes_cmp(b.age_days) > pol.freshness_days END AS freshness__stale,
         b.models AS freshness__models, b.harnesses AS freshness__harnesses,
+        b.reasoning_efforts AS freshness__reasoning_efforts,
+        b.current_harness AS freshness__current_harness,
         list_filter([
             'Labelled: ' || b.labelled || ' of ' || b.episodes || ' episodes (blind-spot threshold: ≥ '
                 || pol.blind_spot_min_episodes || ' episodes with under '
@@ -578,11 +589,22 @@ blind_f AS (
                 || ' episodes are blocked/cancelled without a strong signal (unlabelled, not failures).' END,
             CASE WHEN b.neutral_strong > 0 THEN b.neutral_strong
                 || ' episodes have a strong signal without a pass/fail value: record pass/fail or accept/reject.' END,
-            CASE WHEN b.no_signal > 0 THEN b.no_signal || ' episodes have no outcome signal at all.' END
+            CASE WHEN b.no_signal > 0 THEN b.no_signal || ' episodes have no outcome signal at all.' END,
+            -- "Newest episode", not "Newest evidence": no comparison's reasons follow it.
+            CASE WHEN b.newest_evidence IS NULL
+                 THEN 'Newest episode: unknown (no episode carries a time): freshness unknown.'
+                 ELSE 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
+                      || routes_num_vs(b.age_days, pol.freshness_days, 0) || ' days before the as-of date'
+                      || CASE WHEN routes_cmp(b.age_days) > pol.freshness_days
+                              THEN ', more than freshness_days ' || pol.freshness_days
+                                   || ': the activity may no longer run as these episodes did'
+                              ELSE '' END || ').' END
         ], lambda x: x IS NOT NULL) AS why,
         b.episode_ids,
         '' AS sort_candidate, '' AS sort_incumbent
-    FROM blind b CROSS JOIN routes_policy pol
+    FROM (SELECT *, (epoch(p.as_of) - epoch(newest_evidence)) / 86400.0 AS age_days
+          FROM blind CROSS JOIN (SELECT as_of FROM routes_policy) p) b
+    CROSS JOIN routes_policy pol
     WHERE b.episodes >= pol.blind_spot_min_episodes
       AND routes_cmp(b.labelled / CAST(b.episodes AS DOUBLE)) < pol.blind_spot_max_labelled_share
 ),
