@@ -384,13 +384,19 @@ class RoutesReport:
     #: with the words of the error that names them when nothing else is read (exit 3).
     #: Not rejected input: beside files with episodes they are said, and the rest read.
     empty_files: list[sources.LineIssue] = field(default_factory=list)
+    #: What the files and problems name, in the order the paths were given (``problems``'
+    #: order; when empty, that of ``files``).
+    input_order: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> list[sources.LineIssue]:
-        """Every input problem, in input order: what names no file read first (a path not
-        found), then each file's by line. The reader's (a line that is no JSON object) and
-        the SQL's (an episode rejected) were listed apart: ``bad.jsonl:2``, ``:3``, ``:1``."""
-        return _in_order(self.files, self.issues + self.rejected)
+        """Every input problem, in input order: in the order the paths were given (a path
+        not found in its place: it came first), each file's by line. The reader's (a line
+        that is no JSON object) and the SQL's (an episode rejected) were listed apart:
+        ``bad.jsonl:2``, ``:3``, ``:1``."""
+        return _in_order(
+            self.input_order or [f.display for f in self.files], self.issues + self.rejected
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Everything, as plain JSON-ready data (deterministic order, no wall-clock time)."""
@@ -458,16 +464,41 @@ def flat_rows(table: pa.Table) -> list[dict[str, Any]]:
 
 
 def _in_order(
-    files: Sequence[sources.SourceFile], problems: Sequence[sources.LineIssue]
+    given: Sequence[str], problems: Sequence[sources.LineIssue]
 ) -> list[sources.LineIssue]:
-    order = {f.display: i for i, f in enumerate(files)}
+    """``problems`` in the order of ``given`` (``_discover``'s), then by line."""
+    order: dict[str, int] = {}
+    for d in given:
+        order.setdefault(d, len(order))
     return sorted(problems, key=lambda p: (order.get(p.file, -1), p.line))
+
+
+def _discover(
+    paths: Sequence[str],
+) -> tuple[list[sources.SourceFile], list[sources.LineIssue], list[str]]:
+    """``sources.discover``'s files and issues, and what each names (a file's or a problem's
+    ``file``) in the order the paths were given: one path's in sorted path order (a folder's
+    files as they are read). One call for all the paths keeps its files and its issues
+    apart, so a path not found was listed before every file's problem wherever it was given."""
+    files: list[sources.SourceFile] = []
+    issues: list[sources.LineIssue] = []
+    given: list[str] = []
+    seen: set[str] = set()
+    for raw in paths:
+        found, said = sources.discover([raw], stdin=True)
+        # The same file named twice is read once, at its first place (as one call reads it).
+        found = [f for f in found if f.stdin or f.realpath not in seen]
+        seen.update(f.realpath for f in found if not f.stdin)
+        files += found
+        issues += said
+        given += sorted({f.display for f in found} | {i.file for i in said})
+    return files, issues, given
 
 
 def _read(
     con: duckdb.DuckDBPyConnection, paths: Sequence[str]
-) -> tuple[list[sources.SourceFile], list[sources.LineIssue]]:
-    files, issues = sources.discover(paths, stdin=True)
+) -> tuple[list[sources.SourceFile], list[sources.LineIssue], list[str]]:
+    files, issues, given = _discover(paths)
     for f in files:
         sources.prescan(f)
     res = sources.read_jsonl(con, files, "routes_raw", COLUMNS, unique_keys=EPISODE_KEYS)
@@ -479,7 +510,7 @@ def _read(
         # Each file's problem, in the order given, as pipeline and extract list theirs: the
         # first alone was said, and ``problems`` was empty for a caller that lists them
         # apart. None to say means no file was found at all (folders without *.jsonl).
-        found = _in_order(files, issues) or [
+        found = _in_order(given, issues) or [
             sources.LineIssue(p, 0, "no *.jsonl file found") for p in paths
         ]
         raise NothingReadable(
@@ -487,7 +518,7 @@ def _read(
             [(p.file, p.line, p.reason) for p in found],
             about=PATHS,
         )
-    return files, issues
+    return files, issues, given
 
 
 def _policy_of(policy: object) -> Policy:
@@ -545,7 +576,7 @@ def analyze(
             raise UsageError(AS_OF, f": outside the years 1 to 9999 in UTC: {as_of}") from e
     con = db.connect()
     try:
-        files, issues = _read(con, paths)
+        files, issues, given = _read(con, paths)
         params = policy.params()
         # isoformat, not strftime: %Y writes the year 999 as "999", which is no ISO time
         params["as_of"] = clock.isoformat(sep=" ", timespec="microseconds")
@@ -569,7 +600,7 @@ def analyze(
         if episodes == 0 and (issues or rejected or not allow_empty):
             # As extract and pipeline: input that was there but all rejected, or that holds
             # no line, is nothing read (exit 3, stdout empty), not a report of no episodes.
-            ordered = _in_order(files, issues + rejected + empty)
+            ordered = _in_order(given, issues + rejected + empty)
             # each with its file and line, for a caller that says them apart (nightly)
             raise NothingReadable(
                 "no episode could be read:\n" + sources.listed(ordered),
@@ -621,6 +652,7 @@ def analyze(
             matrix=duck.sql(con, "SELECT * FROM routes_matrix").to_arrow_table(),
             inputs=inputs,
             empty_files=empty,
+            input_order=given,
         )
         if with_router_rows:
             report.router_rows = duck.sql(con, "SELECT * FROM routes_router_rows").to_arrow_table()

@@ -464,7 +464,8 @@ def test_rejected_lines_are_reported_and_the_rest_scored(
 
 def test_problems_are_listed_in_input_order(gen: Any, run_cli: Any, tmp_path: Path) -> None:
     # The reader's problems (no JSON object) were listed before the SQL's (a rejected
-    # episode) whatever their lines: bad.jsonl:3 before bad.jsonl:2.
+    # episode) whatever their lines: bad.jsonl:3 before bad.jsonl:2. A path not found was
+    # listed first though given last.
     g = _small(gen())
     path = g.write(tmp_path / "bad.jsonl")
     good = path.read_text(encoding="utf-8").splitlines()
@@ -474,10 +475,11 @@ def test_problems_are_listed_in_input_order(gen: Any, run_cli: Any, tmp_path: Pa
     res = run_cli("routes", str(path), str(missing), "--format", "json", "--as-of", AS_OF)
     assert res.exit_code == 1
     where = [(p["file"], p["line"]) for p in json.loads(res.stdout)["inputs"]["rejected"]]
-    assert where == [(str(missing), 0), (str(path), 2), (str(path), 3)]
+    assert where == [(str(path), 2), (str(path), 3), (str(missing), 0)]
     err = res.stderr.splitlines()
-    assert err[1] == f"{path}:2: lacks episodeId (a non-empty string)"
-    assert err[2].startswith(f"{path}:3: not JSON")
+    assert err[0] == f"{path}:2: lacks episodeId (a non-empty string)"
+    assert err[1].startswith(f"{path}:3: not JSON")
+    assert err[2] == f"{missing}: no such file or directory"
 
 
 def test_out_of_range_numbers_and_times_are_rejected_not_fatal(

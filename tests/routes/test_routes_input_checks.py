@@ -635,3 +635,45 @@ def test_no_readable_episode_file_lists_each_file_s_problem(run_cli: Any, tmp_pa
     with pytest.raises(NothingReadable) as e:
         routes.analyze(["none"])
     assert e.value.problems == [("none", 0, "no *.jsonl file found")]
+
+
+def test_input_problems_are_listed_in_the_order_the_files_were_given(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A path not found was listed before every other problem, whatever its place among the
+    paths (`bad.jsonl:1` given first came after `missing.jsonl` given second), though the
+    README says problems come in input order. They now come in the order given: each path's
+    in its place, a folder's files in sorted path order."""
+    (tmp_path / "wide.jsonl").write_bytes(b"\xff\xfe" + '{"episodeId": "e"}\n'.encode("utf-16-le"))
+    (tmp_path / "bad.jsonl").write_text('{"episodeId": 1}\n', encoding="utf-8")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "b.jsonl").write_text("not json\n", encoding="utf-8")
+    (tmp_path / "dir" / "a.jsonl").write_text("[1]\n", encoding="utf-8")
+    _write(tmp_path / "good.jsonl", [_episode("g1")])
+    given = ["bad.jsonl", "missing.jsonl", "wide.jsonl", "dir", "gone/*.jsonl", "good.jsonl"]
+    res = run_cli("routes", *given, "--format", "json", "--as-of", AS_OF)
+    assert res.exit_code == 1, res.stderr
+    listed = [(p["file"], p["line"]) for p in json.loads(res.stdout)["inputs"]["rejected"]]
+    said = [ln.split(": ")[0] for ln in res.stderr.splitlines() if ln.startswith(("bad", "m", "w"))]
+    assert listed == [
+        ("bad.jsonl", 1),
+        ("missing.jsonl", 0),
+        ("wide.jsonl", 0),
+        ("dir/a.jsonl", 1),
+        ("dir/b.jsonl", 1),
+        ("gone/*.jsonl", 0),
+    ]
+    assert said == ["bad.jsonl:1", "missing.jsonl", "wide.jsonl"]
+    rep = routes.analyze(given, as_of=AS_OF)
+    assert [(p.file, p.line) for p in rep.problems] == listed
+    # With no file readable: the error's list too (wide.jsonl given first).
+    with pytest.raises(NothingReadable) as e:
+        routes.analyze(["wide.jsonl", "missing.jsonl"])
+    assert [p[0] for p in e.value.problems] == ["wide.jsonl", "missing.jsonl"]
+    res = run_cli("routes", "wide.jsonl", "missing.jsonl")
+    assert res.exit_code == 3
+    assert res.stderr.splitlines()[1:] == [
+        "  wide.jsonl: encoded as UTF-16 LE (byte-order mark): runscore reads UTF-8 JSONL "
+        "(convert it first, e.g. iconv -f UTF-16 -t UTF-8)",
+        "  missing.jsonl: no such file or directory",
+    ]
