@@ -222,6 +222,28 @@ def test_a_batch_with_a_bad_file_reads_every_line_once(tmp_path: Path) -> None:
     assert [(Path(s["file"]).name, s["line"]) for s in skipped] == [("f2.jsonl", 2)]
 
 
+def test_a_line_that_is_not_json_in_a_batch_costs_its_file_alone(tmp_path: Path) -> None:
+    # The batch loader keeps lines unchecked; raw_input's TRY gives such a line no fields,
+    # so its file is read the careful way (the line named) and the other files' rows stay.
+    paths = []
+    for i in range(3):
+        p = tmp_path / f"f{i}.jsonl"
+        bad = b'{"run_id":"r1","seq":\n' if i == 1 else b""
+        p.write_bytes(
+            b'{"run_id":"r%d","seq":1,"type":"x"}\n' % i
+            + bad
+            + b'{"run_id":"r%d","seq":2,"type":"x"}\n' % i
+        )
+        paths.append(p)
+    rows, skipped = _read(paths, {"run_id": "JSON", "seq": "JSON", "type": "JSON"}, None)
+    assert [(Path(r[0]).name, r[1], r[3], r[4]) for r in rows] == [
+        (f"f{i}.jsonl", str(line), f'"r{i}"', str(seq))
+        for i in range(3)
+        for line, seq in ((1, 1), (3 if i == 1 else 2, 2))
+    ]
+    assert [(Path(s["file"]).name, s["line"]) for s in skipped] == [("f1.jsonl", 2)]
+
+
 def test_a_batch_of_clean_files_is_loaded_from_python_bytes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
