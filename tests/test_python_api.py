@@ -810,6 +810,11 @@ def _api_errors(tmp: Path) -> list[tuple[str, Any, str]]:
             f"judge {tmp}/nope.jsonl: no such file",
         ),
         (
+            "plans",
+            lambda: pipeline.evaluate_pipelines([TASKS], [tmp / "nope.jsonl"]),
+            f"plans {tmp}/nope.jsonl: no such file",
+        ),
+        (
             "mc",
             lambda: plugin.rank([SKILLS], mc=""),
             "mc: an empty path (an unset variable?); give a file",

@@ -49,6 +49,7 @@ __all__ = [
 import contextlib
 import datetime as dt
 import functools
+import glob
 import hashlib
 import json
 import os
@@ -619,8 +620,10 @@ def evaluate_pipelines(
 
     Raises ``NothingReadable`` when no task file could be read or no line is a
     usable task snapshot; otherwise bad lines are in ``errors`` and every other
-    pipeline is scored. ``allow_empty`` (the nightly job) takes task files that all
-    hold no line (each empty, or blank lines only) for a result of no pipelines.
+    pipeline is scored. A ``plans`` file that is not there (not a glob, not ``-``) is a
+    ``UsageError`` before anything is read, as ``pipeline --plans`` says it.
+    ``allow_empty`` (the nightly job) takes task files that all hold no line (each empty,
+    or blank lines only) for a result of no pipelines.
     ``leave_out``: runscore's histories (a path or a list): one found in a folder or glob
     of ``paths`` (``pipeline .`` finds ``.archeflow/memory/pipelines.jsonl``) is not read as
     task snapshots, and is listed in the result's ``excluded``.
@@ -629,7 +632,8 @@ def evaluate_pipelines(
     allow_empty = sources.flag_arg(allow_empty, "allow_empty")
     con = sources.connection_arg(con, Arg("con", "con"))
     paths = sources.input_paths(paths, PATHS)
-    plans = None if plans is None else sources.input_paths(plans, Arg("plans", "--plans"))
+    plans = None if plans is None else sources.input_paths(plans, PLANS)
+    _refuse_missing_plans(plans or [])
     now = sources.time_arg(now, NOW) or _utc_now()
     if eval_date is None:
         # to the second, as the reports and the history say it
@@ -750,6 +754,18 @@ def evaluate_pipelines(
         excluded=excluded,
         report_names=safe_pipeline_names(pipelines.column("pipeline_id").to_pylist()),
     )
+
+
+def _refuse_missing_plans(plans: Sequence[str]) -> None:
+    """A plans file named that is not there is a ``UsageError`` naming ``plans``, before
+    anything is read, as ``pipeline --plans MISSING`` is (exit 2): it was returned as
+    rejected input and every pipeline scored with a neutral time efficiency, which
+    ``append_history`` then recorded. A glob is a pattern, not a name (one that matches
+    nothing is said among the inputs); ``-`` is standard input; a dangling symlink is a
+    file there, said when it is read."""
+    for p in plans:
+        if p != "-" and not glob.has_magic(p) and not os.path.lexists(p):
+            raise UsageError(PLANS, f" {quote_path(p)}: no such file")
 
 
 def summary_rows(result: PipelineResult) -> pa.Table:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine.errors import UsageError
 from runscore.engine.packs import pipeline as engine
 
 T0 = "2026-02-02T09:00:00Z"
@@ -645,8 +646,26 @@ def test_d4_estimate_without_timestamps_is_neutral_and_warned(evaluate: Any, h: 
     ]
 
 
-def test_d4_missing_plans_file_is_reported_and_scoring_goes_on(tmp_path: Path, h: Any) -> None:
+def test_d4_a_plans_file_that_is_not_there_is_a_usage_error(tmp_path: Path, h: Any) -> None:
+    """``evaluate_pipelines(tasks, [MISSING])`` returned the missing file as rejected input and
+    scored every pipeline with a neutral time efficiency (which ``append_history`` then
+    recorded), where ``pipeline --plans MISSING`` is a usage error (exit 2). The API raises
+    it too, naming the argument, before anything is read: tasks that are not there either
+    are not said first. A glob that matches nothing is a pattern, not a name: said among
+    the inputs, as the command says it."""
     t = h.write_jsonl(tmp_path / "tasks.jsonl", [h.task("p", "a")])
-    res = engine.evaluate_pipelines([str(t)], [str(tmp_path / "nope.jsonl")], eval_date=h.EVAL_DATE)
-    assert [d.reason for d in res.errors] == ["no such file or directory"]
+    p = h.write_jsonl(
+        tmp_path / "plans.jsonl", [{"pipelineId": "p", "estimatedDurationMinutes": 60}]
+    )
+    nope = tmp_path / "nope.jsonl"
+    for tasks, plans in (([t], [nope]), ([t], [p, nope]), ([tmp_path / "gone.jsonl"], nope)):
+        with pytest.raises(UsageError) as e:
+            engine.evaluate_pipelines(tasks, plans, eval_date=h.EVAL_DATE)
+        assert (str(e.value), e.value.cli_message, e.value.params) == (
+            f"plans {nope}: no such file",
+            f"--plans {nope}: no such file",
+            ("plans",),
+        )
+    res = engine.evaluate_pipelines([t], [str(tmp_path / "q*.jsonl")], eval_date=h.EVAL_DATE)
+    assert [d.reason for d in res.errors] == ["no file matches this pattern"]
     assert h.row_of(res, "p")["time_efficiency"] == 70
