@@ -196,7 +196,8 @@ class Diagnostic:
 
 @dataclass
 class PipelineResult:
-    """Everything one evaluation pass produced (tables ordered by pipeline_id)."""
+    """Everything one evaluation pass produced (tables in pipeline order: ids as task ids
+    are listed, digit runs as numbers, sql 010's ``pl_pipeline_order``)."""
 
     scoring_version: str
     eval_date: dt.date
@@ -563,10 +564,16 @@ def _from_line_issue(i: LineIssue) -> Diagnostic:
     return Diagnostic("error", i.file, i.line or None, i.reason)
 
 
-def _diagnostics(con: duckdb.DuckDBPyConnection, table: str) -> list[Diagnostic]:
+def _diagnostics(
+    con: duckdb.DuckDBPyConnection, table: str, *, by_pipeline: bool = False
+) -> list[Diagnostic]:
+    """``table``'s diagnostics in file and line order. ``by_pipeline`` (an evaluation: sql
+    010 made ``pl_pipeline_order``): the notes of a pipeline, which have no file, in the
+    order the pipelines are listed; those with one reason were in no set order."""
+    then = "pl_pipeline_order(pipeline_id), " if by_pipeline else ""
     rows = con.execute(
         f"SELECT severity, file, line, reason, pipeline_id, rs_quote(to_json(pipeline_id)) "
-        f"FROM {table} ORDER BY file NULLS LAST, line NULLS LAST, severity, reason"
+        f"FROM {table} ORDER BY file NULLS LAST, line NULLS LAST, severity, {then}reason"
     ).fetchall()
     return [Diagnostic(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
@@ -680,7 +687,7 @@ def evaluate_pipelines(
     }
     _run_range(con, *_EVAL_STAGE, params)
 
-    diags = _diagnostics(con, "pl_issue")
+    diags = _diagnostics(con, "pl_issue", by_pipeline=True)
     errors += [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
     # Reader and SQL diagnostics in one order: input file order, then line.
@@ -724,7 +731,7 @@ def evaluate_pipelines(
     ).fetchall()
     documents = {str(r[0]): json.loads(r[1]) for r in doc_rows}
     records = _records(sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_record"), params))
-    pipelines = _table(con, "SELECT * FROM pl_pipeline ORDER BY pipeline_id")
+    pipelines = _table(con, "SELECT * FROM pl_pipeline ORDER BY pl_pipeline_order(pipeline_id)")
     return PipelineResult(
         scoring_version=SCORING_VERSION,
         eval_date=eval_date,
@@ -733,16 +740,17 @@ def evaluate_pipelines(
         dimensions=_table(
             con,
             "SELECT pipeline_id, ord, code, label, score, weight, weighted "
-            "FROM pl_dim_score ORDER BY pipeline_id, ord",
+            "FROM pl_dim_score ORDER BY pl_pipeline_order(pipeline_id), ord",
         ),
         recommendations=_table(
             con,
             "SELECT pipeline_id, rank, code, label, score, sentence "
-            "FROM pl_recommendation ORDER BY pipeline_id, rank",
+            "FROM pl_recommendation ORDER BY pl_pipeline_order(pipeline_id), rank",
         ),
         tasks=_table(
             con,
-            "SELECT * FROM pl_task_report ORDER BY pipeline_id, pl_task_order(task_id)",
+            "SELECT * FROM pl_task_report "
+            "ORDER BY pl_pipeline_order(pipeline_id), pl_task_order(task_id)",
         ),
         documents=documents,
         history_records=records,

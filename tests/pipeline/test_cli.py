@@ -751,6 +751,47 @@ def test_task_ids_are_listed_in_natural_order(run_cli: Any, h: Any, tmp_path: Pa
     assert [line.split(" | ")[0].removeprefix("| ") for line in table if line] == natural
 
 
+def test_pipeline_ids_are_listed_in_natural_order(run_cli: Any, h: Any, tmp_path: Path) -> None:
+    """Pipeline ids were sorted as text (p1, p10, p2) in the summaries (markdown, JSON, CSV),
+    the reports' order, the not-terminal notes and the history's append order, where task
+    ids were listed naturally. They are listed as task ids are now; each history record is
+    the one it was (its inputs_sha256 too), only their order in the file changed."""
+    from runscore.engine.packs import pipeline as engine
+
+    ids = ["p10", "p2", "p1", "p9b", "p02"]
+    rows = [h.task(pid, "t1") for pid in ids] + [h.task(f"q{n}", "t1", "pending") for n in (10, 2)]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    natural = ["p1", "p02", "p2", "p9b", "p10", "q2", "q10"]
+    for fmt in ("markdown", "json", "csv"):
+        res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--format", fmt,
+                      "--history", f"h-{fmt}.jsonl")  # fmt: skip
+        assert res.exit_code == 0, res.stderr
+        assert [line.split('"')[1] for line in res.stderr.splitlines()[:2]] == ["q2", "q10"]
+        if fmt == "json":
+            got = [r["pipeline_id"] for r in json.loads(res.stdout)]
+        elif fmt == "csv":
+            got = [r["pipeline_id"] for r in csv.DictReader(io.StringIO(res.stdout))]
+        else:
+            got = [line.split(" | ")[0].removeprefix("| ") for line in res.stdout.splitlines()
+                   if line.startswith(("| p", "| q"))]  # fmt: skip
+        assert got == natural
+        history = Path(f"h-{fmt}.jsonl").read_text().splitlines()
+        assert [json.loads(line)["pipeline_id"] for line in history] == natural[:5]
+    summary = json.loads(Path("r", f"pipeline-eval-summary-{DATE}.json").read_text())
+    assert [p["pipeline_id"] for p in summary["pipelines"]] == natural
+    got = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
+    assert list(got.documents) == natural[:5]
+    assert got.pipelines.column("pipeline_id").to_pylist() == natural
+    for table in (got.tasks, got.dimensions, got.recommendations):
+        assert list(dict.fromkeys(table.column("pipeline_id").to_pylist())) == [
+            p for p in natural if p in table.column("pipeline_id").to_pylist()
+        ]
+    # The records are the ones written before: the key hashes the pipeline's own inputs.
+    hashes = {r["pipeline_id"]: r["inputs_sha256"] for r in got.history_records}
+    alone = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
+    assert hashes == {r["pipeline_id"]: r["inputs_sha256"] for r in alone.history_records}
+
+
 def test_a_plans_file_that_is_not_there_is_a_usage_error(run_cli: Any, h: Any) -> None:
     """`pipeline t.jsonl --plans MISSING` said `MISSING: no such file or directory` as rejected
     input (exit 1) and scored every pipeline with a neutral time efficiency, where `plugin

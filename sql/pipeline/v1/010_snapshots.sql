@@ -9,6 +9,8 @@
 --                    created here, later files add warnings to it
 --   macro pl_trim_ws the trim of ids and statuses (013 trims plan ids with it)
 --   macro pl_task_order the order task ids are listed in (020, 070)
+--   macro pl_pipeline_order the order pipeline ids are listed in (060, 070, 100, 110, the
+--                    engine's result tables and notes)
 -- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string,
 -- trimmed (" p1" is the pipeline "p1"), or an integer, which is its text: every output
 -- names an id by its text (report file, the JSON's pipelineId: string, history key), so
@@ -38,6 +40,10 @@ CREATE OR REPLACE TEMP MACRO pl_task_order(s) AS {
                   THEN {'l': length(ltrim(r, '0')), 's': ltrim(r, '0')}
                   ELSE {'l': 0, 's': r} END),
     't': s};
+-- Pipeline ids are listed so too: text order put p10 between p1 and p2 in the summaries,
+-- the reports and the history's append order, beside tasks listed t1, t2, t10. Only the
+-- order a list is in: what hashes a pipeline's inputs (060) keeps its own order.
+CREATE OR REPLACE TEMP MACRO pl_pipeline_order(s) AS pl_task_order(s);
 -- (common/v1 010's rule, which routes/v1 reads its times by too)
 CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS rs_iso_text(s);
 -- A time outside the years 1-9999 (DuckDB's cast takes 10000-01-01 and -0001-03-01; no

@@ -1,6 +1,6 @@
 -- pipeline/v1 · 060 one row per pipeline: the result the engine returns (spec pipeline.md §2–§6)
 -- Reads: pl_state, pl_d1..pl_d5, pl_score, pl_recommendation, pl_task, pl_estimate.
--- Produces: pl_pipeline (grain: pipeline; ordered by pipeline_id). Every score
+-- Produces: pl_pipeline (grain: pipeline; ordered by pl_pipeline_order, 010). Every score
 -- column is NULL for a 'not_terminal' pipeline (no score is produced). Columns:
 --   pipeline_id, status ('scored' | 'not_terminal'), task_count, completed,
 --   failed, cancelled, non_terminal_task_ids,
@@ -79,4 +79,4 @@ JOIN pl_d5 d5 USING (pipeline_id)
 JOIN h USING (pipeline_id)
 LEFT JOIN pl_score sc USING (pipeline_id)
 LEFT JOIN recs r USING (pipeline_id)
-ORDER BY st.pipeline_id;
+ORDER BY pl_pipeline_order(st.pipeline_id);

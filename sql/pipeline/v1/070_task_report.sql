@@ -1,7 +1,7 @@
 -- pipeline/v1 · 070 task rows for the per-pipeline report
 -- (spec pipeline.md §1: summary, filesModified "carried into the report")
 -- Reads: pl_task, pl_test_result, pl_d3, pl_shown() (009). Produces: pl_task_report, one row per
---   (pipeline_id, task_id), ordered by pipeline_id, then task_id in pl_task_order (010): status (normalised),
+--   (pipeline_id, task_id), ordered by pl_pipeline_order, then pl_task_order (010): status (normalised),
 --   snapshots (lines seen), created_at, completed_at (completedAt, else NULL),
 --   updated_at, summary, files_modified, deviations (items; NULL when absent or
 --   not an array), test_result (the string as given), test_result_shown (as the
@@ -47,4 +47,4 @@ SELECT t.pipeline_id, t.task_id, t.status, t.terminal, t.snapshots,
 FROM pl_task t
 LEFT JOIN pl_test_result r ON r.pipeline_id = t.pipeline_id AND r.task_id = t.task_id
 LEFT JOIN pl_d3 d3 ON d3.pipeline_id = t.pipeline_id
-ORDER BY t.pipeline_id, pl_task_order(t.task_id);
+ORDER BY pl_pipeline_order(t.pipeline_id), pl_task_order(t.task_id);
