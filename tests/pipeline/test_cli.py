@@ -792,6 +792,44 @@ def test_pipeline_ids_are_listed_in_natural_order(run_cli: Any, h: Any, tmp_path
     assert hashes == {r["pipeline_id"]: r["inputs_sha256"] for r in alone.history_records}
 
 
+def test_a_long_test_result_and_files_list_are_cut_in_the_markdown_table_only(
+    run_cli: Any, h: Any
+) -> None:
+    """A 1 MB testResult (a test log) or filesModified list was a 1 MB cell of the report's
+    task table, where a summary is cut at 500 characters. Both are cut so now: the first
+    500 characters (grapheme clusters) of the cell and how many more there are; the files
+    listed whole up to the cut. The data (result.tasks, the JSON) keeps them whole."""
+    from runscore.engine.packs import pipeline as engine
+
+    flag = "\U0001f1eb\U0001f1f7"  # one character, two code points
+    log = "x" * 499 + flag + "y" * 1_000_000
+    files = ["a" * 200, "b" * 200, "c" * 200, "d" * 10]  # 200+2+200+2+200+2+10 characters
+    hidden = "PASS\u00a01/1" + "z" * 600  # shown quoted, as its warning quotes it
+    rows = [
+        h.task("p", "t1", testResult=log, filesModified=files),
+        h.task("p", "t2", testResult="PASS 1/1", filesModified=["a" * 496, "bcd"]),
+        h.task("p", "t3", testResult=hidden, filesModified=["e" * 500]),
+    ]
+    h.write_jsonl(Path("t.jsonl"), rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = Path("r", f"pipeline-eval-p-{DATE}.md").read_text(encoding="utf-8")
+    cells = [line.split(" | ")[3::2] for line in md.splitlines() if line.startswith("| t")]
+    assert cells == [
+        [
+            "x" * 499 + flag + "… (1000000 more characters) (ignored)",
+            ", ".join(["a" * 200, "b" * 200, "c" * 96]) + "… (116 more characters)",
+        ],
+        ["PASS 1/1", "a" * 496 + ", bc… (1 more characters)"],
+        # (the markdown escapes the escape's backslash: it renders as \u00a0)
+        ['"PASS\\\\u00a01/1' + "z" * 492 + '"… (108 more characters) (ignored)', "e" * 500],
+    ]
+    got = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
+    tasks = got.rows_for(got.tasks, "p")
+    assert [t["test_result"] for t in tasks] == [log, "PASS 1/1", hidden]
+    assert [t["files_modified"] for t in tasks] == [files, ["a" * 496, "bcd"], ["e" * 500]]
+
+
 def test_a_plans_file_that_is_not_there_is_a_usage_error(run_cli: Any, h: Any) -> None:
     """`pipeline t.jsonl --plans MISSING` said `MISSING: no such file or directory` as rejected
     input (exit 1) and scored every pipeline with a neutral time efficiency, where `plugin

@@ -6,7 +6,8 @@
 -- a report's cell shows it, by rs_shown's rule — s, the value as given, unless
 -- rs_needs_quote(s) (a control character, C1 too, one that shows blank or not at all, or a
 -- leading "): then j, its JSON, with each character that shows blank or not at all \uXXXX
--- as rs_quote writes it, whole (a report cuts nothing). The quotes tell it from a value that
+-- as rs_quote writes it, not cut to a message's 80 characters (a report's cell cuts at its
+-- own length, 070). The quotes tell it from a value that
 -- holds the text \u00a0 (or \x0d, or "PASS\u00a042/42" with its quotes) itself: a value
 -- holding a CR was shown as given, the report writing the CR \x0d, as it writes the text
 -- \x0d.
