@@ -911,7 +911,11 @@ def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None
     to nothing for none, ``os.makedirs`` failed on it); missing, under a file or where no
     folder can be made (``/proc``: one is made and removed, as ``check_writable`` makes a
     file); a folder of the patterns' (``skills/``) that is not one; and at a report's name
-    what ``refuse_unwritable_report`` refuses (a symlink, a folder)."""
+    what ``refuse_unwritable_report`` refuses (a symlink, a folder); and a folder that is
+    there, or a folder of the patterns' that is, where no file can be made (read-only, a
+    read-only mount, ``/proc``: one is made and removed, as ``check_writable`` makes one;
+    permission bits do not say it for root): each report is written beside its name and
+    renamed over it."""
     if os.path.lexists(folder):
         if not os.path.isdir(folder):
             # In the CLI's words for such an --out (``--out nf: exists and is not ...``).
@@ -930,12 +934,28 @@ def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None
         except OSError as e:
             raise CannotAccess(f"{quote_path(folder)}: {e.strerror or e}", about=about) from None
         return  # to be made: nothing in it yet
-    for sub in sorted({p.rpartition("/")[0] for p in patterns if "/" in p}):
+    subs = sorted({p.rpartition("/")[0] for p in patterns if "/" in p})
+    for sub in subs:
         path = os.path.join(folder, sub)
         if os.path.lexists(path) and not os.path.isdir(path):
             raise CannotAccess(f"{quote_path(path)}: a file where a folder is needed", about=about)
     for path in sources.files_named(folder, patterns):
         refuse_unwritable_report(path, about)
+    for path in [folder, *(os.path.join(folder, sub) for sub in subs)]:
+        if os.path.isdir(path):  # a folder still to be made is made where folder is
+            _refuse_no_new_file(path, about)
+
+
+def _refuse_no_new_file(folder: str, about: Arg | None) -> None:
+    """Refuse ``folder`` when a file cannot be made in it (one is made and removed)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".runscore-probe-", dir=folder)
+    except OSError as e:
+        raise CannotAccess(
+            f"{quote_path(folder)}: cannot write a report there: {e.strerror or e}", about=about
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def atomic_write_text(

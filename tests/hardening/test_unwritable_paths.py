@@ -544,6 +544,47 @@ def test_an_out_folder_that_cannot_be_made_is_refused_before_the_history_grows(
         assert not (tmp_path / "h.jsonl.lock").exists()
 
 
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_an_out_folder_that_takes_no_new_file_is_refused_before_the_history_grows(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # An --out that is there but takes no file (/proc, as a read-only mount) was found at
+    # the first report's write: plugin score had appended its history (it grew, no report
+    # written, `error: /proc/plugin-report.csv: No such file or directory`), pipeline had
+    # scored and made the history's lock file. Refused now before anything is read.
+    args, _, _ = _reporter_args(command, fixtures)
+    res = run_cli(*args, "--out", "/proc", "--history", "h.jsonl")
+    _one_error(res, "/proc: cannot write a report there: No such file or directory")
+    assert res.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(
+    os.geteuid() == 0, reason="root writes into a folder whatever its mode (/proc: above)"
+)
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_a_read_only_out_folder_is_refused_before_the_history_grows(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    args, _, _ = _reporter_args(command, fixtures)
+    if command == "plugin":  # its markdown writes skills/*.md: that folder read-only
+        args = [a for a in args if a not in ("--format", "csv")]
+    ro = tmp_path / "ro"
+    (ro / "skills").mkdir(parents=True)
+    where = ro / "skills" if command == "plugin" else ro
+    where.chmod(0o555)
+    try:
+        res = run_cli(*args, "--out", "ro", "--history", "h.jsonl")
+    finally:
+        where.chmod(0o755)
+    shown = "ro/skills" if command == "plugin" else "ro"
+    _one_error(res, f"{shown}: cannot write a report there: Permission denied")
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == [
+        "ro",
+        "ro/skills",
+    ]
+
+
 def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
     run_cli: Any, tmp_path: Path, fixtures: Path
 ) -> None:
