@@ -22,7 +22,6 @@ from runscore.cli.options import (
     refuse_together,
 )
 from runscore.cli.render import render
-from runscore.engine import filenames
 from runscore.engine.history import write_text_output
 from runscore.engine.packs import plugin as engine
 from runscore.engine.quoting import path as quote_path
@@ -193,58 +192,23 @@ def render_report(result: engine.PluginResult) -> str:
     )
 
 
-#: A skill's file name under ``skills/`` is cut to this many bytes of UTF-8 (with
-#: ``-N.md`` after it, well inside the 255 bytes a file system allows).
-_SLUG_BYTES = 180
-
-
-def _slug(skill: str) -> str:
-    """A skill's file name (without ``.md``): its path with ``/`` as ``__``, the letters,
-    digits and marks of every script kept (``filenames.keep_letters``: any other run of
-    characters but ``.``, ``_`` or ``-`` is one ``_``), no leading ``.``, ``_`` or ``-``
-    nor trailing ``.`` or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is
-    left. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``, any
-    case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
-    kept = filenames.keep_letters(skill.replace("/", "__"))
-    # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
-    s = kept.lstrip("._-").rstrip("._")
-    stem, dot, rest = s.partition(".")
-    if stem.casefold() in filenames.WINDOWS_DEVICES:
-        # Windows opens CON.md, nul.tar.md, COM1.md as the device, whatever the case or the
-        # extension: a report folder synced there had a file no one could open.
-        s = f"{stem}_{dot}{rest}"
-    s = filenames.cut_bytes(s, _SLUG_BYTES).rstrip(".")
-    return s or "skill"
-
-
 def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
     """Write the report into ``out_dir``; markdown also gets one file per skill. Each as an
-    output file is written (``write_text_output``: into a FIFO, never through a symlink)."""
+    output file is written (``write_text_output``: into a FIFO, never through a symlink),
+    at the names ``engine.report_names`` gives, every one checked before the first is
+    written (``engine.refuse_report_paths``)."""
+    engine.refuse_report_paths(result, out_dir, fmt)
+    names = engine.report_names(result, fmt)
+    paths = [os.path.join(out_dir, *name.split("/")) for name in names]
     os.makedirs(out_dir, exist_ok=True)
-    written: list[str] = []
     if fmt == "json":
-        path = os.path.join(out_dir, "plugin-report.json")
-        write_text_output(path, output.to_json(result.skills()), about=engine.OUT_DIR)
-        written.append(path)
+        write_text_output(paths[0], output.to_json(result.skills()), about=engine.OUT_DIR)
     elif fmt == "csv":
-        path = os.path.join(out_dir, "plugin-report.csv")
-        write_text_output(path, output.to_csv(flat_rows(result.skills())), about=engine.OUT_DIR)
-        written.append(path)
+        write_text_output(paths[0], output.to_csv(flat_rows(result.skills())), about=engine.OUT_DIR)
     else:
-        path = os.path.join(out_dir, "plugin-report.md")
-        write_text_output(path, render_report(result), about=engine.OUT_DIR)
-        written.append(path)
+        write_text_output(paths[0], render_report(result), about=engine.OUT_DIR)
         ranks = {(r["skill"], r["path"]): r["rank"] for r in result.ranking.to_pylist()}
-        # Compared case-folded: on a file system that ignores case (macOS, Windows) the
-        # skills `Alpha` and `alpha` wrote one file, the second report over the first.
-        used: set[str] = set()
-        for s in result.skills():
-            base = _slug(s["skill"])
-            name, n = base, 2
-            while filenames.same_file_key(name) in used:
-                name, n = f"{base}-{n}", n + 1
-            used.add(filenames.same_file_key(name))
-            p = os.path.join(out_dir, "skills", name + ".md")
+        for s, p in zip(result.skills(), paths[1:], strict=True):
             os.makedirs(os.path.dirname(p), exist_ok=True)
             write_text_output(
                 p,
@@ -257,8 +221,7 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
                 ),
                 about=engine.OUT_DIR,
             )
-            written.append(p)
-    return written
+    return paths
 
 
 def _notes(result: engine.PluginResult) -> None:
@@ -400,6 +363,8 @@ def register(group: click.Group) -> None:
             matchups=list(matchups),
             history_path=None if no_history else history_path,
             lock_timeout=lock_timeout,
+            out_dir=out_dir,
+            out_format=fmt,
         )
         _notes(result)
         if out_dir is not None:

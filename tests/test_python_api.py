@@ -1979,6 +1979,41 @@ def test_the_pipeline_report_writers_refuse_a_folder_before_any_report(tmp_path:
     assert sorted(p.name for p in tmp_path.iterdir()) == [name]
 
 
+def test_the_plugin_report_checks_refuse_what_is_no_folder_or_format(tmp_path: Path) -> None:
+    """``plugin.score``'s ``out_dir=`` and ``out_format=``, and ``report_names`` and
+    ``refuse_report_paths``, are checked as every argument is: a ``UsageError`` naming it,
+    before anything is read or written (a format unknown was a KeyError)."""
+    skills = plugin.rank([SKILLS])
+    hist = tmp_path / "h.jsonl"
+    said = []
+    for call in [
+        lambda: plugin.score([SKILLS], history_path=hist, out_dir=5),
+        lambda: plugin.score([SKILLS], history_path=hist, out_dir=""),
+        lambda: plugin.score([SKILLS], history_path=hist, out_dir=tmp_path, out_format="html"),
+        lambda: plugin.score([SKILLS], history_path=hist, out_dir=tmp_path, out_format=["md"]),
+        lambda: plugin.report_names(skills, "table"),
+        lambda: plugin.report_names(None, "json"),  # type: ignore[arg-type]
+        lambda: plugin.refuse_report_paths(skills, tmp_path, 5),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    assert said == [
+        ("out_dir: give a folder (a str or pathlib.Path), not int", ("out_dir",)),
+        ("out_dir: an empty path (an unset variable?); give a folder", ("out_dir",)),
+        ('out_format must be one of markdown, json, csv, not "html"', ("out_format",)),
+        ('out_format must be one of markdown, json, csv, not "md"', ("out_format",)),
+        ('fmt must be one of markdown, json, csv, not "table"', ("fmt",)),
+        (
+            "result: give a PluginResult (what score, rank and evaluate return), not None",
+            ("result",),
+        ),
+        ("fmt must be one of markdown, json, csv, not int", ("fmt",)),
+    ]
+    assert sorted(tmp_path.iterdir()) == []
+    assert plugin.report_names(skills, "csv") == ["plugin-report.csv"]
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

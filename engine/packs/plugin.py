@@ -30,6 +30,8 @@ __all__ = [
     "PluginResult",
     "NoLines",
     "refuse_inputs_written",
+    "refuse_report_paths",
+    "report_names",
     "report_patterns",
     "DEFAULT_HISTORY",
     "OUT_DIR",
@@ -38,6 +40,7 @@ __all__ = [
 
 import contextlib
 import datetime as dt
+import glob
 import inspect
 import os
 import posixpath
@@ -46,10 +49,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
-from runscore.engine import db, duck, history, plugin_features, sources, sqlpack, stats
+from runscore.engine import (
+    db,
+    duck,
+    filenames,
+    history,
+    plugin_features,
+    sources,
+    sqlpack,
+    stats,
+)
 from runscore.engine.duck import duckdb
 from runscore.engine.errors import Arg, NothingReadable, UsageError
 from runscore.engine.quoting import path as quote_path
+from runscore.engine.quoting import quote
 from runscore.engine.sources import LineIssue, SourceFile
 
 PACK = "plugin"
@@ -70,6 +83,10 @@ MATCHUPS = Arg("matchups", "--matchups")
 OUT_DIR = Arg("out_dir", "--out")
 #: ``now``: a call's fixed clock, which no option gives.
 NOW = Arg("now", "now")
+#: ``out_format`` of ``score`` (the formats its ``out_dir`` is checked for) and ``fmt``
+#: of ``report_names``: ``plugin score --format``.
+OUT_FORMAT = Arg("out_format", "--format")
+FMT = Arg("fmt", "--format")
 
 JUDGE_COLUMNS = {"skill": "JSON", "judge": "JSON", "scores": "JSON"}
 MC_COLUMNS = {
@@ -417,11 +434,19 @@ def score(
     history_path: str | os.PathLike[str] | None = DEFAULT_HISTORY,
     now: dt.datetime | dt.date | str | None = None,
     lock_timeout: float | None = 300.0,
+    out_dir: str | os.PathLike[str] | None = None,
+    out_format: str | Sequence[str] = "markdown",
 ) -> PluginResult:
     """Score the skills and append new records to the history (``history_path`` None: don't).
 
     ``now``: the records' ``scored_at`` (default: the clock), a ``datetime`` (naive: UTC),
     a ``date`` (its 00:00 UTC) or ISO text.
+
+    ``out_dir``: the folder the caller writes the reports into (``plugin score --out``), in
+    ``out_format`` (one of ``markdown``, ``json``, ``csv``, or a list of them): once the
+    skills are scored, and before the history is appended, every report's path
+    (``report_names``) is checked (``refuse_report_paths``), so that a report that could
+    not be written is a ``UsageError`` with the history as it was. Nothing is written there.
 
     Columns of ``report``, one row per scored skill in discovery order (sql 600; the JSON
     of ``plugin score``):
@@ -475,8 +500,19 @@ def score(
                 history_path, inputs, what, "the score", given, HISTORY_PATH, stdin=False
             )
         _refuse_a_skill_file(history_path, roots)
+    out: str | None = None
+    formats: list[str] = []
+    if out_dir is not None:
+        out = sources.one_path(out_dir, OUT_DIR, "folder")
+        history.require_path(out, OUT_DIR, "folder")
+        formats = _formats(out_format, OUT_FORMAT)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
+        if out is not None:
+            # The reports' names are known only now (a file per skill found). Found at
+            # its own write, a report that could not be written left the history appended
+            # and the reports before it written.
+            refuse_report_paths(result, out, formats)
         if history_path is not None:
             _append_history(con, result, history_path, now=stamp, lock_timeout=lock_timeout)
     finally:
@@ -497,9 +533,9 @@ def _inputs(
 
 #: Where ``plugin score --out DIR`` writes, by ``--format``.
 _REPORTS = {
+    "markdown": ("plugin-report.md", "skills/*.md"),
     "json": ("plugin-report.json",),
     "csv": ("plugin-report.csv",),
-    "markdown": ("plugin-report.md", "skills/*.md"),
 }
 
 
@@ -507,6 +543,93 @@ def report_patterns(fmt: str) -> list[str]:
     """The names ``plugin score --out`` writes into its folder in ``fmt`` (markdown: a
     file per skill under ``skills/``, by a name only the skills found say)."""
     return list(_REPORTS[fmt])
+
+
+def _format(fmt: object, what: Arg) -> str:
+    if isinstance(fmt, str) and fmt in _REPORTS:
+        return fmt
+    shown = quote(fmt) if isinstance(fmt, str) else sources.type_name(fmt)
+    raise UsageError(what, f" must be one of {', '.join(_REPORTS)}, not {shown}")
+
+
+def _formats(formats: object, what: Arg) -> list[str]:
+    """One format or a list of them (a str is a sequence too: each of its letters was
+    taken for a format)."""
+    if isinstance(formats, str) or not isinstance(formats, Sequence):
+        return [_format(formats, what)]
+    return [_format(f, what) for f in formats]
+
+
+#: A skill's file name under ``skills/`` is cut to this many bytes of UTF-8 (with
+#: ``-N.md`` after it, well inside the 255 bytes a file system allows).
+_SLUG_BYTES = 180
+
+
+def _slug(skill: str) -> str:
+    """A skill's file name (without ``.md``): its path with ``/`` as ``__``, the letters,
+    digits and marks of every script kept (``filenames.keep_letters``: any other run of
+    characters but ``.``, ``_`` or ``-`` is one ``_``), no leading ``.``, ``_`` or ``-``
+    nor trailing ``.`` or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is
+    left. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``, any
+    case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
+    kept = filenames.keep_letters(skill.replace("/", "__"))
+    # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
+    s = kept.lstrip("._-").rstrip("._")
+    stem, dot, rest = s.partition(".")
+    if stem.casefold() in filenames.WINDOWS_DEVICES:
+        # Windows opens CON.md, nul.tar.md, COM1.md as the device, whatever the case or the
+        # extension: a report folder synced there had a file no one could open.
+        s = f"{stem}_{dot}{rest}"
+    s = filenames.cut_bytes(s, _SLUG_BYTES).rstrip(".")
+    return s or "skill"
+
+
+def report_names(result: PluginResult, fmt: str) -> list[str]:
+    """The files ``plugin score --out`` writes into its folder in ``fmt`` for ``result``,
+    by their paths relative to it (``/`` between folder and file): the report
+    (``plugin-report.md``, ``.json``, ``.csv``), then in markdown a file per skill under
+    ``skills/``, in the order of ``result.skills()``. Two skills whose names would be one
+    file, or differ only in case or in how an accent is written (one file on macOS and
+    Windows), get ``-2``, ``-3``, ... after the later one's."""
+    if not isinstance(result, PluginResult):
+        raise UsageError(
+            Arg("result", "result"),
+            ": give a PluginResult (what score, rank and evaluate return), not "
+            + sources.type_name(result),
+        )
+    fmt = _format(fmt, FMT)
+    names = [_REPORTS[fmt][0]]
+    if fmt != "markdown":
+        return names
+    # Compared case-folded: on a file system that ignores case (macOS, Windows) the
+    # skills `Alpha` and `alpha` wrote one file, the second report over the first.
+    used: set[str] = set()
+    for skill in result.report.column("skill").to_pylist():
+        base = _slug(str(skill))
+        name, n = base, 2
+        while filenames.same_file_key(name) in used:
+            name, n = f"{base}-{n}", n + 1
+        used.add(filenames.same_file_key(name))
+        names.append(f"skills/{name}.md")
+    return names
+
+
+def refuse_report_paths(
+    result: PluginResult, out_dir: str | os.PathLike[str], fmt: str | Sequence[str]
+) -> None:
+    """Refuse, before any report is written, a folder ``out_dir`` that the reports of
+    ``result`` in ``fmt`` (one format or a list, as ``score``'s ``out_format``) could
+    not all be written into, at their exact names (``report_names``): what
+    ``history.refuse_report_folder`` refuses (``out_dir`` not a folder or one that cannot
+    be made, a ``skills`` there that is no folder, a symlink, a folder or a socket at a
+    report's name) and a folder that takes no new file (read-only: each report is written
+    beside its name and renamed over it). Found at its own write, the reports before it
+    were written and the rest not."""
+    out = sources.one_path(out_dir, OUT_DIR, "folder")
+    history.require_path(out, OUT_DIR, "folder")
+    names = [n for f in _formats(fmt, FMT) for n in report_names(result, f)]
+    # Each name as a pattern that matches only itself: the exact files, not skills/*.md.
+    history.refuse_report_folder(out, [glob.escape(n) for n in names], OUT_DIR)
 
 
 def refuse_inputs_written(

@@ -585,6 +585,47 @@ def test_a_read_only_out_folder_is_refused_before_the_history_grows(
     ]
 
 
+def test_the_plugin_reports_are_checked_by_their_exact_names_before_the_history_grows(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    # The CLI refuses a folder named as any skills/*.md before it reads anything; through
+    # the Python API (score, then the CLI's write_out, as the nightly job calls them) a
+    # folder at the third report's name was found at its write: the history appended, two
+    # reports written. score(out_dir=) checks every name before the append now, and
+    # write_out before its first write, as pipeline's write_reports does.
+    from runscore.cli import plugin as plugin_cli
+    from runscore.engine.errors import CannotAccess
+    from runscore.engine.packs import plugin
+
+    for name in ("a", "b", "c"):
+        shutil.copytree(fixtures / "plugin" / "async-python-patterns", tmp_path / "s" / name)
+    out, hist = tmp_path / "out", tmp_path / "h.jsonl"
+    result = plugin.rank([str(tmp_path / "s")])
+    names = plugin.report_names(result, "markdown")
+    assert names == ["plugin-report.md", "skills/a.md", "skills/b.md", "skills/c.md"]
+    (out / "skills" / "c.md").mkdir(parents=True)
+    before = _tree(tmp_path)
+    with pytest.raises(CannotAccess) as e:
+        plugin_cli.write_out(result, str(out), "markdown")
+    assert (e.value.cli_message, e.value.params) == (
+        f"{out}/skills/c.md: Is a directory",
+        ("out_dir",),
+    )
+    with pytest.raises(CannotAccess) as e:
+        plugin.score([str(tmp_path / "s")], history_path=str(hist), out_dir=str(out))
+    assert (e.value.cli_message, e.value.params) == (
+        f"{out}/skills/c.md: Is a directory",
+        ("out_dir",),
+    )
+    assert _tree(tmp_path) == before
+    assert sorted(p.name for p in (out / "skills").iterdir()) == ["c.md"]
+    # A folder at a name no report of this format takes is a folder as any other.
+    res = plugin.score(
+        [str(tmp_path / "s")], history_path=str(hist), out_dir=str(out), out_format=["json", "csv"]
+    )
+    assert res.history_written == 3
+
+
 def test_a_plugin_history_that_is_a_file_of_a_skill_it_scores_is_refused(
     run_cli: Any, tmp_path: Path, fixtures: Path
 ) -> None:
