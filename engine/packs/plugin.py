@@ -571,7 +571,8 @@ def _slug(skill: str) -> str:
     characters but ``.``, ``_`` or ``-`` is one ``_``), no leading ``.``, ``_`` or ``-``
     nor trailing ``.`` or ``_``, at most ``_SLUG_BYTES`` bytes, ``skill`` if nothing is
     left. A name Windows reserves for a device (``CON``, ``nul``, ``COM1``, ``LPT9``, any
-    case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``)."""
+    case, any extension) gets a ``_`` after it (``CON_``, ``nul_.x``), and so does one
+    that would make the file a skill's (``SKILL``, ``skill``, any case: ``SKILL_``)."""
     kept = filenames.keep_letters(skill.replace("/", "__"))
     # No leading "-" either: a file "-rf.md" is read as options by the tools that list it.
     s = kept.lstrip("._-").rstrip("._")
@@ -580,8 +581,13 @@ def _slug(skill: str) -> str:
         # Windows opens CON.md, nul.tar.md, COM1.md as the device, whatever the case or the
         # extension: a report folder synced there had a file no one could open.
         s = f"{stem}_{dot}{rest}"
-    s = filenames.cut_bytes(s, _SLUG_BYTES).rstrip(".")
-    return s or "skill"
+    s = filenames.cut_bytes(s, _SLUG_BYTES).rstrip(".") or "skill"
+    if filenames.same_file_key(s + ".md") == filenames.same_file_key(plugin_features.SKILL_FILE):
+        # The skill `SKILL`'s report, skills/SKILL.md, made the report folder a skill: the
+        # next score of a root that holds --out scored the report (or refused the folder
+        # as a skill's). Any case: SKILL.md and skill.md are one file on macOS and Windows.
+        s += "_"
+    return s
 
 
 def report_names(result: PluginResult, fmt: str) -> list[str]:

@@ -622,6 +622,37 @@ def test_out_files_never_take_a_windows_device_name(
     _assert_out_names(run_cli, tmp_path / "dev", names)
 
 
+def test_no_out_file_is_named_as_a_skill_md(run_cli: Callable[..., Result], tmp_path: Path) -> None:
+    # The skill `SKILL`'s report was skills/SKILL.md: its folder became a skill. With --out
+    # under a root scored, the next `plugin rank` scored the report as the skill
+    # out/skills and the next `plugin score --out` refused its own folder (exit 2). No
+    # name is SKILL.md now, in any case (one file with skill.md on macOS and Windows).
+    names = {  # found in this order; a later name one file with an earlier gets -N
+        "--": "skill_.md",  # nothing left: skill, then this rule
+        "SKILL": "SKILL_-2.md",  # one file with skill_.md where case is ignored
+        "SKILL.x": "SKILL.x.md",
+        "SKILLS": "SKILLS.md",
+        "SKILL_": "SKILL_-3.md",  # a trailing "_" is dropped: SKILL, then this rule
+        "Skill.": "Skill_-4.md",  # a trailing dot is dropped, as for a device name
+        "skill": "skill_-5.md",
+    }
+    _assert_out_names(run_cli, tmp_path / "up", names)
+    root = tmp_path / "r"
+    for name in ("SKILL", "other"):
+        (root / name).mkdir(parents=True)
+        (root / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n")
+    for _ in range(2):
+        r = run_cli("plugin", "score", "r", "--out", "r/out", "--no-history")
+        assert r.exit_code == 0, r.stderr
+        assert "scored 2 skill(s)" in r.stderr
+    assert sorted(p.name for p in (root / "out" / "skills").iterdir()) == [
+        "SKILL_.md",
+        "other.md",
+    ]
+    r = run_cli("plugin", "rank", "r", "--format", "json")
+    assert [s["path"] for s in json.loads(r.stdout)] == ["r/SKILL", "r/other"]
+
+
 def _assert_out_names(run_cli: Callable[..., Result], skills: Path, names: dict[str, str]) -> None:
     """One skill per name under ``skills``; ``plugin score --out`` writes each to the file
     ``names`` gives it, and that file is the skill's report."""
