@@ -273,12 +273,13 @@ def test_long_lines_are_read_in_linear_time(tmp_path: Any, kit: SimpleNamespace)
         + "\n"
     )
     text = "---\nname: long\ndescription: Use when testing long lines.\n---\n" + body
-    signal.signal(signal.SIGALRM, _too_slow)
+    previous = signal.signal(signal.SIGALRM, _too_slow)
     signal.alarm(60)
     try:
         by_skill, result = kit.score(tmp_path, {"long": {"text": text, "refs": ["b.md"]}})
     finally:
         signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)  # pytest's process, as it was
     s = by_skill["long"]
     # 0.70 + 0.05 ("return"): no output format, no inputs, no fences, no orchestration
     assert s["static"]["sub_scores"]["orchestration_wiring"] == 0.75
