@@ -197,7 +197,7 @@ class Diagnostic:
 @dataclass
 class PipelineResult:
     """Everything one evaluation pass produced (tables in pipeline order: ids as task ids
-    are listed, digit runs as numbers, sql 010's ``pl_pipeline_order``)."""
+    are listed, digit runs as numbers, sql 000's ``pl_pipeline_order``)."""
 
     scoring_version: str
     eval_date: dt.date
@@ -567,9 +567,9 @@ def _from_line_issue(i: LineIssue) -> Diagnostic:
 def _diagnostics(
     con: duckdb.DuckDBPyConnection, table: str, *, by_pipeline: bool = False
 ) -> list[Diagnostic]:
-    """``table``'s diagnostics in file and line order. ``by_pipeline`` (an evaluation: sql
-    010 made ``pl_pipeline_order``): the notes of a pipeline, which have no file, in the
-    order the pipelines are listed; those with one reason were in no set order."""
+    """``table``'s diagnostics in file and line order. ``by_pipeline`` (an evaluation's):
+    the notes of a pipeline, which have no file, in the order the pipelines are listed (sql
+    000's ``pl_pipeline_order``); those with one reason were in no set order."""
     then = "pl_pipeline_order(pipeline_id), " if by_pipeline else ""
     rows = con.execute(
         f"SELECT severity, file, line, reason, pipeline_id, rs_quote(to_json(pipeline_id)) "
@@ -1053,7 +1053,8 @@ def history_report(
     - ``avg_quality``: mean D5, quality
     - ``avg_composite``: mean composite score
 
-    Columns of ``pipelines``, the current history line of each pipeline (sql 200):
+    Columns of ``pipelines``, the current history line of each pipeline (sql 200), by
+    ``period_ts``, then pipeline id as an evaluation lists them (``p1, p2, p10``):
 
     - ``pipeline_id``: the pipeline
     - ``period_ts``: the time that places it: finish time, else eval date, else ``ts``
@@ -1094,7 +1095,7 @@ def history_report(
             "SELECT pipeline_id, period_ts, finish_unknown, verdict, d1 AS task_completion_score, "
             "d2 AS deviation_score, d3 AS test_score, d4 AS time_efficiency, "
             "d5 AS quality_score, composite AS composite_score, verified "
-            "FROM pl_hist ORDER BY period_ts, pipeline_id",
+            "FROM pl_hist ORDER BY period_ts, pl_pipeline_order(pipeline_id)",
         ),
         errors=errors,
     )
@@ -1173,7 +1174,8 @@ def history_tables(
         ),
         "pipeline_history_current": _table(
             con,
-            "SELECT * EXCLUDE (_ord) FROM pl_history_current ORDER BY pipeline_id, scoring_version",
+            "SELECT * EXCLUDE (_ord) FROM pl_history_current "
+            "ORDER BY pl_pipeline_order(pipeline_id), scoring_version",
         ),
     }
     con.close()

@@ -617,3 +617,29 @@ def test_history_times_are_read_in_every_iso_8601_form_a_task_s_are(run_cli: Any
         ("lower", "2026-02-02T10:00:00+00:00"),
         ("plain", "2026-02-02T10:00:00+00:00"),
     ]
+
+
+def test_the_history_s_listings_are_in_natural_order(run_cli: Any, h: Any) -> None:
+    """The evaluation listed pipeline ids naturally (p1, p2, p10), but the history's own
+    listings sorted them as text: history_report's pipelines and the pipeline_history_current
+    view (history_tables, `runscore sql`) put q10 before q2. Natural there too; the
+    records are the ones written (the file keeps the append order)."""
+    ids = ["q10", "p10", "q2", "p2", "p1"]
+    natural = ["p1", "p2", "p10", "q2", "q10"]
+    h.write_jsonl(Path("t.jsonl"), [h.task(pid, "t1") for pid in ids])
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r")
+    assert res.exit_code == 0, res.stderr
+    before = HIST.read_bytes()
+    assert [r["pipeline_id"] for r in _records()] == natural
+    rep = engine.history_report(str(HIST))
+    assert rep.pipelines.column("pipeline_id").to_pylist() == natural
+    tables, errors = engine.history_tables(str(HIST))
+    assert errors == []
+    assert tables["pipeline_history_current"].column("pipeline_id").to_pylist() == natural
+    assert tables["pipeline_history"].column("pipeline_id").to_pylist() == natural
+    res = run_cli(
+        "sql", "SELECT pipeline_id FROM pipeline_history_current", "--pipelines", str(HIST),
+        "--format", "csv",
+    )  # fmt: skip
+    assert res.stdout.split()[1:] == natural, res.stderr
+    assert HIST.read_bytes() == before

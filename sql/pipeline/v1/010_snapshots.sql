@@ -8,9 +8,6 @@
 --   pl_issue         diagnostics table (severity, file, line, pipeline_id, reason);
 --                    created here, later files add warnings to it
 --   macro pl_trim_ws the trim of ids and statuses (013 trims plan ids with it)
---   macro pl_task_order the order task ids are listed in (020, 070)
---   macro pl_pipeline_order the order pipeline ids are listed in (060, 070, 100, 110, the
---                    engine's result tables and notes)
 -- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string,
 -- trimmed (" p1" is the pipeline "p1"), or an integer, which is its text: every output
 -- names an id by its text (report file, the JSON's pipelineId: string, history key), so
@@ -27,23 +24,6 @@
 -- for 012 to tell apart two snapshots in the same microsecond (RFC3339Nano times).
 CREATE OR REPLACE TEMP MACRO pl_trim_ws(s) AS
     trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
--- The order task ids are listed in (020's non-terminal ids, 070's task rows, the engine's
--- result.tasks): natural, as a user numbers tasks: the runs of ASCII digits compared as
--- numbers (t2 before t10; leading zeros do not count), the other runs as text, and ids
--- equal so (t02, t2) by their text. Runs alternate digits and text, so two ids differ in
--- the kind of a run only at their first: there `h` keeps the text order (a digit sorts
--- where "0" would). Text order alone put t10 and t100 between t1 and t2.
-CREATE OR REPLACE TEMP MACRO pl_task_order(s) AS {
-    'h': CASE WHEN regexp_matches(s, '^[0-9]') THEN '0' ELSE left(s, 1) END,
-    'k': list_transform(regexp_extract_all(s, '[0-9]+|[^0-9]+'), lambda r:
-             CASE WHEN regexp_matches(r, '^[0-9]')
-                  THEN {'l': length(ltrim(r, '0')), 's': ltrim(r, '0')}
-                  ELSE {'l': 0, 's': r} END),
-    't': s};
--- Pipeline ids are listed so too: text order put p10 between p1 and p2 in the summaries,
--- the reports and the history's append order, beside tasks listed t1, t2, t10. Only the
--- order a list is in: what hashes a pipeline's inputs (060) keeps its own order.
-CREATE OR REPLACE TEMP MACRO pl_pipeline_order(s) AS pl_task_order(s);
 -- (common/v1 010's rule, which routes/v1 reads its times by too)
 CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS rs_iso_text(s);
 -- A time outside the years 1-9999 (DuckDB's cast takes 10000-01-01 and -0001-03-01; no

@@ -1,7 +1,7 @@
 -- pipeline/v1 · 020 terminal state per pipeline (spec pipeline.md §2)
 -- Reads: pl_task. Produces: pl_state, one row per pipeline:
 --   pipeline_id, task_count, completed, failed, cancelled (latest statuses),
---   non_terminal_task_ids (in pl_task_order, 010; empty when all tasks are terminal),
+--   non_terminal_task_ids (in pl_task_order, 000; empty when all tasks are terminal),
 --   status: 'scored' when every task is terminal, else 'not_terminal' (no score),
 --   sources (distinct files of the winning snapshots, in input order).
 CREATE OR REPLACE TEMP TABLE pl_state AS

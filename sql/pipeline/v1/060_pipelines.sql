@@ -1,6 +1,6 @@
 -- pipeline/v1 · 060 one row per pipeline: the result the engine returns (spec pipeline.md §2–§6)
 -- Reads: pl_state, pl_d1..pl_d5, pl_score, pl_recommendation, pl_task, pl_estimate.
--- Produces: pl_pipeline (grain: pipeline; ordered by pl_pipeline_order, 010). Every score
+-- Produces: pl_pipeline (grain: pipeline; ordered by pl_pipeline_order, 000). Every score
 -- column is NULL for a 'not_terminal' pipeline (no score is produced). Columns:
 --   pipeline_id, status ('scored' | 'not_terminal'), task_count, completed,
 --   failed, cancelled, non_terminal_task_ids,

@@ -1,7 +1,7 @@
 -- pipeline/v1 · 070 task rows for the per-pipeline report
 -- (spec pipeline.md §1: summary, filesModified "carried into the report")
 -- Reads: pl_task, pl_test_result, pl_d3, pl_shown() (009). Produces: pl_task_report, one row per
---   (pipeline_id, task_id), ordered by pl_pipeline_order, then pl_task_order (010): status (normalised),
+--   (pipeline_id, task_id), ordered by pl_pipeline_order, then pl_task_order (000): status (normalised),
 --   snapshots (lines seen), created_at, completed_at (completedAt, else NULL),
 --   updated_at, summary, files_modified, deviations (items; NULL when absent or
 --   not an array), test_result (the string as given), test_result_shown (as the

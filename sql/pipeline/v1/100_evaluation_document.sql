@@ -2,7 +2,7 @@
 -- validates against pipeline-evaluation.schema.json in this folder)
 -- Reads: pl_pipeline, pl_recommendation, pl_dimension; $evaluated_at (ISO-8601
 --   date-time string of the evaluation). Produces (SELECT): pipeline_id,
---   document (JSON text), one row per scored pipeline, in pl_pipeline_order (010).
+--   document (JSON text), one row per scored pipeline, in pl_pipeline_order (000).
 -- `scores`: taskCompletionRate is the raw completion %, testPassRate the D3
 -- score (the verified rate, or 50), the other keys the dimension scores.
 WITH w AS (

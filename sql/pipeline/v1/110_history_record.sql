@@ -2,7 +2,7 @@
 -- spec README "scoring_version", effectiveness.md §4 history rules)
 -- Reads: pl_pipeline; $ts (when it was scored, UTC ISO-8601), $evaluated_at,
 --   $eval_date (YYYY-MM-DD), $scoring_version. Produces (SELECT): one record per
---   scored pipeline (appended in pl_pipeline_order, 010: the order of the lines one run
+--   scored pipeline (appended in pl_pipeline_order, 000: the order of the lines one run
 --   adds, never a field of a record), columns in record order; not_terminal pipelines are not
 --   recorded (they have no score). Idempotency key: (pipeline_id,
 --   scoring_version, inputs_sha256); readers take, per (pipeline_id,
