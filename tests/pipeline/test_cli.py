@@ -820,7 +820,7 @@ def test_a_long_test_result_and_files_list_are_cut_in_the_markdown_table_only(
             "x" * 499 + flag + "… (1000000 more characters) (ignored)",
             ", ".join(["a" * 200, "b" * 200, "c" * 96]) + "… (116 more characters)",
         ],
-        ["PASS 1/1", "a" * 496 + ", bc… (1 more characters)"],
+        ["PASS 1/1", "a" * 496 + ", bc… (1 more character)"],
         # (the markdown escapes the escape's backslash: it renders as \u00a0)
         ['"PASS\\\\u00a01/1' + "z" * 492 + '"… (108 more characters) (ignored)', "e" * 500],
     ]
@@ -875,6 +875,33 @@ def test_a_long_summary_is_cut_in_the_markdown_table_only(run_cli: Any, h: Any) 
     ]
     got = engine.evaluate_pipelines(["t.jsonl"], eval_date=DATE)
     assert [t["summary"] for t in got.rows_for(got.tasks, "p")] == [long, "a" * 500]
+
+
+def test_a_cut_of_one_character_says_character(run_cli: Any, h: Any) -> None:
+    """A summary, testResult or filesModified cell cut one character short said
+    "(1 more characters)"; one more is "1 more character", two "2 more characters"."""
+    rows = [
+        h.task("p", "t1", summary="s" * 501, testResult="r" * 501, filesModified=["f" * 501]),
+        h.task("p", "t2", summary="s" * 502, testResult="r" * 502, filesModified=["f" * 502]),
+    ]
+    h.write_jsonl(Path("t.jsonl"), rows)
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history")
+    assert res.exit_code == 0, res.stderr
+    md = Path("r", f"pipeline-eval-p-{DATE}.md").read_text(encoding="utf-8")
+    rows_md = [line.split(" | ") for line in md.splitlines() if line.startswith("| t")]
+    cells = [[r[3], r[5], r[6]] for r in rows_md]  # testResult, filesModified, summary
+    assert cells == [
+        [
+            "r" * 500 + "… (1 more character) (ignored)",
+            "f" * 500 + "… (1 more character)",
+            "s" * 500 + "… (1 more character) |",
+        ],
+        [
+            "r" * 500 + "… (2 more characters) (ignored)",
+            "f" * 500 + "… (2 more characters)",
+            "s" * 500 + "… (2 more characters) |",
+        ],
+    ]
 
 
 def test_a_run_across_midnight_utc_writes_the_day_s_names_it_checked(
