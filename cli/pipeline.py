@@ -278,7 +278,10 @@ def register(group: click.Group) -> None:
         "out_dir",
         default=".",
         show_default=True,
-        type=click.Path(file_okay=False),
+        # Not click.Path(file_okay=False): that said a regular file in click's words
+        # ("Directory 'nf' is a file."), not as refuse_a_file_as_folder says a FIFO.
+        type=click.Path(),
+        metavar="DIR",
         help="Directory for pipeline-eval-{pipelineId}-{date}.md/.json and the summary.",
     )
     @click.option(

@@ -294,7 +294,9 @@ def register(group: click.Group) -> None:
     @click.option(
         "--out",
         "out_dir",
-        type=click.Path(file_okay=False),
+        # Not file_okay=False: refuse_a_file_as_folder says a regular file as nightly does.
+        type=click.Path(),
+        metavar="DIR",
         help="Write the report into this directory (plugin-report.md|json|csv; markdown "
         "also skills/<skill>.md per skill) instead of stdout.",
     )

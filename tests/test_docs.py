@@ -257,15 +257,32 @@ def test_the_readme_names_every_option_that_may_be_repeated() -> None:
         (["report"], {"RUNSCORE_LOG": "verbose"}),
         (["report", "--formt", "json"], {}),
         (["history", "repair", "x", "--in-place", "--out", "X"], {}),
+        (["extract", "-", "-"], {}),
+        (["pipeline", "-", "--plans", "-"], {}),
+        (["pipeline", "--report", "--out", "x"], {}),
+        (["pipeline", "t.jsonl", "--plans", "p.jsonl"], {}),
+        (["sql", "SELECT 1", "--format", "csv", "--output", "r.parquet"], {}),
+        (["report", "--window", "0"], {}),
+        (["extract", ""], {}),
+        (["report", "--history", ""], {}),
+        (["history", "repair", "h.jsonl", "--out", "-"], {}),
+        (["routes", "report", "e.jsonl", "--min-labelled", "-3"], {}),
+        (["pipeline", "t.jsonl", "--out", "nf"], {}),
+        (["plugin", "score", "s", "--out", "nf"], {}),
+        (["nightly", "--out", "nf"], {}),
     ],
 )
 def test_the_readmes_error_examples_are_what_the_command_says(
-    args: list[str], env: dict[str, str], run_cli: Any, monkeypatch: Any
+    args: list[str], env: dict[str, str], run_cli: Any, monkeypatch: Any, tmp_path: Path
 ) -> None:
     """README quoted a value in single quotes (`--date '2026-02-30'`, `'nan'`, `'verbose'`)
-    where the command writes it as every message quotes a value, in double quotes."""
+    where the command writes it as every message quotes a value, in double quotes; and
+    `pipeline --out nf` (a regular file) said click's `Directory 'nf' is a file.`, not the
+    `--out nf: exists and is not a directory` README quotes."""
     for k, v in env.items():
         monkeypatch.setenv(k, v)
+    (tmp_path / "nf").write_text("a file where the folder goes\n", encoding="utf-8")
+    (tmp_path / "t.jsonl").write_text("", encoding="utf-8")
     r = run_cli(*args)
     said = r.stderr.strip().replace("(see 'cli ", "(see 'runscore ")
     assert r.exit_code == 2 and said.startswith("error: "), r.stderr
@@ -415,3 +432,43 @@ def test_each_modules_all_is_what_the_readme_lists_and_names() -> None:
                 if full is not None and n.attr not in public[full]:
                     unlisted.add(f"{f.name}: {full}.{n.attr}")
     assert sorted(unlisted) == []
+
+
+def test_rejected_input_leaves_stdout_the_data_in_every_format(
+    run_cli: Any, tmp_path: Path, fixtures: Path
+) -> None:
+    """README: stdout is data, messages go to stderr; exit 1 lists the rejected input on
+    stderr and processes the rest. So with a rejected line, each `--format` still writes
+    a document a parser takes whole (JSON one value, CSV rows of the header's width), and
+    the `file:line: reason` is on stderr, not in the JSON or CSV."""
+    import csv
+    import io
+
+    repo = Path(__file__).resolve().parents[1]
+    sample = repo / "examples" / "project" / ".archeflow"
+    assert run_cli("extract", str(sample / "events"), "--history", "h.jsonl").exit_code == 0
+    with (tmp_path / "h.jsonl").open("a", encoding="utf-8") as f:
+        f.write("not json\n")
+    (tmp_path / "e.jsonl").write_text("not json\n", encoding="utf-8")
+    team = str(sample / "teams" / "backend-feature.yaml")
+    commands = [
+        (["report", "--history", "h.jsonl"], "h.jsonl:57: not JSON"),
+        (["recommend", team, "--history", "h.jsonl"], "h.jsonl:57: not JSON"),
+        (["sql", "SELECT * FROM report", "--history", "h.jsonl"], "h.jsonl:57: not JSON"),
+        (["routes", str(sample / "episodes" / "episodes.jsonl"), "e.jsonl"], "e.jsonl:1: not JSON"),
+        (["pipeline", str(fixtures / "pipeline" / "tasks.jsonl"), "--no-history"], ":22: no task id"),
+    ]  # fmt: skip
+    problems = []
+    for args, said in commands:
+        for fmt in ("markdown", "json", "csv"):
+            r = run_cli(*args, "--format", fmt)
+            # pipeline's markdown summary is a report that lists them too (README)
+            leaked = fmt != "markdown" and said in r.stdout
+            if r.exit_code != 1 or said not in r.stderr or leaked or not r.stdout:
+                problems.append((args[0], fmt, r.exit_code, r.stderr[:200]))
+            elif fmt == "json":
+                json.loads(r.stdout)
+            elif fmt == "csv":
+                rows = list(csv.reader(io.StringIO(r.stdout)))
+                assert {len(row) for row in rows} == {len(rows[0])}, (args[0], rows)
+    assert problems == []
