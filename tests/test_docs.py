@@ -35,9 +35,10 @@ def test_every_command_has_help_and_readme_coverage() -> None:
                 problems.append(f"{name} {p.opts[0]}: option without help")
         if f"runscore {name}" not in README:
             problems.append(f"{name}: not in README")
-        res = CliRunner().invoke(cli, [*name.split(), "--help"])
-        if res.exit_code != 0:
-            problems.append(f"{name} --help exited {res.exit_code}")
+        for flag in ("--help", "-h"):  # README: "Every command has `--help` (`-h`)"
+            res = CliRunner().invoke(cli, [*name.split(), flag])
+            if res.exit_code != 0 or not res.stdout.startswith("Usage: "):
+                problems.append(f"{name} {flag} exited {res.exit_code}")
     assert problems == []
 
 
