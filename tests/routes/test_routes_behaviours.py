@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from pathlib import Path
@@ -465,6 +467,84 @@ def test_a_blind_spot_says_whether_its_episodes_are_fresh(
     assert undated["freshness"]["newest_evidence"] is None
     assert (
         "Newest episode: unknown (no episode carries a time): freshness unknown." in undated["why"]
+    )
+
+
+def _freshness_line(md: str, heading: str) -> str:
+    """The "- Freshness:" line of the markdown card whose heading starts with ``heading``."""
+    card = md.split(f"\n#### {heading}")[1].split("\n#### ")[0]
+    (line,) = [x for x in card.splitlines() if x.startswith("- Freshness: ")]
+    return line
+
+
+def test_the_markdown_freshness_line_says_whether_the_evidence_is_stale(
+    combined: dict[str, Any], gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """The JSON said freshness.stale for every finding kind, but the markdown's Freshness
+    line gave only the newest evidence's time: a reader could not tell stale evidence from
+    fresh. It now says which (unknown when it is: never fresh), with the age measured
+    against the as-of date and the freshness days it was judged against."""
+    md = combined["md"]
+    assert _freshness_line(md, "stale: ").startswith("- Freshness: newest evidence 2024-12-01T")
+    assert (
+        "Z (90 days before the as-of date): stale (more than 30 days); models "
+        in _freshness_line(md, "stale: ")
+    )
+    # evidence_drift by a harness change: its evidence is fresh, and says so
+    assert "Z (9 days before the as-of date): fresh (within 30 days); models " in (
+        _freshness_line(md, "moved: ")
+    )
+    assert "Z (9 days before the as-of date): fresh (within 30 days); models " in (
+        _freshness_line(md, "blind")
+    )
+    g = gen()  # a blind spot: stale, then dated after the clock, then undated
+    g.cell(SONNET, 5, 4)
+    g.unlabelled(SONNET, 50)
+    path = str(g.write(tmp_path / "b.jsonl"))
+
+    def line(as_of: str, p: str = path) -> str:
+        res = run_cli("routes", p, "--as-of", as_of)
+        assert res.exit_code == 0, res.stderr
+        return _freshness_line(res.stdout, "documentation")
+
+    assert line("2025-06-01") == (
+        "- Freshness: newest evidence 2025-02-20T00:00:56Z (101 days before the as-of date): "
+        "stale (more than 30 days); models claude-sonnet-4; harnesses h1"
+    )
+    assert line("2025-02-19") == (
+        "- Freshness: newest evidence 2025-02-20T00:00:56Z (1 day after the as-of date): "
+        "fresh (dated after the as-of date); models claude-sonnet-4; harnesses h1"
+    )
+    # The findings CSV carries the flag and the words, as the JSON (by their JSON paths)
+    res = run_cli("routes", path, "--as-of", "2025-06-01", "--format", "csv")
+    (row,) = csv.DictReader(io.StringIO(res.stdout))
+    assert (row["freshness.stale"], row["freshness.summary"]) == (
+        "true",
+        "newest evidence 2025-02-20T00:00:56Z (101 days before the as-of date): "
+        "stale (more than 30 days)",
+    )
+    for ep in g.episodes:
+        ep["execution"]["startedAt"] = ep["execution"]["endedAt"] = None
+    res = run_cli("routes", str(g.write(tmp_path / "u.jsonl")), "--as-of", AS_OF, "--format", "csv")
+    (row,) = csv.DictReader(io.StringIO(res.stdout))
+    assert (row["freshness.stale"], row["freshness.summary"]) == (
+        "",
+        "newest evidence unknown (no episode carries a time): unknown",
+    )
+    assert line(AS_OF, str(g.write(tmp_path / "u.jsonl"))) == (
+        "- Freshness: newest evidence unknown (no episode carries a time): unknown; "
+        "models claude-sonnet-4; harnesses h1"
+    )
+    # A comparison with no time at all is treated as stale (a recommendation never rests
+    # on evidence of unknown age): the line says both.
+    g = _clean_equivalent(gen())
+    for ep in g.episodes:
+        ep["execution"]["startedAt"] = ep["execution"]["endedAt"] = None
+    res = run_cli("routes", str(g.write(tmp_path / "c.jsonl")), "--as-of", AS_OF)
+    assert res.exit_code == 0, res.stderr
+    assert _freshness_line(res.stdout, "documentation").startswith(
+        "- Freshness: newest evidence unknown (the evidence carries no timestamps): "
+        "unknown, treated as stale; models "
     )
 
 

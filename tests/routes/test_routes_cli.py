@@ -142,6 +142,7 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
         "cost.net_total",
         "freshness.age_days",
         "freshness.stale",
+        "freshness.summary",
         "freshness.models",
         "freshness.harnesses",
         "freshness.reasoning_efforts",
@@ -198,7 +199,7 @@ def test_findings_csv_carries_the_rates_and_why_of_the_json(
                 ), col
     # every field of the JSON has its column (the old names hold the ones they always had)
     (f, *_) = data["findings"]
-    assert len(rows[0]) == len(_paths(f)) == 59
+    assert len(rows[0]) == len(_paths(f)) == 60
     # a cascade has no incumbent side: unknown, an empty cell, never 0
     (casc,) = [r for r in rows if r["evidence_source"] == "prospective"]
     assert casc["rates.incumbent_retry"] == casc["rates.incumbent_retry_reported"] == ""

@@ -18,8 +18,9 @@
 --   never 0, when none does), freshness__* (newest_evidence TIMESTAMPTZ, UTC: routes_utc;
 --   the newest supporting episode, a harness shift's too, which is evidence_drift when that
 --   is stale, as every finding; a blind spot's is its activity's newest episode, stale NULL
---   only when none carries a time), why (list of text; its "Newest evidence:" time written as
---   the JSON writes times, routes_iso),
+--   only when none carries a time; summary, the markdown's Freshness line: that time, its age
+--   beside freshness_days and fresh, stale or unknown, as stale holds it), why (list of
+--   text; its "Newest evidence:" time written as the JSON writes times, routes_iso),
 --   episode_ids (every episode behind the numbers), sort columns. An actionable finding
 --   whose activity holds other actionable findings picking another route names them in its
 --   why, as alternatives (each is against the incumbent).
@@ -32,6 +33,27 @@
 -- Spec: routes.md §1 (unknown stays unknown), §4 (allowed language), §5 (fields and types),
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
+
+-- A number of days as a sentence writes it ("1 day", "30 days", "30.4 days").
+CREATE OR REPLACE TEMP MACRO routes_days(n) AS n || CASE WHEN n = '1' THEN ' day' ELSE ' days' END;
+
+-- The markdown's Freshness line (freshness__summary): the newest evidence's time, its age
+-- against the as-of date beside the freshness_days it was judged against (routes_num_vs:
+-- 30.4 days never reads "30 days", more than 30), and the verdict the finding's stale
+-- holds, never recomputed: fresh, stale, or unknown when no time is known (stale NULL: a
+-- blind spot's; stale TRUE: evidence of unknown age, treated as stale). Evidence dated after
+-- the clock is fresh (§6 Clock). untimed says which evidence carries no time.
+CREATE OR REPLACE TEMP MACRO routes_freshness_summary(newest, age_days, stale, freshness_days, untimed) AS
+    'newest evidence ' || CASE
+        WHEN newest IS NULL THEN 'unknown (' || untimed || '): unknown'
+             || CASE WHEN stale THEN ', treated as stale' ELSE '' END
+        WHEN age_days < 0 THEN routes_iso(newest) || ' ('
+             || routes_days(routes_num_vs(-age_days, 0, 0)) || ' after the as-of date): '
+             || CASE WHEN stale THEN 'stale' ELSE 'fresh (dated after the as-of date)' END
+        ELSE routes_iso(newest) || ' ('
+             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date): '
+             || CASE WHEN stale THEN 'stale (more than ' ELSE 'fresh (within ' END
+             || routes_days(CAST(freshness_days AS VARCHAR)) || ')' END;
 
 -- Reasons in a sentence: "a and b", "a; b; and c" (a reason may hold a comma of its own).
 CREATE OR REPLACE TEMP MACRO routes_and_list(l) AS
@@ -198,7 +220,10 @@ comp_f AS (
         inc_repair_reported AS rates__incumbent_repair_reported,
         inc_escalation_reported AS rates__incumbent_escalation_reported,
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
-        stale AS freshness__stale, coalesce(models, []) AS freshness__models,
+        stale AS freshness__stale,
+        routes_freshness_summary(newest_evidence, age_days, stale, freshness_days,
+                              'the evidence carries no timestamps') AS freshness__summary,
+        coalesce(models, []) AS freshness__models,
         coalesce(harnesses, []) AS freshness__harnesses,
         coalesce(reasoning_efforts, []) AS freshness__reasoning_efforts,
         current_harness AS freshness__current_harness,
@@ -401,6 +426,8 @@ casc_f AS (
         CAST(NULL AS BIGINT) AS rates__incumbent_escalation_reported,
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
         stale AS freshness__stale,
+        routes_freshness_summary(newest_evidence, age_days, stale, freshness_days,
+                              'the evidence carries no timestamps') AS freshness__summary,
         list_sort(list_distinct([entry_model, target_model])) AS freshness__models,
         harnesses AS freshness__harnesses, CAST([] AS VARCHAR[]) AS freshness__reasoning_efforts,
         current_harness AS freshness__current_harness,
@@ -505,6 +532,8 @@ harness_f AS (
         ids.cost_basis AS cost__basis, 'No $ claimed' AS cost__claim,
         ids.newest_evidence AS freshness__newest_evidence, ids.age_days AS freshness__age_days,
         ids.stale AS freshness__stale,
+        routes_freshness_summary(ids.newest_evidence, ids.age_days, ids.stale, pol.freshness_days,
+                              'the evidence carries no timestamps') AS freshness__summary,
         h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
         list_filter(list_transform(h.shifts, lambda s: s.route_shown || ': ' || s.succ_from || '/' || s.n_from || ' on '
             || rs_shown(h.harness_from) || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || rs_shown(h.harness_to)
@@ -573,6 +602,10 @@ blind_f AS (
         -- evidence of unknown age, and a blind spot recommends nothing, so unknown stays null.
         CASE WHEN b.newest_evidence IS NOT NULL
              THEN routes_cmp(b.age_days) > pol.freshness_days END AS freshness__stale,
+        routes_freshness_summary(b.newest_evidence, b.age_days,
+                              CASE WHEN b.newest_evidence IS NOT NULL
+                                   THEN routes_cmp(b.age_days) > pol.freshness_days END,
+                              pol.freshness_days, 'no episode carries a time') AS freshness__summary,
         b.models AS freshness__models, b.harnesses AS freshness__harnesses,
         b.reasoning_efforts AS freshness__reasoning_efforts,
         b.current_harness AS freshness__current_harness,
