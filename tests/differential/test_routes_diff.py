@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+import re
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 from runscore.engine.packs import routes
@@ -42,6 +44,25 @@ def test_random_corpora_match_reference(routes_ref: ModuleType, tmp_path: Path, 
     exp = routes_ref.evaluate(lines, AS_OF, policy=pol)
     diffs = routes_ref.diffs(exp, got)
     assert not diffs, f"{len(diffs)} differences (seeds {seeds}):\n" + "\n".join(diffs[:25])
+    for f in got["findings"]:
+        _summary_agrees_with_stale(f["freshness"], got["policy"]["freshness_days"])
+
+
+def _summary_agrees_with_stale(fr: dict[str, Any], days: int) -> None:
+    """The markdown's Freshness line (freshness.summary) says what freshness.stale holds,
+    and the age it prints reads on the side of freshness_days that stale was judged on."""
+    stale, said = fr["stale"], fr["summary"]
+    if fr["newest_evidence"] is None:
+        want = "unknown, treated as stale" if stale else "unknown"
+        assert said.endswith(f"): {want}"), (stale, said)
+        return
+    m = re.fullmatch(
+        r"newest evidence \S+ \(([\d.]+) days? (before|after) the as-of date\): (.*)", said
+    )
+    assert m is not None, said
+    age, side, verdict = float(m[1]), m[2], m[3]
+    assert verdict.startswith("stale" if stale else "fresh"), (stale, said)
+    assert (side == "before" and age > days) is bool(stale), (stale, days, said)
 
 
 def test_random_corpora_reach_every_verdict(routes_ref: ModuleType) -> None:
