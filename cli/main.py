@@ -338,6 +338,10 @@ class _PipeEnd(io.RawIOBase):
     def isatty(self) -> bool:
         return os.isatty(self._fd)
 
+    def gone(self) -> None:
+        """Drop every write from now on."""
+        self._gone = True
+
     def write(self, b: Any) -> int:
         if not self._gone:
             try:
@@ -392,6 +396,38 @@ def log_level() -> str | None:
 
 
 def main() -> None:
+    """The ``runscore`` command on ``sys.argv``, in-process (a script, a test): it ends as
+    click's commands do (``SystemExit``), and the caller's ``sys.stdout`` and
+    ``sys.stderr`` are theirs again once it returns or raises."""
+    streams = sys.stdout, sys.stderr
+    try:
+        _main()
+    finally:
+        _put_back(streams)
+
+
+def _put_back(streams: tuple[Any, Any]) -> None:
+    """``sys.stdout`` and ``sys.stderr`` as they were (``streams``), after what was
+    written through runscore's own is written."""
+    for name, was in zip(("stdout", "stderr"), streams, strict=True):
+        own = getattr(sys, name)
+        setattr(sys, name, was)
+        if own is was:
+            continue
+        try:
+            own.flush()
+        except (OSError, ValueError):
+            # The write that failed (a full disk) failed the command, which said so. What
+            # is left is dropped: freed, the stream would try once more (and in Python's
+            # dev mode print "Exception ignored" and a traceback on the caller's stderr).
+            raw = getattr(getattr(own, "buffer", None), "raw", None)
+            if isinstance(raw, _PipeEnd):
+                raw.gone()
+                with contextlib.suppress(OSError, ValueError):
+                    own.flush()
+
+
+def _main() -> None:
     # stdout is data, UTF-8 as every file runscore writes: in a locale that cannot
     # encode a value (LANG=en_US.ISO-8859-1 and an emoji) it was a traceback.
     _outlive_the_reader("stdout", "utf-8")
@@ -432,7 +468,9 @@ def run() -> NoReturn:
     process.own_process()
     global _exit_code
     try:
-        main()
+        # Not ``main``: runscore's own streams stay in until the process exits, which
+        # flushes them last (``_exit_without_teardown``).
+        _main()
     except SystemExit as e:
         if e.code is None or isinstance(e.code, int):
             _exit_code = int(e.code or 0)

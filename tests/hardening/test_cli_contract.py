@@ -165,6 +165,48 @@ def test_stdout_and_stderr_both_closed_keep_the_exit_code(
     assert code == 1
 
 
+def _not_runscore_s_error() -> None:
+    raise RuntimeError("not runscore's")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "out", "err"),
+    [
+        (["sql", "SELECT 7 AS x", "--format", "csv"], 0, "x\n7\n", ""),
+        (["sql", "SELECT 1", "--format", "yaml"], 2, "", "error: "),
+        (["report", "--history", "none.jsonl"], RuntimeError, "", ""),
+    ],
+)  # fmt: skip
+def test_main_in_process_gives_the_callers_streams_back(
+    monkeypatch: pytest.MonkeyPatch,
+    capfd: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: list[str],
+    code: int | type[Exception],
+    out: str,
+    err: str,
+) -> None:
+    """``main`` called in-process (a script, a test) put its own ``sys.stdout`` and
+    ``sys.stderr`` in (so that a reader that goes does not stop the command) and left
+    them there: the caller's were gone for good, whether the command returned, exited
+    or raised. (conftest's guard fails a test that leaves them changed, too.)"""
+    from runscore.cli import main as m
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["runscore", *args])
+    if code is RuntimeError:
+        monkeypatch.setattr(m, "log_level", _not_runscore_s_error)
+    streams = sys.stdout, sys.stderr
+    assert streams[0].fileno() >= 0  # a file: main puts its own in
+    with pytest.raises(SystemExit if isinstance(code, int) else code) as e:
+        m.main()
+    assert sys.stdout is streams[0] and sys.stderr is streams[1]
+    if isinstance(code, int):
+        assert isinstance(e.value, SystemExit) and (e.value.code or 0) == code
+    said = capfd.readouterr()
+    assert (said.out, said.err[: len(err)]) == (out, err)
+
+
 @pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
 def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path, fmt: str) -> None:
     """A value the locale's encoding cannot write (an emoji under ISO-8859-1) was a

@@ -109,3 +109,38 @@ def test_stdout_on_a_full_disk_is_one_error_and_exit_2(rows: int, tmp_path: Path
     assert err.splitlines()[-1] == "error: No space left on device", err
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert err.count("No space left") == 1, err
+
+
+_IN_PROCESS_ON_A_FULL_DISK = """
+import gc, sys
+sys.stdout = caller = open("/dev/full", "w")
+sys.argv = ["runscore", "sql", "SELECT 1 AS x"]
+from runscore.cli.main import main
+try:
+    main()
+except SystemExit as e:
+    code = e.code
+same = sys.stdout is caller
+sys.stdout = sys.__stdout__
+caller.close()
+gc.collect()  # runscore's own stdout is freed
+print(code, same)
+"""
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+def test_main_in_process_on_a_full_disk_gives_stdout_back_and_says_it_once(
+    tmp_path: Path,
+) -> None:
+    # What the failed write left in runscore's own stdout was tried again when it was
+    # freed: in Python's dev mode, "Exception ignored" and a traceback on stderr.
+    p = subprocess.run(
+        [sys.executable, "-X", "dev", "-c", _IN_PROCESS_ON_A_FULL_DISK],
+        cwd=tmp_path,
+        env=dict(os.environ, RUNSCORE_THREADS="1"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (p.returncode, p.stdout) == (0, "2 True\n"), p.stderr
+    assert p.stderr == "error: No space left on device\n"
