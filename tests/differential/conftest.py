@@ -193,7 +193,7 @@ def utc_text(ts: Any) -> Any:
 def parse_parents(p: Any) -> list[int]:
     """§1: array of integers, one integer, "3,4", "" or absent (and null) → the list. An
     array element may also be a string holding one integer (runscore's reading: a seq
-    written as text, as a part of "3,4" is)."""
+    written as text, as a part of "3,4" is); a negative one is a seq no run has."""
     if p is None or p == "":
         return []
     if _int_value(p) is not None:
@@ -203,13 +203,13 @@ def parse_parents(p: Any) -> list[int]:
             int(x.strip(WS)) if isinstance(x, str) else _int_value(x)
             for x in p
             if _int_value(x) is not None
-            or (isinstance(x, str) and re.fullmatch(r"[0-9]+", x.strip(WS)))
+            or (isinstance(x, str) and re.fullmatch(r"-?[0-9]+", x.strip(WS)))
         ]
     if isinstance(p, str):
         out = []
         for part in p.split(","):
             part = part.strip(WS)
-            if re.fullmatch(r"-?\d+", part):
+            if re.fullmatch(r"-?[0-9]+", part):  # ASCII digits: \d takes "٢" too
                 out.append(int(part))
         return out
     return []

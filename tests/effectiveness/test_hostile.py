@@ -547,10 +547,12 @@ def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: A
     path = h.write_jsonl(tmp_path / "text-parents.jsonl", lines)
     res = _extract([path])
     assert [(w.file, w.line, w.reason) for w in res.warnings] == [
+        # a negative seq is one (test_a_negative_parent_as_text_is_the_seq_it_names)
+        (str(path), 5, "parent edge to seq -2 ignored: no such event in the run"),
         (
             str(path),
             5,
-            'parent value "2,1", "x", "-2", 2.5, true, "", "٢" ignored: not an integer seq',
+            'parent value "2,1", "x", 2.5, true, "", "٢" ignored: not an integer seq',
         ),
         (
             str(path),
@@ -566,6 +568,48 @@ def test_a_seq_written_as_text_in_a_parent_list_is_a_parent(tmp_path: Path, h: A
     ]
     (rec,) = res.records.to_pylist()
     assert (rec["archetype"], rec["fixes_applied"], rec["fix_rate"]) == ("guardian", 2, 1.0)
+
+
+#: Makes a whole file take the careful reader (its pre-scan sees "NaN"): the line is
+#: skipped, its run is no other's.
+_DIRTY = b'{"run_id":"other","seq":1,"type":"x","data":{"v":NaN}}'
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_a_negative_parent_as_text_is_the_seq_it_names(
+    tmp_path: Path, h: Any, version: str, careful: bool
+) -> None:
+    """§1: "3,4" is the list of those seqs, and a seq below 1 is in no run, so a parent
+    edge to it is ignored with "no such event". -2 said so, but "-2", ["-2"] and "3, -2"
+    said "not an integer seq", and the same event written once with -2 and once with "-2"
+    made its run invalid (two contents for one seq), where "3" and 3 are one event. The
+    legacy scorer walks no parent edges (§8: nothing to warn of), but judges duplicates
+    by v1's parents: it said the run was invalid too."""
+    lines = [
+        h.ev(1, "run.start", run="neg"),
+        h.ev(2, "note", run="neg", parent=-2),
+        h.ev(2, "note", run="neg", parent="-2"),
+        h.ev(3, "note", run="neg", parent=["-2", 1]),
+        h.ev(3, "note", run="neg", parent=[-2, 1]),
+        h.ev(4, "note", run="neg", parent="3, -2"),
+        h.ev(5, "note", run="neg", parent=["-0"]),
+        h.ev(6, "run.complete", run="neg", parent=[5]),
+        *([_DIRTY] if careful else []),
+    ]
+    path = h.write_jsonl(tmp_path / "neg.jsonl", lines)
+    res = _extract([path], version=version)
+    assert (res.runs_scored, res.invalid) == (1, [])
+    no_such = "parent edge to seq {} ignored: no such event in the run"
+    # the first line of each event (2 and 4), then 6 and 7
+    want = [
+        (2, no_such.format(-2)),
+        (4, no_such.format(-2)),
+        (6, no_such.format(-2)),
+        (7, no_such.format(0)),
+    ]
+    got = [(w.line, w.reason) for w in res.warnings]
+    assert got == (want if version == "v1" else [])
 
 
 def test_parent_beyond_any_seq_is_warned_not_dropped(tmp_path: Path, h: Any) -> None:

@@ -68,6 +68,7 @@ WITH ok AS (
     FROM ok
 )
 -- a parent part is usable when it is an integer (by value: 2.0 is 2) or a string of 1-18 digits
+-- (after a minus sign or not), as effectiveness/v1 reads it
 SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
        coalesce(own_seq, pos) AS seq,
        own_seq IS NULL AS seq_replaced,
@@ -75,13 +76,13 @@ SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
            list_filter(parent_parts, lambda p: json_type(p) IN ('BIGINT', 'UBIGINT')
                        OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
                        OR (json_type(p) = 'VARCHAR'
-                           AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))),
+                           AND regexp_full_match(trim(p ->> '$'), '-?[0-9]{1,18}'))),
            lambda p: CASE WHEN json_type(p) = 'DOUBLE' THEN _lg_jint(p)
                           ELSE CAST(trim(p ->> '$') AS BIGINT) END)) AS parents,
        list_filter(parent_parts, lambda p: NOT (json_type(p) IN ('BIGINT', 'UBIGINT')
                    OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
                    OR (json_type(p) = 'VARCHAR'
-                       AND regexp_full_match(trim(p ->> '$'), '[0-9]{1,18}'))))
+                       AND regexp_full_match(trim(p ->> '$'), '-?[0-9]{1,18}'))))
            AS parent_bad,
        ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
        obj AS data,

@@ -123,21 +123,22 @@ WITH r AS (
            -- written as text: ["2"] is what jq's --arg makes of a shell variable, and "2"
            -- alone is a parent already); a number is read by its value, as a seq is (2.0 is
            -- seq 2); any other element ("x", "2,3", 2.5, true) is no seq. An integer too big
-           -- for a BIGINT is no seq: unusable, and warned about like any other (020).
+           -- for a BIGINT is no seq: unusable, and warned about like any other (020). A
+           -- negative one, as text or not, is a seq no run has (020: "no such event").
            CASE
              WHEN parent_plain THEN NULL
              WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
                list_transform(json_extract(parent, '$[*]')::VARCHAR[],
                               lambda p: CASE WHEN left(p, 1) = '"' THEN
-                                  {'is_int': regexp_full_match(eff_trim(jstr(p)), '[0-9]{1,18}'),
+                                  {'is_int': regexp_full_match(eff_trim(jstr(p)), '-?[0-9]{1,18}'),
                                    'v': TRY_CAST(eff_trim(jstr(p)) AS BIGINT), 'raw': p}
                                 ELSE
                                   {'is_int': jint(p) IS NOT NULL, 'v': jint(p), 'raw': p} END)
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
-                 lambda s: {'is_int': regexp_full_match(eff_trim(s), '[0-9]{1,18}'),
+                 lambda s: {'is_int': regexp_full_match(eff_trim(s), '-?[0-9]{1,18}'),
                             'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
              ELSE [{'is_int': jint(parent_t) IS NOT NULL, 'v': jint(parent_t), 'raw': parent_t}]
            END AS parent_parts
