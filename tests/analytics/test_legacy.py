@@ -346,6 +346,50 @@ def test_a_token_count_jq_takes_but_no_integer_holds_is_unknown(run_cli, tmp_pat
     assert run_cli("history", "check", ".archeflow/memory/effectiveness.jsonl").exit_code == 0
 
 
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+def test_a_cost_or_token_part_jq_takes_but_no_number_holds_is_unknown(
+    run_cli, tmp_path: Path, careful: bool
+) -> None:
+    # Spec §8: estimated_cost_usd before cost_usd, missing -> 0. An estimate given as text
+    # is not missing: jq's `//` takes it and the script stops (jq 1.6: `number (1) and
+    # string ("0.5") cannot be divided`, and for a part of the token sum `string ("400")
+    # and number (500) cannot be added`; exit 5, no line). The version took cost_usd
+    # instead (0.3, "observed") and counted the part 0 (tokens 500): a cost and a count
+    # neither the log nor the scorer gives. Unknown now, as a tokens of "900" is: the
+    # cost 0 with cost_basis "unknown" (this version's unknown cost), tokens null.
+    # false is absent to jq (sage): the fallbacks, as the script takes them.
+    data = {"estimated_cost_usd": "0.5", "cost_usd": 0.3}
+    parts = {"tokens_input": "400", "tokens_output": 500}
+    lines = [
+        _event(1, "run.start"),
+        _event(2, "agent.complete", {**data, "tokens": 9}, agent="guardian"),
+        _event(3, "agent.complete", {"cost_usd": 0.3, **parts}, agent="skeptic"),
+        _event(
+            4,
+            "agent.complete",
+            {**data, **parts, "estimated_cost_usd": False, "tokens_input": False},
+            agent="sage",
+        ),
+        _event(5, "review.verdict", {"verdict": "needs_changes"}, agent="guardian"),
+        _event(6, "review.verdict", {"verdict": "needs_changes"}, agent="sage"),
+        _event(7, "review.verdict", {"verdict": "needs_changes"}, agent="skeptic"),
+        _event(8, "run.complete"),
+        # (the pre-scan sees NaN: the whole file is read the careful way, this line skipped)
+        *(['{"run_id":"other","seq":1,"type":"x","data":{"v":NaN}}'] if careful else []),
+    ]
+    events = tmp_path / "run.jsonl"
+    events.write_text("\n".join(lines) + "\n")
+    r = run_cli("extract", "--sql-version", "archeflow-legacy", str(events))
+    assert r.exit_code == (1 if careful else 0), r.stderr
+    got = _lines(tmp_path / ".archeflow" / "memory" / "effectiveness.jsonl")
+    assert [(g["archetype"], g["cost_usd"], g["cost_basis"], g["tokens"]) for g in got] == [
+        ("guardian", 0, "unknown", 9),
+        ("sage", 0.3, "observed", 500),
+        ("skeptic", 0.3, "observed", None),
+    ]
+    assert run_cli("history", "check", ".archeflow/memory/effectiveness.jsonl").exit_code == 0
+
+
 def test_token_parts_whose_sum_no_integer_holds_stop_no_extract(run_cli, tmp_path: Path) -> None:
     # tokens_input + tokens_output of 9e18 each overflowed the BIGINT sum: the extract of
     # every run stopped, `error: ...050_costs.sql: Out of Range Error: Overflow in
