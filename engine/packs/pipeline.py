@@ -1053,8 +1053,9 @@ def history_report(
     - ``avg_quality``: mean D5, quality
     - ``avg_composite``: mean composite score
 
-    Columns of ``pipelines``, the current history line of each pipeline (sql 200), by
-    ``period_ts``, then pipeline id as an evaluation lists them (``p1, p2, p10``):
+    Columns of ``pipelines``, the current history line of each pipeline (sql 200), one row
+    each, by pipeline id as an evaluation lists them (``p1, p2, p10``), whatever period
+    it falls in:
 
     - ``pipeline_id``: the pipeline
     - ``period_ts``: the time that places it: finish time, else eval date, else ``ts``
@@ -1095,7 +1096,10 @@ def history_report(
             "SELECT pipeline_id, period_ts, finish_unknown, verdict, d1 AS task_completion_score, "
             "d2 AS deviation_score, d3 AS test_score, d4 AS time_efficiency, "
             "d5 AS quality_score, composite AS composite_score, verified "
-            "FROM pl_hist ORDER BY period_ts, pl_pipeline_order(pipeline_id)",
+            # By id alone, as the other listings of pipelines: sorted by period first, a
+            # pipeline was found only by knowing when it finished. One row per pipeline,
+            # so its period never decides between two rows.
+            "FROM pl_hist ORDER BY pl_pipeline_order(pipeline_id)",
         ),
         errors=errors,
     )

@@ -643,3 +643,32 @@ def test_the_history_s_listings_are_in_natural_order(run_cli: Any, h: Any) -> No
     )  # fmt: skip
     assert res.stdout.split()[1:] == natural, res.stderr
     assert HIST.read_bytes() == before
+
+
+def test_history_report_lists_each_pipeline_in_pipeline_order_not_by_period(
+    run_cli: Any, h: Any
+) -> None:
+    """history_report's pipelines were sorted by period first (every pipeline of January,
+    then February ...): p10 finished in January came before p2 and p1, and a user looking
+    for one pipeline had to know when it finished. They are listed as every other listing
+    of pipelines is, by id in natural order (one row each, its current record)."""
+    finished = {"p1": "2026-03-05", "p2": "2026-02-05", "p10": "2026-01-05", "q2": "2026-01-20"}
+    h.write_jsonl(
+        Path("t.jsonl"),
+        [
+            h.task(pid, "t1", created=f"{day}T09:00:00Z", updated=f"{day}T10:00:00Z")
+            for pid, day in finished.items()
+        ],
+    )
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r")
+    assert res.exit_code == 0, res.stderr
+    for period in engine.PERIODS:
+        rep = engine.history_report(str(HIST), period=period)
+        rows = rep.pipelines.to_pylist()
+        assert [r["pipeline_id"] for r in rows] == ["p1", "p2", "p10", "q2"], period
+        assert [r["period_ts"].date().isoformat() for r in rows] == [
+            "2026-03-05",
+            "2026-02-05",
+            "2026-01-05",
+            "2026-01-20",
+        ]
