@@ -777,10 +777,14 @@ def _refuse_missing_plans(plans: Sequence[str]) -> None:
 
 
 def summary_rows(result: PipelineResult) -> pa.Table:
-    """The batch summary over all pipelines (scored and not_terminal), with report names."""
+    """The batch summary over all pipelines (scored and not_terminal). Its last column,
+    ``report``, is a scored pipeline's markdown report file, relative to the folder the
+    reports go in (its ``.json`` beside it); null for one not scored."""
     _check_result(result)
+    # The file, not its stem: JSON and CSV gave `pipeline-eval-p-DATE`, a name no file
+    # has, where the markdown summary gave `.md`.
     names = [
-        result.report_basename(pid) if status == "scored" else None
+        result.report_basename(pid) + ".md" if status == "scored" else None
         for pid, status in zip(
             result.pipelines.column("pipeline_id").to_pylist(),
             result.pipelines.column("status").to_pylist(),

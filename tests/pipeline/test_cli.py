@@ -362,11 +362,12 @@ def test_pipeline_named_summary_keeps_its_own_report(run_cli: Any, h: Any, tmp_p
     assert len(files) == 6, files
     summary = json.loads((tmp_path / "out" / f"pipeline-eval-summary-{DATE}.json").read_text())
     [row] = [r for r in summary["pipelines"] if r["pipeline_id"] == "summary"]
-    assert row["report"].startswith("pipeline-eval-summary-") and row["report"].endswith(DATE)
-    assert row["report"] != f"pipeline-eval-summary-{DATE}"
-    doc = json.loads((tmp_path / "out" / f"{row['report']}.json").read_text())
+    stem = row["report"].removesuffix(".md")
+    assert stem.startswith("pipeline-eval-summary-") and stem.endswith(DATE)
+    assert stem != f"pipeline-eval-summary-{DATE}"
+    doc = json.loads((tmp_path / "out" / f"{stem}.json").read_text())
     assert doc["pipelineId"] == "summary"
-    md = (tmp_path / "out" / f"{row['report']}.md").read_text()
+    md = (tmp_path / "out" / row["report"]).read_text()
     assert md.startswith("# Pipeline evaluation: summary\n")
 
 
@@ -385,7 +386,7 @@ def test_out_file_names_keep_every_script_and_never_clash_by_case(
         "pipeline", "t.jsonl", "--date", DATE, "--out", "out", "--no-history", "--format", "json"
     )  # fmt: skip
     assert res.exit_code == 0, res.stderr
-    reports = {r["pipeline_id"]: r["report"] for r in json.loads(res.stdout)}
+    reports = {r["pipeline_id"]: r["report"].removesuffix(".md") for r in json.loads(res.stdout)}
     assert reports == {
         "A": f"pipeline-eval-A-559aead0-{DATE}",
         "Summary": f"pipeline-eval-Summary-8e76a94a-{DATE}",
@@ -934,3 +935,37 @@ def test_a_run_across_midnight_utc_writes_the_day_s_names_it_checked(
     )
     summary = json.loads((tmp_path / "out" / f"pipeline-eval-summary-{DATE}.json").read_text())
     assert (summary["evalDate"], summary["evaluatedAt"]) == (DATE, f"{DATE}T23:59:59Z")
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "json", "csv"])
+def test_the_summary_s_report_column_is_the_file_written(
+    run_cli: Any, h: Any, tmp_path: Path, fmt: str
+) -> None:
+    """The summary's `report` column gave the report's name without its extension in JSON
+    and CSV (`pipeline-eval-p-2026-03-07`, no file of that name), and with `.md` in
+    markdown: one column, two values. It is the markdown report's file name in every
+    format, the summary files too: a path relative to --out, the `.json` beside it."""
+    rows = h.pipeline_tasks("a/b", 1) + h.pipeline_tasks("p", 1) + [h.task("q", "t1", "pending")]
+    h.write_jsonl(tmp_path / "t.jsonl", rows)
+    out = tmp_path / "o" / "r"
+    res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "o/r", "--format", fmt)
+    assert res.exit_code == 0, res.stderr
+    if fmt == "markdown":
+        cells = [line.split(" | ") for line in res.stdout.splitlines() if line.startswith("| ")]
+        reports = {c[0][2:]: c[-1].removesuffix(" |") for c in cells[1:]}
+        reports["q"] = None if reports["q"].startswith("not terminal") else reports["q"]
+    elif fmt == "json":
+        reports = {r["pipeline_id"]: r["report"] for r in json.loads(res.stdout)}
+    else:
+        stdout = csv.DictReader(io.StringIO(res.stdout))
+        reports = {r["pipeline_id"]: r["report"] or None for r in stdout}
+    assert reports == {
+        "a/b": f"pipeline-eval-a_b-c14cddc0-{DATE}.md",
+        "p": f"pipeline-eval-p-{DATE}.md",
+        "q": None,
+    }
+    summary = json.loads((out / f"pipeline-eval-summary-{DATE}.json").read_text("utf-8"))
+    assert {r["pipeline_id"]: r["report"] for r in summary["pipelines"]} == reports
+    for name in filter(None, reports.values()):
+        assert (out / name).read_text("utf-8").startswith("# Pipeline evaluation: ")
+        assert (out / name).with_suffix(".json").is_file()
