@@ -24,7 +24,7 @@ import math
 import random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -52,12 +52,37 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"non-standard JSON constant {name}")
 
 
-def parse_jsonl(path: str, data: bytes) -> tuple[list[tuple[int, Any]], list[tuple[str, int]]]:
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object as its members in the order given, duplicates kept."""
+
+
+def _as_dicts(v: Any) -> Any:
+    """A value parsed into ``_Pairs`` as plain dicts: a key given twice keeps its last value,
+    as Python's own ``json`` (and jq) read it."""
+    if isinstance(v, _Pairs):
+        return {k: _as_dicts(x) for k, x in v}
+    if isinstance(v, list):
+        return [_as_dicts(x) for x in v]
+    return v
+
+
+def _gives_twice(pairs: Any, keys: Collection[str]) -> bool:
+    names = [k for k, _ in pairs] if isinstance(pairs, _Pairs) else []
+    return any(names.count(k) > 1 for k in keys)
+
+
+def parse_jsonl(
+    path: str, data: bytes, unique: Mapping[str, Collection[str]] | None = None
+) -> tuple[list[tuple[int, Any]], list[tuple[str, int]]]:
     """Physical lines of one file → (line number, parsed value) and skipped (file, line).
 
     effectiveness §1: a line that is not valid UTF-8 or not JSON (NaN/Infinity
     included) is skipped and reported; blank (whitespace-only) lines are ignored
     silently; a trailing ``\\r`` is not part of the line.
+
+    ``unique``: where ("" for the line's object, else the name of a member holding an
+    object) -> the keys read there; a line whose object there gives one of them twice is
+    skipped too: which of its values was meant cannot be known (jq takes the last).
     """
     out: list[tuple[int, Any]] = []
     skipped: list[tuple[str, int]] = []
@@ -73,11 +98,19 @@ def parse_jsonl(path: str, data: bytes) -> tuple[list[tuple[int, Any]], list[tup
             continue
         try:
             text = raw.decode("utf-8")
-            value = json.loads(text, parse_constant=_reject_constant)
+            value = json.loads(text, parse_constant=_reject_constant, object_pairs_hook=_Pairs)
         except (UnicodeDecodeError, ValueError):
             skipped.append((path, i))
             continue
-        out.append((i, value))
+        if unique and isinstance(value, _Pairs):
+            top = dict(value)
+            if any(
+                _gives_twice(value if at == "" else top.get(at), keys)
+                for at, keys in unique.items()
+            ):
+                skipped.append((path, i))
+                continue
+        out.append((i, _as_dicts(value)))
     return out, skipped
 
 
@@ -243,12 +276,38 @@ def fix_required(v: Any) -> bool:
     return v is True or (isinstance(v, str) and v.lower() == "true")
 
 
+#: effectiveness §1: the envelope, and the `data` fields its event types use (a
+#: finding's own fields are read too, but are not checked here).
+EFF_READ_KEYS: dict[str, tuple[str, ...]] = {
+    "": ("ts", "run_id", "seq", "parent", "type", "phase", "agent", "data"),
+    "data": (
+        "archetype",
+        "model",
+        "tokens",
+        "tokens_input",
+        "tokens_output",
+        "cost_usd",
+        "estimated_cost_usd",
+        "verdict",
+        "cycle",
+        "findings",
+        "source",
+        "finding",
+        "location",
+        "file",
+        "line",
+        "met",
+        "status",
+    ),
+}
+
+
 def ref_effectiveness(files: Sequence[tuple[str, bytes]]) -> EffResult:
     """Spec effectiveness §1–§3 over files given in input order (display path, bytes)."""
     res = EffResult()
     accepted: list[tuple[str, int, dict[str, Any]]] = []
     for path, data in files:
-        values, skipped = parse_jsonl(path, data)
+        values, skipped = parse_jsonl(path, data, EFF_READ_KEYS)
         res.skipped.update(skipped)
         for line, v in values:
             # §1: not an object, or no non-empty string run_id / type → skipped.

@@ -536,6 +536,38 @@ def bom_in_file_with_a_bad_line(r: str) -> Case:
     return [[first, b"not json", done(r, 2)]]
 
 
+DUPLICATE_KEYS_XFAIL = (
+    "a line giving a key the pack reads twice is read with the key's first value (DuckDB's "
+    "JSON functions), where jq and Python's json take the last: runscore does not refuse it "
+    "yet (refusing cost 13x the 10k extract per file, ~20% batched; benchmarks/RESULTS.md, "
+    "forty-fifth pass)"
+)
+
+
+@case(xfail=DUPLICATE_KEYS_XFAIL)
+def duplicate_keys_in_a_line(r: str) -> Case:
+    # One key twice in each of lines 2-6: the envelope's type, seq and agent, and data's
+    # findings and cost_usd. Python's json (as jq) takes the last value (a note, seq 9, the
+    # sage, no findings, a cost of 0.1), DuckDB the first. Each line is refused, as in the
+    # other packs: which value was meant cannot be known.
+    def vd(seq: int) -> str:
+        return json.dumps(verdict(r, seq, "guardian", findings=[bug()]))
+
+    ac = json.dumps(ev(r, 7, "agent.complete", {"archetype": "guardian", "cost_usd": 0.5}))
+    return [
+        [
+            ev(r, 1, "run.start"),
+            vd(2)[:-1].encode() + b', "type": "note"}',
+            vd(3).replace('"seq": 3', '"seq": 3, "seq": 9').encode(),
+            vd(4)[:-1].encode() + b', "agent": "guardian", "agent": "sage"}',
+            vd(5).replace('"findings": [', '"findings": [], "findings": [').encode(),
+            ac.replace('"cost_usd": 0.5', '"cost_usd": 0.5, "cost_usd": 0.1').encode(),
+            verdict(r, 8, "sage", word="approved"),
+            done(r, 10),
+        ]
+    ]
+
+
 @case()
 def blank_but_nonempty_ids(r: str) -> Case:
     return [[ev(r + " ", 1, "review.verdict", {"archetype": "g"}), done(r + " ", 2)]]
