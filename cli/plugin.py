@@ -197,8 +197,10 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
     output file is written (``write_text_output``: into a FIFO, never through a symlink),
     at the names ``engine.report_names`` gives, every one checked before the first is
     written (``engine.refuse_report_paths``)."""
-    engine.refuse_report_paths(result, out_dir, fmt)
+    # The result and the format first: a list of formats was refused only once the
+    # folder had been probed.
     names = engine.report_names(result, fmt)
+    engine.refuse_report_paths(result, out_dir, fmt)
     paths = [os.path.join(out_dir, *name.split("/")) for name in names]
     os.makedirs(out_dir, exist_ok=True)
     if fmt == "json":

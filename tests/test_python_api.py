@@ -2014,6 +2014,45 @@ def test_the_plugin_report_checks_refuse_what_is_no_folder_or_format(tmp_path: P
     assert plugin.report_names(skills, "csv") == ["plugin-report.csv"]
 
 
+def test_every_plugin_function_that_takes_a_format_refuses_an_unknown_one(
+    tmp_path: Path,
+) -> None:
+    """``report_patterns`` raised a bare ``KeyError`` for a format it does not know (a
+    ``TypeError`` for a list), and ``score`` took any ``out_format`` when no ``out_dir``
+    came with it; each is a ``UsageError`` naming the argument and the formats now, as
+    ``report_names``, ``refuse_report_paths`` and ``write_out`` say it, before anything
+    is read or written."""
+    from runscore.cli import plugin as plugin_cli
+
+    skills = plugin.rank([SKILLS])
+    hist = tmp_path / "h.jsonl"
+    said = []
+    for call in [
+        lambda: plugin.report_patterns("xml"),
+        lambda: plugin.report_patterns(["json"]),  # type: ignore[arg-type]
+        lambda: plugin.report_patterns(None),  # type: ignore[arg-type]
+        lambda: plugin.score([SKILLS], history_path=hist, out_format="xml"),
+        lambda: plugin.refuse_report_paths(skills, tmp_path, ["json", "xml"]),
+        lambda: plugin_cli.write_out(skills, str(tmp_path), "xml"),
+        lambda: plugin_cli.write_out(skills, str(tmp_path), ["json"]),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.cli_message, e.value.params))
+    one_of = "must be one of markdown, json, csv, not"
+    assert said == [
+        (f'fmt {one_of} "xml"', f'--format {one_of} "xml"', ("fmt",)),
+        (f"fmt {one_of} list", f"--format {one_of} list", ("fmt",)),
+        (f"fmt {one_of} None", f"--format {one_of} None", ("fmt",)),
+        (f'out_format {one_of} "xml"', f'--format {one_of} "xml"', ("out_format",)),
+        (f'fmt {one_of} "xml"', f'--format {one_of} "xml"', ("fmt",)),
+        (f'fmt {one_of} "xml"', f'--format {one_of} "xml"', ("fmt",)),
+        (f"fmt {one_of} list", f"--format {one_of} list", ("fmt",)),
+    ]
+    assert sorted(tmp_path.iterdir()) == []
+    assert plugin.report_patterns("markdown") == ["plugin-report.md", "skills/*.md"]
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

@@ -490,6 +490,8 @@ def score(
     # scoring anything, as `extract` says it.
     lock_timeout = history.lock_timeout(lock_timeout)
     stamp = sources.time_arg(now, NOW)
+    # Checked without out_dir too: a format no report has is a mistake however it came.
+    formats = _formats(out_format, OUT_FORMAT)
     if history_path is not None:
         history_path = sources.one_path(history_path, HISTORY_PATH)
         # its lock file too, as `pipeline` checks
@@ -501,11 +503,9 @@ def score(
             )
         _refuse_a_skill_file(history_path, roots)
     out: str | None = None
-    formats: list[str] = []
     if out_dir is not None:
         out = sources.one_path(out_dir, OUT_DIR, "folder")
         history.require_path(out, OUT_DIR, "folder")
-        formats = _formats(out_format, OUT_FORMAT)
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if out is not None:
@@ -542,7 +542,9 @@ _REPORTS = {
 def report_patterns(fmt: str) -> list[str]:
     """The names ``plugin score --out`` writes into its folder in ``fmt`` (markdown: a
     file per skill under ``skills/``, by a name only the skills found say)."""
-    return list(_REPORTS[fmt])
+    # A name it does not know was a bare KeyError (a list a TypeError), not the usage
+    # error every other function taking a format raises.
+    return list(_REPORTS[_format(fmt, FMT)])
 
 
 def _format(fmt: object, what: Arg) -> str:
