@@ -16,7 +16,6 @@ from runscore.cli import output
 from runscore.cli.exitcodes import ExitCode
 from runscore.cli.options import (
     lock_timeout_option,
-    refuse_a_file_as_folder,
     refuse_dash,
     refuse_empty,
     refuse_together,
@@ -201,6 +200,14 @@ def write_out(result: engine.PluginResult, out_dir: str, fmt: str) -> list[str]:
     # folder had been probed.
     names = engine.report_names(result, fmt)
     engine.refuse_report_paths(result, out_dir, fmt)
+    return _write_reports(result, out_dir, fmt, names)
+
+
+def _write_reports(
+    result: engine.PluginResult, out_dir: str, fmt: str, names: list[str]
+) -> list[str]:
+    """``write_out`` without its check: for ``plugin score``, whose folder the engine
+    checked (``engine.score(out_dir=)``), every name included."""
     paths = [os.path.join(out_dir, *name.split("/")) for name in names]
     os.makedirs(out_dir, exist_ok=True)
     if fmt == "json":
@@ -296,8 +303,9 @@ def register(group: click.Group) -> None:
     @click.option(
         "--out",
         "out_dir",
-        # Not file_okay=False: refuse_a_file_as_folder says a regular file as nightly does.
-        type=click.Path(),
+        # No check here: the engine checks the folder, once (engine.score's out_dir).
+        # readable=False, or click refused a folder it cannot list, which takes reports.
+        type=click.Path(readable=False),
         metavar="DIR",
         help="Write the report into this directory (plugin-report.md|json|csv; markdown "
         "also skills/<skill>.md per skill) instead of stdout.",
@@ -342,24 +350,14 @@ def register(group: click.Group) -> None:
         # os.path.join("", name) is name: scored, then the folder "" could not be made.
         refuse_empty(ctx, "out_dir", kind="folder")
         refuse_dash(ctx, "out_dir", "the report is written to a folder", "folder")
-        refuse_a_file_as_folder(ctx, "out_dir")
         refuse_together(ctx, "history_path", "no_history", "--no-history appends to none")
         refuse_together(
             ctx, "lock_timeout", "no_history", "with no history there is no lock to wait for"
         )
-        if out_dir is not None:
-            # A --judge, --mc or --matchups file named as a report in --out (replaced by
-            # the report renamed over it), a symlink there, or a report that lands in a
-            # scored skill's folder: refused before anything is read or written, the
-            # history's append included.
-            engine.refuse_inputs_written(
-                out_dir,
-                engine.report_patterns(fmt),
-                roots=list(roots),
-                judge=judge,
-                mc=mc,
-                matchups=matchups,
-            )
+        # --out is checked there, once: before anything is read or written (a --judge,
+        # --mc or --matchups file named as a report in it, a symlink there, a report that
+        # lands in a scored skill's folder), and by the reports' exact names before the
+        # history is appended.
         result = engine.score(
             list(roots),
             judge=list(judge),
@@ -372,7 +370,7 @@ def register(group: click.Group) -> None:
         )
         _notes(result)
         if out_dir is not None:
-            written = write_out(result, out_dir, fmt)
+            written = _write_reports(result, out_dir, fmt, engine.report_names(result, fmt))
             output.note(f"wrote {len(written)} file(s) to {quote_path(out_dir)}")
         elif fmt == "markdown":
             click.echo(render_report(result), nl=False)

@@ -901,7 +901,9 @@ def refuse_unwritable_report(path: str, about: Arg | None = None) -> None:
         )
 
 
-def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None = None) -> None:
+def refuse_report_folder(
+    folder: str, patterns: Sequence[str], about: Arg | None = None, *, probe: bool = True
+) -> None:
     """Refuse, before anything is read or written, a folder the reports named by
     ``patterns`` (``sources.files_named``) could not be written into, as their write would
     have said it: found only there, once everything was scored (and ``plugin score``'s
@@ -915,7 +917,9 @@ def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None
     there, or a folder of the patterns' that is, where no file can be made (read-only, a
     read-only mount, ``/proc``: one is made and removed, as ``check_writable`` makes one;
     permission bits do not say it for root): each report is written beside its name and
-    renamed over it."""
+    renamed over it. ``probe`` False: no file or folder is made to learn that, for a
+    caller that probed this folder already (``plugin.score``: before the skills were read,
+    by the patterns; by their exact names once they are scored)."""
     if os.path.lexists(folder):
         if not os.path.isdir(folder):
             # In the CLI's words for such an --out (``--out nf: exists and is not ...``).
@@ -929,6 +933,8 @@ def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None
             parent = os.path.dirname(parent)
         if not os.path.isdir(parent):
             raise CannotAccess(f"{quote_path(folder)}: {os.strerror(errno.ENOTDIR)}", about=about)
+        if not probe:
+            return
         try:
             os.rmdir(tempfile.mkdtemp(prefix=".runscore-probe-", dir=parent))
         except OSError as e:
@@ -942,7 +948,7 @@ def refuse_report_folder(folder: str, patterns: Sequence[str], about: Arg | None
     for path in sources.files_named(folder, patterns):
         refuse_unwritable_report(path, about)
     for path in [folder, *(os.path.join(folder, sub) for sub in subs)]:
-        if os.path.isdir(path):  # a folder still to be made is made where folder is
+        if probe and os.path.isdir(path):  # a folder still to be made is made where folder is
             _refuse_no_new_file(path, about)
 
 

@@ -2053,6 +2053,27 @@ def test_every_plugin_function_that_takes_a_format_refuses_an_unknown_one(
     assert plugin.report_patterns("markdown") == ["plugin-report.md", "skills/*.md"]
 
 
+def test_plugin_score_out_dir_refuses_an_input_named_as_a_report_before_reading(
+    tmp_path: Path,
+) -> None:
+    """``score(out_dir=)`` checked the report names only once the skills were scored, and
+    not against the inputs: a judge file at ``out/plugin-report.json`` passed, and the
+    caller's report (``write_out``) replaced it. It checks the folder before anything is
+    read or written, as the command does (``refuse_inputs_written``)."""
+    out = tmp_path / "out"
+    out.mkdir()
+    judge = out / "plugin-report.json"
+    judge.write_text("")
+    hist = tmp_path / "h.jsonl"
+    with pytest.raises(UsageError) as e:
+        plugin.score([SKILLS], judge=judge, history_path=hist, out_dir=out, out_format="json")
+    assert (e.value.cli_message, e.value.params) == (
+        f"{judge}: that is the judge file {judge} the score reads (--judge); choose another --out",
+        ("out_dir", "judge"),
+    )
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["out", "plugin-report.json"]
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

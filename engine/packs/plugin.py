@@ -79,7 +79,7 @@ ROOTS = Arg("roots", "ROOTS")
 JUDGE = Arg("judge", "--judge")
 MC = Arg("mc", "--mc")
 MATCHUPS = Arg("matchups", "--matchups")
-#: The CLI's report folder (``refuse_inputs_written``), which no call of this module takes.
+#: The report folder (``plugin score --out``, ``score``'s ``out_dir``).
 OUT_DIR = Arg("out_dir", "--out")
 #: ``now``: a call's fixed clock, which no option gives.
 NOW = Arg("now", "now")
@@ -443,9 +443,11 @@ def score(
     a ``date`` (its 00:00 UTC) or ISO text.
 
     ``out_dir``: the folder the caller writes the reports into (``plugin score --out``), in
-    ``out_format`` (one of ``markdown``, ``json``, ``csv``, or a list of them): once the
-    skills are scored, and before the history is appended, every report's path
-    (``report_names``) is checked (``refuse_report_paths``), so that a report that could
+    ``out_format`` (one of ``markdown``, ``json``, ``csv``, or a list of them): before
+    anything is read or written, what ``refuse_inputs_written`` refuses at the names of
+    ``report_patterns`` (an input or a skill's folder there too); once the skills are
+    scored, and before the history is appended, every report's exact path
+    (``report_names``, as ``refuse_report_paths`` checks them), so that a report that could
     not be written is a ``UsageError`` with the history as it was. Nothing is written there.
 
     Columns of ``report``, one row per scored skill in discovery order (sql 600; the JSON
@@ -492,6 +494,22 @@ def score(
     stamp = sources.time_arg(now, NOW)
     # Checked without out_dir too: a format no report has is a mistake however it came.
     formats = _formats(out_format, OUT_FORMAT)
+    out: str | None = None
+    if out_dir is not None:
+        out = sources.one_path(out_dir, OUT_DIR, "folder")
+        history.require_path(out, OUT_DIR, "folder")
+        # The one check of the folder, the command's too: before anything is read, what
+        # the reports' names say before the skills are found (a folder that takes no file,
+        # a symlink at a name, an input or a skill's folder there); once they are scored,
+        # their exact names (below).
+        refuse_inputs_written(
+            out,
+            [p for f in formats for p in report_patterns(f)],
+            roots=roots,
+            judge=judge,
+            mc=mc,
+            matchups=matchups,
+        )
     if history_path is not None:
         history_path = sources.one_path(history_path, HISTORY_PATH)
         # its lock file too, as `pipeline` checks
@@ -502,17 +520,13 @@ def score(
                 history_path, inputs, what, "the score", given, HISTORY_PATH, stdin=False
             )
         _refuse_a_skill_file(history_path, roots)
-    out: str | None = None
-    if out_dir is not None:
-        out = sources.one_path(out_dir, OUT_DIR, "folder")
-        history.require_path(out, OUT_DIR, "folder")
     result, con = evaluate(roots, judge=judge, mc=mc, matchups=matchups)
     try:
         if out is not None:
             # The reports' names are known only now (a file per skill found). Found at
             # its own write, a report that could not be written left the history appended
-            # and the reports before it written.
-            refuse_report_paths(result, out, formats)
+            # and the reports before it written. The folder was probed above.
+            _refuse_report_names(result, out, formats, probe=False)
         if history_path is not None:
             _append_history(con, result, history_path, now=stamp, lock_timeout=lock_timeout)
     finally:
@@ -635,9 +649,15 @@ def refuse_report_paths(
     were written and the rest not."""
     out = sources.one_path(out_dir, OUT_DIR, "folder")
     history.require_path(out, OUT_DIR, "folder")
-    names = [n for f in _formats(fmt, FMT) for n in report_names(result, f)]
+    _refuse_report_names(result, out, _formats(fmt, FMT), probe=True)
+
+
+def _refuse_report_names(
+    result: PluginResult, out: str, formats: list[str], *, probe: bool
+) -> None:
+    names = [n for f in formats for n in report_names(result, f)]
     # Each name as a pattern that matches only itself: the exact files, not skills/*.md.
-    history.refuse_report_folder(out, [glob.escape(n) for n in names], OUT_DIR)
+    history.refuse_report_folder(out, [glob.escape(n) for n in names], OUT_DIR, probe=probe)
 
 
 def refuse_inputs_written(

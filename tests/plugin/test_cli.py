@@ -564,6 +564,41 @@ def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> Non
     assert len(json.loads(Path("report/plugin-report.json").read_text())) == 3
 
 
+def test_out_is_checked_once_by_the_engine(
+    run_cli: Callable[..., Result], fixture_root: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The folder was checked three times: refuse_inputs_written (a probe file in it),
+    # score(out_dir=) (another) and write_out (a third), beside click's type and the CLI's
+    # own test of a file at --out. One engine check now, score(out_dir=): the probe before
+    # anything is read, the exact report names once the skills are scored.
+    import tempfile
+
+    probes: list[str] = []
+    for name in ("mkstemp", "mkdtemp"):
+        real = getattr(tempfile, name)
+
+        def counted(*a: object, _real: Callable[..., object] = real, **kw: object) -> object:
+            if str(kw.get("prefix", "")).startswith(".runscore-probe-"):
+                probes.append(str(kw.get("dir")))
+            return _real(*a, **kw)
+
+        monkeypatch.setattr(tempfile, name, counted)
+    for out, fmt, where in [
+        ("new", "json", "."),  # to be made: probed where it is made
+        ("report", "json", "report"),
+        ("report", "markdown", "report"),  # its skills/ is made by the write
+    ]:
+        Path("report").mkdir(exist_ok=True)
+        probes.clear()
+        r = run_cli("plugin", "score", fixture_root, "--out", out, "--format", fmt, "--no-history")
+        assert r.exit_code == 0, r.stderr
+        assert [os.path.relpath(p) for p in probes] == [where], (out, fmt)
+    probes.clear()
+    r = run_cli("plugin", "score", fixture_root, "--out", "report", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    assert [os.path.relpath(p) for p in probes] == ["report", "report/skills"]
+
+
 def test_out_files_of_skills_whose_names_differ_in_case_do_not_collide(
     run_cli: Callable[..., Result], tmp_path: Path
 ) -> None:
