@@ -2074,6 +2074,34 @@ def test_plugin_score_out_dir_refuses_an_input_named_as_a_report_before_reading(
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["out", "plugin-report.json"]
 
 
+def test_plugin_refuse_inputs_written_refuses_what_is_no_folder_or_list_of_names(
+    tmp_path: Path,
+) -> None:
+    """``refuse_inputs_written`` took a str of ``patterns`` letter by letter (``skills/*.md``
+    refused the folder itself: ``DIR/: Is a directory``), and raised a bare ``TypeError``
+    for a pattern or an ``out_dir`` that is no text; a ``UsageError`` naming the argument
+    now, before anything is read or written."""
+    said = []
+    for call in [
+        lambda: plugin.refuse_inputs_written(str(tmp_path), "skills/*.md"),  # type: ignore[arg-type]
+        lambda: plugin.refuse_inputs_written(str(tmp_path), [5]),  # type: ignore[list-item]
+        lambda: plugin.refuse_inputs_written(str(tmp_path), None),  # type: ignore[arg-type]
+        lambda: plugin.refuse_inputs_written(5, ["plugin-report.json"]),  # type: ignore[arg-type]
+    ]:
+        with pytest.raises(UsageError) as e:
+            call()
+        said.append((str(e.value), e.value.params))
+    names = "give a list of report names (what report_patterns returns)"
+    assert said == [
+        (f"patterns: {names}, not str", ("patterns",)),
+        (f"patterns: {names}, not a list holding int", ("patterns",)),
+        (f"patterns: {names}, not None", ("patterns",)),
+        ("out_dir: give a folder (a str or pathlib.Path), not int", ("out_dir",)),
+    ]
+    assert sorted(tmp_path.iterdir()) == []
+    plugin.refuse_inputs_written(tmp_path, ("plugin-report.json",))  # a Path, a tuple: fine
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

@@ -660,8 +660,25 @@ def _refuse_report_names(
     history.refuse_report_folder(out, [glob.escape(n) for n in names], OUT_DIR, probe=probe)
 
 
+#: ``patterns`` of ``refuse_inputs_written``, which no option gives.
+PATTERNS = Arg("patterns", "patterns")
+
+
+def _patterns(value: object) -> list[str]:
+    """``patterns`` as a list of names: a str is a sequence too, and each of its letters
+    was taken for a name (``skills/*.md`` refused the folder itself as ``DIR/``)."""
+    wanted = "give a list of report names (what report_patterns returns)"
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise UsageError(PATTERNS, f": {wanted}, not {sources.type_name(value)}")
+    odd = [p for p in value if not isinstance(p, str)]
+    if odd:
+        held = f"a {sources.type_name(value)} holding {sources.type_name(odd[0])}"
+        raise UsageError(PATTERNS, f": {wanted}, not {held}")
+    return list(value)
+
+
 def refuse_inputs_written(
-    out_dir: str,
+    out_dir: str | os.PathLike[str],
     patterns: Sequence[str],
     *,
     roots: sources.Paths | None = None,
@@ -676,6 +693,9 @@ def refuse_inputs_written(
     ``skills`` that is no folder, an ``out_dir`` that cannot be made), which the write
     found once the history was appended; or one that lands in the folder of a skill
     ``roots`` holds (``_refuse_a_skill_folder``)."""
+    out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
+    history.require_path(out_dir, OUT_DIR, "folder")
+    patterns = _patterns(patterns)
     history.refuse_report_folder(out_dir, patterns, OUT_DIR)
     for given, inputs, what in _inputs(judge, mc, matchups):
         sources.refuse_an_input_named(
