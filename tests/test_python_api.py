@@ -2102,6 +2102,24 @@ def test_plugin_refuse_inputs_written_refuses_what_is_no_folder_or_list_of_names
     plugin.refuse_inputs_written(tmp_path, ("plugin-report.json",))  # a Path, a tuple: fine
 
 
+def test_pipeline_refuse_inputs_written_refuses_an_out_dir_that_is_no_path(
+    tmp_path: Path,
+) -> None:
+    """``out_dir=5`` was a bare ``TypeError`` from ``os.lstat``, and ``out_dir=""`` (an unset
+    variable) passed; a ``UsageError`` naming ``out_dir`` now, as ``plugin``'s says it."""
+    said = []
+    for out in (5, ""):
+        with pytest.raises(UsageError) as e:
+            pipeline.refuse_inputs_written([TASKS], None, out_dir=out)  # type: ignore[arg-type]
+        said.append((str(e.value), e.value.params))
+    assert said == [
+        ("out_dir: give a folder (a str or pathlib.Path), not int", ("out_dir",)),
+        ("out_dir: an empty path (an unset variable?); give a folder", ("out_dir",)),
+    ]
+    pipeline.refuse_inputs_written([TASKS], None, out_dir=tmp_path)
+    assert sorted(tmp_path.iterdir()) == []
+
+
 def test_cannot_access_is_an_oserror_too(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
 ) -> None:

@@ -843,7 +843,7 @@ def refuse_inputs_written(
     paths: sources.Paths,
     plans: sources.Paths | None,
     *,
-    out_dir: str | None = None,
+    out_dir: str | os.PathLike[str] | None = None,
     history_path: str | None = None,
     eval_date: dt.date | str | None = None,
     now: dt.datetime | dt.date | str | None = None,
@@ -869,6 +869,9 @@ def refuse_inputs_written(
                 continue
             sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
     if out_dir is not None:
+        # A number was a bare TypeError from os.lstat, and "" (an unset variable) passed.
+        out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
+        history.require_path(out_dir, OUT_DIR, "folder")
         # Its day as evaluate_pipelines takes it: a datetime's time, or text, was put in
         # the names looked for, which matched none of the names written.
         day = _eval_date(eval_date) or (sources.time_arg(now, NOW) or _utc_now()).date()
