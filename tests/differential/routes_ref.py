@@ -94,6 +94,16 @@ def num_vs(x: float, b: float, d: int) -> str:
     return f"{x:.{dec_vs(x, b, d)}f}"
 
 
+def days(x: float, b: float) -> str:
+    """An age beside freshness_days, as English counts it: "1 day", "0.5 days", "30 days"."""
+    n = num_vs(x, b, 0)
+    return f"{n} day" if n == "1" else f"{n} days"
+
+
+def plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def signed(x: float | None) -> str:
     if x is None:
         return "unknown"
@@ -161,7 +171,7 @@ def stale_reason(
     if newest is None or age_days is None or r6(age_days) <= fresh_days:
         return None
     return (
-        f"stale: newest evidence {newest:%Y-%m-%d} is {num_vs(age_days, fresh_days, 0)} days old"
+        f"stale: newest evidence {newest:%Y-%m-%d} is {days(age_days, fresh_days)} old"
         f" (freshness_days {fresh_days})"
     )
 
@@ -956,12 +966,15 @@ def compare(
         )
         for role, n in (("candidate", c_tot), ("incumbent", i_tot)):
             if n < min_lab:
-                why.append(f"{role} has {n} labelled historical episodes (minimum {min_lab})")
+                why.append(
+                    f"{role} has {plural(n, 'labelled historical episode')} (minimum {min_lab})"
+                )
     else:
         for role, n in (("candidate", c_lab), ("incumbent", i_lab)):
             if n < min_lab:
                 why.append(
-                    f"{role} has {n} labelled episodes in compared strata (minimum {min_lab})"
+                    f"{role} has {plural(n, 'labelled episode')} in compared strata"
+                    f" (minimum {min_lab})"
                 )
     if h and r6(h["ci_width"]) > max_w:
         w = h["ci_width"]
@@ -992,7 +1005,7 @@ def compare(
             aside = "its fixtures carry no timestamp"
         elif stale_of(p_newest):
             aside = (
-                f"its newest fixture {p_newest:%Y-%m-%d} is {num_vs(p_age, fd, 0)} days old"
+                f"its newest fixture {p_newest:%Y-%m-%d} is {days(p_age, fd)} old"
                 f" (freshness_days {fd})"
             )
         else:
@@ -1269,7 +1282,10 @@ def cascades(
             )
         k = sum(o["attempt_unknown"] for o in os_)
         if k:
-            why.append(f"cost unknown for some attempts ({k} of {n_ops} operations): No $ claimed")
+            why.append(
+                f"cost unknown for some attempts ({k} of {plural(n_ops, 'operation')}):"
+                " No $ claimed"
+            )
         t_unknown = sum(tot[e.id].cost is None for e in direct_eps)
         if not direct_eps:
             why.append(
@@ -1286,14 +1302,14 @@ def cascades(
         k = sum(o["missing"] for o in os_)
         if k:
             why.append(
-                f"{k} of {n_ops} operations escalated with no follow-up attempt in the input"
+                f"{k} of {plural(n_ops, 'operation')} escalated with no follow-up attempt in the input"
                 " (same runId, task fingerprint and toModel): their cost is unknown (an"
                 " escalation is never priced at 0): No $ claimed"
             )
         k = sum(o["final_unreported"] for o in os_)
         if k:
             why.append(
-                f"{k} of {n_ops} operations end on an attempt that does not say whether it"
+                f"{k} of {plural(n_ops, 'operation')} end on an attempt that does not say whether it"
                 " escalated (a follow-up it may have had is not in the input): their cost is"
                 " unknown (never priced at 0): No $ claimed"
             )
@@ -1339,7 +1355,7 @@ def cascades(
         ):
             why.append(
                 f"no saving, and no escalation or retry reported (escalation reported by {esc_rep},"
-                f" retries by {ret_rep} of {n_ops} operations): no escalation tax claimed"
+                f" retries by {ret_rep} of {plural(n_ops, 'operation')}): no escalation tax claimed"
             )
         out.append(
             {

@@ -665,3 +665,56 @@ def test_names_in_sentences_are_shown_as_every_report_shows_them(tmp_path: Path)
         '"\\u202eclaude-haiku-4" is associated with a success rate within 0.050 of'
         ' "\\u202eclaude-sonnet-4" in matched historical "\\u202eclean" strata'
     )
+
+
+def test_an_age_of_one_day_reads_1_day_in_every_sentence(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Only the Freshness line wrote a day count through routes_days: every reason, headline
+    and why that gives an age concatenated ' days', so evidence one day old under
+    --freshness-days 0 read "1 days old" / "1 days before the as-of date"; a count of one
+    read "1 labelled historical episodes", "1 episodes are blocked/cancelled"."""
+    g = gen()
+    day = {"day": "2025-02-28"}  # about 0.97 days before AS_OF: written "1"
+    _clean_equivalent(g, activity="clean", **day)
+    g.cell(OPUS, 400, 380, activity="casc", **day)
+    g.cascade(600, cheap=HAIKU, premium=OPUS, direct_ok=510, escalate=60, premium_ok=57,
+              activity="casc", **day)  # fmt: skip
+    for m in (HAIKU, SONNET, OPUS):
+        g.cell(m, 120, 84, harness="h1", day="2025-02-01", activity="harness")
+        g.cell(m, 120, 108, harness="h2", activity="harness", **day)
+    g.cell(SONNET, 5, 4, activity="blind", **day)
+    g.unlabelled(SONNET, 50, activity="blind", **day)
+    g.episode(model=SONNET, success=None, status="blocked", signals=[], activity="blind", **day)
+    g.cell(SONNET, 40, 36, activity="single", **day)  # a candidate of one labelled episode
+    g.cell(HAIKU, 1, 1, activity="single", complexity="high", **day)
+    # Paired fixtures one day old, set aside for historical strata dated on the as-of date.
+    g.pairs(200, 180, 6, 4, cand=HAIKU, inc=SONNET, activity="setaside", **day)
+    _clean_equivalent(g, activity="setaside", day="2025-03-01")
+    path = str(g.write(tmp_path / "one.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF, "--freshness-days", "0", "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    rep = json.loads(res.stdout)
+    texts = [
+        t
+        for k in ("findings", "comparisons", "cascades")
+        for row in rep[k]
+        for t in [row.get("headline") or "", *row.get("why", []), *row.get("reasons", [])]
+    ]
+    assert not [t for t in texts if "1 days" in t]
+    said = "\n".join(texts)
+    assert "stale: newest evidence 2025-02-28 is 1 day old (freshness_days 0)" in said
+    assert "newest evidence 2025-02-28 is 1 day before the as-of date" in said
+    assert "its newest fixture 2025-02-28 is 1 day old (freshness_days 0)" in said
+    assert re.search(r"Newest episode: 2025-02-28T\S+ \(1 day before the as-of date, more", said)
+    # and a count of one names one thing ("1 episodes")
+    assert "candidate has 1 labelled historical episode (minimum 30)" in said
+    assert "1 episode is blocked/cancelled without a strong signal" in said
+    assert not re.search(r"\b1 (episodes|operations|fixtures|outcomes)\b", said)
+    kinds = {(f["activity"], f["type"], f.get("drift_of")) for f in rep["findings"]}
+    assert {
+        ("clean", "evidence_drift", "cheaper_equivalent"),
+        ("casc", "evidence_drift", "cascade_working"),
+        ("harness", "evidence_drift", "harness_change"),
+        ("blind", "blind_spot", None),
+    } <= kinds

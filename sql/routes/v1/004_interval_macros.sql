@@ -20,6 +20,8 @@
 --     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
 --     routes_pct_vs(x, b) for a value printed beside the bound it was judged against;
+--     routes_days(n) a day count (text) and routes_count(n, one, many) a count with its noun,
+--     singular for 1;
 --     routes_shown_label(host, provider, model) and routes_shown_list(l), names as the
 --     sentences (headline, why, reasons) write them, each through rs_shown.
 --   Statistics written: routes_stat(x), an effect or interval end as routes_cmp rounds it
@@ -135,6 +137,15 @@ CREATE OR REPLACE TEMP MACRO routes_dec_vs(x, b, d) AS
 -- x beside b, unsigned, with routes_dec_vs(x, b, d) decimals (print b with the same).
 CREATE OR REPLACE TEMP MACRO routes_num_vs(x, b, d) AS
     printf('%.*f', routes_dec_vs(x, b, d), x::DOUBLE);
+
+-- A number of days as a sentence writes it ("1 day", "30 days", "30.4 days"), from the text
+-- routes_num_vs gives: every age and freshness_days a reason, headline or why writes goes
+-- through it (" days" appended by hand wrote "1 days old").
+CREATE OR REPLACE TEMP MACRO routes_days(n) AS n || CASE WHEN n = '1' THEN ' day' ELSE ' days' END;
+
+-- A whole count and its noun, singular for 1 ("1 episode", "0 episodes", "2 operations").
+CREATE OR REPLACE TEMP MACRO routes_count(n, one, many) AS
+    CAST(n AS VARCHAR) || ' ' || CASE WHEN n = 1 THEN one ELSE many END;
 
 -- A percentage of x (a share), beside the share b it was judged against. A share just under
 -- 1 is not "100%" either (routes_pct compares with 1): 0.996 is "99.6%".

@@ -255,16 +255,18 @@ SELECT w.*,
         -- with no labelled episode has no overlap to report, and its reasons named only the
         -- missing stratum and the incumbent's side.
         CASE WHEN strata_compared IS NULL AND coalesce(cand_lab_total, 0) < min_labelled_per_route
-             THEN 'candidate has ' || coalesce(cand_lab_total, 0)
-                  || ' labelled historical episodes (minimum ' || min_labelled_per_route || ')' END,
+             THEN 'candidate has ' || routes_count(coalesce(cand_lab_total, 0),
+                  'labelled historical episode', 'labelled historical episodes') || ' (minimum ' || min_labelled_per_route || ')' END,
         CASE WHEN strata_compared IS NULL AND coalesce(inc_lab_total, 0) < min_labelled_per_route
-             THEN 'incumbent has ' || coalesce(inc_lab_total, 0)
-                  || ' labelled historical episodes (minimum ' || min_labelled_per_route || ')' END,
+             THEN 'incumbent has ' || routes_count(coalesce(inc_lab_total, 0),
+                  'labelled historical episode', 'labelled historical episodes') || ' (minimum ' || min_labelled_per_route || ')' END,
         CASE WHEN strata_compared IS NOT NULL AND cand_lab_matched < min_labelled_per_route
-             THEN 'candidate has ' || cand_lab_matched || ' labelled episodes in compared strata (minimum '
+             THEN 'candidate has ' || routes_count(cand_lab_matched, 'labelled episode', 'labelled episodes')
+                  || ' in compared strata (minimum '
                   || min_labelled_per_route || ')' END,
         CASE WHEN strata_compared IS NOT NULL AND inc_lab_matched < min_labelled_per_route
-             THEN 'incumbent has ' || inc_lab_matched || ' labelled episodes in compared strata (minimum '
+             THEN 'incumbent has ' || routes_count(inc_lab_matched, 'labelled episode', 'labelled episodes')
+                  || ' in compared strata (minimum '
                   || min_labelled_per_route || ')' END,
         CASE WHEN routes_cmp(hist_ci_width) > max_ci_width
              THEN 'historical 95% CI width ' || routes_num_vs(hist_ci_width, max_ci_width, 3)
@@ -290,9 +292,9 @@ SELECT w.*,
                           WHEN routes_cmp((epoch(as_of) - epoch(newest_paired_evidence)) / 86400.0)
                                > freshness_days
                           THEN 'its newest fixture ' || strftime(newest_paired_evidence, '%Y-%m-%d')
-                               || ' is ' || routes_num_vs((epoch(as_of) - epoch(newest_paired_evidence))
-                                  / 86400.0, freshness_days, 0)
-                               || ' days old (freshness_days ' || freshness_days || ')'
+                               || ' is ' || routes_days(routes_num_vs((epoch(as_of)
+                                  - epoch(newest_paired_evidence)) / 86400.0, freshness_days, 0))
+                               || ' old (freshness_days ' || freshness_days || ')'
                           ELSE 'it does not cover harness ' || rs_shown(current_harness)
                                || ', which the activity now runs on' END
                   || '; the historical strata are sufficient and current, and decide the verdict' END,
@@ -308,7 +310,7 @@ SELECT w.*,
              THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
         CASE WHEN newest_evidence IS NOT NULL AND routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
+                  || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN current_harness IS NOT NULL AND NOT current_harness_in_evidence
                   AND evidence_source IS NOT NULL

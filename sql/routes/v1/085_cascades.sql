@@ -300,8 +300,8 @@ SELECT *,
                   || ' exceeds max_ci_width '
                   || routes_num_vs(max_ci_width, acceptance_ci_high - acceptance_ci_low, 3) END,
         CASE WHEN attempt_unknown_ops > 0
-             THEN 'cost unknown for some attempts (' || attempt_unknown_ops || ' of ' || operations
-                  || ' operations): No $ claimed' END,
+             THEN 'cost unknown for some attempts (' || attempt_unknown_ops || ' of '
+                  || routes_count(operations, 'operation', 'operations') || '): No $ claimed' END,
         CASE WHEN target_episodes IS NULL
              THEN 'baseline unknown: no ' || coalesce(rs_shown(target_model), 'unknown model')
                   || ' episode of this activity ran other than as a cascade''s follow-up, '
@@ -313,11 +313,13 @@ SELECT *,
                   || 'follow-up not in the input, or not saying whether they escalated): '
                   || 'No $ claimed' END,
         CASE WHEN follow_up_missing_ops > 0
-             THEN follow_up_missing_ops || ' of ' || operations || ' operations escalated with no '
+             THEN follow_up_missing_ops || ' of ' || routes_count(operations, 'operation', 'operations')
+                  || ' escalated with no '
                   || 'follow-up attempt in the input (same runId, task fingerprint and toModel): '
                   || 'their cost is unknown (an escalation is never priced at 0): No $ claimed' END,
         CASE WHEN final_unreported_ops > 0
-             THEN final_unreported_ops || ' of ' || operations || ' operations end on an attempt '
+             THEN final_unreported_ops || ' of ' || routes_count(operations, 'operation', 'operations')
+                  || ' end on an attempt '
                   || 'that does not say whether it escalated (a follow-up it may have had is not in '
                   || 'the input): their cost is unknown (never priced at 0): No $ claimed' END,
         CASE WHEN cost_basis = 'mixed' THEN 'cost bases differ (never added together): No $ claimed' END,
@@ -335,7 +337,7 @@ SELECT *,
         CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
         CASE WHEN routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || routes_num_vs(age_days, freshness_days, 0) || ' days old (freshness_days '
+                  || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN harness_drift
              THEN 'harness changed since: the activity now runs on ' || rs_shown(current_harness)
@@ -352,7 +354,7 @@ SELECT *,
                   AND (escalation_reported_ops < operations OR retry_reported_ops < operations)
              THEN 'no saving, and no escalation or retry reported (escalation reported by '
                   || escalation_reported_ops || ', retries by ' || retry_reported_ops || ' of '
-                  || operations || ' operations): no escalation tax claimed' END
+                  || routes_count(operations, 'operation', 'operations') || '): no escalation tax claimed' END
     ], lambda x: x IS NOT NULL) AS reasons,
     CASE
         WHEN net_saving_per_accepted IS NULL THEN NULL

@@ -34,9 +34,6 @@
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
 
--- A number of days as a sentence writes it ("1 day", "30 days", "30.4 days").
-CREATE OR REPLACE TEMP MACRO routes_days(n) AS n || CASE WHEN n = '1' THEN ' day' ELSE ' days' END;
-
 -- The markdown's Freshness line (freshness__summary): the newest evidence's time, its age
 -- against the as-of date beside the freshness_days it was judged against (routes_num_vs:
 -- 30.4 days never reads "30 days", more than 30), and the verdict the finding's stale
@@ -118,7 +115,8 @@ WITH comp AS (
             WHEN 'historical' THEN 'Mantel-Haenszel difference, stratified Newcombe-Wilson interval'
         END AS method,
         CASE WHEN c.evidence_source = 'paired'
-             THEN ' on ' || c.pairs || ' paired ' || rs_shown(c.activity) || ' fixtures'
+             THEN ' on ' || routes_count(c.pairs, 'paired ' || rs_shown(c.activity) || ' fixture',
+                                         'paired ' || rs_shown(c.activity) || ' fixtures')
              ELSE ' in matched historical ' || rs_shown(c.activity) || ' strata' END AS where_text,
         ' (difference ' || routes_signed(c.effect) || ', 95% CI [' || routes_signed(c.ci_low)
             || ', ' || routes_signed(c.ci_high) || '])' AS effect_text
@@ -139,7 +137,7 @@ comp_f AS (
                 || evidence_grade || ') is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date'
+                             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date'
                         WHEN stale THEN 'the evidence carries no timestamps'
                         ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover' END || '.'
@@ -155,7 +153,9 @@ comp_f AS (
                                    ELSE 'model tier (No $ claimed).' END
             WHEN finding_type = 'premium_justified' AND premium_by = 'success_rate' THEN
                 CASE WHEN grade = 'verified'
-                     THEN 'On ' || pairs || ' paired ' || activity_shown || ' fixtures, ' || pricier_model
+                     THEN 'On ' || routes_count(pairs, 'paired ' || activity_shown || ' fixture',
+                                               'paired ' || activity_shown || ' fixtures')
+                          || ', ' || pricier_model
                           || ' succeeded more often than ' || cheaper_model
                      ELSE pricier_model || ' is associated with a higher ' || activity_shown
                           || ' success rate than ' || cheaper_model || ' in matched historical strata' END
@@ -229,7 +229,8 @@ comp_f AS (
         current_harness AS freshness__current_harness,
         list_filter([
             'Compared strata (activity x complexity x harness): ' || coalesce(strata_compared, 0)
-                || '; candidate ' || cand_lab_matched || ' labelled episodes there ('
+                || '; candidate ' || routes_count(cand_lab_matched, 'labelled episode', 'labelled episodes')
+                || ' there ('
                 || routes_pct(cand_overlap) || ' of its labelled history), incumbent '
                 || inc_lab_matched || ' (' || routes_pct(inc_overlap) || ').',
             CASE WHEN strata_compared IS NOT NULL THEN
@@ -297,7 +298,8 @@ comp_f AS (
 ),
 casc AS (
     SELECT c.*,
-        ' (' || operations || ' prospective operations, ' || accepted_ops || ' accepted)' AS ops_text,
+        ' (' || routes_count(operations, 'prospective operation', 'prospective operations') || ', '
+            || accepted_ops || ' accepted)' AS ops_text,
         rs_shown(c.entry_model) AS entry_shown, rs_shown(c.target_model) AS target_shown,
         rs_shown(c.activity) AS activity_shown, rs_shown(c.current_harness) AS harness_shown
     FROM routes_cascades c
@@ -315,7 +317,7 @@ casc_f AS (
                 || would_be_type || ' is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || routes_num_vs(age_days, freshness_days, 0) || ' days before the as-of date.'
+                             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date.'
                         WHEN stale THEN 'the evidence carries no timestamps.'
                         ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover.' END
@@ -332,7 +334,8 @@ casc_f AS (
                 -- no finding, only the cascade's reasons.
                 || ' per accepted operation, but ' || routes_and_list(list_filter([
                     CASE WHEN NOT meets_minimums AND labelled_ops < min_labelled_per_route
-                         THEN 'it has ' || labelled_ops || ' labelled operations, below the minimum of '
+                         THEN 'it has ' || routes_count(labelled_ops, 'labelled operation', 'labelled operations')
+                              || ', below the minimum of '
                               || min_labelled_per_route END,
                     CASE WHEN NOT meets_minimums
                               AND routes_cmp(acceptance_ci_high - acceptance_ci_low) > max_ci_width
@@ -441,7 +444,8 @@ casc_f AS (
                 || '), retried ' || retried_ops || ', repaired ' || repaired_ops || ' operations'
                 || CASE WHEN least(escalation_reported_ops, retry_reported_ops, repair_reported_ops)
                              < operations
-                        THEN '; of ' || operations || ' operations, ' || escalation_reported_ops
+                        THEN '; of ' || routes_count(operations, 'operation', 'operations') || ', '
+                             || escalation_reported_ops
                              || ' report escalation, ' || retry_reported_ops || ' retries and '
                              || repair_reported_ops || ' repairs (each rate is over those; unknown '
                              || 'when none does)'
@@ -456,8 +460,9 @@ casc_f AS (
                              || routes_usd(cheap_only_cost_per_accepted) || ', escalation tax '
                              || routes_usd(escalation_tax_per_accepted) || ')' END
                 || '; ' || target_shown || ' directly '
-                || routes_usd(baseline_cost_per_accepted) || ' over its ' || target_accepted
-                || ' accepted outcomes on this activity; net saving '
+                || routes_usd(baseline_cost_per_accepted) || ' over its '
+                || routes_count(target_accepted, 'accepted outcome', 'accepted outcomes')
+                || ' on this activity; net saving '
                 || routes_usd(net_saving_per_accepted) || '.'
                 ELSE 'No $ claimed: cost basis ' || cost_basis || '.' END,
             'Quality: accepted share ' || routes_pct(acceptance_rate) || ' vs ' || target_shown || ' '
@@ -511,8 +516,8 @@ harness_f AS (
                   || routes_shown_list(h.models) || ') is out of date — '
                   || CASE WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
                           ELSE 'newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d')
-                               || ' is ' || routes_num_vs(ids.age_days, pol.freshness_days, 0)
-                               || ' days before the as-of date.' END
+                               || ' is ' || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
+                               || ' before the as-of date.' END
              WHEN h.grade = 'correlated'
              THEN 'The harness change ' || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to)
                   || ' is associated with ' || CASE h.direction WHEN 'up' THEN 'higher' ELSE 'lower' END
@@ -549,7 +554,8 @@ harness_f AS (
                  THEN 'no evidence timestamp: freshness unknown, treated as stale'
                  WHEN ids.stale
                  THEN 'stale: newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d') || ' is '
-                      || routes_num_vs(ids.age_days, pol.freshness_days, 0) || ' days old (freshness_days '
+                      || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
+                      || ' old (freshness_days '
                       || pol.freshness_days || ')' END], lambda x: x IS NOT NULL) AS why,
         ids.episode_ids,
         h.harness_from AS sort_candidate, h.harness_to AS sort_incumbent
@@ -614,20 +620,25 @@ blind_f AS (
                 || pol.blind_spot_min_episodes || ' episodes with under '
                 || routes_pct_vs(pol.blind_spot_max_labelled_share, b.labelled / CAST(b.episodes AS DOUBLE))
                 || ' labelled).',
-            CASE WHEN b.medium_weak > 0 THEN b.medium_weak
-                || ' episodes carry only medium/weak signals (handoff, retry, escalation, session_end); these never create a label.' END,
-            CASE WHEN b.assistant_only > 0 THEN b.assistant_only
-                || ' episodes carry only assistant_done, which never counts.' END,
-            CASE WHEN b.blocked > 0 THEN b.blocked
-                || ' episodes are blocked/cancelled without a strong signal (unlabelled, not failures).' END,
-            CASE WHEN b.neutral_strong > 0 THEN b.neutral_strong
-                || ' episodes have a strong signal without a pass/fail value: record pass/fail or accept/reject.' END,
-            CASE WHEN b.no_signal > 0 THEN b.no_signal || ' episodes have no outcome signal at all.' END,
+            CASE WHEN b.medium_weak > 0
+                THEN routes_count(b.medium_weak, 'episode carries', 'episodes carry')
+                || ' only medium/weak signals (handoff, retry, escalation, session_end); these never create a label.' END,
+            CASE WHEN b.assistant_only > 0
+                THEN routes_count(b.assistant_only, 'episode carries', 'episodes carry')
+                || ' only assistant_done, which never counts.' END,
+            CASE WHEN b.blocked > 0 THEN routes_count(b.blocked, 'episode is', 'episodes are')
+                || ' blocked/cancelled without a strong signal (unlabelled, not failures).' END,
+            CASE WHEN b.neutral_strong > 0
+                THEN routes_count(b.neutral_strong, 'episode has', 'episodes have')
+                || ' a strong signal without a pass/fail value: record pass/fail or accept/reject.' END,
+            CASE WHEN b.no_signal > 0
+                THEN routes_count(b.no_signal, 'episode has', 'episodes have') || ' no outcome signal at all.' END,
             -- "Newest episode", not "Newest evidence": no comparison's reasons follow it.
             CASE WHEN b.newest_evidence IS NULL
                  THEN 'Newest episode: unknown (no episode carries a time): freshness unknown.'
                  ELSE 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
-                      || routes_num_vs(b.age_days, pol.freshness_days, 0) || ' days before the as-of date'
+                      || routes_days(routes_num_vs(b.age_days, pol.freshness_days, 0))
+                      || ' before the as-of date'
                       || CASE WHEN routes_cmp(b.age_days) > pol.freshness_days
                               THEN ', more than freshness_days ' || pol.freshness_days
                                    || ': the activity may no longer run as these episodes did'
