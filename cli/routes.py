@@ -149,6 +149,8 @@ def _report_problems(rep: engine.RoutesReport, policy_file: str | None) -> None:
         output.note(f"{issue.location()}: {issue.reason}")
     for note in rep.policy_notes:
         output.note(f"warning: {quote_path(str(policy_file))}: {note}")
+    for late in rep.after_as_of:
+        output.note(f"warning: {late.location()}: {late.reason}")
 
 
 def _exit(ctx: click.Context, rep: engine.RoutesReport) -> None:

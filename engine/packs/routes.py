@@ -384,6 +384,10 @@ class RoutesReport:
     #: with the words of the error that names them when nothing else is read (exit 3).
     #: Not rejected input: beside files with episodes they are said, and the rest read.
     empty_files: list[sources.LineIssue] = field(default_factory=list)
+    #: Episodes dated after the as-of date, in input order: read and counted, but their time
+    #: dates no evidence (read as undated), so one dated next year makes nothing fresh. Not
+    #: rejected input: the CLI says them as warnings.
+    after_as_of: list[sources.LineIssue] = field(default_factory=list)
     #: What the files and problems name, in the order the paths were given (``problems``'
     #: order; when empty, that of ``files``).
     input_order: list[str] = field(default_factory=list)
@@ -410,6 +414,8 @@ class RoutesReport:
                 "rejected": [i.as_dict() for i in self.problems],
                 # read, and holding no line: not rejected input (as extract's empty_files)
                 "empty_files": [{"file": i.file, "reason": i.reason} for i in self.empty_files],
+                # read and counted, their time unused: not rejected input either
+                "after_as_of": [i.as_dict() for i in self.after_as_of],
             },
             "findings": nest_rows(self.findings, drop=FINDING_SORT_COLUMNS),
             "comparisons": nest_rows(self.comparisons),
@@ -638,8 +644,15 @@ def analyze(
                 "FROM routes_cfg_unmatched"
             ).fetchall()
         ]
+        after_as_of = [
+            sources.LineIssue(str(f), int(ln), str(r))
+            for f, ln, r in con.execute(
+                "SELECT file, line, reason FROM routes_after_as_of"
+            ).fetchall()
+        ]
         report = RoutesReport(
             policy_notes=policy_notes,
+            after_as_of=_in_order(given, after_as_of),
             as_of=clock.replace(tzinfo=dt.UTC),
             policy=effective,
             files=files,

@@ -219,6 +219,7 @@ class Ep:
     to_model: str | None
     label: str | None = None  # success | failure | None
     label_reason: str = ""
+    after_as_of: bool = False  # dated on a later day than the clock (evaluate sets it)
 
     @property
     def route(self) -> tuple[str | None, str | None, str]:
@@ -228,8 +229,9 @@ class Ep:
 
     @property
     def at(self) -> dt.datetime | None:
-        # spec-silent: an episode is dated by its end, else its start (runscore's evidence_at).
-        return self.ended or self.started
+        # spec-silent: an episode is dated by its end, else its start (runscore's evidence_at);
+        # one dated after the as-of date by nothing (evaluate).
+        return None if self.after_as_of else self.ended or self.started
 
 
 def label_of(signals: Any, status: str | None) -> tuple[str | None, str]:
@@ -547,6 +549,13 @@ def evaluate(
         pol["freshness_days"],
     )
     eps, rejects = parse(lines)
+    for e in eps:
+        # spec-silent (§6 Clock measures freshness against --as-of, nothing of times after
+        # it): an episode dated on a later day than the clock's is no evidence as of it; it
+        # counts, undated, so it makes nothing fresh. One of the clock's own day does date it
+        # (the default clock is today at 00:00).
+        t = e.ended or e.started
+        e.after_as_of = t is not None and t.date() > as_of.date()
     res = Result(rejects)
     tot = totals(eps)
     by_act: dict[str, list[Ep]] = defaultdict(list)

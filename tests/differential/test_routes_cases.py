@@ -457,8 +457,9 @@ def stale_paired_still_decides_without_current_historical(b: B) -> Check:
 @case()
 def evidence_after_the_clock_is_fresh(b: B) -> Check:
     # §6 Clock "Freshness is measured against --as-of (… default: the current UTC date at
-    # 00:00 …)": evidence dated after the clock is not "older than freshness_days" (§5) —
-    # with the default clock every episode of today is later than it.
+    # 00:00 …)": evidence dated after the clock, on its day, is not "older than
+    # freshness_days" (§5) — with the default clock every episode of today is later than it.
+    # (Haiku's, days later, date nothing: a_later_day_dates_nothing.)
     b.cell(SONNET, 200, 190, days=0.5)
     b.cell(HAIKU, 150, 143, days=3)
 
@@ -466,6 +467,24 @@ def evidence_after_the_clock_is_fresh(b: B) -> Check:
         c = comp(got, b.act, HAIKU)
         assert c["freshness"]["stale"] is False and c["freshness"]["age_days"] < 0
         assert (c["grade"], c["finding_type"]) == ("correlated", "cheaper_equivalent")
+
+    return check
+
+
+@case()
+def a_later_day_dates_nothing(b: B) -> Check:
+    # spec-silent (§6 Clock measures freshness against --as-of, nothing of times after it):
+    # one episode dated a year after the as-of date made 200-day-old evidence fresh. It
+    # counts, but dates nothing; both routes' evidence is stale.
+    b.cell(SONNET, 200, 190, days=-200)
+    b.cell(HAIKU, 150, 143, days=-200)
+    b.ep(HAIKU, True, days=365)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        c = comp(got, b.act, HAIKU)
+        assert c["freshness"]["stale"] is True and c["freshness"]["age_days"] > 199
+        assert (c["evidence_grade"], c["finding_type"]) == ("correlated", "evidence_drift")
+        assert c["historical"]["candidate_labelled"] == 151
 
     return check
 

@@ -456,6 +456,11 @@ def test_a_blind_spot_says_whether_its_episodes_are_fresh(
     assert fresh["freshness"]["current_harness"] == "h1"
     assert fresh["freshness"]["reasoning_efforts"] == ["medium"]
     assert "Newest episode: 2025-02-20T00:00:56Z (9 days before the as-of date)." in fresh["why"]
+    # later on the as-of date than the clock: after it, not "-0 days before" it
+    assert (
+        "Newest episode: 2025-02-20T00:00:56Z (0.001 days after the as-of date)."
+        in (blind("2025-02-20")["why"])
+    )
     assert (
         "Newest episode: 2025-02-20T00:00:56Z (101 days before the as-of date, more than "
         "freshness_days 30: the activity may no longer run as these episodes did)."
@@ -511,9 +516,14 @@ def test_the_markdown_freshness_line_says_whether_the_evidence_is_stale(
         "- Freshness: newest evidence 2025-02-20T00:00:56Z (101 days before the as-of date): "
         "stale (more than 30 days); models claude-sonnet-4; harnesses h1"
     )
-    assert line("2025-02-19") == (
-        "- Freshness: newest evidence 2025-02-20T00:00:56Z (1 day after the as-of date): "
+    assert line("2025-02-20") == (  # later on the as-of date than the clock
+        "- Freshness: newest evidence 2025-02-20T00:00:56Z (0.001 days after the as-of date): "
         "fresh (dated after the as-of date); models claude-sonnet-4; harnesses h1"
+    )
+    # dated on a later day than the as-of date: no time that counts (each said on stderr)
+    assert line("2025-02-19") == (
+        "- Freshness: newest evidence unknown (no episode dated on or before the as-of date): "
+        "unknown; models claude-sonnet-4; harnesses h1"
     )
     # The findings CSV carries the flag and the words, as the JSON (by their JSON paths)
     res = run_cli("routes", path, "--as-of", "2025-06-01", "--format", "csv")
@@ -718,3 +728,51 @@ def test_an_age_of_one_day_reads_1_day_in_every_sentence(
         ("harness", "evidence_drift", "harness_change"),
         ("blind", "blind_spot", None),
     } <= kinds
+
+
+def test_an_episode_dated_after_the_as_of_date_makes_no_evidence_fresh(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """The newest evidence was the newest time in it, whatever the clock: one episode dated
+    next year made a comparison whose evidence is 200 days old fresh (a cheaper_equivalent,
+    actionable). The spec measures freshness against --as-of (§6 Clock) and is silent on
+    times after it: an episode dated after the as-of date is read and counted, its time read
+    as unknown (no evidence fresh by it), and said as a warning with its file and line. An
+    episode of the as-of date itself, at any hour, still counts (the default clock is today
+    at 00:00)."""
+    g = gen()
+    _clean_equivalent(g, day="2024-08-13")  # 200 days before AS_OF
+    g.episode(model=HAIKU, success=True, day="2026-03-01")
+    path = g.write(tmp_path / "late.jsonl")
+    res = run_cli("routes", str(path), "--as-of", AS_OF, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    rep = json.loads(res.stdout)
+    (comp,) = rep["comparisons"]
+    assert comp["freshness"]["newest_evidence"].startswith("2024-08-13")
+    assert comp["freshness"]["stale"] is True and comp["grade"] == "insufficient"
+    assert comp["historical"]["candidate_labelled"] == 361  # the late episode still counts
+    (f,) = rep["findings"]
+    assert (f["type"], f["drift_of"], f["actionable"]) == (
+        "evidence_drift",
+        "cheaper_equivalent",
+        False,
+    )
+    line = len(g.episodes)
+    reason = (
+        "dated 2026-03-01T00:13:32Z, after the as-of date 2025-03-01: its time is not used "
+        "(read as undated: it makes no evidence fresh)"
+    )
+    assert rep["inputs"]["after_as_of"] == [{"file": str(path), "line": line, "reason": reason}]
+    assert rep["inputs"]["rejected"] == []
+    assert f"warning: {path}:{line}: {reason}\n" in res.stderr
+    # On the as-of date itself, later than the clock: evidence as of that date, fresh.
+    g.episodes[-1]["execution"].update(
+        startedAt="2025-03-01T23:59:58Z", endedAt="2025-03-01T23:59:59Z"
+    )
+    res = run_cli("routes", str(g.write(path)), "--as-of", AS_OF, "--format", "json")
+    assert res.exit_code == 0 and res.stderr == ""
+    rep = json.loads(res.stdout)
+    assert rep["inputs"]["after_as_of"] == []
+    (comp,) = rep["comparisons"]
+    assert comp["freshness"]["stale"] is False and comp["grade"] == "correlated"
+    assert [f["type"] for f in rep["findings"]] == ["cheaper_equivalent"]

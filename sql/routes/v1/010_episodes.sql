@@ -1,10 +1,14 @@
 -- routes/v1 · operation episodes: typed, validated, normalised.
--- Reads: routes_raw (_file, _line, _ord and the JSON columns episodeId, source, project,
+-- Reads: routes_policy (as_of), routes_raw (_file, _line, _ord and the JSON columns episodeId, source, project,
 --   activity, task, execution, usage, outcome, as declared by the reader; nothing else of the
 --   input line is ever read, so prompt/transcript text never enters any table).
 -- Produces: routes_parsed (one row per input line: typed fields + reject_reason),
 --   routes_rejects(file, line, reason) for lines that cannot be scored, and
---   routes_valid (the rows with reject_reason NULL). A reason quotes the input value it
+--   routes_valid (the rows with reject_reason NULL; dated_at the episode's time, endedAt
+--   else startedAt, and evidence_at the same but NULL when dated after the as-of date:
+--   routes_after_as_of_from), routes_after_as_of(file, line, reason) for those, said as
+--   warnings (spec-silent: §6 measures freshness against --as-of and says nothing of
+--   evidence dated after it; one such episode made old evidence fresh). A reason quotes the input value it
 --   refuses with rs_quote (common/v1 000, run by the engine first: the one quote of an
 --   input value in a message), as JSON with blank-looking characters \uXXXX: a value
 --   holding a line break read as the start of another message, one holding a no-break or
@@ -317,12 +321,23 @@ SELECT _file AS file, _line AS line, reject_reason AS reason
 FROM routes_parsed WHERE reject_reason IS NOT NULL
 ORDER BY _ord;
 
+-- The first instant after the as-of date: its UTC day's end. An episode of the as-of date
+-- itself counts whatever its hour (the default clock is today at 00:00, and today's episodes
+-- are evidence as of today); one dated on a later day cannot be evidence as of that date.
+CREATE OR REPLACE TEMP MACRO routes_after_as_of_from(as_of) AS date_trunc('day', as_of) + INTERVAL 1 DAY;
+
 CREATE OR REPLACE TEMP TABLE routes_valid AS
 SELECT
     episode_id, _file, _line, _ord, kind, source_host, session_key, run_id, worker_id, pair_id,
     project_id, project_revision, activity, activity_provenance, activity_confidence,
     fingerprint, complexity, host, provider, provider_provenance, model, reasoning_effort,
-    harness, started_at, ended_at, duration_ms, coalesce(ended_at, started_at) AS evidence_at,
+    harness, started_at, ended_at, duration_ms,
+    coalesce(ended_at, started_at) AS dated_at,
+    -- The time that dates the episode as evidence (freshness, the activity's current harness,
+    -- the order harnesses appeared in): none for one dated after the as-of date, read as an
+    -- undated one's. One episode dated next year made 200-day-old evidence fresh.
+    CASE WHEN coalesce(ended_at, started_at) < (SELECT routes_after_as_of_from(as_of) FROM routes_policy)
+         THEN coalesce(ended_at, started_at) END AS evidence_at,
     tok_input, tok_output, tok_cache_read, tok_cache_write, observed_cost_usd, api_cost_usd,
     quota_pressure, status,
     CAST(retries_raw AS BIGINT) AS retries,
@@ -344,3 +359,14 @@ SELECT
     END AS cost_basis
 FROM routes_parsed
 WHERE reject_reason IS NULL;
+
+-- Episodes dated after the as-of date: read and counted, their time not used (evidence_at
+-- NULL); each said as a warning with its file and line (not rejected input: exit 0).
+CREATE OR REPLACE TEMP TABLE routes_after_as_of AS
+SELECT v._file AS file, v._line AS line,
+    'dated ' || routes_iso(v.dated_at) || ', after the as-of date '
+        || strftime(p.as_of, '%Y-%m-%d') || ': its time is not used (read as undated: it '
+        || 'makes no evidence fresh)' AS reason
+FROM routes_valid v CROSS JOIN routes_policy p
+WHERE v.dated_at IS NOT NULL AND v.evidence_at IS NULL
+ORDER BY v._ord;

@@ -577,6 +577,9 @@ blind AS (
         count(*) FILTER (WHERE e.label_reason = 'no outcome signal') AS no_signal,
         count(*) FILTER (WHERE e.label_reason = 'strong signal without a pass/fail value') AS neutral_strong,
         max(e.evidence_at) AS newest_evidence,
+        -- with none dated on or before the as-of date, whether any is dated after it (010)
+        CASE WHEN count(e.dated_at) > 0 THEN 'no episode dated on or before the as-of date'
+             ELSE 'no episode carries a time' END AS untimed,
         list_sort(list(DISTINCT e.model) FILTER (WHERE e.model IS NOT NULL)) AS models,
         list_sort(list(DISTINCT e.harness) FILTER (WHERE e.harness IS NOT NULL)) AS harnesses,
         list_sort(list(DISTINCT e.reasoning_effort) FILTER (WHERE e.reasoning_effort IS NOT NULL))
@@ -611,7 +614,7 @@ blind_f AS (
         routes_freshness_summary(b.newest_evidence, b.age_days,
                               CASE WHEN b.newest_evidence IS NOT NULL
                                    THEN routes_cmp(b.age_days) > pol.freshness_days END,
-                              pol.freshness_days, 'no episode carries a time') AS freshness__summary,
+                              pol.freshness_days, b.untimed) AS freshness__summary,
         b.models AS freshness__models, b.harnesses AS freshness__harnesses,
         b.reasoning_efforts AS freshness__reasoning_efforts,
         b.current_harness AS freshness__current_harness,
@@ -635,7 +638,11 @@ blind_f AS (
                 THEN routes_count(b.no_signal, 'episode has', 'episodes have') || ' no outcome signal at all.' END,
             -- "Newest episode", not "Newest evidence": no comparison's reasons follow it.
             CASE WHEN b.newest_evidence IS NULL
-                 THEN 'Newest episode: unknown (no episode carries a time): freshness unknown.'
+                 THEN 'Newest episode: unknown (' || b.untimed || '): freshness unknown.'
+                 -- later on the as-of date than the clock: after it, as the summary says
+                 WHEN b.age_days < 0
+                 THEN 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
+                      || routes_days(routes_num_vs(-b.age_days, 0, 0)) || ' after the as-of date).'
                  ELSE 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
                       || routes_days(routes_num_vs(b.age_days, pol.freshness_days, 0))
                       || ' before the as-of date'
