@@ -91,6 +91,13 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
     return nightly.PackOutcome(
         summary=f"{s['scored']} pipeline(s) scored, {s['notTerminal']} not terminal",
         files=list(s["files"]),
+        counts={
+            "pipelines": s["pipelines"],
+            "scored": s["scored"],
+            "not_terminal": s["notTerminal"],
+            "records_written": s["history"]["written"],
+            "records_already": s["history"]["already"],
+        },
         rejected=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] == "error"],
         warnings=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] != "error"],
     )
@@ -117,6 +124,11 @@ def _plugin_run(run: nightly.PackRun) -> nightly.PackOutcome:
     return nightly.PackOutcome(
         summary=f"{len(res.skills())} skill(s) scored",
         files=files,
+        counts={
+            "skills": len(res.skills()),
+            "records_written": res.history_written,
+            "records_already": res.history_skipped,
+        },
         rejected=[
             nightly.Diagnostic("pack", i.file, i.line, f"plugin: {i.reason}") for i in res.issues
         ],
@@ -159,6 +171,7 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
     return nightly.PackOutcome(
         summary=f"{rep.episodes} episode(s), {rep.findings.num_rows} finding(s)",
         files=files,
+        counts={"episodes": rep.episodes, "findings": rep.findings.num_rows},
         rejected=[
             nightly.Diagnostic("pack", i.file, i.line, f"routes: {i.reason}") for i in rep.problems
         ],

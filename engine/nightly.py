@@ -243,6 +243,10 @@ class PackOutcome:
     rejected: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: what the pack read and wrote, by name (``pipelines``, ``scored``, ``skills``,
+    #: ``records_written``, ...): ``counts`` of the pack in ``runlog.json``, which
+    #: ``read_days`` sums per pack; the summary alone said them in words only
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -273,6 +277,8 @@ class PackResult:
     locked_by: int | None = None
     #: its command name (``flock``, ``runscore``), when it can be read
     locked_by_command: str | None = None
+    #: ``PackOutcome.counts``; None when the step failed: what it read is not known
+    counts: dict[str, int] | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -282,6 +288,7 @@ class PackResult:
             "inputs": self.inputs,
             "empty_files": self.empty_files,
             "summary": self.summary,
+            "counts": self.counts,
             "outputs": [o.as_dict() for o in self.outputs],
             "error": self.error,
             # as a scope's: the error alone did not tell a busy history from a broken one
@@ -786,8 +793,9 @@ def read_days(out: str) -> list[dict[str, Any]]:
     ``index.md`` relative to ``out``, None when it is not there), ``status``,
     ``exit_code``, ``finished_at``, ``runs_scored``, ``already_scored``, ``incomplete``,
     ``rejected`` and ``interrupted_runs`` (runs of jobs that stopped before their run log,
-    said by this one), or ``error``: why its run log could not be read (missing, not a
-    file, not JSON, not one runscore wrote), its counts then None, never 0."""
+    said by this one), ``packs`` (``_pack_counts``), or ``error``: why its run log could
+    not be read (missing, not a file, not JSON, not one runscore wrote), its counts then
+    None, never 0."""
     try:
         names = sorted(os.listdir(out), reverse=True)
     except OSError:
@@ -806,7 +814,7 @@ def read_days(out: str) -> list[dict[str, Any]]:
             "status": None,
             "exit_code": None,
             "finished_at": None,
-            **{k: None for k in (*_DAY_COUNTS, "rejected", "interrupted_runs")},
+            **{k: None for k in (*_DAY_COUNTS, "rejected", "interrupted_runs", "packs")},
             "error": None,
         }
         try:
@@ -839,11 +847,13 @@ def _day_counts(path: str) -> dict[str, Any]:
         raise _Unreadable("not JSON") from None
     try:
         scopes = doc["scopes"]
-        counts = {k: sum(len(s[k]) for s in scopes) for k in _DAY_COUNTS}
+        counts: dict[str, Any] = {k: sum(len(s[k]) for s in scopes) for k in _DAY_COUNTS}
         counts["interrupted_runs"] = sum(
             len(j["runs_scored"] or ()) for s in scopes for j in s.get("interrupted_jobs", ())
         )
         counts["rejected"] = len(doc["rejected"])
+        # A run log without them (none of this runscore's) says nothing of its packs.
+        counts["packs"] = _pack_counts(doc["packs"]) if "packs" in doc else None
         status, code, finished = doc["status"], doc["exit_code"], doc["finished_at"]
         if not (
             isinstance(status, str)
@@ -855,6 +865,30 @@ def _day_counts(path: str) -> dict[str, Any]:
     except (KeyError, TypeError, AttributeError):
         raise _Unreadable("not a run log runscore wrote") from None
     return {"status": status, "exit_code": code, "finished_at": finished, **counts}
+
+
+def _pack_counts(packs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A day's packs, in its run log's order, each ``{roots, failed, counts}``: the roots it
+    ran for, those where it failed, and its ``counts`` summed over the others. The runs
+    counted above are the effectiveness histories' only: a day of packs alone read as a
+    day of nothing. ``counts`` is None where no root's step said them (it failed on every
+    root, or the run log is of a runscore that wrote none): not known, never 0."""
+    out: dict[str, dict[str, Any]] = {}
+    for p in packs:
+        if not isinstance(p["pack"], str):
+            raise TypeError
+        entry = out.setdefault(p["pack"], {"roots": 0, "failed": 0, "counts": None})
+        entry["roots"] += 1
+        entry["failed"] += p["error"] is not None
+        said = p.get("counts")
+        if said is None:
+            continue
+        if not isinstance(said, dict) or not all(isinstance(v, int) for v in said.values()):
+            raise TypeError
+        summed = entry["counts"] = entry["counts"] or {}
+        for k, v in said.items():
+            summed[k] = summed.get(k, 0) + v
+    return out
 
 
 def _write_days_index(out: str, renderer: Renderer) -> str | None:
@@ -2045,6 +2079,7 @@ def _run_hook(
             pr.locked_by_command = e.command
         return _pack_failed(pr, result, root, hook, _step_reason(e))
     pr.summary = outcome.summary
+    pr.counts = dict(outcome.counts)
     base = os.path.realpath(tmp)
     for f in outcome.files:
         real = os.path.realpath(f)
