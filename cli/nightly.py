@@ -72,6 +72,11 @@ def _diag(pack: str, d: Mapping[str, Any]) -> nightly.Diagnostic:
     return nightly.Diagnostic("pack", d["file"], d["line"] or 0, f"{pack}: {d['reason']}")
 
 
+#: The packs' histories in a root's ``.archeflow/memory`` (``PackHook.history``).
+PIPELINE_HISTORY = "pipelines.jsonl"
+PLUGIN_HISTORY = "plugins.jsonl"
+
+
 def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
     from runscore.cli import pipeline as pipeline_cli
 
@@ -81,7 +86,7 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
         run.out_dir,
         run.date,
         plans=plans,
-        history_path=os.path.join(run.memory_dir, "pipelines.jsonl"),
+        history_path=os.path.join(run.memory_dir, PIPELINE_HISTORY),
         # --wait, as the other packs: it waited append_history's default 300 s
         lock_timeout=max(run.wait, nightly.HISTORY_APPEND_GRACE),
         # Task files that hold no line are a summary of no pipelines, as empty episode files
@@ -98,6 +103,7 @@ def _pipeline_run(run: nightly.PackRun) -> nightly.PackOutcome:
             "records_written": s["history"]["written"],
             "records_already": s["history"]["already"],
         },
+        records=list(s["history"]["writtenIds"]),
         rejected=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] == "error"],
         warnings=[_diag("pipeline", d) for d in s["diagnostics"] if d["severity"] != "error"],
     )
@@ -116,7 +122,7 @@ def _plugin_run(run: nightly.PackRun) -> nightly.PackOutcome:
         judge=one("judge"),
         mc=one("mc"),
         matchups=one("matchups"),
-        history_path=os.path.join(run.memory_dir, "plugins.jsonl"),
+        history_path=os.path.join(run.memory_dir, PLUGIN_HISTORY),
         lock_timeout=max(run.wait, nightly.HISTORY_APPEND_GRACE),
     )
     files = plugin_cli.write_out(res, run.out_dir, "markdown")
@@ -129,6 +135,7 @@ def _plugin_run(run: nightly.PackRun) -> nightly.PackOutcome:
             "records_written": res.history_written,
             "records_already": res.history_skipped,
         },
+        records=list(res.history_written_skills),
         rejected=[
             nightly.Diagnostic("pack", i.file, i.line, f"plugin: {i.reason}") for i in res.issues
         ],
@@ -181,8 +188,8 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
 def pack_hooks() -> list[nightly.PackHook]:
     """The packs that join the nightly job, in output order."""
     return [
-        nightly.PackHook("pipeline", nightly.pipeline_inputs, _pipeline_run),
-        nightly.PackHook("plugin", nightly.plugin_inputs, _plugin_run),
+        nightly.PackHook("pipeline", nightly.pipeline_inputs, _pipeline_run, PIPELINE_HISTORY),
+        nightly.PackHook("plugin", nightly.plugin_inputs, _plugin_run, PLUGIN_HISTORY),
         nightly.PackHook("routes", nightly.routes_inputs, _routes_run),
     ]
 

@@ -187,7 +187,12 @@ def run_batch(
         "files": files,
         "history": None
         if hist is None
-        else {"path": hist.path, "written": hist.written, "already": hist.already},
+        else {
+            "path": hist.path,
+            "written": hist.written,
+            "already": hist.already,
+            "writtenIds": hist.written_ids,
+        },
         "errors": [str(d) for d in result.errors],
         "warnings": [str(d) for d in result.warnings + skipped],
         # The same, each with its file, line (None for a whole file) and reason apart.

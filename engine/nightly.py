@@ -55,7 +55,8 @@ append lock held past its wait fails that project's step, as any broken input do
 The histories' nightly locks are held until the day's folder is in place: each history's
 nightly journal (``_Journal``, ``<history>.nightly.journal``) says what a job scored into
 it until its run log is in place, so that the runs of a job killed between the two are
-said by the next job's run log.
+said by the next job's run log. The packs' histories are journaled alike in ``OUT``,
+under its lock (``_PackJournal``, ``OUT/.nightly.packs.journal``).
 
 The lock files stay when the job ends, whether it succeeded, failed (exit 3 included)
 or was killed: the lock is the flock on the file, which the kernel drops when the process
@@ -247,15 +248,25 @@ class PackOutcome:
     #: ``records_written``, ...): ``counts`` of the pack in ``runlog.json``, which
     #: ``read_days`` sums per pack; the summary alone said them in words only
     counts: dict[str, int] = field(default_factory=dict)
+    #: the ids of the records the step appended to its history (``PackHook.history``):
+    #: pipeline ids, skill names, for the journal (``_PackJournal``), which keeps them
+    #: until the run log is in place. None: not said, and so not journaled past the step
+    records: list[str] | None = None
 
 
 @dataclass(frozen=True)
 class PackHook:
-    """A later pack joining the nightly job: where its inputs are, how to run it."""
+    """A later pack joining the nightly job: where its inputs are, how to run it.
+
+    ``history``: the file the pack appends to in the root's ``.archeflow/memory``
+    (pipeline's ``pipelines.jsonl``), if any: the job journals its step there
+    (``_PackJournal``), so that the records of a job stopped before its run log are said
+    by the next one's."""
 
     pack: str
     find_inputs: Callable[[str], PackInputs | None]
     run: Callable[[PackRun], PackOutcome]
+    history: str | None = None
 
 
 @dataclass
@@ -403,6 +414,12 @@ class NightlyResult:
     #: day's folder is in place and says everything, and the next job writes it again.
     #: In ``as_dict`` (``--format json``); not in the run log, in place before it was tried.
     days_index_error: str | None = None
+    #: the pack steps of nightly jobs on this output that appended to a pack's history and
+    #: stopped before their day folder was in place (``_PackJournal``): each ``pid``,
+    #: ``started_at``, ``date``, ``pack``, ``root`` (its folder's name), ``history``,
+    #: ``records_written`` and ``records`` (the ids), the last two None when it was stopped
+    #: inside the step and what it appended is not known
+    interrupted_packs: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def all_rejected(self) -> list[Diagnostic]:
@@ -442,6 +459,7 @@ class NightlyResult:
             "roots": self.roots,
             "scopes": [s.as_dict() for s in self.scopes],
             "packs": [p.as_dict() for p in self.packs],
+            "interrupted_packs": self.interrupted_packs,
             "rejected": [d.as_dict() for d in self.all_rejected],
             "rejected_outside_scopes": [d.as_dict() for d in self.rejected],
             "notes": self.notes,
@@ -513,6 +531,14 @@ def _check_hooks(renderer: object, hooks: object) -> list[PackHook]:
                 HOOKS,
                 " (runscore.cli.nightly.pack_hooks()): give PackHooks, not "
                 + sources.type_name(hook),
+            )
+        name = hook.history
+        if name is not None and not (
+            isinstance(name, str) and name == os.path.basename(name) and name not in ("", ".", "..")
+        ):
+            # A file name in the root's memory folder, as the job journals it.
+            raise UsageError(
+                HOOKS, f": a PackHook's history is a file name, not {quote(str(name))}"
             )
     return list(hooks)
 
@@ -1077,6 +1103,11 @@ def run_nightly(
             where = f"{quote_path(os.fsdecode(e.filename))}: " if e.filename else ""
             raise CannotAccess(f"{where}{e.strerror or e}", about=OUT) from None
         _recover(out)
+        # Read now, under the output's lock and before any history is written: one
+        # runscore did not write stops the job here (exit 2), as an odd lock file there does.
+        packs_journal = _PackJournal(out, me)
+        packs_journal.read()
+        result.interrupted_packs = packs_journal.said()
         # Refused before any history is written, not after the whole night's work (it
         # may have been made since the check above).
         _check_day_folder(final)
@@ -1124,7 +1155,7 @@ def run_nightly(
                             entry.update(status="rejected", reason=_GONE)
                     continue
                 for hook in hooks:
-                    pr = _run_hook(hook, r, day, tmp, wait, result)
+                    pr = _run_hook(hook, r, day, tmp, wait, result, packs_journal)
                     if pr is not None:
                         result.packs.append(pr)
                         dayf.outputs.extend(pr.outputs)
@@ -1141,11 +1172,13 @@ def run_nightly(
             _write_log(result, dayf, renderer)
             for journal in journals.values():
                 journal.publish()
+            packs_journal.publish()
             try:
                 _swap_in(tmp, final)
             except BaseException:
                 for journal in journals.values():
                     journal.restore()
+                packs_journal.restore()
                 raise
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -1409,18 +1442,8 @@ class _Journal:
         self._save([*self.earlier, *own], quiet=True)
 
     def _save(self, jobs: Sequence[Mapping[str, Any]], *, quiet: bool = False) -> None:
-        """``quiet``: an error is let go, the journal on disk left as it was (it says the
-        extract began, or less: never more than happened)."""
-        try:
-            if jobs:
-                text = json.dumps({"kind": _JOURNAL_KIND, "jobs": list(jobs)}) + "\n"
-                history.atomic_write_text(self.path, text, about=self.about)
-            else:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(self.path)
-        except OSError:
-            if not quiet:
-                raise
+        """``quiet``: an error is let go (``_write_journal``)."""
+        _write_journal(self.path, _JOURNAL_KIND, "jobs", jobs, self.about, quiet=quiet)
 
 
 def _journal_entry(entry: object) -> bool:
@@ -1449,6 +1472,143 @@ def _file_key(path: str) -> list[int] | None:
 def _interrupted(journal: _Journal) -> list[dict[str, Any]]:
     """What the run log says of the journal's earlier entries."""
     return [{k: j[k] for k in _JOB_KEYS} for j in journal.earlier]
+
+
+#: In ``OUT`` (``_PackJournal``): the pack steps of the jobs on it that appended to a pack's
+#: history, until their run log is in place.
+PACKS_JOURNAL = ".nightly.packs.journal"
+_PACKS_JOURNAL_KIND = "runscore-nightly-packs-journal-v1"
+_STEP_KEYS = (*_JOB_KEYS[:3], "pack", "root", "history", "records_written", "records")
+
+
+class _PackJournal:
+    """The pack steps' journal, ``OUT/.nightly.packs.journal``, as ``_Journal`` is the
+    extract's: a job stopped after a pack appended to its history (``pipelines.jsonl``,
+    ``plugins.jsonl``) and before its day folder was in place left records no run log
+    names; where the pack's input changed before the next job, that job appends its own
+    and says only them. Each step is noted before it runs (``begin``: the history's key
+    then), with the ids it appended once it returns (``done``), dropped when it appended
+    nothing; the journal is cleared just before the swap (``publish``) and the next job
+    on this output says what is left (``NightlyResult.interrupted_packs``), once.
+
+    Kept in ``OUT``, read and written under its lock, not beside each pack history: the
+    histories' nightly locks are taken before anything else and only where run logs or a
+    history are, while a pack's history is known only once its inputs are found. So
+    only a job on the same ``--out`` says them."""
+
+    def __init__(self, out: str, job: dict[str, Any]) -> None:
+        self.path = os.path.join(out, PACKS_JOURNAL)
+        self.job = job
+        self.earlier: list[dict[str, Any]] = []
+        self.own: list[dict[str, Any]] = []
+
+    def read(self) -> None:
+        """A journal runscore did not write is refused (exit 2, naming ``out``) before any
+        history is written, as an odd ``OUT/.nightly.lock`` is: said, never guessed at."""
+        try:
+            mode = os.lstat(self.path).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISREG(mode):
+            raise CannotAccess(
+                f"{quote_path(self.path)}: the nightly journal is not a regular file", about=OUT
+            )
+        with open(self.path, "rb") as f:
+            data = f.read()
+        try:
+            doc = json.loads(data)
+            steps = doc["steps"] if doc["kind"] == _PACKS_JOURNAL_KIND else None
+            if not isinstance(steps, list) or not all(map(_journal_step, steps)):
+                raise ValueError
+        except (ValueError, TypeError, KeyError):
+            raise CannotAccess(
+                f"{quote_path(self.path)}: not a nightly journal runscore wrote "
+                "(remove it when no nightly job runs)",
+                about=OUT,
+            ) from None
+        self.earlier = [s for s in steps if s["records"] is not None or _grown(s)]
+
+    def said(self) -> list[dict[str, Any]]:
+        return [{k: s[k] for k in _STEP_KEYS} for s in self.earlier]
+
+    def begin(self, pack: str, root: str, history_path: str) -> dict[str, Any]:
+        step = {**self.job, "pack": pack, "root": root, "history": history_path}
+        step.update(records_written=None, records=None, history_key=_file_key(history_path))
+        self.own.append(step)
+        self._save([*self.earlier, *self.own])
+        return step
+
+    def done(self, step: dict[str, Any], records: Sequence[str] | None) -> None:
+        """``records`` None: the hook did not say them; its step is not journaled further
+        (this job's run log says what the pack said), never said as stopped inside it."""
+        if records:
+            step.update(records_written=len(records), records=list(records))
+        else:
+            self.own.remove(step)
+        self._save([*self.earlier, *self.own], quiet=True)
+
+    def failed(self, step: dict[str, Any]) -> None:
+        """The step raised: nothing to say of it when its history did not grow."""
+        if not _grown(step):
+            self.own.remove(step)
+            self._save([*self.earlier, *self.own], quiet=True)
+
+    def publish(self) -> None:
+        """Just before the swap: this job's run log says all but a step that failed after
+        its history grew, which stays for the next job to say."""
+        self._save([s for s in self.own if s["records"] is None])
+
+    def restore(self) -> None:
+        """The swap failed: the run log that says them is not in place."""
+        self._save([*self.earlier, *self.own], quiet=True)
+
+    def _save(self, steps: Sequence[Mapping[str, Any]], *, quiet: bool = False) -> None:
+        _write_journal(self.path, _PACKS_JOURNAL_KIND, "steps", steps, OUT, quiet=quiet)
+
+
+def _grown(entry: Mapping[str, Any]) -> bool:
+    """Has the history an entry began on changed (another file, another size) since?"""
+    return _file_key(str(entry["history"])) != entry.get("history_key")
+
+
+def _journal_step(entry: object) -> bool:
+    """Is ``entry`` one ``_PackJournal`` writes?"""
+    if not isinstance(entry, dict) or not all(k in entry for k in _STEP_KEYS):
+        return False
+    n, records = entry["records_written"], entry["records"]
+    return (
+        _journal_entry({**entry, "runs_scored": None})
+        and all(isinstance(entry[k], str) for k in ("pack", "root", "history"))
+        and (n is None or isinstance(n, int))
+        and (
+            records is None
+            or (isinstance(records, list) and all(isinstance(r, str) for r in records))
+        )
+    )
+
+
+def _write_journal(
+    path: str,
+    kind: str,
+    key: str,
+    entries: Sequence[Mapping[str, Any]],
+    about: Arg,
+    *,
+    quiet: bool = False,
+) -> None:
+    """Write a journal atomically, or remove it when it has no entry. ``quiet``: an error
+    is let go, the journal on disk left as it was (it says the step began, or less: never
+    more than happened)."""
+    try:
+        if entries:
+            text = json.dumps({"kind": kind, key: list(entries)}) + "\n"
+            history.atomic_write_text(path, text, about=about)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+    except OSError:
+        if not quiet:
+            raise
 
 
 def _check_given_teams(teams: Sequence[str]) -> list[tuple[str, eh.Team]]:
@@ -2007,7 +2167,13 @@ def _render_team(
 
 
 def _run_hook(
-    hook: PackHook, root: _Root, day: dt.date, tmp: str, wait: float, result: NightlyResult
+    hook: PackHook,
+    root: _Root,
+    day: dt.date,
+    tmp: str,
+    wait: float,
+    result: NightlyResult,
+    journal: _PackJournal | None = None,
 ) -> PackResult | None:
     inputs = hook.find_inputs(root.path)
     if inputs is not None:
@@ -2043,10 +2209,17 @@ def _run_hook(
         os.path.normpath(os.path.join(root.path, MEMORY_DIR)),
         wait,
     )
+    step = None
+    if journal is not None and hook.history is not None:
+        # Before the step, as the extract's: a job stopped inside it after its history
+        # grew is said by the next job's run log.
+        step = journal.begin(hook.pack, root.label, os.path.join(run.memory_dir, hook.history))
     try:
         outcome = hook.run(run)
-    except _STEP_FAILED as e:
-        if interrupted(e):
+    except BaseException as e:
+        if step is not None and journal is not None:
+            journal.failed(step)
+        if not isinstance(e, _STEP_FAILED) or interrupted(e):
             raise
         _drop_if_empty(out_dir)
         if isinstance(e, NothingReadable) and e.problems:
@@ -2078,6 +2251,8 @@ def _run_hook(
             pr.locked_by = e.holder
             pr.locked_by_command = e.command
         return _pack_failed(pr, result, root, hook, _step_reason(e))
+    if step is not None and journal is not None:
+        journal.done(step, outcome.records)
     pr.summary = outcome.summary
     pr.counts = dict(outcome.counts)
     base = os.path.realpath(tmp)

@@ -299,6 +299,9 @@ class HistoryOutcome:
     #: twice, ...): warnings, each with its file and line; a record such a line may hold
     #: is not taken as recorded, so it is appended again
     skipped: list[Diagnostic] = field(default_factory=list)
+    #: the pipeline ids of the records written, in the order appended (the nightly job's
+    #: journal names them)
+    written_ids: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -1027,7 +1030,8 @@ def append_history(
             under_lock()
         written = history.append_groups(path, [[history.dumps_record(r)] for r in keep], PATH)
         con.close()
-    return HistoryOutcome(path, written, len(records) - written, skipped)
+    ids = [str(r["pipeline_id"]) for r in keep]
+    return HistoryOutcome(path, written, len(records) - written, skipped, ids)
 
 
 def history_report(

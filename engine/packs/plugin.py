@@ -140,6 +140,9 @@ class PluginResult:
     history_path: str | None = None
     history_written: int = 0
     history_skipped: int = 0
+    #: the skills whose records were appended, in that order (the nightly job's journal
+    #: names them)
+    history_written_skills: list[str] = field(default_factory=list)
 
     def skills(self) -> list[dict[str, Any]]:
         """The report as plain dicts (the JSON array of ``plugin score --format json``)."""
@@ -839,3 +842,4 @@ def _append_history(
     result.history_path = path
     result.history_written = written
     result.history_skipped = int(total) - written
+    result.history_written_skills = [str(row[0]["skill"]) for row in new]

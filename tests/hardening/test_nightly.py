@@ -432,11 +432,12 @@ class _StopAtRunLog(Renderer):
 def test_a_pack_record_of_a_stopped_job_whose_input_changed_is_kept_and_read_by_nothing(
     tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Spec-silent; what README says of the packs' histories, which have no journal. A job
-    stopped after pipeline appended its records, the task file then changed: the next job
-    scores the file as it is and appends the new record; its run log says that one, not
-    the stopped job's, which stays in the history (append-only) but is superseded: the
-    history's readers take the latest line per pipeline, so no report reads it."""
+    """Spec-silent; what README says of the packs' histories. A job stopped after pipeline
+    appended its records, the task file then changed: the next job scores the file as it
+    is and appends the new record, which its run log says as its own (the stopped job's as
+    a stopped job's: tests/hardening/test_nightly_packs.py); the stopped job's stays in the
+    history (append-only) but is superseded: the history's readers take the latest line
+    per pipeline, so no report reads it."""
     from runscore.engine.packs import pipeline as pl
 
     monkeypatch.chdir(tmp_path)

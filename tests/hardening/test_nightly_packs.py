@@ -8,10 +8,13 @@ terminal; ``tasks.jsonl:22`` has no task id, exit 1), one skill, the example epi
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
+from runscore.cli.nightly import Renderer, pack_hooks
 from runscore.engine import nightly
 
 DATE = "2026-04-05"
@@ -154,3 +157,209 @@ def test_a_pack_that_failed_has_its_counts_unknown_not_zero(
         "routes: failed | "
     ) in index
     assert " | plugin: not counted · routes: failed | " in index
+
+
+class _StopAtRunLog(Renderer):
+    def markdown(self, kind: str, ctx: Any) -> str:
+        if kind == "runlog":
+            raise KeyboardInterrupt
+        return super().markdown(kind, ctx)
+
+
+def _tasks(tmp_path: Path, fixtures: Path) -> Path:
+    tasks = tmp_path / "proj/.archeflow/tasks/tasks.jsonl"
+    tasks.parent.mkdir(parents=True)
+    shutil.copy(fixtures / "pipeline" / "tasks.jsonl", tasks)
+    return tasks
+
+
+def _run(renderer: Renderer | None = None) -> nightly.NightlyResult:
+    return nightly.run_nightly(
+        ["proj"],
+        "out",
+        renderer=renderer or Renderer(),
+        hooks=pack_hooks(),
+        date=nightly.parse_date(DATE),
+    )
+
+
+HIST = "proj/.archeflow/memory/pipelines.jsonl"
+SCORED = [
+    "p-blocked-then-completed",
+    "p-composite-exactly-75",
+    "p-composite-exactly-90",
+    "p-excellent",
+]
+
+
+def test_pack_records_of_a_job_stopped_before_its_run_log_are_said_by_the_next(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A job stopped after its pipeline step appended to the pipeline history and before
+    its run log was in place left records that no run log named: the next job, the task
+    file changed meanwhile, appended its own and said only them. The next job's run log
+    (runlog.json, runlog.md, --format json's document) says the stopped job's, once."""
+    monkeypatch.chdir(tmp_path)
+    tasks = _tasks(tmp_path, fixtures)
+    with pytest.raises(KeyboardInterrupt):
+        _run(_StopAtRunLog())
+    stopped = (tmp_path / HIST).read_text().splitlines()
+    assert [json.loads(r)["pipeline_id"] for r in stopped] == SCORED
+    text = tasks.read_text()
+    tasks.write_text(text.replace('"testResult": "PASS 20/20"', '"testResult": "FAIL 3/20"', 1))
+    res = _run()
+    (said,) = res.as_dict()["interrupted_packs"]
+    assert {k: v for k, v in said.items() if k not in ("pid", "started_at")} == {
+        "date": DATE,
+        "pack": "pipeline",
+        "root": "proj",
+        "history": HIST,
+        "records_written": 4,
+        "records": SCORED,
+    }
+    day = tmp_path / "out" / DATE
+    assert json.loads((day / "runlog.json").read_text())["interrupted_packs"] == [said]
+    assert (
+        "## Pack records of a job that stopped before its run log\n\n"
+        f"- the nightly job of PID {os.getpid()} (started {said['started_at']}, for {DATE}) "
+        f"appended 4 pipeline record(s) for proj to {HIST} and stopped before its run log "
+        'was in place: they are in that history, and listed here only ("p-blocked-then-completed", '
+        '"p-composite-exactly-75", "p-composite-exactly-90", "p-excellent")\n'
+    ) in (day / "runlog.md").read_text()
+    # This job's own record is its run log's; the stopped job's are said once.
+    assert [p["counts"]["records_written"] for p in res.as_dict()["packs"]] == [1]
+    assert not (tmp_path / "out" / nightly.PACKS_JOURNAL).exists()
+    assert _run().interrupted_packs == []
+
+
+def test_pack_records_said_at_each_stop(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopped at each point of a job with a pipeline step: what the next run log says.
+    Inside the step before it appended (a Ctrl-C, or a kill: the journal's entry left
+    behind), nothing, the history being as it was; inside the step after it appended,
+    that it did, how many not known; at the swap (a full disk), the records by id; after
+    its day folder is in place, nothing more; killed just before the swap, once the
+    journal is cleared, nothing."""
+    from runscore.engine import history
+    from runscore.engine.packs import pipeline as pl
+
+    monkeypatch.chdir(tmp_path)
+    _tasks(tmp_path, fixtures)
+    real_append = history.append_groups
+
+    def stop_before(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    def stop_after(*args: Any, **kwargs: Any) -> Any:
+        real_append(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    for kill in (False, True):
+        with monkeypatch.context() as m:
+            m.setattr(history, "append_groups", stop_before)
+            if kill:  # killed: the journal is not told the step ended
+                m.setattr(nightly._PackJournal, "failed", lambda self, step: None)
+            with pytest.raises(KeyboardInterrupt):
+                _run()
+        assert not (tmp_path / HIST).exists()
+        assert (tmp_path / "out" / nightly.PACKS_JOURNAL).exists() == kill
+        assert _run().interrupted_packs == []
+        (tmp_path / HIST).unlink()  # scored again by the next stop
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "append_groups", stop_after)
+        with pytest.raises(KeyboardInterrupt):
+            _run()
+    assert len((tmp_path / HIST).read_text().splitlines()) == 4
+    res = _run()
+    assert [(j["records_written"], j["records"]) for j in res.interrupted_packs] == [(None, None)]
+    md = (tmp_path / "out" / DATE / "runlog.md").read_text()
+    assert (
+        f"stopped inside its pipeline step for proj, after {HIST} had grown: the records it "
+        "appended, if any, are in that history, but in no run log (how many is not known)\n"
+    ) in md
+    assert pl.history_report(HIST).pipelines.num_rows == 4  # the same, not written again
+
+    (tmp_path / HIST).unlink()
+
+    def swap_fails(tmp: str, final: str) -> None:
+        raise OSError(28, "No space left on device", final)
+
+    with monkeypatch.context() as m:
+        m.setattr(nightly, "_swap_in", swap_fails)
+        with pytest.raises(OSError, match="No space"):
+            _run()
+    assert [j["records"] for j in _run().interrupted_packs] == [SCORED]
+    assert _run().interrupted_packs == []
+    assert not (tmp_path / "out" / nightly.PACKS_JOURNAL).exists()
+    # Killed between clearing the journal and the swap: said nowhere, as README says (the
+    # other order would say records again that a run log in place says).
+    (tmp_path / HIST).unlink()
+    with monkeypatch.context() as m:
+        m.setattr(nightly, "_swap_in", swap_fails)
+        m.setattr(nightly._PackJournal, "restore", lambda self: None)
+        with pytest.raises(OSError, match="No space"):
+            _run()
+    assert _run().interrupted_packs == []
+
+
+@pytest.mark.parametrize("kind", ["fifo", "not-json", "other-json"])
+def test_a_packs_journal_runscore_did_not_write_is_refused_before_anything_is_written(
+    tmp_path: Path, fixtures: Path, run_cli: Any, kind: str
+) -> None:
+    """Spec-silent. ``OUT/.nightly.packs.journal`` not as runscore writes it: refused,
+    exit 2, naming the file, before any history is written (as an odd OUT/.nightly.lock
+    is); left as it was."""
+    _tasks(tmp_path, fixtures)
+    journal = tmp_path / "out" / nightly.PACKS_JOURNAL
+    journal.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(journal)
+        why = "the nightly journal is not a regular file"
+    else:
+        journal.write_text("{not json\n" if kind == "not-json" else '{"steps": []}\n')
+        why = "not a nightly journal runscore wrote (remove it when no nightly job runs)"
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    assert (res.exit_code, res.stdout, res.stderr) == (
+        2,
+        "",
+        f"error: {journal}: {why}\n",  # as OUT/.nightly.lock is said
+    )
+    assert not (tmp_path / HIST).exists()
+    assert not (tmp_path / "out" / DATE).exists()
+    assert journal.is_fifo() if kind == "fifo" else journal.read_text().endswith("\n")
+
+
+def test_skill_records_of_a_stopped_job_are_said_by_name(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The plugin pack's records, as the pipeline's: a job stopped before its run log, the
+    next one (the skill unchanged: its record is already there) says the stopped job's
+    record by the skill's name."""
+    monkeypatch.chdir(tmp_path)
+    skills = tmp_path / "proj/.archeflow/plugin-eval/skills"
+    shutil.copytree(fixtures / "plugin" / "async-python-patterns", skills / "async-python-patterns")
+    with pytest.raises(KeyboardInterrupt):
+        _run(_StopAtRunLog())
+    res = _run()
+    assert [(j["pack"], j["history"], j["records"]) for j in res.interrupted_packs] == [
+        ("plugin", "proj/.archeflow/memory/plugins.jsonl", ["async-python-patterns"])
+    ]
+    assert [p.counts for p in res.packs] == [
+        {"skills": 1, "records_written": 0, "records_already": 1}
+    ]
+
+
+@pytest.mark.parametrize("name", ["", "..", "memory/pipelines.jsonl", 5])
+def test_a_hook_s_history_is_a_file_name(tmp_path: Path, name: Any) -> None:
+    """Spec-silent. ``PackHook.history`` is journaled in the root's memory folder: anything
+    but a file name is the caller's usage error, before anything is read or written."""
+    from runscore.engine.errors import UsageError
+
+    hook = nightly.PackHook("p", nightly.pipeline_inputs, pack_hooks()[0].run, name)
+    with pytest.raises(UsageError, match="a PackHook's history is a file name"):
+        nightly.run_nightly(
+            [str(tmp_path)], str(tmp_path / "out"), renderer=Renderer(), hooks=[hook]
+        )
+    assert sorted(tmp_path.iterdir()) == []
