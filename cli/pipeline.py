@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import glob
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -228,13 +227,12 @@ def _refuse_missing_plans(ctx: click.Context, plans: Sequence[str]) -> None:
     before anything is read or written, in click's words for a ``Path(exists=True)``: it
     was rejected input (``MISSING: no such file or directory``, exit 1) and every pipeline
     scored with a neutral time efficiency, as a typo in a file named on the command line.
-    A glob is a pattern, not a name (one that matches nothing is said among the inputs);
-    ``-`` is standard input; a dangling symlink is a file there, said when it is read."""
-    for p in plans:
-        if p != "-" and not glob.has_magic(p) and not os.path.lexists(p):
-            raise click.BadParameter(
-                f"Path {quote(p)} does not exist.", ctx, param_hint="'--plans'"
-            )
+    Which files are not there is the engine's rule (``missing_plans``)."""
+    missing = engine.missing_plans(plans)
+    if missing:
+        raise click.BadParameter(
+            f"Path {quote(missing[0])} does not exist.", ctx, param_hint="'--plans'"
+        )
 
 
 def _report(history_path: str, period: str, fmt: str) -> int:

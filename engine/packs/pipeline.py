@@ -32,6 +32,7 @@ __all__ = [
     "best_verdict_pass_rate",
     "history_pack",
     "iso",
+    "missing_plans",
     "parse_date",
     "refuse_inputs_written",
     "refuse_report_paths",
@@ -771,12 +772,19 @@ def _refuse_missing_plans(plans: Sequence[str]) -> None:
     """A plans file named that is not there is a ``UsageError`` naming ``plans``, before
     anything is read, as ``pipeline --plans MISSING`` is (exit 2): it was returned as
     rejected input and every pipeline scored with a neutral time efficiency, which
-    ``append_history`` then recorded. A glob is a pattern, not a name (one that matches
-    nothing is said among the inputs); ``-`` is standard input; a dangling symlink is a
-    file there, said when it is read."""
-    for p in plans:
-        if p != "-" and not glob.has_magic(p) and not os.path.lexists(p):
-            raise UsageError(PLANS, f" {quote_path(p)}: no such file")
+    ``append_history`` then recorded. Which files are not there: ``missing_plans``."""
+    missing = missing_plans(plans)
+    if missing:
+        raise UsageError(PLANS, f" {quote_path(missing[0])}: no such file")
+
+
+def missing_plans(plans: Sequence[str]) -> list[str]:
+    """The plans files named that are not there, in the order given: what
+    ``evaluate_pipelines`` and ``pipeline --plans`` refuse, each in its own words, before
+    anything is read (the rule in one place: the two tested it apart). A glob is a
+    pattern, not a name (one that matches nothing is said among the inputs); ``-`` is
+    standard input; a dangling symlink is a file there, said when it is read."""
+    return [p for p in plans if p != "-" and not glob.has_magic(p) and not os.path.lexists(p)]
 
 
 def summary_rows(result: PipelineResult) -> pa.Table:

@@ -669,3 +669,16 @@ def test_d4_a_plans_file_that_is_not_there_is_a_usage_error(tmp_path: Path, h: A
     res = engine.evaluate_pipelines([t], [str(tmp_path / "q*.jsonl")], eval_date=h.EVAL_DATE)
     assert [d.reason for d in res.errors] == ["no file matches this pattern"]
     assert h.row_of(res, "p")["time_efficiency"] == 70
+
+
+def test_missing_plans_is_the_one_rule_of_a_plans_file_not_there(tmp_path: Path) -> None:
+    """``missing_plans`` is the rule ``evaluate_pipelines`` and ``pipeline --plans`` both
+    refuse by (each tested it apart): the names not there, in the order given; not ``-``
+    (standard input), not a glob (a pattern), not a dangling symlink (a file there, said
+    when read)."""
+    (tmp_path / "p.jsonl").write_text("")
+    (tmp_path / "dangling.jsonl").symlink_to(tmp_path / "gone")
+    given = ["b.jsonl", "p.jsonl", "-", "q*.jsonl", "dangling.jsonl", "a.jsonl"]
+    names = [str(tmp_path / n) if n != "-" else n for n in given]
+    assert engine.missing_plans(names) == [str(tmp_path / "b.jsonl"), str(tmp_path / "a.jsonl")]
+    assert engine.missing_plans([]) == []
