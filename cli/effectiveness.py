@@ -129,10 +129,8 @@ def extract_cmd(
     # As when no other file is read (then nothing read, exit 3): said, but not rejected.
     for x in result.no_lines:
         note(f"{x.location()}: {x.reason}")
-    for s in result.skipped_lines:
+    for s in result.input_problems():  # in the order given, a path not found in its place
         note(f"{s.location()}: {s.reason}")
-    for u in result.unreadable:
-        note(f"{u.location()}: {u.reason}")
     # `warning: file:line: reason`, as pipeline, plugin and nightly say theirs
     _listed(f"warning: {w.location()}: {w.reason}" for w in result.warnings)
     _listed(

@@ -59,3 +59,50 @@ def test_a_directory_walk_lists_what_os_walk_lists(tmp_path: Path) -> None:
         "t.jsonl",
     ]
     assert issues == []
+
+
+def test_discovered_says_where_each_file_and_issue_stands_in_the_order_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``discover`` gives its files and its issues as two lists, which lost where a path
+    not found stood among the files: each pack listed it first, or last, wherever it was
+    given. ``input_order`` keeps it (a folder's files in sorted path order, a name given
+    twice at its first place), and the result still unpacks as the pair it was."""
+    (tmp_path / "dir").mkdir()
+    for p in ("a.jsonl", "dir/b.jsonl", "dir/a.jsonl", "z.jsonl"):
+        (tmp_path / p).write_text("{}\n")
+    monkeypatch.chdir(tmp_path)
+    given = ["z.jsonl", "missing.jsonl", "dir", "gone/*.jsonl", "a.jsonl", "z.jsonl"]
+    found = sources.discover(given)
+    files, issues = found
+    assert [f.display for f in files] == ["z.jsonl", "dir/a.jsonl", "dir/b.jsonl", "a.jsonl"]
+    assert [i.file for i in issues] == ["missing.jsonl", "gone/*.jsonl"]
+    assert found.input_order() == {
+        "z.jsonl": 0,
+        "missing.jsonl": 1,
+        "dir/a.jsonl": 2,
+        "dir/b.jsonl": 3,
+        "gone/*.jsonl": 4,
+        "a.jsonl": 5,
+    }
+    assert found == (files, issues)
+    # What a caller then does with its lists changes nothing (a pack filters its files).
+    again = sources.discover(given)
+    again[0].pop(0)
+    again[1].clear()
+    assert again.input_order() == found.input_order()
+    # A pair made elsewhere (the nightly job joins its roots'): its files, then its issues.
+    assert sources.order_given((files, issues)) == {
+        "z.jsonl": 0,
+        "dir/a.jsonl": 1,
+        "dir/b.jsonl": 2,
+        "a.jsonl": 3,
+        "missing.jsonl": 4,
+        "gone/*.jsonl": 5,
+    }
+    import copy
+    import pickle
+
+    for again in (copy.copy(found), copy.deepcopy(found), pickle.loads(pickle.dumps(found))):
+        assert isinstance(again, sources.Discovered) and again == found
+        assert again.input_order() == found.input_order()

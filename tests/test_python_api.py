@@ -62,14 +62,15 @@ def test_score_runs_warns_of_the_input_it_left_out(tmp_path: Path) -> None:
     assert table.column("run_id").to_pylist() == ["r"]
     (w,) = caught
     assert isinstance(w.message, RejectedInputWarning)
+    # in the order the paths were given: the path not found, given last, came first
     assert w.message.problems == [
-        (missing, 0, "no such file or directory"),
         (str(bad), 2, "not JSON: Expecting value: line 1 column 1 (char 0)"),
+        (missing, 0, "no such file or directory"),
     ]
     assert str(w.message) == (
         "2 input problem(s) left out of the scores:\n"
-        f"  {missing}: no such file or directory\n"
-        f"  {bad}:2: not JSON: Expecting value: line 1 column 1 (char 0)"
+        f"  {bad}:2: not JSON: Expecting value: line 1 column 1 (char 0)\n"
+        f"  {missing}: no such file or directory"
     )
     assert w.filename == __file__  # the caller's line, not the engine's
     with warnings.catch_warnings():

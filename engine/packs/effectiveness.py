@@ -181,6 +181,9 @@ class ExtractResult:
     #: extract's own temp tables go with its connection.
     _records: pa.Table | None = field(default=None, repr=False, compare=False)
     _records_at: duckdb.DuckDBPyConnection | None = field(default=None, repr=False, compare=False)
+    #: Each input name's place in the order the paths were given (``Discovered``'s), which
+    #: ``input_problems`` lists them by.
+    _order: dict[str, int] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def records(self) -> pa.Table:
@@ -223,10 +226,21 @@ class ExtractResult:
         """Some input was rejected (exit code 1)."""
         return bool(self.invalid or self.skipped_lines or self.unreadable)
 
+    def input_problems(self) -> list[sources.LineIssue]:
+        """The files not read and the lines skipped, in input order: the order the paths
+        were given (a path not found in its place), each file's by line. Listed apart, a
+        path not found came before, or after, every file's problem wherever it was given."""
+        order = self._order
+        return sorted(
+            [*self.unreadable, *self.skipped_lines],
+            key=lambda i: (order.get(i.file, len(order)), i.line),
+        )
+
     def problems(self) -> list[sources.LineIssue]:
         """The input rejected, one ``file:line: reason`` each (line 0: the whole file): the
-        files not read, the lines skipped, then each invalid run at its first location."""
-        out = [*self.unreadable, *self.skipped_lines]
+        files not read and the lines skipped (``input_problems``), then each invalid run at
+        its first location."""
+        out = self.input_problems()
         for inv in self.invalid:
             locs = [str(x) for x in inv["locations"]]
             file, _, line = (locs[0] if locs else "").rpartition(":")
@@ -1107,7 +1121,8 @@ def _extract(
 ) -> ExtractResult:
     # Before any file is stat'ed or read here: the time of the read the manifest records.
     read_ns = time.time_ns()
-    files, disc = discovered if discovered is not None else sources.discover(paths, stdin=True)
+    found = discovered if discovered is not None else sources.discover(paths, stdin=True)
+    files, disc = found
     if write and history_path is not None:
         refuse_a_run_log(history_path, files)
     # The history read back as a run log would be a loop: `extract .archeflow` found
@@ -1196,11 +1211,14 @@ def _extract(
         to_read = [f for f in files if id(f) in reading]
         unchanged = [f for f in unchanged if id(f) not in apart]
 
-    order = {f.display: i for i, f in enumerate(files)}
+    # Where each name stands in the order given (a path not found too: listed after every
+    # file's problem, wherever it was given).
+    order = sources.order_given(found)
     if unchanged and not to_read:
         # Every file unchanged since it was read (the nightly job's usual night): nothing
         # to read, score or write; what was said of the files is said again.
         result = ExtractResult(
+            _order=order,
             version=version,
             excluded=excluded,
             files_unchanged=len(unchanged),
@@ -1270,6 +1288,8 @@ def _extract(
         unreadable = [sources.LineIssue(f.display, 0, f.error) for f in to_read if f.error] + [
             i for i in skipped if i.line == 0
         ]
+        # a file not read (its bytes) and a path not found, each in its place
+        unreadable.sort(key=lambda i: order.get(i.file, len(order)))
         accepted = int(con.execute("SELECT count(*) FROM accepted").fetchall()[0][0])
         if (
             not unchanged
@@ -1313,6 +1333,7 @@ def _extract(
             "SELECT run_id, status, reason, locations FROM run_status ORDER BY first_ord"
         ).fetchall()
         result = ExtractResult(
+            _order=order,
             _records_at=db.tracked(con.cursor()),
             version=version,
             excluded=excluded,
@@ -1954,6 +1975,7 @@ def _relist(
                 result.incomplete.append(run_id)
     if unchanged:
         result.skipped_lines.sort(key=lambda i: (order.get(i.file, len(order)), i.line))
+        result.unreadable.sort(key=lambda i: order.get(i.file, len(order)))
         result.warnings.sort(key=lambda w: (w.run_id, w.file, w.line, w.reason))
 
 

@@ -485,8 +485,10 @@ def _read(
     stdin: bool = True,
     leave_out: Sequence[str] = (),
     excluded: list[dict[str, Any]] | None = None,
-) -> tuple[list[SourceFile], list[Diagnostic], bool]:
-    """Discover, pre-scan and read ``paths``; return files, errors, any-readable.
+) -> tuple[list[SourceFile], list[Diagnostic], bool, dict[str, int]]:
+    """Discover, pre-scan and read ``paths``; return files, errors (in input order: the
+    paths as given, then by line), any-readable, and each name's place in input order
+    (``Discovered.input_order``), which orders the SQL's diagnostics among them.
 
     ``stdin``: ``-`` is standard input (TASKS, ``--plans``); not for the history, a file
     that is appended to, where ``-`` is the file of that name (``sources.discover``).
@@ -496,7 +498,8 @@ def _read(
     ``leave_out``: runscore's histories, when a folder or glob given holds them: not read,
     each file left out added to ``excluded`` (``{"file", "reason"}``).
     """
-    files, missing = sources.discover(paths, stdin=stdin)
+    found = sources.discover(paths, stdin=stdin)
+    files, missing = found
     if leave_out:
         kept = []
         for f in files:
@@ -522,8 +525,12 @@ def _read(
                 with contextlib.suppress(OSError):
                     os.unlink(f.path)
     errors += [_from_line_issue(i) for i in res.skipped]
+    # Each kind was listed apart: a path not found before every file's problem, wherever
+    # it was given.
+    order = found.input_order()
+    errors.sort(key=lambda d: (order.get(d.file or "", -1), d.line or 0))
     readable = any(f.error is None for f in files)
-    return files, errors, readable
+    return files, errors, readable, order
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -655,7 +662,7 @@ def evaluate_pipelines(
     con = con or db.connect()
 
     excluded: list[dict[str, Any]] = []
-    files, errors, readable = _read(
+    files, errors, readable, rank = _read(
         con,
         paths,
         "pl_raw_tasks",
@@ -678,8 +685,12 @@ def evaluate_pipelines(
         )
     plan_files: list[SourceFile] = []
     if plans:
-        plan_files, plan_errors, _ = _read(con, plans, "pl_raw_plans", PLAN_COLUMNS, PLAN_KEYS)
+        plan_files, plan_errors, _, plan_order = _read(
+            con, plans, "pl_raw_plans", PLAN_COLUMNS, PLAN_KEYS
+        )
         errors += plan_errors
+        # the plans after the task files, each name at its first place
+        rank = {**{n: len(rank) + i for n, i in plan_order.items()}, **rank}
     else:
         sources.read_jsonl(con, [], "pl_raw_plans", PLAN_COLUMNS)
 
@@ -694,9 +705,9 @@ def evaluate_pipelines(
     diags = _diagnostics(con, "pl_issue", by_pipeline=True)
     errors += [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
-    # Reader and SQL diagnostics in one order: input file order, then line.
-    rank = {f.display: i for i, f in enumerate(files + plan_files)}
 
+    # Reader and SQL diagnostics in one order: input order (a path not found in its
+    # place), then line.
     def order(d: Diagnostic) -> tuple[int, int]:
         return (rank.get(d.file, -1) if d.file is not None else len(rank), d.line or 0)
 
@@ -1148,7 +1159,7 @@ def _load_history(
             f"{quote_path(path)}: the history must be a file, not a directory", about=PATH
         )
     con = db.connect()
-    _, errors, readable = _read(
+    _, errors, readable, _ = _read(
         con, [path], "pl_raw_history", HISTORY_COLUMNS, HISTORY_KEYS, stdin=False
     )
     if not readable:

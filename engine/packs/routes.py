@@ -483,22 +483,10 @@ def _discover(
     paths: Sequence[str],
 ) -> tuple[list[sources.SourceFile], list[sources.LineIssue], list[str]]:
     """``sources.discover``'s files and issues, and what each names (a file's or a problem's
-    ``file``) in the order the paths were given: one path's in sorted path order (a folder's
-    files as they are read). One call for all the paths keeps its files and its issues
-    apart, so a path not found was listed before every file's problem wherever it was given."""
-    files: list[sources.SourceFile] = []
-    issues: list[sources.LineIssue] = []
-    given: list[str] = []
-    seen: set[str] = set()
-    for raw in paths:
-        found, said = sources.discover([raw], stdin=True)
-        # The same file named twice is read once, at its first place (as one call reads it).
-        found = [f for f in found if f.stdin or f.realpath not in seen]
-        seen.update(f.realpath for f in found if not f.stdin)
-        files += found
-        issues += said
-        given += sorted({f.display for f in found} | {i.file for i in said})
-    return files, issues, given
+    ``file``) in the order the paths were given (``Discovered.input_order``)."""
+    found = sources.discover(paths, stdin=True)
+    files, issues = found
+    return files, issues, list(found.input_order())
 
 
 def _read(

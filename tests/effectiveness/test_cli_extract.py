@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from click.testing import Result
+from runscore.engine.packs import effectiveness
 
 Run = Callable[..., Result]
 HISTORY = Path(".archeflow") / "memory" / "effectiveness.jsonl"
@@ -975,3 +976,49 @@ def test_a_replaced_seq_that_makes_the_run_invalid_is_still_warned_of(
         )
     )
     assert [(w["run_id"], w["file"], w["line"]) for w in out["warnings"]] == [("r", "in.jsonl", 2)]
+
+
+def test_input_problems_are_listed_in_the_order_the_paths_were_given(
+    run_cli: Any, tmp_path: Path
+) -> None:
+    """A path not found had no place among the files: with nothing read it was listed after
+    every file's problem (`MISSING.jsonl` given first came last), and among the files not
+    read after each whose bytes were refused (`wide.jsonl` given second came first). Both
+    lists now follow the order the paths were given, as routes lists its problems."""
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    (tmp_path / "wide.jsonl").write_bytes(b"\xff\xfe" + "{}\n".encode("utf-16-le"))
+    r = run_cli("extract", "missing.jsonl", "bad.jsonl", "--history", "h.jsonl")
+    assert (r.exit_code, r.stderr.splitlines()) == (
+        3,
+        [
+            "error: nothing could be read:",
+            "  missing.jsonl: no such file or directory",
+            "  bad.jsonl:1: not JSON: Expecting value: line 1 column 1 (char 0)",
+        ],
+    )
+    (tmp_path / "good.jsonl").write_text(
+        '{"run_id":"r","seq":1,"type":"run.start","ts":"2026-01-01T00:00:00Z"}\n'
+    )
+    for given in (["missing.jsonl", "wide.jsonl"], ["wide.jsonl", "missing.jsonl"]):
+        r = run_cli(
+            "extract", "good.jsonl", *given, "--history", "h.jsonl", "--format", "json", "--dry-run"
+        )
+        assert r.exit_code == 1, r.stderr
+        assert [u["file"] for u in json.loads(r.stdout)["unreadable"]] == given
+    # stderr said the lines skipped, then the files not read; `problems()` (score_runs'
+    # warning) the other way round: each in the order given now.
+    (tmp_path / "part.jsonl").write_text(
+        '{"run_id":"p","seq":1,"type":"run.start","ts":"2026-01-01T00:00:00Z"}\nnot json\n'
+    )
+    why = "not JSON: Expecting value: line 1 column 1 (char 0)"
+    for given in (["missing.jsonl", "part.jsonl"], ["part.jsonl", "missing.jsonl"]):
+        r = run_cli("extract", *given, "--history", "h.jsonl", "--dry-run")
+        said = {
+            "missing.jsonl": "missing.jsonl: no such file or directory",
+            "part.jsonl": f"part.jsonl:2: {why}",
+        }
+        assert (r.exit_code, r.stderr.splitlines()[:2]) == (1, [said[g] for g in given])
+        res = effectiveness.extract(given, None, write=False)
+        assert [(p.file, p.line) for p in res.problems()] == [
+            (g, 2 if g == "part.jsonl" else 0) for g in given
+        ]

@@ -969,3 +969,36 @@ def test_the_summary_s_report_column_is_the_file_written(
     for name in filter(None, reports.values()):
         assert (out / name).read_text("utf-8").startswith("# Pipeline evaluation: ")
         assert (out / name).with_suffix(".json").is_file()
+
+
+def test_input_problems_are_listed_in_the_order_the_paths_were_given(run_cli: Any, h: Any) -> None:
+    """A path not found was listed before every file's problem, wherever it was given
+    (`t.jsonl:3` given first came after `missing.jsonl` given second), on stderr, in the
+    summary's `issues` and in the error when nothing is read; as routes lists them, they
+    now come in the order the paths were given."""
+    h.write_jsonl(Path("t.jsonl"), h.pipeline_tasks("s", 2))
+    with Path("t.jsonl").open("a") as f:
+        f.write("not json\n")
+    Path("bad.jsonl").write_text("not json\n")
+    Path("wide.jsonl").write_bytes(b"\xff\xfe" + "{}\n".encode("utf-16-le"))
+    why = "not JSON: Expecting value: line 1 column 1 (char 0)"
+    res = run_cli(
+        "pipeline", "t.jsonl", "missing.jsonl", "--date", DATE, "--out", "r", "--no-history"
+    )
+    assert res.exit_code == 1
+    assert res.stderr.splitlines()[:2] == [
+        f"t.jsonl:3: {why}",
+        "missing.jsonl: no such file or directory",
+    ]
+    summary = json.loads(Path("r", f"pipeline-eval-summary-{DATE}.json").read_text())
+    assert [(i["file"], i["line"]) for i in summary["issues"]] == [
+        ("t.jsonl", 3),
+        ("missing.jsonl", None),
+    ]
+    res = run_cli("pipeline", "bad.jsonl", "missing.jsonl", "wide.jsonl", "--no-history")
+    assert res.exit_code == 3
+    assert [ln.split(": ")[0] for ln in res.stderr.splitlines()[1:]] == [
+        "  bad.jsonl:1",
+        "  missing.jsonl",
+        "  wide.jsonl",
+    ]
