@@ -109,3 +109,21 @@ def test_license_is_an_spdx_expression() -> None:
     README's first command. The SPDX string lands in the metadata as License-Expression."""
     meta = metadata.metadata("runscore")
     assert meta["License-Expression"] == "MIT"
+
+
+def test_lint_skips_the_build_folder_pip_leaves_outside_a_git_clone(tmp_path: Path) -> None:
+    """`pip install .` leaves `build/` (a copy of engine/cli as `build/lib/...`); ruff skips
+    it through `.gitignore` only inside a git repository, so in a copy that is none (a zip
+    download) README's test command failed at `ruff check .` on files that are not ours to
+    lint. pyproject's own exclude list names it."""
+    ruff = Path(sys.executable).with_name("ruff")
+    if not ruff.is_file():
+        pytest.skip("ruff is not installed beside this Python")
+    (tmp_path / "pyproject.toml").write_bytes((REPO / "pyproject.toml").read_bytes())
+    (tmp_path / "build" / "lib").mkdir(parents=True)
+    (tmp_path / "build" / "lib" / "copied.py").write_text("import os\n")
+    (tmp_path / "ok.py").write_text('"""Nothing to lint."""\n')
+    out = subprocess.run(
+        [str(ruff), "check", "--no-cache", "."], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
