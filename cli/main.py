@@ -398,11 +398,24 @@ def log_level() -> str | None:
 def main() -> None:
     """The ``runscore`` command on ``sys.argv``, in-process (a script, a test): it ends as
     click's commands do (``SystemExit``), and the caller's ``sys.stdout`` and
-    ``sys.stderr`` are theirs again once it returns or raises."""
+    ``sys.stderr`` are theirs again once it returns or raises, and so are the engine's
+    ``notes.say`` and the root logger's handlers and level (``RUNSCORE_LOG``)."""
     streams = sys.stdout, sys.stderr
+    say = notes.say
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     try:
         _main()
     finally:
+        # Before the streams: a handler basicConfig added writes to runscore's stderr, and
+        # left in place it took every later call's lines (basicConfig does nothing once
+        # the root logger has a handler), where the caller no longer reads.
+        for h in list(root.handlers):
+            if h not in handlers:
+                root.removeHandler(h)
+                h.close()
+        root.setLevel(level)
+        notes.say = say
         _put_back(streams)
 
 

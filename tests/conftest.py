@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import signal
@@ -35,7 +36,9 @@ REPO = TESTS.parent
 # reported at the first test that uses it. ``signal.getsignal`` is Python's own record:
 # C code (``import polars`` installs a SIGINT handler) changes the kernel's disposition
 # behind it, and a child inherits the kernel's, so on Linux the kernel's ignored and
-# blocked sets are compared too. Cheap: a few calls and one read of /proc per test.
+# blocked sets are compared too; so is what the CLI's ``main`` sets for its command (the
+# engine's ``notes.say``, the root logger's handlers and level). Cheap: a few calls and
+# one read of /proc per test.
 _SIGNALS = sorted(signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP})
 _before: dict[str, Any] | None = None
 _STATUS = Path("/proc/self/status")
@@ -72,6 +75,14 @@ def _wakeup_fd() -> int:
     return fd
 
 
+_ROOT = logging.getLogger()
+
+
+def _own_handlers() -> list[logging.Handler]:
+    """The root logger's handlers but pytest's own (its logging plugin's, per phase)."""
+    return [h for h in _ROOT.handlers if not type(h).__module__.startswith("_pytest.")]
+
+
 def _process_state() -> dict[str, Any]:
     mask = os.umask(0o022)
     os.umask(mask)
@@ -84,6 +95,9 @@ def _process_state() -> dict[str, Any]:
         "env": {k: v for k, v in os.environ.items() if k.startswith("RUNSCORE_")},
         "stdout": sys.stdout,
         "stderr": sys.stderr,
+        # Looked up, not imported: a test of what the CLI imports sees this process's modules.
+        "notes.say": getattr(sys.modules.get("runscore.engine.notes"), "say", None),
+        "logging": (_own_handlers(), _ROOT.level),
     }
 
 
@@ -130,6 +144,24 @@ def _restore(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
         if now[name] is not was[name]:
             changed.append(f"sys.{name}: {was[name]!r} -> {now[name]!r}")
             setattr(sys, name, was[name])
+    notes = sys.modules.get("runscore.engine.notes")
+    if notes is not None:
+        say = was["notes.say"] or notes._stderr  # as the module starts, when imported since
+        if notes.say is not say:
+            changed.append(f"runscore.engine.notes.say: {say!r} -> {notes.say!r}")
+            notes.say = say
+    if now["logging"] != was["logging"]:
+        (handlers, level), (now_handlers, now_level) = was["logging"], now["logging"]
+        changed.append(
+            f"the root logger: {handlers!r} {logging.getLevelName(level)} -> "
+            f"{now_handlers!r} {logging.getLevelName(now_level)}"
+        )
+        for h in now_handlers:
+            if h not in handlers:
+                _ROOT.removeHandler(h)
+        for h in handlers:
+            _ROOT.addHandler(h)  # does nothing where it is still there
+        _ROOT.setLevel(level)
     return changed
 
 

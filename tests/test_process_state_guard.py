@@ -1,6 +1,7 @@
 """The check in ``tests/conftest.py`` that fails a test which leaves process-wide state
 changed (signal dispositions, working folder, umask, ``RUNSCORE_*`` variables,
-``sys.stdout``/``sys.stderr``) and puts it back, so the next test starts as the first did."""
+``sys.stdout``/``sys.stderr``, the engine's ``notes.say``, the root logger's handlers and
+level) and puts it back, so the next test starts as the first did."""
 
 from __future__ import annotations
 
@@ -54,7 +55,22 @@ def test_leaves_the_umask():
 def test_leaves_stdout_replaced():
     sys.stdout = open(os.devnull, "w")
 
+def test_leaves_notes_say_replaced():
+    from runscore.engine import notes
+    notes.say = print
+
+def test_leaves_a_root_log_handler():
+    import logging
+    # as logging.basicConfig would, were pytest's own capture handlers not there
+    logging.getLogger().addHandler(logging.StreamHandler(sys.stderr))
+    logging.getLogger().setLevel(logging.DEBUG)
+
 def test_after_them_all_is_as_before():
+    import logging
+    from runscore.engine import notes
+    assert notes.say is notes._stderr
+    assert logging.getLogger().level == logging.WARNING
+    assert not [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
     assert "RUNSCORE_GUARD_PROBE" not in os.environ
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     assert os.getcwd() == START
@@ -68,6 +84,8 @@ def test_monkeypatch_undone_in_time_is_no_leak(monkeypatch, tmp_path):
     monkeypatch.delenv("RUNSCORE_REPO", raising=False)
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "stderr", open(os.devnull, "w"))
+    from runscore.engine import notes
+    monkeypatch.setattr(notes, "say", print)
 
 def test_capsys_is_no_leak(capsys):
     print("captured")
@@ -105,8 +123,10 @@ def test_a_test_that_leaves_process_state_changed_fails_and_the_next_starts_clea
         if line.startswith("ERROR test_leaks.py::")
     )
     assert errors == [
+        "test_leaves_a_root_log_handler",
         "test_leaves_a_variable_set",
         "test_leaves_a_wakeup_fd",
+        "test_leaves_notes_say_replaced",
         "test_leaves_sigint_ignored",
         "test_leaves_sigterm_handled",
         "test_leaves_sigusr1_blocked",
@@ -115,10 +135,12 @@ def test_a_test_that_leaves_process_state_changed_fails_and_the_next_starts_clea
         "test_leaves_the_umask",
         "test_leaves_the_working_folder",
     ], p.stdout + p.stderr
-    assert "9 errors" in p.stdout and "14 passed" in p.stdout, p.stdout + p.stderr
+    assert "11 errors" in p.stdout and "16 passed" in p.stdout, p.stdout + p.stderr
     assert "SIGINT: <built-in function default_int_handler> -> <Handlers.SIG_IGN: 1>" in p.stdout
     assert "the kernel's blocked signals: +SIGUSR1" in p.stdout
     assert "SIGUSR2: ignored by the kernel, <Handlers.SIG_DFL: 0> in Python's record" in p.stdout
+    assert "runscore.engine.notes.say: <function _stderr at " in p.stdout
+    assert "the root logger: [] WARNING -> [<StreamHandler <stderr> (NOTSET)>] DEBUG" in p.stdout
 
 
 _IN_THE_BACKGROUND = """

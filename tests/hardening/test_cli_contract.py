@@ -207,6 +207,63 @@ def test_main_in_process_gives_the_callers_streams_back(
     assert (said.out, said.err[: len(err)]) == (out, err)
 
 
+def _logs_then_raises(**kwargs: Any) -> None:
+    import logging
+
+    logging.getLogger("runscore.test").debug("about to fail")
+    raise RuntimeError("not runscore's")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "logged"),
+    [
+        (["sql", "SELECT 7 AS x", "--format", "csv"], 0, "runscore.sql: "),
+        (["sql", "SELECT 1", "--format", "yaml"], 2, ""),
+        (["report"], RuntimeError, "runscore.test: about to fail\n"),
+    ],
+)  # fmt: skip
+def test_main_in_process_gives_back_notes_say_and_the_root_logger(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    args: list[str],
+    code: int | type[Exception],
+    logged: str,
+) -> None:
+    """``main`` called in-process set the engine's ``notes.say`` to the CLI's and, with
+    ``RUNSCORE_LOG`` set, ``logging.basicConfig`` gave the root logger a handler writing
+    to the stderr of that call, and left both for good: a second call's log lines went to
+    the first call's stderr (``basicConfig`` does nothing once the root logger has a
+    handler), never to the caller's; a caller's own ``notes.say`` was gone."""
+    import io
+    import logging
+
+    from runscore.cli import main as m
+    from runscore.engine import notes
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("RUNSCORE_LOG", "debug")
+    monkeypatch.setattr(sys, "argv", ["runscore", *args])
+    if code is RuntimeError:
+        monkeypatch.setattr(m, "cli", _logs_then_raises)
+    said: list[str] = []
+    monkeypatch.setattr(notes, "say", said.append)  # the caller's own
+    root = logging.getLogger()
+    # As in a script that configured no logging (pytest's own capture handlers are there)
+    monkeypatch.setattr(root, "handlers", [])
+    monkeypatch.setattr(root, "level", logging.WARNING)
+    errs = []
+    for _ in range(2):
+        err = io.StringIO()  # no file: main writes to it as it is
+        monkeypatch.setattr(sys, "stderr", err)
+        with pytest.raises(SystemExit if isinstance(code, int) else code):
+            m.main()
+        assert notes.say == said.append
+        assert (root.handlers, root.level) == ([], logging.WARNING)
+        errs.append(err.getvalue())
+    for e in errs:
+        assert logged in e and ("runscore." in e) == bool(logged), e
+
+
 @pytest.mark.parametrize("fmt", ["table", "markdown", "json", "csv"])
 def test_stdout_is_utf8_whatever_the_locale(tmp_path: Path, fmt: str) -> None:
     """A value the locale's encoding cannot write (an emoji under ISO-8859-1) was a
