@@ -878,8 +878,11 @@ def _day_counts(path: str) -> dict[str, Any]:
             len(j["runs_scored"] or ()) for s in scopes for j in s.get("interrupted_jobs", ())
         )
         counts["rejected"] = len(doc["rejected"])
-        # A run log without them (none of this runscore's) says nothing of its packs.
-        counts["packs"] = _pack_counts(doc["packs"]) if "packs" in doc else None
+        # A run log without them (none of this runscore's) says nothing of its packs; one
+        # without interrupted_packs, as without interrupted_jobs, no stopped job's.
+        counts["packs"] = (
+            _pack_counts(doc["packs"], doc.get("interrupted_packs", ())) if "packs" in doc else None
+        )
         status, code, finished = doc["status"], doc["exit_code"], doc["finished_at"]
         if not (
             isinstance(status, str)
@@ -893,17 +896,37 @@ def _day_counts(path: str) -> dict[str, Any]:
     return {"status": status, "exit_code": code, "finished_at": finished, **counts}
 
 
-def _pack_counts(packs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
-    """A day's packs, in its run log's order, each ``{roots, failed, counts}``: the roots it
-    ran for, those where it failed, and its ``counts`` summed over the others. The runs
-    counted above are the effectiveness histories' only: a day of packs alone read as a
-    day of nothing. ``counts`` is None where no root's step said them (it failed on every
-    root, or the run log is of a runscore that wrote none): not known, never 0."""
+def _pack_counts(
+    packs: Sequence[Mapping[str, Any]], interrupted: Sequence[Mapping[str, Any]] = ()
+) -> dict[str, dict[str, Any]]:
+    """A day's packs, in its run log's order, each ``{roots, failed, counts,
+    interrupted_records, interrupted_not_counted}``: the roots it ran for, those where it
+    failed, its ``counts`` summed over the others, and what its steps in jobs that stopped
+    before their run log appended (``interrupted_packs``, said by this one), as
+    ``interrupted_runs`` counts the effectiveness runs: the records, and the steps stopped
+    inside whose records are not known (never 0). A pack only a stopped job ran comes
+    after, its ``roots`` 0. The runs counted above are the effectiveness histories' only:
+    a day of packs alone read as a day of nothing. ``counts`` is None where no root's step
+    said them (it failed on every root, it ran for none, or the run log is of a runscore
+    that wrote none): not known, never 0."""
     out: dict[str, dict[str, Any]] = {}
-    for p in packs:
-        if not isinstance(p["pack"], str):
+
+    def entry_of(pack: object) -> dict[str, Any]:
+        if not isinstance(pack, str):
             raise TypeError
-        entry = out.setdefault(p["pack"], {"roots": 0, "failed": 0, "counts": None})
+        return out.setdefault(
+            pack,
+            {
+                "roots": 0,
+                "failed": 0,
+                "counts": None,
+                "interrupted_records": 0,
+                "interrupted_not_counted": 0,
+            },
+        )
+
+    for p in packs:
+        entry = entry_of(p["pack"])
         entry["roots"] += 1
         entry["failed"] += p["error"] is not None
         said = p.get("counts")
@@ -914,6 +937,15 @@ def _pack_counts(packs: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]
         summed = entry["counts"] = entry["counts"] or {}
         for k, v in said.items():
             summed[k] = summed.get(k, 0) + v
+    for j in interrupted:
+        entry = entry_of(j["pack"])
+        n = j["records_written"]
+        if n is None:
+            entry["interrupted_not_counted"] += 1
+        elif isinstance(n, int) and not isinstance(n, bool) and n >= 0:
+            entry["interrupted_records"] += n
+        else:
+            raise TypeError
     return out
 
 

@@ -135,6 +135,26 @@ def test_the_out_index_lists_every_day_with_its_counts_newest_first(
     (out / "2026-03-31" / "runlog.json").write_text('{"scopes": 3}\n')
     (out / "notes").mkdir()
     (out / "2026-04-09").symlink_to(out / "2026-04-03")
+    # A day whose run log says a stopped job's runs and pack records (no pack ran itself):
+    # records known, and a step stopped inside whose records are not.
+    log = json.loads((out / "2026-04-03" / "runlog.json").read_text())
+    log["scopes"][0]["interrupted_jobs"] = [
+        {
+            "pid": 7,
+            "started_at": "t",
+            "date": "2026-03-29",
+            "runs_scored": ["r1", "r2"],
+            "records_written": 9,
+        }
+    ]
+    stopped = {"pid": 7, "started_at": "t", "date": "2026-03-29", "root": "proj", "history": "h"}
+    log["interrupted_packs"] = [
+        {**stopped, "pack": "pipeline", "records_written": 4, "records": ["a", "b", "c", "d"]},
+        {**stopped, "pack": "pipeline", "records_written": None, "records": None},
+        {**stopped, "pack": "plugin", "records_written": None, "records": None},
+    ]
+    (out / "2026-03-30").mkdir()
+    (out / "2026-03-30" / "runlog.json").write_text(json.dumps(log))
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
     assert res.exit_code == 1, res.stderr
     _golden("days_index.md", _normalise((out / "index.md").read_text()))
@@ -147,7 +167,28 @@ def test_the_out_index_lists_every_day_with_its_counts_newest_first(
         ("2026-04-02", None, None, "2026-04-02/runlog.json: not JSON"),
         ("2026-04-01", None, None, "2026-04-01/runlog.json: not a regular file"),
         ("2026-03-31", None, None, "2026-03-31/runlog.json: not a run log runscore wrote"),
+        ("2026-03-30", 1, 2, None),
     ]
+    stopped_day = days[-1]
+    assert (stopped_day["interrupted_runs"], stopped_day["packs"]) == (
+        2,
+        {
+            "pipeline": {
+                "roots": 0,
+                "failed": 0,
+                "counts": None,
+                "interrupted_records": 4,
+                "interrupted_not_counted": 1,
+            },
+            "plugin": {
+                "roots": 0,
+                "failed": 0,
+                "counts": None,
+                "interrupted_records": 0,
+                "interrupted_not_counted": 1,
+            },
+        },
+    )
 
 
 def test_an_out_index_that_is_not_a_file_is_refused_before_anything_is_written(

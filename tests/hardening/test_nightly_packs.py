@@ -45,6 +45,8 @@ PIPELINE = {
 }
 PLUGIN = {"skills": 1, "records_written": 1, "records_already": 0}
 ROUTES = {"episodes": 60, "findings": 0}
+#: a pack's entry in ``read_days`` where no step of a stopped job is said
+NOT_STOPPED = {"interrupted_records": 0, "interrupted_not_counted": 0}
 
 
 def test_what_each_pack_read_is_counted_in_every_format(
@@ -81,22 +83,23 @@ def test_what_each_pack_read_is_counted_in_every_format(
             DATE,
             0,
             {
-                "pipeline": {"roots": 1, "failed": 0, "counts": again},
+                "pipeline": {"roots": 1, "failed": 0, "counts": again, **NOT_STOPPED},
                 "plugin": {
                     "roots": 1,
                     "failed": 0,
                     "counts": {**PLUGIN, "records_written": 0, "records_already": 1},
+                    **NOT_STOPPED,
                 },
-                "routes": {"roots": 1, "failed": 0, "counts": ROUTES},
+                "routes": {"roots": 1, "failed": 0, "counts": ROUTES, **NOT_STOPPED},
             },
         ),
         (
             "2026-04-04",
             0,
             {
-                "pipeline": {"roots": 1, "failed": 0, "counts": PIPELINE},
-                "plugin": {"roots": 1, "failed": 0, "counts": PLUGIN},
-                "routes": {"roots": 1, "failed": 0, "counts": ROUTES},
+                "pipeline": {"roots": 1, "failed": 0, "counts": PIPELINE, **NOT_STOPPED},
+                "plugin": {"roots": 1, "failed": 0, "counts": PLUGIN, **NOT_STOPPED},
+                "routes": {"roots": 1, "failed": 0, "counts": ROUTES, **NOT_STOPPED},
             },
         ),
     ]
@@ -142,12 +145,12 @@ def test_a_pack_that_failed_has_its_counts_unknown_not_zero(
     days = nightly.read_days(str(tmp_path / "out"))
     assert [d["packs"] for d in days] == [
         {
-            "plugin": {"roots": 2, "failed": 1, "counts": PLUGIN},
-            "routes": {"roots": 1, "failed": 1, "counts": None},
+            "plugin": {"roots": 2, "failed": 1, "counts": PLUGIN, **NOT_STOPPED},
+            "routes": {"roots": 1, "failed": 1, "counts": None, **NOT_STOPPED},
         },
         {
-            "plugin": {"roots": 2, "failed": 1, "counts": None},
-            "routes": {"roots": 1, "failed": 1, "counts": None},
+            "plugin": {"roots": 2, "failed": 1, "counts": None, **NOT_STOPPED},
+            "routes": {"roots": 1, "failed": 1, "counts": None, **NOT_STOPPED},
         },
     ]
     res = run_cli("nightly", "--root", "good", "--root", "bad", "--out", "out", "--date", DATE)
@@ -302,6 +305,115 @@ def test_pack_records_said_at_each_stop(
         with pytest.raises(OSError, match="No space"):
             _run()
     assert _run().interrupted_packs == []
+
+
+def test_pack_records_of_a_stopped_job_are_counted_in_every_format(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch, run_cli: Any
+) -> None:
+    """A day's run log said a stopped job's pack records (``interrupted_packs``), but
+    ``read_days`` and ``OUT/index.md``'s Packs column counted this job's alone, where the
+    Runs column says "(+N of a stopped job)" of the effectiveness runs. Each pack's entry
+    now counts them: ``interrupted_records`` (known) and ``interrupted_not_counted`` (steps
+    stopped inside, how many not known: never 0)."""
+    from runscore.engine import history
+
+    tasks = _tasks(tmp_path, fixtures)
+    monkeypatch.chdir(tmp_path)
+    args = ("nightly", "--root", "proj", "--out", "out", "--format", "json")
+    with pytest.raises(KeyboardInterrupt):
+        _run(_StopAtRunLog())
+    text = tasks.read_text()
+    tasks.write_text(text.replace('"testResult": "PASS 20/20"', '"testResult": "FAIL 3/20"', 1))
+    res = run_cli(*args, "--date", DATE)
+    assert res.exit_code == 1, res.stderr  # tasks.jsonl:22, as ever
+    own = {**PIPELINE, "records_written": 1, "records_already": 3}
+    for doc in (
+        json.loads(res.stdout),
+        json.loads((tmp_path / "out" / DATE / "runlog.json").read_text()),
+    ):
+        assert [(j["pack"], j["records_written"]) for j in doc["interrupted_packs"]] == [
+            ("pipeline", 4)
+        ]
+        assert [p["counts"] for p in doc["packs"]] == [own]
+
+    # Stopped inside its step, after the history grew: how many is not known.
+    (tmp_path / HIST).unlink()
+    real_append = history.append_groups
+
+    def stop_after(*args: Any, **kwargs: Any) -> Any:
+        real_append(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "append_groups", stop_after)
+        with pytest.raises(KeyboardInterrupt):
+            _run()
+    res = run_cli(*args, "--date", "2026-04-06")
+    assert res.exit_code == 1, res.stderr
+    unknown = json.loads(res.stdout)["interrupted_packs"]
+    assert [(j["pack"], j["records_written"]) for j in unknown] == [("pipeline", None)]
+    again = {**PIPELINE, "records_written": 0, "records_already": 4}
+
+    days = nightly.read_days(str(tmp_path / "out"))
+    assert [(d["date"], d["packs"]) for d in days] == [
+        (
+            "2026-04-06",
+            {
+                "pipeline": {
+                    "roots": 1,
+                    "failed": 0,
+                    "counts": again,
+                    "interrupted_records": 0,
+                    "interrupted_not_counted": 1,
+                }
+            },
+        ),
+        (
+            DATE,
+            {
+                "pipeline": {
+                    "roots": 1,
+                    "failed": 0,
+                    "counts": own,
+                    "interrupted_records": 4,
+                    "interrupted_not_counted": 0,
+                }
+            },
+        ),
+    ]
+    index = (tmp_path / "out" / "index.md").read_text()
+    assert (
+        " | pipeline: 4 pipeline(s) scored of 5 read, 0 record(s) written (+record(s) of a "
+        "stopped job, how many not known) | "
+    ) in index
+    assert (
+        " | pipeline: 4 pipeline(s) scored of 5 read, 1 record(s) written (+4 record(s) of a "
+        "stopped job) | "
+    ) in index
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        None,
+        {"pack": "pipeline"},
+        [{"pack": 5, "records_written": 1}],
+        [{"pack": "p", "records_written": "4"}],
+    ],
+)
+def test_a_run_log_s_odd_interrupted_packs_is_not_one_runscore_wrote(
+    tmp_path: Path, said: Any
+) -> None:
+    """Spec-silent. What ``read_days`` cannot count there is said as any odd run log is,
+    the day's counts left empty, not read as no stopped job."""
+    day = tmp_path / DATE
+    day.mkdir()
+    log = {"status": "ok", "exit_code": 0, "finished_at": None, "scopes": [], "rejected": []}
+    (day / "runlog.json").write_text(json.dumps({**log, "packs": [], "interrupted_packs": said}))
+    (d,) = nightly.read_days(str(tmp_path))
+    assert (d["error"], d["packs"]) == (f"{DATE}/runlog.json: not a run log runscore wrote", None)
+    (day / "runlog.json").write_text(json.dumps({**log, "packs": []}))  # before they were said
+    assert nightly.read_days(str(tmp_path))[0]["packs"] == {}
 
 
 @pytest.mark.parametrize("kind", ["fifo", "not-json", "other-json"])
