@@ -818,10 +818,11 @@ def read_days(out: str) -> list[dict[str, Any]]:
     its counts as its ``runlog.json`` gives them: ``date``, ``index`` (the day's
     ``index.md`` relative to ``out``, None when it is not there), ``status``,
     ``exit_code``, ``finished_at``, ``runs_scored``, ``already_scored``, ``incomplete``,
-    ``rejected`` and ``interrupted_runs`` (runs of jobs that stopped before their run log,
-    said by this one), ``packs`` (``_pack_counts``), or ``error``: why its run log could
-    not be read (missing, not a file, not JSON, not one runscore wrote), its counts then
-    None, never 0."""
+    ``rejected``, ``interrupted_runs`` (runs of jobs that stopped before their run log,
+    said by this one) and ``interrupted_runs_not_counted`` (such jobs stopped inside their
+    extract, how many runs not known), ``packs`` (``_pack_counts``), or ``error``: why its
+    run log could not be read (missing, not a file, not JSON, not one runscore wrote), its
+    counts then None, never 0."""
     try:
         names = sorted(os.listdir(out), reverse=True)
     except OSError:
@@ -840,7 +841,16 @@ def read_days(out: str) -> list[dict[str, Any]]:
             "status": None,
             "exit_code": None,
             "finished_at": None,
-            **{k: None for k in (*_DAY_COUNTS, "rejected", "interrupted_runs", "packs")},
+            **{
+                k: None
+                for k in (
+                    *_DAY_COUNTS,
+                    "rejected",
+                    "interrupted_runs",
+                    "interrupted_runs_not_counted",
+                    "packs",
+                )
+            },
             "error": None,
         }
         try:
@@ -874,9 +884,11 @@ def _day_counts(path: str) -> dict[str, Any]:
     try:
         scopes = doc["scopes"]
         counts: dict[str, Any] = {k: sum(len(s[k]) for s in scopes) for k in _DAY_COUNTS}
-        counts["interrupted_runs"] = sum(
-            len(j["runs_scored"] or ()) for s in scopes for j in s.get("interrupted_jobs", ())
-        )
+        stopped = [j for s in scopes for j in s.get("interrupted_jobs", ())]
+        counts["interrupted_runs"] = sum(len(j["runs_scored"] or ()) for j in stopped)
+        # Stopped inside its extract after the history grew: how many runs is not known (a
+        # job's step counted as 0 read as no stopped job at all).
+        counts["interrupted_runs_not_counted"] = sum(j["runs_scored"] is None for j in stopped)
         counts["rejected"] = len(doc["rejected"])
         # A run log without them (none of this runscore's) says nothing of its packs; one
         # without interrupted_packs, as without interrupted_jobs, no stopped job's.

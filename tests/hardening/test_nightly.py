@@ -145,7 +145,15 @@ def test_the_out_index_lists_every_day_with_its_counts_newest_first(
             "date": "2026-03-29",
             "runs_scored": ["r1", "r2"],
             "records_written": 9,
-        }
+        },
+        # stopped inside its extract after the history grew: how many runs is not known
+        {
+            "pid": 8,
+            "started_at": "t",
+            "date": "2026-03-29",
+            "runs_scored": None,
+            "records_written": None,
+        },
     ]
     stopped = {"pid": 7, "started_at": "t", "date": "2026-03-29", "root": "proj", "history": "h"}
     log["interrupted_packs"] = [
@@ -155,6 +163,9 @@ def test_the_out_index_lists_every_day_with_its_counts_newest_first(
     ]
     (out / "2026-03-30").mkdir()
     (out / "2026-03-30" / "runlog.json").write_text(json.dumps(log))
+    log["scopes"][0]["interrupted_jobs"] = log["scopes"][0]["interrupted_jobs"][1:]
+    (out / "2026-03-29").mkdir()
+    (out / "2026-03-29" / "runlog.json").write_text(json.dumps({**log, "interrupted_packs": []}))
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
     assert res.exit_code == 1, res.stderr
     _golden("days_index.md", _normalise((out / "index.md").read_text()))
@@ -168,27 +179,29 @@ def test_the_out_index_lists_every_day_with_its_counts_newest_first(
         ("2026-04-01", None, None, "2026-04-01/runlog.json: not a regular file"),
         ("2026-03-31", None, None, "2026-03-31/runlog.json: not a run log runscore wrote"),
         ("2026-03-30", 1, 2, None),
+        ("2026-03-29", 1, 2, None),
     ]
-    stopped_day = days[-1]
-    assert (stopped_day["interrupted_runs"], stopped_day["packs"]) == (
-        2,
-        {
-            "pipeline": {
-                "roots": 0,
-                "failed": 0,
-                "counts": None,
-                "interrupted_records": 4,
-                "interrupted_not_counted": 1,
-            },
-            "plugin": {
-                "roots": 0,
-                "failed": 0,
-                "counts": None,
-                "interrupted_records": 0,
-                "interrupted_not_counted": 1,
-            },
+    assert [(d["interrupted_runs"], d["interrupted_runs_not_counted"]) for d in days[-2:]] == [
+        (2, 1),
+        (0, 1),
+    ]
+    stopped_day = days[-2]
+    assert stopped_day["packs"] == {
+        "pipeline": {
+            "roots": 0,
+            "failed": 0,
+            "counts": None,
+            "interrupted_records": 4,
+            "interrupted_not_counted": 1,
         },
-    )
+        "plugin": {
+            "roots": 0,
+            "failed": 0,
+            "counts": None,
+            "interrupted_records": 0,
+            "interrupted_not_counted": 1,
+        },
+    }
 
 
 def test_an_out_index_that_is_not_a_file_is_refused_before_anything_is_written(
