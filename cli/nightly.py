@@ -182,6 +182,12 @@ def _routes_run(run: nightly.PackRun) -> nightly.PackOutcome:
         rejected=[
             nightly.Diagnostic("pack", i.file, i.line, f"routes: {i.reason}") for i in rep.problems
         ],
+        # read and counted, their time dating nothing: `routes` warns of them, as the job
+        # does (they were in routes.json's inputs only)
+        warnings=[
+            nightly.Diagnostic("pack", i.file, i.line, f"routes: {i.reason}")
+            for i in rep.after_as_of
+        ],
     )
 
 

@@ -918,6 +918,55 @@ def test_plugin_and_routes_packs_join(tmp_path: Path, fixtures: Path, run_cli: A
     assert all((day / p).is_file() for paths in outputs.values() for p in paths)
 
 
+def test_routes_episodes_dated_after_the_day_are_warnings_on_stderr_and_in_the_run_log(
+    tmp_path: Path, run_cli: Any
+) -> None:
+    # `routes` says an episode dated after the as-of date as a warning (its time dates no
+    # evidence); the nightly job, whose routes report is as of its --date, had it in
+    # routes.json's inputs only: not on stderr, not in the run log, not counted.
+    eps = tmp_path / "proj/.archeflow/episodes"
+    eps.mkdir(parents=True)
+    ep = {
+        "episodeId": "e1",
+        "source": {"kind": "historical", "host": "h"},
+        "activity": {"id": "docs"},
+        "execution": {
+            "host": "h",
+            "inferenceProvider": "anthropic",
+            "model": "claude-haiku",
+            "startedAt": "2026-04-06T00:00:01Z",
+            "endedAt": "2026-04-06T00:00:02Z",
+        },
+        "outcome": {"status": "succeeded", "signals": [{"kind": "gate", "value": "pass"}]},
+    }
+    on_the_day = {**ep, "episodeId": "e2", "execution": {**ep["execution"]}}
+    on_the_day["execution"].update(startedAt=f"{DATE}T23:59:58Z", endedAt=f"{DATE}T23:59:59Z")
+    (eps / "e.jsonl").write_text(json.dumps(on_the_day) + "\n" + json.dumps(ep) + "\n")
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE, "--format", "json")
+    assert res.exit_code == 0, res.stderr  # read and counted: not rejected input
+    reason = (
+        f"routes: dated 2026-04-06T00:00:02Z, after the as-of date {DATE}: its time is not "
+        "used (read as undated: it makes no evidence fresh)"
+    )
+    log = json.loads(res.stdout)
+    (routes,) = log["packs"]
+    assert [(w["kind"], w["file"], w["line"], w["reason"]) for w in routes["warnings"]] == [
+        ("pack", "proj/.archeflow/episodes/e.jsonl", 2, reason)
+    ]
+    assert routes["counts"] == {"episodes": 2, "findings": 0}
+    day = tmp_path / "out" / DATE
+    assert res.stderr.splitlines() == [
+        f"warning: proj/.archeflow/episodes/e.jsonl:2: {reason}",
+        f"nightly {DATE}: 0 run(s) scored, 0 already scored (same events), "
+        "0 incomplete, 0 unchanged file(s) not re-read, "
+        f"0 rejected input(s), 1 warning(s); 5 file(s) in {day}",
+    ]
+    runlog = (day / "runlog.md").read_text()
+    assert f"- warning: proj/.archeflow/episodes/e.jsonl:2: {reason}\n" in runlog
+    said = json.loads((day / "routes" / "proj" / "routes.json").read_text())["inputs"]
+    assert [(i["line"], "routes: " + i["reason"]) for i in said["after_as_of"]] == [(2, reason)]
+
+
 def _path_digest(path: Path) -> str:
     return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:8]
 
@@ -1793,11 +1842,14 @@ def test_the_run_log_of_a_pack_with_nothing_listed(tmp_path: Path, run_cli: Any)
         repo / "examples" / "project" / ".archeflow" / "episodes" / "episodes.jsonl",
         episodes / "e.jsonl",
     )
-    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
+    # On a day no episode is dated after (DATE is before the example's): each one dated
+    # after the job's day would be a warning of the pack, listed.
+    day = "2026-11-14"
+    res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", day)
     assert res.exit_code == 0, res.stderr
-    md = _normalise((tmp_path / "out" / DATE / "runlog.md").read_text(encoding="utf-8"))
+    md = _normalise((tmp_path / "out" / day / "runlog.md").read_text(encoding="utf-8"))
     assert md == (
-        f"# Run log: {DATE}\n\n"
+        f"# Run log: {day}\n\n"
         "Status **ok** (exit code 0) · runscore 0.1.0 · started <time> · finished <time>\n\n"
         "## Roots\n\n"
         "| Root | Status | Folder |\n"
