@@ -164,6 +164,12 @@ def shown(name: str) -> str:
     return "".join(_escaped(c) if _hidden(c) else c for c in text)
 
 
+def untimed(late: bool) -> str:
+    """Evidence of unknown age, said (spec-silent): a time it has is after the as-of date
+    (read as undated, evaluate), or it has none."""
+    return "no evidence dated on or before the as-of date" if late else "no evidence timestamp"
+
+
 def stale_reason(
     newest: dt.datetime | None, age_days: float | None, fresh_days: float
 ) -> str | None:
@@ -1010,7 +1016,9 @@ def compare(
         p_dated = [e.at for e in pair_ev if e.at is not None]
         p_newest = max(p_dated) if p_dated else None
         p_age = age(p_newest)
-        if p_newest is None:
+        if p_newest is None and any(e.after_as_of for e in pair_ev):
+            aside = "none of its fixtures is dated on or before the as-of date"
+        elif p_newest is None:
             aside = "its fixtures carry no timestamp"
         elif stale_of(p_newest):
             aside = (
@@ -1042,7 +1050,8 @@ def compare(
             f" -{num_vs(tol, -lo, 3)}"
         )
     if newest is None and source is not None:
-        why.append("no evidence timestamp: freshness unknown, treated as stale")
+        late = any(e.after_as_of for e in deciding)
+        why.append(f"{untimed(late)}: freshness unknown, treated as stale")
     why.append(stale_reason(newest, age(newest), fd))
     if (
         source is not None
@@ -1184,6 +1193,7 @@ def cascades(
                 "cost": cost,
                 "basis": basis,
                 "newest": max((e.at for e in atts if e.at is not None), default=None),
+                "late": any(e.after_as_of for e in atts),
                 "harnesses": {e.harness for e in atts},
                 "attempt_unknown": any(e.cost is None for e in atts),
                 "missing": missing,
@@ -1338,7 +1348,9 @@ def cascades(
                     f" {signed_vs(q_lo, -tol)} below -tolerance -{num_vs(tol, -q_lo, 3)})"
                 )
         if newest is None:
-            why.append("no evidence timestamp: freshness unknown, treated as stale")
+            why.append(
+                f"{untimed(any(o['late'] for o in os_))}: freshness unknown, treated as stale"
+            )
         why.append(stale_reason(newest, age(newest), fd))
         if moved:
             why.append(

@@ -490,6 +490,66 @@ def a_later_day_dates_nothing(b: B) -> Check:
 
 
 @case()
+def evidence_all_after_the_clock_says_so(b: B) -> Check:
+    # spec-silent: evidence whose every time is on a later day than the as-of date
+    # (a_later_day_dates_nothing) has no age that counts: stale, as evidence of unknown age
+    # is (§4 "or stale"), and its reasons say why (dated after it), not "no timestamp".
+    b.cell(SONNET, 200, 190, days=3)
+    b.cell(HAIKU, 150, 143, days=3)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        c = comp(got, b.act, HAIKU)
+        assert c["freshness"]["newest_evidence"] is None and c["freshness"]["stale"] is True
+        assert (c["evidence_grade"], c["finding_type"]) == ("correlated", "evidence_drift")
+        assert (
+            "no evidence dated on or before the as-of date: freshness unknown, treated as stale"
+            in c["reasons"]
+        )
+
+    return check
+
+
+@case()
+def paired_all_after_the_clock_set_aside_says_so(b: B) -> Check:
+    # as evidence_all_after_the_clock_says_so, for paired fixtures set aside for matched
+    # strata that are sufficient and current (stale_paired_does_not_outrank_current_historical)
+    for i in range(60):
+        pid = f"{b.act}-pair{i}"
+        b.ep(SONNET, True, kind="paired", pair=pid, days=3)
+        b.ep(HAIKU, True, kind="paired", pair=pid, days=3)
+    b.cell(SONNET, 200, 190, days=-5)
+    b.cell(HAIKU, 150, 143, days=-5)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        c = comp(got, b.act, HAIKU)
+        assert (c["paired"]["sufficient"], c["evidence_source"]) == (True, "historical")
+        assert c["freshness"]["stale"] is False
+        assert c["reasons"][0] == (
+            "paired evidence set aside: none of its fixtures is dated on or before the as-of "
+            "date; the historical strata are sufficient and current, and decide the verdict"
+        )
+
+    return check
+
+
+@case()
+def cascade_all_after_the_clock_says_so(b: B) -> Check:
+    # as evidence_all_after_the_clock_says_so, for a cheap-first cascade's operations
+    b.cascade(120, direct_ok=105, esc_ok=10, esc_fail=0, days=3)
+    b.cell(OPUS, 60, 56, days=3)
+
+    def check(exp: Any, got: dict[str, Any]) -> None:
+        (c,) = [c for c in got["cascades"] if c["activity"] == b.act]
+        assert (c["grade"], c["finding_type"]) == ("insufficient", "evidence_drift")
+        assert (
+            "no evidence dated on or before the as-of date: freshness unknown, treated as stale"
+            in c["reasons"]
+        )
+
+    return check
+
+
+@case()
 def harness_changed_since_is_drift(b: B) -> Check:
     # §5 evidence_drift "or the model/harness changed since": the activity now runs on h2.
     b.cell(SONNET, 200, 190, days=-5)

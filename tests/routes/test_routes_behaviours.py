@@ -776,3 +776,52 @@ def test_an_episode_dated_after_the_as_of_date_makes_no_evidence_fresh(
     (comp,) = rep["comparisons"]
     assert comp["freshness"]["stale"] is False and comp["grade"] == "correlated"
     assert [f["type"] for f in rep["findings"]] == ["cheaper_equivalent"]
+
+
+def test_evidence_all_dated_after_the_as_of_date_says_so_not_that_it_has_no_time(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """Evidence all dated after the as-of date has a time, none of which counts (read as
+    undated): a comparison's and a cascade's words said "the evidence carries no timestamps"
+    / "no evidence timestamp", and set-aside paired evidence "its fixtures carry no
+    timestamp", where a blind spot's said "no episode dated on or before the as-of date"."""
+    g = gen()
+    late = {"day": "2025-03-05"}  # after AS_OF: every one is said on stderr
+    _clean_equivalent(g, activity="clean", **late)
+    g.cell(OPUS, 400, 380, activity="casc", **late)
+    g.cascade(600, cheap=HAIKU, premium=OPUS, direct_ok=510, escalate=60, premium_ok=57,
+              activity="casc", **late)  # fmt: skip
+    # Paired fixtures dated after the as-of date, set aside for current historical strata.
+    g.pairs(200, 180, 6, 4, cand=HAIKU, inc=SONNET, activity="setaside", **late)
+    _clean_equivalent(g, activity="setaside", day="2025-02-28")
+    path = str(g.write(tmp_path / "late.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    rep = json.loads(res.stdout)
+    finding = {f["activity"]: f for f in rep["findings"] if f["type"] == "evidence_drift"}
+    summary = (
+        "newest evidence unknown (no evidence dated on or before the as-of date): unknown, "
+        "treated as stale"
+    )
+    reason = "no evidence dated on or before the as-of date: freshness unknown, treated as stale"
+    for act, kind in (("clean", "comparisons"), ("casc", "cascades")):
+        f = finding[act]
+        assert f["freshness"]["newest_evidence"] is None and f["freshness"]["stale"] is True
+        assert f["headline"].endswith(
+            " is out of date — no evidence is dated on or before the as-of date."
+        ), f["headline"]
+        assert f["freshness"]["summary"] == summary
+        assert reason in f["why"]
+        (row,) = [r for r in rep[kind] if r["activity"] == act]
+        assert reason in row["reasons"]
+    (comp,) = [c for c in rep["comparisons"] if c["activity"] == "setaside"]
+    assert comp["evidence_source"] == "historical"
+    assert (
+        "paired evidence set aside: none of its fixtures is dated on or before the as-of "
+        "date; the historical strata are sufficient and current, and decide the verdict"
+    ) in comp["reasons"]
+    texts = json.dumps(rep)
+    assert "timestamp" not in texts
+    md = run_cli("routes", path, "--as-of", AS_OF).stdout
+    assert f"- Freshness: {summary}; models " in md
+    assert "timestamp" not in md

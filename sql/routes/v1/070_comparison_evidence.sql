@@ -26,7 +26,10 @@
 --   repair_reported, escalation_reported; NULL when none does), retried, repaired,
 --   escalations;
 --   routes_comp_fresh (grain: comparison): newest_evidence (and newest_paired_evidence,
---   newest_historical_evidence: of each part alone), undated, harnesses, models,
+--   newest_historical_evidence: of each part alone), undated, dated (and dated_paired,
+--   dated_historical: the episodes with a time, dated_at, counted where none dated on or
+--   before the as-of date is evidence, 010: their words say that, not that none has a
+--   time), harnesses, models,
 --   reasoning_efforts (sorted lists), current_harness (harness of the activity's newest
 --   episode), current_harness_in_evidence (and _in_paired, _in_historical: of each part
 --   alone; did any of its episodes run on it), episode_ids (sorted), cost_basis of the
@@ -103,7 +106,7 @@ ev AS (
     UNION ALL
     SELECT comp_id, 'paired', role, episode_id FROM routes_pair_picks
 )
-SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.harness,
+SELECT ev.comp_id, ev.part, ev.role, e.episode_id, e.label, e.evidence_at, e.dated_at, e.harness,
     e.model, e.reasoning_effort, e.retries, e.repairs, e.escalated,
     t.accepted, t.cost_total, t.cost_basis_total
 FROM ev
@@ -155,6 +158,9 @@ SELECT ev.comp_id,
     max(ev.evidence_at) FILTER (WHERE ev.part = 'paired') AS newest_paired_evidence,
     max(ev.evidence_at) FILTER (WHERE ev.part = 'historical') AS newest_historical_evidence,
     count(*) FILTER (WHERE ev.evidence_at IS NULL) AS undated,
+    count(ev.dated_at) AS dated,
+    count(ev.dated_at) FILTER (WHERE ev.part = 'paired') AS dated_paired,
+    count(ev.dated_at) FILTER (WHERE ev.part = 'historical') AS dated_historical,
     list_sort(list(DISTINCT ev.harness) FILTER (WHERE ev.harness IS NOT NULL)) AS harnesses,
     list_sort(list(DISTINCT ev.model)) AS models,
     list_sort(list(DISTINCT ev.reasoning_effort) FILTER (WHERE ev.reasoning_effort IS NOT NULL))

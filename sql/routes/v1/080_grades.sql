@@ -21,7 +21,9 @@
 --   evidence_grade (verified | correlated for a definite conclusion from paired | historical
 --   evidence, observed when inconclusive, insufficient without sufficient evidence),
 --   grade (evidence_grade, but insufficient when stale and at most observed when the activity
---   has a harness_change), reasons (list of text), re_sufficient (historical evidence
+--   has a harness_change), dated_after_as_of (no newest evidence, but the deciding
+--   evidence has dated episodes: all after the as-of date, 010; its words say so, not that it
+--   carries no time), reasons (list of text), re_sufficient (historical evidence
 --   sufficient and both routes have >= min_labelled_per_route episodes reporting repairs and
 --   escalation there: what premium_justified's "repair + escalation rate is lower" may rest
 --   on; with fewer, that ground is refused with a reason, an unreported episode never read as
@@ -80,7 +82,9 @@ WITH j AS (
         coalesce(ci.repair_reported, 0) AS inc_repair_reported,
         coalesce(ci.escalation_reported, 0) AS inc_escalation_reported,
         f.newest_evidence AS newest_any_evidence, f.newest_paired_evidence,
-        f.newest_historical_evidence, coalesce(f.undated, 0) AS undated, f.harnesses, f.models,
+        f.newest_historical_evidence, coalesce(f.undated, 0) AS undated,
+        coalesce(f.dated, 0) AS dated_any, coalesce(f.dated_paired, 0) AS dated_paired,
+        coalesce(f.dated_historical, 0) AS dated_historical, f.harnesses, f.models,
         f.reasoning_efforts, coalesce(f.episode_ids, []) AS episode_ids, f.current_harness,
         coalesce(f.current_harness_in_evidence, false) AS current_harness_in_any_evidence,
         coalesce(f.current_harness_in_paired, false) AS current_harness_in_paired,
@@ -147,6 +151,9 @@ g AS (
         CASE WHEN paired_decides THEN newest_paired_evidence
              WHEN hist_sufficient THEN newest_historical_evidence
              ELSE newest_any_evidence END AS newest_evidence,
+        CASE WHEN paired_decides THEN dated_paired
+             WHEN hist_sufficient THEN dated_historical
+             ELSE dated_any END AS dated,
         -- and "the harness changed since" (§5) asks the same evidence
         CASE WHEN paired_decides THEN current_harness_in_paired
              WHEN hist_sufficient THEN current_harness_in_historical
@@ -175,6 +182,8 @@ v AS (
         CASE WHEN paired_decides THEN paired_ci_high
              WHEN hist_sufficient THEN hist_ci_high END AS ci_high,
         (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale,
+        -- No time that counts, but a time: every dated one is after the as-of date (010)
+        newest_evidence IS NULL AND dated > 0 AS dated_after_as_of,
         (current_harness IS NOT NULL AND NOT current_harness_in_evidence) AS harness_drift,
         -- Both costs known on one basis: they decide, and equal costs make neither route
         -- cheaper. The tier table decides only when a cost is unknown (§6 "Unknown cost").
@@ -288,7 +297,9 @@ SELECT w.*,
              THEN 'paired evidence outranks the historical strata and decides the verdict' END,
         CASE WHEN paired_sufficient AND NOT paired_decides
              THEN 'paired evidence set aside: '
-                  || CASE WHEN newest_paired_evidence IS NULL THEN 'its fixtures carry no timestamp'
+                  || CASE WHEN newest_paired_evidence IS NULL AND dated_paired > 0
+                          THEN 'none of its fixtures is dated on or before the as-of date'
+                          WHEN newest_paired_evidence IS NULL THEN 'its fixtures carry no timestamp'
                           WHEN routes_cmp((epoch(as_of) - epoch(newest_paired_evidence)) / 86400.0)
                                > freshness_days
                           THEN 'its newest fixture ' || strftime(newest_paired_evidence, '%Y-%m-%d')
@@ -307,7 +318,10 @@ SELECT w.*,
                 || ' below -tolerance ' || '-' || routes_num_vs(tolerance, -ci_low, 3)
         END,
         CASE WHEN newest_evidence IS NULL AND evidence_source IS NOT NULL
-             THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
+             THEN CASE WHEN dated_after_as_of
+                       THEN 'no evidence dated on or before the as-of date'
+                       ELSE 'no evidence timestamp' END
+                  || ': freshness unknown, treated as stale' END,
         CASE WHEN newest_evidence IS NOT NULL AND routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '

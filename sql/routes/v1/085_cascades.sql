@@ -46,6 +46,7 @@
 --   the proven language of §4, claims), grade ('proven' when labelled operations >=
 --   min_labelled_per_route, the acceptance CI width <= max_ci_width, cost is known and the
 --   evidence is fresh, and for a saving the quality bar is shown kept; else 'insufficient'),
+--   dated_after_as_of (no newest evidence, but dated attempts: all after the as-of date, 010),
 --   reasons, would_be_type (cascade_working when net saving > 0; escalation_tax when net
 --   saving <= 0 and there were
 --   escalations or retries, as the attempts report them: unreported ones are not assumed, and
@@ -98,6 +99,7 @@ SELECT activity, run_id, fingerprint,
     sum(cost) AS cost_known,
     max(evidence_at) AS newest_evidence,
     count(*) FILTER (WHERE evidence_at IS NULL) AS undated,
+    count(dated_at) AS dated,
     list(episode_id ORDER BY attempt_no) AS episode_ids,
     list_sort(list(DISTINCT harness) FILTER (WHERE harness IS NOT NULL)) AS harnesses
 FROM (
@@ -153,6 +155,7 @@ agg AS (
         count(*) FILTER (WHERE attempts = 1 AND escalated IS FALSE AND cost IS NULL) AS direct_unknown,
         max(newest_evidence) AS newest_evidence,
         CAST(sum(undated) AS BIGINT) AS undated,
+        CAST(sum(dated) AS BIGINT) AS dated,
         list_sort(flatten(list(episode_ids))) AS episode_ids,
         list_sort(list_distinct(flatten(list(harnesses)))) AS harnesses
     FROM ops GROUP BY activity, entry_key
@@ -256,7 +259,9 @@ m AS (
                                        target_labelled, z95)) AS quality_ci_high,
         -- the quality effect, from the unrounded rates as 060's effect (written by 090)
         routes_stat(acceptance_rate_raw - target_success_rate_raw) AS quality_effect,
-        (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale
+        (newest_evidence IS NULL OR routes_cmp(age_days) > freshness_days) AS stale,
+        -- No time that counts, but a time: every dated attempt is after the as-of date (010)
+        newest_evidence IS NULL AND dated > 0 AS dated_after_as_of
     FROM b
 ),
 n AS (
@@ -334,7 +339,10 @@ SELECT *,
              THEN 'acceptance not shown within the tolerance of the target route (lower bound '
                   || routes_signed_vs(quality_ci_low, -tolerance) || ' below -tolerance -'
                   || routes_num_vs(tolerance, -quality_ci_low, 3) || ')' END,
-        CASE WHEN newest_evidence IS NULL THEN 'no evidence timestamp: freshness unknown, treated as stale' END,
+        CASE WHEN newest_evidence IS NULL
+             THEN CASE WHEN dated_after_as_of THEN 'no evidence dated on or before the as-of date'
+                       ELSE 'no evidence timestamp' END
+                  || ': freshness unknown, treated as stale' END,
         CASE WHEN routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                   || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '

@@ -52,6 +52,13 @@ CREATE OR REPLACE TEMP MACRO routes_freshness_summary(newest, age_days, stale, f
              || CASE WHEN stale THEN 'stale (more than ' ELSE 'fresh (within ' END
              || routes_days(CAST(freshness_days AS VARCHAR)) || ')' END;
 
+-- Which evidence has no time that counts (routes_freshness_summary's untimed): a
+-- comparison's or a cascade's whose every dated episode is after the as-of date (010 reads
+-- such a time as undated), said as a blind spot's is, else evidence with no time at all.
+CREATE OR REPLACE TEMP MACRO routes_untimed(dated_after_as_of) AS
+    CASE WHEN dated_after_as_of THEN 'no evidence dated on or before the as-of date'
+         ELSE 'the evidence carries no timestamps' END;
+
 -- Reasons in a sentence: "a and b", "a; b; and c" (a reason may hold a comma of its own).
 CREATE OR REPLACE TEMP MACRO routes_and_list(l) AS
     CASE WHEN len(l) <= 2 THEN array_to_string(l, ' and ')
@@ -138,6 +145,8 @@ comp_f AS (
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                              || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date'
+                        WHEN stale AND dated_after_as_of
+                        THEN 'no evidence is dated on or before the as-of date'
                         WHEN stale THEN 'the evidence carries no timestamps'
                         ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover' END || '.'
@@ -222,7 +231,7 @@ comp_f AS (
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
         stale AS freshness__stale,
         routes_freshness_summary(newest_evidence, age_days, stale, freshness_days,
-                              'the evidence carries no timestamps') AS freshness__summary,
+                              routes_untimed(dated_after_as_of)) AS freshness__summary,
         coalesce(models, []) AS freshness__models,
         coalesce(harnesses, []) AS freshness__harnesses,
         coalesce(reasoning_efforts, []) AS freshness__reasoning_efforts,
@@ -318,6 +327,8 @@ casc_f AS (
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
                              || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date.'
+                        WHEN stale AND dated_after_as_of
+                        THEN 'no evidence is dated on or before the as-of date.'
                         WHEN stale THEN 'the evidence carries no timestamps.'
                         ELSE 'the activity now runs on harness ' || harness_shown
                              || ', which the evidence does not cover.' END
@@ -430,7 +441,7 @@ casc_f AS (
         newest_evidence AS freshness__newest_evidence, age_days AS freshness__age_days,
         stale AS freshness__stale,
         routes_freshness_summary(newest_evidence, age_days, stale, freshness_days,
-                              'the evidence carries no timestamps') AS freshness__summary,
+                              routes_untimed(dated_after_as_of)) AS freshness__summary,
         list_sort(list_distinct([entry_model, target_model])) AS freshness__models,
         harnesses AS freshness__harnesses, CAST([] AS VARCHAR[]) AS freshness__reasoning_efforts,
         current_harness AS freshness__current_harness,
