@@ -456,9 +456,10 @@ def test_a_blind_spot_says_whether_its_episodes_are_fresh(
     assert fresh["freshness"]["current_harness"] == "h1"
     assert fresh["freshness"]["reasoning_efforts"] == ["medium"]
     assert "Newest episode: 2025-02-20T00:00:56Z (9 days before the as-of date)." in fresh["why"]
-    # later on the as-of date than the clock: after it, not "-0 days before" it
+    # later on the as-of date than the clock: neither "-0 days before" it nor "0.001 days
+    # after" it (a later day dates nothing)
     assert (
-        "Newest episode: 2025-02-20T00:00:56Z (0.001 days after the as-of date)."
+        "Newest episode: 2025-02-20T00:00:56Z (later on the as-of date)."
         in (blind("2025-02-20")["why"])
     )
     assert (
@@ -517,8 +518,8 @@ def test_the_markdown_freshness_line_says_whether_the_evidence_is_stale(
         "stale (more than 30 days); models claude-sonnet-4; harnesses h1"
     )
     assert line("2025-02-20") == (  # later on the as-of date than the clock
-        "- Freshness: newest evidence 2025-02-20T00:00:56Z (0.001 days after the as-of date): "
-        "fresh (dated after the as-of date); models claude-sonnet-4; harnesses h1"
+        "- Freshness: newest evidence 2025-02-20T00:00:56Z (later on the as-of date): "
+        "fresh (within 30 days); models claude-sonnet-4; harnesses h1"
     )
     # dated on a later day than the as-of date: no time that counts (each said on stderr)
     assert line("2025-02-19") == (

@@ -34,21 +34,27 @@
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
 
+-- A dated time's age, as the Freshness line and a blind spot's why say it: days before the
+-- as-of date beside the freshness_days it is judged against (routes_num_vs), or, for a time
+-- later on the as-of date than the clock, that: its age is between -1 and 0 days (010: a
+-- later day dates nothing), where "0.001 days after the as-of date" read as a later day.
+CREATE OR REPLACE TEMP MACRO routes_age_said(age_days, freshness_days) AS
+    CASE WHEN age_days < 0 THEN 'later on the as-of date'
+         ELSE routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date'
+    END;
+
 -- The markdown's Freshness line (freshness__summary): the newest evidence's time, its age
 -- against the as-of date beside the freshness_days it was judged against (routes_num_vs:
 -- 30.4 days never reads "30 days", more than 30), and the verdict the finding's stale
 -- holds, never recomputed: fresh, stale, or unknown when no time is known (stale NULL: a
--- blind spot's; stale TRUE: evidence of unknown age, treated as stale). Evidence dated after
--- the clock is fresh (§6 Clock). untimed says which evidence carries no time.
+-- blind spot's; stale TRUE: evidence of unknown age, treated as stale). Evidence dated later
+-- on the as-of date than the clock is fresh (§6 Clock). untimed says which evidence carries
+-- no time.
 CREATE OR REPLACE TEMP MACRO routes_freshness_summary(newest, age_days, stale, freshness_days, untimed) AS
     'newest evidence ' || CASE
         WHEN newest IS NULL THEN 'unknown (' || untimed || '): unknown'
              || CASE WHEN stale THEN ', treated as stale' ELSE '' END
-        WHEN age_days < 0 THEN routes_iso(newest) || ' ('
-             || routes_days(routes_num_vs(-age_days, 0, 0)) || ' after the as-of date): '
-             || CASE WHEN stale THEN 'stale' ELSE 'fresh (dated after the as-of date)' END
-        ELSE routes_iso(newest) || ' ('
-             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date): '
+        ELSE routes_iso(newest) || ' (' || routes_age_said(age_days, freshness_days) || '): '
              || CASE WHEN stale THEN 'stale (more than ' ELSE 'fresh (within ' END
              || routes_days(CAST(freshness_days AS VARCHAR)) || ')' END;
 
@@ -650,13 +656,8 @@ blind_f AS (
             -- "Newest episode", not "Newest evidence": no comparison's reasons follow it.
             CASE WHEN b.newest_evidence IS NULL
                  THEN 'Newest episode: unknown (' || b.untimed || '): freshness unknown.'
-                 -- later on the as-of date than the clock: after it, as the summary says
-                 WHEN b.age_days < 0
-                 THEN 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
-                      || routes_days(routes_num_vs(-b.age_days, 0, 0)) || ' after the as-of date).'
                  ELSE 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
-                      || routes_days(routes_num_vs(b.age_days, pol.freshness_days, 0))
-                      || ' before the as-of date'
+                      || routes_age_said(b.age_days, pol.freshness_days)
                       || CASE WHEN routes_cmp(b.age_days) > pol.freshness_days
                               THEN ', more than freshness_days ' || pol.freshness_days
                                    || ': the activity may no longer run as these episodes did'
