@@ -165,12 +165,17 @@ class SourceFile:
     #: ``display``: a file named ``<stdin>`` was taken for the spool and deleted.
     stdin: bool = False
     #: The file's bytes and status as read once for both DuckDB and the pre-scan
-    #: (``_preread``), and whether they hold what is not JSON when the batch was searched
-    #: at once already (``_presearch``; None: not yet). The pre-scan takes them (and
+    #: (``_preread``), and whether they hold what is not JSON, and a line that could give
+    #: a key twice (``KeyDetector``), when the batch was searched at once already
+    #: (``_presearch``; None: not yet, or not for keys). The pre-scan takes them (and
     #: drops them) instead of reading.
-    preread: tuple[bytes, os.stat_result, bool | None] | None = field(
+    preread: tuple[bytes, os.stat_result, bool | None, bool | None] | None = field(
         default=None, repr=False, compare=False
     )
+    #: The pre-scan's ``KeyDetector`` searched every line and none can give a key of its
+    #: keys twice: ``read_jsonl``'s exact ``unique_keys`` check, a query per file (13x a
+    #: 10k extract when run on every file), passes the file by.
+    no_key_twice: bool = False
 
 
 @dataclass
@@ -668,7 +673,12 @@ def _unlink_quietly(path: str) -> None:
 
 
 def prescan(
-    sf: SourceFile, *, digest: bool = True, piecewise: bool = False, line_limit: int | None = None
+    sf: SourceFile,
+    *,
+    digest: bool = True,
+    piecewise: bool = False,
+    line_limit: int | None = None,
+    detector: KeyDetector | None = None,
 ) -> SourceFile:
     """Hash and classify one file in a streaming pass (no per-line Python loop).
 
@@ -677,8 +687,13 @@ def prescan(
     instead of the plain SHA-256 (the history cache's, which checks prefixes in parallel).
     ``line_limit``: ``max_line_limit()``, when the caller has it (reading the environment
     for each of 10k run files cost ~0.02 s).
+    ``detector``: also search every line for one that could give a key twice
+    (``SourceFile.no_key_twice``), in the same pass.
     """
     pre, sf.preread = sf.preread, None
+    sf.no_key_twice = False
+    if pre is not None and detector is not None and pre[3] is None:
+        pre = (pre[0], pre[1], None, None)  # searched without the detector: search again
     try:
         st = pre[1] if pre is not None else os.stat(sf.path)
         if not stat.S_ISREG(st.st_mode):
@@ -690,13 +705,17 @@ def prescan(
         h: PiecewiseSha256 | hashlib._Hash = PiecewiseSha256() if piecewise else hashlib.sha256()
         update: Callable[[bytes], None] = h.update if digest else _no_update
         if pre is not None and len(pre[0]) <= CHUNK:
-            _prescan_whole(sf, pre[0], pre[2], update, line_limit)
+            _prescan_whole(sf, pre[0], pre[2:], update, line_limit, detector)
             if sf.error is None:
                 sf.sha256 = h.hexdigest() if digest else ""
             return sf
         newlines = 0
         clean = not pre[2] if pre is not None and pre[2] is not None else True
         search = pre is None or pre[2] is None  # not done for the batch already
+        # No line found yet that could give a key twice; once one is, only what is not
+        # JSON is searched for.
+        keys_once = detector is not None and (pre is None or not pre[3])
+        det = detector if keys_once and search else None
         # What is not JSON is searched for line by line (no match spans a newline): a
         # chunk from its first newline to its last in place, the line cut by a chunk's
         # end once whole (kept here in pieces until its newline comes).
@@ -758,10 +777,10 @@ def prescan(
                         if line_head:
                             line_head.append(chunk[: first + 1])
                             whole = b"".join(line_head)
-                            clean = not _not_json(whole, 0, len(whole), re2)
+                            clean, det = _search(whole, 0, len(whole), re2, det)
                             start = first + 1
                         if clean and start < end:
-                            clean = not _not_json(chunk, start, end, re2)
+                            clean, det = _search(chunk, start, end, re2, det)
                         line_head = [chunk[end:]] if end < len(chunk) else []
                         head_len = len(chunk) - end
                     last = chunk[-1:]
@@ -774,7 +793,7 @@ def prescan(
             return sf
         if clean and line_head:  # the last line, without a newline
             whole = b"".join(line_head)
-            clean = not _not_json(whole, 0, len(whole), re2)
+            clean, det = _search(whole, 0, len(whole), re2, det)
         if clean and utf8 is not None:
             clean = _decodes(utf8, b"", final=True)  # no sequence cut off at the end
         sf.sha256 = h.hexdigest() if digest else ""
@@ -782,6 +801,7 @@ def prescan(
         sf.lines = newlines + (1 if sf.open_end else 0)
         sf.trailing_blank = _trailing_blank(tail)
         sf.clean = clean
+        sf.no_key_twice = clean and keys_once and (det is not None or not search)
         sf.long_line = max(longest, run)
     except OSError as e:
         sf.error = f"cannot read file: {e.strerror or e}"
@@ -791,14 +811,16 @@ def prescan(
 def _prescan_whole(
     sf: SourceFile,
     data: bytes,
-    found: bool | None,
+    found: tuple[bool | None, bool | None],
     update: Callable[[bytes], None],
     line_limit: int | None = None,
+    detector: KeyDetector | None = None,
 ) -> None:
     """``prescan``'s verdicts for a file read whole already, of at most one chunk: what
     its chunk loop gives for one chunk, without the loop's machinery (10k run files:
     0.13 s of the main thread's time while DuckDB stages them, against ~0.06 s this way).
-    ``found``: what ``_presearch`` found (None: not searched yet)."""
+    ``found``: what ``_presearch`` found, not JSON and a key twice (None: not searched
+    yet)."""
     if data:
         sf.error = whole_file_problem(data)
         if sf.error is not None:
@@ -810,26 +832,29 @@ def _prescan_whole(
         sf.error = CR_LINE_ENDS
         return
     limit = max_line_limit() if line_limit is None else line_limit
-    clean = not found
+    clean = not found[0]
+    det = None if found[1] else detector  # None when not searched yet: searched below
     if clean and not data.isascii():
         try:
             data.decode("utf-8")  # strict, whole: as the incremental decoder, final
         except UnicodeDecodeError:
             clean = False
-    if clean and found is None:  # searched here, line by line as in prescan
+    if clean and found[0] is None:  # searched here, line by line as in prescan
         re2 = _use_re2(len(data))
         if first < 0:  # one line without its newline, or nothing
-            if data:
-                clean = len(data) <= limit and not _not_json(data, 0, len(data), re2)
+            clean = len(data) <= limit
+            if data and clean:
+                clean, det = _search(data, 0, len(data), re2, det)
         else:
             end = last_nl + 1
-            clean = not _not_json(data, 0, end, re2)
+            clean, det = _search(data, 0, end, re2, det)
             if clean and end < len(data):
-                clean = not _not_json(data, end, len(data), re2)
+                clean, det = _search(data, end, len(data), re2, det)
     sf.open_end = data[-1:] not in (b"", b"\n")
     sf.lines = data.count(b"\n") + (1 if sf.open_end else 0)
     sf.trailing_blank = _trailing_blank(data)
     sf.clean = clean
+    sf.no_key_twice = clean and det is not None
     sf.long_line = len(data) if first < 0 else max(first, len(data) - last_nl - 1)
     # The lines between the first and the last: measured when one of them could be over the
     # limit (read_json would read it), which takes a limit set below the file's size.
@@ -1087,8 +1112,73 @@ def _not_json(buf: bytes, start: int, end: int, re2: bool) -> bool:
     return _re2_hits(buf, [start, end])[0]
 
 
-def _re2_hits(buf: bytes, offsets: Sequence[int] | bytes) -> list[bool]:
-    """For each value ``buf[offsets[i]:offsets[i + 1]]``: does ``_NOT_JSON`` match in it?
+#: A blank JSON allows between a key and its colon.
+_KEY_BLANK = r"[ \t\r]*"
+#: A ``\u`` escape of a character a key can be spelled with (a-z, _): ``"typ\u0065"`` is
+#: ``type`` to every JSON parser, which no search for ``"type"`` finds.
+_KEY_ESCAPE = r"\\u00(?:6[1-9a-fA-F]|7[0-9aA]|5[fF])"
+
+
+@dataclass(frozen=True)
+class KeyDetector:
+    r"""A search for a line that could give one of ``keys`` twice, cheap enough for the
+    pre-scan's one pass (the exact check, ``_DUPLICATE_KEYS``, parses every line again):
+    a line where the token ``"K":`` of one key comes twice, at any depth, or a ``\u``
+    escape of a letter (``_KEY_ESCAPE``). A false alarm (a finding that repeats the key,
+    the escape inside a string) only sends its file to the exact check; a key twice on a
+    line is never missed, spelled as it is or escaped.
+
+    ``re2``: ``_NOT_JSON`` or the detector, one RE2 pattern (no backreferences there: a
+    branch per key), so that the pre-search stays one pass; a hit is told apart by
+    searching for ``_NOT_JSON`` alone. ``twice``/``escape``: the detector in ``re``, for
+    pieces ``re`` searches (one alternation and a backreference: ~one more pass)."""
+
+    keys: tuple[str, ...]
+    re2: str
+    twice: re.Pattern[bytes]
+    escape: re.Pattern[bytes]
+
+    def found(self, buf: bytes, start: int, end: int) -> bool:
+        """Could a line of ``buf[start:end]`` (whole lines) give a key twice? (``re``)"""
+        return (
+            self.escape.search(buf, start, end) is not None
+            or self.twice.search(buf, start, end) is not None
+        )
+
+
+@functools.lru_cache(maxsize=8)
+def key_detector(keys: tuple[str, ...]) -> KeyDetector:
+    """The ``KeyDetector`` of ``keys`` (plain names; the order does not matter)."""
+    names = sorted(set(keys), key=lambda k: (-len(k), k))
+    branches = [f'"{re.escape(k)}"{_KEY_BLANK}:[^\\n]*"{re.escape(k)}"{_KEY_BLANK}:' for k in names]
+    alt = "|".join(re.escape(k) for k in names)
+    return KeyDetector(
+        keys=tuple(names),
+        re2="|".join([_NOT_JSON, *branches, _KEY_ESCAPE]),
+        twice=re.compile(f'"({alt})"{_KEY_BLANK}:[^\\n]*"\\1"{_KEY_BLANK}:'.encode()),
+        escape=re.compile(_KEY_ESCAPE.encode()),
+    )
+
+
+def _search(
+    buf: bytes, start: int, end: int, re2: bool, detector: KeyDetector | None
+) -> tuple[bool, KeyDetector | None]:
+    """``buf[start:end]`` (whole lines) searched as ``_not_json`` does, and by
+    ``detector`` too: (no line is not JSON, ``detector`` if no line could give a key twice
+    else None). Once a line is not JSON the second is None (not searched further)."""
+    if detector is None:
+        return not _not_json(buf, start, end, re2), None
+    if not re2 or end - start < _RE2_FROM:
+        if _search_not_json(buf, start, end):
+            return False, None
+        return True, None if detector.found(buf, start, end) else detector
+    if not _re2_hits(buf, [start, end], detector.re2)[0]:
+        return True, detector
+    return not _re2_hits(buf, [start, end])[0], None
+
+
+def _re2_hits(buf: bytes, offsets: Sequence[int] | bytes, pattern: str = _NOT_JSON) -> list[bool]:
+    """For each value ``buf[offsets[i]:offsets[i + 1]]``: does ``pattern`` match in it?
     ``offsets`` may come packed already (little-endian int64s, as ``_Batch.joined``)."""
     import pyarrow as pa
 
@@ -1103,9 +1193,9 @@ def _re2_hits(buf: bytes, offsets: Sequence[int] | bytes) -> list[bool]:
     except ImportError:  # a pyarrow without the module: the public one
         import pyarrow.compute as pc
 
-        hits = pc.match_substring_regex(values, _NOT_JSON)
+        hits = pc.match_substring_regex(values, pattern)
     else:
-        hits = call_function("match_substring_regex", [values], MatchSubstringOptions(_NOT_JSON))
+        hits = call_function("match_substring_regex", [values], MatchSubstringOptions(pattern))
     return [bool(h) for h in hits.to_pylist()]
 
 
@@ -1151,7 +1241,7 @@ def _preread(batch: Sequence[SourceFile]) -> _Batch | None:
     try:
         for f in batch:
             data, st = _read_whole(f.path)
-            f.preread = (data, st, None)
+            f.preread = (data, st, None, None)
             datas.append(data)
     except OSError:
         for f in batch:
@@ -1160,7 +1250,9 @@ def _preread(batch: Sequence[SourceFile]) -> _Batch | None:
     return datas
 
 
-def _presearch(batch: Sequence[SourceFile], read: _Batch | None = None) -> None:
+def _presearch(
+    batch: Sequence[SourceFile], read: _Batch | None = None, detector: KeyDetector | None = None
+) -> None:
     """Search a pre-read batch for what is not JSON in one RE2 call, a value per file.
 
     Each verdict goes to the file's ``preread`` for the pre-scan. One call over 10k run
@@ -1169,6 +1261,9 @@ def _presearch(batch: Sequence[SourceFile], read: _Batch | None = None) -> None:
     the cores. Nothing is done if a file of the batch was not pre-read, nor for a batch
     too small to pay for importing pyarrow's compute kernels (``_use_re2``): the pre-scan then
     searches each file with ``re`` (100 run files: ~13 ms, the import ~30 ms).
+    ``detector``: the same call searches for a line that could give a key twice
+    (``KeyDetector.re2``); the files it matches (few) are searched again for what is not
+    JSON alone, to tell the two apart.
     """
     pres = [f.preread for f in batch]
     if not pres or any(p is None for p in pres):
@@ -1176,13 +1271,21 @@ def _presearch(batch: Sequence[SourceFile], read: _Batch | None = None) -> None:
     datas = [p[0] for p in pres if p is not None]
     if not _use_re2(sum(map(len, datas))):
         return
+    pattern = _NOT_JSON if detector is None else detector.re2
     if read is not None and len(read) == len(datas):  # the same bytes, joined once
-        hits = _re2_hits(*read.joined())
+        hits = _re2_hits(*read.joined(), pattern)
     else:
-        hits = _re2_hits(b"".join(datas), [0, *itertools.accumulate(map(len, datas))])
+        offsets = [0, *itertools.accumulate(map(len, datas))]
+        hits = _re2_hits(b"".join(datas), offsets, pattern)
     for f, p, hit in zip(batch, pres, hits, strict=True):
-        if p is not None:
-            f.preread = (p[0], p[1], hit)
+        if p is None:
+            continue
+        if detector is None:
+            f.preread = (p[0], p[1], hit, None)
+        elif not hit:
+            f.preread = (p[0], p[1], False, False)
+        else:  # a key twice, or what is not JSON: searched apart (a key then unknown)
+            f.preread = (p[0], p[1], _re2_hits(p[0], [0, len(p[0])])[0], True)
 
 
 def _read_whole(path: str) -> tuple[bytes, os.stat_result]:
@@ -1495,6 +1598,7 @@ def read_jsonl(
     scan: Callable[[Sequence[SourceFile]], None] | None = None,
     shared: bool = False,
     unique_keys: Mapping[str, Sequence[str] | None] | None = None,
+    detector: KeyDetector | None = None,
 ) -> ReadResult:
     """Read JSONL ``files`` into view ``table`` (replaced if it exists).
 
@@ -1527,7 +1631,13 @@ def read_jsonl(
     the caller reads (None: every key). A line that gives one of them twice is skipped and
     reported (``duplicate key metadata.testResult``), as a line that is not an object is:
     DuckDB keeps the first value, Python and JavaScript the last, so which was meant cannot
-    be known (``_DUPLICATE_KEYS``). Costs one more read of each file's text.
+    be known (``_DUPLICATE_KEYS``). Costs one more read of each file's text, and a query
+    per file: only files not cleared by ``detector`` are checked.
+
+    ``detector``: the ``KeyDetector`` of ``unique_keys``'s keys, which ``scan`` pre-scans
+    with (``prescan(..., detector=)``): the batched pre-search searches with it too, and a
+    file it clears (``SourceFile.no_key_twice``) is not checked. A file pre-scanned
+    without it is checked.
     """
     if not table.isidentifier():
         # about=None: runscore's own names, never a caller's argument
@@ -1702,7 +1812,14 @@ def read_jsonl(
     if scan is not None:
         optimistic = functools.partial(stage, optimistic=True)
         for batch in _read_while_scanning(
-            files, batches_of, optimistic, scan, lines_batch, con, lambda b: any(map(fast_file, b))
+            files,
+            batches_of,
+            optimistic,
+            scan,
+            lines_batch,
+            con,
+            lambda b: any(map(fast_file, b)),
+            detector,
         ):
             take(batch, optimistic=True)
             taken.update(id(f) for f in batch)
@@ -1829,7 +1946,12 @@ def read_jsonl(
         read = {p[2] for p in parts}  # the files that gave rows, by ord_base
         dups = _duplicate_keys(
             con,
-            [f for f in files if order_of[f.path] * _ORD_FILE_STRIDE in read],
+            [
+                f
+                for f in files
+                if order_of[f.path] * _ORD_FILE_STRIDE in read
+                and not (detector is not None and f.no_key_twice)
+            ],
             unique_keys,
             max_line_bytes,
         )
@@ -1966,6 +2088,7 @@ def _read_while_scanning(
     lines_batch: Callable[[list[str], int], bool],
     con: duckdb.DuckDBPyConnection,
     wanted: Callable[[list[SourceFile]], bool],
+    detector: KeyDetector | None = None,
 ) -> Iterator[list[SourceFile]]:
     """Pre-scan ``files`` batch by batch, each batch staged on a worker thread meanwhile.
 
@@ -1996,7 +2119,7 @@ def _read_while_scanning(
             try:
                 staged = pool.submit(stage, paths, sizes, datas)
                 try:
-                    _presearch(batch, datas)
+                    _presearch(batch, datas, detector)
                     del datas  # the worker holds them while it needs them
                     scan(batch)
                 except BaseException:

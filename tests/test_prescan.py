@@ -742,3 +742,75 @@ def test_a_line_over_a_limit_below_the_chunk_size_is_skipped_wherever_it_lies(
     monkeypatch.setenv(sources.MAX_LINE_ENV, "3000")  # the same files, within the limit
     rows, issues = _rows_and_issues(paths, True)
     assert (len(rows), issues) == (5 * files, [])
+
+
+#: A detector of two keys, and lines for it: one giving a key twice (as is, blanks before
+#: the colon, escaped), and clean ones (each key once; a key's name as a value).
+DETECTOR = sources.key_detector(("type", "cost_usd"))
+KEY_TWICE = [
+    b'{"type":"a","x":1,"type":"b"}',
+    b'{"type":"a","data":{"cost_usd":1,"cost_usd" \t: 2}}',
+    b'{"type":"a","typ\\u0065":"b"}',
+]
+KEYS_ONCE = b'{"type":"type","data":{"cost_usd":1,"note":"\\"cost\\": 2"}}\n'
+
+
+def _detect(tmp_path: Path, data: bytes, route: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Pre-scan ``data`` with ``DETECTOR`` by one route: ``re`` or RE2 over the file read
+    whole, the batch's one RE2 call (``_presearch``), or the chunk loop (a file over
+    CHUNK, with or without RE2)."""
+    monkeypatch.setattr(sources, "_use_re2", lambda size: "re2" in route)
+    if "re2" in route:
+        monkeypatch.setattr(sources, "_RE2_FROM", 0)
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(data)
+    f = sources.SourceFile(str(p), "f")
+    if route == "presearch-re2":
+        datas = sources._preread([f])
+        sources._presearch([f], datas, DETECTOR)
+        assert f.preread is not None and f.preread[3] is not None  # searched for keys here
+    return sources.prescan(f, detector=DETECTOR)
+
+
+ROUTES = ["whole-re", "whole-re2", "presearch-re2", "chunks-re", "chunks-re2"]
+
+
+def _body(line: bytes, route: str) -> bytes:
+    if not route.startswith("chunks"):
+        return KEYS_ONCE + line + b"\n" + KEYS_ONCE
+    # the line across the first chunk's end, after a chunk of clean lines
+    pad = KEYS_ONCE * (sources.CHUNK // len(KEYS_ONCE))
+    pad += b'{"pad":"' + b"x" * (sources.CHUNK - len(pad) - 20) + b'"}\n'
+    return pad + line + b"\n" + KEYS_ONCE * 3
+
+
+@pytest.mark.parametrize("route", ROUTES)
+@pytest.mark.parametrize("line", KEY_TWICE, ids=["twice", "blanks", "escaped"])
+def test_the_key_detector_flags_a_line_giving_a_key_twice(
+    tmp_path: Path, route: str, line: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = _detect(tmp_path, _body(line, route), route, monkeypatch)
+    assert f.error is None and f.clean  # the line is JSON: the fast reader takes the file
+    assert not f.no_key_twice  # so read_jsonl's exact check reads it
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_the_key_detector_clears_a_file_giving_each_key_once(
+    tmp_path: Path, route: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = _detect(tmp_path, _body(KEYS_ONCE.rstrip(), route), route, monkeypatch)
+    assert f.clean and f.no_key_twice
+
+
+@pytest.mark.parametrize("route", ROUTES)
+def test_a_key_twice_beside_what_is_not_json_is_careful_and_not_cleared(
+    tmp_path: Path, route: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    f = _detect(tmp_path, _body(KEY_TWICE[0] + b'\n{"a":[1,]}', route), route, monkeypatch)
+    assert not f.clean and not f.no_key_twice
+
+
+def test_without_a_detector_no_file_is_cleared(tmp_path: Path) -> None:
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(KEYS_ONCE)
+    assert not sources.prescan(sources.SourceFile(str(p), "f")).no_key_twice

@@ -106,6 +106,26 @@ EVENT_COLUMNS: dict[str, str] = {
     "data": "JSON",
 }
 
+#: Keys a version reads, by JSON path: a line giving one of them twice is refused
+#: (``sources.read_jsonl``'s ``unique_keys``), as the other packs refuse theirs: DuckDB
+#: reads a key's first value, jq (ArcheFlow's scorer) and Python's json the last. The
+#: envelope, and of ``data`` the three a verdict or a cost turns on: each ``data`` key
+#: searched for costs the pre-scan's search (the 10k extract: the 13 ``data`` keys read but
+#: file, line and location +0.1 CPU-s, ~2.5%, these three +0.02; benchmarks/RESULTS.md,
+#: "Forty-fifth pass: duplicate keys in an event line"). Not the other ``data`` keys, nor
+#: the keys inside a finding, which every finding repeats on its verdict line: the search
+#: would flag nearly every file, and the exact check of every file costs 13x the extract.
+EVENT_KEYS: dict[str, tuple[str, ...] | None] = {
+    "$": tuple(EVENT_COLUMNS),
+    "$.data": ("findings", "verdict", "cost_usd"),
+}
+#: The pre-scan's cheap search for a line that could give one of ``EVENT_KEYS`` twice:
+#: only the files it flags get the exact check.
+EVENT_KEY_DETECTOR = sources.key_detector(
+    tuple(k for keys in EVENT_KEYS.values() for k in keys or ())
+)
+
+
 Progress = Callable[[str, int, int], None]
 
 #: Where an extract leaves the records it scored, for ``ExtractResult.records``: a table
@@ -360,7 +380,7 @@ def build_event_tables(
         nonlocal scanned
         for f in some:
             if not f.sha256 and f.error is None:
-                sources.prescan(f, line_limit=line_limit)
+                sources.prescan(f, line_limit=line_limit, detector=EVENT_KEY_DETECTOR)
             scanned += 1
             if progress:
                 progress("scan", scanned, len(files))
@@ -386,11 +406,20 @@ def build_event_tables(
             projection=projection,
             scan=scan,
             shared=workers > 1,
+            unique_keys=EVENT_KEYS,
+            detector=EVENT_KEY_DETECTOR,
         )
     else:
         scan(files)
         res = sources.read_jsonl(
-            con, files, "raw_events", EVENT_COLUMNS, projection=projection, shared=workers > 1
+            con,
+            files,
+            "raw_events",
+            EVENT_COLUMNS,
+            projection=projection,
+            shared=workers > 1,
+            unique_keys=EVENT_KEYS,
+            detector=EVENT_KEY_DETECTOR,
         )
     if after_read is not None:
         after_read()
@@ -1265,7 +1294,7 @@ def _extract(
             extra = _sharing_files(unchanged, entry_of, runs_now)
             if extra:
                 for f in extra:
-                    sources.prescan(f)
+                    sources.prescan(f, detector=EVENT_KEY_DETECTOR)
                 # By identity and a position table: dataclass equality compares every field,
                 # and list.index/`in` made this quadratic in the number of files.
                 pos = {id(f): i for i, f in enumerate(files)}

@@ -536,15 +536,7 @@ def bom_in_file_with_a_bad_line(r: str) -> Case:
     return [[first, b"not json", done(r, 2)]]
 
 
-DUPLICATE_KEYS_XFAIL = (
-    "a line giving a key the pack reads twice is read with the key's first value (DuckDB's "
-    "JSON functions), where jq and Python's json take the last: runscore does not refuse it "
-    "yet (refusing cost 13x the 10k extract per file, ~20% batched; benchmarks/RESULTS.md, "
-    "forty-fifth pass)"
-)
-
-
-@case(xfail=DUPLICATE_KEYS_XFAIL)
+@case()
 def duplicate_keys_in_a_line(r: str) -> Case:
     # One key twice in each of lines 2-6: the envelope's type, seq and agent, and data's
     # findings and cost_usd. Python's json (as jq) takes the last value (a note, seq 9, the

@@ -8,10 +8,10 @@ theirs: reported as ``file:line: duplicate key <key>``, the rest of the file rea
 Expected records are those of the same files without the refused lines (derived from
 the spec, not from runscore's output on the refused lines).
 
-Not fixed yet: every test here is a strict xfail (see ``XFAIL``), so the fix turns
-them into failures to unmark. Refusing these lines on every read cost far more than the
-extract's budget (benchmarks/RESULTS.md, "Forty-fifth pass: duplicate keys in an event
-line (h177)").
+Only the files the pre-scan's cheap detector flags get the exact check (checking every
+file cost 13x the 10k extract: benchmarks/RESULTS.md, "Forty-fifth pass: duplicate keys
+in an event line (h177)"); the keys inside a finding, and data's file, line and location,
+are not checked (README, a known limit).
 """
 
 from __future__ import annotations
@@ -21,15 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runscore.engine import sources
 from runscore.engine.packs import effectiveness as eff
-
-XFAIL = pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "effectiveness does not refuse a line giving a key twice: DuckDB reads the first "
-        "value, jq the last (refusing cost 13x the 10k extract per file, ~20% batched)"
-    ),
-)
 
 VERSIONS = ["v1", "archeflow-legacy"]
 
@@ -122,7 +115,49 @@ def _dups(run: str) -> list[tuple[str, str, str]]:
             head + '"type":"agent.complete","agent":"sage","data":{"archetype":"sage",'
             '"tokens":50,"cost_usd":0.25,"cost_usd":0.75}}',
         ),
+        (
+            # jq and Python's json read the escape as the letter: the same key
+            "escaped",
+            "duplicate key type",
+            head + '"type":"review.verdict","agent":"trickster","data":{"archetype":'
+            '"trickster","verdict":"rejected","findings":[{"severity":"bug"}]},"typ\\u0065":"note"}',
+        ),
+        (
+            "blanks",
+            "duplicate key data.verdict",
+            head + '"type":"review.verdict","agent":"trickster","data":{"archetype":'
+            '"trickster","verdict" :"rejected","findings":[{"severity":"bug"}],'
+            '"verdict"\t: "approved"}}',
+        ),
+        # Known limits (README): keys not searched for, read with their first value.
+        (
+            "tokens",
+            "duplicate key data.tokens",
+            head + '"type":"agent.complete","agent":"sage","data":{"archetype":"sage",'
+            '"tokens":50,"tokens":5000,"cost_usd":0.25}}',
+        ),
+        (
+            "severity",
+            "duplicate key data.findings.severity",
+            head + '"type":"review.verdict","agent":"trickster","data":{"archetype":'
+            '"trickster","verdict":"rejected","findings":[{"severity":"bug","severity":"info"}]}}',
+        ),
     ]
+
+
+NOT_SEARCHED = pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "a known limit: the pre-scan's detector searches for the envelope's keys and data's "
+        "findings, verdict and cost_usd only (each data key costs the 10k extract's search; "
+        "a finding's keys repeat on every verdict line), so this line is read with the key's "
+        "first value"
+    ),
+)
+KEYS = [
+    pytest.param(name, marks=NOT_SEARCHED) if name in ("tokens", "severity") else name
+    for name, _, _ in _dups("x")
+]
 
 
 def _write(
@@ -159,14 +194,25 @@ def _keyed(res: eff.ExtractResult) -> dict[tuple[str, str], dict[str, Any]]:
     }
 
 
-@XFAIL
 @pytest.mark.parametrize("version", VERSIONS)
 @pytest.mark.parametrize("layout", ["per-run", "single-file"])
 @pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
-@pytest.mark.parametrize("key", [name for name, _, _ in _dups("x")])
+@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("search", ["re", "re2"])
 def test_a_line_giving_a_read_key_twice_is_refused(
-    tmp_path: Path, version: str, layout: str, careful: bool, key: str
+    tmp_path: Path,
+    version: str,
+    layout: str,
+    careful: bool,
+    key: str,
+    search: str,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # The pre-scan searches small reads with re, large ones (or once pyarrow's kernels are
+    # in) with RE2, the run files of a batch in one call: each must flag the line.
+    monkeypatch.setattr(sources, "_use_re2", lambda size: search == "re2")
+    if search == "re2":
+        monkeypatch.setattr(sources, "_RE2_FROM", 0)
     reason = next(r for name, r, _ in _dups("x") if name == key)
     paths, where, line = _write(tmp_path, layout, careful, True, key)
     clean, _, _ = _write(tmp_path, layout, careful, False, key)
@@ -179,7 +225,6 @@ def test_a_line_giving_a_read_key_twice_is_refused(
     assert _keyed(got) == _keyed(want)
 
 
-@XFAIL
 @pytest.mark.parametrize("version", VERSIONS)
 def test_the_cli_names_the_refused_line(run_cli: Any, tmp_path: Path, version: str) -> None:
     paths, where, line = _write(tmp_path, "per-run", False, True, "type")
@@ -199,3 +244,22 @@ def test_the_cli_names_the_refused_line(run_cli: Any, tmp_path: Path, version: s
     assert out["skipped_lines"] == [
         {"file": str(where), "line": line, "reason": "duplicate key type"}
     ]
+
+
+@pytest.mark.parametrize("layout", ["per-run", "single-file"])
+def test_only_the_files_the_detector_flags_get_the_exact_check(
+    tmp_path: Path, layout: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Checking every file costs 13x a 10k extract: a clean file must not be checked.
+    checked: list[str] = []
+    exact = sources._duplicate_keys
+
+    def spy(con: Any, files: Any, *args: Any) -> Any:
+        checked.extend(f.path for f in files)
+        return exact(con, files, *args)
+
+    monkeypatch.setattr(sources, "_duplicate_keys", spy)
+    paths, where, _ = _write(tmp_path, layout, False, True, "type")
+    got = eff.extract([str(p) for p in paths], str(tmp_path / "h.jsonl"), "v1", write=False)
+    assert len(got.skipped_lines) == 1
+    assert checked == [str(where)]
