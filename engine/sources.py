@@ -1944,17 +1944,14 @@ def read_jsonl(
     con.execute(f"CREATE OR REPLACE {kind}VIEW {table} AS {rows_sql}")
     if unique_keys:
         read = {p[2] for p in parts}  # the files that gave rows, by ord_base
-        dups = _duplicate_keys(
-            con,
-            [
-                f
-                for f in files
-                if order_of[f.path] * _ORD_FILE_STRIDE in read
-                and not (detector is not None and f.no_key_twice)
-            ],
-            unique_keys,
-            max_line_bytes,
-        )
+        check = [
+            f
+            for f in files
+            if order_of[f.path] * _ORD_FILE_STRIDE in read
+            and not (detector is not None and f.no_key_twice)
+        ]
+        # None to check, nothing imported: a small extract runs without pyarrow.
+        dups = _duplicate_keys(con, check, unique_keys, max_line_bytes) if check else []
         if dups:
             ords = {order_of[f.path] * _ORD_FILE_STRIDE + line: (f, line, r) for f, line, r in dups}
             load_table(con, dropped_tbl, {"_ord": ("BIGINT", list(ords))}, temp=not shared)
