@@ -713,7 +713,7 @@ def prescan(
         clean = not pre[2] if pre is not None and pre[2] is not None else True
         search = pre is None or pre[2] is None  # not done for the batch already
         # No line found yet that could give a key twice; once one is, only what is not
-        # JSON is searched for.
+        # JSON is searched for, and once a line is not JSON, only such a line (``det``).
         keys_once = detector is not None and (pre is None or not pre[3])
         det = detector if keys_once and search else None
         # What is not JSON is searched for line by line (no match spans a newline): a
@@ -766,21 +766,23 @@ def prescan(
                             utf8 = codecs.getincrementaldecoder("utf-8")("strict")
                         if utf8 is not None and not _decodes(utf8, chunk):
                             clean = False
-                    if clean and search and first < 0:
+                    if search and (clean or det) and first < 0:
                         line_head.append(chunk)
                         head_len += len(chunk)
                         # Over the line limit the file is read the careful way anyway:
-                        # no need to hold a line of gigabytes for the search.
-                        clean = head_len <= head_limit
-                    elif clean and search:
+                        # no need to hold a line of gigabytes for the search. The line is
+                        # not searched for a key twice either: the exact check reads it.
+                        if head_len > head_limit:
+                            clean, det = False, None
+                    elif search and (clean or det):
                         start, end = 0, chunk.rfind(b"\n") + 1
                         if line_head:
                             line_head.append(chunk[: first + 1])
                             whole = b"".join(line_head)
-                            clean, det = _search(whole, 0, len(whole), re2, det)
+                            clean, det = _search_on(whole, 0, len(whole), re2, clean, det)
                             start = first + 1
-                        if clean and start < end:
-                            clean, det = _search(chunk, start, end, re2, det)
+                        if (clean or det) and start < end:
+                            clean, det = _search_on(chunk, start, end, re2, clean, det)
                         line_head = [chunk[end:]] if end < len(chunk) else []
                         head_len = len(chunk) - end
                     last = chunk[-1:]
@@ -791,9 +793,9 @@ def prescan(
         if cr_split and (newlines == 0 or (newlines == 1 and last == b"\n")):
             sf.error = CR_LINE_ENDS
             return sf
-        if clean and line_head:  # the last line, without a newline
+        if search and (clean or det) and line_head:  # the last line, without a newline
             whole = b"".join(line_head)
-            clean, det = _search(whole, 0, len(whole), re2, det)
+            clean, det = _search_on(whole, 0, len(whole), re2, clean, det)
         if clean and utf8 is not None:
             clean = _decodes(utf8, b"", final=True)  # no sequence cut off at the end
         sf.sha256 = h.hexdigest() if digest else ""
@@ -801,7 +803,7 @@ def prescan(
         sf.lines = newlines + (1 if sf.open_end else 0)
         sf.trailing_blank = _trailing_blank(tail)
         sf.clean = clean
-        sf.no_key_twice = clean and keys_once and (det is not None or not search)
+        sf.no_key_twice = keys_once and (det is not None or not search)
         sf.long_line = max(longest, run)
     except OSError as e:
         sf.error = f"cannot read file: {e.strerror or e}"
@@ -839,22 +841,23 @@ def _prescan_whole(
             data.decode("utf-8")  # strict, whole: as the incremental decoder, final
         except UnicodeDecodeError:
             clean = False
-    if clean and found[0] is None:  # searched here, line by line as in prescan
+    if (clean or det) and found[0] is None:  # searched here, line by line as in prescan
         re2 = _use_re2(len(data))
         if first < 0:  # one line without its newline, or nothing
-            clean = len(data) <= limit
-            if data and clean:
-                clean, det = _search(data, 0, len(data), re2, det)
+            if len(data) > limit:  # read the careful way, and checked exactly
+                clean, det = False, None
+            elif data:
+                clean, det = _search_on(data, 0, len(data), re2, clean, det)
         else:
             end = last_nl + 1
-            clean, det = _search(data, 0, end, re2, det)
-            if clean and end < len(data):
-                clean, det = _search(data, end, len(data), re2, det)
+            clean, det = _search_on(data, 0, end, re2, clean, det)
+            if (clean or det) and end < len(data):
+                clean, det = _search_on(data, end, len(data), re2, clean, det)
     sf.open_end = data[-1:] not in (b"", b"\n")
     sf.lines = data.count(b"\n") + (1 if sf.open_end else 0)
     sf.trailing_blank = _trailing_blank(data)
     sf.clean = clean
-    sf.no_key_twice = clean and det is not None
+    sf.no_key_twice = det is not None
     sf.long_line = len(data) if first < 0 else max(first, len(data) - last_nl - 1)
     # The lines between the first and the last: measured when one of them could be over the
     # limit (read_json would read it), which takes a limit set below the file's size.
@@ -1130,11 +1133,14 @@ class KeyDetector:
 
     ``re2``: ``_NOT_JSON`` or the detector, one RE2 pattern (no backreferences there: a
     branch per key), so that the pre-search stays one pass; a hit is told apart by
-    searching for ``_NOT_JSON`` alone. ``twice``/``escape``: the detector in ``re``, for
-    pieces ``re`` searches (one alternation and a backreference: ~one more pass)."""
+    searching for ``_NOT_JSON`` alone. ``alone``: the detector alone in RE2, for what is
+    not JSON (the detector's verdict does not depend on it). ``twice``/``escape``: the
+    detector in ``re``, for pieces ``re`` searches (one alternation and a
+    backreference: ~one more pass)."""
 
     keys: tuple[str, ...]
     re2: str
+    alone: str
     twice: re.Pattern[bytes]
     escape: re.Pattern[bytes]
 
@@ -1155,6 +1161,7 @@ def key_detector(keys: tuple[str, ...]) -> KeyDetector:
     return KeyDetector(
         keys=tuple(names),
         re2="|".join([_NOT_JSON, *branches, _KEY_ESCAPE]),
+        alone="|".join([*branches, _KEY_ESCAPE]),
         twice=re.compile(f'"({alt})"{_KEY_BLANK}:[^\\n]*"\\1"{_KEY_BLANK}:'.encode()),
         escape=re.compile(_KEY_ESCAPE.encode()),
     )
@@ -1165,16 +1172,39 @@ def _search(
 ) -> tuple[bool, KeyDetector | None]:
     """``buf[start:end]`` (whole lines) searched as ``_not_json`` does, and by
     ``detector`` too: (no line is not JSON, ``detector`` if no line could give a key twice
-    else None). Once a line is not JSON the second is None (not searched further)."""
+    else None). A line that is not JSON does not end the detector's search: a dirty file
+    it clears skips the exact check too (a truncated last line is common)."""
     if detector is None:
         return not _not_json(buf, start, end, re2), None
     if not re2 or end - start < _RE2_FROM:
-        if _search_not_json(buf, start, end):
-            return False, None
-        return True, None if detector.found(buf, start, end) else detector
+        clean = not _search_not_json(buf, start, end)
+        return clean, None if detector.found(buf, start, end) else detector
     if not _re2_hits(buf, [start, end], detector.re2)[0]:
         return True, detector
-    return not _re2_hits(buf, [start, end])[0], None
+    if not _re2_hits(buf, [start, end])[0]:
+        return True, None
+    return False, _search_keys(buf, start, end, re2, detector)
+
+
+def _search_keys(
+    buf: bytes, start: int, end: int, re2: bool, detector: KeyDetector | None
+) -> KeyDetector | None:
+    """``detector`` if no line of ``buf[start:end]`` (whole lines) could give a key twice,
+    else None (and None for None): its search alone, once the file is known not JSON."""
+    if detector is None:
+        return None
+    if not re2 or end - start < _RE2_FROM:
+        return None if detector.found(buf, start, end) else detector
+    return None if _re2_hits(buf, [start, end], detector.alone)[0] else detector
+
+
+def _search_on(
+    buf: bytes, start: int, end: int, re2: bool, clean: bool, detector: KeyDetector | None
+) -> tuple[bool, KeyDetector | None]:
+    """``_search`` while the file is clean so far, else the detector's search alone."""
+    if clean:
+        return _search(buf, start, end, re2, detector)
+    return False, _search_keys(buf, start, end, re2, detector)
 
 
 def _re2_hits(buf: bytes, offsets: Sequence[int] | bytes, pattern: str = _NOT_JSON) -> list[bool]:
@@ -1263,7 +1293,7 @@ def _presearch(
     searches each file with ``re`` (100 run files: ~13 ms, the import ~30 ms).
     ``detector``: the same call searches for a line that could give a key twice
     (``KeyDetector.re2``); the files it matches (few) are searched again for what is not
-    JSON alone, to tell the two apart.
+    JSON alone, to tell the two apart, and those not JSON for the detector alone.
     """
     pres = [f.preread for f in batch]
     if not pres or any(p is None for p in pres):
@@ -1284,8 +1314,10 @@ def _presearch(
             f.preread = (p[0], p[1], hit, None)
         elif not hit:
             f.preread = (p[0], p[1], False, False)
-        else:  # a key twice, or what is not JSON: searched apart (a key then unknown)
-            f.preread = (p[0], p[1], _re2_hits(p[0], [0, len(p[0])])[0], True)
+        else:  # a key twice, or what is not JSON: searched apart
+            bad = _re2_hits(p[0], [0, len(p[0])])[0]
+            keys = not bad or _re2_hits(p[0], [0, len(p[0])], detector.alone)[0]
+            f.preread = (p[0], p[1], bad, keys)
 
 
 def _read_whole(path: str) -> tuple[bytes, os.stat_result]:

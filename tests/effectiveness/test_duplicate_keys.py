@@ -263,3 +263,56 @@ def test_only_the_files_the_detector_flags_get_the_exact_check(
     got = eff.extract([str(p) for p in paths], str(tmp_path / "h.jsonl"), "v1", write=False)
     assert len(got.skipped_lines) == 1
     assert checked == [str(where)]
+
+
+#: A line that is not JSON (a non-finite number, as the harness's "one bad line"): its
+#: file is read the careful way, and the line reported.
+BAD = '{"run_id":"d2","seq":8,"type":"note","data":{"v":NaN}}'
+
+
+@pytest.mark.parametrize("layout", ["per-run", "single-file", "chunks"])
+@pytest.mark.parametrize("search", ["re", "re2"])
+@pytest.mark.parametrize("with_dup", [False, True], ids=["keys-once", "key-twice"])
+def test_a_dirty_file_gets_the_exact_check_only_if_the_detector_flags_it(
+    tmp_path: Path, layout: str, search: str, with_dup: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A file with a line that is not JSON was never cleared, so always checked: the
+    # careful read of one 10k-run file with one bad line paid +25% (RESULTS.md,
+    # forty-fifth pass). The detector searches on past that line, in each place it runs:
+    # run files: the batch's one RE2 call, or each read whole with re; one file: the
+    # pre-scan's chunk loop, of one chunk or several.
+    monkeypatch.setattr(sources, "_use_re2", lambda size: search == "re2")
+    if search == "re2":
+        monkeypatch.setattr(sources, "_RE2_FROM", 0)
+    checked: list[str] = []
+    exact = sources._duplicate_keys
+
+    def spy(con: Any, files: Any, *args: Any) -> Any:
+        checked.extend(f.path for f in files)
+        return exact(con, files, *args)
+
+    monkeypatch.setattr(sources, "_duplicate_keys", spy)
+    runs = {r: _run(r) for r in ("d1", "d2", "d3")}
+    runs["d2"].insert(1, BAD)  # line 2 of d2, before the duplicate
+    if with_dup:
+        runs["d2"].insert(4, next(line for name, _, line in _dups("d2") if name == "type"))
+    pad = []
+    if layout == "chunks":
+        # a file of three chunks: the dirty line and the duplicate in the last
+        filler = _line({"run_id": "p", "seq": 1, "type": "note", "data": {"x": "y" * 1000}})
+        pad = [filler] * (2 * sources.CHUNK // len(filler) + 1)
+    if layout == "per-run":
+        for r, lines in runs.items():
+            (tmp_path / f"{r}.jsonl").write_text("".join(x + "\n" for x in lines))
+        paths, where, base = [tmp_path], tmp_path / "d2.jsonl", 0
+    else:
+        where = tmp_path / "all.jsonl"
+        text = pad + [x for r in ("d1", "d2", "d3") for x in runs[r]]
+        where.write_text("".join(x + "\n" for x in text))
+        paths, base = [where], len(pad) + len(runs["d1"])
+    got = eff.extract([str(p) for p in paths], str(tmp_path / "h.jsonl"), "v1", write=False)
+    lines = [(s.file, s.line) for s in got.skipped_lines]
+    assert lines == [(str(where), base + 2)] + ([(str(where), base + 5)] * with_dup)
+    if with_dup:
+        assert got.skipped_lines[1].reason == "duplicate key type"
+    assert checked == ([str(where)] if with_dup else [])
