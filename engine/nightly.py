@@ -1432,29 +1432,11 @@ class _Journal:
         """``earlier``: the entries of jobs before this one. A journal runscore did not
         write (not a regular file: a FIFO would block the open; not its JSON) fails the
         project's step, as a broken lock file does: said, never guessed at."""
-        try:
-            mode = os.lstat(self.path).st_mode
-        except FileNotFoundError:
-            return
-        if not stat.S_ISREG(mode):
-            raise HistoryError(
-                f"{quote_path(self.path)}: the nightly journal is not a regular file",
-                about=self.about,
-            )
-        with open(self.path, "rb") as f:
-            data = f.read()
-        try:
-            doc = json.loads(data)
-            jobs = doc["jobs"] if doc["kind"] == _JOURNAL_KIND else None
-            if not isinstance(jobs, list) or not all(map(_journal_entry, jobs)):
-                raise ValueError
-        except (ValueError, TypeError, KeyError):
-            raise HistoryError(
-                f"{quote_path(self.path)}: not a nightly journal runscore wrote "
-                "(remove it when no nightly job runs)",
-                about=self.about,
-            ) from None
-        self.earlier = [j for j in jobs if j["runs_scored"] is not None or self._grown(j)]
+        jobs = _read_journal(
+            self.path, _JOURNAL_KIND, "jobs", _journal_entry, HistoryError, self.about
+        )
+        if jobs is not None:
+            self.earlier = [j for j in jobs if j["runs_scored"] is not None or self._grown(j)]
 
     def _grown(self, entry: Mapping[str, Any]) -> bool:
         return _file_key(self.history) != entry.get("history")
@@ -1549,28 +1531,11 @@ class _PackJournal:
     def read(self) -> None:
         """A journal runscore did not write is refused (exit 2, naming ``out``) before any
         history is written, as an odd ``OUT/.nightly.lock`` is: said, never guessed at."""
-        try:
-            mode = os.lstat(self.path).st_mode
-        except FileNotFoundError:
-            return
-        if not stat.S_ISREG(mode):
-            raise CannotAccess(
-                f"{quote_path(self.path)}: the nightly journal is not a regular file", about=OUT
-            )
-        with open(self.path, "rb") as f:
-            data = f.read()
-        try:
-            doc = json.loads(data)
-            steps = doc["steps"] if doc["kind"] == _PACKS_JOURNAL_KIND else None
-            if not isinstance(steps, list) or not all(map(_journal_step, steps)):
-                raise ValueError
-        except (ValueError, TypeError, KeyError):
-            raise CannotAccess(
-                f"{quote_path(self.path)}: not a nightly journal runscore wrote "
-                "(remove it when no nightly job runs)",
-                about=OUT,
-            ) from None
-        self.earlier = [s for s in steps if s["records"] is not None or _grown(s)]
+        steps = _read_journal(
+            self.path, _PACKS_JOURNAL_KIND, "steps", _journal_step, CannotAccess, OUT
+        )
+        if steps is not None:
+            self.earlier = [s for s in steps if s["records"] is not None or _grown(s)]
 
     def said(self) -> list[dict[str, Any]]:
         return [{k: s[k] for k in _STEP_KEYS} for s in self.earlier]
@@ -1629,6 +1594,40 @@ def _journal_step(entry: object) -> bool:
             or (isinstance(records, list) and all(isinstance(r, str) for r in records))
         )
     )
+
+
+def _read_journal(
+    path: str,
+    kind: str,
+    key: str,
+    check: Callable[[object], bool],
+    error: Callable[..., RunscoreError],
+    about: Arg,
+) -> list[dict[str, Any]] | None:
+    """The entries under ``key`` of the journal at ``path`` (``_write_journal``'s), each
+    one ``check`` accepts; None when there is none. One runscore did not write (not a
+    regular file: a FIFO would block the open; not its JSON, another kind of journal, an
+    entry ``check`` refuses) raises ``error`` naming ``about``: said, never guessed at."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if not stat.S_ISREG(mode):
+        raise error(f"{quote_path(path)}: the nightly journal is not a regular file", about=about)
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        doc = json.loads(data)
+        entries = doc[key] if doc["kind"] == kind else None
+        if not isinstance(entries, list) or not all(map(check, entries)):
+            raise ValueError
+    except (ValueError, TypeError, KeyError):
+        raise error(
+            f"{quote_path(path)}: not a nightly journal runscore wrote "
+            "(remove it when no nightly job runs)",
+            about=about,
+        ) from None
+    return entries
 
 
 def _write_journal(

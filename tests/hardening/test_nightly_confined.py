@@ -1118,7 +1118,10 @@ def test_the_paths_of_history_and_out_are_quoted_as_every_message_quotes_one(
     )
 
 
-@pytest.mark.parametrize("kind", ["fifo", "symlink", "folder", "not-json", "another-json"])
+@pytest.mark.parametrize(
+    "kind",
+    ["fifo", "symlink", "folder", "not-json", "another-json", "packs-journal", "odd-entry"],
+)
 def test_a_nightly_journal_runscore_did_not_write_fails_its_own_project_only(
     tmp_path: Path, run_cli: Any, hh: Any, kind: str
 ) -> None:
@@ -1143,7 +1146,16 @@ def test_a_nightly_journal_runscore_did_not_write_fails_its_own_project_only(
             journal.mkdir()
         why = "the nightly journal is not a regular file"
     else:
-        journal.write_text("{not json\n" if kind == "not-json" else '{"jobs": []}\n')
+        journal.write_text(
+            {
+                "not-json": "{not json\n",
+                "another-json": '{"jobs": []}\n',
+                # the output's pack journal, of another kind, where the history's is read
+                "packs-journal": '{"kind": "runscore-nightly-packs-journal-v1", "steps": []}\n',
+                # its kind, an entry it never writes
+                "odd-entry": '{"kind": "runscore-nightly-journal-v1", "jobs": [{"pid": 1}]}\n',
+            }[kind]
+        )
         why = "not a nightly journal runscore wrote (remove it when no nightly job runs)"
     res = _good_and_bad(run_cli)
     assert res.exit_code == 1, res.stderr

@@ -416,7 +416,9 @@ def test_a_run_log_s_odd_interrupted_packs_is_not_one_runscore_wrote(
     assert nightly.read_days(str(tmp_path))[0]["packs"] == {}
 
 
-@pytest.mark.parametrize("kind", ["fifo", "not-json", "other-json"])
+@pytest.mark.parametrize(
+    "kind", ["fifo", "not-json", "other-json", "history-journal", "odd-step", "a-list"]
+)
 def test_a_packs_journal_runscore_did_not_write_is_refused_before_anything_is_written(
     tmp_path: Path, fixtures: Path, run_cli: Any, kind: str
 ) -> None:
@@ -430,7 +432,17 @@ def test_a_packs_journal_runscore_did_not_write_is_refused_before_anything_is_wr
         os.mkfifo(journal)
         why = "the nightly journal is not a regular file"
     else:
-        journal.write_text("{not json\n" if kind == "not-json" else '{"steps": []}\n')
+        journal.write_text(
+            {
+                "not-json": "{not json\n",
+                "other-json": '{"steps": []}\n',
+                # a history's journal, of another kind, where the output's is read
+                "history-journal": '{"kind": "runscore-nightly-journal-v1", "jobs": []}\n',
+                # its kind, a step it never writes
+                "odd-step": '{"kind": "runscore-nightly-packs-journal-v1", "steps": [{}]}\n',
+                "a-list": "[]\n",
+            }[kind]
+        )
         why = "not a nightly journal runscore wrote (remove it when no nightly job runs)"
     res = run_cli("nightly", "--root", "proj", "--out", "out", "--date", DATE)
     assert (res.exit_code, res.stdout, res.stderr) == (
