@@ -473,3 +473,25 @@ def test_rejected_input_leaves_stdout_the_data_in_every_format(
                 rows = list(csv.reader(io.StringIO(r.stdout)))
                 assert {len(row) for row in rows} == {len(rows[0])}, (args[0], rows)
     assert problems == []
+
+
+def test_readme_says_the_packs_column_s_words_as_the_index_shows_them() -> None:
+    """README said a pack that failed for every root shows `not counted` in
+    `OUT/index.md`'s Packs column; the index shows `failed` there, `not counted` being a
+    run log of a runscore that wrote no counts. Both words, each where the index says it."""
+    from runscore.cli.nightly import Renderer
+
+    def day(date: str, failed: int) -> dict[str, Any]:
+        pack = {"roots": 2, "failed": failed, "counts": None}
+        pack.update(interrupted_records=0, interrupted_not_counted=0)
+        return {"date": date, "index": None, "error": None, "status": "partial",
+                "exit_code": 1, "runs_scored": 0, "already_scored": 0, "incomplete": 0,
+                "rejected": 0, "finished_at": None, "interrupted_runs": 0,
+                "interrupted_runs_not_counted": 0, "packs": {"plugin": pack}}  # fmt: skip
+
+    index = Renderer().markdown("days_index", {"days": [day("2026-04-05", 2), day("x", 0)]})
+    assert " | plugin: failed | " in index
+    assert " | plugin: not counted | " in index
+    readme = " ".join(README.split())
+    assert "it failed for every root (`failed` in the Packs column;" in readme
+    assert "or a run log of a runscore that wrote none (`not counted` there;" in readme
