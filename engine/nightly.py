@@ -1543,6 +1543,9 @@ class _PackJournal:
     def begin(self, pack: str, root: str, history_path: str) -> dict[str, Any]:
         step = {**self.job, "pack": pack, "root": root, "history": history_path}
         step.update(records_written=None, records=None, history_key=_file_key(history_path))
+        # ``history`` is said as this job was given it; the next job on this output may
+        # run from another working directory, where that text names another file or none.
+        step["history_at"] = os.path.abspath(history_path)
         self.own.append(step)
         self._save([*self.earlier, *self.own])
         return step
@@ -1576,8 +1579,11 @@ class _PackJournal:
 
 
 def _grown(entry: Mapping[str, Any]) -> bool:
-    """Has the history an entry began on changed (another file, another size) since?"""
-    return _file_key(str(entry["history"])) != entry.get("history_key")
+    """Has the history an entry began on changed (another file, another size) since? An
+    entry of a runscore before ``history_at`` has only the path as its job was given it:
+    read from this job's working directory, as that runscore read it."""
+    at = entry.get("history_at", entry["history"])
+    return _file_key(str(at)) != entry.get("history_key")
 
 
 def _journal_step(entry: object) -> bool:
@@ -1588,6 +1594,7 @@ def _journal_step(entry: object) -> bool:
     return (
         _journal_entry({**entry, "runs_scored": None})
         and all(isinstance(entry[k], str) for k in ("pack", "root", "history"))
+        and isinstance(entry.get("history_at", ""), str)
         and (n is None or isinstance(n, int))
         and (
             records is None

@@ -448,6 +448,45 @@ def test_failure_while_rendering_keeps_the_old_day(
     ]
 
 
+def test_a_stopped_extract_is_judged_on_its_history_from_any_working_directory(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent, a check. The history's journal keeps the history's device, inode and
+    size when a job began, never its path, and is found beside the history as the next
+    job names it: a relative ``--history`` from another working directory reaches the
+    same journal and the same file, so a stopped extract is judged the same from there
+    (said when the history grew, not when it did not)."""
+    from runscore.engine.packs import effectiveness
+
+    out = str(tmp_path / "out")
+    _project(tmp_path, fixtures)
+    real_extract = effectiveness.extract
+
+    def job(cwd: Path, root: str, hist: str) -> nightly.NightlyResult:
+        monkeypatch.chdir(cwd)
+        return nightly.run_nightly(
+            [root], out, renderer=Renderer(), history_path=hist, date=nightly.parse_date(DATE)
+        )
+
+    def stop_after(*args: Any, **kwargs: Any) -> Any:
+        real_extract(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    def stop_before(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    for stop, said in ((stop_after, [(os.getpid(), None, None)]), (stop_before, [])):
+        with monkeypatch.context() as m:
+            m.setattr(effectiveness, "extract", stop)
+            with pytest.raises(KeyboardInterrupt):
+                job(tmp_path, "proj", "h.jsonl")
+        assert (tmp_path / "h.jsonl.nightly.journal").exists()
+        (scope,) = job(tmp_path / "proj", ".", "../h.jsonl").scopes
+        jobs = [(j["pid"], j["runs_scored"], j["records_written"]) for j in scope.interrupted_jobs]
+        assert jobs == said
+        assert not (tmp_path / "h.jsonl.nightly.journal").exists()
+
+
 def test_runs_of_a_job_whose_day_folder_failed_are_said_by_the_next(
     tmp_path: Path, fixtures: Path, run_cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from runscore.cli.nightly import Renderer, pack_hooks
 from runscore.engine import nightly
+from runscore.engine.errors import CannotAccess
 
 DATE = "2026-04-05"
 REPO = Path(__file__).resolve().parents[2]
@@ -305,6 +306,82 @@ def test_pack_records_said_at_each_stop(
         with pytest.raises(OSError, match="No space"):
             _run()
     assert _run().interrupted_packs == []
+
+
+def test_a_stopped_pack_step_is_judged_on_its_history_from_any_working_directory(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pack journal kept a step's history as the job was given it (``proj/...``) and
+    the next job on the same ``--out`` stat'ed that text from its own working directory:
+    started elsewhere (``--root .`` from inside the project), it found no file there. A
+    step stopped after it appended the first records was dropped (no history then, none
+    found: not grown), said in no run log; one killed before it appended to a history
+    was said as having grown it (the history it stat'ed was none). The journal now keeps
+    the history's absolute path, and names it as the job was given it."""
+    from runscore.engine import history
+
+    out = str(tmp_path / "out")
+    tasks = _tasks(tmp_path, fixtures)
+    real_append = history.append_groups
+
+    def job(cwd: Path, root: str) -> nightly.NightlyResult:
+        monkeypatch.chdir(cwd)
+        return nightly.run_nightly(
+            [root], out, renderer=Renderer(), hooks=pack_hooks(), date=nightly.parse_date(DATE)
+        )
+
+    def stop_after(*args: Any, **kwargs: Any) -> Any:
+        real_append(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "append_groups", stop_after)
+        with pytest.raises(KeyboardInterrupt):
+            job(tmp_path, "proj")
+    assert len((tmp_path / HIST).read_text().splitlines()) == 4
+    said = job(tmp_path / "proj", ".").interrupted_packs
+    assert [(j["history"], j["records_written"], j["records"]) for j in said] == [
+        (HIST, None, None)
+    ]
+
+    text = tasks.read_text()
+    tasks.write_text(text.replace('"testResult": "PASS 20/20"', '"testResult": "FAIL 3/20"', 1))
+
+    def stop_before(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as m:
+        m.setattr(history, "append_groups", stop_before)
+        m.setattr(nightly._PackJournal, "failed", lambda self, step: None)  # killed
+        with pytest.raises(KeyboardInterrupt):
+            job(tmp_path, "proj")
+    assert (tmp_path / "out" / nightly.PACKS_JOURNAL).exists()
+    assert job(tmp_path / "proj", ".").interrupted_packs == []
+    assert len((tmp_path / HIST).read_text().splitlines()) == 5  # its own, once
+
+
+def test_a_pack_journal_of_before_history_at_is_read_from_this_directory(
+    tmp_path: Path, fixtures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Spec-silent. A step a runscore before ``history_at`` journaled (its history as its
+    job was given it, only) is judged on that path from this job's working directory, as
+    that runscore judged it; a ``history_at`` that is not a path's text is not a journal
+    runscore wrote (exit 2)."""
+    monkeypatch.chdir(tmp_path)
+    _tasks(tmp_path, fixtures)
+    step = {"pid": 7, "started_at": "2026-04-04T01:00:00Z", "date": "2026-04-04"}
+    step.update(pack="pipeline", root="proj", history=HIST, history_key=None)
+    step.update(records_written=None, records=None)
+    journal = tmp_path / "out" / nightly.PACKS_JOURNAL
+    journal.parent.mkdir()
+    kind = "runscore-nightly-packs-journal-v1"
+    journal.write_text(json.dumps({"kind": kind, "steps": [step]}))
+    (tmp_path / HIST).parent.mkdir(parents=True)
+    (tmp_path / HIST).write_text("")  # it grew since: from none to a file
+    assert [(j["pid"], j["history"]) for j in _run().interrupted_packs] == [(7, HIST)]
+    journal.write_text(json.dumps({"kind": kind, "steps": [{**step, "history_at": 5}]}))
+    with pytest.raises(CannotAccess, match="not a nightly journal runscore wrote"):
+        _run()
 
 
 def test_pack_records_of_a_stopped_job_are_counted_in_every_format(
