@@ -303,8 +303,8 @@ def register(group: click.Group) -> None:
     @click.option(
         "--out",
         "out_dir",
-        # No check here: the engine checks the folder, once (engine.score's out_dir).
-        # readable=False, or click refused a folder it cannot list, which takes reports.
+        # No check here: the engine checks the folder, once (engine.score's out_dir), a
+        # folder it cannot list included, in the words of its other refusals of one.
         type=click.Path(readable=False),
         metavar="DIR",
         help="Write the report into this directory (plugin-report.md|json|csv; markdown "

@@ -917,9 +917,11 @@ def refuse_report_folder(
     there, or a folder of the patterns' that is, where no file can be made (read-only, a
     read-only mount, ``/proc``: one is made and removed, as ``check_writable`` makes one;
     permission bits do not say it for root): each report is written beside its name and
-    renamed over it. ``probe`` False: no file or folder is made to learn that, for a
-    caller that probed this folder already (``plugin.score``: before the skills were read,
-    by the patterns; by their exact names once they are scored)."""
+    renamed over it; and such a folder whose files cannot be listed (``_refuse_unlistable``:
+    what is looked for there by name would not be found). ``probe`` False: no file or
+    folder is made, nor listed, to learn that, for a caller that probed this folder
+    already (``plugin.score``: before the skills were read, by the patterns; by their
+    exact names once they are scored)."""
     if os.path.lexists(folder):
         if not os.path.isdir(folder):
             # In the CLI's words for such an --out (``--out nf: exists and is not ...``).
@@ -945,11 +947,30 @@ def refuse_report_folder(
         path = os.path.join(folder, sub)
         if os.path.lexists(path) and not os.path.isdir(path):
             raise CannotAccess(f"{quote_path(path)}: a file where a folder is needed", about=about)
+    if probe:
+        for path in [folder, *(os.path.join(folder, sub) for sub in subs)]:
+            if os.path.isdir(path):
+                _refuse_unlistable(path, about)
     for path in sources.files_named(folder, patterns):
         refuse_unwritable_report(path, about)
     for path in [folder, *(os.path.join(folder, sub) for sub in subs)]:
         if probe and os.path.isdir(path):  # a folder still to be made is made where folder is
             _refuse_no_new_file(path, about)
+
+
+def _refuse_unlistable(folder: str, about: Arg | None) -> None:
+    """Refuse ``folder`` when its files cannot be listed (no read permission: a drop box
+    of mode -wx). The reports were written into it all the same, but what is looked for
+    there by listing it was not found: ``files_named`` saw no file (glob says nothing of
+    a folder it cannot read), so an input named as a report (``skills/*.md``) was
+    replaced by one, and the temporary files a killed write left there were never swept.
+    Listed as a listing does it: permission bits do not say it for root."""
+    try:
+        os.scandir(folder).close()
+    except OSError as e:
+        raise CannotAccess(
+            f"{quote_path(folder)}: cannot list the files there: {e.strerror or e}", about=about
+        ) from None
 
 
 def _refuse_no_new_file(folder: str, about: Arg | None) -> None:

@@ -3,6 +3,7 @@ written is a usage error in one line (exit 2), never a traceback."""
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -588,6 +589,44 @@ def test_a_read_only_out_folder_is_refused_before_the_history_grows(
         "ro",
         "ro/skills",
     ]
+
+
+def _unlistable(monkeypatch: pytest.MonkeyPatch, folder: Path) -> None:
+    """``folder`` cannot be listed (as mode -wx, which root is not refused): ``os.scandir``
+    of it raises, as glob and a listing open it."""
+    real = os.scandir
+    at = os.path.abspath(folder)
+
+    def scandir(path: Any = ".") -> Any:
+        if not isinstance(path, int) and os.path.abspath(os.fspath(path)) == at:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_an_out_folder_that_cannot_be_listed_is_refused_before_anything_is_read(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder that takes files but cannot be listed (mode -wx) was taken: the reports
+    # were written into it, but what is looked for there by listing it was not seen
+    # (glob says nothing of a folder it cannot read): an input named as a report, the
+    # temporary files of a killed write. Refused now, as a folder that takes no file is.
+    args, _, _ = _reporter_args(command, fixtures)
+    if command == "plugin":  # its markdown writes skills/*.md: that folder too
+        args = [a for a in args if a not in ("--format", "csv")]
+    (tmp_path / "wx" / "skills").mkdir(parents=True)
+    for where in ["wx", "wx/skills"] if command == "plugin" else ["wx"]:
+        with monkeypatch.context() as m:
+            _unlistable(m, tmp_path / where)
+            res = run_cli(*args, "--out", "wx", "--history", "h.jsonl")
+        _one_error(res, f"{where}: cannot list the files there: Permission denied")
+        assert res.stdout == ""
+        assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == [
+            "wx",
+            "wx/skills",
+        ]
 
 
 def test_the_plugin_reports_are_checked_by_their_exact_names_before_the_history_grows(

@@ -599,6 +599,35 @@ def test_out_is_checked_once_by_the_engine(
     assert [os.path.relpath(p) for p in probes] == ["report", "report/skills"]
 
 
+def test_a_judge_file_named_as_a_report_in_an_unlistable_skills_folder_is_not_replaced(
+    run_cli: Callable[..., Result], fixture_root: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # report/skills of mode -wx: glob saw no skills/*.md there, so the judge file
+    # report/skills/async-python-patterns.md was read, then replaced by that skill's
+    # report (exit 1, its line matched no skill). The folder is refused now, as one that
+    # takes no file is, before anything is read or written.
+    judge = Path("report/skills/async-python-patterns.md")
+    judge.parent.mkdir(parents=True)
+    judge.write_text('{"skill": "x"}\n')
+    real, at = os.scandir, os.path.abspath(judge.parent)
+
+    def scandir(path: object = ".") -> object:
+        if isinstance(path, str) and os.path.abspath(path) == at:
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)  # type: ignore[call-overload]
+
+    with monkeypatch.context() as m:
+        m.setattr(os, "scandir", scandir)
+        r = run_cli(
+            "plugin", "score", fixture_root, "--out", "report", "--judge", str(judge),
+            "--no-history",
+        )  # fmt: skip
+    assert (r.exit_code, r.stdout) == (2, "")
+    assert r.stderr == "error: report/skills: cannot list the files there: Permission denied\n"
+    assert judge.read_text() == '{"skill": "x"}\n'
+    assert sorted(p.name for p in Path("report").rglob("*")) == [judge.name, "skills"]
+
+
 def test_out_files_of_skills_whose_names_differ_in_case_do_not_collide(
     run_cli: Callable[..., Result], tmp_path: Path
 ) -> None:
