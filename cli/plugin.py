@@ -346,7 +346,11 @@ def register(group: click.Group) -> None:
         when another process holds the history's lock for longer than --lock-timeout
         (no report is written then).
         """
+        # The command line's own mistakes (an empty path, --out -, options that cannot go
+        # together) before any path is looked at (README): an empty --judge was said only
+        # after --out's folder was checked, so `--out nf --judge ""` named the folder.
         refuse_empty(ctx, "roots")
+        refuse_empty(ctx, "judge", "mc", "matchups", kind="file")
         # os.path.join("", name) is name: scored, then the folder "" could not be made.
         refuse_empty(ctx, "out_dir", kind="folder")
         refuse_dash(ctx, "out_dir", "the report is written to a folder", "folder")

@@ -501,6 +501,13 @@ def score(
     if out_dir is not None:
         out = sources.one_path(out_dir, OUT_DIR, "folder")
         history.require_path(out, OUT_DIR, "folder")
+    if history_path is not None:
+        history_path = sources.one_path(history_path, HISTORY_PATH)
+        # A name no history can have (empty, not UTF-8) is a mistake of the arguments,
+        # said before any path is looked at: after --out's folder, a `--out nf
+        # --history ""` was said as the folder's mistake, the history's after it was fixed.
+        history.require_utf8_name(history_path, about=HISTORY_PATH)
+    if out is not None:
         # The one check of the folder, the command's too: before anything is read, what
         # the reports' names say before the skills are found (a folder that takes no file,
         # a symlink at a name, an input or a skill's folder there); once they are scored,
@@ -514,7 +521,6 @@ def score(
             matchups=matchups,
         )
     if history_path is not None:
-        history_path = sources.one_path(history_path, HISTORY_PATH)
         # its lock file too, as `pipeline` checks
         history.check_writable(history_path, HISTORY_PATH)
         # Appended to, an input file's next read takes the records for broken lines.

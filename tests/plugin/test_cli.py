@@ -628,6 +628,51 @@ def test_a_judge_file_named_as_a_report_in_an_unlistable_skills_folder_is_not_re
     assert sorted(p.name for p in Path("report").rglob("*")) == [judge.name, "skills"]
 
 
+def test_the_command_lines_mistakes_are_said_before_out_folders(
+    run_cli: Callable[..., Result], fixture_root: str
+) -> None:
+    # One rule for two mistakes at once: the command line's own (click's, an empty path,
+    # options that cannot go together) before any path is looked at, --out's folder
+    # included (README: "said before any file is looked at"). An empty --history or
+    # --judge was said only after the folder: `--out nf --history ""` named nf, and the
+    # history's mistake came once that was fixed.
+    Path("nf").write_text("")
+    see = " (see 'cli plugin score --help')\n"  # CliRunner's program name
+    cases = [
+        ([], "error: --out nf: exists and is not a directory\n"),  # alone: said
+        (
+            ["--history", "h.jsonl", "--no-history"],
+            "error: --history and --no-history cannot be given together: --no-history "
+            "appends to none" + see,
+        ),
+        (
+            ["--lock-timeout", "3", "--no-history"],
+            "error: --lock-timeout and --no-history cannot be given together: with no "
+            "history there is no lock to wait for" + see,
+        ),
+        (
+            ["--history", ""],
+            "error: the history: an empty path (an unset variable?); give a file" + see,
+        ),
+        (["--judge", ""], "error: --judge: an empty path (an unset variable?); give a file" + see),
+        (
+            ["--matchups", ""],
+            "error: --matchups: an empty path (an unset variable?); give a file" + see,
+        ),
+        (
+            ["--lock-timeout", "-1"],
+            "error: Invalid value for '--lock-timeout': \"-1\" is not a finite number of "
+            "seconds, 0 or more" + see,
+        ),
+    ]
+    for out_last in (False, True):
+        for args, said in cases:
+            given = [*args, "--out", "nf"] if out_last else ["--out", "nf", *args]
+            r = run_cli("plugin", "score", fixture_root, *given)
+            assert (r.exit_code, r.stdout, r.stderr) == (2, "", said), given
+    assert sorted(p.name for p in Path(".").iterdir()) == ["in", "nf"]
+
+
 def test_out_files_of_skills_whose_names_differ_in_case_do_not_collide(
     run_cli: Callable[..., Result], tmp_path: Path
 ) -> None:
