@@ -575,17 +575,10 @@ def _from_line_issue(i: LineIssue) -> Diagnostic:
     return Diagnostic("error", i.file, i.line or None, i.reason)
 
 
-def _diagnostics(
-    con: duckdb.DuckDBPyConnection, table: str, *, by_pipeline: bool = False
-) -> list[Diagnostic]:
-    """``table``'s diagnostics in file and line order. ``by_pipeline`` (an evaluation's):
-    the notes of a pipeline, which have no file, in the order the pipelines are listed (sql
-    000's ``pl_pipeline_order``); those with one reason were in no set order."""
-    then = "pl_pipeline_order(pipeline_id), " if by_pipeline else ""
-    rows = con.execute(
-        f"SELECT severity, file, line, reason, pipeline_id, rs_quote(to_json(pipeline_id)) "
-        f"FROM {table} ORDER BY file NULLS LAST, line NULLS LAST, severity, {then}reason"
-    ).fetchall()
+def _diagnostics(con: duckdb.DuckDBPyConnection, listing: str) -> list[Diagnostic]:
+    """The diagnostics of the SQL ``listing`` (120: an evaluation's, 230: a history's), in
+    the order it lists them."""
+    rows = sqlpack.execute(con, sqlpack.load(PACK, VERSION, listing)).fetchall()
     return [Diagnostic(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
 
@@ -595,8 +588,10 @@ def _run_range(con: duckdb.DuckDBPyConnection, lo: int, hi: int, params: Mapping
     sqlpack.run_range(con, PACK, VERSION, lo, hi, params)
 
 
-def _table(con: duckdb.DuckDBPyConnection, sql: str) -> pa.Table:
-    return duck.sql(con, sql).to_arrow_table()
+def _listing(con: duckdb.DuckDBPyConnection, name: str) -> pa.Table:
+    """The rows of this version's SQL listing ``name`` (one SELECT), in the order its ORDER
+    BY gives: the order of every listing is the SQL's, as every formula is."""
+    return duck.sql(con, sqlpack.load(PACK, VERSION, name).text).to_arrow_table()
 
 
 def _records(cur: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
@@ -702,7 +697,7 @@ def evaluate_pipelines(
     }
     _run_range(con, *_EVAL_STAGE, params)
 
-    diags = _diagnostics(con, "pl_issue", by_pipeline=True)
+    diags = _diagnostics(con, "evaluation_issues")
     errors += [d for d in diags if d.severity == "error"]
     warnings = [d for d in diags if d.severity != "error"]
 
@@ -746,27 +741,15 @@ def evaluate_pipelines(
     ).fetchall()
     documents = {str(r[0]): json.loads(r[1]) for r in doc_rows}
     records = _records(sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_record"), params))
-    pipelines = _table(con, "SELECT * FROM pl_pipeline ORDER BY pl_pipeline_order(pipeline_id)")
+    pipelines = _listing(con, "evaluation_pipelines")
     return PipelineResult(
         scoring_version=SCORING_VERSION,
         eval_date=eval_date,
         evaluated_at=evaluated_at,
         pipelines=pipelines,
-        dimensions=_table(
-            con,
-            "SELECT pipeline_id, ord, code, label, score, weight, weighted "
-            "FROM pl_dim_score ORDER BY pl_pipeline_order(pipeline_id), ord",
-        ),
-        recommendations=_table(
-            con,
-            "SELECT pipeline_id, rank, code, label, score, sentence "
-            "FROM pl_recommendation ORDER BY pl_pipeline_order(pipeline_id), rank",
-        ),
-        tasks=_table(
-            con,
-            "SELECT * FROM pl_task_report "
-            "ORDER BY pl_pipeline_order(pipeline_id), pl_task_order(task_id)",
-        ),
+        dimensions=_listing(con, "evaluation_dimensions"),
+        recommendations=_listing(con, "evaluation_recommendations"),
+        tasks=_listing(con, "evaluation_tasks"),
         documents=documents,
         history_records=records,
         errors=errors,
@@ -1120,17 +1103,8 @@ def history_report(
         path=path,
         scoring_version=scoring_version,
         period=period,
-        trend=_table(con, "SELECT * FROM pl_hist_trend ORDER BY is_total, period_start"),
-        pipelines=_table(
-            con,
-            "SELECT pipeline_id, period_ts, finish_unknown, verdict, d1 AS task_completion_score, "
-            "d2 AS deviation_score, d3 AS test_score, d4 AS time_efficiency, "
-            "d5 AS quality_score, composite AS composite_score, verified "
-            # By id alone, as the other listings of pipelines: sorted by period first, a
-            # pipeline was found only by knowing when it finished. One row per pipeline,
-            # so its period never decides between two rows.
-            "FROM pl_hist ORDER BY pl_pipeline_order(pipeline_id)",
-        ),
+        trend=_listing(con, "history_trend_rows"),
+        pipelines=_listing(con, "history_pipelines"),
         errors=errors,
     )
     con.close()
@@ -1171,7 +1145,7 @@ def _load_history(
     # The policy tables (input-free files 000-009) define e.g. the known verdicts.
     _run_range(con, 0, 9, params)
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_read"), params)
-    errors += _diagnostics(con, "pl_hist_issue")
+    errors += _diagnostics(con, "history_issues")
     errors.sort(key=lambda d: d.line or 0)  # the reader's and 200's, in line order
     if require_readable and errors:
         usable = con.execute("SELECT count(*) FROM pl_hist_all WHERE reject IS NULL").fetchall()
@@ -1203,14 +1177,8 @@ def history_tables(
     )
     sqlpack.execute(con, sqlpack.load(PACK, VERSION, "history_views"))
     tables = {
-        "pipeline_history": _table(
-            con, "SELECT * EXCLUDE (_ord) FROM pl_history_all ORDER BY _ord"
-        ),
-        "pipeline_history_current": _table(
-            con,
-            "SELECT * EXCLUDE (_ord) FROM pl_history_current "
-            "ORDER BY pl_pipeline_order(pipeline_id), scoring_version",
-        ),
+        "pipeline_history": _listing(con, "history_view_rows"),
+        "pipeline_history_current": _listing(con, "history_current_rows"),
     }
     con.close()
     return tables, errors

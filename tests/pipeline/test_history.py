@@ -718,3 +718,42 @@ def test_a_large_history_read_by_two_threads_keeps_the_documented_order(
         assert all(int(line) > n for _, line in rows)
     rep = engine.history_report(str(big))
     assert rep.pipelines.column("pipeline_id").to_pylist() == natural
+
+
+def test_every_listing_is_ordered_by_its_sql() -> None:
+    # The result tables' and the history's listings (pipelines, dimensions,
+    # recommendations, tasks, diagnostics, the trend, the history views' rows) were Python
+    # query strings, their ORDER BY beside the orchestration: each is one SELECT of
+    # sql/pipeline/v1 now (120-124, 230-234), its order there, as every formula is.
+    import inspect
+    import re
+
+    from runscore.engine import sqlpack
+
+    source = inspect.getsource(engine)
+    names = re.findall(r'_(?:listing|diagnostics)\(con, "(\w+)"\)', source)
+    assert sorted(names) == sorted(
+        [
+            "evaluation_issues",
+            "evaluation_pipelines",
+            "evaluation_dimensions",
+            "evaluation_recommendations",
+            "evaluation_tasks",
+            "history_issues",
+            "history_trend_rows",
+            "history_pipelines",
+            "history_view_rows",
+            "history_current_rows",
+        ]
+    )
+    con = duckdb.connect()
+    for name in names:
+        f = sqlpack.load(engine.PACK, engine.VERSION, name)
+        (statement,) = con.extract_statements(f.text)
+        assert statement.type == duckdb.StatementType.SELECT, f.ref
+        # Its last clause, outside any parenthesis: the rows' order, not a window's.
+        code = "\n".join(x for x in f.text.splitlines() if not x.startswith("--"))
+        at = code.rfind("ORDER BY")
+        assert at > 0 and code[:at].count("(") == code[:at].count(")"), f.ref
+    for listed in (engine.evaluate_pipelines, engine.history_report, engine.history_tables):
+        assert "ORDER BY" not in inspect.getsource(listed), listed.__name__

@@ -1,8 +1,9 @@
 -- pipeline/v1 · 000 session settings, the order ids are listed in
 -- Reads: nothing. Produces: the session's settings, and
---   macro pl_task_order the order task ids are listed in (020, 070)
+--   macro pl_task_order the order task ids are listed in (020, 070, 124)
 --   macro pl_pipeline_order the order pipeline ids are listed in (060, 070, 100, 110,
---                    the engine's result tables and notes, the history's listings)
+--                    the engine's result tables and notes: 120-124, the history's
+--                    listings: 232, 234)
 -- The macros are here, not in 010 beside what they order, as the history's readers run
 -- only the input-free files 000-009: its listings (history_report's pipelines, the
 -- pipeline_history_current view) sorted ids as text, q10 before q2.
