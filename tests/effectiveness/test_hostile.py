@@ -626,10 +626,55 @@ def test_parent_beyond_any_seq_is_warned_not_dropped(tmp_path: Path, h: Any) -> 
     ]
     path = h.write_jsonl(tmp_path / "big.jsonl", lines)
     res = _extract([path])
-    reason = f"parent value {big} ignored: not an integer seq"
+    # an integer, however big, is a seq reference (one rule, whatever its spelling)
+    reason = "parent edge to seq {} ignored: not before seq {}"
     assert [(w.line, w.reason) for w in res.warnings] == [
-        (2, reason),
-        (3, reason),
-        (4, f'parent value "{big}" ignored: not an integer seq'),
+        (2, reason.format(big, 2)),
+        (3, reason.format(big, 3)),
+        (4, reason.format(big, 4)),
     ]
     assert res.runs_scored == 1 and not res.rejected
+
+
+@pytest.mark.parametrize("careful", [False, True], ids=["fast", "careful"])
+@pytest.mark.parametrize("version", ["v1", "archeflow-legacy"])
+def test_a_long_parent_as_text_is_the_seq_it_names(
+    tmp_path: Path, h: Any, version: str, careful: bool
+) -> None:
+    """§1: a parent edge to a seq that does not exist in the run is ignored with a
+    warning, whether the parent is written as a number or as text. Text of more than 18
+    digits ("1234567890123456789", ["12345678901234567890"], "0000000000000000005") said
+    "not an integer seq" where the same number said "not before seq 2" (or, too big for
+    a seq, "not an integer seq", which it is), and an event written once with the number
+    and once with the text made its run invalid (two contents for one seq). Now every
+    integer is read by its value: one that fits is a seq, one too big for any seq is
+    past every event (or, negative, before them all), warned of as an edge."""
+    n19, n20 = 1234567890123456789, 12345678901234567890
+    lines = [
+        h.ev(1, "run.start", run="long"),
+        h.ev(2, "note", run="long", parent=n19),
+        h.ev(2, "note", run="long", parent=str(n19)),
+        h.ev(3, "note", run="long", parent=[1, str(n19)]),
+        h.ev(3, "note", run="long", parent=[1, n19]),
+        h.ev(4, "note", run="long", parent=n20),
+        h.ev(4, "note", run="long", parent=f" {n20}"),
+        h.ev(5, "note", run="long", parent=f"-{n20}"),
+        h.ev(5, "note", run="long", parent=[-n20]),
+        h.ev(6, "note", run="long", parent="0000000000000000005"),
+        h.ev(6, "note", run="long", parent=[5]),
+        h.ev(7, "run.complete", run="long", parent=[6]),
+        *([_DIRTY] if careful else []),
+    ]
+    path = h.write_jsonl(tmp_path / "long.jsonl", lines)
+    res = _extract([path], version=version)
+    assert (res.runs_scored, res.invalid) == (1, [])
+    edge = "parent edge to seq {} ignored: {}"
+    # the first line of each event (2, 4, 6, 8)
+    want = [
+        (2, edge.format(n19, "not before seq 2")),
+        (4, edge.format(n19, "not before seq 3")),
+        (6, edge.format(n20, "not before seq 4")),
+        (8, edge.format(-n20, "no such event in the run")),
+    ]
+    got = [(w.line, w.reason) for w in res.warnings]
+    assert got == (want if version == "v1" else [])

@@ -67,23 +67,22 @@ WITH ok AS (
                 WHEN _jq_present(agent) THEN _jq_text(agent) END AS arch_raw
     FROM ok
 )
--- a parent part is usable when it is an integer (by value: 2.0 is 2) or a string of 1-18 digits
--- (after a minus sign or not), as effectiveness/v1 reads it
+-- a parent part is usable when it is an integer (by value: 2.0 is 2) that fits a seq, or
+-- a string of digits (after a minus sign or not) that does, as effectiveness/v1 reads it
+-- (an integer past a BIGINT is no seq, never a failed cast that stops the extract)
+, valued AS (
+    SELECT positioned.*,
+           list_transform(parent_parts, lambda p: CASE WHEN json_type(p) = 'VARCHAR' THEN
+               CASE WHEN regexp_full_match(trim(p ->> '$'), '-?[0-9]+')
+                    THEN TRY_CAST(trim(p ->> '$') AS BIGINT) END
+             ELSE _lg_jint(p) END) AS part_seqs
+    FROM positioned
+)
 SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
        coalesce(own_seq, pos) AS seq,
        own_seq IS NULL AS seq_replaced,
-       list_distinct(list_transform(
-           list_filter(parent_parts, lambda p: json_type(p) IN ('BIGINT', 'UBIGINT')
-                       OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
-                       OR (json_type(p) = 'VARCHAR'
-                           AND regexp_full_match(trim(p ->> '$'), '-?[0-9]{1,18}'))),
-           lambda p: CASE WHEN json_type(p) = 'DOUBLE' THEN _lg_jint(p)
-                          ELSE CAST(trim(p ->> '$') AS BIGINT) END)) AS parents,
-       list_filter(parent_parts, lambda p: NOT (json_type(p) IN ('BIGINT', 'UBIGINT')
-                   OR (json_type(p) = 'DOUBLE' AND _lg_jint(p) IS NOT NULL)
-                   OR (json_type(p) = 'VARCHAR'
-                       AND regexp_full_match(trim(p ->> '$'), '-?[0-9]{1,18}'))))
-           AS parent_bad,
+       list_distinct(list_filter(part_seqs, lambda v: v IS NOT NULL)) AS parents,
+       list_filter(parent_parts, lambda p, i: part_seqs[i] IS NULL) AS parent_bad,
        ts ->> '$' AS ts, phase ->> '$' AS phase, agent ->> '$' AS agent,
        obj AS data,
        arch_raw,
@@ -92,7 +91,7 @@ SELECT _file, _line, _ord, rid AS run_id, typ AS type, pos,
                      coalesce(phase::VARCHAR, 'null'), coalesce(agent::VARCHAR, 'null'),
                      list_sort(parents)::VARCHAR, coalesce(data::VARCHAR, 'null')))
            AS content_md5
-FROM positioned;
+FROM valued;
 
 -- Keys given by several lines whose hashes differ: extract re-reads those lines and
 -- compares them as parsed JSON (member order, 1 vs 1.0), as for effectiveness/v1, and

@@ -15,7 +15,8 @@
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
 --           event gives but not as a string, which names nobody; null when none), met (cycle
 --           boundaries: null when not a boolean), own_seq (seq ≥ 1, an integer by value, or null), parents BIGINT[] /
---           parent_bad VARCHAR[] (usable and unusable parent parts), content_md5
+--           parent_bad VARCHAR[] (usable and unusable parent parts: the JSON text of a
+--           value that is no integer, the decimal text of an integer too big for a seq), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
 --           event, or null).
 -- Speed: `data` is parsed once (one json_extract with a list of paths). Scalars are
@@ -77,6 +78,29 @@ CREATE OR REPLACE MACRO jint(t) AS
       WHEN 'DOUBLE' THEN CASE WHEN TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
                               THEN TRY_CAST(TRY_CAST(t AS DOUBLE) AS BIGINT) END
     END;
+-- A parent part (020): its seq, or null when it is no seq a run can have, and raw: the
+-- JSON text of a value that is no integer, or the decimal text of an integer too big
+-- for a seq (no JSON text of another kind is one), which 020 warns of as an edge. An
+-- integer is one by its value, however written: text of digits (leading zeros too) as
+-- a number is, so "1234567890123456789" and 1234567890123456789 are the same parent.
+-- t: a string's trimmed value (raw: its JSON text); pass a column, not an expression.
+CREATE OR REPLACE MACRO parent_text_part(t, raw) AS
+    CASE WHEN regexp_full_match(t, '-?[0-9]+')
+           THEN {'v': TRY_CAST(t AS BIGINT),
+                 'raw': CASE WHEN starts_with(t, '-') THEN '-' || ltrim(substring(t, 2), '0')
+                             ELSE ltrim(t, '0') END}
+         ELSE {'v': NULL::BIGINT, 'raw': raw} END;
+-- t: a JSON text other than a string's; an integral double too big for a seq (1e30) by
+-- the digits of its value, an infinite one (1e400) is no integer.
+CREATE OR REPLACE MACRO parent_num_part(t) AS
+    CASE jkind(t)
+      WHEN 'INTEGER' THEN {'v': TRY_CAST(t AS BIGINT), 'raw': t}
+      WHEN 'DOUBLE' THEN {'v': jint(t),
+                          'raw': CASE WHEN isfinite(TRY_CAST(t AS DOUBLE))
+                                           AND TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
+                                        THEN printf('%.0f', TRY_CAST(t AS DOUBLE)) ELSE t END}
+      ELSE {'v': NULL::BIGINT, 'raw': t}
+    END;
 -- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
 -- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
 -- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
@@ -123,24 +147,22 @@ WITH r AS (
            -- written as text: ["2"] is what jq's --arg makes of a shell variable, and "2"
            -- alone is a parent already); a number is read by its value, as a seq is (2.0 is
            -- seq 2); any other element ("x", "2,3", 2.5, true) is no seq. An integer too big
-           -- for a BIGINT is no seq: unusable, and warned about like any other (020). A
-           -- negative one, as text or not, is a seq no run has (020: "no such event").
+           -- for a BIGINT is a seq no run has, as a negative one is, text or not (020
+           -- warns of both as edges: "not before", "no such event").
            CASE
              WHEN parent_plain THEN NULL
-             WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(is_int BOOLEAN, v BIGINT, raw VARCHAR)[]
+             WHEN parent_t IS NULL OR parent_t = 'null' THEN []::STRUCT(v BIGINT, raw VARCHAR)[]
              WHEN left(parent_t, 1) = '[' THEN
-               list_transform(json_extract(parent, '$[*]')::VARCHAR[],
-                              lambda p: CASE WHEN left(p, 1) = '"' THEN
-                                  {'is_int': regexp_full_match(eff_trim(jstr(p)), '-?[0-9]{1,18}'),
-                                   'v': TRY_CAST(eff_trim(jstr(p)) AS BIGINT), 'raw': p}
-                                ELSE
-                                  {'is_int': jint(p) IS NOT NULL, 'v': jint(p), 'raw': p} END)
+               list_transform(list_transform(json_extract(parent, '$[*]')::VARCHAR[],
+                                             lambda p: {'p': p, 's': eff_trim(jstr(p))}),
+                              lambda x: CASE WHEN left(x.p, 1) = '"' THEN parent_text_part(x.s, x.p)
+                                             ELSE parent_num_part(x.p) END)
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
-                 list_filter(string_split(jstr(parent_t), ','), lambda s: eff_trim(s) <> ''),
-                 lambda s: {'is_int': regexp_full_match(eff_trim(s), '-?[0-9]{1,18}'),
-                            'v': TRY_CAST(eff_trim(s) AS BIGINT), 'raw': to_json(eff_trim(s))::VARCHAR})
-             ELSE [{'is_int': jint(parent_t) IS NOT NULL, 'v': jint(parent_t), 'raw': parent_t}]
+                 list_filter(list_transform(string_split(jstr(parent_t), ','), lambda s: eff_trim(s)),
+                             lambda s: s <> ''),
+                 lambda s: parent_text_part(s, to_json(s)::VARCHAR))
+             ELSE [parent_num_part(parent_t)]
            END AS parent_parts
     FROM f
 ), u AS (
@@ -148,10 +170,10 @@ WITH r AS (
     -- computed twice); type-specific fields only for their type
     SELECT t.* EXCLUDE (parent_parts, plain_parents),
            CASE WHEN parent_plain THEN plain_parents
-                ELSE list_distinct(list_transform(list_filter(parent_parts, lambda p: p.is_int),
+                ELSE list_distinct(list_transform(list_filter(parent_parts, lambda p: p.v IS NOT NULL),
                                                   lambda p: p.v)) END AS parents,
            CASE WHEN parent_plain THEN []::VARCHAR[]
-                ELSE list_transform(list_filter(parent_parts, lambda p: NOT p.is_int),
+                ELSE list_transform(list_filter(parent_parts, lambda p: p.v IS NULL),
                                     lambda p: p.raw) END AS parent_bad,
            -- a name is a string: a number or an object names nobody (§1: agent is a
            -- string or null), as a model is (below); its JSON text ('5',

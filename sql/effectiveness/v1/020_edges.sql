@@ -34,9 +34,23 @@ WHERE NOT a.usable
 UNION ALL
 SELECT run_id, _file, _line,
        -- parent_bad holds each value's JSON text: quoted only on the lines warned of
-       'parent value ' || array_to_string(list_transform(parent_bad, lambda p: rs_quote(p)), ', ')
+       'parent value ' || array_to_string(list_transform(bad, lambda p: rs_quote(p)), ', ')
            || ' ignored: not an integer seq'
-FROM events WHERE len(parent_bad) > 0
+FROM (SELECT run_id, _file, _line,
+             list_filter(parent_bad, lambda p: NOT regexp_full_match(p, '-?[0-9]+')) AS bad
+      FROM events WHERE len(parent_bad) > 0)
+WHERE len(bad) > 0
+UNION ALL
+-- An integer too big for a seq (000 gives its decimal text, which no other value's JSON
+-- text in parent_bad is) is an edge to a seq the run lacks, whether written as a number
+-- or as text: warned of as one that fits is, after every seq or (negative) before them all.
+SELECT run_id, _file, _line,
+       'parent edge to seq ' || p || ' ignored: '
+           || CASE WHEN starts_with(p, '-') THEN 'no such event in the run'
+                   ELSE 'not before seq ' || seq END
+FROM (SELECT run_id, _file, _line, seq, unnest(parent_bad) AS p
+      FROM events WHERE len(parent_bad) > 0)
+WHERE regexp_full_match(p, '-?[0-9]+')
 UNION ALL
 -- From every accepted line, not only the kept events: spec §1 reports each replaced seq,
 -- and in an invalid run (which keeps none) a position that is another line's seq is the
