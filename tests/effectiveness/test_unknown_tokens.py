@@ -235,3 +235,27 @@ def test_cycle_or_met_of_the_wrong_kind_is_ignored_and_warned(tmp_path: Path) ->
     again = effectiveness.extract([str(p)], hist)
     assert (again.files_read, again.files_unchanged) == (0, 1)
     assert again.warnings == first.warnings == res.warnings
+
+
+def test_findings_not_a_list_are_ignored_and_warned(tmp_path: Path) -> None:
+    # §1: findings[] is a list (a missing or null one is empty, §3). An object, a string or
+    # a number counted as no finding without a word, where a cycle or a cost of the wrong
+    # kind is warned of: a reviewer's findings_total was 0 and nothing said why.
+    bug = {"severity": "bug", "fix_required": True}
+    events = [
+        {"seq": 1, "type": "review.verdict", "agent": "guardian", "data": {"findings": bug}},
+        {"seq": 2, "type": "review.verdict", "agent": "sage", "data": {"findings": "bug"}},
+        {"seq": 3, "type": "review.verdict", "agent": "skeptic", "data": {"findings": 3}},
+        {"seq": 4, "type": "review.verdict", "agent": "trickster", "data": {"findings": None}},
+        {"seq": 5, "type": "review.verdict", "agent": "critic", "data": {"findings": []}},
+        {"seq": 6, "type": "review.verdict", "agent": "lens", "data": {}},
+        {"seq": 7, "type": "agent.complete", "agent": "guardian", "data": {"findings": 3}},
+        {"seq": 8, "type": "run.complete"},
+    ]
+    p = tmp_path / "r.jsonl"
+    p.write_text("".join(json.dumps({"run_id": "r", **e}) + "\n" for e in events))
+    res = effectiveness.extract([str(p)], str(tmp_path / "h.jsonl"), write=False)
+    reason = "findings ignored: not a list"
+    assert [(w.line, w.reason) for w in res.warnings] == [(1, reason), (2, reason), (3, reason)]
+    recs = {r["archetype"]: r for r in res.records.to_pylist()}
+    assert recs["guardian"]["findings_total"] == 0 and len(recs) == 6

@@ -10,6 +10,7 @@
 --           findings (JSON array, verdicts only), fix_source, fix_finding, fix_loc_key,
 --           c_obs, c_est, tok, tok_in, tok_out (NaN when present but not a number),
 --           cycle_bad (a verdict's cycle given but not an integer by value: 2.0 is 2),
+--           findings_bad (a verdict's findings given, not null, but not a list),
 --           model (a non-empty string, outer whitespace trimmed), model_bad (an agent
 --           event's model given but not a string), names_bad
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
@@ -236,6 +237,10 @@ SELECT
     CASE WHEN typ = 'review.verdict' AND d[3] <> 'null' AND jint(d[3]) IS NULL
          THEN true END AS cycle_bad,
     CASE WHEN typ = 'review.verdict' AND left(d[4], 1) = '[' THEN findings_j END AS findings,
+    -- findings given but not as a list (an object, "bug", 3): no finding, and 090 warns
+    -- (absent or null is the empty list, §3)
+    CASE WHEN typ = 'review.verdict' AND d[4] <> 'null' AND left(d[4], 1) <> '['
+         THEN true END AS findings_bad,
     -- a non-empty string source is authoritative (even one of blanks: it names nobody)
     CASE WHEN source_s <> '' THEN lower(eff_trim(source_s)) END AS fix_source,
     -- "present" = given and not null (an empty string is present)

@@ -1,7 +1,7 @@
 -- effectiveness/v1 · 090 history records and diagnostics        spec: effectiveness.md §4
 -- Reads:    run_scores (080), run_status and run_ts_warnings (015), edge_warnings (020),
 --           fix_warnings (040), cost_warnings (050), events (010: a verdict's data.cycle
---           and a boundary's data.met of the wrong kind, which 030 and 080 ignore, and
+--           and findings and a boundary's data.met of the wrong kind, which 030 and 080 ignore, and
 --           names that are not strings, which 000 ignores); bind
 --           parameter $scored_at (UTC ISO-8601 string).
 -- Produces: history_records — one row per (scored run, review archetype), columns in the
@@ -33,6 +33,8 @@ UNION ALL SELECT run_id, file, line, reason FROM run_ts_warnings
 -- incremental extract of 100 runs ~10 ms of planning, for rows that are nearly always none.
 UNION ALL SELECT run_id, _file, _line, 'cycle ignored: not an integer that fits' FROM events
           WHERE type = 'review.verdict' AND cycle_bad
+UNION ALL SELECT run_id, _file, _line, 'findings ignored: not a list' FROM events
+          WHERE type = 'review.verdict' AND findings_bad
 UNION ALL SELECT run_id, _file, _line, 'met ignored: not true or false' FROM events
           WHERE type = 'cycle.boundary' AND met IS NULL
 -- a name given but not as a string (000's names_bad): the next in line named the archetype
