@@ -662,19 +662,22 @@ def test_a_long_parent_as_text_is_the_seq_it_names(
         h.ev(5, "note", run="long", parent=[-n20]),
         h.ev(6, "note", run="long", parent="0000000000000000005"),
         h.ev(6, "note", run="long", parent=[5]),
-        h.ev(7, "run.complete", run="long", parent=[6]),
+        h.ev(7, "note", run="long", parent=[1e30]),
+        h.ev(8, "run.complete", run="long", parent=[7]),
         *([_DIRTY] if careful else []),
     ]
     path = h.write_jsonl(tmp_path / "long.jsonl", lines)
     res = _extract([path], version=version)
     assert (res.runs_scored, res.invalid) == (1, [])
     edge = "parent edge to seq {} ignored: {}"
-    # the first line of each event (2, 4, 6, 8)
+    # the first line of each event (2, 4, 6, 8), and an integral double past a BIGINT by
+    # its JSON text (1e+30 read as 1e30), not its 31 digits
     want = [
         (2, edge.format(n19, "not before seq 2")),
         (4, edge.format(n19, "not before seq 3")),
         (6, edge.format(n20, "not before seq 4")),
         (8, edge.format(-n20, "no such event in the run")),
+        (12, edge.format("1e30", "not before seq 7")),
     ]
     got = [(w.line, w.reason) for w in res.warnings]
     assert got == (want if version == "v1" else [])

@@ -16,8 +16,8 @@
 --           (VARCHAR[] of 'archetype', 'agent', 'source': a name a verdict, agent or fix
 --           event gives but not as a string, which names nobody; null when none), met (cycle
 --           boundaries: null when not a boolean), own_seq (seq ≥ 1, an integer by value, or null), parents BIGINT[] /
---           parent_bad VARCHAR[] (usable and unusable parent parts: the JSON text of a
---           value that is no integer, the decimal text of an integer too big for a seq), content_md5
+--           parent_bad VARCHAR[] (usable and unusable parent parts: the JSON text of each
+--           unusable one, a string's digits unquoted), content_md5
 --           (identity of the event but for its seq), problem (why a line is not an
 --           event, or null).
 -- Speed: `data` is parsed once (one json_extract with a list of paths). Scalars are
@@ -80,10 +80,10 @@ CREATE OR REPLACE MACRO jint(t) AS
                               THEN TRY_CAST(TRY_CAST(t AS DOUBLE) AS BIGINT) END
     END;
 -- A parent part (020): its seq, or null when it is no seq a run can have, and raw: the
--- JSON text of a value that is no integer, or the decimal text of an integer too big
--- for a seq (no JSON text of another kind is one), which 020 warns of as an edge. An
--- integer is one by its value, however written: text of digits (leading zeros too) as
--- a number is, so "1234567890123456789" and 1234567890123456789 are the same parent.
+-- value's JSON text, or a string's digits (as a number's, unquoted: leading zeros
+-- dropped) when it holds an integer. An integer is one by its value, however written:
+-- "1234567890123456789" and 1234567890123456789 are the same parent, and one too big for
+-- a seq is, text or number, an integer all the same (020 warns of it as an edge).
 -- t: a string's trimmed value (raw: its JSON text); pass a column, not an expression.
 CREATE OR REPLACE MACRO parent_text_part(t, raw) AS
     CASE WHEN regexp_full_match(t, '-?[0-9]+')
@@ -91,17 +91,6 @@ CREATE OR REPLACE MACRO parent_text_part(t, raw) AS
                  'raw': CASE WHEN starts_with(t, '-') THEN '-' || ltrim(substring(t, 2), '0')
                              ELSE ltrim(t, '0') END}
          ELSE {'v': NULL::BIGINT, 'raw': raw} END;
--- t: a JSON text other than a string's; an integral double too big for a seq (1e30) by
--- the digits of its value, an infinite one (1e400) is no integer.
-CREATE OR REPLACE MACRO parent_num_part(t) AS
-    CASE jkind(t)
-      WHEN 'INTEGER' THEN {'v': TRY_CAST(t AS BIGINT), 'raw': t}
-      WHEN 'DOUBLE' THEN {'v': jint(t),
-                          'raw': CASE WHEN isfinite(TRY_CAST(t AS DOUBLE))
-                                           AND TRY_CAST(t AS DOUBLE) = trunc(TRY_CAST(t AS DOUBLE))
-                                        THEN printf('%.0f', TRY_CAST(t AS DOUBLE)) ELSE t END}
-      ELSE {'v': NULL::BIGINT, 'raw': t}
-    END;
 -- A JSON number as DOUBLE (null for any other kind: the first character tells, as in jkind).
 -- A number too big for a double (1e400, which is JSON) becomes ±inf here (not null, which
 -- would hide it), so the checks downstream warn about it as not finite. (nan/inf, which
@@ -157,13 +146,13 @@ WITH r AS (
                list_transform(list_transform(json_extract(parent, '$[*]')::VARCHAR[],
                                              lambda p: {'p': p, 's': eff_trim(jstr(p))}),
                               lambda x: CASE WHEN left(x.p, 1) = '"' THEN parent_text_part(x.s, x.p)
-                                             ELSE parent_num_part(x.p) END)
+                                             ELSE {'v': jint(x.p), 'raw': x.p} END)
              WHEN left(parent_t, 1) = '"' THEN
                list_transform(
                  list_filter(list_transform(string_split(jstr(parent_t), ','), lambda s: eff_trim(s)),
                              lambda s: s <> ''),
                  lambda s: parent_text_part(s, to_json(s)::VARCHAR))
-             ELSE [parent_num_part(parent_t)]
+             ELSE [{'v': jint(parent_t), 'raw': parent_t}]
            END AS parent_parts
     FROM f
 ), u AS (
