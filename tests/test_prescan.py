@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -632,6 +633,19 @@ def test_the_split_search_falls_back_to_the_pattern_on_text_full_of_tokens(
     assert calls == []
 
 
+def test_the_split_search_checks_more_token_hits_in_a_larger_piece(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A fixed cap of 256 hits sent an incremental's 100 new runs of one file (0.86 MB, 371
+    # hits of "inf" in words) to the regex: 22 ms against the loop's 3.
+    monkeypatch.setattr(sources, "_NOT_JSON_RE", None)  # never called
+    line = b'{"text": "information ' + b"x" * 90 + b'"}\n'  # one hit in 112 bytes
+    text = line * 400
+    assert sources._search_not_json(text, 0, len(text)) is False
+    bad = text + b'{"v": -Inf}\n'
+    assert sources._search_not_json(bad, 0, len(bad)) is True
+
+
 def _rows_and_issues(
     paths: list[Path], beside: bool = False
 ) -> tuple[list[tuple[Any, ...]], list[tuple[str, int, str]]]:
@@ -817,6 +831,36 @@ def test_without_a_detector_no_file_is_cleared(tmp_path: Path) -> None:
     p = tmp_path / "f.jsonl"
     p.write_bytes(KEYS_ONCE)
     assert not sources.prescan(sources.SourceFile(str(p), "f")).no_key_twice
+
+
+#: Pieces of lines for the detector's ``re`` search: its keys' tokens (a name of several
+#: bytes a character, one with a regex's dot), near-misses, blanks, colons, newlines.
+_KEY_ALPHABET = [b'"type"', b'"ts"', b'"\xc3\xa9tx"', b'"a.b"', b'"axb"', b'"typ', b'e"']
+_KEY_ALPHABET += [b'"type":', b'"ts" :', b'"\xc3\xa9tx":', b'"a.b":', b'"axb":']
+_KEY_ALPHABET += [b":", b" ", b"\t", b"\r", b"\n", b'"', b",", b"{", b"}", b"x", b"\\u0065"]
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_key_detectors_reversed_search_gives_the_forward_patterns_verdict(seed: int) -> None:
+    # ``found`` searches the lines reversed (cheaper in ``re``): it must flag exactly the
+    # pieces the plain pattern, a key's token twice on a line or an escape, flags.
+    detector = sources.key_detector(("type", "ts", "\u00e9tx", "a.b"))
+    alt = b"|".join(re.escape(k.encode()) for k in detector.keys)
+    blank = rb"[ \t\r]*"
+    forward = re.compile(b'"(' + alt + b')"' + blank + rb':[^\n]*"\1"' + blank + b":")
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(1500):
+        buf = b"".join(rng.choice(_KEY_ALPHABET) for _ in range(rng.randint(0, 20)))
+        start = rng.randint(0, len(buf))
+        end = rng.randint(start, len(buf))
+        want = (
+            forward.search(buf, start, end) is not None
+            or detector.escape.search(buf, start, end) is not None
+        )
+        assert detector.found(buf, start, end) == want, (buf, start, end)
+        found += want
+    assert 50 < found < 1450  # both verdicts were tried, many times
 
 
 #: Lines that make a file dirty (not read by the fast reader): not JSON, and not UTF-8.
