@@ -176,6 +176,10 @@ class SourceFile:
     #: keys twice: ``read_jsonl``'s exact ``unique_keys`` check, a query per file (13x a
     #: 10k extract when run on every file), passes the file by.
     no_key_twice: bool = False
+    #: Called once by the chunk loop of ``prescan`` as soon as the file is found not clean
+    #: (``clean`` already False), before the rest of it is scanned (``_read_while_scanning``
+    #: stops the read of a batch no longer wanted there, not at the scan's end).
+    on_dirty: Callable[[], object] | None = field(default=None, repr=False, compare=False)
 
 
 @dataclass
@@ -787,6 +791,10 @@ def prescan(
                         head_len = len(chunk) - end
                     last = chunk[-1:]
                     tail = chunk
+                    if not clean and sf.on_dirty is not None:
+                        sf.clean = False
+                        hook, sf.on_dirty = sf.on_dirty, None
+                        hook()
             finally:
                 if ahead is not None:
                     ahead.close()  # waits for the read in flight before the file closes
@@ -2162,6 +2170,11 @@ def _read_while_scanning(
                 try:
                     _presearch(batch, datas, detector)
                     del datas  # the worker holds them while it needs them
+                    # A big file found dirty in its first half (one bad line) was scanned
+                    # on to its end (hashed, searched for a key twice) while DuckDB went on
+                    # reading it for nothing on the other core (below): stopped once known.
+                    for f in batch:
+                        f.on_dirty = functools.partial(_stop_unwanted, con, batch, wanted)
                     scan(batch)
                 except BaseException:
                     con.interrupt()  # do not leave a read of gigabytes behind an error
@@ -2187,8 +2200,20 @@ def _read_while_scanning(
             finally:
                 for f in batch:
                     f.preread = None  # a file the scan did not take (scanned before)
+                    f.on_dirty = None
             yield batch
     scan([f for f in files if id(f) not in in_batch])
+
+
+def _stop_unwanted(
+    con: duckdb.DuckDBPyConnection,
+    batch: list[SourceFile],
+    wanted: Callable[[list[SourceFile]], bool],
+) -> None:
+    """Interrupt the batch's read if ``wanted`` says no already (its files not scanned yet
+    count as clean): as the scan's end would, only sooner."""
+    if not wanted(batch):
+        con.interrupt()
 
 
 def update_by_ord(

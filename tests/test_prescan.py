@@ -911,3 +911,31 @@ def test_a_line_the_search_does_not_hold_does_not_clear_the_file(
         monkeypatch.setenv(sources.MAX_LINE_ENV, str(len(KEYS_ONCE) - 10))
     f = _detect(tmp_path, body, route, monkeypatch)
     assert not f.clean and not f.no_key_twice
+
+
+@pytest.mark.parametrize("dirt", DIRT, ids=["not-json", "not-utf8"])
+def test_a_big_file_found_dirty_is_said_so_before_the_rest_is_scanned(
+    tmp_path: Path, dirt: bytes
+) -> None:
+    # The batch's read of a big file with one bad line went on until the scan had hashed
+    # and searched the file's rest: _read_while_scanning stops it once the hook is called.
+    pad = KEYS_ONCE * (sources.CHUNK // len(KEYS_ONCE))
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(KEYS_ONCE + dirt + b"\n" + pad * 3)
+    f = sources.SourceFile(str(p), "f")
+    calls: list[tuple[bool, int]] = []
+    f.on_dirty = lambda: calls.append((f.clean, f.lines))
+    sources.prescan(f, detector=DETECTOR)
+    assert calls == [(False, 0)]  # once, the file not clean, its lines not counted yet
+    assert not f.clean and f.no_key_twice and f.lines == 2 + 3 * pad.count(b"\n")
+    assert f.on_dirty is None
+
+
+def test_a_clean_big_file_is_never_said_dirty(tmp_path: Path) -> None:
+    p = tmp_path / "f.jsonl"
+    p.write_bytes(KEYS_ONCE * (2 * sources.CHUNK // len(KEYS_ONCE)))
+    f = sources.SourceFile(str(p), "f")
+    calls: list[bool] = []
+    f.on_dirty = lambda: calls.append(f.clean)
+    sources.prescan(f, detector=DETECTOR)
+    assert f.clean and calls == []
