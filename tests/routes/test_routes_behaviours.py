@@ -785,9 +785,15 @@ def test_evidence_all_dated_after_the_as_of_date_says_so_not_that_it_has_no_time
     """Evidence all dated after the as-of date has a time, none of which counts (read as
     undated): a comparison's and a cascade's words said "the evidence carries no timestamps"
     / "no evidence timestamp", and set-aside paired evidence "its fixtures carry no
-    timestamp", where a blind spot's said "no episode dated on or before the as-of date"."""
+    timestamp", where a blind spot's said "no episode dated on or before the as-of date".
+    A harness shift's too: its harnesses are ordered by name when none of their episodes
+    dates evidence, so a shift of episodes all dated after the as-of date is found, and said
+    it "carries no timestamps"."""
     g = gen()
     late = {"day": "2025-03-05"}  # after AS_OF: every one is said on stderr
+    for m in (HAIKU, SONNET, OPUS):
+        g.cell(m, 120, 84, harness="h1", activity="harness", **late)
+        g.cell(m, 120, 108, harness="h2", activity="harness", **late)
     _clean_equivalent(g, activity="clean", **late)
     g.cell(OPUS, 400, 380, activity="casc", **late)
     g.cascade(600, cheap=HAIKU, premium=OPUS, direct_ok=510, escalate=60, premium_ok=57,
@@ -805,7 +811,7 @@ def test_evidence_all_dated_after_the_as_of_date_says_so_not_that_it_has_no_time
         "treated as stale"
     )
     reason = "no evidence dated on or before the as-of date: freshness unknown, treated as stale"
-    for act, kind in (("clean", "comparisons"), ("casc", "cascades")):
+    for act, kind in (("clean", "comparisons"), ("casc", "cascades"), ("harness", None)):
         f = finding[act]
         assert f["freshness"]["newest_evidence"] is None and f["freshness"]["stale"] is True
         assert f["headline"].endswith(
@@ -813,8 +819,10 @@ def test_evidence_all_dated_after_the_as_of_date_says_so_not_that_it_has_no_time
         ), f["headline"]
         assert f["freshness"]["summary"] == summary
         assert reason in f["why"]
-        (row,) = [r for r in rep[kind] if r["activity"] == act]
-        assert reason in row["reasons"]
+        if kind is not None:  # a harness shift has no row of its own
+            (row,) = [r for r in rep[kind] if r["activity"] == act]
+            assert reason in row["reasons"]
+    assert finding["harness"]["drift_of"] == "harness_change"
     (comp,) = [c for c in rep["comparisons"] if c["activity"] == "setaside"]
     assert comp["evidence_source"] == "historical"
     assert (

@@ -497,6 +497,9 @@ harness_ids AS (
     SELECT h.step_id, h.direction, list_sort(list(DISTINCT e.episode_id)) AS episode_ids,
         -- The newest supporting evidence (§5), not the time the new harness was first seen.
         max(e.evidence_at) AS newest_evidence,
+        -- No time that counts, but a time: every dated episode is after the as-of date (010;
+        -- 055 orders such harnesses by name, so the shift is found), said as a comparison's.
+        max(e.evidence_at) IS NULL AND count(e.dated_at) > 0 AS dated_after_as_of,
         -- Its episodes' cost basis, by the comparisons' rule (no $ figure is claimed, but a
         -- known basis is not called unknown).
         routes_total_basis(coalesce(bool_or(t.cost_basis_total = 'unknown'), false),
@@ -531,7 +534,8 @@ harness_f AS (
                   || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to) || ' moved ' || rs_shown(h.activity)
                   || ' success ' || h.direction || ' for ' || len(h.models) || ' models ('
                   || routes_shown_list(h.models) || ') is out of date — '
-                  || CASE WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
+                  || CASE WHEN ids.dated_after_as_of THEN 'no evidence is dated on or before the as-of date.'
+                          WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
                           ELSE 'newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d')
                                || ' is ' || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
                                || ' before the as-of date.' END
@@ -555,7 +559,7 @@ harness_f AS (
         ids.newest_evidence AS freshness__newest_evidence, ids.age_days AS freshness__age_days,
         ids.stale AS freshness__stale,
         routes_freshness_summary(ids.newest_evidence, ids.age_days, ids.stale, pol.freshness_days,
-                              'the evidence carries no timestamps') AS freshness__summary,
+                              routes_untimed(ids.dated_after_as_of)) AS freshness__summary,
         h.models AS freshness__models, [h.harness_from, h.harness_to] AS freshness__harnesses,
         list_filter(list_transform(h.shifts, lambda s: s.route_shown || ': ' || s.succ_from || '/' || s.n_from || ' on '
             || rs_shown(h.harness_from) || ' → ' || s.succ_to || '/' || s.n_to || ' on ' || rs_shown(h.harness_to)
@@ -568,7 +572,9 @@ harness_f AS (
             'First evidence on ' || rs_shown(h.harness_to) || ': ' || coalesce(routes_iso(h.changed_at), 'unknown')
                 || '; newest evidence: ' || coalesce(routes_iso(ids.newest_evidence), 'unknown') || '.',
             CASE WHEN ids.stale AND ids.newest_evidence IS NULL
-                 THEN 'no evidence timestamp: freshness unknown, treated as stale'
+                 THEN CASE WHEN ids.dated_after_as_of THEN 'no evidence dated on or before the as-of date'
+                           ELSE 'no evidence timestamp' END
+                      || ': freshness unknown, treated as stale'
                  WHEN ids.stale
                  THEN 'stale: newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d') || ' is '
                       || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
