@@ -94,10 +94,12 @@ def num_vs(x: float, b: float, d: int) -> str:
     return f"{x:.{dec_vs(x, b, d)}f}"
 
 
-def days(x: float, b: float) -> str:
-    """An age beside freshness_days, as English counts it: "1 day", "0.5 days", "30 days"."""
-    n = num_vs(x, b, 0)
-    return f"{n} day" if n == "1" else f"{n} days"
+def days(x: float) -> str:
+    """An age (not negative) as English counts it, whole days counted up from the age as
+    judged (spec-silent, routes' wording: more than an integer freshness_days exactly when
+    the age is): "1 day" for 0.29 days, "2 days" for 1.5, "30 days" for 30."""
+    n = math.ceil(r6(x))
+    return f"{n} day" if n == 1 else f"{n} days"
 
 
 def plural(n: int, noun: str) -> str:
@@ -177,7 +179,7 @@ def stale_reason(
     if newest is None or age_days is None or r6(age_days) <= fresh_days:
         return None
     return (
-        f"stale: newest evidence {newest:%Y-%m-%d} is {days(age_days, fresh_days)} old"
+        f"stale: newest evidence {newest:%Y-%m-%d} is {days(age_days)} old"
         f" (freshness_days {fresh_days})"
     )
 
@@ -1022,8 +1024,7 @@ def compare(
             aside = "its fixtures carry no timestamp"
         elif stale_of(p_newest):
             aside = (
-                f"its newest fixture {p_newest:%Y-%m-%d} is {days(p_age, fd)} old"
-                f" (freshness_days {fd})"
+                f"its newest fixture {p_newest:%Y-%m-%d} is {days(p_age)} old (freshness_days {fd})"
             )
         else:
             aside = (

@@ -195,9 +195,23 @@ def test_a_value_beside_no_cut_off_keeps_the_unknown_and_integers_as_num_does() 
             [-0.05, 0.1],
             "lower bound -0.050 ≥ -tolerance -0.100",
         ),
-        # 080/085/090: an age over freshness_days
-        ("routes_num_vs($1, $2, 0) || ' days old'", [30.4, 30.0], "30.4 days old"),
-        ("routes_num_vs($1, $2, 0) || ' days old'", [45.2, 30.0], "45 days old"),
+        # 080/085/090: an age over freshness_days, whole days counted up (an age over 30
+        # never reads "30 days", nor one judged 30 "31 days")
+        (
+            "routes_age_days($1) || ' old (freshness_days ' || CAST($2 AS BIGINT) || ')'",
+            [30.4, 30.0],
+            "31 days old (freshness_days 30)",
+        ),
+        (
+            "routes_age_days($1) || ' old (freshness_days ' || CAST($2 AS BIGINT) || ')'",
+            [45.2, 30.0],
+            "46 days old (freshness_days 30)",
+        ),
+        (
+            "routes_age_days($1) || ' old (freshness_days ' || CAST($2 AS BIGINT) || ')'",
+            [30.0000004, 30.0],
+            "30 days old (freshness_days 30)",
+        ),
     ],
 )
 def test_routes_reasons_never_read_as_their_bound(sql: str, params: list[Any], text: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 import re
@@ -729,6 +730,83 @@ def test_an_age_of_one_day_reads_1_day_in_every_sentence(
         ("harness", "evidence_drift", "harness_change"),
         ("blind", "blind_spot", None),
     } <= kinds
+
+
+@pytest.mark.parametrize(
+    ("offset", "said"),
+    [
+        # before the as-of date: whole days counted up, so a count never reads as within
+        # freshness_days when the age is past it ("0.29 days" read "0 days", 0.5 days too)
+        (-0.29, "1 day before the as-of date"),
+        (-0.5, "1 day before the as-of date"),
+        (-0.7, "1 day before the as-of date"),
+        (-1.0, "1 day before the as-of date"),
+        (-1.5, "2 days before the as-of date"),
+        # after it: of the as-of date itself, later than the clock, no count of days
+        (0.29, "later on the as-of date"),
+        (0.5, "later on the as-of date"),
+        (0.7, "later on the as-of date"),
+        # on a later day: its time dates nothing
+        (1.0, None),
+        (1.5, None),
+    ],
+)
+def test_an_age_reads_in_whole_days_counted_up_either_side_of_the_as_of_date(
+    gen: Any, run_cli: Any, tmp_path: Path, offset: float, said: str | None
+) -> None:
+    """An age was rounded to the nearest day (a tie to the even one) before the as-of date:
+    evidence 0.29 or 0.5 days old read "0 days before the as-of date", and "0 days old
+    (freshness_days 0)" only by a decimal added, while one later on the as-of date reads
+    with no count. Every age now counts whole days up (the ceiling of the age as judged, at
+    6 decimals): with the default clock (00:00) it is the count of dates between the
+    evidence's and the as-of date, and it is more than freshness_days exactly when the
+    evidence is stale, so no decimal is needed beside that bound."""
+    at = dt.datetime(2025, 3, 1, tzinfo=dt.UTC) + dt.timedelta(days=offset)
+    stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    g = gen()
+    g.cell(SONNET, 5, 4, activity="blind")
+    g.unlabelled(SONNET, 50, activity="blind")
+    _clean_equivalent(g, activity="clean")
+    for ep in g.episodes:
+        ep["execution"]["startedAt"] = ep["execution"]["endedAt"] = stamp
+    path = str(g.write(tmp_path / "age.jsonl"))
+    for days in ("30", "0"):
+        res = run_cli(
+            "routes", path, "--as-of", AS_OF, "--freshness-days", days, "--format", "json"
+        )
+        assert res.exit_code == 0, res.stderr
+        rep = json.loads(res.stdout)
+        (blind,) = [f for f in rep["findings"] if f["activity"] == "blind"]
+        (clean,) = [f for f in rep["findings"] if f["activity"] == "clean"]
+        if said is None:
+            assert blind["freshness"]["summary"] == (
+                "newest evidence unknown (no episode dated on or before the as-of date): unknown"
+            )
+            continue
+        stale = offset < 0 and days == "0"
+        verdict = f"stale (more than {days} days)" if stale else f"fresh (within {days} days)"
+        summary = f"newest evidence {stamp} ({said}): {verdict}"
+        assert (blind["freshness"]["summary"], clean["freshness"]["summary"]) == (summary, summary)
+        why = f"Newest episode: {stamp} ({said}"
+        assert [w for w in blind["why"] if w.startswith("Newest episode: ")] == [
+            why
+            + (
+                ", more than freshness_days 0: the activity may no longer run as these "
+                "episodes did)."
+                if stale
+                else ")."
+            )  # fmt: skip
+        ]
+        if stale:  # the evidence_drift headline and the comparison's reason, in one count
+            n = said.split(" before")[0]
+            assert clean["type"] == "evidence_drift"
+            assert clean["headline"].endswith(
+                f"is out of date — newest evidence {stamp[:10]} is {n} before the as-of date."
+            ), clean["headline"]
+            assert (
+                f"stale: newest evidence {stamp[:10]} is {n} old (freshness_days 0)"
+                in (clean["why"])
+            )
 
 
 def test_an_episode_dated_after_the_as_of_date_makes_no_evidence_fresh(

@@ -20,8 +20,8 @@
 --     routes_iso(ts) a time as the JSON writes it (engine/packs/routes.py iso());
 --     routes_dec_vs(x, b, d), routes_num_vs(x, b, d), routes_signed_vs(x, b),
 --     routes_pct_vs(x, b) for a value printed beside the bound it was judged against;
---     routes_days(n) a day count (text) and routes_count(n, one, many) a count with its noun,
---     singular for 1;
+--     routes_days(n) a day count (text), routes_age_days(age) an age as whole days counted
+--     up, and routes_count(n, one, many) a count with its noun, singular for 1;
 --     routes_shown_label(host, provider, model) and routes_shown_list(l), names as the
 --     sentences (headline, why, reasons) write them, each through rs_shown.
 --   Statistics written: routes_stat(x), an effect or interval end as routes_cmp rounds it
@@ -123,7 +123,8 @@ CREATE OR REPLACE TEMP MACRO routes_signed(x) AS
          ELSE printf('%+.3f', x) END;
 
 -- A value printed beside the bound it was judged against (a CI width and max_ci_width, an
--- overlap and min_stratum_overlap, a lower bound and -tolerance, an age and freshness_days)
+-- overlap and min_stratum_overlap, a lower bound and -tolerance; an age beside freshness_days
+-- needs none: routes_age_days)
 -- must never read as that bound, or as on its other side: a width of 0.3004 printed
 -- "0.300 exceeds max_ci_width 0.300", an overlap of 49.6% "50% ... below 50%". Both are
 -- printed with the fewest decimals from d on at which their texts differ; up to 6, the
@@ -138,10 +139,19 @@ CREATE OR REPLACE TEMP MACRO routes_dec_vs(x, b, d) AS
 CREATE OR REPLACE TEMP MACRO routes_num_vs(x, b, d) AS
     printf('%.*f', routes_dec_vs(x, b, d), x::DOUBLE);
 
--- A number of days as a sentence writes it ("1 day", "30 days", "30.4 days"), from the text
--- routes_num_vs gives: every age and freshness_days a reason, headline or why writes goes
--- through it (" days" appended by hand wrote "1 days old").
+-- A number of days as a sentence writes it ("1 day", "30 days"), from its text: every age
+-- (routes_age_days) and freshness_days a reason, headline or why writes goes through it
+-- (" days" appended by hand wrote "1 days old").
 CREATE OR REPLACE TEMP MACRO routes_days(n) AS n || CASE WHEN n = '1' THEN ' day' ELSE ' days' END;
+
+-- An age in days (before the as-of date: not negative) as every reason, headline, why and
+-- Freshness line writes it: whole days counted up, from the age as judged (routes_cmp), so
+-- "N days" is more than an integer freshness_days exactly when routes_cmp(age) is, and is the
+-- count of dates from the evidence's to the as-of date under the default clock (00:00).
+-- Rounded to the nearest (a tie to the even day), 0.29 and 0.5 days read "0 days", beside
+-- "later on the as-of date" for a time after the clock (090 routes_age_said).
+CREATE OR REPLACE TEMP MACRO routes_age_days(age) AS
+    routes_days(CAST(CAST(ceil(routes_cmp(age)) AS BIGINT) AS VARCHAR));
 
 -- A whole count and its noun, singular for 1 ("1 episode", "0 episodes", "2 operations").
 CREATE OR REPLACE TEMP MACRO routes_count(n, one, many) AS

@@ -303,8 +303,8 @@ SELECT w.*,
                           WHEN routes_cmp((epoch(as_of) - epoch(newest_paired_evidence)) / 86400.0)
                                > freshness_days
                           THEN 'its newest fixture ' || strftime(newest_paired_evidence, '%Y-%m-%d')
-                               || ' is ' || routes_days(routes_num_vs((epoch(as_of)
-                                  - epoch(newest_paired_evidence)) / 86400.0, freshness_days, 0))
+                               || ' is ' || routes_age_days((epoch(as_of)
+                                  - epoch(newest_paired_evidence)) / 86400.0)
                                || ' old (freshness_days ' || freshness_days || ')'
                           ELSE 'it does not cover harness ' || rs_shown(current_harness)
                                || ', which the activity now runs on' END
@@ -324,7 +324,7 @@ SELECT w.*,
                   || ': freshness unknown, treated as stale' END,
         CASE WHEN newest_evidence IS NOT NULL AND routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '
+                  || routes_age_days(age_days) || ' old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN current_harness IS NOT NULL AND NOT current_harness_in_evidence
                   AND evidence_source IS NOT NULL

@@ -345,7 +345,7 @@ SELECT *,
                   || ': freshness unknown, treated as stale' END,
         CASE WHEN routes_cmp(age_days) > freshness_days
              THEN 'stale: newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                  || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' old (freshness_days '
+                  || routes_age_days(age_days) || ' old (freshness_days '
                   || freshness_days || ')' END,
         CASE WHEN harness_drift
              THEN 'harness changed since: the activity now runs on ' || rs_shown(current_harness)

@@ -34,18 +34,19 @@
 --   §6 (grades of the other types, blind_spot thresholds, unknown cost).
 CREATE OR REPLACE TEMP MACRO routes_shq(s) AS '''' || replace(s, '''', '''"''"''') || '''';
 
--- A dated time's age, as the Freshness line and a blind spot's why say it: days before the
--- as-of date beside the freshness_days it is judged against (routes_num_vs), or, for a time
--- later on the as-of date than the clock, that: its age is between -1 and 0 days (010: a
--- later day dates nothing), where "0.001 days after the as-of date" read as a later day.
-CREATE OR REPLACE TEMP MACRO routes_age_said(age_days, freshness_days) AS
+-- A dated time's age, as the Freshness line and a blind spot's why say it: whole days before
+-- the as-of date counted up (routes_age_days, more than freshness_days exactly when stale),
+-- or, for a time later on the as-of date than the clock, that: its age is between -1 and 0
+-- days (010: a later day dates nothing), where "0.001 days after the as-of date" read as a
+-- later day.
+CREATE OR REPLACE TEMP MACRO routes_age_said(age_days) AS
     CASE WHEN age_days < 0 THEN 'later on the as-of date'
-         ELSE routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date'
+         ELSE routes_age_days(age_days) || ' before the as-of date'
     END;
 
 -- The markdown's Freshness line (freshness__summary): the newest evidence's time, its age
--- against the as-of date beside the freshness_days it was judged against (routes_num_vs:
--- 30.4 days never reads "30 days", more than 30), and the verdict the finding's stale
+-- against the as-of date beside the freshness_days it was judged against (routes_age_days:
+-- 30.4 days reads "31 days", more than 30, as judged), and the verdict the finding's stale
 -- holds, never recomputed: fresh, stale, or unknown when no time is known (stale NULL: a
 -- blind spot's; stale TRUE: evidence of unknown age, treated as stale). Evidence dated later
 -- on the as-of date than the clock is fresh (§6 Clock). untimed says which evidence carries
@@ -54,7 +55,7 @@ CREATE OR REPLACE TEMP MACRO routes_freshness_summary(newest, age_days, stale, f
     'newest evidence ' || CASE
         WHEN newest IS NULL THEN 'unknown (' || untimed || '): unknown'
              || CASE WHEN stale THEN ', treated as stale' ELSE '' END
-        ELSE routes_iso(newest) || ' (' || routes_age_said(age_days, freshness_days) || '): '
+        ELSE routes_iso(newest) || ' (' || routes_age_said(age_days) || '): '
              || CASE WHEN stale THEN 'stale (more than ' ELSE 'fresh (within ' END
              || routes_days(CAST(freshness_days AS VARCHAR)) || ')' END;
 
@@ -150,7 +151,7 @@ comp_f AS (
                 || evidence_grade || ') is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date'
+                             || routes_age_days(age_days) || ' before the as-of date'
                         WHEN stale AND dated_after_as_of
                         THEN 'no evidence is dated on or before the as-of date'
                         WHEN stale THEN 'the evidence carries no timestamps'
@@ -332,7 +333,7 @@ casc_f AS (
                 || would_be_type || ' is out of date — '
                 || CASE WHEN stale AND newest_evidence IS NOT NULL
                         THEN 'newest evidence ' || strftime(newest_evidence, '%Y-%m-%d') || ' is '
-                             || routes_days(routes_num_vs(age_days, freshness_days, 0)) || ' before the as-of date.'
+                             || routes_age_days(age_days) || ' before the as-of date.'
                         WHEN stale AND dated_after_as_of
                         THEN 'no evidence is dated on or before the as-of date.'
                         WHEN stale THEN 'the evidence carries no timestamps.'
@@ -537,7 +538,7 @@ harness_f AS (
                   || CASE WHEN ids.dated_after_as_of THEN 'no evidence is dated on or before the as-of date.'
                           WHEN ids.newest_evidence IS NULL THEN 'the evidence carries no timestamps.'
                           ELSE 'newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d')
-                               || ' is ' || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
+                               || ' is ' || routes_age_days(ids.age_days)
                                || ' before the as-of date.' END
              WHEN h.grade = 'correlated'
              THEN 'The harness change ' || rs_shown(h.harness_from) || ' → ' || rs_shown(h.harness_to)
@@ -577,7 +578,7 @@ harness_f AS (
                       || ': freshness unknown, treated as stale'
                  WHEN ids.stale
                  THEN 'stale: newest evidence ' || strftime(ids.newest_evidence, '%Y-%m-%d') || ' is '
-                      || routes_days(routes_num_vs(ids.age_days, pol.freshness_days, 0))
+                      || routes_age_days(ids.age_days)
                       || ' old (freshness_days '
                       || pol.freshness_days || ')' END], lambda x: x IS NOT NULL) AS why,
         ids.episode_ids,
@@ -663,7 +664,7 @@ blind_f AS (
             CASE WHEN b.newest_evidence IS NULL
                  THEN 'Newest episode: unknown (' || b.untimed || '): freshness unknown.'
                  ELSE 'Newest episode: ' || routes_iso(b.newest_evidence) || ' ('
-                      || routes_age_said(b.age_days, pol.freshness_days)
+                      || routes_age_said(b.age_days)
                       || CASE WHEN routes_cmp(b.age_days) > pol.freshness_days
                               THEN ', more than freshness_days ' || pol.freshness_days
                                    || ': the activity may no longer run as these episodes did'
