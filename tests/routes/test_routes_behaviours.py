@@ -732,6 +732,52 @@ def test_an_age_of_one_day_reads_1_day_in_every_sentence(
     } <= kinds
 
 
+def test_an_insufficient_comparison_shows_its_narrower_interval_and_says_which(
+    gen: Any, run_cli: Any, tmp_path: Path
+) -> None:
+    """With neither the paired nor the historical evidence sufficient, the effect and interval
+    shown were the paired ones whenever a pair existed: three fixtures' interval, near the
+    full range, stood for a comparison whose matched strata, though thin, said much more.
+    The spec asks for every comparison's effect and interval (§6 Output) and is silent on
+    which: the narrower interval (the more precise estimate; paired on a tie, as it ranks) is
+    shown, effect_source names its kind, and the markdown's cell says it is insufficient."""
+    g = gen()
+    g.cell(SONNET, 20, 18, activity="thin")  # 20 labelled each: under min_labelled 30
+    g.cell(HAIKU, 20, 18, activity="thin")
+    g.pairs(3, 2, 1, 0, cand=HAIKU, inc=SONNET, activity="thin")  # under min_pairs 20
+    g.cell(SONNET, 6, 5, activity="fewer")  # and where the pairs say more
+    g.cell(HAIKU, 4, 4, activity="fewer")
+    g.pairs(15, 12, 1, 1, cand=HAIKU, inc=SONNET, activity="fewer")
+    path = str(g.write(tmp_path / "thin.jsonl"))
+    res = run_cli("routes", path, "--as-of", AS_OF, "--format", "json")
+    assert res.exit_code == 0, res.stderr
+    comps = {c["activity"]: c for c in json.loads(res.stdout)["comparisons"]}
+    for act, kind in (("thin", "historical"), ("fewer", "paired")):
+        c = comps[act]
+        assert c["grade"] == "insufficient" and c["evidence_source"] is None
+        assert not c["historical"]["sufficient"] and not c["paired"]["sufficient"]
+        assert c["effect_source"] == kind, act
+        assert (c["effect"], c["ci_low"], c["ci_high"]) == (
+            c[kind]["effect"],
+            c[kind]["ci_low"],
+            c[kind]["ci_high"],
+        ), act
+    assert comps["thin"]["historical"]["ci_width"] < comps["thin"]["paired"]["ci_width"]
+    assert comps["fewer"]["paired"]["ci_width"] < comps["fewer"]["historical"]["ci_width"]
+    res = run_cli("routes", path, "--as-of", AS_OF, "--format", "csv", "--table", "comparisons")
+    rows = {r["activity"]: r for r in csv.DictReader(io.StringIO(res.stdout))}
+    assert (rows["thin"]["effect_source"], rows["fewer"]["effect_source"]) == (
+        "historical",
+        "paired",
+    )
+    assert float(rows["thin"]["ci_low"]) == comps["thin"]["historical"]["ci_low"]
+    table = run_cli("routes", path, "--as-of", AS_OF).stdout.split("## Comparisons")[1]
+    (thin,) = [x for x in table.split("\n## ")[0].splitlines() if x.startswith("| thin |")]
+    assert " (historical evidence, insufficient) |" in thin, thin
+    (fewer,) = [x for x in table.split("\n## ")[0].splitlines() if x.startswith("| fewer |")]
+    assert " (paired evidence, insufficient) |" in fewer, fewer
+
+
 @pytest.mark.parametrize(
     ("offset", "said"),
     [

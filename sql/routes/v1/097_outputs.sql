@@ -3,8 +3,9 @@
 -- Produces: routes_comparisons_out (grain: activity x candidate route, every pair including
 --   insufficient ones) and routes_cascades_out (grain: activity x cheap-first entry route);
 --   a '__' in a column name nests it in JSON (historical__effect -> historical.effect).
---   Effects are candidate - incumbent (the deciding one, or for insufficient evidence the best
---   available one); strata lists every compared stratum with its counts. Retry, repair and
+--   Effects are candidate - incumbent (the deciding one, or with neither sufficient the
+--   narrower interval's), effect_source the kind shown ('paired' | 'historical', NULL with
+--   no interval); strata lists every compared stratum with its counts. Retry, repair and
 --   escalation rates are over the episodes (operations) that report each, with those counts
 --   (*_reported); a rate none reports is NULL. A cascade's quality_effect (acceptance -
 --   the target's success rate, 085) is written beside its interval, as its finding's effect.
@@ -30,11 +31,14 @@ SELECT c.activity,
     c.cand_model AS candidate__model, c.cand_label AS candidate__route,
     c.cand_tier::BIGINT AS candidate__tier,
     c.grade, c.evidence_grade, c.conclusion, c.evidence_source,
-    -- The deciding effect; without sufficient evidence, the best available one for display
-    -- (paired when any pairs exist, else historical) — the grade says how little it means.
-    coalesce(c.effect, CASE WHEN c.pairs > 0 THEN c.paired_effect ELSE c.hist_effect END) AS effect,
-    coalesce(c.ci_low, CASE WHEN c.pairs > 0 THEN c.paired_ci_low ELSE c.hist_ci_low END) AS ci_low,
-    coalesce(c.ci_high, CASE WHEN c.pairs > 0 THEN c.paired_ci_high ELSE c.hist_ci_high END) AS ci_high,
+    x.effect_source,
+    -- The deciding effect; without sufficient evidence, the one effect_source names.
+    coalesce(c.effect, CASE x.effect_source WHEN 'paired' THEN c.paired_effect
+                                            WHEN 'historical' THEN c.hist_effect END) AS effect,
+    coalesce(c.ci_low, CASE x.effect_source WHEN 'paired' THEN c.paired_ci_low
+                                            WHEN 'historical' THEN c.hist_ci_low END) AS ci_low,
+    coalesce(c.ci_high, CASE x.effect_source WHEN 'paired' THEN c.paired_ci_high
+                                             WHEN 'historical' THEN c.hist_ci_high END) AS ci_high,
     c.tolerance,
     coalesce(c.strata_compared, 0) AS historical__strata_compared,
     c.cand_strata_total AS historical__candidate_strata, c.inc_strata_total AS historical__incumbent_strata,
@@ -80,6 +84,17 @@ SELECT c.activity,
     c.harness_capped, c.premium_by, c.would_be_type, c.finding_type, c.reasons,
     len(c.episode_ids) AS evidence_episodes
 FROM routes_comparisons c LEFT JOIN s USING (comp_id)
+CROSS JOIN LATERAL (
+    -- The kind of effect and interval shown: the deciding evidence's; with neither
+    -- sufficient (spec-silent), the narrower interval, the more precise estimate — paired on
+    -- a tie, as it ranks (§3). "Paired whenever a pair existed" showed three fixtures'
+    -- near-full-range interval over thin but far narrower matched strata.
+    SELECT coalesce(c.evidence_source,
+        CASE WHEN c.paired_ci_width IS NULL THEN CASE WHEN c.hist_ci_width IS NOT NULL THEN 'historical' END
+             WHEN c.hist_ci_width IS NULL THEN 'paired'
+             WHEN routes_cmp(c.hist_ci_width) < routes_cmp(c.paired_ci_width) THEN 'historical'
+             ELSE 'paired' END) AS effect_source
+) x
 ORDER BY c.comp_id;
 
 CREATE OR REPLACE TEMP TABLE routes_cascades_out AS
