@@ -303,20 +303,21 @@ def decode(data: bytes) -> str:
     return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _load_yaml(src: str) -> tuple[Any, int | None, list[tuple[int, Any, int]]]:
+def _load_yaml(src: str) -> tuple[Any, dict[str, int], list[tuple[int, Any, int]]]:
     """``yaml.safe_load(src)`` (the same steps, so the same object and the same errors),
-    the line of ``src`` (0-based) of its top-level ``description`` key, when it has one:
-    the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8), and the
-    keys given twice, as (line of the second, 0-based; the key; line of the first)."""
+    the lines of ``src`` (0-based) of its top-level ``name`` and ``description`` keys, when
+    it has them: the line an EMPTY_DESCRIPTION or MISSING_TRIGGER flag is about (spec §8),
+    and a warning about either value, and the keys given twice, as (line of the second,
+    0-based; the key; line of the first)."""
     data, node, duplicates = yaml_keys.load(src)
-    line = None
+    lines: dict[str, int] = {}
     if isinstance(node, yaml.MappingNode):
         for key, _ in node.value:
             # The last one: a repeated key's last value is the one safe_load keeps.
-            if isinstance(key, yaml.ScalarNode) and key.value == "description":
-                line = key.start_mark.line
+            if isinstance(key, yaml.ScalarNode) and key.value in ("name", "description"):
+                lines[key.value] = key.start_mark.line
     dups = [(mark.line, key, first) for key, mark, first in duplicates]
-    return data, line, sorted(dups, key=lambda d: d[0])
+    return data, lines, sorted(dups, key=lambda d: d[0])
 
 
 #: Why a file's frontmatter was not read, and the line that says so: (line, why), for the
@@ -326,9 +327,9 @@ Unread = tuple[int, str] | None
 
 def split_frontmatter(
     text: str,
-) -> tuple[Any, str, bool, list[tuple[int, str]], int | None, Unread]:
-    """(frontmatter object, body, had a frontmatter block, [(line, problem)], line of the
-    ``description`` key or None, why the frontmatter was not read) per spec §2.
+) -> tuple[Any, str, bool, list[tuple[int, str]], dict[str, int], Unread]:
+    """(frontmatter object, body, had a frontmatter block, [(line, problem)], lines of the
+    ``name`` and ``description`` keys it has, why the frontmatter was not read) per spec §2.
 
     Invalid YAML reads as empty, as in the reference. A loader failure that is
     not a YAML syntax error (e.g. an impossible date) crashes the reference;
@@ -350,10 +351,10 @@ def split_frontmatter(
                         "(only a file starting with --- has one); save it without the BOM",
                     )
                 ],
-                None,
+                {},
                 (1, "the file starts with a byte-order mark, which hides its frontmatter"),
             )
-        return {}, text, False, [], None, None
+        return {}, text, False, [], {}, None
     parts = text.split("---", 2)
     if len(parts) < 3:
         return (
@@ -361,11 +362,11 @@ def split_frontmatter(
             text,
             False,
             [(1, "frontmatter is not closed (no second ---); the whole file is read as the body")],
-            None,
+            {},
             (1, "the frontmatter is not closed (no second ---)"),
         )
     try:
-        fm, desc_at, duplicates = _load_yaml(parts[1])
+        fm, key_at, duplicates = _load_yaml(parts[1])
         fm = fm or {}
     except yaml.YAMLError as e:
         # The YAML starts on line 1, right after the opening ---.
@@ -383,18 +384,18 @@ def split_frontmatter(
                 f"the --- on line {line} ends the frontmatter mid-line, and it is not valid "
                 f"YAML ({what})",
             )
-        return {}, parts[2], True, [(line, reason)], None, unread
+        return {}, parts[2], True, [(line, reason)], {}, unread
     except (ValueError, TypeError, OverflowError, RecursionError) as e:
         return (
             {},
             parts[2],
             True,
             [(1, f"frontmatter could not be loaded ({type(e).__name__}); read as empty")],
-            None,
+            {},
             (1, f"the frontmatter could not be loaded ({type(e).__name__})"),
         )
     # The YAML starts on line 1, right after the opening ---.
-    desc_line = None if desc_at is None else 1 + desc_at
+    key_lines = {key: 1 + line for key, line in key_at.items()}
     problems = [
         (
             1 + line,
@@ -414,7 +415,7 @@ def split_frontmatter(
                 "own: what follows it is read as the body",
             )
         )
-    return fm, parts[2], True, problems, desc_line, None
+    return fm, parts[2], True, problems, key_lines, None
 
 
 def _expands_beyond(value: Any, limit: int) -> bool:
@@ -503,12 +504,15 @@ def extract(
     text = decode(raw)
     warnings: list[LineIssue] = []
 
-    fm, body, has_fm, problems, desc_line, unread = split_frontmatter(text)
+    fm, body, has_fm, problems, key_lines, unread = split_frontmatter(text)
     warnings.extend(LineIssue(skill_md, line, why) for line, why in problems)
     if not isinstance(fm, dict):
         warnings.append(LineIssue(skill_md, 1, "frontmatter is not a mapping; read as empty"))
-        fm, desc_line = {}, None
+        fm, key_lines = {}, {}
         unread = (1, "the frontmatter is not a mapping")
+    # A warning about a value names its key's line, as its anti-patterns' evidence does.
+    desc_line = key_lines.get("description")
+    name_line = key_lines.get("name", 1)
     folder_name = Path(os.path.abspath(folder)).name
     name_raw = fm.get("name", folder_name)
     desc_raw = fm.get("description", "")
@@ -519,12 +523,16 @@ def extract(
     elif _expands_beyond(desc_raw, len(text)):
         warnings.append(
             LineIssue(
-                skill_md, 1, "frontmatter description expands its aliases too far; read as empty"
+                skill_md,
+                desc_line or 1,
+                "frontmatter description expands its aliases too far; read as empty",
             )
         )
         description = ""
     else:
-        warnings.append(LineIssue(skill_md, 1, "frontmatter description is not text; read as text"))
+        warnings.append(
+            LineIssue(skill_md, desc_line or 1, "frontmatter description is not text; read as text")
+        )
         description = str(desc_raw)
     desc_lower = description.lower()
     d = len(description.strip())
@@ -601,12 +609,14 @@ def extract(
             warnings.append(
                 LineIssue(
                     skill_md,
-                    1,
+                    name_line,
                     "frontmatter name expands its aliases too far; shown as the folder name",
                 )
             )
         else:
-            warnings.append(LineIssue(skill_md, 1, "frontmatter name is not text; read as text"))
+            warnings.append(
+                LineIssue(skill_md, name_line, "frontmatter name is not text; read as text")
+            )
             display_name = str(name_raw)
     elif not name_raw:
         # `name:` with no value (or 0, false, []) is there, so the folder name does not
@@ -617,7 +627,7 @@ def extract(
         warnings.append(
             LineIssue(
                 skill_md,
-                1,
+                name_line,
                 f"frontmatter name {what}; shown as the folder name, with no name points",
             )
         )
@@ -673,6 +683,9 @@ def extract(
         "tool_prose": prose is not None,
         "tool_prose_line": _line_at(text, prose.start()) if prose else None,
     }
+    # In line order, as a reader goes down the file: the name's warning came after the
+    # description's though `name:` is written first.
+    warnings.sort(key=lambda w: w.line)
     return row, links, xrefs, warnings
 
 

@@ -83,7 +83,9 @@ def test_frontmatter_oddities_are_warnings(parsed: Any) -> None:
     assert warnings == [
         ("bad-date/SKILL.md", 1, "frontmatter could not be loaded (ValueError); read as empty"),
         ("list-frontmatter/SKILL.md", 1, "frontmatter is not a mapping; read as empty"),
-        ("number-description/SKILL.md", 1, "frontmatter description is not text; read as text"),
+        # The description's own line, as its anti-patterns' evidence names it: line 1 is
+        # the opening ---, where a user looked for the value in vain.
+        ("number-description/SKILL.md", 3, "frontmatter description is not text; read as text"),
     ]
     assert result.issues == []
 
@@ -180,9 +182,13 @@ def test_frontmatter_aliases_that_explode_are_not_expanded(
     assert bomb["name"] == "bomb"
     assert [a["flag"] for a in bomb["anti_patterns"]] == ["EMPTY_DESCRIPTION", "MISSING_TRIGGER"]
     assert bomb["static"]["sub_scores"]["frontmatter_quality"] == 0.15  # a name, no description
-    assert sorted((w.file.split("/skills/")[1], w.reason) for w in result.warnings) == [
-        ("bomb/SKILL.md", "frontmatter description expands its aliases too far; read as empty"),
-        ("bomb/SKILL.md", "frontmatter name expands its aliases too far; shown as the folder name"),
+    assert sorted((w.file.split("/skills/")[1], w.line, w.reason) for w in result.warnings) == [
+        ("bomb/SKILL.md", 8, "frontmatter description expands its aliases too far; read as empty"),
+        (
+            "bomb/SKILL.md",
+            9,
+            "frontmatter name expands its aliases too far; shown as the folder name",
+        ),
     ]
     assert by_skill["lf"]["name"] == "p"
 
@@ -250,8 +256,9 @@ def test_a_frontmatter_name_that_is_not_text_is_a_warning(
     s = by_skill["odd"]
     assert s["name"] == shown
     assert s["static"]["sub_scores"]["frontmatter_quality"] == name_part
+    # Line 2, where `name:` is: the warning named line 1, the opening ---.
     assert [(w.file.split("/skills/")[1], w.line, w.reason) for w in result.warnings] == [
-        ("odd/SKILL.md", 1, reason)
+        ("odd/SKILL.md", 2, reason)
     ]
     assert result.issues == []
 
@@ -347,3 +354,17 @@ def test_a_key_given_twice_on_one_line_is_a_warning_too(
     assert [(w.line, w.reason) for w in result.warnings] == [
         (4, f'frontmatter key "k" is given twice (first on line 4); {why}')
     ]
+
+
+def test_frontmatter_value_warnings_name_their_keys_lines_in_order(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # Both warnings named line 1 (the opening ---), the description's before the name's,
+    # while its anti-patterns' evidence named the description's own line (4 here).
+    text = "---\n# a comment\nname: 42\ndescription: [a, b]\n---\nbody\n"
+    by_skill, result = kit.score(tmp_path, {"odd": {"text": text}})
+    assert [(w.line, w.reason) for w in result.warnings] == [
+        (3, "frontmatter name is not text; read as text"),
+        (4, "frontmatter description is not text; read as text"),
+    ]
+    assert {a["line"] for a in by_skill["odd"]["anti_patterns"]} == {4}
