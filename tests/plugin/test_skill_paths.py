@@ -206,3 +206,43 @@ def test_ranked_skills_that_share_a_relative_path_are_shown_by_their_folder(
     table = run_cli("plugin", "rank", "x", "y", "--format", "table").stdout.splitlines()
     assert table[0].split()[:4] == ["rank", "skill", "path", "name"]
     assert [ln.split()[1:3] for ln in table[2:]] == [["a", "x/a"], ["a", "y/a"], ["b", "y/b"]]
+
+
+def test_an_input_line_may_write_its_skill_with_accents_composed_or_not(tmp_path: Path) -> None:
+    # A judge run on macOS writes a folder's name as the file system gives it, accents
+    # decomposed (NFD); the folder made on Linux has them composed (NFC). Each line was
+    # `no scored skill matches skill "résumé"`, naming a skill the report listed as
+    # "résumé". Canonically equivalent text names the skill, after every exact match.
+    import json
+    import unicodedata
+
+    nfc, nfd = (unicodedata.normalize(f, "résumé") for f in ("NFC", "NFD"))
+    root = tmp_path / "skills"
+    for folder, name in ((nfc, unicodedata.normalize("NFC", "Café")), ("b", "b")):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "SKILL.md").write_text(HEAD.format(n=name) + "# X\n")
+    keys = [nfd, nfd + "/", "./" + nfd + "/SKILL.md", unicodedata.normalize("NFD", "Café")]
+    judge = tmp_path / "judge.jsonl"
+    judge.write_text(
+        "".join(
+            json.dumps({"skill": k, "judge": f"j{i}", "scores": {"output_quality": 0.8}}) + "\n"
+            for i, k in enumerate(keys)
+        )
+    )
+    res = plugin.score([str(root)], judge=str(judge), history_path=None)
+    assert res.issues == []
+    rows = {r["skill"]: r for r in res.report.to_pylist()}
+    assert rows[nfc]["judges"]["count"] == 4
+    # Both spellings as folders: each is its own skill, matched exactly, never ambiguous.
+    (root / nfd).mkdir()
+    (root / nfd / "SKILL.md").write_text(HEAD.format(n="other") + "# X\n")
+    judge.write_text(
+        "".join(
+            json.dumps({"skill": k, "judge": "j", "scores": {"output_quality": 0.8}}) + "\n"
+            for k in (nfc, nfd)
+        )
+    )
+    res = plugin.score([str(root)], judge=str(judge), history_path=None)
+    assert res.issues == []
+    rows = {r["skill"]: r for r in res.report.to_pylist()}
+    assert rows[nfc]["judges"]["count"] == rows[nfd]["judges"]["count"] == 1

@@ -10,7 +10,8 @@
 -- Produces: plugin_key_map (key, sid, candidates) — how a `skill` value of an input line
 --             finds its skill: first the skill folder as found (`path`, in any spelling
 --             of it, or its SKILL.md), then the path relative to its root (`skill`, or
---             `skill`/SKILL.md), then the frontmatter/folder `name`; the first
+--             `skill`/SKILL.md), then the frontmatter/folder `name`, then those two
+--             again on canonically equivalent text (NFC); the first
 --             rule with any match decides, and it must match exactly one skill
 --             (candidates = 1), else the line is reported as ambiguous.
 --           plugin_input_issues (file, line, reason) — empty here; later files add the
@@ -46,6 +47,21 @@ WITH cand AS (
     JOIN plugin_features f ON r.skill IN (f.skill, f.skill || '/SKILL.md')
     UNION ALL
     SELECT k.key, 3, f.skill_md FROM plugin_input_keys k JOIN plugin_features f ON f.name = k.key
+    UNION ALL
+    -- Rules 2 and 3 again, on text canonically equivalent (NFC) rather than equal: macOS
+    -- writes a path's accents decomposed. Only where no exact rule matched, so two skills
+    -- whose names differ only so are each still found by their own spelling.
+    SELECT k.key, 4, f.skill_md
+    FROM plugin_input_keys k JOIN plugin_features f
+      ON nfc_normalize(k.key) IN (nfc_normalize(f.skill), nfc_normalize(f.skill || '/SKILL.md'))
+    UNION ALL
+    SELECT k.key, 4, f.skill_md
+    FROM plugin_input_keys k JOIN plugin_relative_keys r ON r.key = k.key
+    JOIN plugin_features f
+      ON nfc_normalize(r.skill) IN (nfc_normalize(f.skill), nfc_normalize(f.skill || '/SKILL.md'))
+    UNION ALL
+    SELECT k.key, 5, f.skill_md
+    FROM plugin_input_keys k JOIN plugin_features f ON nfc_normalize(f.name) = nfc_normalize(k.key)
 ), best AS (
     SELECT key, min(rule) AS rule FROM cand GROUP BY key
 )
