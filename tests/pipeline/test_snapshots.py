@@ -451,3 +451,28 @@ def test_a_snapshot_without_a_time_is_as_recent_as_the_lines_before_it(
         "newer": ("scored", 0),
     }
     assert res.warnings == []
+
+
+def test_a_summary_or_files_list_of_another_kind_is_said_not_dropped(evaluate: Any, h: Any) -> None:
+    # `filesModified: "a.py"` (one file, not in a list) and a summary given as a number
+    # showed as "—" in the report's task table with no word, as if the task gave none;
+    # a testResult or deviations of another kind has always been warned of.
+    rows = [
+        h.task("p", "a", summary="done", filesModified=["x.py"]),
+        h.task("p", "b", summary=7, filesModified="a.py"),
+        h.task("p", "c", summary=None, filesModified=None),
+        h.task("p", "d", summary=["s"], filesModified={"f": 1}),
+    ]
+    res = evaluate(rows)
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (2, 'task "b": metadata.filesModified is string, not an array; ignored'),
+        (2, 'task "b": metadata.summary is number, not a string; ignored'),
+        (4, 'task "d": metadata.filesModified is object, not an array; ignored'),
+        (4, 'task "d": metadata.summary is array, not a string; ignored'),
+    ]
+    assert [(t["summary"], t["files_modified"]) for t in res.rows_for(res.tasks, "p")] == [
+        ("done", ["x.py"]),
+        (None, None),
+        (None, None),
+        (None, None),
+    ]

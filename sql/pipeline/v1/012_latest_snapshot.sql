@@ -13,7 +13,10 @@
 --   terminal (false for unknown/missing status), snapshots (lines seen for the
 --   task), created_at, updated_at, completed_at, summary, files_modified,
 --   deviations_json, test_result_json, quality_json, snapshot_text (canonical
---   text of the winning snapshot; 110 hashes it for history idempotency).
+--   text of the winning snapshot; 110 hashes it for history idempotency); and a pl_issue
+--   warning per winning snapshot whose metadata.summary is not a string or whose
+--   metadata.filesModified is not an array (neither is carried into the report: said, as
+--   a testResult or deviations of another kind is, not shown as if none were given).
 CREATE OR REPLACE TEMP TABLE pl_task AS
 WITH dated AS (
     SELECT s.*,
@@ -56,3 +59,19 @@ SELECT r._file, r._line, r._ord,
 FROM ranked r
 LEFT JOIN pl_status st ON st.status = r.status
 WHERE r.rn = 1;
+
+INSERT INTO pl_issue
+SELECT 'warning', _file, _line, pipeline_id, 'task ' || rs_quote(to_json(task_id)) || ': ' || problem
+FROM (
+    SELECT _file, _line, pipeline_id, task_id,
+           'metadata.summary is ' || pl_json_kind(j) || ', not a string; ignored' AS problem
+    FROM (SELECT t.*, s.metadata -> '$.summary' AS j
+          FROM pl_task t JOIN pl_snapshot s USING (_ord))
+    WHERE coalesce(json_type(j), 'NULL') NOT IN ('NULL', 'VARCHAR')
+    UNION ALL
+    SELECT _file, _line, pipeline_id, task_id,
+           'metadata.filesModified is ' || pl_json_kind(j) || ', not an array; ignored'
+    FROM (SELECT t.*, s.metadata -> '$.filesModified' AS j
+          FROM pl_task t JOIN pl_snapshot s USING (_ord))
+    WHERE coalesce(json_type(j), 'NULL') NOT IN ('NULL', 'ARRAY')
+);
