@@ -700,3 +700,21 @@ def test_the_length_tip_names_the_length_that_scores_best(
     s = by_skill["pd"]
     tips = {t["dimension"]: t["tip"] for t in s["tips"]}
     assert tips["progressive_disclosure"] == tip.format(n=s["line_count"])
+
+
+def test_a_judge_line_without_scores_says_they_are_missing(
+    tmp_path: Any, kit: SimpleNamespace
+) -> None:
+    # A line with no `scores`, or `"scores": null`, was "scores is not an object", where a
+    # line with no judge is "missing judge": the field is not there to be of a kind.
+    lines = [
+        {"skill": "base", "judge": "a"},
+        {"skill": "base", "judge": "b", "scores": None},
+        {"skill": "base", "judge": "c", "scores": [0.5]},
+    ]
+    _, result = kit.score(tmp_path, {"base": BASE}, judge=lines)
+    assert [(i.line, i.reason) for i in result.issues] == [
+        (1, "missing scores"),
+        (2, "missing scores"),
+        (3, "scores is not an object"),
+    ]

@@ -26,8 +26,8 @@ SELECT j.*, m.sid,
            CASE WHEN j.judge IS NULL OR json_type(j.judge) = 'NULL' THEN 'missing judge'
                 WHEN json_type(j.judge) <> 'VARCHAR' THEN 'judge is not a string'
                 WHEN j.judge ->> '$' = '' THEN 'judge is empty' END,
-           CASE WHEN j.scores IS NULL OR json_type(j.scores) <> 'OBJECT'
-                THEN 'scores is not an object' END
+           CASE WHEN j.scores IS NULL OR json_type(j.scores) = 'NULL' THEN 'missing scores'
+                WHEN json_type(j.scores) <> 'OBJECT' THEN 'scores is not an object' END
        ) AS problem
 FROM plugin_judge_in j
 LEFT JOIN plugin_key_map m ON m.key = j.skill ->> '$' AND json_type(j.skill) = 'VARCHAR';
