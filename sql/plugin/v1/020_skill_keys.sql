@@ -50,15 +50,21 @@ WITH cand AS (
     UNION ALL
     -- Rules 2 and 3 again, on text canonically equivalent (NFC) rather than equal: macOS
     -- writes a path's accents decomposed. Only where no exact rule matched, so two skills
-    -- whose names differ only so are each still found by their own spelling.
+    -- whose names differ only so are each still found by their own spelling. Each an
+    -- equality (a hash join): `x IN (a, b)` joined every key with every skill.
     SELECT k.key, 4, f.skill_md
-    FROM plugin_input_keys k JOIN plugin_features f
-      ON nfc_normalize(k.key) IN (nfc_normalize(f.skill), nfc_normalize(f.skill || '/SKILL.md'))
+    FROM plugin_input_keys k JOIN plugin_features f ON nfc_normalize(f.skill) = nfc_normalize(k.key)
     UNION ALL
     SELECT k.key, 4, f.skill_md
-    FROM plugin_input_keys k JOIN plugin_relative_keys r ON r.key = k.key
-    JOIN plugin_features f
-      ON nfc_normalize(r.skill) IN (nfc_normalize(f.skill), nfc_normalize(f.skill || '/SKILL.md'))
+    FROM plugin_input_keys k JOIN plugin_features f
+      ON nfc_normalize(f.skill || '/SKILL.md') = nfc_normalize(k.key)
+    UNION ALL
+    SELECT r.key, 4, f.skill_md
+    FROM plugin_relative_keys r JOIN plugin_features f ON nfc_normalize(f.skill) = nfc_normalize(r.skill)
+    UNION ALL
+    SELECT r.key, 4, f.skill_md
+    FROM plugin_relative_keys r JOIN plugin_features f
+      ON nfc_normalize(f.skill || '/SKILL.md') = nfc_normalize(r.skill)
     UNION ALL
     SELECT k.key, 5, f.skill_md
     FROM plugin_input_keys k JOIN plugin_features f ON nfc_normalize(f.name) = nfc_normalize(k.key)
