@@ -523,8 +523,9 @@ def read_mc(path: Path, resolve: Resolver, inp: Inputs) -> None:
         act = d.get("activated")
         # spec-silent (runscore's tests): `activated` that is not true/false rejects the line;
         # `errored` that is not true/false, or absent or null, is unknown (counted neither as
-        # errored nor as not); a quality outside [0, 1] or a
-        # negative token count reads as absent — each reported.
+        # errored nor as not); a quality outside [0, 1], or a token count that is
+        # negative or fractional (1234.5: `tokens` is a count, §1), reads as absent —
+        # each reported.
         if key is None or not isinstance(act, bool):
             inp.issues.add((path.name, line))
             continue
@@ -537,7 +538,7 @@ def read_mc(path: Path, resolve: Resolver, inp: Inputs) -> None:
             inp.issues.add((path.name, line))
             q = None
         t = d.get("tokens")
-        if t is not None and (not _num(t) or t < 0):
+        if t is not None and (not _num(t) or t < 0 or t != int(t)):
             inp.issues.add((path.name, line))
             t = None
         inp.runs.setdefault(key, []).append(

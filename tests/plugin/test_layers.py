@@ -482,6 +482,32 @@ def test_bad_monte_carlo_lines(simulated: Any) -> None:
     ]
 
 
+def test_a_fractional_token_count_is_reported_and_read_as_absent(
+    tmp_path: Path, kit: SimpleNamespace
+) -> None:
+    # `tokens` is a count (spec §1: 1234): 1.5 was taken without a word and its median fed
+    # token efficiency. Now it is said, as a negative count is, and read as absent; a
+    # whole number written as a double (1500.0, 1.5e3) is still the count it is.
+    lines = [
+        run("frac", True, 0.8, 1.5),
+        run("frac", True, 0.6, 1500.0),
+        '{"skill": "frac", "activated": true, "quality_score": 0.7, "tokens": 1.5e3, '
+        '"errored": false}',
+        run("frac", True, 0.7, 7e-1),
+        '{"skill": "frac", "activated": true, "quality_score": 0.7, "tokens": 2.50}',
+    ]
+    by_skill, result = kit.score(tmp_path, {"frac": BASE}, mc=lines)
+    got = sorted((i.line, i.reason) for i in result.issues)
+    assert got == [
+        (1, "tokens = 1.5 is not a whole number; read as absent"),
+        (4, "tokens = 0.7 is not a whole number; read as absent"),
+        (5, "tokens = 2.5 is not a whole number; read as absent"),
+    ]
+    mc = by_skill["frac"]["mc"]
+    assert (mc["tokens_n"], mc["median_tokens"]) == (2, 1500.0)
+    assert mc["efficiency_norm"] == 1.0 - 1500 / 8000
+
+
 def test_runs_without_token_counts_leave_efficiency_unknown(
     tmp_path: Any, kit: SimpleNamespace
 ) -> None:

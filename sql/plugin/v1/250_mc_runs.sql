@@ -7,8 +7,8 @@
 --             not, so it is in no failure count and, not known to have run cleanly, gives
 --             no quality value and no token count; read as false, a file that never says
 --             reported a failure rate of 0); `quality_score` a finite number in [0, 1] or
---             absent/null (no quality value);
---             `tokens` a finite number ≥ 0 or absent/null (no token count). A bad optional field is
+--             absent/null (no quality value); `tokens` a finite whole number ≥ 0 (a count:
+--             1.5 is none) or absent/null (no token count). A bad optional field is
 --             reported and read as absent; a bad skill or `activated` rejects the line.
 --           plugin_mc_counts (sid, n, n_activated, n_errored, failure_n) — failure_n the
 --             runs that said whether they errored, which the failure rate is over; the
@@ -41,6 +41,10 @@ SELECT r.*, m.sid,
             -- 1e400 is JSON, but a double takes it as infinity
             WHEN NOT isfinite(r.tokens::DOUBLE) THEN 'tokens is not a finite number; read as absent'
             WHEN r.tokens::DOUBLE < 0 THEN 'tokens is negative; read as absent'
+            -- a count: 1.5 is none (1500.0 and 1.5e3 are 1500)
+            WHEN r.tokens::DOUBLE <> trunc(r.tokens::DOUBLE)
+                THEN format('tokens = {} is not a whole number; read as absent',
+                            rs_quote(r.tokens::VARCHAR))
        END AS tokens_problem
 FROM plugin_mc_in r
 LEFT JOIN plugin_key_map m ON m.key = r.skill ->> '$' AND json_type(r.skill) = 'VARCHAR';
