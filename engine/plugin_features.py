@@ -255,7 +255,10 @@ def find_skills(roots: Sequence[str]) -> tuple[list[tuple[str, str]], list[LineI
                 continue
             walked.add(real)
             dirnames.sort()
-            if SKILL_FILE in filenames:
+            # A folder named SKILL.md (or a link to one) is found as a link to nowhere is:
+            # its skill is reported unreadable (reading it says "Is a directory"), where
+            # the walk went past it without a word.
+            if SKILL_FILE in filenames or SKILL_FILE in dirnames:
                 holds_skill = True
                 key = os.path.realpath(dirpath)
                 if key not in seen:

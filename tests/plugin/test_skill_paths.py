@@ -124,6 +124,29 @@ def test_a_skill_md_that_is_not_a_regular_file_is_reported(tmp_path: Path) -> No
     ]
 
 
+def test_a_folder_named_skill_md_is_reported_as_a_dangling_link_is(tmp_path: Path) -> None:
+    # A folder named SKILL.md (or a link named so to a folder) was walked past without a
+    # word: the skill beside it was not scored, and nothing said so. It is reported with
+    # the folder, as a SKILL.md link to nowhere is, and the other skills are scored; a
+    # skill inside that folder is still found.
+    root = tmp_path / "skills"
+    (root / "folder" / "SKILL.md" / "inner").mkdir(parents=True)
+    (root / "folder" / "SKILL.md" / "inner" / "SKILL.md").write_text(HEAD.format(n="inner"))
+    (root / "linked").mkdir()
+    (root / "linked" / "SKILL.md").symlink_to(root / "folder")
+    (root / "dangling").mkdir()
+    (root / "dangling" / "SKILL.md").symlink_to(root / "nowhere.md")
+    (root / "ok").mkdir()
+    (root / "ok" / "SKILL.md").write_text(HEAD.format(n="ok"))
+    res = plugin.score([str(root)], history_path=None)
+    assert [r["skill"] for r in res.report.to_pylist()] == ["folder/SKILL.md/inner", "ok"]
+    assert [(i.file, i.line, i.reason) for i in res.issues] == [
+        (str(root / "dangling" / "SKILL.md"), 0, "cannot read file: No such file or directory"),
+        (str(root / "folder" / "SKILL.md"), 0, "cannot read file: Is a directory"),
+        (str(root / "linked" / "SKILL.md"), 0, "cannot read file: Is a directory"),
+    ]
+
+
 def test_linked_skill_folders_are_found_once_and_a_link_back_up_ends(tmp_path: Path) -> None:
     # Skills are often linked into a plugin's folder from where they are kept. Such a
     # folder was passed over ("no SKILL.md found"); a link back up must not loop.
