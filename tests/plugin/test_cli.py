@@ -564,6 +564,39 @@ def test_out_directory(run_cli: Callable[..., Result], fixture_root: str) -> Non
     assert len(json.loads(Path("report/plugin-report.json").read_text())) == 3
 
 
+def test_out_again_lists_only_this_runs_skills_and_keeps_earlier_files(
+    run_cli: Callable[..., Result], tmp_path: Path
+) -> None:
+    # A skill gone from the roots keeps its skills/NAME.md of an earlier run: runscore
+    # deletes nothing it did not write in this run (README). The report of this run must
+    # not list it, nor link to it, in any format.
+    for name in ("kept-skill", "gone-skill"):
+        (tmp_path / "r" / name).mkdir(parents=True)
+        (tmp_path / "r" / name / "SKILL.md").write_text(f"---\nname: {name}\n---\n")
+    r = run_cli("plugin", "score", "r", "--out", "report", "--no-history")
+    assert r.exit_code == 0, r.stderr
+    assert "gone-skill" in Path("report/plugin-report.md").read_text()
+    gone = Path("report/skills/gone-skill.md")
+    before = gone.read_text()
+    for f in Path("r/gone-skill").iterdir():
+        f.unlink()
+    Path("r/gone-skill").rmdir()
+    for fmt in ("markdown", "json", "csv"):
+        r = run_cli("plugin", "score", "r", "--out", "report", "--format", fmt, "--no-history")
+        assert r.exit_code == 0, r.stderr
+        assert "scored 1 skill(s)" in r.stderr
+        ext = {"markdown": "md"}.get(fmt, fmt)
+        index = Path(f"report/plugin-report.{ext}").read_text()
+        assert "kept-skill" in index and "gone-skill" not in index, fmt
+    r = run_cli("plugin", "score", "r", "--out", "report", "--no-history")
+    assert "wrote 2 file(s) to report" in r.stderr  # the index and kept-skill.md
+    assert gone.read_text() == before  # kept, not deleted nor rewritten
+    assert sorted(p.name for p in Path("report/skills").iterdir()) == [
+        "gone-skill.md",
+        "kept-skill.md",
+    ]
+
+
 def test_out_is_checked_once_by_the_engine(
     run_cli: Callable[..., Result], fixture_root: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
