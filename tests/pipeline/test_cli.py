@@ -429,10 +429,10 @@ def test_a_time_beyond_python_s_years_is_said_and_treated_as_missing(
     res = run_cli("pipeline", "t.jsonl", "--date", DATE, "--out", "r", "--no-history")
     assert res.exit_code == 0, res.stderr
     assert res.stderr.splitlines()[:2] == [
-        'warning: t.jsonl:1: metadata.completedAt "10000-01-01T00:00:00Z" is not an ISO-8601 '
+        'warning: t.jsonl:1: task "t01": metadata.completedAt "10000-01-01T00:00:00Z" is not '
+        "an ISO-8601 timestamp; treated as missing",
+        'warning: t.jsonl:2: task "t02": createdAt "-0001-03-01T00:00:00Z" is not an ISO-8601 '
         "timestamp; treated as missing",
-        'warning: t.jsonl:2: createdAt "-0001-03-01T00:00:00Z" is not an ISO-8601 timestamp; '
-        "treated as missing",
     ]
     assert "| y | scored | GOOD | 78.50 |" in res.stdout
     assert Path("r", f"pipeline-eval-y-{DATE}.md").is_file()

@@ -51,7 +51,11 @@ def test_latest_snapshot_wins(evaluate: Any, h: Any) -> None:
         "tz": (0, 1, 0, "scored"),
     }
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (10, 'updatedAt "yesterday at noon" is not an ISO-8601 timestamp; treated as missing')
+        (
+            10,
+            'task "t": updatedAt "yesterday at noon" is not an ISO-8601 timestamp; '
+            "treated as missing",
+        )
     ]
     [t] = res.rows_for(res.tasks, "order")
     assert (t["snapshots"], t["source"].rsplit(":", 1)[1]) == (2, "1")
@@ -101,8 +105,8 @@ def test_mixed_case_statuses_and_non_terminal(evaluate: Any, h: Any) -> None:
     odd = h.row_of(res, "odd")
     assert (odd["status"], odd["non_terminal_task_ids"]) == ("not_terminal", ["a", "b"])
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (9, 'unknown status "done"; the task counts as not terminal'),
-        (10, "no status; the task counts as not terminal"),
+        (9, 'task "a": unknown status "done"; the task counts as not terminal'),
+        (10, 'task "b": no status; the task counts as not terminal'),
     ]
     assert set(res.documents) == {"cases"}
     assert [r["pipeline_id"] for r in res.history_records] == ["cases"]
@@ -200,7 +204,7 @@ def test_bad_lines_are_reported_with_file_and_line(evaluate: Any, h: Any) -> Non
     ]
     assert all(d.file is not None and d.file.endswith("tasks.jsonl") for d in res.errors)
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (9, "metadata is string, not an object; ignored")
+        (9, 'task "ok2": metadata is string, not an object; ignored')
     ]
     assert h.row_of(res, "p")["task_count"] == 2
     assert res.partial
@@ -407,10 +411,26 @@ def test_iso_week_and_ordinal_dates_are_times(evaluate: Any, h: Any) -> None:
     assert h.row_of(res, "span")["actual_minutes"] == 90
     assert h.row_of(res, "span-53")["actual_minutes"] == 90
     assert [(d.line, d.reason) for d in res.warnings] == [
-        (13, 'updatedAt "2025-W53-1T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
-        (14, 'updatedAt "2026-W06-8T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
-        (15, 'updatedAt "2026-366T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
-        (16, 'updatedAt "2026-W00-1T10:00:00Z" is not an ISO-8601 timestamp; treated as missing'),
+        (
+            13,
+            'task "a": updatedAt "2025-W53-1T10:00:00Z" is not an ISO-8601 timestamp; '
+            "treated as missing",
+        ),
+        (
+            14,
+            'task "b": updatedAt "2026-W06-8T10:00:00Z" is not an ISO-8601 timestamp; '
+            "treated as missing",
+        ),
+        (
+            15,
+            'task "c": updatedAt "2026-366T10:00:00Z" is not an ISO-8601 timestamp; '
+            "treated as missing",
+        ),
+        (
+            16,
+            'task "d": updatedAt "2026-W00-1T10:00:00Z" is not an ISO-8601 timestamp; '
+            "treated as missing",
+        ),
     ]
 
 
@@ -475,4 +495,26 @@ def test_a_summary_or_files_list_of_another_kind_is_said_not_dropped(evaluate: A
         (None, None),
         (None, None),
         (None, None),
+    ]
+
+
+def test_a_status_with_blanks_around_it_is_that_status_one_with_others_is_unknown(
+    evaluate: Any, h: Any
+) -> None:
+    # The spec lists the statuses case-insensitive, silent on blanks: trimmed as ids are
+    # (ASCII whitespace), without a word; a blank inside one, or a no-break space around
+    # it, leaves it unknown, said so (pipeline/v1 008's pl_status_of, the one rule).
+    rows = [
+        h.task("p", "a", "completed "),
+        h.task("p", "b", "\tCancelled\n"),
+        h.task("q", "a", "in progress"),
+        h.task("q", "b", "completed\u00a0"),
+    ]
+    res = evaluate(rows)
+    p = h.row_of(res, "p")
+    assert (p["status"], p["completed"], p["cancelled"]) == ("scored", 1, 1)
+    assert h.row_of(res, "q")["non_terminal_task_ids"] == ["a", "b"]
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (3, 'task "a": unknown status "in progress"; the task counts as not terminal'),
+        (4, 'task "b": unknown status "completed\\u00a0"; the task counts as not terminal'),
     ]

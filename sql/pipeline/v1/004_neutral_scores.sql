@@ -13,7 +13,7 @@
 --   pl_test_pattern()      the testResult grammar, case-insensitive (a macro, so the
 --                          regex is a constant and compiled once)
 -- The spec's \s is written out as [\t\n\v\f\r ]: whitespace as Python's re (re.ASCII too),
--- JavaScript and PCRE read \s, and as pl_trim_ws (010) trims ids and statuses. RE2's \s
+-- JavaScript and PCRE read \s, and as pl_trim_ws (008) trims ids and statuses. RE2's \s
 -- has no vertical tab, so "PASS<VT>3/4" was refused. Other blanks (a no-break space) stay
 -- refused: no ASCII reading of the grammar takes them.
 -- The words' case is folded in ASCII only, written out as [Pp][Aa]...: the grammar is ASCII

@@ -1,16 +1,17 @@
 -- pipeline/v1 · 010 task snapshots: identify, type, reject (spec pipeline.md §1)
 -- Reads: pl_raw_tasks (sources.read_jsonl: _file, _line, _ord and the raw JSON
---   columns pipelineId, id, taskId, status, createdAt, updatedAt, metadata).
+--   columns pipelineId, id, taskId, status, createdAt, updatedAt, metadata); macros
+--   pl_status_of, pl_trim_ws (008).
 -- Produces:
 --   pl_snapshot_all  one row per input line: identifiers, typed fields, `reject`
 --                    (NULL for a usable line, else the reason)
 --   pl_snapshot      the usable lines (grain: one line = one snapshot of a task)
 --   pl_issue         diagnostics table (severity, file, line, pipeline_id, reason);
 --                    created here, later files add warnings to it
---   macro pl_trim_ws the trim of ids and statuses (013 trims plan ids with it)
+-- Statuses are read by 008's pl_status_of, the one rule of how a status is matched.
 -- Identifiers: pipelineId (else metadata.pipelineId), id (else taskId); a string,
--- trimmed (" p1" is the pipeline "p1"), or an integer, which is its text: every output
--- names an id by its text (report file, the JSON's pipelineId: string, history key), so
+-- trimmed by pl_trim_ws (" p1" is the pipeline "p1"), or an integer, which is its text:
+-- every output names an id by its text (report file, the JSON's pipelineId: string, history key), so
 -- the task 1 and the task "1" are one task, as "1" and " 1" are (trackers number their
 -- tasks). A line without one, with an empty one, or with another JSON kind is rejected.
 -- A line giving both spellings of an id with different values uses the first, with a
@@ -22,8 +23,6 @@
 -- sign, lowercase t/z (RFC 3339), the basic format (20260202T110000Z). The cast keeps
 -- microseconds (it truncates), so updated_sub_us keeps updatedAt's next three digits
 -- for 012 to tell apart two snapshots in the same microsecond (RFC3339Nano times).
-CREATE OR REPLACE TEMP MACRO pl_trim_ws(s) AS
-    trim(s, ' ' || chr(9) || chr(10) || chr(11) || chr(12) || chr(13));
 -- (common/v1 010's rule, which routes/v1 reads its times by too)
 CREATE OR REPLACE TEMP MACRO pl_iso_text(s) AS rs_iso_text(s);
 -- A time outside the years 1-9999 (DuckDB's cast takes 10000-01-01 and -0001-03-01; no
@@ -71,9 +70,7 @@ WITH src AS (
                WHEN pl_trim_ws(json_extract_string(tid_j, '$')) = ''
                    THEN tid_field || ' is empty'
            END AS tid_problem,
-           CASE WHEN json_type(status) = 'VARCHAR'
-                THEN lower(pl_trim_ws(json_extract_string(status, '$')))
-           END AS status_norm,
+           pl_status_of(status) AS status_norm,
            CASE WHEN json_type(createdAt) = 'VARCHAR'
                 THEN pl_ts(pl_iso_text(json_extract_string(createdAt, '$')))
            END AS created_try,
