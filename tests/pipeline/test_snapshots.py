@@ -498,6 +498,32 @@ def test_a_summary_or_files_list_of_another_kind_is_said_not_dropped(evaluate: A
     ]
 
 
+def test_files_modified_items_that_are_not_strings_are_said_and_left_out(
+    evaluate: Any, h: Any
+) -> None:
+    # `filesModified: [1, {"a": 2}]` was listed in the report as `1, {"a":2}`, as if it
+    # named two files, with no word, where a filesModified that is not an array warns.
+    rows = [
+        h.task("p", "a", filesModified=["x.py", 1, {"a": 2}, None, 3]),
+        h.task("p", "b", filesModified=[True]),
+        h.task("p", "c", filesModified=["y.py", None, " "]),
+    ]
+    res = evaluate(rows)
+    assert [(d.line, d.reason) for d in res.warnings] == [
+        (
+            1,
+            'task "a": metadata.filesModified has 3 items that are not strings '
+            "(number, object); left out",
+        ),
+        (2, 'task "b": metadata.filesModified has 1 item that is not a string (boolean); left out'),
+    ]
+    assert [t["files_modified"] for t in res.rows_for(res.tasks, "p")] == [
+        ["x.py"],
+        [],
+        ["y.py"],
+    ]
+
+
 def test_a_status_with_blanks_around_it_is_that_status_one_with_others_is_unknown(
     evaluate: Any, h: Any
 ) -> None:

@@ -16,7 +16,8 @@
 --   text of the winning snapshot; 110 hashes it for history idempotency); and a pl_issue
 --   warning per winning snapshot whose metadata.summary is not a string or whose
 --   metadata.filesModified is not an array (neither is carried into the report: said, as
---   a testResult or deviations of another kind is, not shown as if none were given).
+--   a testResult or deviations of another kind is, not shown as if none were given), and
+--   one per winning snapshot whose filesModified has items that are not strings (left out).
 CREATE OR REPLACE TEMP TABLE pl_task AS
 WITH dated AS (
     SELECT s.*,
@@ -46,10 +47,14 @@ SELECT r._file, r._line, r._ord,
        CASE WHEN json_type(r.metadata -> '$.summary') = 'VARCHAR'
             THEN json_extract_string(r.metadata, '$.summary') END AS summary,
        -- A JSON null item names no file: dropped (it was shown as "None"); so does an
-       -- empty or blank one (it was shown as "a.py, ").
+       -- empty or blank one (it was shown as "a.py, "), and an item that is not a string
+       -- (1, {"a": 2} were listed as their JSON text as if files; warned of below).
        CASE WHEN json_type(r.metadata -> '$.filesModified') = 'ARRAY'
-            THEN list_filter(json_extract_string(r.metadata, '$.filesModified[*]'),
-                             lambda f: f IS NOT NULL AND trim(f) <> '') END AS files_modified,
+            THEN list_transform(
+                     list_filter(json_extract(r.metadata, '$.filesModified[*]'),
+                                 lambda f: json_type(f) = 'VARCHAR'
+                                           AND trim(json_extract_string(f, '$')) <> ''),
+                     lambda f: json_extract_string(f, '$')) END AS files_modified,
        r.metadata -> '$.deviations' AS deviations_json,
        r.metadata -> '$.testResult' AS test_result_json,
        r.metadata -> '$.quality' AS quality_json,
@@ -74,4 +79,20 @@ FROM (
     FROM (SELECT t.*, s.metadata -> '$.filesModified' AS j
           FROM pl_task t JOIN pl_snapshot s USING (_ord))
     WHERE coalesce(json_type(j), 'NULL') NOT IN ('NULL', 'ARRAY')
+    UNION ALL
+    -- One warning per task, however many such items (their kinds named once each).
+    SELECT _file, _line, pipeline_id, task_id,
+           'metadata.filesModified has ' || len(odd)
+           || CASE WHEN len(odd) = 1 THEN ' item that is not a string ('
+                   ELSE ' items that are not strings (' END
+           || array_to_string(list_sort(list_distinct(odd)), ', ') || '); left out'
+    FROM (SELECT t.*,
+                 list_transform(
+                     list_filter(json_extract(s.metadata, '$.filesModified[*]'),
+                                 lambda f: coalesce(json_type(f), 'NULL')
+                                           NOT IN ('NULL', 'VARCHAR')),
+                     lambda f: pl_json_kind(f)) AS odd
+          FROM pl_task t JOIN pl_snapshot s USING (_ord)
+          WHERE json_type(s.metadata -> '$.filesModified') = 'ARRAY')
+    WHERE len(odd) > 0
 );
