@@ -72,7 +72,9 @@ D5_CASES = [
     ([{"lintFix": {"ran": True, "errors": 0}}], 70, 1),
     ([{"lintFix": {"ran": True, "errors": 3}}], 55, 1),
     ([{"lintFix": {"ran": False, "errors": 0}}], 60, 1),  # did not run: no points
-    ([{"lintFix": {"ran": True}}], 60, 1),  # errors unknown: no points
+    # errors unknown: no points, and no signal reported (the report said "reported by 1 of
+    # 2 tasks" for it, though its only signal was warned of as not counted)
+    ([{"lintFix": {"ran": True}}], 60, 0),
     ([{"format": {"ran": True, "changed": False}}], 65, 1),
     ([{"format": {"ran": True, "changed": True}}], 60, 1),
     ([{"unresolvedTodos": 2}], 50, 1),
@@ -93,6 +95,9 @@ D5_CASES = [
     # JSON nulls are no signal: such a task does not count as reporting quality (it did,
     # and the D5 recommendation then said lint and format issues reached completion)
     ([{"lintFix": None, "format": None, "unresolvedTodos": None}], 60, 0),
+    # values ignored with a warning are no signal either; a usable one beside them is
+    ([{"lintFix": {"ran": "yes"}, "unresolvedTodos": -1}], 60, 0),
+    ([{"format": {"ran": True, "changed": "no"}}, {"format": {"ran": False}}], 60, 1),
 ]
 
 
@@ -138,7 +143,16 @@ def test_batch_is_clean(batch: engine.PipelineResult) -> None:
             "d5-4",
             'task "t0": metadata.quality.lintFix.ran is true but lintFix.errors is absent; '
             "no lint signal counted",
-        )
+        ),
+        ("d5-13", 'task "t0": metadata.quality.lintFix.ran is string, not true or false; ignored'),
+        (
+            "d5-13",
+            'task "t0": metadata.quality.unresolvedTodos -1 is not a whole number >= 0; ignored',
+        ),
+        (
+            "d5-14",
+            'task "t0": metadata.quality.format.changed is string, not true or false; ignored',
+        ),
     ]
     assert set(batch.pipelines.column("status").to_pylist()) == {"scored"}
 

@@ -2,10 +2,9 @@
 -- Reads: pl_task, pl_quality_rule, pl_constant. Produces: pl_d5(pipeline_id,
 --   lint_clean, lint_errors, format_clean, todos_open (task counts per signal),
 --   signals (their sum), format_changed (tasks whose format ran and changed files: no
---   points, but an issue 050's sentence names), reporting_tasks (tasks whose metadata.quality carries
---   lintFix, format or unresolvedTodos at all, a JSON null counting as absent;
---   0 = no quality signal, which 050 words differently), score = quality_base +
---   Σ points, clamped to [quality_min, quality_max]); a pl_issue warning per quality
+--   points, but an issue 050's sentence names), reporting_tasks (tasks giving a usable
+--   quality signal, below; 0 = no quality signal, which 050 words differently),
+--   score = quality_base + Σ points, clamped to [quality_min, quality_max]); a pl_issue warning per quality
 --   field that cannot be read, and per check that ran without its outcome or gives one
 --   without whether it ran (below).
 -- `ran`/`changed` must be JSON booleans; `errors`/`unresolvedTodos` whole JSON numbers
@@ -22,11 +21,8 @@ CREATE OR REPLACE TEMP MACRO pl_quality_count_ok(v) AS
 CREATE OR REPLACE TEMP TABLE pl_d5 AS
 WITH q AS (
     SELECT pipeline_id,
-           json_type(quality_json) = 'OBJECT'
-               AND (coalesce(json_type(quality_json -> '$.lintFix'), 'NULL') <> 'NULL'
-                    OR coalesce(json_type(quality_json -> '$.format'), 'NULL') <> 'NULL'
-                    OR coalesce(json_type(quality_json -> '$.unresolvedTodos'), 'NULL') <> 'NULL')
-               AS reporting,
+           json_type(quality_json -> '$.lintFix.ran') = 'BOOLEAN' AS lint_ran_given,
+           json_type(quality_json -> '$.format.ran') = 'BOOLEAN' AS format_ran_given,
            json_type(quality_json -> '$.lintFix.ran') = 'BOOLEAN'
                AND json_extract_string(quality_json, '$.lintFix.ran') = 'true' AS lint_ran,
            CASE WHEN pl_quality_count_ok(pl_quality_count(quality_json -> '$.lintFix.errors'))
@@ -42,6 +38,17 @@ WITH q AS (
            CASE WHEN pl_quality_count_ok(pl_quality_count(quality_json -> '$.unresolvedTodos'))
                 THEN pl_quality_count(quality_json -> '$.unresolvedTodos') END AS todos
     FROM pl_task
+), r AS (
+    -- A task reports quality when it gives a usable signal: a check's `ran` as true or
+    -- false, with the outcome if it ran, or a count of TODOs. Values warned of below as
+    -- ignored (or a check that ran without its outcome) report nothing: a task giving only
+    -- those counted as reporting, and the report said "reported by 1 of 2 tasks".
+    SELECT q.*,
+           coalesce(lint_ran_given AND (NOT lint_ran OR lint_errors IS NOT NULL), false)
+           OR coalesce(format_ran_given AND (NOT format_ran OR format_unchanged
+                                             OR format_changed), false)
+           OR todos IS NOT NULL AS reporting
+    FROM q
 ), c AS (
     SELECT pipeline_id,
            count(*) FILTER (WHERE lint_ran AND lint_errors = 0) AS lint_clean,
@@ -50,7 +57,7 @@ WITH q AS (
            count(*) FILTER (WHERE todos > 0) AS todos_open,
            count(*) FILTER (WHERE format_ran AND format_changed) AS format_changed,
            count(*) FILTER (WHERE reporting) AS reporting_tasks
-    FROM q
+    FROM r
     GROUP BY pipeline_id
 ), p AS (
     SELECT max(points) FILTER (WHERE signal = 'lint_clean') AS p_lint_clean,
