@@ -28,7 +28,12 @@ from runscore.cli.options import (
 )
 from runscore.cli.render import render
 from runscore.engine.errors import Arg, UsageError
-from runscore.engine.history import check_writable, require_path, write_text_output
+from runscore.engine.history import (
+    check_writable,
+    require_path,
+    require_utf8_name,
+    write_text_output,
+)
 from runscore.engine.packs import effectiveness, plugin
 from runscore.engine.packs import pipeline as engine
 from runscore.engine.quoting import path as quote_path
@@ -283,7 +288,9 @@ def register(group: click.Group) -> None:
         show_default=True,
         # Not click.Path(file_okay=False): that said a regular file in click's words
         # ("Directory 'nf' is a file."), not as refuse_a_file_as_folder says a FIFO.
-        type=click.Path(),
+        # readable=False: click refused a folder it cannot list in its words for a user
+        # and not for root; the engine refuses it for both (refuse_report_folder).
+        type=click.Path(readable=False),
         metavar="DIR",
         help="Directory for pipeline-eval-{pipelineId}-{date}.md/.json and the summary.",
     )
@@ -378,6 +385,11 @@ def register(group: click.Group) -> None:
         # os.path.join("", name) is name: the reports went to the current folder.
         require_path(out_dir, "--out", "folder")
         refuse_dash(ctx, "out_dir", "the reports are written to a folder", "folder")
+        # The command line's own mistakes before any path is looked at (README), as plugin
+        # score: a history's name no history can have (empty, not UTF-8) was said only
+        # after --out's folder, so `--out nf --history ""` named the folder.
+        if not no_history:
+            require_utf8_name(history_path, about=HISTORY)
         refuse_a_file_as_folder(ctx, "out_dir")
         # A history that could not take the records (a symlink, a folder, a gzip file,
         # read-only, a file where its folder belongs, a folder where its lock belongs):
@@ -387,11 +399,10 @@ def register(group: click.Group) -> None:
         # left out, as `extract` leaves out its own (and the other packs' beside it). A task
         # file given as --history is refused.
         leave_out = _histories_found(history_path, tasks)
-        if not no_history:
-            check_writable(history_path, about=HISTORY)
         # Appended to, a TASKS or --plans file read the records as broken lines next; a
         # report renamed over one in --out replaced it. The history found in a TASKS
-        # folder is left out of the tasks read, so it is not one of them.
+        # folder is left out of the tasks read, so it is not one of them. --out's folder
+        # before the history (README), as plugin score: the history was said first.
         engine.refuse_inputs_written(
             tasks,
             plans,
@@ -401,6 +412,8 @@ def register(group: click.Group) -> None:
             now=now,
             leave_out=leave_out,
         )
+        if not no_history:
+            check_writable(history_path, about=HISTORY)
         result = engine.evaluate_pipelines(
             list(tasks), list(plans), eval_date=eval_date, now=now, leave_out=leave_out
         )

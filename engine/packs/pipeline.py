@@ -867,12 +867,7 @@ def refuse_inputs_written(
     looked for are of the day it writes: ``eval_date``'s, else ``now``'s day in UTC
     (default: the clock's, ``utc_now``). Give the evaluation the same ``now``, or it reads
     the clock again."""
-    if history_path is not None:
-        for given, what in _INPUTS:
-            inputs = paths if given is PATHS else plans
-            if given is PATHS and history_path in leave_out:
-                continue
-            sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
+    # The folder before the history, as plugin.score (README's order of mistakes).
     if out_dir is not None:
         # A number was a bare TypeError from os.lstat, and "" (an unset variable) passed.
         out_dir = sources.one_path(out_dir, OUT_DIR, "folder")
@@ -885,6 +880,12 @@ def refuse_inputs_written(
         for given, what in _INPUTS:
             inputs = paths if given is PATHS else plans
             sources.refuse_an_input_named(out_dir, patterns, inputs, what, _READER, given, OUT_DIR)
+    if history_path is not None:
+        for given, what in _INPUTS:
+            inputs = paths if given is PATHS else plans
+            if given is PATHS and history_path in leave_out:
+                continue
+            sources.refuse_an_input(history_path, inputs, what, _READER, given, PATH)
 
 
 def _refuse_read(result: PipelineResult, path: str, option: Arg) -> None:

@@ -10,6 +10,7 @@ import shutil
 import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -627,6 +628,92 @@ def test_an_out_folder_that_cannot_be_listed_is_refused_before_anything_is_read(
             "wx",
             "wx/skills",
         ]
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_an_out_folder_a_user_cannot_list_is_said_in_the_engines_words(
+    run_cli: Any, tmp_path: Path, fixtures: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # As a user who may not read the folder (os.access says so; root is never refused):
+    # pipeline's --out was click.Path(), which checks readability itself, so a user was
+    # told "Invalid value for '--out': Path 'wx' is not readable." and root the engine's
+    # message. One message for both now, plugin score's.
+    args, _, _ = _reporter_args(command, fixtures)
+    (tmp_path / "wx").mkdir()
+    real = os.access
+    at = os.path.abspath(tmp_path / "wx")
+
+    def access(path: Any, mode: int, *a: Any, **k: Any) -> bool:
+        if mode & os.R_OK and os.path.abspath(os.fspath(path)) == at:
+            return False
+        return real(path, mode, *a, **k)
+
+    monkeypatch.setattr(os, "access", access)
+    _unlistable(monkeypatch, tmp_path / "wx")
+    res = run_cli(*args, "--out", "wx", "--history", "h.jsonl")
+    _one_error(res, "wx: cannot list the files there: Permission denied")
+    assert res.stdout == ""
+    assert sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*")) == ["wx"]
+
+
+def _as_nobody() -> list[str]:
+    """The command that runs the rest as user nobody, or a skip when this cannot be done
+    here (not root, no setpriv, no such user, or this Python not runnable by it)."""
+    import pwd
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run a command as another user")
+    try:
+        pw = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody")
+    cmd = ["setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--clear-groups"]
+    probe = subprocess.run(
+        [*cmd, sys.executable, "-c", "import runscore"], capture_output=True, timeout=60
+    )
+    if probe.returncode != 0:
+        pytest.skip(f"runscore cannot be run as nobody here: {probe.stderr[-200:]!r}")
+    return cmd
+
+
+@pytest.mark.parametrize("command", sorted(_REPORTERS))
+def test_an_out_folder_that_cannot_be_listed_is_said_so_to_a_user_who_is_not_root(
+    tmp_path: Path, fixtures: Path, command: str
+) -> None:
+    # For real, as nobody: a folder of mode -wx that user owns. pipeline said click's
+    # "Path 'wx' is not readable." there, the engine's message only to root.
+    as_nobody = _as_nobody()
+    args, _, _ = _reporter_args(command, fixtures)
+    home = Path(tempfile.mkdtemp(dir="/tmp"))  # tmp_path's parents are root's alone (700)
+    try:
+        src = Path(args[-1])
+        inputs = home / src.name
+        if src.is_dir():
+            shutil.copytree(src, inputs)
+        else:
+            shutil.copy(src, inputs)
+        (home / "wx").mkdir()
+        uid, gid = int(as_nobody[1].split("=")[1]), int(as_nobody[2].split("=")[1])
+        for p in [home, *home.rglob("*")]:
+            os.chown(p, uid, gid)
+        (home / "wx").chmod(0o300)
+        p = subprocess.run(
+            [*as_nobody, sys.executable, "-m", "runscore", *args[:-1], inputs.name]
+            + ["--out", "wx", "--history", "h.jsonl"],
+            cwd=home,
+            env=dict(os.environ, HOME=str(home)),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert (p.returncode, p.stdout) == (2, ""), p.stderr
+        assert (
+            p.stderr.splitlines()[-1] == "error: wx: cannot list the files there: Permission denied"
+        )
+        assert sorted(x.name for x in home.iterdir()) == [inputs.name, "wx"]
+        assert list((home / "wx").iterdir()) == []  # root may list it
+    finally:
+        shutil.rmtree(home)
 
 
 def test_the_plugin_reports_are_checked_by_their_exact_names_before_the_history_grows(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
@@ -1002,3 +1003,84 @@ def test_input_problems_are_listed_in_the_order_the_paths_were_given(run_cli: An
         "  missing.jsonl",
         "  wide.jsonl",
     ]
+
+
+def test_the_command_lines_mistakes_are_said_before_the_out_folder(
+    run_cli: Any, example: Path, tmp_path: Path
+) -> None:
+    # One rule for two mistakes at once, plugin score's (README: "said before any file is
+    # looked at"): the command line's own (click's, an empty path or a name no history can
+    # have, options that cannot go together) before --out's folder is looked at. An empty
+    # --history was said only after the folder: `--out nf --history ""` named nf, and the
+    # history's mistake came once that was fixed.
+    Path("nf").write_text("")
+    see = " (see 'cli pipeline --help')\n"  # CliRunner's program name
+    cases = [
+        ([], "error: --out nf: exists and is not a directory\n"),  # alone: said
+        (
+            ["--history", "h.jsonl", "--no-history"],
+            "error: --history and --no-history cannot be given together: --no-history "
+            "appends to none" + see,
+        ),
+        (
+            ["--lock-timeout", "3", "--no-history"],
+            "error: --lock-timeout and --no-history cannot be given together: with no "
+            "history there is no lock to wait for" + see,
+        ),
+        (
+            ["--history", ""],
+            "error: the history: an empty path (an unset variable?); give a file" + see,
+        ),
+        (
+            ["--history", os.fsdecode(b"h\xff.jsonl")],
+            "error: h\\xff.jsonl: the history's file name is not valid UTF-8, and DuckDB, "
+            "which reads it, takes UTF-8 file names only: give it a UTF-8 name" + see,
+        ),
+        (
+            ["--plans", ""],
+            "error: --plans: an empty path (an unset variable?); give a file or folder" + see,
+        ),
+        (
+            ["--plans", "missing.jsonl"],
+            "error: Invalid value for '--plans': Path \"missing.jsonl\" does not exist." + see,
+        ),
+        (["--date", "bad"], 'error: --date "bad" is not a date in YYYY-MM-DD form' + see),
+        (
+            ["--period", "week"],
+            "error: --period needs --report: it is the period of --report's trend rows" + see,
+        ),
+        (
+            ["--lock-timeout", "-1"],
+            "error: Invalid value for '--lock-timeout': \"-1\" is not a finite number of "
+            "seconds, 0 or more" + see,
+        ),
+    ]
+    tasks = "in/pipeline/tasks.jsonl"
+    for out_last in (False, True):
+        for args, said in cases:
+            given = [*args, "--out", "nf"] if out_last else ["--out", "nf", *args]
+            r = run_cli("pipeline", tasks, *given)
+            assert (r.exit_code, r.stdout, r.stderr) == (2, "", said), given
+    assert sorted(p.name for p in Path(".").iterdir()) == ["in", "nf"]
+
+
+def test_the_out_folder_is_said_before_the_history(
+    run_cli: Any, example: Path, tmp_path: Path
+) -> None:
+    # Then --out's folder, then the history, as plugin score: a history that cannot be
+    # made (a file where its folder belongs) was said first, and the folder's mistake (a
+    # folder at a report's name) once the history was fixed.
+    Path("afile").write_text("")
+    report = f"out/pipeline-eval-summary-{DATE}.md"
+    Path(report).mkdir(parents=True)
+    for history_last in (False, True):
+        hist = ["--history", "afile/h.jsonl"]
+        given = ["--date", DATE, *([] if history_last else hist), "--out", "out"]
+        r = run_cli("pipeline", "in/pipeline/tasks.jsonl", *given, *(hist if history_last else []))
+        assert (r.exit_code, r.stdout, r.stderr) == (2, "", f"error: {report}: Is a directory\n")
+    # The folder fixed, the history's mistake is said.
+    Path(report).rmdir()
+    r = run_cli("pipeline", "in/pipeline/tasks.jsonl", "--out", "out", "--history", "afile/h.jsonl")
+    assert (r.exit_code, r.stdout) == (2, ""), r.stderr
+    assert r.stderr == f"error: {tmp_path / 'afile'}: a file where a folder is needed\n"
+    assert sorted(p.name for p in Path(".").iterdir()) == ["afile", "in", "out"]
