@@ -290,7 +290,9 @@ def summary_cmd(
     "--to",
     "target",
     required=True,
-    type=click.Path(dir_okay=False),
+    # readable=False: a file that is replaced need not be readable (mode -w-); click
+    # refused it to a user and not to root.
+    type=click.Path(dir_okay=False, readable=False),
     help="FILE.parquet (history; event tables as FILE.<table>.parquet beside it, or, "
     "without --events, such files of an earlier export removed) or FILE.duckdb (one "
     "database with tables history, history_current and the event tables).",

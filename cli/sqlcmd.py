@@ -77,7 +77,9 @@ other data, `runscore export` and use DuckDB directly.
 @click.option(
     "--output",
     "out_path",
-    type=click.Path(dir_okay=False),
+    # readable=False: a file that is replaced need not be readable (mode -w-); click
+    # refused it to a user and not to root.
+    type=click.Path(dir_okay=False, readable=False),
     default=None,
     help="Write the result to this file instead of stdout (- is stdout).",
 )

@@ -185,6 +185,36 @@ _WRITERS = {
 }  # fmt: skip
 
 
+@pytest.mark.parametrize("command", ["export", "sql"])
+def test_an_output_file_a_user_cannot_read_is_replaced_as_for_root(
+    run_cli: Any,
+    tmp_path: Path,
+    damaged_history: bytes,
+    command: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A file of mode -w- is replaced as any other (renamed over: its own mode is not
+    # asked), but click.Path checked that it could be read: a user who is not root was
+    # told "Invalid value for '--output': File 'o.csv' is not readable.", root had it
+    # written. os.access says no, as it does to such a user.
+    args, suffix, head = _WRITERS[command]
+    out = tmp_path / f"o{suffix}"
+    out.write_bytes(b"old")
+    out.chmod(0o200)
+    real = os.access
+    at = os.path.abspath(out)
+
+    def access(path: Any, mode: int, *a: Any, **k: Any) -> bool:
+        if mode & os.R_OK and os.path.abspath(os.fspath(path)) == at:
+            return False
+        return real(path, mode, *a, **k)
+
+    monkeypatch.setattr(os, "access", access)
+    res = run_cli(*args, out.name)
+    assert res.exit_code == 1, res.stderr  # the damaged history's bad line
+    assert out.read_bytes().startswith(head)
+
+
 @pytest.mark.parametrize("command", sorted(_WRITERS))
 @pytest.mark.parametrize("link", [False, True])
 def test_every_output_that_is_a_fifo_is_written_into(
