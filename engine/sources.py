@@ -2173,13 +2173,14 @@ def _read_while_scanning(
                     # A big file found dirty in its first half (one bad line) was scanned
                     # on to its end (hashed, searched for a key twice) while DuckDB went on
                     # reading it for nothing on the other core (below): stopped once known.
+                    stopped: list[bool] = []  # the hook's, so the read is stopped once
                     for f in batch:
-                        f.on_dirty = functools.partial(_stop_unwanted, con, batch, wanted)
+                        f.on_dirty = functools.partial(_stop_unwanted, con, batch, wanted, stopped)
                     scan(batch)
                 except BaseException:
                     con.interrupt()  # do not leave a read of gigabytes behind an error
                     raise
-                if not wanted(batch):
+                if not stopped and not wanted(batch):
                     # Found dirty, every file of it (one large file, say): nothing of the
                     # read will be taken, so it is stopped, not waited for (one bad line in
                     # one file of 100k runs: the scan ends after ~2 s of the read's ~8 s).
@@ -2209,11 +2210,14 @@ def _stop_unwanted(
     con: duckdb.DuckDBPyConnection,
     batch: list[SourceFile],
     wanted: Callable[[list[SourceFile]], bool],
+    stopped: list[bool],
 ) -> None:
     """Interrupt the batch's read if ``wanted`` says no already (its files not scanned yet
-    count as clean): as the scan's end would, only sooner."""
-    if not wanted(batch):
+    count as clean): as the scan's end would, only sooner; ``stopped`` says it was, so
+    the scan's end does not interrupt again."""
+    if not stopped and not wanted(batch):
         con.interrupt()
+        stopped.append(True)
 
 
 def update_by_ord(
